@@ -1,0 +1,201 @@
+"""The one interface every game implements.
+
+The engine core (log, submit, audit, digests, bots, CLI) talks to a game only
+through :class:`Game`.  A game is a stateless object holding its rules; all
+mutable data lives in a *state* object that the game creates, mutates in
+:meth:`Game.apply` and converts to and from a plain *position* mapping.
+
+Conventions
+-----------
+* An **action** is a small mapping in move-file syntax, e.g.
+  ``{"move": "r7", "to": "F6"}``.  Keys are strings, values are strings,
+  integers, booleans, lists or mappings of those.  ``legal_actions`` returns
+  the complete list of atomic actions a player may take now; games may also
+  accept richer "written ahead" actions (e.g. creature orders for every die
+  face) that are not listed.
+* A **position** is the full state as plain YAML/JSON data.  ``to_position``
+  and ``from_position`` round-trip exactly.  ``view`` returns the same shape,
+  with hidden values replaced by ``None`` for viewers who may not see them,
+  so ``from_position(view(state, None))`` gives a state with unknowns that
+  can still check legality up to the first hidden/random step (used by
+  ``pbem check`` on a player's machine).
+* **Randomness** comes only from the :class:`pbem.rng.Rng` passed in.  A
+  state built from a public view gets an rng that raises
+  :class:`NeedsSecret`; so does touching an unknown hidden value.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from pbem.rng import NeedsSecret, Rng
+
+Action = dict[str, Any]
+Position = dict[str, Any]
+
+__all__ = ["Action", "Position", "IllegalAction", "NeedsSecret", "OptionSpec", "Decision", "Event",
+           "Result", "HexCell", "BoardPicture", "Game", "Rng"]
+
+
+class IllegalAction(Exception):
+    """The action breaks a rule.  ``str(exc)`` is one line a player can act on."""
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One ``--option NAME=VALUE`` a game accepts."""
+
+    name: str
+    default: str
+    choices: tuple[str, ...] = ()
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A decision the game is waiting for."""
+
+    player: str
+    kind: str          # e.g. "setup-explorer", "play-tile", "move", "remove-tile", "creature", "defense"
+    prompt: str = ""   # one line for humans, no hidden information
+
+
+@dataclass
+class Event:
+    """Something that happened while applying an action.
+
+    ``public`` goes to the log and every digest; ``private`` maps a player to
+    what only that player learns (it goes to that player's secrets only).
+    ``chance`` is True when the step drew randomness or revealed hidden
+    information, so later written-ahead orders may no longer fit.
+    ``auto`` is set when the engine decided something on a player's behalf
+    (a standing order fired); its text is the reason, and it is logged.
+    """
+
+    public: dict[str, Any]
+    private: dict[str, dict[str, Any]] = field(default_factory=dict)
+    chance: bool = False
+    auto: str = ""
+
+
+@dataclass(frozen=True)
+class Result:
+    """The end of the game: scores per player and the winners (ties share)."""
+
+    scores: dict[str, int]
+    winners: list[str]
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class HexCell:
+    """One cell of a hex board picture, for the generic renderers."""
+
+    q: int                     # axial column (pointy-top hexes)
+    r: int                     # axial row, grows southward
+    label: str                 # the coordinate players type, e.g. "F6"
+    kind: str                  # terrain/fill key, e.g. "sea", "beach", "forest", "mountain", "isle"
+    marks: list[str] = field(default_factory=list)  # short piece codes drawn in the cell, e.g. ["S", "B3", "r7"]
+
+
+@dataclass
+class BoardPicture:
+    """Everything a renderer needs to draw a hex board.  ``legend`` explains mark codes."""
+
+    cells: list[HexCell]
+    legend: dict[str, str] = field(default_factory=dict)
+    colours: dict[str, str] = field(default_factory=dict)   # kind -> CSS colour for SVG
+
+
+class Game(ABC):
+    """Base class of every game.  Subclass per game; variants override only what differs."""
+
+    name: str = ""
+    title: str = ""
+    rules_version: str = ""
+    min_players: int = 2
+    max_players: int = 4
+
+    # --- set-up ---------------------------------------------------------
+    @abstractmethod
+    def option_specs(self) -> Sequence[OptionSpec]:
+        """The options this game accepts with their defaults."""
+
+    def check_options(self, options: Mapping[str, str], players: Sequence[str]) -> None:
+        """Raise ValueError (one line) for a bad option or combination, or a bad player count."""
+        specs = {s.name: s for s in self.option_specs()}
+        for key, value in options.items():
+            if key not in specs:
+                raise ValueError(f"unknown option {key!r}; known options: {', '.join(sorted(specs))}")
+            if specs[key].choices and value not in specs[key].choices:
+                raise ValueError(f"option {key}={value!r} is not one of {', '.join(specs[key].choices)}")
+
+    def full_options(self, options: Mapping[str, str]) -> dict[str, str]:
+        """Options with defaults filled in (what the header records)."""
+        return {s.name: str(options.get(s.name, s.default)) for s in self.option_specs()}
+
+    @abstractmethod
+    def setup(self, players: Sequence[str], options: Mapping[str, str], rng: Rng) -> Any:
+        """Create the initial state (shuffles etc. drawn from ``rng``)."""
+
+    # --- positions ------------------------------------------------------
+    @abstractmethod
+    def to_position(self, state: Any) -> Position:
+        """The full state as plain data (hidden values included)."""
+
+    @abstractmethod
+    def from_position(self, position: Mapping[str, Any]) -> Any:
+        """Inverse of :meth:`to_position`; ``None`` values are unknowns."""
+
+    # --- play -----------------------------------------------------------
+    @abstractmethod
+    def pending(self, state: Any) -> list[Decision]:
+        """Decisions the game waits for now (empty when the game is over)."""
+
+    @abstractmethod
+    def legal_actions(self, state: Any, player: str) -> list[Action]:
+        """Every atomic action ``player`` may take now, in move-file syntax."""
+
+    @abstractmethod
+    def apply(self, state: Any, player: str, action: Mapping[str, Any], rng: Rng) -> list[Event]:
+        """Apply one action by ``player``; mutate ``state``; return what happened.
+
+        Raise :class:`IllegalAction` (state untouched) when the action breaks a rule.
+        Chance steps that follow automatically (die rolls, defense reactions
+        by standing order) happen inside this call.
+        """
+
+    @abstractmethod
+    def result(self, state: Any) -> Result | None:
+        """The final result once the game is over, else ``None``."""
+
+    # --- views ----------------------------------------------------------
+    @abstractmethod
+    def view(self, state: Any, viewer: str | None) -> Position:
+        """THE one function that decides what a viewer sees.
+
+        ``viewer=None`` is the public; a player name gives that player's view
+        (public plus their own secrets).  Same shape as :meth:`to_position`
+        with hidden values the viewer may not see replaced by ``None``.
+        """
+
+    @abstractmethod
+    def secrets(self, state: Any, player: str) -> dict[str, Any]:
+        """Only what ``player`` knows that the public does not (for the encrypted secrets)."""
+
+    @abstractmethod
+    def board_picture(self, view: Mapping[str, Any]) -> BoardPicture:
+        """A drawable board from a view (never from the full state)."""
+
+    def describe_event(self, event: Mapping[str, Any]) -> str:
+        """One human line for a public (or private) event mapping."""
+        return ", ".join(f"{k}={v}" for k, v in event.items())
+
+    def move_template(self, state_view: Mapping[str, Any], player: str) -> str:
+        """A fill-in YAML snippet for the actions section of a move file."""
+        return "actions:\n  - {}  # see `pbem legal`\n"
+
+    def summary(self, view: Mapping[str, Any]) -> list[str]:
+        """A few human lines about the state (turn, tiles left, scores so far)."""
+        return []
