@@ -1,0 +1,177 @@
+"""`pbem audit`: check a game from its files alone.
+
+Without the seed: the hash chain and canonical bytes of every entry, the
+moderator's signatures, every archived move file (hash, SSHSIG by the named
+player, binding to its log position) and the seed commitment of a reveal.
+With the seed (revealed in the log, or the moderator's copy): replay the whole
+game and compare every event, every state hash, the pending decisions and
+the public digests on disk.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.canonical import canonical, keyed_hash, sha256_hex
+from pbem.crypto import sshsig
+from pbem.engine import Rejected, event_record, game_for, state_hash
+from pbem.gamedir import GameDir
+from pbem.log import split_chunks, verify_chain
+from pbem.movefile import MoveFileError, parse_move
+from pbem.outputs import public_outputs
+from pbem.rng import derive_key, seed_commitment
+from pbem.table import replay, start_position
+from pbem.yamlio import YamlError
+
+
+@dataclass
+class AuditReport:
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def audit(gd: GameDir) -> AuditReport:
+    report = AuditReport()
+    text = gd.read_log_text()
+    chunks = split_chunks(text)
+    report.problems += verify_chain(chunks)
+    entries = [c.entry for c in chunks if c.entry is not None]
+    if not entries or entries[0].get("kind") != "genesis":
+        report.problems.append("entry 0 is not the game header (kind: genesis)")
+        return report
+    header = entries[0]
+    _check_moderator_signatures(entries, report)
+    _check_moves(gd, entries, report)
+    _check_reveal(entries, header, report)
+    report.notes.append(f"{len(entries)} entries, hash chain and signatures checked")
+    seed = gd.seed(entries)
+    if seed is None:
+        report.notes.append("seed not revealed: hidden values, rolls and state hashes not replayed "
+                            "(run `pbem reveal` when the game is over)")
+        return report
+    if seed_commitment(seed) != header.get("seed_commitment"):
+        report.problems.append("the seed does not match the seed commitment in entry 0")
+        return report
+    if not report.problems:
+        _replay_and_compare(gd, entries, seed, report)
+    return report
+
+
+def _check_moderator_signatures(entries: list[dict[str, Any]], report: AuditReport) -> None:
+    mod_key = entries[0].get("moderator", {}).get("key", "")
+    for entry in entries:
+        if entry.get("kind") == "move":
+            continue
+        body = {k: v for k, v in entry.items() if k not in ("hash", "signature")}
+        try:
+            sshsig.verify(canonical(body), entry.get("signature", ""), [mod_key], sshsig.MODERATOR_NAMESPACE)
+        except sshsig.SignatureError as exc:
+            report.problems.append(f"entry {entry.get('index')}: moderator signature: {exc}")
+
+
+def _check_moves(gd: GameDir, entries: list[dict[str, Any]], report: AuditReport) -> None:
+    header = entries[0]
+    keys_by_player = {p["name"]: p["key"] for p in header.get("players", [])}
+    referenced = set()
+    for i, entry in enumerate(entries):
+        if entry.get("kind") != "move":
+            continue
+        n = entry.get("index")
+        info = entry.get("move", {})
+        path = gd.root / str(info.get("file", ""))
+        referenced.add(path.name)
+        referenced.add(path.name + ".sig")
+        try:
+            raw = path.read_bytes()
+            sig = (path.parent / (path.name + ".sig")).read_text(encoding="utf-8")
+        except OSError:
+            report.problems.append(f"entry {n}: archived move {info.get('file')} or its .sig is missing")
+            continue
+        if sha256_hex(raw) != info.get("sha256"):
+            report.problems.append(f"entry {n}: archived move {info.get('file')} was changed (sha256 differs)")
+            continue
+        if sig != info.get("signature"):
+            report.problems.append(f"entry {n}: {info.get('file')}.sig differs from the signature in the log")
+        player = entry.get("player")
+        try:
+            sshsig.verify(raw, info.get("signature", ""), [keys_by_player.get(player, "")], sshsig.MOVE_NAMESPACE)
+        except sshsig.SignatureError as exc:
+            report.problems.append(f"entry {n}: signature of {player}'s move: {exc}")
+            continue
+        try:
+            move = parse_move(raw)
+        except (MoveFileError, YamlError) as exc:
+            report.problems.append(f"entry {n}: archived move does not parse: {exc}")
+            continue
+        prev = entries[i - 1]
+        if (move.game != header.get("id") or move.player != player or move.after != prev.get("index")
+                or not str(prev.get("hash", "")).startswith(move.after_hash)):
+            report.problems.append(f"entry {n}: the move is not bound to this game and position "
+                                   f"(it names {move.game} / {move.player} / after {move.after})")
+        logged = list(entry.get("actions", [])) + list(entry.get("dropped", {}).get("actions", []))
+        if logged != move.actions:
+            report.problems.append(f"entry {n}: the logged actions differ from the signed move file")
+    if gd.moves_dir.is_dir():
+        for extra in sorted(p.name for p in gd.moves_dir.iterdir() if p.name not in referenced):
+            report.problems.append(f"moves/{extra} is not part of the log")
+
+
+def _check_reveal(entries: list[dict[str, Any]], header: dict[str, Any], report: AuditReport) -> None:
+    for entry in entries:
+        if entry.get("kind") == "reveal":
+            try:
+                seed = bytes.fromhex(entry.get("seed", ""))
+            except ValueError:
+                seed = b""
+            if seed_commitment(seed) != header.get("seed_commitment"):
+                report.problems.append(f"entry {entry.get('index')}: revealed seed does not match the commitment")
+
+
+def _replay_and_compare(gd: GameDir, entries: list[dict[str, Any]], seed: bytes, report: AuditReport) -> None:
+    header = entries[0]
+    try:
+        game = game_for(header)
+    except (Rejected, ValueError) as exc:
+        report.problems.append(f"cannot replay: {exc}")
+        return
+    if header.get("start") != "setup":
+        full = start_position(gd, entries)
+        if full is None:
+            report.problems.append("the start position was not revealed; cannot replay")
+            return
+        if keyed_hash(derive_key(seed, "position"), full) != header["start"].get("position_commitment"):
+            report.problems.append("entry 0: the revealed start position does not match its commitment")
+            return
+    table = None
+    try:
+        for table, entry, applied in replay(gd, game, entries, seed):
+            n = entry["index"]
+            if entry["kind"] == "move":
+                if applied.dropped:
+                    report.problems.append(f"entry {n}: on replay action {len(applied.actions) + 1} is illegal")
+                    return
+                if [event_record(e) for e in applied.events] != entry.get("events", []):
+                    report.problems.append(f"entry {n}: replayed events differ from the logged events")
+                    return
+            if "state" in entry and state_hash(game, table.state, seed, header["id"]) != entry["state"]:
+                report.problems.append(f"entry {n}: state hash differs on replay (hidden values or rolls changed)")
+                return
+            if "pending" in entry:
+                pend = [{"player": d.player, "kind": d.kind} for d in game.pending(table.state)]
+                if pend != entry["pending"]:
+                    report.problems.append(f"entry {n}: pending decisions differ on replay")
+                    return
+    except Rejected as exc:
+        report.problems.append(f"replay stopped: {exc}")
+        return
+    assert table is not None
+    for rel, data in public_outputs(table).items():
+        path = gd.root / rel
+        if not path.is_file() or path.read_bytes() != data:
+            report.problems.append(f"{rel} differs from what the log produces")
+    report.notes.append(f"replayed {len(entries)} entries with the seed: every roll, hidden value, "
+                        "event, state hash and public digest matches")

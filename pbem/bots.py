@@ -1,0 +1,59 @@
+"""Bots that play any game through the Game interface (random choice among legal actions)."""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from pbem.engine import action_rng, pending_players
+from pbem.game import Game
+from pbem.rng import Rng
+
+BOTS = ("random",)
+MAX_ACTIONS_PER_FILE = 64
+
+
+def copy_state(game: Game, state: Any) -> Any:
+    return game.from_position(game.to_position(state))
+
+
+def random_action(game: Game, state: Any, player: str, rng: Rng) -> dict[str, Any]:
+    actions = game.legal_actions(state, player)
+    if not actions:
+        raise RuntimeError(f"{player} has a pending decision but no legal action (rules bug)")
+    return actions[rng.randbelow(len(actions), "bot")]
+
+
+def bot_actions(game: Game, state: Any, player: str, seed: bytes | None, game_id: str, index: int,
+                bot_rng: Rng) -> list[dict[str, Any]]:
+    """A whole move file's worth of actions: play on a copy until a chance step or the turn passes."""
+    work = copy_state(game, state)
+    chosen: list[dict[str, Any]] = []
+    for k in range(MAX_ACTIONS_PER_FILE):
+        if player not in pending_players(game, work):
+            break
+        action = random_action(game, work, player, bot_rng)
+        chosen.append(action)
+        try:
+            events = game.apply(work, player, action, action_rng(seed, game_id, index, k))
+        except Exception:  # NeedsSecret on a public view: stop writing here
+            break
+        if any(e.chance for e in events):
+            break
+    return chosen
+
+
+def simulate(game: Game, players: Sequence[str], options: Mapping[str, str], seed: bytes,
+             bot_seed: bytes = b"pbem-bot", max_steps: int = 100_000) -> tuple[Any, int]:
+    """Play a whole game in memory with random bots; returns the final state and the number of actions."""
+    from pbem.engine import setup_rng
+    state = game.setup(list(players), game.full_options(options), setup_rng(seed, "sim"))
+    bot = Rng(bot_seed, "sim-bot")
+    steps = 0
+    while game.result(state) is None:
+        pending = game.pending(state)
+        if not pending or steps >= max_steps:
+            raise RuntimeError(f"game stuck after {steps} actions (pending: {pending})")
+        player = pending[0].player
+        action = random_action(game, state, player, bot)
+        game.apply(state, player, action, action_rng(seed, "sim", steps + 1, 0))
+        steps += 1
+    return state, steps

@@ -1,0 +1,383 @@
+"""The `pbem` command line: small commands over the shared core."""
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+import click
+
+from pbem import __version__
+
+
+class UserError(click.ClickException):
+    """Printed as one line `pbem: error: ...`, exit code 1."""
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"pbem: error: {self.format_message()}", err=True)
+
+
+def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn every expected failure into one line and a non-zero exit code."""
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from pbem.crypto.agecrypt import AgeError
+        from pbem.crypto.keys import KeyFileError
+        from pbem.crypto.sshsig import SignatureError
+        from pbem.engine import Rejected
+        from pbem.log import LogError
+        try:
+            return fn(*args, **kwargs)
+        except Rejected as exc:
+            raise UserError(f"rejected: {exc}") from None
+        except (ValueError, KeyFileError, SignatureError, AgeError, LogError) as exc:
+            raise UserError(str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__) from None
+        except FileNotFoundError as exc:
+            raise UserError(f"no such file: {exc.filename}") from None
+        except PermissionError as exc:
+            raise UserError(f"permission denied: {exc.filename}") from None
+    return wrapper
+
+
+GAME_DIR = click.argument("game_dir", type=click.Path(path_type=Path))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="pbem")
+def main() -> None:
+    """pbem: hidden-information board games by email or git, with signed moves,
+    a seeded rules engine, a hash-chained log and age-encrypted secrets.
+
+    \b
+    Example (moderator):
+      pbem new game1 --game atlantis --player red=alice.pub --player blue=bob.pub
+      pbem submit game1 red-move.yaml        # red-move.yaml.sig beside it
+      pbem status game1
+    """
+
+
+# --- keys and signatures ---------------------------------------------------
+
+@main.command()
+@click.option("--out", "out", required=True, type=click.Path(path_type=Path), help="private key path; NAME.pub is written too")
+@click.option("--comment", default="", help="comment for the public key")
+@friendly
+def keygen(out: Path, comment: str) -> None:
+    """Create an ed25519 SSH key pair (OpenSSH format, usable by ssh-keygen and age).
+
+    \b
+    Example:  pbem keygen --out keys/alice
+    """
+    from pbem.crypto.keys import generate_keypair
+    pub = generate_keypair(out, comment or out.name)
+    click.echo(f"wrote {out} (private, keep it) and {out}.pub (send this to the moderator)")
+    click.echo(pub)
+
+
+@main.command()
+@click.argument("file", type=click.Path(path_type=Path))
+@click.option("--key", required=True, type=click.Path(path_type=Path), help="your ed25519 private key")
+@friendly
+def sign(file: Path, key: Path) -> None:
+    """Sign a move file: writes FILE.sig, exactly what
+    `ssh-keygen -Y sign -n pbem-move -f KEY FILE` writes.
+
+    \b
+    Example:  pbem sign move.yaml --key ~/.ssh/id_ed25519
+    """
+    from pbem.crypto import keys, sshsig
+    from pbem.fsutil import write_atomic
+    signature = sshsig.sign(keys.load_private_key(key), file.read_bytes(), sshsig.MOVE_NAMESPACE)
+    write_atomic(file.with_name(file.name + ".sig"), signature)
+    click.echo(f"wrote {file}.sig")
+
+
+@main.command()
+@click.argument("file", type=click.Path(path_type=Path))
+@click.option("--key", required=True, type=click.Path(path_type=Path), help="your ed25519 private key")
+@friendly
+def decrypt(file: Path, key: Path) -> None:
+    """Decrypt your secrets (same as `age -d -i KEY FILE`).
+
+    \b
+    Example:  pbem decrypt game1/secrets/red.age --key ~/.ssh/id_ed25519
+    """
+    from pbem.crypto.agecrypt import decrypt as age_decrypt
+    sys.stdout.write(age_decrypt(file.read_bytes(), key).decode("utf-8"))
+
+
+# --- the moderator's commands ----------------------------------------------
+
+@main.command()
+@GAME_DIR
+@click.option("--game", "game_name", required=True, help="which game, e.g. atlantis")
+@click.option("--player", "players", multiple=True, required=True, help="NAME=PUBKEY_FILE, in seat order (first player first)")
+@click.option("--option", "options", multiple=True, help="NAME=VALUE game option (see docs/games/)")
+@click.option("--seed", default=None, help="the secret seed as hex (default: 32 random bytes)")
+@click.option("--position", type=click.Path(path_type=Path), default=None, help="start from this position file (YAML)")
+@click.option("--moderator-key", type=click.Path(path_type=Path), default=None, help="moderator's ed25519 key (default: a new one in GAME_DIR/moderator/)")
+@click.option("--id", "game_id", default=None, help="game id (default: derived from the seed)")
+@friendly
+def new(game_dir: Path, game_name: str, players: tuple[str, ...], options: tuple[str, ...], seed: str | None,
+        position: Path | None, moderator_key: Path | None, game_id: str | None) -> None:
+    """Create a game: header, set-up, first digests and encrypted secrets.
+
+    \b
+    Example:
+      pbem new game1 --game atlantis --player red=alice.pub --player blue=bob.pub \\
+           --player green=carol.pub --option memory=open
+    """
+    from pbem.newgame import create_game, parse_options, parse_player
+    from pbem.yamlio import load_strict
+    seed_bytes = None
+    if seed is not None:
+        try:
+            seed_bytes = bytes.fromhex(seed)
+        except ValueError:
+            raise UserError("--seed must be hexadecimal, e.g. --seed 00112233445566778899aabbccddeeff") from None
+    pos = None
+    if position is not None:
+        pos = load_strict(position.read_text(encoding="utf-8"), f"position file {position}")
+        if not isinstance(pos, dict):
+            raise UserError(f"position file {position} must be a YAML mapping (see docs/position-format.md)")
+    table = create_game(game_dir, game_name, [parse_player(p) for p in players], parse_options(options),
+                        seed_bytes, pos, moderator_key, game_id)
+    click.echo(f"created {table.game_id} in {game_dir}")
+    click.echo(f"  seed (PRIVATE, back it up): {game_dir / 'moderator' / 'seed'}")
+    click.echo(f"  public digest: {game_dir / 'public' / 'digest.txt'}; secrets: {game_dir / 'secrets'}/")
+    click.echo("  waiting for: " + ", ".join(sorted({d['player'] for d in table.header['pending']})))
+
+
+@main.command()
+@GAME_DIR
+@click.argument("file", type=click.Path(path_type=Path))
+@click.argument("sigfile", required=False, type=click.Path(path_type=Path))
+@friendly
+def submit(game_dir: Path, file: Path, sigfile: Path | None) -> None:
+    """Take one signed move file (SIGFILE defaults to FILE.sig).
+
+    \b
+    Example:  pbem submit game1 red-move.yaml
+    """
+    from pbem.gamedir import GameDir
+    from pbem.submit import read_move_files, submit as do_submit
+    raw, signature = read_move_files(file, sigfile)
+    receipt = do_submit(GameDir(game_dir), raw, signature)
+    click.echo("\n".join(receipt.lines()))
+
+
+@main.command()
+@GAME_DIR
+@click.option("--force", is_flag=True, help="reveal although the game is not over (abandons it)")
+@friendly
+def reveal(game_dir: Path, force: bool) -> None:
+    """Publish the seed in the log once the game is over, so anyone can audit it.
+
+    \b
+    Example:  pbem reveal game1 && pbem audit game1
+    """
+    from pbem.gamedir import GameDir
+    from pbem.moderator import reveal as do_reveal
+    entry = do_reveal(GameDir(game_dir), force)
+    click.echo(f"revealed the seed as log entry {entry['index']}; anyone can now run `pbem audit {game_dir}`")
+
+
+@main.command()
+@GAME_DIR
+@friendly
+def audit(game_dir: Path) -> None:
+    """Check the log, every signature and, once the seed is known, replay everything.
+
+    \b
+    Example:  pbem audit game1
+    """
+    from pbem.audit import audit as do_audit
+    from pbem.gamedir import GameDir
+    report = do_audit(GameDir(game_dir))
+    for note in report.notes:
+        click.echo(f"ok: {note}")
+    for problem in report.problems:
+        click.echo(f"FAIL: {problem}", err=True)
+    if not report.ok:
+        raise SystemExit(1)
+    click.echo("audit passed")
+
+
+# --- looking at a game -------------------------------------------------------
+
+def _load_any(game_dir: Path):  # type: ignore[no-untyped-def]
+    from pbem.gamedir import GameDir
+    from pbem.table import Table
+    return Table.load(GameDir(game_dir))
+
+
+@main.command()
+@GAME_DIR
+@click.option("--json", "as_json", is_flag=True, help="machine-readable output")
+@friendly
+def status(game_dir: Path, as_json: bool) -> None:
+    """Whose decision is pending, the turn, and whether the game is over.
+
+    \b
+    Example:  pbem status game1 --json
+    """
+    from pbem.status import game_status
+    info = game_status(game_dir)
+    if as_json:
+        click.echo(json.dumps(info, indent=1, sort_keys=True))
+        return
+    click.echo(f"{info['id']} ({info['game']}), log entry {info['index']}, turn {info['turn']}")
+    for d in info["pending"]:
+        click.echo(f"  waiting for {d['player']}: {d['kind']}")
+    if info["over"]:
+        click.echo("  game over; scores: " + (", ".join(f"{p} {s}" for p, s in info["scores"].items())
+                                              if info.get("scores") else "hidden until `pbem reveal`"))
+
+
+@main.command()
+@GAME_DIR
+@click.option("--as", "viewer", default=None, help="show one player's view, with their secrets (moderator only)")
+@click.option("--format", "fmt", type=click.Choice(["text", "html", "json"]), default="text")
+@click.option("--full", is_flag=True, help="the moderator's full position (the position-file format)")
+@friendly
+def show(game_dir: Path, viewer: str | None, fmt: str, full: bool) -> None:
+    """Render the public view, one player's view, or the full position.
+
+    \b
+    Example:  pbem show game1 --as red --format html > red.html
+    """
+    from pbem import yamlio
+    from pbem.outputs import digest_context
+    from pbem.render.digest import render_digest
+    table = _load_any(game_dir)
+    if viewer is not None and viewer not in table.players:
+        raise UserError(f"no player {viewer!r}; players: {', '.join(table.players)}")
+    if full:
+        pos = table.game.to_position(table.state)
+        click.echo(json.dumps(pos, indent=1, sort_keys=True) if fmt == "json" else yamlio.dump(pos), nl=False)
+        return
+    if fmt == "json":
+        click.echo(json.dumps(table.game.view(table.state, viewer), indent=1, sort_keys=True))
+        return
+    click.echo(render_digest(digest_context(table, viewer), fmt), nl=False)
+
+
+@main.command()
+@GAME_DIR
+@click.option("--player", required=True, help="whose legal actions")
+@friendly
+def legal(game_dir: Path, player: str) -> None:
+    """List the actions PLAYER may take now, in move-file syntax.
+
+    \b
+    Example:  pbem legal game1 --player red
+    """
+    from pbem import yamlio
+    table = _load_any(game_dir)
+    if player not in table.players:
+        raise UserError(f"no player {player!r}; players: {', '.join(table.players)}")
+    actions = table.game.legal_actions(table.state, player)
+    if not actions:
+        click.echo(f"# {player} has no decision to make now")
+    for action in actions:
+        click.echo(f"- {yamlio.dump_flow(action)}")
+
+
+@main.command()
+@GAME_DIR
+@click.option("--player", required=True, help="who moves")
+@click.option("--bot", type=click.Choice(["random"]), default="random", help="which bot writes the actions")
+@click.option("--out", "out", required=True, type=click.Path(path_type=Path), help="where to write the (unsigned) move file")
+@click.option("--bot-seed", default="pbem-bot", help="the bot's own seed (its choices are not secret)")
+@friendly
+def move(game_dir: Path, player: str, bot: str, out: Path, bot_seed: str) -> None:
+    """Let a bot write an unsigned move file for PLAYER's pending decisions.
+
+    \b
+    Example:  pbem move game1 --player red --bot random --out red.yaml && pbem sign red.yaml --key red_key
+    """
+    from pbem.bots import bot_actions
+    from pbem.fsutil import write_atomic
+    from pbem.movefile import MoveFile, render_move
+    from pbem.rng import Rng
+    table = _load_any(game_dir)
+    if player not in table.players:
+        raise UserError(f"no player {player!r}; players: {', '.join(table.players)}")
+    index = table.last["index"] + 1
+    rng = Rng(bot_seed.encode(), f"bot/{table.game_id}/{index}/{player}")
+    actions = bot_actions(table.game, table.state, player, table.seed, table.game_id, index, rng)
+    if not actions:
+        raise UserError(f"{player} has no decision to make now")
+    mv = MoveFile(table.game_id, player, table.last["index"], table.last["hash"], actions)
+    write_atomic(out, render_move(mv, f"move by the {bot} bot for {player}"))
+    click.echo(f"wrote {out} ({len(actions)} action(s)); sign it with `pbem sign {out} --key KEY`")
+
+
+@main.command()
+@GAME_DIR
+@click.argument("file", type=click.Path(path_type=Path))
+@friendly
+def check(game_dir: Path, file: Path) -> None:
+    """Preview a move file against the public state, without submitting it.
+
+    Works on a player's copy of the game (no seed needed): it checks the
+    format, the game and log position, whose turn it is, and every action up
+    to the first die roll or hidden tile; the signature is checked too when
+    FILE.sig exists.
+
+    \b
+    Example:  pbem check game1 move.yaml
+    """
+    from pbem.preview import preview
+    for line in preview(game_dir, file):
+        click.echo(line)
+
+
+@main.command()
+@click.option("--game", "game_name", default="atlantis", help="which game")
+@click.option("--players", "n_players", default=4, help="number of players")
+@click.option("--games", "n_games", default=10, help="how many games")
+@click.option("--seed", default="simulate", help="base seed (text)")
+@click.option("--option", "options", multiple=True, help="NAME=VALUE game option")
+@friendly
+def simulate(game_name: str, n_players: int, n_games: int, seed: str, options: tuple[str, ...]) -> None:
+    """Play whole games in memory with random bots and print the results.
+
+    \b
+    Example:  pbem simulate --game atlantis --players 4 --games 100
+    """
+    from pbem.bots import simulate as sim
+    from pbem.newgame import parse_options
+    from pbem.registry import load_game
+    game = load_game(game_name)
+    opts = parse_options(options)
+    game.check_options(opts, [])
+    names = ["red", "blue", "green", "yellow", "purple", "orange"][:n_players]
+    for i in range(n_games):
+        state, steps = sim(game, names, opts, f"{seed}/{i}".encode())
+        result = game.result(state)
+        assert result is not None
+        click.echo(f"game {i}: {steps} actions; scores " + ", ".join(f"{p} {s}" for p, s in result.scores.items())
+                   + "; winner(s) " + ", ".join(result.winners))
+
+
+@main.command()
+@click.option("--dir", "directory", default="demo-game", type=click.Path(path_type=Path), help="where to play")
+@click.option("--players", "n_players", default=4, help="2-4 players")
+@click.option("--seed", default=None, help="seed as hex (default: random)")
+@friendly
+def demo(directory: Path, n_players: int, seed: str | None) -> None:
+    """Play a whole game with bots through the real pipeline: keys, signed
+    move files, submit, digests, secrets, reveal and audit.
+
+    \b
+    Example:  pbem demo --dir /tmp/demo
+    """
+    from pbem.demo import run_demo
+    run_demo(directory, n_players, bytes.fromhex(seed) if seed else None, echo=click.echo)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,87 @@
+"""Where a game's files live, and reading them.
+
+    GAME_DIR/log.yaml            the log (public; entry 0 is the header)
+    GAME_DIR/moves/              archived signed move files (public)
+    GAME_DIR/public/             digest.txt, digest.html, board.svg, view.json (public)
+    GAME_DIR/secrets/P.age       each player's private digest, age-encrypted (player + moderator)
+    GAME_DIR/moderator/          PRIVATE to the moderator: seed, moderator key, state snapshot, lock
+                                 (has its own .gitignore so it never enters a shared repository)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pbem.log import LOG_NAME, read_entries
+
+
+class GameDirError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class GameDir:
+    root: Path
+
+    @property
+    def log_path(self) -> Path:
+        return self.root / LOG_NAME
+
+    @property
+    def moves_dir(self) -> Path:
+        return self.root / "moves"
+
+    @property
+    def public_dir(self) -> Path:
+        return self.root / "public"
+
+    @property
+    def secrets_dir(self) -> Path:
+        return self.root / "secrets"
+
+    @property
+    def moderator_dir(self) -> Path:
+        return self.root / "moderator"
+
+    @property
+    def seed_path(self) -> Path:
+        return self.moderator_dir / "seed"
+
+    @property
+    def moderator_key_path(self) -> Path:
+        return self.moderator_dir / "moderator_ed25519"
+
+    @property
+    def snapshot_path(self) -> Path:
+        return self.moderator_dir / "snapshot.json"
+
+    def secrets_path(self, player: str) -> Path:
+        return self.secrets_dir / f"{player}.age"
+
+    def require(self) -> None:
+        if not self.log_path.is_file():
+            raise GameDirError(f"{self.root} is not a pbem game (no {LOG_NAME}); create one with `pbem new`")
+
+    def read_log_text(self) -> str:
+        self.require()
+        return self.log_path.read_text(encoding="utf-8")
+
+    def entries(self) -> list[dict[str, Any]]:
+        self.require()
+        return read_entries(self.log_path)
+
+    def seed(self, entries: list[dict[str, Any]] | None = None) -> bytes | None:
+        """The seed: the moderator's private copy, or the revealed one from the log."""
+        if self.seed_path.is_file():
+            return bytes.fromhex(self.seed_path.read_text().strip())
+        for entry in reversed(entries if entries is not None else self.entries()):
+            if entry.get("kind") == "reveal":
+                return bytes.fromhex(entry["seed"])
+        return None
+
+    def require_seed(self, entries: list[dict[str, Any]] | None = None) -> bytes:
+        seed = self.seed(entries)
+        if seed is None:
+            raise GameDirError(f"no seed in {self.seed_path}: only the moderator's copy of the game can do this")
+        return seed

@@ -1,0 +1,64 @@
+"""The move file a player signs: which game, who, where in the log, and the actions."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pbem import yamlio
+
+FORMAT = "pbem-move/1"
+MAX_BYTES = 64 * 1024
+
+
+class MoveFileError(ValueError):
+    """One line saying what is wrong with the move file."""
+
+
+@dataclass(frozen=True)
+class MoveFile:
+    game: str            # the game id from the header
+    player: str
+    after: int           # index of the last log entry the player saw
+    after_hash: str      # that entry's hash (a prefix of at least 12 hex digits is accepted)
+    actions: list[dict[str, Any]]
+
+    def to_data(self) -> dict[str, Any]:
+        return {"format": FORMAT, "game": self.game, "player": self.player,
+                "after": self.after, "after_hash": self.after_hash, "actions": self.actions}
+
+
+def render_move(move: MoveFile, comment: str = "") -> str:
+    head = "".join(f"# {line}\n" for line in comment.splitlines())
+    body = yamlio.dump({k: v for k, v in move.to_data().items() if k != "actions"})
+    actions = "actions:\n" + "".join(f"  - {yamlio.dump_flow(a)}\n" for a in move.actions)
+    return head + body + actions
+
+
+def parse_move(raw: bytes, what: str = "move file") -> MoveFile:
+    if len(raw) > MAX_BYTES:
+        raise MoveFileError(f"{what} is {len(raw)} bytes; the limit is {MAX_BYTES}")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise MoveFileError(f"{what} is not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
+    data = yamlio.load_strict(text, what)
+    if not isinstance(data, dict):
+        raise MoveFileError(f"{what} must be a YAML mapping with format, game, player, after, after_hash, actions")
+    if data.get("format") != FORMAT:
+        raise MoveFileError(f"{what}: 'format' must be {FORMAT!r} (got {data.get('format')!r})")
+    unknown = sorted(set(data) - {"format", "game", "player", "after", "after_hash", "actions"})
+    if unknown:
+        raise MoveFileError(f"{what}: unknown key(s) {', '.join(map(str, unknown))}; allowed: "
+                            "format, game, player, after, after_hash, actions")
+    for key, kind in (("game", str), ("player", str), ("after", int), ("after_hash", str), ("actions", list)):
+        value = data.get(key)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise MoveFileError(f"{what}: '{key}' must be a {kind.__name__} (got {value!r})")
+    if len(data["after_hash"]) < 12:
+        raise MoveFileError(f"{what}: 'after_hash' must have at least 12 hex digits of the entry's hash")
+    if not data["actions"]:
+        raise MoveFileError(f"{what}: 'actions' is empty; add at least one action (see `pbem legal`)")
+    for n, action in enumerate(data["actions"], 1):
+        if not isinstance(action, dict) or not action:
+            raise MoveFileError(f"{what}: action {n} must be a mapping such as {{move: r7, to: G5}} (got {action!r})")
+    return MoveFile(data["game"], data["player"], data["after"], data["after_hash"], data["actions"])

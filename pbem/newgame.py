@@ -1,0 +1,157 @@
+"""`pbem new`: create a game directory (validated fully before anything is written)."""
+from __future__ import annotations
+
+import hmac
+import os
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from pbem import __version__
+from pbem.canonical import canonical, keyed_hash
+from pbem.crypto import keys, sshsig
+from pbem.engine import game_for, state_hash
+from pbem.fsutil import write_atomic
+from pbem.gamedir import GameDir
+from pbem.log import seal, write_log
+from pbem.outputs import write_outputs
+from pbem.registry import load_game
+from pbem.rng import derive_key, seed_commitment
+from pbem.table import START_POSITION, Table, initial_table
+
+LOG_FORMAT = "pbem-log/1"
+NAME_RE = re.compile(r"^[a-z][a-z0-9_-]{0,19}$")
+
+
+class NewGameError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    name: str
+    key: str    # "ssh-ed25519 BASE64"
+
+
+def parse_player(arg: str) -> PlayerSpec:
+    """NAME=PUBKEY_FILE (or NAME=ssh-ed25519 AAAA...)."""
+    name, sep, source = arg.partition("=")
+    if not sep or not name:
+        raise NewGameError(f"--player {arg!r}: write NAME=PUBLIC_KEY_FILE, e.g. --player red=alice.pub")
+    if not NAME_RE.match(name):
+        raise NewGameError(f"--player {name!r}: names are 1-20 lowercase letters, digits, - or _, starting with a letter")
+    text = source if source.startswith("ssh-") else _read_key_file(source)
+    try:
+        return PlayerSpec(name, keys.normalise_public_key(text))
+    except keys.KeyFileError as exc:
+        raise NewGameError(f"--player {name}: {exc}") from None
+
+
+def _read_key_file(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise NewGameError(f"cannot read public key file {path!r}: {exc.strerror}") from None
+
+
+def parse_options(pairs: Sequence[str]) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise NewGameError(f"--option {pair!r}: write NAME=VALUE, e.g. --option memory=open")
+        if key in options:
+            raise NewGameError(f"--option {key} given twice")
+        options[key] = value
+    return options
+
+
+def sign_entry(entry: dict[str, Any], key_path: Path) -> dict[str, Any]:
+    """Add the moderator's SSHSIG (namespace pbem-moderator) over the canonical entry."""
+    body = {k: v for k, v in entry.items() if k not in ("hash", "signature")}
+    body["signature"] = sshsig.sign(keys.load_private_key(key_path), canonical(body), sshsig.MODERATOR_NAMESPACE)
+    return body
+
+
+def create_game(root: Path, game_name: str, players: Sequence[PlayerSpec], options: Mapping[str, str],
+                seed: bytes | None = None, position: dict[str, Any] | None = None,
+                moderator_key: Path | None = None, game_id: str | None = None) -> Table:
+    if root.exists() and (not root.is_dir() or any(root.iterdir())):
+        raise NewGameError(f"{root} already exists and is not empty; choose a new folder for the game")
+    try:
+        game = load_game(game_name)
+    except ValueError as exc:
+        raise NewGameError(str(exc)) from None
+    names = [p.name for p in players]
+    if len(set(names)) != len(names):
+        raise NewGameError("two players have the same name; give each --player a different NAME")
+    if not game.min_players <= len(players) <= game.max_players:
+        raise NewGameError(f"{game.title} takes {game.min_players}-{game.max_players} players, not {len(players)}")
+    try:
+        game.check_options(options, names)
+    except ValueError as exc:
+        raise NewGameError(str(exc)) from None
+    full_options = game.full_options(options)
+    seed = seed if seed is not None else os.urandom(32)
+    if len(seed) < 16:
+        raise NewGameError("--seed must have at least 32 hex digits (16 bytes)")
+    game_id = game_id or f"{game_name}-{hmac.new(seed, b'pbem-game-id', 'sha256').hexdigest()[:10]}"
+
+    parent = root.resolve().parent
+    parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{root.name}.", dir=parent))
+    try:
+        gd = GameDir(tmp)
+        gd.moderator_dir.mkdir(mode=0o700)
+        write_atomic(gd.moderator_dir / ".gitignore", "# the moderator's private files never go into a shared repository\n*\n")
+        write_atomic(gd.seed_path, seed.hex() + "\n", mode=0o600)
+        if moderator_key is None:
+            keys.generate_keypair(gd.moderator_key_path, f"pbem moderator {game_id}")
+        else:
+            shutil.copyfile(moderator_key, gd.moderator_key_path)
+            os.chmod(gd.moderator_key_path, 0o600)
+        mod_pub = keys.public_key_of(keys.load_private_key(gd.moderator_key_path))
+        header: dict[str, Any] = {
+            "index": 0, "kind": "genesis", "format": LOG_FORMAT, "pbem": __version__,
+            "game": game_name, "rules": game.rules_version, "title": game.title, "id": game_id,
+            "options": full_options,
+            "players": [{"name": p.name, "key": p.key, "fingerprint": keys.fingerprint(p.key)} for p in players],
+            "moderator": {"key": mod_pub, "fingerprint": keys.fingerprint(mod_pub)},
+            "seed_commitment": seed_commitment(seed),
+            "start": "setup",
+        }
+        if position is not None:
+            try:
+                state = game.from_position(position)
+                full = game.to_position(state)
+            except (KeyError, TypeError, ValueError) as exc:
+                raise NewGameError(f"position file is not a valid {game_name} position: {exc}") from None
+            write_atomic(gd.moderator_dir / START_POSITION, canonical(full), mode=0o600)
+            header["start"] = {"position_commitment": keyed_hash(derive_key(seed, "position"), full),
+                               "public": game.view(state, None)}
+        table = initial_table(gd, game_for(header), header, seed,
+                              None if position is None else game.to_position(game.from_position(position)))
+        header["pending"] = [{"player": d.player, "kind": d.kind} for d in game.pending(table.state)]
+        header["state"] = state_hash(game, table.state, seed, game_id)
+        header = seal(sign_entry(header, gd.moderator_key_path))
+        table.entries[0] = header
+        (tmp / "moves").mkdir()
+        write_log(gd.log_path, [header])
+        table.save_snapshot()
+        write_outputs(table)
+        os.replace(tmp, root) if not root.exists() else _move_into(tmp, root)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    final = GameDir(root)
+    table.gd = final
+    return table
+
+
+def _move_into(tmp: Path, root: Path) -> None:
+    """root exists and is empty: replace it with the finished directory."""
+    root.rmdir()
+    os.replace(tmp, root)

@@ -1,0 +1,112 @@
+"""Everything the moderator sends out after an entry: public digests and per-player secrets.
+
+All of it is made from ``game.view(state, viewer)`` (the one view function),
+the public log entries, and for a player ``game.secrets(state, player)``.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pbem import yamlio
+from pbem.crypto import agecrypt
+from pbem.fsutil import write_atomic
+from pbem.movefile import MoveFile, render_move
+from pbem.render.digest import DigestContext, render_digest
+from pbem.render.hexmap_svg import render_svg
+from pbem.render.hexmap_text import render_text
+from pbem.table import Table
+
+
+def events_since(table: Table, viewer: str | None) -> list[str]:
+    """Public event lines since the viewer's last move (public: since the last move entry)."""
+    entries = table.entries
+    start = len(entries) - 1
+    for i in range(len(entries) - 1, 0, -1):
+        e = entries[i]
+        if e.get("kind") != "move":
+            continue
+        if viewer is None or e.get("player") == viewer:
+            start = i if viewer is None else i + 1
+            break
+        start = i
+    lines: list[str] = []
+    for e in entries[max(start, 1):]:
+        who = e.get("player", "moderator")
+        lines.append(f"entry {e['index']} ({e['kind']}, {who}):")
+        for ev in e.get("events", []):
+            text = table.game.describe_event({k: v for k, v in ev.items() if k != "auto"})
+            lines.append(f"  {text}" + (f"  [auto: {ev['auto']}]" if "auto" in ev else ""))
+        if e.get("dropped"):
+            lines.append(f"  orders dropped: {e['dropped']['reason']}")
+    return lines
+
+
+def template_for(table: Table, player: str, view: dict[str, Any]) -> str:
+    skeleton = MoveFile(table.game_id, player, table.last["index"], table.last["hash"], [])
+    head = render_move(skeleton).replace("actions:\n", "")
+    return head + table.game.move_template(view, player)
+
+
+def digest_context(table: Table, viewer: str | None) -> DigestContext:
+    game, state = table.game, table.state
+    view = game.view(state, viewer)
+    board = game.board_picture(view)
+    pending = game.pending(state)
+    waiting = [f"{d.player}: {d.kind}" + (f" - {d.prompt}" if d.prompt else "") for d in pending]
+    template_player = viewer if viewer is not None else (pending[0].player if pending else None)
+    if viewer is not None and viewer not in {d.player for d in pending}:
+        template_player = None
+    events = events_since(table, viewer)
+    if viewer is not None:
+        events += [f"  (only you) {game.describe_event(ev)}" for ev in table.private.get(viewer, [])]
+    result = game.result(state)
+    result_lines: list[str] = []
+    if result is not None:
+        result_lines = [f"{p}: {s}" for p, s in result.scores.items()]
+        result_lines.append("winner(s): " + ", ".join(result.winners))
+    h = table.header
+    return DigestContext(
+        game_title=game.title, game_id=table.game_id, game_name=h["game"], options=dict(h["options"]),
+        players=table.players, viewer=viewer,
+        turn_line=f"log entry {table.last['index']} (hash {table.last['hash'][:16]})",
+        summary=game.summary(view), pending=waiting, events=events,
+        board_text=render_text(board), board_svg=render_svg(board, game.title),
+        move_template=template_for(table, template_player, view) if template_player else "",
+        secrets_yaml=yamlio.dump(game.secrets(state, viewer)) if viewer is not None else None,
+        result=result_lines,
+        footer=[f"seed commitment: {h['seed_commitment']}", f"rules: {h['game']} {h['rules']}"],
+    )
+
+
+def public_view_file(table: Table) -> dict[str, Any]:
+    """public/view.json: what `pbem check` and `pbem legal` use on a player's machine."""
+    return {"game": table.header["game"], "id": table.game_id, "index": table.last["index"],
+            "hash": table.last["hash"],
+            "pending": [{"player": d.player, "kind": d.kind} for d in table.game.pending(table.state)],
+            "view": table.game.view(table.state, None)}
+
+
+def public_outputs(table: Table) -> dict[str, bytes]:
+    ctx = digest_context(table, None)
+    board = table.game.board_picture(table.game.view(table.state, None))
+    return {
+        "public/digest.txt": render_digest(ctx, "text").encode(),
+        "public/digest.html": render_digest(ctx, "html").encode(),
+        "public/board.svg": render_svg(board, table.game.title).encode(),
+        "public/view.json": (json.dumps(public_view_file(table), sort_keys=True, indent=1) + "\n").encode(),
+    }
+
+
+def player_plaintext(table: Table, player: str) -> bytes:
+    """The plaintext of secrets/PLAYER.age: that player's own digest with their secrets."""
+    return render_digest(digest_context(table, player), "text").encode()
+
+
+def write_outputs(table: Table) -> None:
+    for rel, data in public_outputs(table).items():
+        write_atomic(table.gd.root / rel, data)
+    moderator_pub = table.header["moderator"]["key"]
+    for player in table.players:
+        cipher = agecrypt.encrypt(player_plaintext(table, player), [table.player_keys(player)[0], moderator_pub])
+        write_atomic(table.gd.secrets_path(player), cipher)

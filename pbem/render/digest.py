@@ -1,0 +1,77 @@
+"""Turn digests (text and HTML) from Jinja2 templates in ``templates/``.
+
+``render_digest(ctx, "text")`` uses ``templates/digest.txt.j2`` (autoescape
+off); ``render_digest(ctx, "html")`` uses ``templates/digest.html.j2``
+(autoescape on, ``board_svg`` embedded inline as trusted markup).  Both are
+deterministic: the output depends only on the context (options are listed
+sorted by name).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import jinja2
+from markupsafe import Markup
+
+from pbem.data import templates_dir
+
+__all__ = ["DigestContext", "render_digest", "SIGN_COMMAND", "FORMATS"]
+
+SIGN_COMMAND = "ssh-keygen -Y sign -n pbem-move -f ~/.ssh/id_ed25519 move.yaml"
+FORMATS = {"text": "digest.txt.j2", "html": "digest.html.j2"}
+
+
+@dataclass
+class DigestContext:
+    """Everything a digest shows; built by the engine, rendered here."""
+
+    game_title: str
+    game_id: str
+    game_name: str
+    options: dict[str, str] = field(default_factory=dict)
+    players: list[str] = field(default_factory=list)
+    viewer: str | None = None          # None: the public digest
+    turn_line: str = ""
+    summary: list[str] = field(default_factory=list)
+    pending: list[str] = field(default_factory=list)   # one line per pending decision
+    events: list[str] = field(default_factory=list)    # since the reader's last turn, one line each
+    board_text: str = ""               # from hexmap_text.render_text
+    board_svg: str = ""                # from hexmap_svg.render_svg (trusted, embedded as is)
+    move_template: str = ""            # YAML to fill in; "" when no move is expected
+    secrets_yaml: str | None = None    # only in per-player digests
+    result: list[str] = field(default_factory=list)    # empty until the game is over
+    footer: list[str] = field(default_factory=list)
+
+
+@lru_cache(maxsize=None)
+def _env(fmt: str, folder: str) -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(folder),
+        autoescape=(fmt == "html"),
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+    )
+
+
+def render_digest(ctx: DigestContext, fmt: str) -> str:
+    """The digest as plain text (``fmt="text"``) or a standalone HTML5 page (``fmt="html"``)."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown digest format {fmt!r}; use one of: {', '.join(FORMATS)}")
+    env = _env(fmt, str(templates_dir()))
+    template = env.get_template(FORMATS[fmt])
+    board_svg = ctx.board_svg.rstrip("\n")
+    if fmt == "html":
+        board_svg = Markup(board_svg)  # our own generated SVG
+    return template.render(
+        ctx=ctx,
+        options=sorted(ctx.options.items()),
+        board_text=ctx.board_text.rstrip("\n"),
+        board_svg=board_svg,
+        move_template=ctx.move_template.rstrip("\n"),
+        secrets_yaml=None if ctx.secrets_yaml is None else ctx.secrets_yaml.rstrip("\n"),
+        sign_command=SIGN_COMMAND,
+        game_over=bool(ctx.result),
+    )

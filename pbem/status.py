@@ -1,0 +1,35 @@
+"""`pbem status`: works on the moderator's copy and on a player's copy (no seed needed)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pbem.engine import game_for
+from pbem.gamedir import GameDir
+from pbem.table import Table
+
+
+def game_status(game_dir: Path) -> dict[str, Any]:
+    gd = GameDir(game_dir)
+    entries = gd.entries()
+    header = entries[0]
+    game = game_for(header)
+    with_pending = [e for e in entries if "pending" in e]
+    pending = with_pending[-1]["pending"] if with_pending else []
+    view = json.loads((gd.public_dir / "view.json").read_text())["view"]
+    info: dict[str, Any] = {
+        "id": header["id"], "game": header["game"], "index": entries[-1]["index"],
+        "hash": entries[-1]["hash"], "turn": view.get("turn", 0),
+        "pending": pending,
+        "waiting_for": sorted({d["player"] for d in pending}),
+        "over": not pending,
+        "revealed": any(e.get("kind") == "reveal" for e in entries),
+    }
+    if info["over"] and gd.seed(entries) is not None:
+        table = Table.load(gd)
+        result = game.result(table.state)
+        if result is not None:
+            info["scores"] = dict(result.scores)
+            info["winners"] = list(result.winners)
+    return info

@@ -1,0 +1,72 @@
+"""Strict YAML in, deterministic YAML out.
+
+Reading rejects duplicate keys (PyYAML silently keeps the last one) and
+reports the line of a syntax error.  Writing is deterministic: block style,
+keys in insertion order, no aliases, unicode kept.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+try:
+    from yaml import CSafeDumper as _Dumper
+    from yaml import CSafeLoader as _FastLoader
+except ImportError:  # pragma: no cover
+    from yaml import SafeDumper as _Dumper  # type: ignore[assignment]
+    from yaml import SafeLoader as _FastLoader  # type: ignore[assignment]
+
+
+class YamlError(ValueError):
+    """One-line description of a YAML problem, with the line number."""
+
+
+class _StrictLoader(yaml.SafeLoader):
+    pass
+
+
+def _construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode, deep: bool = False) -> dict:
+    seen: dict[Any, int] = {}
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        if key in seen:
+            raise YamlError(
+                f"duplicate key {key!r} at line {key_node.start_mark.line + 1} "
+                f"(first at line {seen[key]}); write each key once")
+        seen[key] = key_node.start_mark.line + 1
+    return loader.construct_mapping(node, deep=deep)
+
+
+_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def load_strict(text: str | bytes, what: str = "file") -> Any:
+    """Parse untrusted YAML (a move file, a position file)."""
+    try:
+        return yaml.load(text, Loader=_StrictLoader)
+    except YamlError as exc:
+        raise YamlError(f"malformed YAML in {what}: {exc}") from None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        raise YamlError(f"malformed YAML in {what}{line}: {exc.problem or exc.context}") from None
+    except yaml.YAMLError as exc:
+        raise YamlError(f"malformed YAML in {what}: {exc}") from None
+
+
+def load_trusted(text: str | bytes) -> Any:
+    """Parse YAML we wrote ourselves (fast C loader)."""
+    return yaml.load(text, Loader=_FastLoader)
+
+
+def dump(obj: Any) -> str:
+    """Deterministic block-style YAML."""
+    return yaml.dump(obj, Dumper=_Dumper, sort_keys=False, allow_unicode=True,
+                     default_flow_style=False, width=100)
+
+
+def dump_flow(obj: Any) -> str:
+    """One-line flow-style YAML for an action or event, e.g. ``{move: r7, to: G5}``."""
+    return yaml.dump(obj, Dumper=_Dumper, sort_keys=False, allow_unicode=True,
+                     default_flow_style=True, width=10**6).strip()
