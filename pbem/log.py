@@ -99,7 +99,7 @@ def verify_chain(chunks: Iterable[LogChunk]) -> list[str]:
         n = entry.get("index")
         if n != expected or chunk.index != n:
             problems.append(f"entry {chunk.index}: index {n} out of order (expected {expected})")
-        if render_entry(entry) != chunk.text:
+        if f"--- # entry {chunk.index}\n" + yamlio.dump(entry) != chunk.text:
             problems.append(f"entry {chunk.index}: bytes differ from the canonical rendering (edited by hand?)")
         if not entry_hash_ok(entry):
             problems.append(f"entry {chunk.index}: hash does not match its content")

@@ -30,6 +30,8 @@ class MoveFile:
 def render_move(move: MoveFile, comment: str = "") -> str:
     head = "".join(f"# {line}\n" for line in comment.splitlines())
     body = yamlio.dump({k: v for k, v in move.to_data().items() if k != "actions"})
+    if not move.actions:
+        return head + body + "actions: []\n"
     actions = "actions:\n" + "".join(f"  - {yamlio.dump_flow(a)}\n" for a in move.actions)
     return head + body + actions
 

@@ -50,7 +50,10 @@ def load_strict(text: str | bytes, what: str = "file") -> Any:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise YamlError(f"malformed YAML in {what}{line}: {exc.problem or exc.context}") from None
+        context = ""
+        if exc.context and exc.context_mark and exc.context_mark is not mark:
+            context = f" ({exc.context} started at line {exc.context_mark.line + 1})"
+        raise YamlError(f"malformed YAML in {what}{line}: {exc.problem or exc.context}{context}") from None
     except yaml.YAMLError as exc:
         raise YamlError(f"malformed YAML in {what}: {exc}") from None
 

@@ -1,0 +1,185 @@
+"""Text and HTML digests: sections, escaping, per-player parts, determinism."""
+from __future__ import annotations
+
+import dataclasses
+from html.parser import HTMLParser
+
+import pytest
+
+from pbem.game import BoardPicture, HexCell
+from pbem.render.digest import SIGN_COMMAND, DigestContext, render_digest
+from pbem.render.hexmap_svg import render_svg
+from pbem.render.hexmap_text import render_text
+
+BOARD = BoardPicture([HexCell(0, 0, "D4", "isle", ["S1"]), HexCell(1, 0, "E4", "sea", ["B3:r7,b2", "S1"]),
+                      HexCell(0, 1, "D5", "beach", [])], legend={"S": "serpent"})
+MOVE = "game: atl-1\nturn: 7\nplayer: alice\nactions:\n  - {move: r7, to: F6}\n"
+SECRETS = "tiles:\n  F6: whale  # hidden\n"
+SECTIONS = ["What happened", "Waiting for", "Your move"]
+
+
+def make(**changes) -> DigestContext:
+    ctx = DigestContext(
+        game_title="Atlantis", game_id="atl-1", game_name="atlantis",
+        options={"variant": "classic", "dolphins": "off"}, players=["alice", "bob"], viewer="alice",
+        turn_line="Turn 7: alice to move", summary=["Tiles left: 23"],
+        pending=["alice: move up to 3 steps", "bob: choose a defense"],
+        events=["bob moved r7 to F6", "the <script>alert('x')</script> & co"],
+        board_text=render_text(BOARD), board_svg=render_svg(BOARD, "Turn 7"),
+        move_template=MOVE, secrets_yaml=SECRETS, result=[], footer=["pbem 0.1.0"])
+    return dataclasses.replace(ctx, **changes)
+
+
+class Checker(HTMLParser):
+    """Records tags and text; checks that non-void elements nest properly."""
+
+    VOID = {"meta", "br", "hr", "img", "input", "link", "area", "base", "col", "embed", "source", "track", "wbr"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack: list[str] = []
+        self.tags: list[str] = []
+        self.attrs: list[tuple[str, str | None]] = []
+        self.text: list[str] = []
+        self.errors: list[str] = []
+        self.decl = ""
+
+    def handle_decl(self, decl):
+        self.decl = decl
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        self.attrs.extend(attrs)
+        if tag not in self.VOID:
+            self.stack.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        self.tags.append(tag)
+        self.attrs.extend(attrs)
+
+    def handle_endtag(self, tag):
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append(f"unexpected </{tag}> with open {self.stack[-3:]}")
+        else:
+            self.stack.pop()
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def parse(html: str) -> Checker:
+    checker = Checker()
+    checker.feed(html)
+    checker.close()
+    assert not checker.errors, checker.errors
+    assert not checker.stack, checker.stack
+    return checker
+
+
+def test_text_sections_in_order():
+    text = render_digest(make(), "text")
+    assert text.startswith("Atlantis\n========\n")
+    for needle in ["atl-1", "atlantis", "dolphins=off, variant=classic", "alice, bob", "Turn 7: alice to move",
+                   "Tiles left: 23"]:
+        assert needle in text
+    positions = [text.index(s) for s in ["Board\n-----", "What happened\n---", "Waiting for\n---",
+                                         "Your secrets", "Your move\n---"]]
+    assert positions == sorted(positions)
+    assert render_text(BOARD).rstrip("\n") in text
+    assert "* bob moved r7 to F6\n" in text
+    assert "* bob: choose a defense\n" in text
+    assert "the <script>alert('x')</script> & co" in text      # plain text is not escaped
+    assert "Result" not in text
+    assert text.endswith("pbem 0.1.0\n")
+
+
+def test_text_move_fence_and_signing():
+    text = render_digest(make(), "text")
+    fenced = text.split("----- BEGIN move.yaml -----\n", 1)[1].split("----- END move.yaml -----\n", 1)[0]
+    assert fenced == MOVE
+    assert SIGN_COMMAND == "ssh-keygen -Y sign -n pbem-move -f ~/.ssh/id_ed25519 move.yaml"
+    assert SIGN_COMMAND in text
+    assert "move.yaml and move.yaml.sig to the moderator" in text
+
+
+def test_text_secrets_only_when_given():
+    text = render_digest(make(), "text")
+    assert "Your secrets (for alice only" in text
+    assert text.split("----- BEGIN secrets -----\n", 1)[1].split("----- END secrets -----", 1)[0] == SECRETS
+    public = render_digest(make(secrets_yaml=None, viewer=None), "text")
+    assert "secret" not in public.lower() and "whale" not in public
+
+
+def test_text_game_over():
+    text = render_digest(make(result=["alice wins with 9", "bob 4"], pending=[], move_template=""), "text")
+    assert "Result\n------\nalice wins with 9\nbob 4\n" in text
+    assert "Your move" not in text
+    assert "Nobody: the game is over." in text
+
+
+def test_text_empty_lists_and_tidy():
+    text = render_digest(make(events=[], pending=[], move_template="", options={}, footer=[], summary=[]), "text")
+    assert "Nothing new since your last turn." in text
+    assert "Waiting for\n-----------\nNobody.\n" in text
+    assert "Nothing to send now" in text
+    assert "Options:" not in text and "BEGIN move.yaml" not in text
+    for t in (text, render_digest(make(), "text")):
+        assert all(line == line.rstrip() for line in t.split("\n"))
+        assert "\n\n\n" not in t
+        assert t.endswith("\n") and not t.endswith("\n\n")
+
+
+def test_html_is_standalone_and_parses():
+    html = render_digest(make(), "html")
+    assert html.startswith("<!DOCTYPE html>\n")
+    checker = parse(html)
+    assert checker.decl.lower() == "doctype html"
+    assert checker.tags[:3] == ["html", "head", "meta"]
+    assert {"style", "title", "body", "svg", "polygon"} <= set(checker.tags)
+    assert "script" not in checker.tags and "link" not in checker.tags and "img" not in checker.tags
+    assert all(name not in ("src", "href") and not name.startswith("on") for name, _ in checker.attrs)
+    assert html.count("<svg") == 1 and render_svg(BOARD, "Turn 7").rstrip("\n") in html   # inline, unescaped
+    text = "".join(checker.text)
+    for needle in ["What happened", "Waiting for", "Your secrets", "Your move", SIGN_COMMAND, "move.yaml.sig",
+                   "dolphins=off, variant=classic", "Turn 7: alice to move"]:
+        assert needle in text
+    assert MOVE.rstrip("\n") in text and SECRETS.rstrip("\n") in text
+
+
+def test_html_escapes_event_text():
+    html = render_digest(make(), "html")
+    assert "<script" not in html.lower()
+    assert "the &lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; co" in html
+    checker = parse(html)
+    assert "the <script>alert('x')</script> & co" in "".join(checker.text)
+    evil = render_digest(make(game_title="</title><b>x", players=["<i>eve</i>"], move_template="a: <b>"), "html")
+    assert "<b>" not in evil and "<i>" not in evil
+    parse(evil)
+
+
+def test_html_secrets_only_when_given():
+    public = render_digest(make(secrets_yaml=None, viewer=None), "html")
+    assert "Your secrets" not in public and "whale" not in public and 'class="secret"' not in public
+    parse(public)
+    private = render_digest(make(), "html")
+    assert "Your secrets (for alice only" in private and 'class="secret"' in private
+
+
+def test_html_game_over():
+    html = render_digest(make(result=["alice wins"], pending=[]), "html")
+    checker = parse(html)
+    text = "".join(checker.text)
+    assert "Result" in text and "alice wins" in text and "Your move" not in text
+
+
+def test_deterministic():
+    for fmt in ("text", "html"):
+        first = render_digest(make(), fmt)
+        assert render_digest(make(), fmt) == first
+        # option order does not matter
+        assert render_digest(make(options={"dolphins": "off", "variant": "classic"}), fmt) == first
+
+
+def test_unknown_format():
+    with pytest.raises(ValueError):
+        render_digest(make(), "pdf")
