@@ -44,7 +44,7 @@ def events_since(table: Table, viewer: str | None) -> list[str]:
 
 def template_for(table: Table, player: str, view: dict[str, Any]) -> str:
     skeleton = MoveFile(table.game_id, player, table.last["index"], table.last["hash"], [])
-    head = render_move(skeleton).replace("actions:\n", "")
+    head = render_move(skeleton).replace("actions: []\n", "")
     return head + table.game.move_template(view, player)
 
 
