@@ -108,6 +108,7 @@ def create_game(root: Path, game_name: str, players: Sequence[PlayerSpec], optio
         gd.moderator_dir.mkdir(mode=0o700)
         write_atomic(gd.moderator_dir / ".gitignore", "# the moderator's private files never go into a shared repository\n*\n")
         write_atomic(gd.seed_path, seed.hex() + "\n", mode=0o600)
+        write_atomic(gd.moderator_dir / "lock", b"")   # exists from the start: locking changes nothing on disk
         if moderator_key is None:
             keys.generate_keypair(gd.moderator_key_path, f"pbem moderator {game_id}")
         else:

@@ -5,7 +5,6 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from pbem.canonical import canonical
 from pbem.engine import Applied, apply_actions, game_for, setup_rng, state_hash
 from pbem.fsutil import write_atomic
 from pbem.game import Game
@@ -64,7 +63,9 @@ class Table:
     def save_snapshot(self) -> None:
         snap = {"index": self.last["index"], "hash": self.last["hash"],
                 "position": self.game.to_position(self.state), "private": self.private}
-        write_atomic(self.gd.snapshot_path, canonical(snap), mode=0o600)
+        # insertion order kept (no sort_keys): a state loaded from the snapshot
+        # must be indistinguishable from the replayed one
+        write_atomic(self.gd.snapshot_path, json.dumps(snap, separators=(",", ":")).encode(), mode=0o600)
 
     def note_private(self, player: str, applied: Applied) -> None:
         """Keep each player's private events since their own last move (for their digest)."""

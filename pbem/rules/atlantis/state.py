@@ -179,8 +179,8 @@ class State:
         b.where, b.cell = where, cell
         if where == SEA:
             self.boat_at[cell] = handle
-        else:
-            b.owner = None if where != RESERVE else b.owner
+        if where != RESERVE:
+            b.owner = None
 
     def put_creature(self, handle: str, where: str, cell: int | None = None) -> None:
         c = self.creatures[handle]

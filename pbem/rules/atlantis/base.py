@@ -1,0 +1,128 @@
+"""Shared attributes and small helpers of the Atlantis rules mixins.
+
+:class:`AtlantisGame` is assembled from one mixin per part of the rulebook
+(setup, movement, tiles, creatures, defense, scoring, view).  They all read the
+game data loaded once per game object (``self.board``, ``self.comp``,
+``self.back_kind``) and call each other's small methods through ``self``, so a
+variant subclass overrides exactly the rule step that differs.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from pbem.game import Event, IllegalAction, NeedsSecret
+from pbem.rules.atlantis.board import Board
+from pbem.rules.atlantis.state import HAND, State
+
+Path = list[int]
+
+
+class RulesBase:
+    board: Board
+    comp: dict[str, Any]                 # components.yaml
+    back_kind: dict[str, str]            # tile back -> immediate | hand | defense
+    terrains: tuple[str, ...]            # removal order
+
+    # --- labels ---------------------------------------------------------
+    def label(self, cell: int | None) -> str | None:
+        return None if cell is None else self.board.labels[cell]
+
+    def cell_arg(self, value: Any, what: str = "space") -> int:
+        """A board label typed by a player -> cell index, or a one-line IllegalAction."""
+        if isinstance(value, str) and value in self.board.index:
+            return self.board.index[value]
+        if isinstance(value, str) and value.upper() in self.board.index:
+            return self.board.index[value.upper()]
+        raise IllegalAction(f"{what} {value!r} is not a space on the board (spaces look like G6)")
+
+    def path_arg(self, value: Any, what: str = "path") -> list[int]:
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not value:
+            raise IllegalAction(f"{what} must be a list of spaces, e.g. [F4, F3]")
+        return [self.cell_arg(v, what) for v in value]
+
+    # --- options ----------------------------------------------------------
+    def option(self, state: State, name: str) -> str:
+        for spec in self.option_specs():  # type: ignore[attr-defined]
+            if spec.name == name:
+                return str(state.options.get(name, spec.default))
+        raise KeyError(name)
+
+    # --- hidden information -------------------------------------------------
+    @staticmethod
+    def known_back(state: State, tile: str) -> str:
+        back = state.tiles[tile].back
+        if back is None:
+            raise NeedsSecret(f"the back of tile {tile} is hidden")
+        return back
+
+    def hand(self, state: State, player: str) -> list[str]:
+        """Tile handles in ``player``'s hand, in handle order."""
+        return [t.handle for t in state.tiles.values() if t.where == HAND and t.holder == player]
+
+    # --- sea walks ------------------------------------------------------------
+    def reach(self, start: int, max_steps: int, enter_ok: Callable[[int], bool],
+              stop_at: Callable[[int], bool]) -> dict[int, Path]:
+        """Sea spaces reachable in 1..max_steps steps -> one shortest path (start excluded).
+
+        ``enter_ok(cell)``: the piece may move into ``cell``; ``stop_at(cell)``: its
+        movement ends when it enters ``cell`` (it may still end there).  The start
+        space is reachable again by going out and back when ``max_steps >= 2``.
+        """
+        neighbours = self.board.neighbours
+        paths: dict[int, Path] = {}
+        frontier: list[tuple[int, Path]] = [(start, [])]
+        for _ in range(max_steps):
+            nxt: list[tuple[int, Path]] = []
+            for cell, path in frontier:
+                for n in neighbours[cell]:
+                    if n in paths or not enter_ok(n):
+                        continue
+                    p = path + [n]
+                    paths[n] = p
+                    if not stop_at(n):
+                        nxt.append((n, p))
+            frontier = nxt
+        return paths
+
+    def check_path(self, start: int, path: Path, min_steps: int, max_steps: int,
+                   enter_ok: Callable[[int], bool], stop_at: Callable[[int], bool], what: str) -> None:
+        """Raise IllegalAction unless ``path`` is a legal walk from ``start``."""
+        if not min_steps <= len(path) <= max_steps:
+            raise IllegalAction(f"{what} moves {min_steps} to {max_steps} spaces, not {len(path)}")
+        here = start
+        for i, cell in enumerate(path):
+            if cell not in self.board.neighbours[here]:
+                raise IllegalAction(f"{what}: {self.label(cell)} is not next to {self.label(here)}")
+            if not enter_ok(cell):
+                raise IllegalAction(f"{what} cannot enter {self.label(cell)}")
+            if i < len(path) - 1 and stop_at(cell):
+                raise IllegalAction(f"{what} must stop at {self.label(cell)}")
+            here = cell
+
+    def walk_arg(self, action: Mapping[str, Any], start: int, max_steps: int,
+                 enter_ok: Callable[[int], bool], stop_at: Callable[[int], bool], what: str,
+                 allow_return: bool = True) -> Path:
+        """The path of a ``to:``/``path:`` walk, checked; ``to:`` finds a shortest legal path."""
+        if "path" in action and action["path"] is not None:
+            path = self.path_arg(action["path"], what + " path")
+            if "to" in action and action["to"] is not None and self.cell_arg(action["to"]) != path[-1]:
+                raise IllegalAction(f"{what}: 'to' and the end of 'path' differ")
+            self.check_path(start, path, 1, max_steps, enter_ok, stop_at, what)
+        elif "to" in action and action["to"] is not None:
+            dest = self.cell_arg(action["to"], what + " destination")
+            path = self.reach(start, max_steps, enter_ok, stop_at).get(dest)
+            if path is None:
+                raise IllegalAction(f"{what} cannot reach {self.label(dest)} "
+                                    f"(at most {max_steps} sea space{'s' if max_steps > 1 else ''})")
+        else:
+            raise IllegalAction(f"{what}: say where, with to: SPACE or path: [SPACE, ...]")
+        if not allow_return and path[-1] == start:
+            raise IllegalAction(f"{what} must end away from where it starts")
+        return path
+
+
+def event(public: dict[str, Any], private: dict[str, dict[str, Any]] | None = None,
+          chance: bool = False, auto: str = "") -> Event:
+    return Event(public=public, private=private or {}, chance=chance, auto=auto)

@@ -1,0 +1,51 @@
+"""Driving a game through the real pipeline in tests (keys, signed files, submit)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pbem.bots import bot_actions
+from pbem.crypto import keys, sshsig
+from pbem.gamedir import GameDir
+from pbem.movefile import MoveFile, render_move
+from pbem.newgame import PlayerSpec, create_game
+from pbem.rng import Rng
+from pbem.submit import submit
+from pbem.table import Table
+
+
+def new_game(root: Path, game: str, key_pool: dict[str, Path], names: list[str], seed: bytes = b"s" * 32,
+             options: dict[str, str] | None = None) -> GameDir:
+    specs = [PlayerSpec(n, keys.normalise_public_key((key_pool[n].parent / f"{n}.pub").read_text()))
+             for n in names]
+    create_game(root, game, specs, options or {}, seed, moderator_key=key_pool["mallory"])
+    return GameDir(root)
+
+
+def signed_move(table: Table, player: str, actions: list[dict[str, Any]], key: Path,
+                after: int | None = None, after_hash: str | None = None) -> tuple[bytes, str]:
+    mv = MoveFile(table.game_id, player, table.last["index"] if after is None else after,
+                  table.last["hash"] if after_hash is None else after_hash, actions)
+    raw = render_move(mv).encode()
+    return raw, sshsig.sign(keys.load_private_key(key), raw, sshsig.MOVE_NAMESPACE)
+
+
+def bot_move(gd: GameDir, key_pool: dict[str, Path], bot_seed: bytes = b"bot") -> tuple[bytes, str] | None:
+    table = Table.load(gd)
+    pending = table.game.pending(table.state)
+    if not pending:
+        return None
+    player = pending[0].player
+    index = table.last["index"] + 1
+    actions = bot_actions(table.game, table.state, player, table.seed, table.game_id, index,
+                          Rng(bot_seed, f"{index}/{player}"))
+    return signed_move(table, player, actions, key_pool[player])
+
+
+def play_to_end(gd: GameDir, key_pool: dict[str, Path], bot_seed: bytes = b"bot", limit: int = 5000) -> int:
+    count = 0
+    while (mv := bot_move(gd, key_pool, bot_seed)) is not None:
+        submit(gd, *mv)
+        count += 1
+        assert count < limit, "game did not end"
+    return count
