@@ -48,9 +48,10 @@ def preview(game_dir: Path, move_path: Path) -> list[str]:
     for n, action in enumerate(applied.actions, 1):
         lines.append(f"action {n} {yamlio.dump_flow(action)}: legal")
     if applied.needs_secret:
-        rest = len(move.actions) - len(applied.actions)
-        lines.append(f"action {len(applied.actions) + 1} and the {rest - 1} after it depend on a die roll or a "
-                     f"hidden tile; the moderator will check them ({applied.dropped_reason})")
+        first, last_no = len(applied.actions) + 1, len(move.actions)
+        which = f"action {first} depends" if first == last_no else f"actions {first}-{last_no} depend"
+        lines.append(f"{which} on a die roll or a hidden value; the moderator will check "
+                     f"({applied.dropped_reason})")
     elif applied.dropped:
         lines.append(f"stops early: {applied.dropped_reason}")
     return lines

@@ -1,0 +1,124 @@
+"""The command line, through click's CliRunner, on the toy game and with the real ssh-keygen."""
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import tree_snapshot
+from pbem.cli import main
+
+COMMANDS = ["keygen", "sign", "decrypt", "new", "submit", "reveal", "audit", "status", "show", "legal", "move",
+            "check", "simulate", "demo"]
+
+
+def run(*args, ok=True):
+    result = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+    if ok:
+        assert result.exit_code == 0, result.output
+    return result
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_has_help_with_an_example(command):
+    out = run(command, "--help").output
+    assert "Example" in out
+
+
+@pytest.fixture
+def cli_game(tmp_path, key_pool, toy_registered):
+    game = tmp_path / "game"
+    run("new", game, "--game", "toy", "--player", f"red={key_pool['red']}.pub",
+        "--player", f"blue={key_pool['blue']}.pub", "--seed", "ab" * 32)
+    return game
+
+
+def _move(game, player, tmp_path, key_pool, use_ssh_keygen=False):
+    out = tmp_path / f"{player}.yaml"
+    for stale in (out, out.with_name(out.name + ".sig")):
+        if stale.exists():
+            stale.unlink()
+    run("move", game, "--player", player, "--out", out)
+    if use_ssh_keygen:
+        subprocess.run(["ssh-keygen", "-q", "-Y", "sign", "-n", "pbem-move", "-f", key_pool[player], out], check=True)
+    else:
+        run("sign", out, "--key", key_pool[player])
+    return out
+
+
+def test_a_game_through_the_cli(cli_game, tmp_path, key_pool):
+    status = json.loads(run("status", cli_game, "--json").output)
+    assert {"turn", "waiting_for", "over"} <= set(status) and status["waiting_for"] == ["red"]
+    assert "- {draw: true}" in run("legal", cli_game, "--player", "red").output
+    turn = 0
+    while not json.loads(run("status", cli_game, "--json").output)["over"]:
+        player = json.loads(run("status", cli_game, "--json").output)["waiting_for"][0]
+        mv = _move(cli_game, player, tmp_path, key_pool, use_ssh_keygen=(turn % 2 == 0))
+        assert "log position" in run("check", cli_game, mv).output
+        assert "accepted" in run("submit", cli_game, mv).output
+        turn += 1
+    status = json.loads(run("status", cli_game, "--json").output)
+    assert status["over"] and "scores" in status
+    secrets = run("decrypt", cli_game / "secrets" / "red.age", "--key", key_pool["red"]).output
+    assert "Your secrets" in secrets
+    assert "revealed" in run("reveal", cli_game).output
+    assert "audit passed" in run("audit", cli_game).output
+
+
+def test_show_formats(cli_game):
+    assert "Board" in run("show", cli_game).output
+    assert "<svg" in run("show", cli_game, "--format", "html").output
+    view = json.loads(run("show", cli_game, "--format", "json").output)
+    assert all(card is None for card in view["deck"])
+    full = json.loads(run("show", cli_game, "--full", "--format", "json").output)
+    assert sorted(full["deck"]) == list(range(1, 21))
+
+
+def test_full_position_round_trips_through_new(cli_game, tmp_path, key_pool, toy_registered):
+    pos_file = tmp_path / "pos.yaml"
+    pos_file.write_text(run("show", cli_game, "--full").output)
+    other = tmp_path / "from-position"
+    run("new", other, "--game", "toy", "--player", f"red={key_pool['red']}.pub",
+        "--player", f"blue={key_pool['blue']}.pub", "--position", pos_file)
+    assert run("show", other, "--full").output == pos_file.read_text()
+
+
+def test_errors_are_one_line_with_nonzero_exit(tmp_path, cli_game, key_pool):
+    cases = [
+        ("status", tmp_path / "nothing"),
+        ("new", tmp_path / "x", "--game", "chess", "--player", f"red={key_pool['red']}.pub"),
+        ("new", cli_game, "--game", "toy", "--player", f"red={key_pool['red']}.pub"),
+        ("new", tmp_path / "y", "--game", "toy", "--player", "red=/no/such.pub", "--player", "b=/no.pub"),
+        ("new", tmp_path / "z", "--game", "toy", "--player", f"red={key_pool['red']}.pub",
+         "--player", f"blue={key_pool['blue']}.pub", "--option", "limit=9"),
+        ("keygen", "--out", key_pool["red"]),
+        ("submit", cli_game, tmp_path / "missing.yaml"),
+        ("sign", tmp_path / "missing.yaml", "--key", key_pool["red"]),
+    ]
+    for args in cases:
+        result = run(*args, ok=False)
+        assert result.exit_code != 0, args
+        lines = [line for line in result.output.splitlines() if line.strip()]
+        assert len(lines) == 1 and lines[0].startswith("pbem: error:"), (args, result.output)
+    assert not (tmp_path / "x").exists() and not (tmp_path / "z").exists()
+
+
+def test_rejected_submit_exits_nonzero_and_changes_nothing(cli_game, tmp_path, key_pool):
+    mv = _move(cli_game, "red", tmp_path, key_pool)
+    mv.write_text(mv.read_text().replace("player: red", "player: blue"))
+    before = tree_snapshot(cli_game)
+    result = run("submit", cli_game, mv, ok=False)
+    assert result.exit_code == 1 and result.output.startswith("pbem: error: rejected: bad signature")
+    assert tree_snapshot(cli_game) == before
+
+
+def test_sign_is_byte_identical_to_ssh_keygen(tmp_path, key_pool):
+    f = tmp_path / "m.yaml"
+    f.write_text("format: pbem-move/1\n")
+    run("sign", f, "--key", key_pool["red"])
+    ours = (tmp_path / "m.yaml.sig").read_text()
+    (tmp_path / "m.yaml.sig").unlink()
+    subprocess.run(["ssh-keygen", "-q", "-Y", "sign", "-n", "pbem-move", "-f", key_pool["red"], f], check=True)
+    assert (tmp_path / "m.yaml.sig").read_text() == ours
