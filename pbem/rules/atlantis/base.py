@@ -12,7 +12,7 @@ from typing import Any, Callable, Mapping
 
 from pbem.game import Event, IllegalAction, NeedsSecret
 from pbem.rules.atlantis.board import Board
-from pbem.rules.atlantis.state import HAND, State
+from pbem.rules.atlantis.state import HAND, OVER, PLAY, STEP_DEFENSE, State
 
 Path = list[int]
 
@@ -21,6 +21,7 @@ class RulesBase:
     board: Board
     comp: dict[str, Any]                 # components.yaml
     back_kind: dict[str, str]            # tile back -> immediate | hand | defense
+    tile_backs: dict[str, dict[str, Any]]  # tiles.yaml backs: kind, count per terrain, text
     terrains: tuple[str, ...]            # removal order
 
     # --- labels ---------------------------------------------------------
@@ -41,6 +42,30 @@ class RulesBase:
         if not isinstance(value, list) or not value:
             raise IllegalAction(f"{what} must be a list of spaces, e.g. [F4, F3]")
         return [self.cell_arg(v, what) for v in value]
+
+    # --- whose decision ---------------------------------------------------
+    def current_step(self, state: State) -> str:
+        """The decision kind the game waits for ("" when over)."""
+        return state.turn.step if state.phase == PLAY else (state.phase if state.phase != OVER else "")
+
+    def decider(self, state: State) -> str | None:
+        if state.phase == OVER:
+            return None
+        if state.phase == PLAY and state.turn.step == STEP_DEFENSE and state.reaction is not None:
+            return state.reaction.queue[0]
+        return state.turn.player
+
+    def expect(self, state: State, player: str, *steps: str) -> None:
+        """Raise IllegalAction unless ``player`` is to decide one of ``steps`` now."""
+        if state.phase == OVER:
+            raise IllegalAction("the game is over")
+        if player not in state.players:
+            raise IllegalAction(f"{player!r} is not playing in this game")
+        step, who = self.current_step(state), self.decider(state)
+        if who != player:
+            raise IllegalAction(f"it is not your decision: waiting for {who} ({step})")
+        if step not in steps:
+            raise IllegalAction(f"not now: the game waits for {step}, not {' or '.join(steps)}")
 
     # --- options ----------------------------------------------------------
     def option(self, state: State, name: str) -> str:

@@ -1,0 +1,81 @@
+"""Move-file actions: recognising their kind and checking their keys.
+
+Every action is a small mapping; its *kind* is named by its first key (see
+``KINDS``).  This module only checks the shape (known keys, required keys);
+the rules mixins check the meaning.  Errors are one line a player can act on.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from pbem.game import IllegalAction
+
+
+@dataclass(frozen=True)
+class ActionShape:
+    kind: str
+    required: tuple[str, ...]
+    optional: tuple[str, ...] = ()
+    example: str = ""
+
+
+# In priority order: the first shape whose key is present names the kind
+# ("play" before "boat" because a wind tile is {play: T3, boat: B2, to: F4};
+# "remove" before "board" because {remove: G5, board: [...]} is a removal).
+SHAPES: tuple[ActionShape, ...] = (
+    ActionShape("place", ("place", "on"), (), "{place: r7, on: G5}"),
+    ActionShape("play", ("play",), ("swimmer", "boat", "creature", "to", "path"),
+                "{play: T12, swimmer: r3, to: F4} or {play: none}"),
+    ActionShape("move", ("move", "to"), ("swim",), "{move: r7, to: G5} or {move: B3, to: F4}"),
+    ActionShape("done", ("done",), (), "{done: move}"),
+    ActionShape("remove", ("remove",), ("board",), "{remove: G5}"),
+    ActionShape("creature", ("creature",), ("to", "path"),
+                "{creature: K2, to: F4} or {creature: none}"),
+    ActionShape("defend", ("defend",), (), "{defend: T7} or {defend: none}"),
+    ActionShape("standing", ("standing",), (), "{standing: {shark_defense: ask, whale_defense: auto}}"),
+    ActionShape("boat", ("boat", "at"), (), "{boat: B1, at: F2}"),
+    ActionShape("board", ("board",), (), "{board: [r1, b2, g3]}"),
+)
+SHAPE_BY_KIND = {s.kind: s for s in SHAPES}
+
+
+def action_kind(action: Any) -> str:
+    """The kind of ``action`` after checking its keys; IllegalAction if malformed."""
+    if not isinstance(action, Mapping) or not action:
+        raise IllegalAction("an action is a mapping such as {move: r7, to: G5}")
+    for shape in SHAPES:
+        if shape.kind in action:
+            allowed = set(shape.required) | set(shape.optional)
+            unknown = sorted(str(k) for k in action if k not in allowed)
+            if unknown:
+                raise IllegalAction(f"unknown key {unknown[0]!r} in a {shape.kind} action; "
+                                    f"it takes {', '.join(shape.required + shape.optional)} (e.g. {shape.example})")
+            missing = [k for k in shape.required if k not in action]
+            if missing:
+                raise IllegalAction(f"a {shape.kind} action needs {missing[0]!r} (e.g. {shape.example})")
+            return shape.kind
+    keys = ", ".join(sorted(str(k) for k in action))
+    raise IllegalAction(f"unknown action with keys {keys}; actions start with one of "
+                        f"{', '.join(s.kind for s in SHAPES)}")
+
+
+def is_none(value: Any) -> bool:
+    """``none`` (or YAML null) where a handle could be written."""
+    return value is None or (isinstance(value, str) and value.lower() == "none")
+
+
+def handle_arg(value: Any, what: str) -> str:
+    if not isinstance(value, str) or not value:
+        raise IllegalAction(f"{what} must be a handle such as r7, B3, T12 or K2, not {value!r}")
+    return value
+
+
+def handle_list(value: Any, what: str) -> list[str]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise IllegalAction(f"{what} must be a list of handles, e.g. [r1, b2, g3]")
+    if len(set(value)) != len(value):
+        raise IllegalAction(f"{what} names an explorer twice")
+    return list(value)

@@ -1,0 +1,296 @@
+"""Step 2: "Move your Explorer and/or Ship tokens" (three movement points).
+
+One ``{move: HANDLE, to: SPACE}`` action spends one movement point:
+
+* explorer on land -> adjacent terrain tile (walk), a ship in an adjacent sea
+  space (board), or that sea space (swim; ``swim: true`` when a ship is there);
+* explorer aboard -> a ship in an adjacent space, its own space (jump
+  overboard), or a safe isle next to the ship;
+* swimmer -> an adjacent sea space (once per turn), the ship in its own space,
+  or a safe isle next to it;
+* ship (empty, or one you control) -> an adjacent sea space without a ship.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from pbem.game import IllegalAction, Rng
+from pbem.rules.atlantis.actions import handle_arg
+from pbem.rules.atlantis.base import RulesBase, event
+from pbem.rules.atlantis.state import BOAT, ISLE, LAND, LOST, SEA, STEP_MOVE, STEP_REMOVE, State
+
+
+class MovementRules(RulesBase):
+    # --- ships ---------------------------------------------------------------
+    def capacity(self, state: State, boat: str) -> int:
+        """"Each Ship can only carry a maximum of three Explorer tokens (regardless of color)"."""
+        return self.comp["boats"]["capacity"]
+
+    def has_room(self, state: State, boat: str) -> bool:
+        return len(state.boats[boat].passengers) < self.capacity(state, boat)
+
+    def controllers(self, state: State, boat: str) -> list[str]:
+        """"it's the player with the most Explorers on board who controls the Ship ...
+        When multiple players have the same number of Explorers in a Ship, each player
+        controls the Ship."  An empty ship: "any player can move it"."""
+        passengers = state.boats[boat].passengers
+        if not passengers:
+            return list(state.players)
+        counts: dict[str, int] = {}
+        for h in passengers:
+            owner = state.explorers[h].owner
+            counts[owner] = counts.get(owner, 0) + 1
+        top = max(counts.values())
+        return [p for p in state.players if counts.get(p) == top]
+
+    def ship_may_enter(self, state: State, boat: str, cell: int) -> bool:
+        """"A given sea space can only contain one Ship at any time"."""
+        return state.is_sea(cell) and cell not in state.boat_at
+
+    def ship_stops(self, state: State, boat: str, cell: int) -> bool:
+        """An occupied ship entering a serpent or whale space is destroyed there."""
+        return bool(state.boats[boat].passengers) and state.has_creature(cell, ("serpent", "whale"))
+
+    def sail(self, state: State, boat: str, cell: int, events: list) -> None:
+        """Move a ship one or more spaces ending at ``cell`` and apply what it meets there.
+
+        "If you move a Ship containing one or more Explorers into a sea space containing
+        a Sea Serpent or a Whale, the Ship is immediately removed from the game, its
+        passengers becoming Swimmers"."""
+        state.put_boat(boat, SEA, cell)
+        if self.ship_stops(state, boat, cell):
+            self.capsize(state, boat, events, cause="sailed into a sea creature")
+
+    def capsize(self, state: State, boat: str, events: list, cause: str) -> None:
+        """The ship leaves the game; its passengers fall into its space as swimmers."""
+        b = state.boats[boat]
+        cell = b.cell
+        passengers = sorted(b.passengers)
+        for h in passengers:
+            state.put_explorer(h, SEA, cell)
+        state.put_boat(boat, LOST)
+        events.append(event({"event": "ship-lost", "boat": boat, "at": self.label(cell), "cause": cause,
+                             "swimmers": passengers}))
+        self.swimmers_fall_in(state, cell, passengers, events)
+
+    def swimmers_fall_in(self, state: State, cell: int, handles: list[str], events: list) -> None:
+        """"if the sea space contains a Shark or Sea Serpent, these Swimmers are immediately removed"."""
+        if handles and self.deadly_for_swimmers(state, cell):
+            self.lose_explorers(state, handles, cell, events, cause="eaten")
+
+    def deadly_for_swimmers(self, state: State, cell: int) -> bool:
+        """"If you move a Swimmer into a sea space containing a Sea Serpent or a Shark,
+        the Swimmer is immediately removed from the game"."""
+        return state.has_creature(cell, ("serpent", "shark"))
+
+    def lose_explorers(self, state: State, handles: list[str], cell: int | None, events: list, cause: str) -> None:
+        handles = sorted(handles)
+        for h in handles:
+            state.put_explorer(h, LOST)
+        if handles:
+            events.append(event({"event": "lost", "explorers": handles, "at": self.label(cell), "cause": cause}))
+
+    def lose_ship_and_crew(self, state: State, boat: str, events: list, cause: str) -> None:
+        b = state.boats[boat]
+        cell = b.cell
+        crew = sorted(b.passengers)
+        for h in crew:
+            state.put_explorer(h, LOST)
+        state.put_boat(boat, LOST)
+        events.append(event({"event": "ship-lost", "boat": boat, "at": self.label(cell), "cause": cause,
+                             "swimmers": []}))
+        if crew:
+            events.append(event({"event": "lost", "explorers": crew, "at": self.label(cell), "cause": cause}))
+
+    # --- one movement point ------------------------------------------------------
+    def movement_points(self, state: State) -> int:
+        return self.comp["movement_points"]
+
+    def may_swim(self, state: State, explorer: str) -> bool:
+        """"You can move a Swimmer only one sea space on your turn. When a Swimmer goes
+        from a Terrain tile or Ship into a sea space, it's considered to be a movement
+        of one sea space"."""
+        return explorer not in state.turn.swum
+
+    def explorer_moves(self, state: State, handle: str) -> list[dict[str, Any]]:
+        """Every legal one-point move of one explorer, as actions."""
+        e = state.explorers[handle]
+        out: list[dict[str, Any]] = []
+        nb = self.board.neighbours
+        lab = self.board.labels
+        if e.where == LAND:
+            for n in nb[e.cell]:
+                if n in state.tile_at:
+                    out.append({"move": handle, "to": lab[n]})
+                    continue
+                boat = state.boat_at.get(n)
+                if boat is not None and self.has_room(state, boat):
+                    out.append({"move": handle, "to": lab[n]})
+                    out.append({"move": handle, "to": lab[n], "swim": True})
+                elif boat is not None:
+                    out.append({"move": handle, "to": lab[n], "swim": True})
+                else:
+                    out.append({"move": handle, "to": lab[n]})
+        elif e.where == BOAT:
+            cell = state.boats[e.boat].cell
+            for n in nb[cell]:
+                boat = state.boat_at.get(n)
+                if boat is not None and self.has_room(state, boat):
+                    out.append({"move": handle, "to": lab[n]})
+            if self.may_swim(state, handle):
+                out.append({"move": handle, "to": lab[cell]})
+            out.extend({"move": handle, "to": lab[i]} for i in self.board.isles_next_to[cell])
+        elif e.where == SEA:
+            cell = e.cell
+            boat = state.boat_at.get(cell)
+            if boat is not None and self.has_room(state, boat):
+                out.append({"move": handle, "to": lab[cell]})
+            if self.may_swim(state, handle):
+                out.extend({"move": handle, "to": lab[n]} for n in nb[cell] if state.is_sea(n))
+            out.extend({"move": handle, "to": lab[i]} for i in self.board.isles_next_to[cell])
+        return out
+
+    def boat_moves(self, state: State, boat: str) -> list[dict[str, Any]]:
+        b = state.boats[boat]
+        lab = self.board.labels
+        return [{"move": boat, "to": lab[n]} for n in self.board.neighbours[b.cell]
+                if self.ship_may_enter(state, boat, n)]
+
+    def movable_boats(self, state: State, player: str) -> list[str]:
+        return [b.handle for b in state.boats.values()
+                if b.where == SEA and player in self.controllers(state, b.handle)]
+
+    def legal_move(self, state: State, player: str) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = [{"done": "move"}]
+        for e in state.explorers.values():
+            if e.owner == player and e.where in (LAND, BOAT, SEA):
+                out.extend(self.explorer_moves(state, e.handle))
+        for boat in self.movable_boats(state, player):
+            out.extend(self.boat_moves(state, boat))
+        return out
+
+    def do_move(self, state: State, player: str, action: Mapping[str, Any], rng: Rng) -> list:
+        self.expect(state, player, STEP_MOVE)
+        handle = handle_arg(action["move"], "move")
+        cell = self.cell_arg(action["to"])
+        swim = action.get("swim", False)
+        if not isinstance(swim, bool):
+            raise IllegalAction("swim must be true or false")
+        events: list = []
+        if handle in state.boats:
+            self.move_boat(state, player, handle, cell, swim, events)
+        elif handle in state.explorers:
+            self.move_explorer(state, player, handle, cell, swim, events)
+        else:
+            raise IllegalAction(f"{handle} is neither an explorer nor a ship")
+        state.turn.moves += 1
+        if state.turn.moves >= self.movement_points(state):
+            self.advance(state, rng, events, STEP_MOVE)  # type: ignore[attr-defined]
+        return events
+
+    def move_boat(self, state: State, player: str, boat: str, cell: int, swim: bool, events: list) -> None:
+        b = state.boats[boat]
+        if swim:
+            raise IllegalAction("swim is for explorers, not ships")
+        if b.where != SEA:
+            raise IllegalAction(f"ship {boat} is not on the board")
+        if player not in self.controllers(state, boat):
+            raise IllegalAction(f"you do not control ship {boat} (most explorers aboard decide)")
+        if cell not in self.board.neighbours[b.cell]:
+            raise IllegalAction(f"{self.label(cell)} is not next to ship {boat} at {self.label(b.cell)}")
+        if not state.is_sea(cell):
+            raise IllegalAction(f"ships sail on sea spaces; {self.label(cell)} is land")
+        if cell in state.boat_at:
+            raise IllegalAction(f"{self.label(cell)} already holds ship {state.boat_at[cell]}: one ship per sea space")
+        frm = b.cell
+        events.append(event({"event": "sail", "player": player, "boat": boat,
+                             "from": self.label(frm), "to": self.label(cell)}))
+        self.sail(state, boat, cell, events)
+
+    def move_explorer(self, state: State, player: str, handle: str, cell: int, swim: bool, events: list) -> None:
+        """Validate one explorer step, then carry it out."""
+        e = state.explorers[handle]
+        if e.owner != player:
+            raise IllegalAction(f"{handle} is not your explorer: \"You cannot move another player's Explorer tokens\"")
+        kind, boat = self.explorer_step_kind(state, e, cell, swim)
+        frm = self.label(state.explorer_cell(e))
+        events.append(event({"event": "move", "player": player, "explorer": handle, "how": kind,
+                             "from": frm, "to": self.label(cell)}))
+        if kind in ("walk",):
+            state.put_explorer(handle, LAND, cell)
+        elif kind in ("board", "transfer"):
+            state.put_explorer(handle, BOAT, boat=boat)
+        elif kind == "isle":
+            state.put_explorer(handle, ISLE, cell)
+        else:  # swim / jump
+            self.enter_sea(state, handle, cell, events)
+
+    def explorer_step_kind(self, state: State, e, cell: int, swim: bool) -> tuple[str, str | None]:
+        """What a one-point move to ``cell`` means from where ``e`` is; IllegalAction if none."""
+        nb = self.board.neighbours
+        here = state.explorer_cell(e)
+        target = self.label(cell)
+        if e.where == LAND:
+            if cell not in nb[here]:
+                raise IllegalAction(f"{target} is not next to {e.handle} at {self.label(here)}")
+            if cell in state.tile_at:
+                if swim:
+                    raise IllegalAction(f"{target} is land; one cannot swim there")
+                return "walk", None
+            boat = state.boat_at.get(cell)
+            if boat is not None and not swim:
+                if not self.has_room(state, boat):
+                    raise IllegalAction(f"ship {boat} at {target} is full; add swim: true to swim there instead")
+                return "board", boat
+            return "swim", None
+        if self.board.is_isle(cell):
+            if cell not in self.board.isles_next_to[here]:
+                raise IllegalAction(f"safe isle {target} is reached only from its two sea spaces")
+            return "isle", None
+        if cell in state.tile_at:
+            raise IllegalAction("\"Once an Explorer token leaves the island ... it can no longer return onto a Terrain tile\"")
+        if e.where == BOAT:
+            if cell == here:
+                if not self.may_swim(state, e.handle):
+                    raise IllegalAction(f"{e.handle} has already swum a sea space this turn")
+                return "jump", None
+            if cell not in nb[here]:
+                raise IllegalAction(f"{target} is not next to {e.handle}'s ship at {self.label(here)}")
+            boat = state.boat_at.get(cell)
+            if boat is None or swim:
+                raise IllegalAction(f"from a ship an explorer moves to a ship next to it, jumps into its own "
+                                    f"space ({self.label(here)}) or lands on a safe isle")
+            if not self.has_room(state, boat):
+                raise IllegalAction(f"ship {boat} at {target} is full")
+            return "transfer", boat
+        # a swimmer
+        if cell == here:
+            boat = state.boat_at.get(cell)
+            if boat is None or swim:
+                raise IllegalAction(f"{e.handle} is already swimming at {target}")
+            if not self.has_room(state, boat):
+                raise IllegalAction(f"ship {boat} at {target} is full")
+            return "board", boat
+        if cell not in nb[here]:
+            raise IllegalAction(f"{target} is not next to {e.handle} at {self.label(here)}; swimmers move one space")
+        if not self.may_swim(state, e.handle):
+            raise IllegalAction(f"{e.handle} has already swum a sea space this turn")
+        return "swim", None
+
+    def enter_sea(self, state: State, handle: str, cell: int, events: list) -> None:
+        """The explorer becomes a swimmer in ``cell`` (its sea move for this turn)."""
+        state.put_explorer(handle, SEA, cell)
+        state.turn.swum.append(handle)
+        if self.deadly_for_swimmers(state, cell):
+            self.lose_explorers(state, [handle], cell, events, cause="swam into a sea creature")
+
+    def do_done(self, state: State, player: str, action: Mapping[str, Any], rng: Rng) -> list:
+        if action["done"] != "move":
+            raise IllegalAction("write {done: move} to end your movement step")
+        # Harmless after the step already ended (three points used, or skipped).
+        if self.current_step(state) == STEP_REMOVE and self.decider(state) == player:
+            return []
+        self.expect(state, player, STEP_MOVE)
+        events = [event({"event": "done", "player": player, "used": state.turn.moves})]
+        self.advance(state, rng, events, STEP_MOVE)  # type: ignore[attr-defined]
+        return events
