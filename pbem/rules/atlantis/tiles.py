@@ -14,7 +14,7 @@ from pbem.game import IllegalAction, Rng
 from pbem.rules.atlantis.actions import handle_arg, handle_list, is_none
 from pbem.rules.atlantis.base import RulesBase, event
 from pbem.rules.atlantis.state import (
-    BOAT, HAND, ISLAND, LOST, SEA, STEP_BOARDERS, STEP_REMOVE, STEP_TILE, SUPPLY, USED, Boarding, State, Tile)
+    BOAT, HAND, ISLAND, LOST, SEA, STEP_BOARDERS, STEP_MOVE, STEP_REMOVE, STEP_TILE, SUPPLY, USED, Boarding, State, Tile)
 
 
 class TileRules(RulesBase):
@@ -155,14 +155,14 @@ class TileRules(RulesBase):
         if shark is None:
             return
         state.put_creature(shark, SEA, tile.cell)
-        events.append(event({"event": "appear", "creature": shark, "at": self.label(tile.cell)}))
+        events.append(event({"event": "appear", "piece": shark, "at": self.label(tile.cell)}))
         self.lose_explorers(state, list(state.swimmers(tile.cell)), tile.cell, events, cause=f"shark {shark}")  # type: ignore[attr-defined]
 
     def effect_whale(self, state: State, tile: Tile, player: str, events: list, boarders) -> None:
         whale = self.take_from_supply(state, "whale", events)
         if whale is not None:
             state.put_creature(whale, SEA, tile.cell)
-            events.append(event({"event": "appear", "creature": whale, "at": self.label(tile.cell)}))
+            events.append(event({"event": "appear", "piece": whale, "at": self.label(tile.cell)}))
 
     def effect_boat(self, state: State, tile: Tile, player: str, events: list, boarders) -> None:
         """"If that sea space contained one or more Swimmers, place them on board the Ship. If
@@ -172,7 +172,7 @@ class TileRules(RulesBase):
         if boat is None:
             return
         state.put_boat(boat, SEA, tile.cell)
-        events.append(event({"event": "appear", "creature": boat, "at": self.label(tile.cell)}))
+        events.append(event({"event": "appear", "piece": boat, "at": self.label(tile.cell)}))
         swimmers = sorted(state.swimmers(tile.cell))
         cap = self.capacity(state, boat)  # type: ignore[attr-defined]
         if len(swimmers) <= cap:
@@ -249,10 +249,9 @@ class TileRules(RulesBase):
         return out
 
     def do_play(self, state: State, player: str, action: Mapping[str, Any], rng: Rng) -> list:
-        if is_none(action["play"]) and self.current_step(state) != STEP_TILE and self.decider(state) == player \
-                and state.phase != "over" and state.turn.step != "" and not state.turn.tile_played \
-                and state.turn.moves == 0 and state.turn.step in ("move", STEP_REMOVE):
-            return []   # harmless: nothing to play this turn
+        if (is_none(action["play"]) and self.current_step(state) in (STEP_MOVE, STEP_REMOVE)
+                and self.decider(state) == player and state.turn.moves == 0 and not state.turn.tile_played):
+            return []   # harmless: there was no tile to play this turn
         self.expect(state, player, STEP_TILE)
         events: list = []
         if is_none(action["play"]):
