@@ -20,7 +20,7 @@ from pbem.log import split_chunks, verify_chain
 from pbem.movefile import MoveFileError, parse_move
 from pbem.outputs import public_outputs
 from pbem.rng import derive_key, seed_commitment
-from pbem.table import replay, start_position
+from pbem.table import acting_player, keys_at, replay, start_position
 from pbem.yamlio import YamlError
 
 
@@ -75,7 +75,6 @@ def _check_moderator_signatures(entries: list[dict[str, Any]], report: AuditRepo
 
 def _check_moves(gd: GameDir, entries: list[dict[str, Any]], report: AuditReport) -> None:
     header = entries[0]
-    keys_by_player = {p["name"]: p["key"] for p in header.get("players", [])}
     referenced = set()
     for i, entry in enumerate(entries):
         if entry.get("kind") != "move":
@@ -98,7 +97,10 @@ def _check_moves(gd: GameDir, entries: list[dict[str, Any]], report: AuditReport
             report.problems.append(f"entry {n}: {info.get('file')}.sig differs from the signature in the log")
         player = entry.get("player")
         try:
-            sshsig.verify(raw, info.get("signature", ""), [keys_by_player.get(player, "")], sshsig.MOVE_NAMESPACE)
+            allowed = keys_at(entries, player, i)
+            if not allowed:
+                raise sshsig.SignatureError(f"{player!r} is not a player of this game")
+            sshsig.verify(raw, info.get("signature", ""), allowed, sshsig.MOVE_NAMESPACE)
         except sshsig.SignatureError as exc:
             report.problems.append(f"entry {n}: signature of {player}'s move: {exc}")
             continue
@@ -150,7 +152,7 @@ def _replay_and_compare(gd: GameDir, entries: list[dict[str, Any]], seed: bytes,
     try:
         for table, entry, applied in replay(gd, game, entries, seed):
             n = entry["index"]
-            if entry["kind"] == "move":
+            if acting_player(entry) is not None:
                 if applied.dropped:
                     report.problems.append(f"entry {n}: on replay action {len(applied.actions) + 1} is illegal")
                     return

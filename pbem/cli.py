@@ -119,9 +119,14 @@ def decrypt(file: Path, key: Path) -> None:
 @click.option("--position", type=click.Path(path_type=Path), default=None, help="start from this position file (YAML)")
 @click.option("--moderator-key", type=click.Path(path_type=Path), default=None, help="moderator's ed25519 key (default: a new one in GAME_DIR/moderator/)")
 @click.option("--id", "game_id", default=None, help="game id (default: derived from the seed)")
+@click.option("--deadline-hours", type=float, default=None, help="time for each decision (default: no deadlines)")
+@click.option("--on-expiry", type=click.Choice(["bot", "wait"]), default="bot",
+              help="when a deadline passes: a bot decides, or only remind")
+@click.option("--remind-hours", type=float, default=24.0, help="remind this many hours before a deadline")
 @friendly
 def new(game_dir: Path, game_name: str, players: tuple[str, ...], options: tuple[str, ...], seed: str | None,
-        position: Path | None, moderator_key: Path | None, game_id: str | None) -> None:
+        position: Path | None, moderator_key: Path | None, game_id: str | None, deadline_hours: float | None,
+        on_expiry: str, remind_hours: float) -> None:
     """Create a game: header, set-up, first digests and encrypted secrets.
 
     \b
@@ -142,8 +147,10 @@ def new(game_dir: Path, game_name: str, players: tuple[str, ...], options: tuple
         pos = load_strict(position.read_text(encoding="utf-8"), f"position file {position}")
         if not isinstance(pos, dict):
             raise UserError(f"position file {position} must be a YAML mapping (see docs/position-format.md)")
+    from pbem.deadlines import check_rules
+    rules = check_rules(deadline_hours, on_expiry, remind_hours)
     table = create_game(game_dir, game_name, [parse_player(p) for p in players], parse_options(options),
-                        seed_bytes, pos, moderator_key, game_id)
+                        seed_bytes, pos, moderator_key, game_id, rules.to_data() if rules else None)
     click.echo(f"created {table.game_id} in {game_dir}")
     click.echo(f"  seed (PRIVATE, back it up): {game_dir / 'moderator' / 'seed'}")
     click.echo(f"  public digest: {game_dir / 'public' / 'digest.txt'}; secrets: {game_dir / 'secrets'}/")
@@ -377,6 +384,138 @@ def demo(directory: Path, n_players: int, seed: str | None) -> None:
     """
     from pbem.demo import run_demo
     run_demo(directory, n_players, bytes.fromhex(seed) if seed else None, echo=click.echo)
+
+
+# --- moderator repairs and deadlines --------------------------------------------
+
+@main.group()
+def mod() -> None:
+    """Moderator actions: signed log entries with a reason, shown in every digest.
+
+    \b
+    Example:  pbem mod pause game1 --reason "holiday until Monday"
+    """
+
+
+REASON = click.option("--reason", required=True, help="why (shown to every player)")
+
+
+def _moderate(game_dir: Path, action: str, reason: str, **fields: Any) -> None:
+    from pbem.gamedir import GameDir
+    from pbem.moderator import moderate
+    entry = moderate(GameDir(game_dir), action, reason, **fields)
+    click.echo(f"log entry {entry['index']}: {action} - {reason}")
+
+
+@mod.command()
+@GAME_DIR
+@REASON
+@friendly
+def pause(game_dir: Path, reason: str) -> None:
+    """Pause the game: moves are refused until `pbem mod resume`.
+
+    \b
+    Example:  pbem mod pause game1 --reason "moderator away until 3 May"
+    """
+    _moderate(game_dir, "pause", reason)
+
+
+@mod.command()
+@GAME_DIR
+@REASON
+@friendly
+def resume(game_dir: Path, reason: str) -> None:
+    """Resume a paused game.
+
+    \b
+    Example:  pbem mod resume game1 --reason "back"
+    """
+    _moderate(game_dir, "resume", reason)
+
+
+@mod.command()
+@GAME_DIR
+@click.option("--player", required=True)
+@click.option("--hours", type=float, required=True, help="extra hours for the player's pending decision")
+@REASON
+@friendly
+def extend(game_dir: Path, player: str, hours: float, reason: str) -> None:
+    """Give a player more time for their pending decision.
+
+    \b
+    Example:  pbem mod extend game1 --player red --hours 48 --reason "travelling"
+    """
+    _moderate(game_dir, "extend", reason, player=player, hours=hours)
+
+
+@mod.command("replace-key")
+@GAME_DIR
+@click.option("--player", required=True)
+@click.option("--key", "key_file", required=True, type=click.Path(path_type=Path), help="the new public key file")
+@REASON
+@friendly
+def replace_key(game_dir: Path, player: str, key_file: Path, reason: str) -> None:
+    """Replace a player's key (a lost key): later moves are checked against the new one.
+
+    \b
+    Example:  pbem mod replace-key game1 --player red --key alice-new.pub --reason "laptop stolen"
+    """
+    _moderate(game_dir, "replace-key", reason, player=player, new_key=key_file.read_text())
+
+
+@mod.command()
+@GAME_DIR
+@click.option("--player", required=True)
+@click.option("--bot", "to_bot", is_flag=True, help="a random bot plays the seat from now on")
+@click.option("--key", "key_file", type=click.Path(path_type=Path), default=None, help="a new player's public key")
+@REASON
+@friendly
+def seat(game_dir: Path, player: str, to_bot: bool, key_file: Path | None, reason: str) -> None:
+    """Hand a seat to a bot or to a new player.
+
+    \b
+    Example:  pbem mod seat game1 --player blue --bot --reason "bob left the game"
+    """
+    _moderate(game_dir, "seat", reason, player=player, to="bot" if to_bot else "player",
+              new_key=key_file.read_text() if key_file else None)
+
+
+@mod.command()
+@GAME_DIR
+@REASON
+@friendly
+def undo(game_dir: Path, reason: str) -> None:
+    """Undo the last move; it stays in the log, marked undone.
+
+    \b
+    Example:  pbem mod undo game1 --reason "red's move was submitted by mistake"
+    """
+    _moderate(game_dir, "undo", reason)
+
+
+@main.command()
+@GAME_DIR
+@click.option("--now", "now_iso", default=None, help="pretend it is this UTC time (ISO 8601), for testing")
+@friendly
+def tick(game_dir: Path, now_iso: str | None) -> None:
+    """Apply deadlines: remind before, let a bot decide after (per the game's rules),
+    and let bot-held seats move. Run it from cron.
+
+    \b
+    Example:  */15 * * * *  pbem tick /srv/games/game1
+    """
+    import datetime as dt
+    from pbem.deadlines import tick as do_tick
+    from pbem.gamedir import GameDir
+    now = dt.datetime.fromisoformat(now_iso).timestamp() if now_iso else None
+    report = do_tick(GameDir(game_dir), now)
+    for entry in report.entries:
+        click.echo(f"log entry {entry['index']}: {entry['action']} for {entry['player']} - {entry['reason']}")
+    for d in report.reminders:
+        due = dt.datetime.fromtimestamp(d.due, dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+        click.echo(f"reminder: {d.player}'s decision is due {due}")
+    if not report.entries and not report.reminders:
+        click.echo("nothing to do")
 
 
 if __name__ == "__main__":  # pragma: no cover

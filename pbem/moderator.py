@@ -1,40 +1,177 @@
-"""Moderator entries: revealing the seed at the end of the game."""
+"""Moderator entries: signed, reasoned, public repairs and the end-of-game reveal.
+
+Every moderator action is a log entry of kind ``moderator`` (or ``reveal``)
+signed with the moderator's key (SSHSIG namespace ``pbem-moderator``), with a
+``reason`` shown in every digest.  Actions:
+
+* ``pause`` / ``resume``: while paused, moves are refused.
+* ``extend``: more time for a player's pending decision (``hours``).
+* ``replace-key``: a player lost their key; later moves are checked against ``new_key``.
+* ``seat``: hand a seat to a bot (``to: bot``) or to a new player (``to: player`` + ``new_key``).
+* ``undo``: undo the last player's entry; it stays in the log, visibly undone.
+* ``timeout`` / ``bot-move``: decisions made for a player whose deadline expired, or
+  whose seat a bot holds; the actions are in the entry like a move's.
+"""
 from __future__ import annotations
 
 from typing import Any
 
-from pbem.fsutil import locked, write_atomic
+from pbem.append import add_outcome, append_entry
+from pbem.bots import bot_actions
+from pbem.crypto import keys
+from pbem.engine import apply_actions, event_record
+from pbem.fsutil import locked
 from pbem.gamedir import GameDir
-from pbem.log import render_entry, seal
+from pbem.log import seal
 from pbem.newgame import sign_entry
-from pbem.outputs import write_outputs
-from pbem.table import Table, start_position
+from pbem.rng import Rng
+from pbem.table import Table, acting_player, replay, start_position
 
 
 class ModeratorError(ValueError):
     pass
 
 
+def _base(table: Table, kind: str = "moderator") -> dict[str, Any]:
+    return {"index": table.last["index"] + 1, "kind": kind, "prev": table.last["hash"]}
+
+
+def _commit(table: Table, entry: dict[str, Any]) -> dict[str, Any]:
+    """Sign (covering the outcome too), seal and append."""
+    entry = seal(sign_entry(add_outcome(table, entry), table.gd.moderator_key_path))
+    append_entry(table, entry)
+    return entry
+
+
+def _need_reason(reason: str) -> None:
+    if not reason.strip():
+        raise ModeratorError("give a --reason: moderator actions are shown to every player with their reason")
+
+
+def _need_player(table: Table, player: str) -> None:
+    if player not in table.players:
+        raise ModeratorError(f"no player {player!r}; players: {', '.join(table.players)}")
+
+
+def _refuse_after_reveal(table: Table) -> None:
+    if any(e.get("kind") == "reveal" for e in table.entries):
+        raise ModeratorError("the seed is revealed and the game closed; no more moderator actions")
+
+
+def moderate(gd: GameDir, action: str, reason: str, **fields: Any) -> dict[str, Any]:
+    """Append one moderator entry (see the module docstring for the actions)."""
+    _need_reason(reason)
+    with locked(gd.root):
+        table = Table.load(gd)
+        _refuse_after_reveal(table)
+        entry = _base(table)
+        entry.update({"action": action, "reason": reason})
+        handler = _HANDLERS.get(action)
+        if handler is None:
+            raise ModeratorError(f"unknown moderator action {action!r}; one of {', '.join(sorted(_HANDLERS))}")
+        table = handler(table, entry, **fields)
+        return _commit(table, entry)
+
+
+def _pause(table: Table, entry: dict[str, Any]) -> Table:
+    if table.paused:
+        raise ModeratorError(f"the game is already paused ({table.paused})")
+    return table
+
+
+def _resume(table: Table, entry: dict[str, Any]) -> Table:
+    if not table.paused:
+        raise ModeratorError("the game is not paused")
+    return table
+
+
+def _extend(table: Table, entry: dict[str, Any], player: str, hours: float) -> Table:
+    _need_player(table, player)
+    if hours <= 0:
+        raise ModeratorError("--hours must be positive")
+    entry.update({"player": player, "hours": hours})
+    return table
+
+
+def _replace_key(table: Table, entry: dict[str, Any], player: str, new_key: str) -> Table:
+    _need_player(table, player)
+    key = keys.normalise_public_key(new_key)
+    entry.update({"player": player, "new_key": key, "fingerprint": keys.fingerprint(key)})
+    return table
+
+
+def _seat(table: Table, entry: dict[str, Any], player: str, to: str, new_key: str | None = None) -> Table:
+    _need_player(table, player)
+    entry["player"] = player
+    if to == "bot":
+        entry["to"] = "bot"
+    elif new_key:
+        key = keys.normalise_public_key(new_key)
+        entry.update({"to": "player", "new_key": key, "fingerprint": keys.fingerprint(key)})
+    else:
+        raise ModeratorError("hand the seat to a bot (--bot) or to a new player (--key NEW.pub)")
+    return table
+
+
+def _undo(table: Table, entry: dict[str, Any]) -> Table:
+    undone = {e["undoes"] for e in table.entries if e.get("action") == "undo"}
+    candidates = [e for e in table.entries[1:] if acting_player(e) is not None and e["index"] not in undone]
+    if not candidates:
+        raise ModeratorError("there is no move to undo")
+    target = candidates[-1]
+    later = [e for e in table.entries if e["index"] > target["index"] and acting_player(e) is not None]
+    if later:
+        raise ModeratorError("only the last move can be undone")
+    entry.update({"undoes": target["index"], "player": acting_player(target)})
+    rebuilt = None
+    for rebuilt, _e, _a in replay(table.gd, table.game, table.entries + [seal(dict(entry))], table.seed):
+        pass
+    assert rebuilt is not None
+    rebuilt.entries.pop()   # the provisional copy of this entry; _commit appends the real one
+    return rebuilt
+
+
+def _acting(table: Table, entry: dict[str, Any], player: str) -> Table:
+    """A bot (seeded from the game seed and the entry) decides for ``player``."""
+    _need_player(table, player)
+    if player not in {d.player for d in table.game.pending(table.state)}:
+        raise ModeratorError(f"{player} has no pending decision")
+    index = entry["index"]
+    actions = bot_actions(table.game, table.state, player, table.seed, table.game_id, index,
+                          Rng(table.seed, f"{table.game_id}/{index}/bot"))
+    applied = apply_actions(table.game, table.state, player, actions, table.seed, table.game_id, index)
+    entry.update({"player": player, "actions": applied.actions,
+                  "events": [event_record(e) for e in applied.events]})
+    table.note_private(player, applied)
+    return table
+
+
+def _timeout(table: Table, entry: dict[str, Any], player: str) -> Table:
+    return _acting(table, entry, player)
+
+
+def _bot_move(table: Table, entry: dict[str, Any], player: str) -> Table:
+    if table.seats().get(player) != "bot":
+        raise ModeratorError(f"{player}'s seat is not held by a bot")
+    return _acting(table, entry, player)
+
+
+_HANDLERS = {"pause": _pause, "resume": _resume, "extend": _extend, "replace-key": _replace_key,
+             "seat": _seat, "undo": _undo, "timeout": _timeout, "bot-move": _bot_move}
+
+
 def reveal(gd: GameDir, force: bool = False) -> dict[str, Any]:
     """Append a signed `reveal` entry publishing the seed (and a --position start)."""
     with locked(gd.root):
         table = Table.load(gd)
-        if any(e.get("kind") == "reveal" for e in table.entries):
-            raise ModeratorError("the seed is already revealed in the log")
+        _refuse_after_reveal(table)
         if table.game.result(table.state) is None and not force:
             raise ModeratorError("the game is not over; revealing the seed now would show every hidden value "
                                  "(use --force to abandon the game and reveal anyway)")
         assert table.seed is not None
-        entry: dict[str, Any] = {"index": table.last["index"] + 1, "kind": "reveal", "prev": table.last["hash"],
-                                 "seed": table.seed.hex()}
+        entry = _base(table, "reveal")
+        entry["seed"] = table.seed.hex()
         start = start_position(gd, table.entries)
         if start is not None:
             entry["start_position"] = start
-        entry["state"] = table.current_state_hash()
-        entry = seal(sign_entry(entry, gd.moderator_key_path))
-        old = gd.read_log_text()
-        table.entries.append(entry)
-        table.save_snapshot()
-        write_outputs(table)
-        write_atomic(gd.log_path, old + render_entry(entry))
-        return entry
+        return _commit(table, entry)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from pbem import __version__
+from pbem.append import record_time
 from pbem.canonical import canonical, keyed_hash
 from pbem.crypto import keys, sshsig
 from pbem.engine import game_for, state_hash
@@ -78,7 +79,8 @@ def sign_entry(entry: dict[str, Any], key_path: Path) -> dict[str, Any]:
 
 def create_game(root: Path, game_name: str, players: Sequence[PlayerSpec], options: Mapping[str, str],
                 seed: bytes | None = None, position: dict[str, Any] | None = None,
-                moderator_key: Path | None = None, game_id: str | None = None) -> Table:
+                moderator_key: Path | None = None, game_id: str | None = None,
+                deadlines: dict[str, Any] | None = None) -> Table:
     if root.exists() and (not root.is_dir() or any(root.iterdir())):
         raise NewGameError(f"{root} already exists and is not empty; choose a new folder for the game")
     try:
@@ -124,6 +126,8 @@ def create_game(root: Path, game_name: str, players: Sequence[PlayerSpec], optio
             "seed_commitment": seed_commitment(seed),
             "start": "setup",
         }
+        if deadlines:
+            header["deadlines"] = deadlines
         if position is not None:
             try:
                 state = game.from_position(position)
@@ -142,6 +146,7 @@ def create_game(root: Path, game_name: str, players: Sequence[PlayerSpec], optio
         (tmp / "moves").mkdir()
         write_log(gd.log_path, [header])
         table.save_snapshot()
+        record_time(gd.moderator_dir, 0)
         write_outputs(table)
         os.replace(tmp, root) if not root.exists() else _move_into(tmp, root)
     except BaseException:

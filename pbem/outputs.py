@@ -42,6 +42,19 @@ def events_since(table: Table, viewer: str | None) -> list[str]:
     return lines
 
 
+def moderator_lines(table: Table) -> list[str]:
+    """Every moderator action so far, with its reason (shown in every digest)."""
+    lines = []
+    for e in table.entries:
+        if e.get("kind") == "moderator" and e.get("action") not in ("bot-move",):
+            who = f" {e['player']}" if "player" in e else ""
+            extra = f" (entry {e['undoes']})" if "undoes" in e else ""
+            lines.append(f"moderator, entry {e['index']}: {e['action']}{who}{extra} - {e.get('reason', '')}")
+    if table.paused:
+        lines.append(f"THE GAME IS PAUSED: {table.paused}")
+    return lines
+
+
 def template_for(table: Table, player: str, view: dict[str, Any]) -> str:
     skeleton = MoveFile(table.game_id, player, table.last["index"], table.last["hash"], [])
     head = render_move(skeleton).replace("actions: []\n", "")
@@ -75,7 +88,7 @@ def digest_context(table: Table, viewer: str | None) -> DigestContext:
         move_template=template_for(table, template_player, view) if template_player else "",
         secrets_yaml=yamlio.dump(game.secrets(state, viewer)) if viewer is not None else None,
         result=result_lines,
-        footer=[f"seed commitment: {h['seed_commitment']}", f"rules: {h['game']} {h['rules']}"],
+        footer=moderator_lines(table) + [f"seed commitment: {h['seed_commitment']}", f"rules: {h['game']} {h['rules']}"],
     )
 
 

@@ -8,11 +8,10 @@ from typing import Any
 from pbem.canonical import sha256_hex
 from pbem.crypto import keys, sshsig
 from pbem.engine import Rejected, apply_actions, event_record, pending_players
-from pbem.fsutil import locked, write_atomic
+from pbem.append import append_entry, finish_entry
+from pbem.fsutil import locked
 from pbem.gamedir import GameDir
-from pbem.log import render_entry, seal
 from pbem.movefile import MoveFile, MoveFileError, parse_move
-from pbem.outputs import write_outputs
 from pbem.table import Table
 from pbem.yamlio import YamlError
 
@@ -64,6 +63,10 @@ def verify_move(table: Table, raw: bytes, signature: str) -> tuple[MoveFile, byt
                        f"entry {last['index']} ({last['hash'][:12]}); read the new digest and rewrite the move")
     if table.game.result(table.state) is not None:
         raise Rejected("the game is over; no more moves are taken")
+    if table.seats().get(move.player) == "bot":
+        raise Rejected(f"{move.player}'s seat is played by a bot now; ask the moderator to hand it back")
+    if table.paused:
+        raise Rejected(f"the game is paused by the moderator ({table.paused}); send the move again after it resumes")
     return move, signed, key
 
 
@@ -75,27 +78,19 @@ def submit(gd: GameDir, raw: bytes, signature: str) -> Receipt:
         applied = apply_actions(table.game, table.state, move.player, move.actions,
                                 table.seed, table.game_id, index)
         # --- from here on nothing can be refused: build everything, then write ---
-        base = f"{index:06d}-{move.player}"
+        base = f"moves/{index:06d}-{move.player}.yaml"
         entry: dict[str, Any] = {
             "index": index, "kind": "move", "prev": table.last["hash"], "player": move.player,
-            "move": {"file": f"moves/{base}.yaml", "sha256": sha256_hex(signed),
+            "move": {"file": base, "sha256": sha256_hex(signed),
                      "key": keys.fingerprint(key), "signature": _normal_sig(signature)},
             "actions": applied.actions,
             "events": [event_record(e) for e in applied.events],
         }
         if applied.dropped:
             entry["dropped"] = {"reason": applied.dropped_reason, "actions": applied.dropped}
-        entry["pending"] = [{"player": d.player, "kind": d.kind} for d in table.game.pending(table.state)]
-        entry["state"] = table.current_state_hash()
-        entry = seal(entry)
-        table.entries.append(entry)
+        entry = finish_entry(table, entry)
         table.note_private(move.player, applied)
-        old_log = gd.read_log_text()
-        write_atomic(gd.moves_dir / f"{base}.yaml", signed)
-        write_atomic(gd.moves_dir / f"{base}.yaml.sig", entry["move"]["signature"])
-        table.save_snapshot()
-        write_outputs(table)
-        write_atomic(gd.log_path, old_log + render_entry(entry))   # the log last: it makes the move real
+        append_entry(table, entry, {base: signed, base + ".sig": entry["move"]["signature"]})
         return Receipt(index, entry["hash"], entry["move"]["sha256"], move.player,
                        [table.game.describe_event(e.public) for e in applied.events],
                        applied.dropped_reason, pending_players(table.game, table.state))

@@ -11,6 +11,8 @@ from pbem.game import Game
 from pbem.gamedir import GameDir
 
 START_POSITION = "start_position.json"
+# moderator entry actions that apply a player's decisions (made by a bot or by default)
+ACTING = ("timeout", "bot-move")
 
 
 @dataclass
@@ -39,10 +41,16 @@ class Table:
         return self.entries[-1]
 
     def player_keys(self, player: str) -> list[str]:
-        for p in self.header["players"]:
-            if p["name"] == player:
-                return [p["key"]]
-        return []
+        return keys_at(self.entries, player, len(self.entries))
+
+    @property
+    def paused(self) -> str:
+        """The reason the game is paused, or "" when it runs."""
+        return paused_reason(self.entries)
+
+    def seats(self) -> dict[str, str]:
+        """player -> "bot" for seats handed to a bot."""
+        return bot_seats(self.entries)
 
     # --- loading ---------------------------------------------------------
     @classmethod
@@ -79,6 +87,34 @@ class Table:
         return state_hash(self.game, self.state, self.seed, self.game_id)
 
 
+def keys_at(entries: list[dict[str, Any]], player: str, upto: int) -> list[str]:
+    """The key(s) ``player`` signs with for an entry at position ``upto`` (key replacements count)."""
+    found: list[str] = [p["key"] for p in entries[0]["players"] if p["name"] == player]
+    for entry in entries[1:upto]:
+        if entry.get("kind") == "moderator" and entry.get("player") == player and "new_key" in entry:
+            found = [entry["new_key"]]
+    return found
+
+
+def paused_reason(entries: list[dict[str, Any]]) -> str:
+    reason = ""
+    for entry in entries:
+        if entry.get("kind") == "moderator" and entry.get("action") in ("pause", "resume"):
+            reason = entry.get("reason", "paused") if entry["action"] == "pause" else ""
+    return reason
+
+
+def bot_seats(entries: list[dict[str, Any]]) -> dict[str, str]:
+    seats: dict[str, str] = {}
+    for entry in entries:
+        if entry.get("kind") == "moderator" and entry.get("action") == "seat":
+            if entry.get("to") == "bot":
+                seats[entry["player"]] = "bot"
+            else:
+                seats.pop(entry["player"], None)
+    return seats
+
+
 def _read_snapshot(gd: GameDir) -> dict[str, Any] | None:
     try:
         return json.loads(gd.snapshot_path.read_bytes())
@@ -110,16 +146,46 @@ def initial_table(gd: GameDir, game: Game, header: dict[str, Any], seed: bytes |
     return Table(gd, game, [header], seed, state, {})
 
 
+def acting_player(entry: dict[str, Any]) -> str | None:
+    """Whose decisions an entry applies: a player's move, or a moderator timeout/bot move."""
+    if entry.get("kind") == "move":
+        return entry["player"]
+    if entry.get("kind") == "moderator" and entry.get("action") in ACTING:
+        return entry["player"]
+    return None
+
+
 def replay(gd: GameDir, game: Game, entries: list[dict[str, Any]], seed: bytes | None
            ) -> Iterator[tuple[Table, dict[str, Any], Applied]]:
-    """Rebuild the game entry by entry, yielding the table after each entry."""
-    table = initial_table(gd, game, entries[0], seed, start_position(gd, entries))
+    """Rebuild the game entry by entry, yielding the table after each entry.
+
+    An ``undo`` moderator entry rebuilds the state without the entry it undoes
+    (that entry stays in the log, visibly undone).
+    """
+    start = start_position(gd, entries)
+    table = initial_table(gd, game, entries[0], seed, start)
     yield table, entries[0], Applied()
+    undone: set[int] = set()
     for entry in entries[1:]:
         applied = Applied()
-        if entry["kind"] == "move":
-            applied = apply_actions(game, table.state, entry["player"], entry["actions"],
-                                    seed, table.game_id, entry["index"])
-            table.note_private(entry["player"], applied)
+        player = acting_player(entry)
+        if player is not None:
+            applied = apply_actions(game, table.state, player, entry["actions"], seed, table.game_id, entry["index"])
+            table.note_private(player, applied)
+        elif entry.get("kind") == "moderator" and entry.get("action") == "undo":
+            undone.add(entry["undoes"])
+            table = _rebuild(gd, game, table.entries, seed, start, undone)
         table.entries.append(entry)
         yield table, entry, applied
+
+
+def _rebuild(gd: GameDir, game: Game, entries: list[dict[str, Any]], seed: bytes | None,
+             start: dict[str, Any] | None, undone: set[int]) -> Table:
+    table = initial_table(gd, game, entries[0], seed, start)
+    for entry in entries[1:]:
+        player = acting_player(entry)
+        if player is not None and entry["index"] not in undone:
+            applied = apply_actions(game, table.state, player, entry["actions"], seed, table.game_id, entry["index"])
+            table.note_private(player, applied)
+        table.entries.append(entry)
+    return table

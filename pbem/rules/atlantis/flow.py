@@ -27,6 +27,7 @@ class TurnFlow(RulesBase):
         state.phase = PLAY
         state.turn = Turn(number=0, player=state.players[-1])
         self.next_turn(state, None, events)
+        self.advance(state, None, events, None)
 
     def next_turn(self, state: State, rng: Rng | None, events: list) -> None:
         player = state.players_from(state.turn.player)[0] if len(state.players) > 1 else state.turn.player

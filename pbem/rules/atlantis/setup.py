@@ -19,7 +19,8 @@ from pbem.game import IllegalAction, Rng
 from pbem.rules.atlantis.actions import handle_arg
 from pbem.rules.atlantis.base import RulesBase, event
 from pbem.rules.atlantis.state import (
-    ISLAND, LAND, RESERVE, SEA, SETUP_BOAT, SETUP_PLACE, SUPPLY, Boat, Creature, Explorer, State, Tile, Turn)
+    ISLAND, LAND, RESERVE, SEA, SETUP_BOAT, SETUP_PLACE, SUPPLY, Boat, Creature, Explorer, State, Tile, Turn,
+    sort_handles)
 
 STANDING_KEYS = ("shark_defense", "whale_defense")
 
@@ -138,8 +139,8 @@ class SetupRules(RulesBase):
             players=list(players), colours=colours, options=dict(options),
             standing={p: {k: default for k in STANDING_KEYS} for p in players},
             phase=SETUP_PLACE, turn=Turn(player=players[0], step=SETUP_PLACE),
-            explorers=explorers, tiles=tiles, boats=boats, creatures=creatures,
-            history={"placed": 0, "turns": 0, "removed": 0, "rolls": 0})
+            explorers=_canonical(explorers), tiles=_canonical(tiles), boats=_canonical(boats),
+            creatures=_canonical(creatures), history={"placed": 0, "turns": 0, "removed": 0, "rolls": 0})
         state.rebuild_indexes()
         return state
 
@@ -226,3 +227,8 @@ class SetupRules(RulesBase):
         else:
             self.start_play(state, events)  # type: ignore[attr-defined]
         return events
+
+
+def _canonical(pieces: dict) -> dict:
+    """Pieces in handle order (the order positions are read back in)."""
+    return {h: pieces[h] for h in sort_handles(pieces)}

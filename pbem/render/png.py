@@ -1,0 +1,52 @@
+"""SVG board -> PNG, for e-mail (mail clients drop inline SVG; a ``cid:`` PNG shows everywhere).
+
+Uses resvg (the Rust renderer) through the ``resvg-py`` wheel: no system
+libraries needed.  Text is drawn with the system fonts (the board asks for
+DejaVu Sans first; Debian's ``fonts-dejavu-core`` provides it).
+"""
+from __future__ import annotations
+
+import re
+
+__all__ = ["svg_to_png", "svg_size", "PNG_MAGIC", "ZOOM"]
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+ZOOM = 2.0   # rendered at twice the display size, so it stays sharp on high-density screens
+
+_ROOT = re.compile(r"<svg\b[^>]*>", re.S)
+_NUM = r"\s*=\s*[\"']\s*([0-9]+(?:\.[0-9]+)?)\s*(?:px)?\s*[\"']"
+
+
+def svg_to_png(svg: str, zoom: float = ZOOM) -> bytes:
+    """Render an SVG document to PNG bytes (white background, ``zoom`` times its own size).
+
+    Raises ``ValueError`` with one line if the SVG cannot be rendered.
+    """
+    try:
+        import resvg_py
+    except ImportError:  # pragma: no cover - a packaging error
+        raise ValueError("SVG to PNG needs the resvg-py package: pip install resvg-py") from None
+    try:
+        png = bytes(resvg_py.svg_to_bytes(svg_string=svg, zoom=zoom, background="#ffffff"))
+    except (ValueError, RuntimeError) as exc:
+        first = str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__
+        raise ValueError(f"cannot render the board SVG as PNG: {first}") from None
+    if not png.startswith(PNG_MAGIC):
+        raise ValueError("cannot render the board SVG as PNG: the renderer returned no PNG data")
+    return png
+
+
+def svg_size(svg: str) -> tuple[int, int] | None:
+    """The display size (width, height) in CSS pixels from the root element, if it says."""
+    root = _ROOT.search(svg)
+    if root is None:
+        return None
+    tag = root.group(0)
+    w = re.search(r"\swidth" + _NUM, tag)
+    h = re.search(r"\sheight" + _NUM, tag)
+    if w and h:
+        return round(float(w.group(1))), round(float(h.group(1)))
+    box = re.search(r"\sviewBox\s*=\s*[\"']\s*[-0-9.]+[\s,]+[-0-9.]+[\s,]+([0-9.]+)[\s,]+([0-9.]+)\s*[\"']", tag)
+    if box:
+        return round(float(box.group(1))), round(float(box.group(2)))
+    return None

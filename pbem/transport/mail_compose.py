@@ -1,0 +1,166 @@
+"""The messages the moderator sends: a turn digest per player, and receipts for moves.
+
+A digest message is built from the files ``write_outputs`` left in the game
+folder, one message per player::
+
+    multipart/mixed
+      multipart/alternative
+        text/plain             public/digest.txt
+        multipart/related
+          text/html            public/digest.html, inline SVG replaced by <img src="cid:...">
+          image/png            the board (Content-ID, inline)
+      image/svg+xml            board-entryN.svg (attachment, for zooming and printing)
+      application/octet-stream PLAYER-entryN.age (attachment: that player's encrypted secrets)
+"""
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import formatdate, getaddresses, make_msgid
+from typing import Any
+
+from pbem.gamedir import GameDir
+from pbem.render.png import svg_to_png, svg_size
+
+HEADER_GAME = "X-PBEM-Game"
+HEADER_ENTRY = "X-PBEM-Entry"
+HEADER_RECEIPT = "X-PBEM-Receipt"
+_BOARD_SVG = re.compile(r"<svg\b[^>]*\bclass=\"pbem-board\"[^>]*>.*?</svg>", re.S)
+_ANY_SVG = re.compile(r"<svg\b.*?</svg>", re.S)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """Where the game stands, read from the public log (no seed needed)."""
+
+    game_id: str
+    title: str
+    index: int
+    entry_hash: str
+    pending: list[str]        # players with a decision to make
+    over: bool
+
+    @classmethod
+    def read(cls, gd: GameDir) -> "Turn":
+        entries = gd.entries()
+        header, last = entries[0], entries[-1]
+        pending: list[str] = []
+        for d in last.get("pending", header.get("pending", [])):
+            if d["player"] not in pending:
+                pending.append(d["player"])
+        return cls(header["id"], _title(header), last["index"], last["hash"], pending, not pending)
+
+
+def _title(header: dict[str, Any]) -> str:
+    try:
+        from pbem.registry import load_game
+        return load_game(header["game"]).title
+    except Exception:  # an unknown game still gets its mail
+        return str(header["game"])
+
+
+# --- the HTML part -----------------------------------------------------------
+
+def email_html(page: str, cid: str, size: tuple[int, int] | None, alt: str) -> str:
+    """The digest page with its inline SVG board replaced by ``<img src="cid:...">``.
+
+    ``cid`` is the Content-ID without angle brackets.  Any other inline SVG is
+    dropped, since mail clients would strip it and leak its text.
+    """
+    dims = f' width="{size[0]}" height="{size[1]}"' if size else ""
+    img = (f'<img src="cid:{html.escape(cid, quote=True)}"{dims} alt="{html.escape(alt, quote=True)}" '
+           f'style="max-width:100%;height:auto;border:0">')
+    page, n = _BOARD_SVG.subn(lambda _m: img, page, count=1)
+    if n == 0:
+        page, n = _ANY_SVG.subn(lambda _m: img, page, count=1)
+    return _ANY_SVG.sub("", page)
+
+
+# --- digest messages ----------------------------------------------------------
+
+@dataclass(frozen=True)
+class DigestParts:
+    """The files a digest message is made of (shared by every player's message)."""
+
+    turn: Turn
+    text: str
+    html: str
+    svg: str
+    png: bytes
+
+    @classmethod
+    def read(cls, gd: GameDir) -> "DigestParts":
+        public = gd.public_dir
+        svg = (public / "board.svg").read_text(encoding="utf-8")
+        return cls(Turn.read(gd), (public / "digest.txt").read_text(encoding="utf-8"),
+                   (public / "digest.html").read_text(encoding="utf-8"), svg, svg_to_png(svg))
+
+
+def digest_subject(turn: Turn, player: str) -> str:
+    state = ("game over" if turn.over else "your move" if player in turn.pending
+             else "waiting for " + (", ".join(turn.pending) or "nobody"))
+    return f"[{turn.game_id}] {turn.title}: log entry {turn.index} - {state}"
+
+
+def compose_digest(parts: DigestParts, gd: GameDir, player: str, to: str, sender: str,
+                   reply_to: str, domain: str) -> EmailMessage:
+    """One player's digest message: public digest plus that player's own secrets attachment."""
+    turn = parts.turn
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = to
+    if reply_to:
+        msg["Reply-To"] = reply_to
+    msg["Subject"] = digest_subject(turn, player)
+    msg["Date"] = formatdate(localtime=True)
+    msg["Message-ID"] = make_msgid(f"{turn.game_id}.{turn.index}.{player}", domain=domain)
+    msg[HEADER_GAME] = turn.game_id
+    msg[HEADER_ENTRY] = str(turn.index)
+    msg["Auto-Submitted"] = "auto-generated"
+    msg.set_content(parts.text)
+    cid = make_msgid(f"board.{turn.index}", domain=domain)
+    alt = f"{turn.title} board after log entry {turn.index} (the text map is in the plain-text part)"
+    msg.add_alternative(email_html(parts.html, cid[1:-1], svg_size(parts.svg), alt), subtype="html")
+    html_part = msg.get_payload()[1]
+    html_part.add_related(parts.png, "image", "png", cid=cid, filename=f"board-entry{turn.index}.png",
+                          disposition="inline")
+    msg.add_attachment(parts.svg.encode("utf-8"), "image", "svg+xml", filename=f"board-entry{turn.index}.svg")
+    secrets = gd.secrets_path(player).read_bytes()
+    msg.add_attachment(secrets, "application", "octet-stream", filename=f"{player}-entry{turn.index}.age")
+    return msg
+
+
+# --- receipts -------------------------------------------------------------------
+
+def reply_address(original: EmailMessage) -> str:
+    """Where a reply goes: Reply-To, else From (the first address)."""
+    for header in ("Reply-To", "From"):
+        values = original.get_all(header) or []
+        found = [addr for _name, addr in getaddresses([str(v) for v in values]) if "@" in addr]
+        if found:
+            return found[0]
+    return ""
+
+
+def compose_reply(original_id: str, original_subject: str, to: str, sender: str, domain: str,
+                  verdict: str, body: str, game_id: str) -> EmailMessage:
+    """A receipt (RFC 3834 auto-reply, threaded under the player's message)."""
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = to
+    subject = original_subject.strip() or "your move"
+    if not subject.lower().startswith("re:"):
+        subject = f"Re: {subject}"
+    msg["Subject"] = f"{subject} [{game_id}: {verdict}]"
+    msg["Date"] = formatdate(localtime=True)
+    msg["Message-ID"] = make_msgid(f"{game_id}.receipt", domain=domain)
+    if original_id:
+        msg["In-Reply-To"] = original_id
+        msg["References"] = original_id
+    msg["Auto-Submitted"] = "auto-replied"
+    msg[HEADER_GAME] = game_id
+    msg[HEADER_RECEIPT] = verdict
+    msg.set_content(body)
+    return msg

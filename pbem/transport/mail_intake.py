@@ -1,0 +1,252 @@
+"""Finding signed moves in an e-mail message.
+
+Two ways a player can send a move:
+
+* attachments: ``NAME.yaml`` (or ``.yml``) and its signature ``NAME.yaml.sig``;
+* inline in the text body: the move YAML (from its ``format: pbem-move/1``
+  line, with any ``#`` comment lines just above it) followed by the armored
+  ``-----BEGIN SSH SIGNATURE-----`` block.
+
+Mail clients damage inline text: CRLF line endings, trailing spaces,
+``format=flowed`` soft breaks and space-stuffing.  For inline moves every
+plausible original is tried against the signing player's key and the one
+that verifies is used; if none does, the most likely one goes to ``submit``,
+which then gives the reason.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from email.message import EmailMessage, Message
+from typing import Callable, Sequence
+
+from pbem.crypto import sshsig
+from pbem.movefile import FORMAT, MoveFileError, parse_move
+from pbem.yamlio import YamlError
+
+MOVE_SUFFIXES = (".yaml", ".yml")
+SIG_SUFFIX = ".sig"
+_FORMAT_LINE = re.compile(r"^format:\s*['\"]?" + re.escape(FORMAT) + r"['\"]?\s*$")
+_MAX_ATTACHMENT = 256 * 1024
+
+
+@dataclass
+class FoundMove:
+    """One move found in a message: the candidates for its bytes, most likely first."""
+
+    label: str                       # "attachment move.yaml" or "inline move 1"
+    candidates: list[bytes]
+    signature: str
+    problem: str = ""                # set when the move cannot be submitted at all (no signature...)
+
+
+@dataclass
+class Intake:
+    moves: list[FoundMove] = field(default_factory=list)
+    not_a_move: str = ""             # why this message is left alone ("" when it holds moves)
+
+
+# --- reading parts -------------------------------------------------------------
+
+def _filename(part: Message) -> str:
+    name = part.get_filename() or ""
+    return name.strip().replace("\\", "/").rpartition("/")[2]
+
+
+def _attachments(msg: Message) -> dict[str, bytes]:
+    found: dict[str, bytes] = {}
+    for part in msg.walk():
+        if part.is_multipart():
+            continue
+        name = _filename(part)
+        if not name:
+            continue
+        data = part.get_payload(decode=True)
+        if isinstance(data, bytes) and len(data) <= _MAX_ATTACHMENT:
+            found.setdefault(name, data)
+    return found
+
+
+def _text_bodies(msg: Message) -> list[list[str]]:
+    """The text/plain parts that are not attachments; per part its readings (un-flowed first)."""
+    out = []
+    for part in msg.walk():
+        if part.is_multipart() or part.get_content_type() != "text/plain" or _filename(part):
+            continue
+        if part.get_content_disposition() == "attachment":
+            continue
+        data = part.get_payload(decode=True)
+        if not isinstance(data, bytes):
+            continue
+        charset = part.get_content_charset() or "utf-8"
+        try:
+            text = data.decode(charset, errors="replace")
+        except LookupError:
+            text = data.decode("utf-8", errors="replace")
+        readings = [text]
+        if (part.get_param("format") or "").lower() == "flowed":
+            readings.insert(0, unflow(text, (part.get_param("delsp") or "").lower() == "yes"))
+        out.append(readings)
+    return out
+
+
+def unflow(text: str, delsp: bool = False) -> str:
+    """Undo RFC 3676 ``format=flowed``: join soft line breaks and remove space-stuffing."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    out: list[str] = []
+    buf = ""
+    for line in lines:
+        if line.startswith(" "):
+            line = line[1:]
+        if line.endswith(" ") and line != "-- ":
+            buf += line[:-1] if delsp else line
+            continue
+        out.append(buf + line)
+        buf = ""
+    if buf:
+        out.append(buf)
+    return "\n".join(out)
+
+
+# --- attachments -----------------------------------------------------------------
+
+def _attached_moves(files: dict[str, bytes]) -> list[FoundMove]:
+    moves = []
+    yamls = sorted(n for n in files if n.lower().endswith(MOVE_SUFFIXES))
+    sigs = sorted(n for n in files if n.lower().endswith(SIG_SUFFIX))
+    for name in yamls:
+        sig_name = next((s for s in sigs if s.lower() == (name + SIG_SUFFIX).lower()), None)
+        if sig_name is None and len(yamls) == 1 and len(sigs) == 1:
+            sig_name = sigs[0]        # a client renamed one of the pair
+        label = f"attachment {name}"
+        if sig_name is None:
+            moves.append(FoundMove(label, [files[name]], "",
+                                   f"{name} came without its signature {name}{SIG_SUFFIX}; sign it with "
+                                   f"`ssh-keygen -Y sign -n pbem-move -f KEY {name}` and attach both files"))
+            continue
+        signature = files[sig_name].decode("utf-8", errors="replace")
+        candidates = [files[name]]
+        try:
+            candidates += [v.encode("utf-8") for v in _variants(files[name].decode("utf-8"))]
+        except UnicodeDecodeError:
+            pass
+        moves.append(FoundMove(label, list(dict.fromkeys(candidates)), signature))
+    return moves
+
+
+# --- inline ------------------------------------------------------------------------
+
+def _inline_moves(text: str) -> list[FoundMove]:
+    lines = text.replace("\r\n", "\n").split("\n")
+    raw_lines = text.split("\n")          # same line count; keeps any "\r"
+    moves = []
+    floor = 0
+    for i, line in enumerate(lines):
+        if line.strip() != sshsig.BEGIN:
+            continue
+        end = next((j for j in range(i + 1, len(lines)) if lines[j].strip() == sshsig.END), None)
+        starts = [k for k in range(floor, i) if _FORMAT_LINE.match(lines[k].rstrip())]
+        label = f"inline move {len(moves) + 1}"
+        if end is None:
+            moves.append(FoundMove(label, [], "", f"the signature block has no {sshsig.END} line (was it cut off?)"))
+            break
+        signature = "\n".join(lines[i:end + 1]) + "\n"
+        if not starts:
+            moves.append(FoundMove(label, [], signature,
+                                   f"a signature block without a move before it; paste the move file "
+                                   f"(starting with 'format: {FORMAT}') right above the signature"))
+        else:
+            moves.append(FoundMove(label, _inline_candidates(raw_lines, starts[-1], i), signature))
+        floor = end + 1
+    if not moves:
+        starts = [k for k, line in enumerate(lines) if _FORMAT_LINE.match(line.rstrip())]
+        if starts:
+            moves.append(FoundMove("inline move 1", [], "",
+                                   f"a move without its signature; paste the whole {FORMAT} file followed by "
+                                   f"the {sshsig.BEGIN} block from move.yaml.sig, or attach both files"))
+    return moves
+
+
+def _inline_candidates(raw_lines: list[str], start: int, sig_line: int) -> list[bytes]:
+    """Plausible original move files between ``start`` and the signature, most likely first."""
+    first_lines = [start]
+    k = start
+    while k > 0 and raw_lines[k - 1].rstrip().startswith("#"):
+        k -= 1
+        first_lines.insert(0, k)        # widest (with all comments) first
+    ends = [sig_line]
+    e = sig_line
+    while e > start + 1 and not raw_lines[e - 1].strip():
+        e -= 1
+    ends.insert(0, e)
+    out: list[bytes] = []
+    for s in first_lines:
+        for e in ends:
+            body = "\n".join(raw_lines[s:e]) + "\n"
+            for variant in _variants(body):
+                data = variant.encode("utf-8")
+                if data not in out:
+                    out.append(data)
+    return out
+
+
+def _variants(body: str) -> list[str]:
+    unix = body.replace("\r\n", "\n").replace("\r", "")
+    stripped = "\n".join(line.rstrip(" \t") for line in unix.split("\n"))
+    return [stripped, unix, body]
+
+
+# --- the whole message --------------------------------------------------------------------
+
+def is_automatic(msg: Message) -> str:
+    """Why this message must never be answered (RFC 3834, bounces, lists), or ""."""
+    auto = str(msg.get("Auto-Submitted", "no")).strip().lower()
+    if auto and auto != "no":
+        return f"an automatic message (Auto-Submitted: {auto})"
+    if str(msg.get("Precedence", "")).strip().lower() in ("bulk", "junk", "list"):
+        return "a bulk or list message"
+    if msg.get_content_type() == "multipart/report" or not str(msg.get("Return-Path", "x")).strip("<> "):
+        return "a delivery report"
+    return ""
+
+
+def find_moves(msg: EmailMessage) -> Intake:
+    automatic = is_automatic(msg)
+    if automatic:
+        return Intake(not_a_move=automatic)
+    moves = _attached_moves(_attachments(msg))
+    if not moves:
+        for readings in _text_bodies(msg):
+            moves = _merged([_inline_moves(text) for text in readings])
+            if moves:
+                break
+    if not moves:
+        return Intake(not_a_move=f"no move in it (no *.yaml + *.yaml.sig attachments, no inline "
+                                 f"'format: {FORMAT}' block with its signature)")
+    return Intake(moves)
+
+
+def _merged(readings: list[list[FoundMove]]) -> list[FoundMove]:
+    """One part read several ways (as sent, un-flowed): pool the candidates of each move."""
+    first = readings[0]
+    for other in readings[1:]:
+        if len(other) != len(first):
+            continue
+        for mine, theirs in zip(first, other):
+            if theirs.candidates and not mine.problem:
+                mine.candidates = list(dict.fromkeys(mine.candidates + theirs.candidates))
+    return first
+
+
+def choose(move: FoundMove, keys_of: Callable[[str], Sequence[str]]) -> bytes:
+    """The candidate whose signature verifies for the player it names, else the most likely one."""
+    for data in move.candidates:
+        try:
+            player = parse_move(data).player
+            keys = list(keys_of(player))
+            if keys:
+                sshsig.verify_tolerant(data, move.signature, keys, sshsig.MOVE_NAMESPACE)
+                return data
+        except (MoveFileError, YamlError, sshsig.SignatureError):
+            continue
+    return move.candidates[0]
