@@ -360,8 +360,8 @@ def simulate(game_name: str, n_players: int, n_games: int, seed: str, options: t
     from pbem.registry import load_game
     game = load_game(game_name)
     opts = parse_options(options)
-    game.check_options(opts, [])
     names = ["red", "blue", "green", "yellow", "purple", "orange"][:n_players]
+    game.check_options(opts, names)
     for i in range(n_games):
         state, steps = sim(game, names, opts, f"{seed}/{i}".encode())
         result = game.result(state)

@@ -71,9 +71,15 @@ def test_refuses_when_only_pub_exists(tmp_path: Path) -> None:
     assert (tmp_path / "k.pub").read_text() == "old\n"
 
 
-def test_missing_folder(tmp_path: Path) -> None:
-    with pytest.raises(KeyFileError, match="does not exist"):
-        generate_keypair(tmp_path / "nope" / "k")
+def test_missing_folder_is_created(tmp_path: Path) -> None:
+    generate_keypair(tmp_path / "nope" / "k")
+    assert (tmp_path / "nope" / "k").is_file() and (tmp_path / "nope" / "k.pub").is_file()
+
+
+def test_a_file_in_the_way_of_the_folder(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(KeyFileError, match="is not a folder"):
+        generate_keypair(tmp_path / "file" / "k")
 
 
 def test_passphrase_key_gives_clear_error(tmp_path: Path) -> None:

@@ -306,9 +306,10 @@ def generate_keypair(path: Path, comment: str = "") -> str:
     pub = _pub_path(path)
     if "\n" in comment or "\r" in comment:
         raise KeyFileError("key comment must be a single line")
-    if not path.parent.is_dir():
-        raise KeyFileError(f"folder {path.parent} does not exist")
     _refuse_existing(path, pub)
+    if path.parent.exists() and not path.parent.is_dir():
+        raise KeyFileError(f"{path.parent} is not a folder")
+    path.parent.mkdir(parents=True, exist_ok=True)
     key = Ed25519PrivateKey.generate()
     private_pem = key.private_bytes(Encoding.PEM, PrivateFormat.OpenSSH, NoEncryption())
     line = public_key_of(key)

@@ -1,0 +1,284 @@
+"""The moderator's mail cycle: fetch moves, submit them, reply with receipts, send digests.
+
+* :func:`fetch_moves` -- read new messages, submit the moves found in them
+  (oldest message first), reply to each sender with a receipt.  Messages
+  without a move are left alone and reported once.
+* :func:`send_digests` -- one message per player with the current digest and
+  that player's own encrypted secrets.
+* :func:`run_cycle` -- both, sending only to players whose last digest is
+  older than the log.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from email.utils import parsedate_to_datetime
+from types import TracebackType
+from typing import Any, Callable, Sequence
+
+from pbem.engine import Rejected, game_for
+from pbem.fsutil import locked
+from pbem.gamedir import GameDir
+from pbem.submit import Receipt, submit
+from pbem.transport.mail_compose import (DigestParts, compose_digest, compose_reply, reply_address)
+from pbem.transport.mail_config import MailConfig
+from pbem.transport.mail_imap import ImapInbox, Inbox, Incoming, MaildirInbox, MailFetchError
+from pbem.transport.mail_intake import FoundMove, choose, find_moves
+from pbem.transport.mail_ledger import (IGNORED, REPLIED, SUBMITTED, Ledger, SentState, mail_lock,
+                                        message_key)
+from pbem.transport.mail_smtp import SmtpSender
+
+_DUPLICATE = re.compile(r"already accepted as log entry (\d+)")
+ACCEPTED, REJECTED = "accepted", "rejected"
+
+
+@dataclass
+class MoveResult:
+    label: str
+    verdict: str              # accepted | rejected
+    lines: list[str]
+
+
+@dataclass
+class Report:
+    lines: list[str] = field(default_factory=list)
+    accepted: int = 0
+    rejected: int = 0
+    ignored: int = 0
+    replies: int = 0
+    sent: int = 0
+
+    def add(self, line: str) -> None:
+        self.lines.append(line)
+
+
+class LazySender:
+    """Opens the SMTP session only when the first message goes out."""
+
+    def __init__(self, cfg: MailConfig) -> None:
+        self.cfg = cfg
+        self._smtp: SmtpSender | None = None
+
+    def send(self, msg: EmailMessage, to: str) -> None:
+        if self._smtp is None:
+            self._smtp = SmtpSender(self.cfg.require_smtp()).__enter__()
+        self._smtp.send(msg, to)
+
+    def __enter__(self) -> "LazySender":
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        if self._smtp is not None:
+            self._smtp.__exit__(exc_type, exc, tb)
+
+
+def open_inbox(cfg: MailConfig) -> Inbox:
+    if cfg.imap is not None:
+        return ImapInbox(cfg.imap)
+    if cfg.maildir is not None:
+        return MaildirInbox(cfg.maildir)
+    raise MailFetchError(f"{cfg.path}: no [imap] or [maildir] section, so there is nowhere to read moves from")
+
+
+# --- fetching ---------------------------------------------------------------------
+
+def parse_message(raw: bytes) -> EmailMessage:
+    msg = BytesParser(policy=policy.default).parsebytes(raw)
+    assert isinstance(msg, EmailMessage)
+    return msg
+
+
+def _sort_key(item: Incoming, msg: EmailMessage) -> tuple[float, int]:
+    """Oldest first: the Date header, else the server's arrival time; ties in mailbox order."""
+    try:
+        sent = parsedate_to_datetime(str(msg["Date"])).timestamp() if msg["Date"] else item.arrival
+    except (TypeError, ValueError, IndexError):
+        sent = item.arrival
+    return sent, item.order
+
+
+def _header(msg: EmailMessage, name: str) -> str:
+    try:
+        return str(msg.get(name, "") or "").strip()
+    except (TypeError, ValueError, IndexError):   # a malformed header must not stop the run
+        return ""
+
+
+def fetch_moves(gd: GameDir, cfg: MailConfig, inbox: Inbox | None = None) -> Report:
+    """Read new messages, submit their moves oldest first, reply with receipts."""
+    gd.require()
+    cfg.require_smtp()
+    report = Report()
+    with mail_lock(gd), (inbox or open_inbox(cfg)) as box, LazySender(cfg) as outbox:
+        ledger = Ledger.load(gd)
+        for key, record in ledger.owed_replies():
+            _reply(ledger, key, record, cfg, outbox, report)
+            _done(box, record)
+        fresh = [(item, parse_message(item.raw)) for item in box.fetch(ledger.sources())]
+        fresh.sort(key=lambda pair: _sort_key(*pair))
+        header = gd.entries()[0]
+        for item, msg in fresh:
+            _handle(gd, header, ledger, item, msg, cfg, box, outbox, report)
+    if not report.lines:
+        report.add("no new messages")
+    return report
+
+
+def _handle(gd: GameDir, header: dict[str, Any], ledger: Ledger, item: Incoming, msg: EmailMessage,
+            cfg: MailConfig, box: Inbox, outbox: LazySender, report: Report) -> None:
+    message_id = _header(msg, "Message-ID")
+    key = message_key(message_id, item.raw)
+    if key in ledger.records:                 # the same message found again elsewhere
+        ledger.add_source(key, item.source)
+        return
+    sender, subject = _header(msg, "From"), _header(msg, "Subject")
+    record: dict[str, Any] = {"message_id": message_id, "from": sender, "subject": subject,
+                              "sources": [item.source]}
+    intake = find_moves(msg)
+    if not intake.moves:
+        ledger.put(key, {**record, "status": IGNORED, "reason": intake.not_a_move})
+        report.ignored += 1
+        report.add(f"left alone: message {message_id or '(no Message-ID)'} from {sender or '?'} "
+                   f"({subject!r}): {intake.not_a_move}")
+        return
+    keys_of = _keys_of(header)
+    results = [_submit_one(gd, header, found, keys_of) for found in intake.moves]
+    for r in results:
+        report.accepted += r.verdict == ACCEPTED
+        report.rejected += r.verdict == REJECTED
+        report.add(f"{r.verdict}: {r.label} in {message_id or '(no Message-ID)'} from {sender or '?'}: "
+                   + r.lines[0])
+    record.update(status=SUBMITTED, results=[r.__dict__ for r in results],
+                  reply={"to": reply_address(msg), "verdict": _verdict(results),
+                         "body": _reply_body(header["id"], results)})
+    ledger.put(key, record)                   # recorded BEFORE the receipt goes out
+    _reply(ledger, key, record, cfg, outbox, report)
+    _done(box, record)
+
+
+def _keys_of(header: dict[str, Any]) -> Callable[[str], Sequence[str]]:
+    keys = {p["name"]: [p["key"]] for p in header["players"]}
+    return lambda player: keys.get(player, [])
+
+
+def _submit_one(gd: GameDir, header: dict[str, Any], found: FoundMove,
+                keys_of: Callable[[str], Sequence[str]]) -> MoveResult:
+    if found.problem:
+        return MoveResult(found.label, REJECTED, [found.problem])
+    try:
+        receipt = submit(gd, choose(found, keys_of), found.signature)
+    except Rejected as exc:
+        duplicate = _DUPLICATE.search(str(exc))
+        if duplicate is None:
+            return MoveResult(found.label, REJECTED, [str(exc)])
+        lines = receipt_from_log(gd, int(duplicate.group(1))).lines()
+        return MoveResult(found.label, ACCEPTED, lines + ["  (this move was already in the log: receipt sent again)"])
+    return MoveResult(found.label, ACCEPTED, receipt.lines())
+
+
+def receipt_from_log(gd: GameDir, index: int) -> Receipt:
+    """The receipt of an accepted move, rebuilt from its log entry."""
+    entries = gd.entries()
+    entry = entries[index]
+    game = game_for(entries[0])
+    events = [game.describe_event({k: v for k, v in ev.items() if k != "auto"}) for ev in entry.get("events", [])]
+    waiting: list[str] = []
+    for d in entries[-1].get("pending", []):
+        if d["player"] not in waiting:
+            waiting.append(d["player"])
+    return Receipt(index, entry["hash"], entry["move"]["sha256"], entry["player"], events,
+                   entry.get("dropped", {}).get("reason", ""), waiting)
+
+
+def _verdict(results: list[MoveResult]) -> str:
+    verdicts = {r.verdict for r in results}
+    return verdicts.pop() if len(verdicts) == 1 else "partly accepted"
+
+
+def _reply_body(game_id: str, results: list[MoveResult]) -> str:
+    out = [f"The moderator of game {game_id} received your message.", ""]
+    for r in results:
+        if r.verdict == ACCEPTED:
+            out.append(f"ACCEPTED ({r.label}):")
+            out += r.lines
+            out.append("The new digest follows in a separate message.")
+        else:
+            out.append(f"REJECTED ({r.label}): {r.lines[0]}")
+            out.append("Nothing was changed. Fix the move and send it again.")
+        out.append("")
+    out.append("(This receipt was sent automatically by pbem; see docs/email.md.)")
+    return "\n".join(out) + "\n"
+
+
+def _reply(ledger: Ledger, key: str, record: dict[str, Any], cfg: MailConfig, outbox: LazySender,
+           report: Report) -> None:
+    reply = record["reply"]
+    if reply["to"]:
+        msg = compose_reply(record.get("message_id", ""), record.get("subject", ""), reply["to"],
+                            cfg.sender, cfg.domain, reply["verdict"], reply["body"], _game_of(reply["body"]))
+        outbox.send(msg, reply["to"])
+        report.replies += 1
+        report.add(f"  receipt ({reply['verdict']}) sent to {reply['to']}")
+    else:
+        report.add("  no receipt: the message has no From or Reply-To address")
+    record["status"] = REPLIED
+    ledger.put(key, record)
+
+
+def _game_of(body: str) -> str:
+    m = re.search(r"of game (\S+) received", body)
+    return m.group(1) if m else "pbem"
+
+
+def _done(box: Inbox, record: dict[str, Any]) -> None:
+    for source in record.get("sources", []):
+        if source.startswith(box.name + ";"):
+            box.done(_placeholder(source))
+
+
+def _placeholder(source: str) -> Incoming:
+    return Incoming(source, b"", 0.0, 0)
+
+
+# --- sending --------------------------------------------------------------------------
+
+def send_digests(gd: GameDir, cfg: MailConfig, players: Sequence[str] = (), only_changed: bool = False) -> Report:
+    """Mail each player (or the ones named) the current digest with their own secrets."""
+    report = Report()
+    with locked(gd.root):                  # a consistent set of files: no submit half-way through
+        parts = DigestParts.read(gd)
+        everyone = [p["name"] for p in gd.entries()[0]["players"]]
+        secrets = {p: gd.secrets_path(p).read_bytes() for p in everyone}
+    cfg.check_players(everyone)
+    unknown = [p for p in players if p not in everyone]
+    if unknown:
+        raise ValueError(f"no player {', '.join(unknown)} in this game; players: {', '.join(everyone)}")
+    turn = parts.turn
+    state = SentState.load(gd)
+    targets = [p for p in (players or everyone) if not only_changed or state.last_hash(p) != turn.entry_hash]
+    if not targets:
+        report.add(f"nothing to send: every player has the digest of log entry {turn.index}")
+        return report
+    with LazySender(cfg) as outbox:
+        for player in targets:
+            msg = compose_digest(parts, secrets[player], player, cfg.players[player], cfg.sender,
+                                 cfg.reply_to, cfg.domain)
+            outbox.send(msg, cfg.players[player])
+            state.mark(player, turn.index, turn.entry_hash, str(msg["Message-ID"]))
+            report.sent += 1
+            report.add(f"sent the digest of log entry {turn.index} to {player} <{cfg.players[player]}>")
+    return report
+
+
+def run_cycle(gd: GameDir, cfg: MailConfig) -> Report:
+    """Fetch and submit, then send the new digest to whoever does not have it yet."""
+    fetched = fetch_moves(gd, cfg)
+    with mail_lock(gd):
+        sent = send_digests(gd, cfg, only_changed=True)
+    merged = Report(fetched.lines + sent.lines, fetched.accepted, fetched.rejected, fetched.ignored,
+                    fetched.replies, sent.sent)
+    return merged
