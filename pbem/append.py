@@ -34,14 +34,14 @@ def finish_entry(table: Table, entry: dict[str, Any]) -> dict[str, Any]:
 
 def append_entry(table: Table, entry: dict[str, Any], archive: Mapping[str, bytes | str] | None = None) -> None:
     gd = table.gd
-    old_log = gd.read_log_text()
+    new_log = gd.read_log_text() + render_entry(entry)
     table.entries.append(entry)
     for rel, data in (archive or {}).items():
         write_atomic(gd.root / rel, data)
-    table.save_snapshot()
+    table.save_snapshot(new_log)
     record_time(gd.moderator_dir, entry["index"])
     write_outputs(table)
-    write_atomic(gd.log_path, old_log + render_entry(entry))
+    write_atomic(gd.log_path, new_log)
 
 
 def record_time(moderator_dir: Path, index: int, now: float | None = None) -> None:

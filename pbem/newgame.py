@@ -145,7 +145,7 @@ def create_game(root: Path, game_name: str, players: Sequence[PlayerSpec], optio
         table.entries[0] = header
         (tmp / "moves").mkdir()
         write_log(gd.log_path, [header])
-        table.save_snapshot()
+        table.save_snapshot(gd.read_log_text())
         record_time(gd.moderator_dir, 0)
         write_outputs(table)
         os.replace(tmp, root) if not root.exists() else _move_into(tmp, root)

@@ -61,7 +61,8 @@ def template_for(table: Table, player: str, view: dict[str, Any]) -> str:
     return head + table.game.move_template(view, player)
 
 
-def digest_context(table: Table, viewer: str | None) -> DigestContext:
+def digest_context(table: Table, viewer: str | None, with_svg: bool = True) -> DigestContext:
+    """Everything a digest shows, for the public (viewer None) or one player."""
     game, state = table.game, table.state
     view = game.view(state, viewer)
     board = game.board_picture(view)
@@ -84,7 +85,7 @@ def digest_context(table: Table, viewer: str | None) -> DigestContext:
         players=table.players, viewer=viewer,
         turn_line=f"log entry {table.last['index']} (hash {table.last['hash'][:16]})",
         summary=game.summary(view), pending=waiting, events=events,
-        board_text=render_text(board), board_svg=render_svg(board, game.title),
+        board_text=render_text(board), board_svg=render_svg(board, game.title) if with_svg else "",
         move_template=template_for(table, template_player, view) if template_player else "",
         secrets_yaml=yamlio.dump(game.secrets(state, viewer)) if viewer is not None else None,
         result=result_lines,
@@ -102,18 +103,17 @@ def public_view_file(table: Table) -> dict[str, Any]:
 
 def public_outputs(table: Table) -> dict[str, bytes]:
     ctx = digest_context(table, None)
-    board = table.game.board_picture(table.game.view(table.state, None))
     return {
         "public/digest.txt": render_digest(ctx, "text").encode(),
         "public/digest.html": render_digest(ctx, "html").encode(),
-        "public/board.svg": render_svg(board, table.game.title).encode(),
+        "public/board.svg": ctx.board_svg.encode(),
         "public/view.json": (json.dumps(public_view_file(table), sort_keys=True, indent=1) + "\n").encode(),
     }
 
 
 def player_plaintext(table: Table, player: str) -> bytes:
     """The plaintext of secrets/PLAYER.age: that player's own digest with their secrets."""
-    return render_digest(digest_context(table, player), "text").encode()
+    return render_digest(digest_context(table, player, with_svg=False), "text").encode()
 
 
 def write_outputs(table: Table) -> None:

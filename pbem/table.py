@@ -5,6 +5,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
+from pbem.canonical import sha256_hex
 from pbem.engine import Applied, apply_actions, game_for, setup_rng, state_hash
 from pbem.fsutil import write_atomic
 from pbem.game import Game
@@ -56,20 +57,26 @@ class Table:
     @classmethod
     def load(cls, gd: GameDir) -> "Table":
         """The moderator's table: needs the seed; uses the snapshot when it matches the log."""
+        log_text = gd.read_log_text()
+        snap = _read_snapshot(gd)
+        if snap and snap.get("log_sha256") == sha256_hex(log_text.encode()):
+            # the log is byte for byte the one the snapshot was made with: skip parsing it
+            entries = snap["entries"]
+            game = game_for(entries[0])
+            seed = gd.require_seed(entries)
+            return cls(gd, game, entries, seed, game.from_position(snap["position"]), snap["private"])
         entries = gd.entries()
         game = game_for(entries[0])
         seed = gd.require_seed(entries)
-        snap = _read_snapshot(gd)
-        if snap and snap["index"] == entries[-1]["index"] and snap["hash"] == entries[-1]["hash"]:
-            return cls(gd, game, entries, seed, game.from_position(snap["position"]), snap["private"])
         table = None
         for table, _entry, _applied in replay(gd, game, entries, seed):
             pass
         assert table is not None
         return table
 
-    def save_snapshot(self) -> None:
-        snap = {"index": self.last["index"], "hash": self.last["hash"],
+    def save_snapshot(self, log_text: str) -> None:
+        """The moderator's cache: the state and parsed entries for exactly this log text."""
+        snap = {"log_sha256": sha256_hex(log_text.encode()), "entries": self.entries,
                 "position": self.game.to_position(self.state), "private": self.private}
         # insertion order kept (no sort_keys): a state loaded from the snapshot
         # must be indistinguishable from the replayed one

@@ -104,7 +104,7 @@ def digest_subject(turn: Turn, player: str) -> str:
     return f"[{turn.game_id}] {turn.title}: log entry {turn.index} - {state}"
 
 
-def compose_digest(parts: DigestParts, gd: GameDir, player: str, to: str, sender: str,
+def compose_digest(parts: DigestParts, secrets: bytes, player: str, to: str, sender: str,
                    reply_to: str, domain: str) -> EmailMessage:
     """One player's digest message: public digest plus that player's own secrets attachment."""
     turn = parts.turn
@@ -127,7 +127,6 @@ def compose_digest(parts: DigestParts, gd: GameDir, player: str, to: str, sender
     html_part.add_related(parts.png, "image", "png", cid=cid, filename=f"board-entry{turn.index}.png",
                           disposition="inline")
     msg.add_attachment(parts.svg.encode("utf-8"), "image", "svg+xml", filename=f"board-entry{turn.index}.svg")
-    secrets = gd.secrets_path(player).read_bytes()
     msg.add_attachment(secrets, "application", "octet-stream", filename=f"{player}-entry{turn.index}.age")
     return msg
 

@@ -110,10 +110,15 @@ def _header(msg: EmailMessage, name: str) -> str:
 
 def fetch_moves(gd: GameDir, cfg: MailConfig, inbox: Inbox | None = None) -> Report:
     """Read new messages, submit their moves oldest first, reply with receipts."""
+    with mail_lock(gd):
+        return _fetch(gd, cfg, inbox)
+
+
+def _fetch(gd: GameDir, cfg: MailConfig, inbox: Inbox | None) -> Report:
     gd.require()
     cfg.require_smtp()
     report = Report()
-    with mail_lock(gd), (inbox or open_inbox(cfg)) as box, LazySender(cfg) as outbox:
+    with (inbox or open_inbox(cfg)) as box, LazySender(cfg) as outbox:
         ledger = Ledger.load(gd)
         for key, record in ledger.owed_replies():
             _reply(ledger, key, record, cfg, outbox, report)
@@ -153,7 +158,7 @@ def _handle(gd: GameDir, header: dict[str, Any], ledger: Ledger, item: Incoming,
         report.add(f"{r.verdict}: {r.label} in {message_id or '(no Message-ID)'} from {sender or '?'}: "
                    + r.lines[0])
     record.update(status=SUBMITTED, results=[r.__dict__ for r in results],
-                  reply={"to": reply_address(msg), "verdict": _verdict(results),
+                  reply={"to": reply_address(msg), "verdict": _verdict(results), "game": header["id"],
                          "body": _reply_body(header["id"], results)})
     ledger.put(key, record)                   # recorded BEFORE the receipt goes out
     _reply(ledger, key, record, cfg, outbox, report)
@@ -219,7 +224,7 @@ def _reply(ledger: Ledger, key: str, record: dict[str, Any], cfg: MailConfig, ou
     reply = record["reply"]
     if reply["to"]:
         msg = compose_reply(record.get("message_id", ""), record.get("subject", ""), reply["to"],
-                            cfg.sender, cfg.domain, reply["verdict"], reply["body"], _game_of(reply["body"]))
+                            cfg.sender, cfg.domain, reply["verdict"], reply["body"], reply["game"])
         outbox.send(msg, reply["to"])
         report.replies += 1
         report.add(f"  receipt ({reply['verdict']}) sent to {reply['to']}")
@@ -229,25 +234,22 @@ def _reply(ledger: Ledger, key: str, record: dict[str, Any], cfg: MailConfig, ou
     ledger.put(key, record)
 
 
-def _game_of(body: str) -> str:
-    m = re.search(r"of game (\S+) received", body)
-    return m.group(1) if m else "pbem"
-
-
 def _done(box: Inbox, record: dict[str, Any]) -> None:
     for source in record.get("sources", []):
         if source.startswith(box.name + ";"):
-            box.done(_placeholder(source))
-
-
-def _placeholder(source: str) -> Incoming:
-    return Incoming(source, b"", 0.0, 0)
+            box.done(source)
 
 
 # --- sending --------------------------------------------------------------------------
 
 def send_digests(gd: GameDir, cfg: MailConfig, players: Sequence[str] = (), only_changed: bool = False) -> Report:
     """Mail each player (or the ones named) the current digest with their own secrets."""
+    with mail_lock(gd):
+        return _send(gd, cfg, players, only_changed)
+
+
+def _send(gd: GameDir, cfg: MailConfig, players: Sequence[str], only_changed: bool) -> Report:
+    gd.require()
     report = Report()
     with locked(gd.root):                  # a consistent set of files: no submit half-way through
         parts = DigestParts.read(gd)
@@ -274,11 +276,10 @@ def send_digests(gd: GameDir, cfg: MailConfig, players: Sequence[str] = (), only
     return report
 
 
-def run_cycle(gd: GameDir, cfg: MailConfig) -> Report:
+def run_cycle(gd: GameDir, cfg: MailConfig, inbox: Inbox | None = None) -> Report:
     """Fetch and submit, then send the new digest to whoever does not have it yet."""
-    fetched = fetch_moves(gd, cfg)
     with mail_lock(gd):
-        sent = send_digests(gd, cfg, only_changed=True)
-    merged = Report(fetched.lines + sent.lines, fetched.accepted, fetched.rejected, fetched.ignored,
-                    fetched.replies, sent.sent)
-    return merged
+        fetched = _fetch(gd, cfg, inbox)
+        sent = _send(gd, cfg, (), only_changed=True)
+    return Report(fetched.lines + sent.lines, fetched.accepted, fetched.rejected, fetched.ignored,
+                  fetched.replies, sent.sent)

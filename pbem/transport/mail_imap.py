@@ -43,7 +43,7 @@ class Inbox(Protocol):
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None: ...
     def fetch(self, known: set[str]) -> list[Incoming]: ...
-    def done(self, item: Incoming) -> None: ...
+    def done(self, source: str) -> None: ...
 
 
 def _quote(mailbox_name: str) -> str:
@@ -127,9 +127,9 @@ class ImapInbox:
         except (imaplib.IMAP4.error, OSError) as exc:
             raise MailFetchError(f"cannot read {self.name}: {_imap_reason(exc)}") from None
 
-    def done(self, item: Incoming) -> None:
+    def done(self, source: str) -> None:
         conn = self._require()
-        uid = self._uid(item.source)
+        uid = self._uid(source)
         try:
             conn.uid("STORE", uid, "+FLAGS", "(\\Seen)")
             target = self.server.done_folder
@@ -204,9 +204,9 @@ class MaildirInbox:
             out.append(Incoming(source, raw, path.stat().st_mtime, order))
         return out
 
-    def done(self, item: Incoming) -> None:
+    def done(self, source: str) -> None:
         """Mark as seen the Maildir way: new/KEY -> cur/KEY:2,S (the message bytes stay as they are)."""
-        key = item.source.rpartition(";")[2]
+        key = source.rpartition(";")[2]
         path = self._files().get(key)
         if path is None:
             return
