@@ -20,7 +20,7 @@ from pbem.gamedir import GameDir
 from pbem.transport.git_repo import Identity, Repo
 from pbem.transport.git_seed import prepare_moderator_dir, seal_seed
 from pbem.transport.git_settings import GitSettings, load_settings, save_settings
-from pbem.transport.git_sync import INCOMING, RECEIPTS, commit, join
+from pbem.transport.git_sync import INCOMING, commit, join
 
 CI_KINDS = ("github",)
 WORKFLOW_PATH = ".github/workflows/pbem.yml"
@@ -115,8 +115,8 @@ def init_git(gd: GameDir, opts: InitOptions) -> InitResult:
         write_atomic(path, text)
         result.written.append(path)
         extra = (WORKFLOW_PATH,)
-    (gd.root / RECEIPTS).mkdir(exist_ok=True)
     if opts.commit:
+        repo.add_all(join(prefix, INCOMING, "README.md"))
         game_id = gd.entries()[0].get("id", gd.root.name)
         result.commit = commit(repo, gd, prefix, f"pbem: share game {game_id} through git",
                                _commit_body(opts), extra=extra)

@@ -10,9 +10,9 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 MODERATOR_NAME = "pbem moderator"
 MODERATOR_EMAIL = "moderator@pbem.invalid"
@@ -57,13 +57,13 @@ class Repo:
 
     # --- finding a repository ---------------------------------------------
     @classmethod
-    def discover(cls, path: Path, identity: Identity = Identity()) -> "Repo":
+    def discover(cls, path: Path, identity: Identity = Identity()) -> Repo:
         """The repository that contains ``path``; GitError if there is none."""
         if not git_available():
             raise GitError("git is not installed (or not on PATH); install git 2.34 or newer")
         if not path.is_dir():
             raise GitError(f"{path} is not a folder")
-        proc = subprocess.run(["git", "-C", str(path), "rev-parse", "--show-toplevel"], capture_output=True,
+        proc = subprocess.run(["git", "-C", str(path), "rev-parse", "--show-toplevel"], check=False, capture_output=True,
                               text=True, env=_git_env())
         if proc.returncode != 0:
             raise GitError(f"{path} is not inside a git repository; clone the game's shared repository "
@@ -87,7 +87,7 @@ class Repo:
         for item in config:
             cmd += ["-c", item]
         cmd += list(args)
-        proc = subprocess.run(cmd, capture_output=True, text=True, env=_git_env(), input=stdin,
+        proc = subprocess.run(cmd, check=False, capture_output=True, text=True, env=_git_env(), input=stdin,
                               encoding="utf-8", errors="surrogateescape")
         if check and proc.returncode != 0:
             raise GitError(f"git {args[0]} failed: {_first_line(proc.stderr or proc.stdout)}")
@@ -177,6 +177,10 @@ class Repo:
             return True
         self.run("rebase", "--abort", check=False)
         return False
+
+    def same_content(self, a: str, b: str, *pathspecs: str) -> bool:
+        """True when the two commits hold the same files under ``pathspecs``."""
+        return self.run("diff", "--quiet", "--no-renames", a, b, "--", *pathspecs, check=False).returncode == 0
 
     def reset_hard(self, commit: str) -> None:
         self.run("reset", "--quiet", "--hard", commit)

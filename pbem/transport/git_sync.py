@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from pbem.engine import Rejected, pending_players
 from pbem.fsutil import write_atomic
@@ -30,6 +31,7 @@ from pbem.gamedir import GameDir
 from pbem.movefile import MoveFileError, parse_move
 from pbem.transport.git_incoming import MOVE_SUFFIX, SIG_SUFFIX, IncomingItem, collect
 from pbem.transport.git_repo import GitError, Identity, Repo
+from pbem.transport.git_seed import prepare_moderator_dir
 from pbem.transport.git_verify import refusal, require_ssh_keygen, signatures
 from pbem.yamlio import YamlError
 
@@ -50,7 +52,6 @@ class SyncOptions:
     attempts: int = 5
     use_remote: bool = True          # False: only process and commit in the local clone
     identity: Identity = field(default_factory=Identity)
-    before_push: Callable[[int], None] | None = None   # called before each push attempt
 
 
 @dataclass
@@ -100,7 +101,7 @@ def sync(gd: GameDir, opts: SyncOptions) -> SyncReport:
 def _sync_with_remote(repo: Repo, gd: GameDir, prefix: str, opts: SyncOptions) -> SyncReport:
     remote, branch = _target(repo, opts)
     report = SyncReport(target=f"{remote}/{branch}")
-    for attempt in range(1, opts.attempts + 1):
+    for _attempt in range(opts.attempts):
         upstream = _integrate(repo, remote, branch, prefix, report)
         report.outcomes += process_incoming(repo, gd, prefix, opts)
         _maybe_reveal(repo, gd, prefix, opts)
@@ -108,11 +109,10 @@ def _sync_with_remote(repo: Repo, gd: GameDir, prefix: str, opts: SyncOptions) -
         report.commits = _subjects(repo, upstream)
         if head is None or head == upstream:
             return report
-        if opts.before_push is not None:
-            opts.before_push(attempt)
         proc = repo.push(remote, branch)
         if proc.returncode == 0:
             report.pushed = True
+            _track(repo, remote, branch)
             return report
         if repo.fetch(remote, branch) == upstream:
             reason = [ln for ln in (proc.stderr + proc.stdout).splitlines() if ln.strip()]
@@ -132,6 +132,12 @@ def _target(repo: Repo, opts: SyncOptions) -> tuple[str, str]:
     return remote, branch
 
 
+def _track(repo: Repo, remote: str, branch: str) -> None:
+    """After the first push, let plain `git pull` in the moderator's clone work too."""
+    if repo.current_branch() == branch and repo.config_get(f"branch.{branch}.remote") is None:
+        repo.run("branch", "--quiet", f"--set-upstream-to={remote}/{branch}", check=False)
+
+
 def _subjects(repo: Repo, since: str | None) -> list[str]:
     if repo.head() is None:
         return []
@@ -142,7 +148,7 @@ def _subjects(repo: Repo, since: str | None) -> list[str]:
 @contextlib.contextmanager
 def _sync_lock(gd: GameDir) -> Iterator[None]:
     """One sync at a time per clone (a separate file: submit takes moderator/lock itself)."""
-    gd.moderator_dir.mkdir(mode=0o700, exist_ok=True)
+    prepare_moderator_dir(gd)           # keeps it git-ignored even in a fresh clone
     with open(gd.moderator_dir / "git-sync.lock", "a+b") as fh:
         try:
             fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -180,11 +186,28 @@ def _integrate(repo: Repo, remote: str, branch: str, prefix: str, report: SyncRe
     _guard(repo, base, upstream, prefix, f"{remote}/{branch}")
     if repo.is_ancestor(head, upstream):
         repo.fast_forward(upstream)
-    elif not repo.rebase_onto(upstream):
+    elif not _rebase(repo, base, head, upstream, prefix):
         repo.reset_hard(upstream)        # redo the moves on top of the shared state
         report.outcomes.clear()
         report.redone += 1
     return upstream
+
+
+def _rebase(repo: Repo, base: str, head: str, upstream: str, prefix: str) -> bool:
+    """Put the moderator's unpushed commits on top of the players' new ones, if that is clean.
+
+    Not when a player changed an incoming file the moderator has processed
+    (git's rename detection would even carry that change into the archived
+    copy in moves/, the two files having had the same bytes).  Afterwards the
+    game folder outside incoming/ must be exactly what the moderator made.
+    """
+    incoming = join(prefix, INCOMING)
+    ours = set(repo.changed_paths(base, head, incoming))
+    if ours & set(repo.changed_paths(base, upstream, incoming)):
+        return False
+    if not repo.rebase_onto(upstream):
+        return False
+    return repo.same_content(head, "HEAD", prefix or ".", f":(exclude){incoming}")
 
 
 def _guard(repo: Repo, base: str, upstream: str, prefix: str, where: str) -> None:

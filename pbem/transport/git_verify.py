@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from pbem.transport.git_incoming import IncomingItem
 from pbem.transport.git_repo import GitError, Repo

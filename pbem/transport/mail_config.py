@@ -67,7 +67,7 @@ class Server:
     security: str                  # starttls | tls | none
     username: str = ""
     password: str = field(default="", repr=False)
-    cafile: Path | None = None     # extra CA bundle (self-signed servers); default: the system's
+    cafile: Path | None = None     # trust only this CA bundle (own CA, self-signed); default: the system's
     timeout: float = 30.0
 
     @property
@@ -137,8 +137,9 @@ def load_config(gd: GameDir, env: Mapping[str, str] | None = None) -> MailConfig
     env = os.environ if env is None else env
     path = config_path(gd)
     data = _read(path)
+    _check_file_passwords(path, data)
     _apply_env(data, env)
-    return _build(path, data, private=_owner_only(path))
+    return _build(path, data)
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -170,8 +171,15 @@ def _parse_toml(text: str, path: Path) -> dict[str, Any]:
         raise MailConfigError(f"{path}: malformed TOML: {exc}") from None
 
 
-def _owner_only(path: Path) -> bool:
-    return not (path.stat().st_mode & (stat.S_IRWXG | stat.S_IRWXO))
+def _check_file_passwords(path: Path, data: dict[str, Any]) -> None:
+    """A password may sit in the file only while nobody but its owner can read the file."""
+    if not (path.stat().st_mode & (stat.S_IRWXG | stat.S_IRWXO)):
+        return
+    for name in ("smtp", "imap"):
+        table = data.get(name)
+        if isinstance(table, dict) and table.get("password"):
+            raise MailConfigError(f"{path} holds a password but others can read it: run `chmod 600 {path}`, "
+                                  f"or use PBEM_{name.upper()}_PASSWORD instead")
 
 
 ENV_KEYS: dict[str, tuple[str, str]] = {
@@ -183,9 +191,6 @@ ENV_KEYS: dict[str, tuple[str, str]] = {
     "PBEM_IMAP_PASSWORD": ("imap", "password"), "PBEM_IMAP_FOLDER": ("imap", "folder"),
     "PBEM_MAILDIR": ("maildir", "path"),
 }
-_FROM_ENV = "from env"
-
-
 def _apply_env(data: dict[str, Any], env: Mapping[str, str]) -> None:
     for var, (section, key) in ENV_KEYS.items():
         value = env.get(var)
@@ -194,16 +199,13 @@ def _apply_env(data: dict[str, Any], env: Mapping[str, str]) -> None:
         if key == "password" and section not in data:
             continue        # a password alone does not switch a server on
         table = data.setdefault(section, {})
-        if not isinstance(table, dict):
-            continue        # reported by _build
-        table[key] = value
-        if key == "password":
-            table[_FROM_ENV] = True
+        if isinstance(table, dict):     # else reported by _build
+            table[key] = value
     if env.get("PBEM_MAIL_FROM"):
         data["from"] = env["PBEM_MAIL_FROM"]
 
 
-def _build(path: Path, data: dict[str, Any], private: bool) -> MailConfig:
+def _build(path: Path, data: dict[str, Any]) -> MailConfig:
     _no_unknown(path, "", data, TOP_KEYS)
     sender = _address(path, "from", data.get("from"))
     reply_to = _address(path, "reply_to", data["reply_to"]) if data.get("reply_to") else ""
@@ -211,7 +213,7 @@ def _build(path: Path, data: dict[str, Any], private: bool) -> MailConfig:
     if not isinstance(players_raw, dict):
         raise MailConfigError(f"{path}: [players] must map player names to addresses, e.g. red = \"alice@example.org\"")
     players = {str(k): _address(path, f"players.{k}", v) for k, v in players_raw.items()}
-    smtp = _server(path, "smtp", data["smtp"], SMTP_PORTS, "starttls", private) if "smtp" in data else None
+    smtp = _server(path, "smtp", data["smtp"], SMTP_PORTS, "starttls") if "smtp" in data else None
     imap = None
     maildir = None
     if "imap" in data and "maildir" in data:
@@ -219,7 +221,7 @@ def _build(path: Path, data: dict[str, Any], private: bool) -> MailConfig:
     if "imap" in data:
         table = _section(path, "imap", data["imap"])
         _no_unknown(path, "imap.", table, IMAP_KEYS)
-        base = _server(path, "imap", table, IMAP_PORTS, "tls", private)
+        base = _server(path, "imap", table, IMAP_PORTS, "tls")
         imap = ImapServer(**{f: getattr(base, f) for f in base.__dataclass_fields__},
                           folder=str(table.get("folder") or "INBOX"), done_folder=str(table.get("done_folder") or ""))
     if "maildir" in data:
@@ -238,7 +240,7 @@ def _section(path: Path, name: str, value: Any) -> dict[str, Any]:
 
 
 def _no_unknown(path: Path, prefix: str, table: dict[str, Any], allowed: set[str]) -> None:
-    unknown = sorted(str(k) for k in set(table) - allowed - {_FROM_ENV})
+    unknown = sorted(str(k) for k in set(table) - allowed)
     if unknown:
         raise MailConfigError(f"{path}: unknown setting(s) {', '.join(prefix + k for k in unknown)}; "
                               f"allowed: {', '.join(sorted(allowed))}")
@@ -253,8 +255,7 @@ def _address(path: Path, key: str, value: Any) -> str:
     return value.strip()
 
 
-def _server(path: Path, name: str, value: Any, ports: dict[str, int], default_security: str,
-            private: bool) -> Server:
+def _server(path: Path, name: str, value: Any, ports: dict[str, int], default_security: str) -> Server:
     table = _section(path, name, value)
     if name == "smtp":
         _no_unknown(path, "smtp.", table, SERVER_KEYS)
@@ -266,9 +267,6 @@ def _server(path: Path, name: str, value: Any, ports: dict[str, int], default_se
         raise MailConfigError(f"{path}: {name}.security = {security!r}; use one of {', '.join(SECURITY)}")
     port = _port(path, name, table.get("port"), ports[security])
     password = str(table.get("password") or "")
-    if password and not table.get(_FROM_ENV) and not private:
-        raise MailConfigError(f"{path} holds a password but others can read it: run `chmod 600 {path}`, "
-                              f"or use PBEM_{name.upper()}_PASSWORD instead")
     cafile = None
     if table.get("cafile"):
         cafile = (path.parent / os.path.expanduser(str(table["cafile"]))).resolve()

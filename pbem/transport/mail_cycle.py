@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
-from email.utils import parsedate_to_datetime
+from email.utils import parseaddr, parsedate_to_datetime
 from types import TracebackType
 from typing import Any, Callable, Sequence
 
@@ -272,7 +272,7 @@ def _send(gd: GameDir, cfg: MailConfig, players: Sequence[str], only_changed: bo
             outbox.send(msg, cfg.players[player])
             state.mark(player, turn.index, turn.entry_hash, str(msg["Message-ID"]))
             report.sent += 1
-            report.add(f"sent the digest of log entry {turn.index} to {player} <{cfg.players[player]}>")
+            report.add(f"sent the digest of log entry {turn.index} to {player} ({parseaddr(cfg.players[player])[1]})")
     return report
 
 

@@ -173,7 +173,7 @@ def _inline_candidates(raw_lines: list[str], start: int, sig_line: int) -> list[
     k = start
     while k > 0 and raw_lines[k - 1].rstrip().startswith("#"):
         k -= 1
-        first_lines.insert(0, k)        # widest (with all comments) first
+        first_lines.append(k)           # then with more and more of the comment lines above
     ends = [sig_line]
     e = sig_line
     while e > start + 1 and not raw_lines[e - 1].strip():

@@ -1,7 +1,7 @@
 """Sending mail over SMTP: STARTTLS (port 587) or implicit TLS (port 465), with login.
 
-Certificates are checked against the system's CA store, plus ``cafile`` from
-the settings when the server uses its own CA.  ``security = "none"`` is
+Certificates are checked against the system's CA store, or against
+``cafile`` from the settings when the server uses its own CA.  ``security = "none"`` is
 accepted by the settings only for a server on this machine.
 """
 from __future__ import annotations
@@ -22,10 +22,10 @@ class MailSendError(ValueError):
 
 
 def tls_context(server: Server) -> ssl.SSLContext:
-    ctx = ssl.create_default_context()
+    """Verifying TLS: the system's CA store, or only ``cafile`` when the settings name one."""
     if server.cafile is not None:
-        ctx.load_verify_locations(cafile=str(server.cafile))
-    return ctx
+        return ssl.create_default_context(cafile=str(server.cafile))
+    return ssl.create_default_context()
 
 
 def _reason(exc: BaseException) -> str:

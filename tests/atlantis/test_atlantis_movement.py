@@ -1,9 +1,8 @@
 """Step 2: moving explorers and ships."""
 import pytest
+from atlantis_helpers import GAME, Pos, act, kinds, public_events, where
 
 from pbem.game import IllegalAction
-
-from atlantis_helpers import GAME, Pos, act, kinds, public_events, where
 
 # A small island: F3 F4 G3 G4 E4; everything else is sea (G6 has no serpent here).
 ISLAND = ("F3", "F4", "G3", "G4", "E4")

@@ -2,11 +2,10 @@
 from collections import Counter
 
 import pytest
+from atlantis_helpers import GAME, act, kinds
 
 from pbem.game import IllegalAction
 from pbem.rng import Rng
-
-from atlantis_helpers import GAME, act, kinds, rng
 
 
 def new(players=("red", "blue", "green"), seed=b"s1", **options):

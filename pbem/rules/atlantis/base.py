@@ -68,11 +68,11 @@ class RulesBase:
             raise IllegalAction(f"not now: the game waits for {step}, not {' or '.join(steps)}")
 
     # --- options ----------------------------------------------------------
+    option_defaults: dict[str, str]
+
     def option(self, state: State, name: str) -> str:
-        for spec in self.option_specs():  # type: ignore[attr-defined]
-            if spec.name == name:
-                return str(state.options.get(name, spec.default))
-        raise KeyError(name)
+        value = state.options.get(name)
+        return self.option_defaults[name] if value is None else str(value)
 
     # --- hidden information -------------------------------------------------
     @staticmethod

@@ -80,7 +80,7 @@ class Board:
         offsets = [offset_of(lab) for lab in labels]
         by_offset = {off: i for i, off in enumerate(offsets[:playable_count])}
         neighbours: list[tuple[int, ...]] = []
-        for i, (row, col) in enumerate(offsets):
+        for row, col in offsets:
             near = [by_offset[o] for o in offset_neighbours(row, col) if o in by_offset]
             neighbours.append(tuple(sorted(near)))
         # The safe isles touch exactly the sea hexes the data names; check the geometry agrees.

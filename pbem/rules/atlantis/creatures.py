@@ -15,7 +15,14 @@ from typing import Any, Mapping
 from pbem.game import IllegalAction, Rng
 from pbem.rules.atlantis.actions import handle_arg, is_none
 from pbem.rules.atlantis.base import RulesBase, event
-from pbem.rules.atlantis.state import LOST, SEA, STEP_CREATURE, STEP_DEFENSE, Creature, State
+from pbem.rules.atlantis.state import (
+    LOST,
+    SEA,
+    STEP_CREATURE,
+    STEP_DEFENSE,
+    Creature,
+    State,
+)
 
 
 class CreatureRules(RulesBase):
@@ -43,8 +50,10 @@ class CreatureRules(RulesBase):
         return self.comp["creatures"][kind]["die_moves"]
 
     # --- where a creature may go -------------------------------------------------------
-    def stops(self, state: State, kind: str, cell: int) -> bool:
-        return getattr(self, "stops_" + kind)(state, cell)
+    def stopper(self, state: State, kind: str):
+        """``cell -> bool``: does a ``kind`` creature's movement end on entering ``cell``?"""
+        stops = getattr(self, "stops_" + kind)
+        return lambda cell: stops(state, cell)
 
     def stops_serpent(self, state: State, cell: int) -> bool:
         return True   # it moves one sea space anyway
@@ -60,8 +69,7 @@ class CreatureRules(RulesBase):
 
     def creature_reach(self, state: State, creature: Creature) -> dict[int, list[int]]:
         kind = creature.kind
-        return self.reach(creature.cell, self.die_moves(kind), state.is_sea,
-                          lambda cell: self.stops(state, kind, cell))
+        return self.reach(creature.cell, self.die_moves(kind), state.is_sea, self.stopper(state, kind))
 
     def legal_creature(self, state: State, player: str) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = [{"creature": "none"}]
@@ -81,7 +89,8 @@ class CreatureRules(RulesBase):
         face = state.turn.die
         if isinstance(value, Mapping):
             if set(action) != {"creature"}:
-                raise IllegalAction("written-ahead creature orders go inside creature: {serpent: ..., shark: ..., whale: ...}")
+                raise IllegalAction("written-ahead creature orders go inside "
+                                    "creature: {serpent: ..., shark: ..., whale: ...}")
             unknown = sorted(str(k) for k in value if k not in self.comp["creatures"])
             if unknown:
                 raise IllegalAction(f"creature orders are keyed by die face ({', '.join(self.comp['creatures'])}), "
@@ -116,8 +125,8 @@ class CreatureRules(RulesBase):
         face = state.turn.die
         if c is None or c.where != SEA or c.kind != face:
             raise IllegalAction(f"the die shows {face}: move a {face} on the board, not {handle}")
-        path = self.walk_arg(order, c.cell, self.die_moves(face), state.is_sea,
-                             lambda cell: self.stops(state, face, cell), f"{face} {handle}")
+        path = self.walk_arg(order, c.cell, self.die_moves(face), state.is_sea, self.stopper(state, face),
+                             f"{face} {handle}")
         dest = path[-1]
         self.check_defense_knowledge(state, face, dest)  # type: ignore[attr-defined]
         frm = c.cell

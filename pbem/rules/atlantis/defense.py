@@ -20,7 +20,14 @@ from pbem.game import IllegalAction, NeedsSecret, Rng
 from pbem.rules.atlantis.actions import handle_arg, is_none
 from pbem.rules.atlantis.base import RulesBase, event
 from pbem.rules.atlantis.setup import STANDING_KEYS
-from pbem.rules.atlantis.state import STEP_CREATURE, STEP_DEFENSE, USED, Creature, Reaction, State
+from pbem.rules.atlantis.state import (
+    STEP_CREATURE,
+    STEP_DEFENSE,
+    USED,
+    Creature,
+    Reaction,
+    State,
+)
 
 ORDERS = ("auto", "never", "ask")
 ANSWERS = {"shark": "shark_defense", "whale": "whale_defense"}

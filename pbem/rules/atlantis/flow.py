@@ -14,7 +14,19 @@ from __future__ import annotations
 from pbem.game import Rng
 from pbem.rules.atlantis.base import RulesBase, event
 from pbem.rules.atlantis.state import (
-    BOAT, HAND, ISLAND, LAND, PLAY, SEA, STEP_CREATURE, STEP_MOVE, STEP_REMOVE, STEP_TILE, State, Turn)
+    BOAT,
+    HAND,
+    ISLAND,
+    LAND,
+    PLAY,
+    SEA,
+    STEP_CREATURE,
+    STEP_MOVE,
+    STEP_REMOVE,
+    STEP_TILE,
+    State,
+    Turn,
+)
 
 
 class TurnFlow(RulesBase):
@@ -56,9 +68,6 @@ class TurnFlow(RulesBase):
                 return
             i += 1
 
-    def end_step(self, state: State, rng: Rng | None, events: list, step: str, die: str | None = None) -> None:
-        self.advance(state, rng, events, step, die)
-
     # --- 1. Play a Terrain tile from your "hand" ------------------------------
     def start_tile_step(self, state: State, rng: Rng | None, events: list, die: str | None) -> bool:
         """"Once and once per turn only, you may play a Terrain tile you've obtained during a previous round."
@@ -93,10 +102,3 @@ class TurnFlow(RulesBase):
 
     # --- 4. Roll the die and move a creature: see creatures.py -----------------------
 
-    def pieces_in_play(self, state: State) -> dict[str, int]:
-        """Counts for summaries: explorers on land, aboard, swimming."""
-        counts = {LAND: 0, BOAT: 0, SEA: 0}
-        for e in state.explorers.values():
-            if e.where in counts:
-                counts[e.where] += 1
-        return counts

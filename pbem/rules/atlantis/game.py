@@ -10,7 +10,16 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from pbem.data import game_data
-from pbem.game import Action, BoardPicture, Decision, Game, IllegalAction, OptionSpec, Position, Rng
+from pbem.game import (
+    Action,
+    BoardPicture,
+    Decision,
+    Game,
+    IllegalAction,
+    OptionSpec,
+    Position,
+    Rng,
+)
 from pbem.rules.atlantis.actions import action_kind
 from pbem.rules.atlantis.board import Board
 from pbem.rules.atlantis.creatures import CreatureRules
@@ -20,8 +29,17 @@ from pbem.rules.atlantis.movement import MovementRules
 from pbem.rules.atlantis.scoring import ScoringRules
 from pbem.rules.atlantis.setup import SetupRules
 from pbem.rules.atlantis.state import (
-    OVER, SETUP_BOAT, SETUP_PLACE, STEP_BOARDERS, STEP_CREATURE, STEP_DEFENSE, STEP_MOVE, STEP_REMOVE,
-    STEP_TILE, State)
+    OVER,
+    SETUP_BOAT,
+    SETUP_PLACE,
+    STEP_BOARDERS,
+    STEP_CREATURE,
+    STEP_DEFENSE,
+    STEP_MOVE,
+    STEP_REMOVE,
+    STEP_TILE,
+    State,
+)
 from pbem.rules.atlantis.tiles import TileRules
 from pbem.rules.atlantis.view import ViewRules
 
@@ -59,6 +77,7 @@ class AtlantisGame(SetupRules, TurnFlow, MovementRules, TileRules, CreatureRules
         self.tile_backs = {k: dict(v) for k, v in tiles["backs"].items()}
         self.back_kind = {k: v["kind"] for k, v in self.tile_backs.items()}
         self.comp = game_data(self.data_game, files["components"])
+        self.option_defaults = {s.name: s.default for s in self.option_specs()}
 
     # --- options ------------------------------------------------------------------
     def option_specs(self) -> Sequence[OptionSpec]:

@@ -17,7 +17,16 @@ from typing import Any, Mapping
 from pbem.game import IllegalAction, Rng
 from pbem.rules.atlantis.actions import handle_arg
 from pbem.rules.atlantis.base import RulesBase, event
-from pbem.rules.atlantis.state import BOAT, ISLE, LAND, LOST, SEA, STEP_MOVE, STEP_REMOVE, State
+from pbem.rules.atlantis.state import (
+    BOAT,
+    ISLE,
+    LAND,
+    LOST,
+    SEA,
+    STEP_MOVE,
+    STEP_REMOVE,
+    State,
+)
 
 
 class MovementRules(RulesBase):
@@ -45,7 +54,7 @@ class MovementRules(RulesBase):
 
     def ship_may_enter(self, state: State, boat: str, cell: int) -> bool:
         """"A given sea space can only contain one Ship at any time"."""
-        return state.is_sea(cell) and cell not in state.boat_at
+        return cell not in state.tile_at and cell not in state.boat_at
 
     def ship_stops(self, state: State, boat: str, cell: int) -> bool:
         """An occupied ship entering a serpent or whale space is destroyed there."""
@@ -146,15 +155,16 @@ class MovementRules(RulesBase):
             if boat is not None and self.has_room(state, boat):
                 out.append({"move": handle, "to": lab[cell]})
             if self.may_swim(state, handle):
-                out.extend({"move": handle, "to": lab[n]} for n in nb[cell] if state.is_sea(n))
+                land = state.tile_at
+                out.extend({"move": handle, "to": lab[n]} for n in nb[cell] if n not in land)
             out.extend({"move": handle, "to": lab[i]} for i in self.board.isles_next_to[cell])
         return out
 
     def boat_moves(self, state: State, boat: str) -> list[dict[str, Any]]:
-        b = state.boats[boat]
         lab = self.board.labels
-        return [{"move": boat, "to": lab[n]} for n in self.board.neighbours[b.cell]
-                if self.ship_may_enter(state, boat, n)]
+        may_enter = self.ship_may_enter
+        return [{"move": boat, "to": lab[n]} for n in self.board.neighbours[state.boats[boat].cell]
+                if may_enter(state, boat, n)]
 
     def movable_boats(self, state: State, player: str) -> list[str]:
         return [b.handle for b in state.boats.values()

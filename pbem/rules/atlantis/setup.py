@@ -19,8 +19,21 @@ from pbem.game import IllegalAction, Rng
 from pbem.rules.atlantis.actions import handle_arg
 from pbem.rules.atlantis.base import RulesBase, event
 from pbem.rules.atlantis.state import (
-    ISLAND, LAND, RESERVE, SEA, SETUP_BOAT, SETUP_PLACE, SUPPLY, Boat, Creature, Explorer, State, Tile, Turn,
-    sort_handles)
+    ISLAND,
+    LAND,
+    RESERVE,
+    SEA,
+    SETUP_BOAT,
+    SETUP_PLACE,
+    SUPPLY,
+    Boat,
+    Creature,
+    Explorer,
+    State,
+    Tile,
+    Turn,
+    sort_handles,
+)
 
 STANDING_KEYS = ("shark_defense", "whale_defense")
 
@@ -67,7 +80,7 @@ class SetupRules(RulesBase):
         """Slots (indices into the slot list) of a beach with no beach or sea next to it,
         or a forest with only mountains around it (the French-Wikipedia fix-up)."""
         slots = self.board.island_slots
-        terrain_at = dict(zip(slots, layout))
+        terrain_at = dict(zip(slots, layout, strict=True))
         bad = []
         for i, cell in enumerate(slots):
             near = self.board.neighbours[cell]
@@ -108,7 +121,7 @@ class SetupRules(RulesBase):
         layout = self.deal_terrain(rng, options)
         backs = self.deal_backs(layout, rng)
         tiles = {}
-        for i, (cell, terrain, back) in enumerate(zip(self.board.island_slots, layout, backs)):
+        for i, (cell, terrain, back) in enumerate(zip(self.board.island_slots, layout, backs, strict=True)):
             handle = f"T{i + 1}"
             tiles[handle] = Tile(handle, cell, terrain, back)
         explorers: dict[str, Explorer] = {}
@@ -132,7 +145,7 @@ class SetupRules(RulesBase):
                 creatures[handle] = Creature(handle, kind)
         # "Place the 5 Sea Serpent tokens on the spaces of the board with the Sea Serpent symbol."
         serpents = [c for c in creatures.values() if c.kind == "serpent"]
-        for c, cell in zip(serpents, self.board.serpent_starts):
+        for c, cell in zip(serpents, self.board.serpent_starts, strict=True):
             c.where, c.cell = SEA, cell
         default = options.get("defense", "auto")
         state = State(
@@ -198,13 +211,10 @@ class SetupRules(RulesBase):
 
     def boat_spots(self, state: State) -> list[int]:
         """"a free sea space (... that doesn't contain a Ship token or a Sea Serpent token) adjacent to a Terrain tile"."""
-        out = []
-        for cell in range(self.board.playable_count):
-            if (state.is_sea(cell) and cell not in state.boat_at
-                    and not state.has_creature(cell, ("serpent",))
-                    and any(n in state.tile_at for n in self.board.neighbours[cell])):
-                out.append(cell)
-        return out
+        nb = self.board.neighbours
+        coast = {n for cell in state.tile_at for n in nb[cell] if n not in state.tile_at}
+        return [cell for cell in sorted(coast)
+                if cell not in state.boat_at and not state.has_creature(cell, ("serpent",))]
 
     def legal_boat(self, state: State, player: str) -> list[dict[str, Any]]:
         spots = [self.label(c) for c in self.boat_spots(state)]

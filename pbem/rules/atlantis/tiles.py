@@ -14,7 +14,21 @@ from pbem.game import IllegalAction, Rng
 from pbem.rules.atlantis.actions import handle_arg, handle_list, is_none
 from pbem.rules.atlantis.base import RulesBase, event
 from pbem.rules.atlantis.state import (
-    BOAT, HAND, ISLAND, LOST, SEA, STEP_BOARDERS, STEP_MOVE, STEP_REMOVE, STEP_TILE, SUPPLY, USED, Boarding, State, Tile)
+    BOAT,
+    HAND,
+    ISLAND,
+    LOST,
+    SEA,
+    STEP_BOARDERS,
+    STEP_MOVE,
+    STEP_REMOVE,
+    STEP_TILE,
+    SUPPLY,
+    USED,
+    Boarding,
+    State,
+    Tile,
+)
 
 
 class TileRules(RulesBase):
@@ -40,8 +54,8 @@ class TileRules(RulesBase):
         else:
             return []
         nb = self.board.neighbours
-        coastal = [t.handle for t in group
-                   if any(self.counts_as_sea_for_removal(state, n) for n in nb[t.cell])]
+        sea = self.counts_as_sea_for_removal
+        coastal = [t.handle for t in group if any(sea(state, n) for n in nb[t.cell])]
         return coastal or [t.handle for t in group]
 
     def legal_remove(self, state: State, player: str) -> list[dict[str, Any]]:

@@ -17,11 +17,28 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from pbem.game import BoardPicture, Decision, HexCell, NeedsSecret
+from pbem.game import BoardPicture, HexCell, NeedsSecret
 from pbem.rules.atlantis.base import RulesBase
 from pbem.rules.atlantis.state import (
-    BOAT, HAND, ISLE, LAND, OVER, SEA, SETUP_BOAT, SETUP_PLACE, USED, Boarding, Boat, Creature, Explorer,
-    Reaction, State, Tile, Turn, sort_handles)
+    BOAT,
+    HAND,
+    ISLE,
+    LAND,
+    OVER,
+    SEA,
+    SETUP_BOAT,
+    SETUP_PLACE,
+    USED,
+    Boarding,
+    Boat,
+    Creature,
+    Explorer,
+    Reaction,
+    State,
+    Tile,
+    Turn,
+    sort_handles,
+)
 
 FORMAT = "atlantis/1"
 SETUP_PHASES = (SETUP_PLACE, SETUP_BOAT)

@@ -1,0 +1,231 @@
+"""``pbem git ...``: the turn exchange through a shared git repository (docs/git.md).
+
+The logic is in plain modules: :mod:`~pbem.transport.git_repo` (the git
+command line), :mod:`~pbem.transport.git_incoming` (which moves, in which
+order), :mod:`~pbem.transport.git_verify` (signed commits),
+:mod:`~pbem.transport.git_sync` (the moderator's round trip),
+:mod:`~pbem.transport.git_seed` (sealed seed) and :mod:`~pbem.transport.git_ci`
+(set-up and the CI workflow).  Heavy imports happen inside the commands, and
+``pbem.cli`` is imported lazily (it imports this module).
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+GAME_DIR = click.argument("game_dir", type=click.Path(path_type=Path))
+
+
+def _run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Call fn under pbem.cli.friendly: expected failures become one line `pbem: error: ...`."""
+    from pbem.cli import friendly
+    return friendly(fn)(*args, **kwargs)
+
+
+def _game(game_dir: Path) -> Any:
+    from pbem.gamedir import GameDir
+    gd = GameDir(game_dir)
+    gd.require()
+    return gd
+
+
+@click.group("git", context_settings={"help_option_names": ["-h", "--help"]})
+def git() -> None:
+    """Exchange turns through a shared git repository.
+
+    Players add signed moves under GAME_DIR/incoming/PLAYER/ and push; the
+    moderator (a person or the repository's CI) runs `pbem git sync`.
+
+    \b
+    Example:
+      pbem git init game1 --ci github && git push -u origin main
+      pbem git sync game1
+    """
+
+
+# --- init -----------------------------------------------------------------------
+
+@git.command("init")
+@GAME_DIR
+@click.option("--ci", type=click.Choice(["github"]), default=None,
+              help="write .github/workflows/pbem.yml so the repository's CI is the moderator (seals the seed)")
+@click.option("--seal-seed", "seal", is_flag=True, help="store the seed encrypted to the moderator key (moderator.seed.age)")
+@click.option("--verify-commits", is_flag=True, help="require moves to come in commits SSH-signed by their owner")
+@click.option("--reveal-at-end", is_flag=True, help="reveal the seed in the log when the game is over")
+@click.option("--pbem-spec", default=None, help="what CI installs with pip (default: pbem==THIS_VERSION), "
+              "e.g. git+https://github.com/you/pbem@v0.1.0")
+@click.option("--branch", default=None, help="the shared branch (default: the current branch)")
+@click.option("--no-commit", is_flag=True, help="write the files but do not commit them")
+@click.option("--force", is_flag=True, help="replace an existing, different workflow file")
+def init_cmd(game_dir: Path, ci: str | None, seal: bool, verify_commits: bool, reveal_at_end: bool,
+             pbem_spec: str | None, branch: str | None, no_commit: bool, force: bool) -> None:
+    """Prepare a game folder inside a git clone for the git exchange and commit it.
+
+    Run it in the moderator's clone after `pbem new`. The moderator's private
+    folder GAME_DIR/moderator/ is git-ignored and never committed.
+
+    \b
+    Example:
+      pbem new game1 --game atlantis --player red=alice.pub --player blue=bob.pub
+      pbem git init game1 --ci github --verify-commits && git push -u origin main
+    """
+    _run(_init, game_dir, ci, seal, verify_commits, reveal_at_end, pbem_spec, branch, no_commit, force)
+
+
+def _init(game_dir: Path, ci: str | None, seal: bool, verify_commits: bool, reveal_at_end: bool,
+          pbem_spec: str | None, branch: str | None, no_commit: bool, force: bool) -> None:
+    from pbem.transport.git_ci import InitOptions, init_git
+    opts = InitOptions(ci=ci, seal=seal, verify_commits=verify_commits, reveal_at_end=reveal_at_end,
+                       branch=branch, commit=not no_commit, force=force)
+    if pbem_spec:
+        opts.pbem_spec = pbem_spec
+    result = init_git(_game(game_dir), opts)
+    for path in result.written:
+        click.echo(f"wrote {path}")
+    if result.commit:
+        click.echo(f"committed {result.commit[:12]}; now push it: git push -u origin {result.branch}")
+    elif opts.commit:
+        click.echo("nothing new to commit")
+    if ci:
+        click.echo("CI: add the secret PBEM_MODERATOR_KEY (the contents of "
+                   f"{game_dir / 'moderator' / 'moderator_ed25519'}) to the repository; see docs/git.md")
+
+
+# --- sync -------------------------------------------------------------------------
+
+@git.command("sync")
+@GAME_DIR
+@click.option("--verify-commits/--no-verify-commits", default=None,
+              help="require moves to come in commits SSH-signed by their owner (default: moderator/git.yaml)")
+@click.option("--reveal-at-end/--no-reveal-at-end", default=None,
+              help="reveal the seed in the log once the game is over (default: moderator/git.yaml)")
+@click.option("--remote", default=None, help="the shared remote (default: the branch's upstream, else origin)")
+@click.option("--branch", default=None, help="the shared branch (default: the current branch)")
+@click.option("--attempts", type=click.IntRange(1, 100), default=None,
+              help="how often to retry a push that raced a player's push (default 5)")
+@click.option("--local", "local", is_flag=True, help="do not fetch or push: process and commit in this clone only")
+def sync_cmd(game_dir: Path, verify_commits: bool | None, reveal_at_end: bool | None, remote: str | None,
+             branch: str | None, attempts: int | None, local: bool) -> None:
+    """Pull, submit the incoming moves in order, commit receipts, log,
+    digests and secrets, and push (retrying when a player pushed meanwhile).
+
+    Moves are taken in the order of the commits that added them, then by
+    file name; each is removed from incoming/ and answered in
+    receipts/PLAYER/NAME.txt.
+
+    \b
+    Example:  pbem git sync game1 --verify-commits
+    """
+    _run(_sync, game_dir, verify_commits, reveal_at_end, remote, branch, attempts, local)
+
+
+def _sync(game_dir: Path, verify_commits: bool | None, reveal_at_end: bool | None, remote: str | None,
+          branch: str | None, attempts: int | None, local: bool) -> None:
+    from pbem.transport.git_repo import Identity
+    from pbem.transport.git_settings import load_settings
+    from pbem.transport.git_sync import SyncOptions, sync
+    gd = _game(game_dir)
+    settings = load_settings(gd)
+    opts = SyncOptions(
+        verify_commits=settings.verify_commits if verify_commits is None else verify_commits,
+        reveal_at_end=settings.reveal_at_end if reveal_at_end is None else reveal_at_end,
+        remote=remote or settings.remote, branch=branch or settings.branch,
+        attempts=attempts or settings.attempts, use_remote=not local,
+        identity=Identity(settings.user_name, settings.user_email))
+    report = sync(gd, opts)
+    for outcome in report.outcomes:
+        click.echo(f"{'accepted' if outcome.accepted else 'rejected'} {outcome.item}: {outcome.text}")
+    if report.races:
+        click.echo(f"others pushed meanwhile {report.races} time(s); their commits were taken in and retried")
+    if report.pushed:
+        click.echo(f"pushed {len(report.commits)} commit(s) to {report.target}")
+    elif report.commits and local:
+        click.echo(f"committed {len(report.commits)} commit(s) locally (not pushed)")
+    elif not report.outcomes:
+        click.echo(f"nothing to do: no incoming moves ({report.target} is up to date)")
+
+
+# --- the sealed seed ----------------------------------------------------------------
+
+@git.command("seal-seed")
+@GAME_DIR
+@click.option("--no-commit", is_flag=True, help="write GAME_DIR/moderator.seed.age but do not commit it")
+def seal_seed_cmd(game_dir: Path, no_commit: bool) -> None:
+    """Store moderator/seed encrypted to the moderator's public key (from the
+    log header) as GAME_DIR/moderator.seed.age, so a CI moderator holding the
+    moderator's private key can restore it. The plain seed never leaves
+    GAME_DIR/moderator/.
+
+    \b
+    Example:  pbem git seal-seed game1 && git push
+    """
+    _run(_seal, game_dir, no_commit)
+
+
+def _seal(game_dir: Path, no_commit: bool) -> None:
+    from pbem.transport.git_repo import Repo
+    from pbem.transport.git_seed import seal_seed
+    from pbem.transport.git_sync import commit
+    gd = _game(game_dir)
+    written = seal_seed(gd).written
+    for path in written:
+        click.echo(f"wrote {path} (readable only with the moderator key)")
+    if not no_commit:
+        repo = Repo.discover(gd.root)
+        sha = commit(repo, gd, repo.rel(gd.root), "pbem: seal the moderator's seed for CI",
+                     extra=tuple(repo.rel(p) for p in written))
+        click.echo(f"committed {sha[:12]}; push it" if sha else "already committed")
+
+
+@git.command("unseal-seed")
+@GAME_DIR
+@click.option("--key", "key_path", type=click.Path(path_type=Path), default=None,
+              help="the moderator's private key file (copied to GAME_DIR/moderator/)")
+@click.option("--key-env", default=None, help="name of an environment variable holding the private key, "
+              "e.g. PBEM_MODERATOR_KEY in CI")
+def unseal_seed_cmd(game_dir: Path, key_path: Path | None, key_env: str | None) -> None:
+    """Restore GAME_DIR/moderator/seed (and the moderator key) from
+    GAME_DIR/moderator.seed.age: what a CI moderator does before syncing.
+
+    \b
+    Example:  pbem git unseal-seed game1 --key-env PBEM_MODERATOR_KEY
+    """
+    _run(_unseal, game_dir, key_path, key_env)
+
+
+def _unseal(game_dir: Path, key_path: Path | None, key_env: str | None) -> None:
+    from pbem.transport.git_seed import unseal_seed
+    if key_path is not None and key_env is not None:
+        raise ValueError("give either --key or --key-env, not both")
+    key_text = None
+    if key_env is not None:
+        key_text = os.environ.get(key_env)
+        if not key_text:
+            raise ValueError(f"environment variable {key_env} is not set or empty")
+    for path in unseal_seed(_game(game_dir), key_path, key_text):
+        click.echo(f"restored {path}")
+
+
+# --- helpers for players -----------------------------------------------------------------
+
+@git.command("allowed-signers")
+@GAME_DIR
+def allowed_signers_cmd(game_dir: Path) -> None:
+    """Print an allowed-signers file for the players' keys (namespace git),
+    to check signed commits yourself.
+
+    \b
+    Example:
+      pbem git allowed-signers game1 > signers
+      git -c gpg.ssh.allowedSignersFile=signers log --format='%h %G? %GS %s'
+    """
+    _run(_allowed, game_dir)
+
+
+def _allowed(game_dir: Path) -> None:
+    from pbem.transport.git_verify import allowed_signers
+    click.echo(allowed_signers(_game(game_dir).entries()[0]), nl=False)

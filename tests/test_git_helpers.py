@@ -1,0 +1,138 @@
+"""Helpers for the git exchange tests (no tests here): a bare repository on disk
+as the shared remote, one clone per player plus the moderator's, all driven
+with the real git CLI in a hermetic environment (own HOME, no system config)."""
+from __future__ import annotations
+
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from pipeline_helpers import new_game
+
+from pbem.crypto import keys, sshsig
+from pbem.gamedir import GameDir
+from pbem.movefile import MoveFile, render_move
+from pbem.transport.git_cli import git as git_group
+
+GAME = "game1"
+PLAYERS = ["red", "blue", "green"]
+
+
+def git(cwd: Path, *args: Any, check: bool = True, name: str = "tester") -> subprocess.CompletedProcess[str]:
+    cmd = ["git", "-c", f"user.name={name}", "-c", f"user.email={name}@test", *[str(a) for a in args]]
+    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, check=False)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"{' '.join(cmd)} failed: {proc.stderr}")
+    return proc
+
+
+def cli(*args: Any, ok: bool = True) -> Any:
+    result = CliRunner().invoke(git_group, [str(a) for a in args], catch_exceptions=False)
+    if ok:
+        assert result.exit_code == 0, result.output
+    return result
+
+
+@pytest.fixture(autouse=True)
+def hermetic_git(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".gitconfig").write_text("[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    for var in ("GIT_CONFIG_GLOBAL", "GIT_DIR", "GIT_WORK_TREE", "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL",
+                "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "PBEM_MODERATOR_KEY"):
+        monkeypatch.delenv(var, raising=False)
+
+
+@dataclass
+class Player:
+    name: str
+    clone: Path
+    key: Path
+
+    @property
+    def game(self) -> GameDir:
+        return GameDir(self.clone / GAME)
+
+    def git(self, *args: Any, check: bool = True) -> subprocess.CompletedProcess[str]:
+        return git(self.clone, *args, check=check, name=self.name)
+
+    def pull(self) -> None:
+        self.git("pull", "--rebase", "-q")
+
+    def write_move(self, filename: str, actions: list[dict[str, Any]], owner: str | None = None,
+                   player: str | None = None, key: Path | None = None) -> list[Path]:
+        """Write a move for the position this clone shows, signed; returns the two paths."""
+        entries = self.game.entries()
+        last = entries[-1]
+        move = MoveFile(entries[0]["id"], player or self.name, last["index"], last["hash"], actions)
+        raw = render_move(move).encode()
+        folder = self.game.root / "incoming" / (owner or self.name)
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / filename
+        path.write_bytes(raw)
+        sig = path.with_name(path.name + ".sig")
+        sig.write_text(sshsig.sign(keys.load_private_key(key or self.key), raw, sshsig.MOVE_NAMESPACE))
+        return [path, sig]
+
+    def commit(self, paths: list[Path], message: str, signing_key: Path | None = None) -> None:
+        self.git("add", "--", *paths)
+        if signing_key is None:
+            self.git("commit", "-q", "-m", message)
+        else:
+            self.git("-c", "gpg.format=ssh", "-c", f"user.signingkey={signing_key}", "commit", "-S", "-q",
+                     "-m", message)
+
+    def send(self, filename: str, actions: list[dict[str, Any]], signing_key: Path | None = None) -> None:
+        self.pull()
+        self.commit(self.write_move(filename, actions), f"{self.name}: {filename}", signing_key)
+        self.git("push", "-q")
+
+
+@dataclass
+class Shared:
+    bare: Path
+    moderator: GameDir
+    players: dict[str, Player]
+    key_pool: dict[str, Path]
+    tmp: Path
+    extra_clones: list[Path] = field(default_factory=list)
+
+    def sync(self, *args: Any, ok: bool = True) -> Any:
+        return cli("sync", self.moderator.root, *args, ok=ok)
+
+    def fresh_clone(self, name: str) -> Path:
+        target = self.tmp / name
+        git(self.tmp, "clone", "-q", self.bare, target)
+        return target
+
+    def remote_files(self, pattern: str = "") -> list[str]:
+        out = git(self.bare, "ls-tree", "-r", "--name-only", "main").stdout.split()
+        return [p for p in out if p.startswith(pattern)]
+
+    def remote_text(self, path: str) -> str:
+        return git(self.bare, "show", f"main:{path}").stdout
+
+    def waiting_for(self) -> list[str]:
+        entries = GameDir(self.moderator.root).entries()
+        return [d["player"] for d in entries[-1].get("pending", [])]
+
+
+def make_shared(tmp_path: Path, key_pool: dict[str, Path], *init_args: Any) -> Shared:
+    bare = tmp_path / "shared.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", bare)
+    mod_clone = tmp_path / "moderator"
+    git(tmp_path, "clone", "-q", bare, mod_clone)
+    gd = new_game(mod_clone / GAME, "toy", key_pool, PLAYERS)
+    cli("init", gd.root, *init_args)
+    cli("sync", gd.root)           # pushes the set-up commit
+    players = {}
+    for name in PLAYERS:
+        clone = tmp_path / f"clone-{name}"
+        git(tmp_path, "clone", "-q", bare, clone)
+        players[name] = Player(name, clone, key_pool[name])
+    return Shared(bare, gd, players, key_pool, tmp_path)

@@ -1,0 +1,213 @@
+"""The git turn exchange end to end with the real git CLI: a bare repository as
+the shared remote, one clone per player and the moderator's clone."""
+from __future__ import annotations
+
+import os
+import stat
+
+import pytest
+from test_git_helpers import GAME, cli, git, hermetic_git, make_shared  # noqa: F401  (autouse fixture)
+
+from pbem.audit import audit
+from pbem.gamedir import GameDir
+from pbem.transport.git_sync import SyncOptions, sync
+
+DRAW = [{"draw": True}]
+STOP = [{"stop": True}]
+
+
+@pytest.fixture
+def shared(tmp_path, key_pool, toy_registered):
+    return make_shared(tmp_path, key_pool)
+
+
+def _receipt(shared, player, name):
+    return shared.remote_text(f"{GAME}/receipts/{player}/{name}.txt")
+
+
+def test_set_up_commit_has_the_game_but_never_the_moderator_folder(shared):
+    files = shared.remote_files(GAME)
+    assert f"{GAME}/log.yaml" in files and f"{GAME}/incoming/README.md" in files
+    assert any(f.startswith(f"{GAME}/secrets/") for f in files)
+    assert not any("/moderator/" in f for f in files)
+    assert f"{GAME}/moderator.seed.age" not in files           # only sealed on request
+
+
+def test_a_whole_game_through_git_then_audit_on_a_fresh_clone(shared):
+    moves = 0
+    while waiting := shared.waiting_for():
+        player = shared.players[waiting[0]]
+        index = GameDir(shared.moderator.root).entries()[-1]["index"]
+        player.send(f"{index:04d}.yaml", DRAW)
+        out = shared.sync().output
+        assert f"accepted {player.name}/{index:04d}.yaml: entry {index + 1}" in out
+        assert "pushed" in out
+        moves += 1
+        assert moves < 30
+    assert moves == 9                                           # 3 players x 3 cards
+    subjects = git(shared.bare, "log", "--format=%s", "main").stdout.splitlines()
+    assert "entry 1: red's move accepted; waiting for blue" in subjects
+    assert any(s.startswith("entry 9: green's move accepted; waiting for nobody") for s in subjects)
+    receipt = _receipt(shared, "red", "0000")
+    assert receipt.startswith("accepted: red's move") and "log entry: 1" in receipt and "move sha256: " in receipt
+    assert shared.remote_files(f"{GAME}/incoming/") == [f"{GAME}/incoming/README.md"]
+
+    # players' view: a fresh clone audits (no seed yet: chain, signatures, moves)
+    clone = shared.fresh_clone("auditor")
+    report = audit(GameDir(clone / GAME))
+    assert report.ok, report.problems
+    assert not (clone / GAME / "moderator").exists()
+    seed = shared.moderator.seed_path.read_text().strip()
+    history = git(shared.bare, "log", "-p", "--all", "--format=%H %s%n%b").stdout
+    assert seed not in history and seed.upper() not in history
+    names = git(shared.bare, "log", "--all", "--name-only", "--format=").stdout
+    assert f"{GAME}/moderator/" not in names
+
+    # the moderator reveals at the end: the fresh clone then replays everything
+    assert "pushed" in shared.sync("--reveal-at-end").output
+    git(clone, "pull", "-q", "--ff-only")
+    report = audit(GameDir(clone / GAME))
+    assert report.ok, report.problems
+    assert any("replayed" in note for note in report.notes)
+    git(shared.bare, "fsck", "--strict")
+
+
+def test_order_is_commit_order_then_file_name(shared):
+    red = shared.players["red"]
+    red.pull()
+    # one commit with two moves for the same position: b.yaml is taken after a.yaml
+    red.commit(red.write_move("b.yaml", STOP) + red.write_move("a.yaml", DRAW), "two at once")
+    # a later commit: z.yaml comes after both, although its name sorts last anyway; y.yaml
+    # in a third commit shows that the commit decides before the name
+    red.commit(red.write_move("z.yaml", DRAW), "later")
+    red.commit(red.write_move("y.yaml", DRAW), "even later")
+    red.git("push", "-q")
+    out = shared.sync().output.splitlines()
+    order = [line.split(":")[0] for line in out if line.startswith(("accepted", "rejected"))]
+    assert order == ["accepted red/a.yaml", "rejected red/b.yaml", "rejected red/z.yaml", "rejected red/y.yaml"]
+    assert "stale move" in _receipt(shared, "red", "b").splitlines()[0]
+    assert shared.remote_files(f"{GAME}/incoming/red") == []
+
+
+def test_push_race_moderator_takes_in_the_players_new_commit(shared, tmp_path):
+    red, blue = shared.players["red"], shared.players["blue"]
+    red.send("0000.yaml", DRAW)
+    # blue commits a (too early) move now and pushes it while the moderator is pushing
+    blue.pull()
+    blue.commit(blue.write_move("early.yaml", DRAW), "blue is early")
+    _push_during_the_moderators_push(shared, blue.clone)
+    report = sync(shared.moderator, SyncOptions())
+    assert report.pushed and report.races == 1 and report.redone == 0
+    assert [o.item for o in report.outcomes] == ["red/0000.yaml", "blue/early.yaml"]
+    assert _receipt(shared, "red", "0000").startswith("accepted")
+    assert _receipt(shared, "blue", "early").startswith("rejected: stale move")
+    blue_head = blue.git("rev-parse", "HEAD").stdout.strip()
+    assert git(shared.bare, "merge-base", "--is-ancestor", blue_head, "main", check=False).returncode == 0
+    assert shared.remote_files(f"{GAME}/incoming/blue") == []
+    assert audit(GameDir(shared.fresh_clone("auditor") / GAME)).ok
+    git(shared.bare, "fsck", "--strict")
+
+
+def test_push_race_on_a_file_the_moderator_processed_redoes_the_moves(shared):
+    red = shared.players["red"]
+    red.send("0000.yaml", STOP)
+    # red corrects the move in place and pushes the change while the moderator pushes
+    red.commit(red.write_move("0000.yaml", DRAW), "red changes its mind")
+    _push_during_the_moderators_push(shared, red.clone)
+    report = sync(shared.moderator, SyncOptions())
+    assert report.pushed and report.races == 1 and report.redone == 1
+    assert [(o.item, o.accepted) for o in report.outcomes] == [("red/0000.yaml", True)]
+    log = shared.remote_text(f"{GAME}/log.yaml")
+    assert "drew: red" in log and "stopped: red" not in log        # the pushed correction won
+    report = audit(GameDir(shared.fresh_clone("auditor") / GAME))
+    assert report.ok, report.problems                             # and the archive is what was signed
+
+
+def test_a_player_whose_push_races_the_moderator_pulls_and_pushes_again(shared):
+    red, blue = shared.players["red"], shared.players["blue"]
+    blue.pull()                                   # blue's clone is now behind what comes next
+    red.send("0000.yaml", DRAW)
+    shared.sync()
+    blue.commit(blue.write_move("0001.yaml", DRAW), "blue moves")   # written from a stale log: rejected later
+    refused = blue.git("push", "-q", check=False)
+    assert refused.returncode != 0 and "rejected" in refused.stderr
+    blue.git("pull", "--rebase", "-q")            # the documented retry
+    blue.git("push", "-q")
+    shared.sync()
+    assert _receipt(shared, "blue", "0001").startswith("rejected: stale move")
+    blue.pull()
+    blue.send("0002.yaml", DRAW)
+    shared.sync()
+    assert _receipt(shared, "blue", "0002").startswith("accepted: blue's move")
+
+
+def test_layout_problems_get_receipts_and_are_removed(shared):
+    red = shared.players["red"]
+    red.pull()
+    inc = red.game.root / "incoming"
+    paths = red.write_move("theirs.yaml", DRAW, owner="red", player="blue", key=shared.key_pool["blue"])
+    paths += red.write_move("ghost.yaml", DRAW, owner="nobody")
+    nosig = red.write_move("nosig.yaml", DRAW)
+    nosig[1].unlink()
+    lonely = red.write_move("lonely.yaml", DRAW)
+    lonely[0].unlink()
+    (inc / "red" / "notes.txt").write_text("hello\n")
+    (inc / "red" / "sub").mkdir()
+    (inc / "red" / "sub" / "x.yaml").write_text("x\n")
+    paths += [nosig[0], lonely[1], inc / "red" / "notes.txt", inc / "red" / "sub" / "x.yaml"]
+    red.commit(paths, "all sorts")
+    red.git("push", "-q")
+    out = shared.sync().output
+    assert "accepted" not in out
+    assert "is blue's but it was put in incoming/red/" in _receipt(shared, "red", "theirs")
+    assert "no player 'nobody'" in _receipt(shared, "nobody", "ghost")
+    assert "no signature file nosig.yaml.sig" in _receipt(shared, "red", "nosig")
+    assert "has no move file lonely.yaml" in _receipt(shared, "red", "lonely")
+    assert "not a move file" in _receipt(shared, "red", "notes.txt")
+    assert "not in a sub-folder" in _receipt(shared, "red", "sub-x.yaml")
+    assert shared.remote_files(f"{GAME}/incoming/") == [f"{GAME}/incoming/README.md"]
+    assert len(GameDir(shared.moderator.root).entries()) == 1
+
+
+def test_players_may_not_change_anything_outside_incoming(shared):
+    red = shared.players["red"]
+    red.pull()
+    log = red.game.log_path
+    log.write_text(log.read_text() + "# red was here\n")
+    red.commit([log], "tamper")
+    red.git("push", "-q")
+    result = shared.sync(ok=False)
+    assert result.exit_code != 0
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("pbem: error: ")
+    assert f"changes {GAME}/log.yaml" in lines[0]
+
+
+def test_sync_refuses_a_dirty_clone_and_with_nothing_to_do_says_so(shared):
+    assert "nothing to do" in shared.sync().output
+    shared.moderator.log_path.write_text(shared.moderator.log_path.read_text() + "\n")
+    result = shared.sync(ok=False)
+    assert result.exit_code == 1 and "uncommitted changes in game1/log.yaml" in result.output
+
+
+def test_local_mode_commits_without_pushing(shared):
+    shared.players["red"].send("0000.yaml", DRAW)
+    git(shared.moderator.root, "pull", "-q", "--ff-only")
+    before = git(shared.bare, "rev-parse", "main").stdout
+    out = shared.sync("--local").output
+    assert "accepted red/0000.yaml" in out and "committed 1 commit(s) locally" in out
+    assert git(shared.bare, "rev-parse", "main").stdout == before
+
+
+def _push_during_the_moderators_push(shared, clone):
+    """A real race: the moderator clone's pre-push hook pushes the player's commit first (once)."""
+    hook = shared.moderator.root.parent / ".git" / "hooks" / "pre-push"
+    marker = shared.tmp / "raced"
+    hook.write_text(
+        "#!/bin/sh\n"
+        f"[ -e '{marker}' ] && exit 0\n"
+        f"touch '{marker}'\n"
+        "unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_PREFIX GIT_QUARANTINE_PATH\n"
+        f"git -C '{clone}' push -q origin HEAD:main >/dev/null 2>&1 || exit 1\n"
+        "exit 0\n")
+    os.chmod(hook, hook.stat().st_mode | stat.S_IEXEC)

@@ -1,0 +1,218 @@
+"""`pbem mail fetch`: moves by mail from Dovecot (IMAP) or a Maildir, receipts, exactly-once."""
+from __future__ import annotations
+
+import json
+from email.utils import formatdate
+
+import pytest
+from click.testing import CliRunner
+
+from mailservers import (GM, QUIET_TLS, address, attachment_message, deliver_to_gm, imap_flags, inline_message,
+                         move_files, start_dovecot, start_world, wait_for)
+from pbem.transport import mail_cycle, mail_ledger
+from pbem.transport.mail_cli import mail
+from pbem.transport.mail_cycle import fetch_moves
+
+
+@pytest.fixture(scope="module")
+def dovecot():
+    server = start_dovecot()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def world(tmp_path, key_pool, toy_registered, dovecot):
+    w = start_world(tmp_path, key_pool, dovecot, smtp_mode="starttls")
+    yield w
+    w.smtp.stop()
+
+
+def log_length(world) -> int:
+    return len(world.gd.entries())
+
+
+def receipts(world, player):
+    return [r.msg for r in world.mail_to(player) if r.msg["X-PBEM-Receipt"]]
+
+
+def body(msg) -> str:
+    return msg.get_content().replace("\r\n", "\n")
+
+
+def test_attached_move_sent_by_a_real_client_is_accepted_with_a_receipt(world):
+    raw, sig = move_files(world.gd, "red", world.keys["red"])
+    sent = attachment_message("red", raw, sig)
+    world.player_send("red", sent)
+    result = CliRunner().invoke(mail, ["fetch", str(world.gd.root)], env=world.env())
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("accepted: attachment move.yaml in <")
+    assert log_length(world) == 2
+    [receipt] = receipts(world, "red")
+    entry = world.gd.entries()[1]
+    text = body(receipt)
+    assert "ACCEPTED (attachment move.yaml)" in text
+    assert f"red's move {entry['move']['sha256'][:16]} is log entry 1" in text
+    assert "red drew a card (1 in hand)" in text and "waiting for: blue" in text
+    assert receipt["In-Reply-To"] == sent["Message-ID"] and receipt["Auto-Submitted"] == "auto-replied"
+    assert receipt["Subject"].startswith("Re: my move [") and "accepted" in receipt["Subject"]
+    assert [b"\\Seen" in f for f in imap_flags(world.dovecot, world.imap_user)] == [True]
+
+
+def test_text_attachments_with_crlf_are_accepted(world):
+    raw, sig = move_files(world.gd, "red", world.keys["red"])
+    world.player_send("red", attachment_message("red", raw, sig, as_text=True))
+    report = fetch_moves(world.gd, world.config())
+    assert report.accepted == 1, report.lines
+    assert (world.gd.moves_dir / "000001-red.yaml").read_bytes() == raw
+
+
+@pytest.mark.parametrize("style", ["crlf", "flowed"])
+def test_inline_move_damaged_by_the_mail_client_is_accepted(world, style):
+    raw, sig = move_files(world.gd, "red", world.keys["red"])
+    world.player_send("red", inline_message("red", raw, sig, style=style))
+    report = fetch_moves(world.gd, world.config())
+    assert report.accepted == 1, report.lines
+    assert (world.gd.moves_dir / "000001-red.yaml").read_bytes() == raw     # what red signed, exactly
+    assert "ACCEPTED (inline move 1)" in body(receipts(world, "red")[0])
+
+
+def test_fetch_twice_handles_each_message_once(world):
+    raw, sig = move_files(world.gd, "red", world.keys["red"])
+    world.player_send("red", attachment_message("red", raw, sig))
+    first = fetch_moves(world.gd, world.config())
+    second = fetch_moves(world.gd, world.config())
+    assert first.accepted == 1 and second.lines == ["no new messages"]
+    assert log_length(world) == 2 and len(receipts(world, "red")) == 1
+    ledger = json.loads((world.gd.moderator_dir / "mail-ledger.json").read_text())["messages"]
+    [(key, record)] = ledger.items()
+    assert key.startswith("<") and " sha256:" in key and record["status"] == "replied"
+    assert ((world.gd.moderator_dir / "mail-ledger.json").stat().st_mode & 0o777) == 0o600
+
+
+def test_crash_between_submit_and_ledger_write(world, monkeypatch):
+    raw, sig = move_files(world.gd, "red", world.keys["red"])
+    world.player_send("red", attachment_message("red", raw, sig))
+    real_put = mail_ledger.Ledger.put
+
+    def crash(self, key, record):
+        if record.get("status") == mail_ledger.SUBMITTED:
+            raise KeyboardInterrupt("power cut")
+        real_put(self, key, record)
+
+    monkeypatch.setattr(mail_ledger.Ledger, "put", crash)
+    with pytest.raises(KeyboardInterrupt):
+        fetch_moves(world.gd, world.config())
+    assert log_length(world) == 2 and receipts(world, "red") == []     # submitted, but nothing recorded
+    monkeypatch.setattr(mail_ledger.Ledger, "put", real_put)
+    report = fetch_moves(world.gd, world.config())                     # the rerun
+    assert log_length(world) == 2 and report.accepted == 1
+    [receipt] = receipts(world, "red")
+    text = body(receipt)
+    assert "is log entry 1" in text and "already in the log" in text
+    assert fetch_moves(world.gd, world.config()).lines == ["no new messages"]
+    assert len(receipts(world, "red")) == 1
+
+
+def test_crash_between_ledger_write_and_receipt(world, monkeypatch):
+    raw, sig = move_files(world.gd, "red", world.keys["red"])
+    world.player_send("red", attachment_message("red", raw, sig))
+    real_send = mail_cycle.LazySender.send
+
+    def fail(self, msg, to):
+        raise mail_cycle.MailFetchError("connection lost")
+
+    monkeypatch.setattr(mail_cycle.LazySender, "send", fail)
+    with pytest.raises(ValueError, match="connection lost"):
+        fetch_moves(world.gd, world.config())
+    ledger = mail_ledger.Ledger.load(world.gd)
+    assert [r["status"] for r in ledger.records.values()] == ["submitted"]
+    monkeypatch.setattr(mail_cycle.LazySender, "send", real_send)
+    report = fetch_moves(world.gd, world.config())
+    assert report.replies == 1 and report.accepted == 0 and log_length(world) == 2
+    assert "already in the log" not in body(receipts(world, "red")[0])
+
+
+def test_a_message_without_a_move_is_left_alone_and_reported_once(world):
+    world.player_send("blue", b"From: blue@pbem.test\r\nTo: gm@pbem.test\r\nSubject: hello\r\n"
+                              b"Message-ID: <chat@pbem.test>\r\n\r\nWhen is the next game?\r\n")
+    deliver_to_gm(world, b"From: mailer-daemon@pbem.test\r\nTo: gm@pbem.test\r\nSubject: away\r\n"
+                         b"Auto-Submitted: auto-replied\r\n\r\nI am on holiday.\r\n")
+    report = fetch_moves(world.gd, world.config())
+    assert report.ignored == 2 and report.replies == 0
+    assert report.lines[0].startswith("left alone: message <chat@pbem.test> from blue@pbem.test ('hello'): no move")
+    assert "automatic message" in report.lines[1]
+    assert world.router.log[1:] == []                                  # no reply to anyone
+    assert [b"\\Seen" in f for f in imap_flags(world.dovecot, world.imap_user)] == [False, False]
+    assert fetch_moves(world.gd, world.config()).lines == ["no new messages"]
+
+
+def test_rejected_moves_get_the_reason(world):
+    raw, sig = move_files(world.gd, "red", world.keys["red"])
+    world.player_send("blue", attachment_message("blue", raw, sig.replace("A", "B", 5)))  # spoiled signature
+    world.player_send("red", b"From: red@pbem.test\r\nSubject: question\r\n\r\nhow do I sign?\r\n")
+    raw2, _sig2 = move_files(world.gd, "red", world.keys["red"], [{"stop": True}])
+    world.player_send("red", inline_message("red", raw2, "", style="plain"))   # pasted without its signature
+    report = fetch_moves(world.gd, world.config())
+    assert log_length(world) == 1 and report.accepted == 0 and report.rejected == 2 and report.ignored == 1
+    [to_blue] = receipts(world, "blue")
+    assert "REJECTED (attachment move.yaml): bad signature for red" in body(to_blue)
+    assert "Nothing was changed" in body(to_blue) and "rejected" in to_blue["Subject"]
+    [to_red] = receipts(world, "red")
+    assert "a move without its signature" in body(to_red)
+
+
+def test_oldest_message_first(world):
+    older_raw, older_sig = move_files(world.gd, "red", world.keys["red"], [{"draw": True}])
+    newer_raw, newer_sig = move_files(world.gd, "red", world.keys["red"], [{"stop": True}])
+    # the newer message arrives first
+    world.player_send("red", inline_message("red", newer_raw, newer_sig, subject="second thoughts",
+                                            date=formatdate(1_900_000_000)))
+    world.player_send("red", inline_message("red", older_raw, older_sig, subject="first",
+                                            date=formatdate(1_800_000_000)))
+    report = fetch_moves(world.gd, world.config())
+    assert report.accepted == 1 and report.rejected == 1
+    assert world.gd.entries()[1]["actions"] == [{"draw": True}]
+    texts = {r["Subject"].split(" [")[0]: body(r) for r in receipts(world, "red")}
+    assert "ACCEPTED" in texts["Re: first"] and "stale move" in texts["Re: second thoughts"]
+
+
+@pytest.mark.filterwarnings(QUIET_TLS)
+def test_fetch_over_imaps_and_smtps_moving_handled_mail_to_a_folder(tmp_path, key_pool, toy_registered, dovecot):
+    w = start_world(tmp_path, key_pool, dovecot, smtp_mode="tls", inbox="imaps")
+    try:
+        w.write_config(done_folder="pbem done")
+        raw, sig = move_files(w.gd, "red", w.keys["red"])
+        w.player_send("red", attachment_message("red", raw, sig))
+        w.player_send("blue", b"From: blue@pbem.test\r\nSubject: hi\r\n\r\nno move here\r\n")
+        report = fetch_moves(w.gd, w.config())
+        assert report.accepted == 1 and report.ignored == 1 and report.replies == 1
+        assert len(imap_flags(w.dovecot, w.imap_user)) == 1                 # the chat stays in INBOX
+        assert [b"\\Seen" in f for f in imap_flags(w.dovecot, w.imap_user, "pbem done")] == [True]
+    finally:
+        w.smtp.stop()
+
+
+def test_fetch_from_a_maildir(tmp_path, key_pool, toy_registered, dovecot):
+    w = start_world(tmp_path, key_pool, dovecot, smtp_mode="none", inbox="maildir")
+    try:
+        raw, sig = move_files(w.gd, "red", w.keys["red"])
+        w.player_send("red", inline_message("red", raw, sig, style="crlf"))
+        wait_for(lambda: any((w.maildir / "new").iterdir()))
+        report = fetch_moves(w.gd, w.config())
+        assert report.accepted == 1 and report.replies == 1
+        assert not any((w.maildir / "new").iterdir())
+        [name] = [p.name for p in (w.maildir / "cur").iterdir()]
+        assert name.endswith(":2,S")
+        assert fetch_moves(w.gd, w.config()).lines == ["no new messages"]
+        assert [r.rcpt_tos for r in w.router.log[1:]] == [[address("red")]]
+        assert GM not in w.router.inboxes
+    finally:
+        w.smtp.stop()
+
+
+def test_a_second_mail_run_at_the_same_time_stops_with_one_line(world):
+    with mail_ledger.mail_lock(world.gd):
+        result = CliRunner().invoke(mail, ["run", str(world.gd.root)], env=world.env())
+    assert result.exit_code != 0
+    assert result.output.startswith("pbem: error: another `pbem mail` is working on") and result.output.count("\n") == 1

@@ -1,0 +1,126 @@
+"""A whole toy game played by e-mail, end to end.
+
+The players are separate mail users: they read the digests the moderator's
+`pbem mail run` sends them, decrypt their own secrets, fill in the move
+template from them, sign it with the real ssh-keygen and mail it back with
+smtplib (over STARTTLS with a login) -- half of them as attachments, half
+pasted inline and mangled the way mail clients do.  The moderator's mail
+arrives in a Maildir that Dovecot serves over IMAP.
+"""
+from __future__ import annotations
+
+import re
+import subprocess
+from email.message import EmailMessage
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from crypto_helpers import require_tool
+from mailservers import (GM, PLAYERS, address, attachment_message, inline_message, start_dovecot,
+                         start_world)
+from pbem.audit import audit
+from pbem.crypto import agecrypt
+from pbem.transport.mail_cli import mail
+
+
+@pytest.fixture(scope="module")
+def dovecot():
+    server = start_dovecot()
+    yield server
+    server.stop()
+
+
+class Player:
+    """A player at their mail client: reads digests, answers with signed moves."""
+
+    def __init__(self, name, world, folder):
+        self.name, self.world, self.folder = name, world, folder
+        self.read = 0
+        self.moves_sent = 0
+        self.game_over = False
+        folder.mkdir()
+
+    def new_mail(self):
+        mail_ = self.world.mail_to(self.name)[self.read:]
+        self.read += len(mail_)
+        return [m.msg for m in mail_]
+
+    def take_turn(self) -> bool:
+        """Read new mail; answer a digest that asks for our move.  True if a move was sent."""
+        sent = False
+        for msg in self.new_mail():
+            if msg["X-PBEM-Receipt"]:
+                assert msg["X-PBEM-Receipt"] == "accepted", msg.get_content()
+                continue
+            assert msg["X-PBEM-Game"] and msg["To"].addresses[0].addr_spec == address(self.name)
+            self.game_over = "game over" in msg["Subject"]
+            if "your move" in msg["Subject"]:
+                self.answer(msg)
+                sent = True
+        return sent
+
+    def answer(self, digest: EmailMessage) -> None:
+        [age] = [p for p in digest.walk() if (p.get_filename() or "").endswith(".age")]
+        assert age.get_filename() == f"{self.name}-entry{digest['X-PBEM-Entry']}.age"
+        mine = agecrypt.decrypt(age.get_content(), self.world.keys[self.name]).decode()
+        template = re.search(r"----- BEGIN move.yaml -----\n(.*?)----- END move.yaml -----", mine, re.S).group(1)
+        secrets = re.search(r"----- BEGIN secrets -----\n(.*?)----- END secrets -----", mine, re.S).group(1)
+        cards = yaml.safe_load(secrets)["cards"]
+        action = "{draw: true}" if sum(cards) < 25 else "{stop: true}"
+        move = template.replace("  - {}  # see `pbem legal`", f"  - {action}")
+        path = self.folder / "move.yaml"
+        path.write_text(move)
+        sig_path = self.folder / "move.yaml.sig"
+        sig_path.unlink(missing_ok=True)
+        subprocess.run([require_tool("ssh-keygen"), "-q", "-Y", "sign", "-n", "pbem-move",
+                        "-f", str(self.world.keys[self.name]), str(path)], check=True, capture_output=True)
+        raw, sig = path.read_bytes(), sig_path.read_text()
+        subject = "Re: " + digest["Subject"]
+        if self.moves_sent % 2 == 0:
+            reply = attachment_message(self.name, raw, sig, subject=subject)
+        else:
+            reply = inline_message(self.name, raw, sig, subject=subject, style="crlf")
+        reply.replace_header("To", digest["Reply-To"] or digest["From"])
+        reply["In-Reply-To"] = digest["Message-ID"]
+        self.world.player_send(self.name, reply)
+        self.moves_sent += 1
+
+
+def test_a_whole_game_by_email(tmp_path, key_pool, toy_registered, dovecot):
+    world = start_world(tmp_path, key_pool, dovecot, smtp_mode="starttls")
+    try:
+        players = {p: Player(p, world, tmp_path / f"player-{p}") for p in PLAYERS}
+
+        def mail_run():
+            result = CliRunner().invoke(mail, ["run", str(world.gd.root)], env=world.env())
+            assert result.exit_code == 0, result.output
+            return result.output
+
+        for cycle in range(40):
+            out = mail_run()
+            assert "rejected" not in out and "left alone" not in out, out
+            moved = [p.take_turn() for p in players.values()]
+            if all(p.game_over for p in players.values()):
+                break
+            assert any(moved), f"cycle {cycle}: nobody was asked to move\n{out}"
+        else:
+            pytest.fail("the game did not end by mail")
+
+        entries = world.gd.entries()
+        moves = [e for e in entries if e["kind"] == "move"]
+        assert len(moves) == sum(p.moves_sent for p in players.values()) >= 4
+        assert audit(world.gd).ok
+        for name, p in players.items():
+            receipts = [r for r in world.mail_to(name) if r.msg["X-PBEM-Receipt"]]
+            assert len(receipts) == p.moves_sent
+        # every digest went to its own player only, once per log entry
+        for received in world.router.log:
+            assert len(received.rcpt_tos) == 1
+        digests = [r for r in world.router.log if r.msg["X-PBEM-Entry"]]
+        assert len(digests) == len(PLAYERS) * len(entries)
+        assert "nothing to send" in mail_run()                        # cron keeps running: no repeats
+        assert GM not in world.router.inboxes
+    finally:
+        world.smtp.stop()

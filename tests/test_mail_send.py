@@ -1,0 +1,169 @@
+"""`pbem mail send`: one digest message per player, over real SMTP (STARTTLS and implicit TLS)."""
+from __future__ import annotations
+
+import re
+import struct
+
+import pytest
+from click.testing import CliRunner
+
+from mailservers import PLAYERS, QUIET_TLS, World, address, move_files, start_dovecot, start_world
+from pbem.crypto import agecrypt
+from pbem.render.png import PNG_MAGIC, svg_size, svg_to_png
+from pbem.submit import submit
+from pbem.transport.mail_cli import mail
+from pbem.transport.mail_compose import email_html
+from pbem.transport.mail_cycle import run_cycle, send_digests
+
+
+@pytest.fixture(scope="module")
+def dovecot():
+    server = start_dovecot()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def world(tmp_path, key_pool, toy_registered, dovecot):
+    w = start_world(tmp_path, key_pool, dovecot, smtp_mode="starttls")
+    yield w
+    w.smtp.stop()
+
+
+def cli(world: World, *args: str, ok: bool = True):
+    result = CliRunner().invoke(mail, [*args, str(world.gd.root)], env=world.env())
+    if ok:
+        assert result.exit_code == 0, result.output
+    return result
+
+
+def _png_size(png: bytes) -> tuple[int, int]:
+    assert png.startswith(PNG_MAGIC)
+    return struct.unpack(">II", png[16:24])
+
+
+def test_svg_to_png_renders_the_board_at_twice_its_size(world):
+    svg = (world.gd.public_dir / "board.svg").read_text()
+    width, height = svg_size(svg)
+    assert _png_size(svg_to_png(svg)) == (2 * width, 2 * height)
+    with pytest.raises(ValueError, match="cannot render"):
+        svg_to_png("<svg")
+
+
+def test_email_html_swaps_the_inline_svg_for_a_cid_image(world):
+    page = (world.gd.public_dir / "digest.html").read_text()
+    assert "<svg" in page
+    out = email_html(page, "board.1@pbem.test", (320, 168), 'Board "1" & more')
+    assert "<svg" not in out and "</svg>" not in out
+    assert '<img src="cid:board.1@pbem.test" width="320" height="168" alt="Board &quot;1&quot; &amp; more"' in out
+    assert out.count("<img") == 1 and "What happened" in out
+
+
+def _parts(msg):
+    return [(p.get_content_type(), p.get_filename(), p) for p in msg.walk()]
+
+
+def test_send_gives_each_player_one_message_with_only_their_secrets(world):
+    cli(world, "send")
+    assert len(world.router.log) == len(PLAYERS)
+    digest_txt = (world.gd.public_dir / "digest.txt").read_text()
+    board_svg = (world.gd.public_dir / "board.svg").read_text()
+    for player in PLAYERS:
+        [received] = world.mail_to(player)
+        assert received.rcpt_tos == [address(player)]           # the envelope: this player only
+        others = [address(p) for p in PLAYERS if p != player]
+        assert not any(o.encode() in received.raw for o in others)
+        msg = received.msg
+        assert msg["To"].addresses[0].addr_spec == address(player) and msg["Cc"] is None
+        assert "your move" in msg["Subject"] if player == "red" else "waiting for red" in msg["Subject"]
+        assert msg.get_content_type() == "multipart/mixed"
+        kinds = [(t, f) for t, f, _p in _parts(msg)]
+        assert kinds == [("multipart/mixed", None), ("multipart/alternative", None), ("text/plain", None),
+                         ("multipart/related", None), ("text/html", None),
+                         ("image/png", "board-entry0.png"), ("image/svg+xml", "board-entry0.svg"),
+                         ("application/octet-stream", f"{player}-entry0.age")]
+        parts = {t: p for t, _f, p in _parts(msg)}
+        assert parts["text/plain"].get_content().replace("\r\n", "\n") == digest_txt
+        html = parts["text/html"].get_content()
+        assert "<svg" not in html
+        cids = re.findall(r'src="cid:([^"]+)"', html)
+        png = parts["image/png"]
+        assert cids == [png["Content-ID"].strip("<>")]
+        assert png.get_content_disposition() == "inline"
+        assert png.get_content().startswith(PNG_MAGIC)
+        assert parts["image/svg+xml"].get_content().decode() == board_svg
+        age = parts["application/octet-stream"]
+        assert age.get_content_disposition() == "attachment"
+        secret = agecrypt.decrypt(age.get_content(), world.keys[player]).decode()
+        assert f"For:     {player}" in secret and "Your secrets" in secret
+        for other in (p for p in PLAYERS if p != player):
+            with pytest.raises(agecrypt.AgeError):
+                agecrypt.decrypt(age.get_content(), world.keys[other])
+
+
+@pytest.mark.filterwarnings(QUIET_TLS)
+def test_send_over_implicit_tls(tmp_path, key_pool, toy_registered, dovecot):
+    w = start_world(tmp_path, key_pool, dovecot, smtp_mode="tls")
+    try:
+        report = send_digests(w.gd, w.config(), players=["blue"])
+        assert report.sent == 1 and [r.rcpt_tos for r in w.router.log] == [[address("blue")]]
+        assert w.config().smtp.port == w.smtp.port and w.config().smtp.security == "tls"
+    finally:
+        w.smtp.stop()
+
+
+def test_wrong_password_and_untrusted_certificate_are_one_line_errors(world):
+    env = dict(world.env(), PBEM_SMTP_PASSWORD="wrong")
+    result = CliRunner().invoke(mail, ["send", str(world.gd.root)], env=env)
+    assert result.exit_code != 0
+    assert result.output.startswith("pbem: error: cannot log in to SMTP server 127.0.0.1")
+    assert "535" in result.output and result.output.count("\n") == 1
+    path = world.gd.moderator_dir / "mail.toml"
+    path.write_text("\n".join(line for line in path.read_text().splitlines() if not line.startswith("cafile")))
+    result = cli(world, "send", ok=False)
+    assert result.exit_code != 0 and result.output.count("\n") == 1
+    assert "certificate not trusted" in result.output and "cafile" in result.output
+    assert world.router.log == []
+
+
+def test_settings_errors_are_one_line(world):
+    path = world.gd.moderator_dir / "mail.toml"
+    good = path.read_text()
+    result = CliRunner().invoke(mail, ["send", str(world.gd.root)], env={"PBEM_SMTP_PASSWORD": ""})
+    assert result.output == "pbem: error: no SMTP password: set PBEM_SMTP_PASSWORD (for gm at 127.0.0.1)\n"
+    path.write_text(good.replace('security = "starttls"', 'security = "none"').replace("127.0.0.1", "smtp.example.org", 1))
+    assert "only allowed for a server on this machine" in cli(world, "send", ok=False).output
+    path.write_text(good.replace("[players]\n", "[players]\nmallory = \"m@pbem.test\"\n"))
+    assert "mallory who are not in this game" in cli(world, "send", ok=False).output
+    path.write_text(good.replace('green = "Green Player <green@pbem.test>"\n', ""))
+    assert "no address for player(s) green" in cli(world, "send", ok=False).output
+    path.write_text(good.replace("host =", "hots =", 1))
+    assert "unknown setting(s) smtp.hots" in cli(world, "send", ok=False).output
+    path.write_text(good + 'password = "in-the-file"\n')
+    path.chmod(0o644)
+    out = cli(world, "send", ok=False).output
+    assert "others can read it" in out and "chmod 600" in out
+    path.unlink()
+    assert "no mail settings: write" in cli(world, "send", ok=False).output
+    assert world.router.log == []
+
+
+def test_run_sends_only_when_the_log_changed(tmp_path, key_pool, toy_registered, dovecot):
+    w = start_world(tmp_path, key_pool, dovecot, smtp_mode="none", inbox="maildir")
+    try:
+        first = run_cycle(w.gd, w.config())
+        assert first.sent == 3 and "no new messages" in first.lines
+        assert run_cycle(w.gd, w.config()).sent == 0
+        submit(w.gd, *move_files(w.gd, "red", w.keys["red"]))
+        third = run_cycle(w.gd, w.config())
+        assert third.sent == 3
+        assert all(len(w.mail_to(p)) == 2 for p in PLAYERS)
+        assert "log entry 1" in w.mail_to("blue")[-1].msg["Subject"]
+    finally:
+        w.smtp.stop()
+
+
+@pytest.mark.parametrize("command", ["send", "fetch", "run"])
+def test_every_mail_command_has_help_with_an_example(command):
+    result = CliRunner().invoke(mail, [command, "--help"])
+    assert result.exit_code == 0 and "Example:" in result.output
