@@ -118,7 +118,7 @@ class CreatureRules(RulesBase):
         events: list = []
         if order is None:
             events.append(event({"event": "creature", "player": player, "creature": None, "kind": state.turn.die}))
-            self.advance(state, rng, events, STEP_CREATURE)  # type: ignore[attr-defined]
+            self.advance(state, rng, events, STEP_CREATURE)
             return events
         handle = handle_arg(order["creature"], "creature")
         c = state.creatures.get(handle)
@@ -128,7 +128,7 @@ class CreatureRules(RulesBase):
         path = self.walk_arg(order, c.cell, self.die_moves(face), state.is_sea, self.stopper(state, face),
                              f"{face} {handle}")
         dest = path[-1]
-        self.check_defense_knowledge(state, face, dest)  # type: ignore[attr-defined]
+        self.check_defense_knowledge(state, face, dest)
         frm = c.cell
         state.put_creature(handle, SEA, dest)
         events.append(event({"event": "creature", "player": player, "creature": handle,
@@ -138,7 +138,7 @@ class CreatureRules(RulesBase):
         if state.reaction is not None:
             state.turn.step = STEP_DEFENSE
         else:
-            self.advance(state, rng, events, STEP_CREATURE)  # type: ignore[attr-defined]
+            self.advance(state, rng, events, STEP_CREATURE)
         return events
 
     # --- what each creature does where it ends --------------------------------------------
@@ -148,29 +148,29 @@ class CreatureRules(RulesBase):
         If it was an empty ship, it remains in play"."""
         boat = state.boat_at.get(cell)
         if boat is not None and state.boats[boat].passengers:
-            self.lose_ship_and_crew(state, boat, events, cause=f"serpent {c.handle}")  # type: ignore[attr-defined]
-        self.lose_explorers(state, list(state.swimmers(cell)), cell, events, cause=f"serpent {c.handle}")  # type: ignore[attr-defined]
+            self.lose_ship_and_crew(state, boat, events, cause=f"serpent {c.handle}")
+        self.lose_explorers(state, list(state.swimmers(cell)), cell, events, cause=f"serpent {c.handle}")
 
     def arrive_shark(self, state: State, c: Creature, cell: int, events: list) -> None:
         """"Remove all Swimmers from the sea space when the Shark has stopped. If the space on
         which the Shark is contains a Ship, the Shark doesn't affect it"."""
         if state.swimmers(cell):
-            self.threaten(state, "shark_defense", c, cell, events)  # type: ignore[attr-defined]
+            self.threaten(state, "shark_defense", c, cell, events)
 
     def attack_shark(self, state: State, c: Creature, cell: int, events: list) -> None:
-        self.lose_explorers(state, list(state.swimmers(cell)), cell, events, cause=f"shark {c.handle}")  # type: ignore[attr-defined]
+        self.lose_explorers(state, list(state.swimmers(cell)), cell, events, cause=f"shark {c.handle}")
 
     def arrive_whale(self, state: State, c: Creature, cell: int, events: list) -> None:
         """"A Whale doesn't affect Swimmers or empty Ships on the same sea space as itself"."""
         if self.stops_whale(state, cell):
-            self.threaten(state, "whale_defense", c, cell, events)  # type: ignore[attr-defined]
+            self.threaten(state, "whale_defense", c, cell, events)
 
     def attack_whale(self, state: State, c: Creature, cell: int, events: list) -> None:
         """"the Ship is removed from the game and its passengers become Swimmers. If the sea
         space also contained a Shark, the Swimmers are removed from the game"."""
         boat = state.boat_at.get(cell)
         if boat is not None:
-            self.capsize(state, boat, events, cause=f"whale {c.handle}")  # type: ignore[attr-defined]
+            self.capsize(state, boat, events, cause=f"whale {c.handle}")
 
     def remove_creature(self, state: State, handle: str) -> None:
         state.put_creature(handle, LOST)

@@ -111,7 +111,7 @@ class DefenseRules(RulesBase):
         r = state.reaction
         t = state.tiles[tile]
         t.where, t.holder = USED, None
-        self.remove_creature(state, r.creature)  # type: ignore[attr-defined]
+        self.remove_creature(state, r.creature)
         state.reaction = None
         events.append(event({"event": "defend", "player": player, "tile": tile, "back": t.back,
                              "creature": r.creature, "at": self.label(r.cell)}, chance=True, auto=auto))
@@ -137,7 +137,7 @@ class DefenseRules(RulesBase):
                 raise IllegalAction(f"{tile} does not answer this attack")
             self.play_defense(state, player, tile, events)
         if state.reaction is None:
-            self.advance(state, rng, events, STEP_CREATURE)  # type: ignore[attr-defined]
+            self.advance(state, rng, events, STEP_CREATURE)
         return events
 
     # --- standing orders (any time, any player) ----------------------------------------

@@ -57,7 +57,7 @@ class TurnFlow(RulesBase):
                 state.history["turns"] = state.history.get("turns", 0) + 1
                 idle_turns += 1
                 if idle_turns > 2 * len(state.players):
-                    self.end_game(state, events, "nothing left to do")  # type: ignore[attr-defined]
+                    self.end_game(state, events, "nothing left to do")
                     return
                 self.next_turn(state, rng, events)
                 i, die = 0, None

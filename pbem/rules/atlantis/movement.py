@@ -195,7 +195,7 @@ class MovementRules(RulesBase):
             raise IllegalAction(f"{handle} is neither an explorer nor a ship")
         state.turn.moves += 1
         if state.turn.moves >= self.movement_points(state):
-            self.advance(state, rng, events, STEP_MOVE)  # type: ignore[attr-defined]
+            self.advance(state, rng, events, STEP_MOVE)
         return events
 
     def move_boat(self, state: State, player: str, boat: str, cell: int, swim: bool, events: list) -> None:
@@ -302,5 +302,5 @@ class MovementRules(RulesBase):
             return []
         self.expect(state, player, STEP_MOVE)
         events = [event({"event": "done", "player": player, "used": state.turn.moves})]
-        self.advance(state, rng, events, STEP_MOVE)  # type: ignore[attr-defined]
+        self.advance(state, rng, events, STEP_MOVE)
         return events

@@ -116,7 +116,7 @@ class SetupRules(RulesBase):
 
     # --- the initial state ----------------------------------------------------
     def new_state(self, players: Sequence[str], options: Mapping[str, str], rng: Rng) -> State:
-        options = self.full_options(options)  # type: ignore[attr-defined]
+        options = self.full_options(options)
         colours = self.assign_colours(players, self.colours_per_player(len(players), options))
         layout = self.deal_terrain(rng, options)
         backs = self.deal_backs(layout, rng)
@@ -170,7 +170,7 @@ class SetupRules(RulesBase):
         return [{"place": h, "on": s} for h in self.reserve_explorers(state, player) for s in spots]
 
     def do_place(self, state: State, player: str, action: Mapping[str, Any], rng: Rng) -> list:
-        self.expect(state, player, SETUP_PLACE)  # type: ignore[attr-defined]
+        self.expect(state, player, SETUP_PLACE)
         handle = handle_arg(action["place"], "place")
         e = state.explorers.get(handle)
         if e is None or e.owner != player:
@@ -202,7 +202,7 @@ class SetupRules(RulesBase):
         state.phase = SETUP_BOAT
         first = self.next_with(state, state.players[-1], lambda p: bool(self.reserve_boats(state, p)))
         if first is None:
-            self.start_play(state, events)  # type: ignore[attr-defined]
+            self.start_play(state, events)
         else:
             state.turn = Turn(player=first, step=SETUP_BOAT)
 
@@ -221,7 +221,7 @@ class SetupRules(RulesBase):
         return [{"boat": b, "at": s} for b in self.reserve_boats(state, player) for s in spots]
 
     def do_boat(self, state: State, player: str, action: Mapping[str, Any], rng: Rng) -> list:
-        self.expect(state, player, SETUP_BOAT)  # type: ignore[attr-defined]
+        self.expect(state, player, SETUP_BOAT)
         handle = handle_arg(action["boat"], "boat")
         if handle not in self.reserve_boats(state, player):
             mine = ", ".join(self.reserve_boats(state, player))
@@ -235,7 +235,7 @@ class SetupRules(RulesBase):
         if nxt is not None:
             state.turn.player = nxt
         else:
-            self.start_play(state, events)  # type: ignore[attr-defined]
+            self.start_play(state, events)
         return events
 
 

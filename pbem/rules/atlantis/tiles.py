@@ -81,7 +81,7 @@ class TileRules(RulesBase):
         fallen = sorted(state.on_land(tile.cell))
         boarders = self.boarders_arg(action.get("board"), fallen)
         back = self.known_back(state, tile.handle)
-        die = self.roll_die(state, rng) if self.removal_rolls_die(state, back, fallen, boarders) else None  # type: ignore[attr-defined]
+        die = self.roll_die(state, rng) if self.removal_rolls_die(state, back, fallen, boarders) else None
         # "Any Explorer on that tile is now on the sea space it previously occupied."
         state.lift_tile(tile.handle)
         for h in fallen:
@@ -93,7 +93,7 @@ class TileRules(RulesBase):
         if state.boarding is not None:
             state.turn.step = STEP_BOARDERS
         else:
-            self.advance(state, rng, events, STEP_REMOVE, die)  # type: ignore[attr-defined]
+            self.advance(state, rng, events, STEP_REMOVE, die)
         return events
 
     def why_not_removable(self, state: State, tile: Tile) -> str:
@@ -170,7 +170,7 @@ class TileRules(RulesBase):
             return
         state.put_creature(shark, SEA, tile.cell)
         events.append(event({"event": "appear", "piece": shark, "at": self.label(tile.cell)}))
-        self.lose_explorers(state, list(state.swimmers(tile.cell)), tile.cell, events, cause=f"shark {shark}")  # type: ignore[attr-defined]
+        self.lose_explorers(state, list(state.swimmers(tile.cell)), tile.cell, events, cause=f"shark {shark}")
 
     def effect_whale(self, state: State, tile: Tile, player: str, events: list, boarders) -> None:
         whale = self.take_from_supply(state, "whale", events)
@@ -188,7 +188,7 @@ class TileRules(RulesBase):
         state.put_boat(boat, SEA, tile.cell)
         events.append(event({"event": "appear", "piece": boat, "at": self.label(tile.cell)}))
         swimmers = sorted(state.swimmers(tile.cell))
-        cap = self.capacity(state, boat)  # type: ignore[attr-defined]
+        cap = self.capacity(state, boat)
         if len(swimmers) <= cap:
             self.board_ship(state, boat, swimmers, player, events)
         elif boarders is not None and len(boarders) == cap:
@@ -215,19 +215,19 @@ class TileRules(RulesBase):
                                      "cause": "whirlpool"}))
             boat = state.boat_at.get(cell)
             if boat is not None:
-                self.lose_ship_and_crew(state, boat, events, cause="whirlpool")  # type: ignore[attr-defined]
-            self.lose_explorers(state, list(state.swimmers(cell)), cell, events, cause="whirlpool")  # type: ignore[attr-defined]
+                self.lose_ship_and_crew(state, boat, events, cause="whirlpool")
+            self.lose_explorers(state, list(state.swimmers(cell)), cell, events, cause="whirlpool")
 
     def effect_volcano(self, state: State, tile: Tile, player: str, events: list, boarders) -> None:
         """"a volcanic eruption destroys what remains of the island as well as any Explorers
         who haven't reached safe isles. The game ends"."""
-        self.end_game(state, events, "volcano")  # type: ignore[attr-defined]
+        self.end_game(state, events, "volcano")
 
     # --- choosing boarders (a boat tile next to more than three swimmers) ---------------
     def legal_board(self, state: State, player: str) -> list[dict[str, Any]]:
         b = state.boarding
         swimmers = sorted(state.swimmers(b.cell))
-        cap = self.capacity(state, b.boat)  # type: ignore[attr-defined]
+        cap = self.capacity(state, b.boat)
         return [{"board": list(c)} for c in combinations(swimmers, cap)]
 
     def do_board(self, state: State, player: str, action: Mapping[str, Any], rng: Rng) -> list:
@@ -235,17 +235,17 @@ class TileRules(RulesBase):
         b = state.boarding
         swimmers = state.swimmers(b.cell)
         chosen = handle_list(action["board"], "board")
-        cap = self.capacity(state, b.boat)  # type: ignore[attr-defined]
+        cap = self.capacity(state, b.boat)
         if len(chosen) != cap:
             raise IllegalAction(f"choose exactly {cap} of the swimmers at {self.label(b.cell)}")
         for h in chosen:
             if h not in swimmers:
                 raise IllegalAction(f"{h} is not swimming at {self.label(b.cell)}")
-        die = self.roll_die(state, rng)  # type: ignore[attr-defined]
+        die = self.roll_die(state, rng)
         events: list = []
         self.board_ship(state, b.boat, chosen, player, events)
         state.boarding = None
-        self.advance(state, rng, events, STEP_REMOVE, die)  # type: ignore[attr-defined]
+        self.advance(state, rng, events, STEP_REMOVE, die)
         return events
 
     # --- 1. playing a tile from the hand ------------------------------------------------
@@ -272,7 +272,7 @@ class TileRules(RulesBase):
             if set(action) - {"play"}:
                 raise IllegalAction("{play: none} takes no other keys")
             events.append(event({"event": "no-play", "player": player}))
-            self.advance(state, rng, events, STEP_TILE)  # type: ignore[attr-defined]
+            self.advance(state, rng, events, STEP_TILE)
             return events
         handle = handle_arg(action["play"], "play")
         if handle not in self.playable_now(state, player):
@@ -287,7 +287,7 @@ class TileRules(RulesBase):
         tile.where, tile.holder = USED, None
         state.turn.tile_played = True
         events.insert(mark, event({"event": "play", "player": player, "tile": handle, "back": back}, chance=True))
-        self.advance(state, rng, events, STEP_TILE)  # type: ignore[attr-defined]
+        self.advance(state, rng, events, STEP_TILE)
         return events
 
     def only_keys(self, action: Mapping[str, Any], *keys: str) -> None:
@@ -297,7 +297,7 @@ class TileRules(RulesBase):
 
     # dolphin: "Move one of your Swimmers 1 to 3 sea spaces."
     def dolphin_walk(self, state: State):
-        return state.is_sea, (lambda cell: self.deadly_for_swimmers(state, cell))  # type: ignore[attr-defined]
+        return state.is_sea, (lambda cell: self.deadly_for_swimmers(state, cell))
 
     def options_dolphin(self, state: State, player: str) -> list[dict[str, Any]]:
         enter, stop = self.dolphin_walk(state)
@@ -322,17 +322,17 @@ class TileRules(RulesBase):
         state.put_explorer(handle, SEA, path[-1])
         events.append(event({"event": "move", "player": player, "explorer": handle, "how": "dolphin",
                              "from": self.label(frm), "to": self.label(path[-1])}))
-        if self.deadly_for_swimmers(state, path[-1]):  # type: ignore[attr-defined]
-            self.lose_explorers(state, [handle], path[-1], events, cause="swam into a sea creature")  # type: ignore[attr-defined]
+        if self.deadly_for_swimmers(state, path[-1]):
+            self.lose_explorers(state, [handle], path[-1], events, cause="swam into a sea creature")
 
     # wind: "Move a Ship you control 1 to 3 sea spaces."
     def wind_walk(self, state: State, boat: str):
-        return ((lambda cell: self.ship_may_enter(state, boat, cell)),  # type: ignore[attr-defined]
-                (lambda cell: self.ship_stops(state, boat, cell)))  # type: ignore[attr-defined]
+        return ((lambda cell: self.ship_may_enter(state, boat, cell)),
+                (lambda cell: self.ship_stops(state, boat, cell)))
 
     def options_wind(self, state: State, player: str) -> list[dict[str, Any]]:
         out = []
-        for boat in self.movable_boats(state, player):  # type: ignore[attr-defined]
+        for boat in self.movable_boats(state, player):
             enter, stop = self.wind_walk(state, boat)
             start = state.boats[boat].cell
             for dest in sorted(self.reach(start, self.comp["tile_moves"]["wind"], enter, stop)):
@@ -344,7 +344,7 @@ class TileRules(RulesBase):
         self.only_keys(action, "boat")
         boat = handle_arg(action.get("boat"), "boat")
         b = state.boats.get(boat)
-        if b is None or b.where != SEA or player not in self.controllers(state, boat):  # type: ignore[attr-defined]
+        if b is None or b.where != SEA or player not in self.controllers(state, boat):
             raise IllegalAction(f"the wind moves a ship you control; {boat} is not one")
         enter, stop = self.wind_walk(state, boat)
         start = b.cell
@@ -352,7 +352,7 @@ class TileRules(RulesBase):
                              f"ship {boat}", allow_return=False)
         events.append(event({"event": "sail", "player": player, "boat": boat, "how": "wind",
                              "from": self.label(start), "to": self.label(path[-1])}))
-        self.sail(state, boat, path[-1], events)  # type: ignore[attr-defined]
+        self.sail(state, boat, path[-1], events)
 
     # "Move the Sea Serpent / Shark / Whale of your choice (already present on the game
     # board) to any vacant sea space of your choice."

@@ -285,7 +285,7 @@ class ViewRules(RulesBase):
 
         def legal() -> list[dict[str, Any]]:
             try:
-                return self.legal_actions(state, player)  # type: ignore[attr-defined]
+                return self.legal_actions(state, player)
             except NeedsSecret:
                 return []
 
@@ -325,7 +325,7 @@ class ViewRules(RulesBase):
                     "(explorer) or {move: B3, to: F4} (ship)",
                     "  - {done: move}"]
         if step == "remove-tile":
-            spots = [self.label(state.tiles[h].cell) for h in self.removable_tiles(state)]  # type: ignore[attr-defined]
+            spots = [self.label(state.tiles[h].cell) for h in self.removable_tiles(state)]
             return [f"  # step 3: removable now: {', '.join(spots)}",
                     f"  - {{remove: {spots[0] if spots else 'G5'}}}"]
         if now and state.turn.die:
