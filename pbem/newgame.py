@@ -129,6 +129,10 @@ def create_game(root: Path, game_name: str, players: Sequence[PlayerSpec], optio
         if deadlines:
             header["deadlines"] = deadlines
         if position is not None:
+            named = [p.get("name") for p in position.get("players", []) if isinstance(p, dict)]
+            if named and named != [p.name for p in players]:
+                raise NewGameError(f"the position's players are {', '.join(map(str, named))}; give the same "
+                                   "--player names in the same seat order")
             try:
                 state = game.from_position(position)
                 full = game.to_position(state)

@@ -10,7 +10,7 @@ workflow ``.github/workflows/pbem.yml`` at the repository root (from
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pbem import __version__
@@ -19,7 +19,7 @@ from pbem.fsutil import write_atomic
 from pbem.gamedir import GameDir
 from pbem.transport.git_repo import Identity, Repo
 from pbem.transport.git_seed import prepare_moderator_dir, seal_seed
-from pbem.transport.git_settings import GitSettings, load_settings, save_settings
+from pbem.transport.git_settings import load_settings, save_settings
 from pbem.transport.git_sync import INCOMING, commit, join
 
 CI_KINDS = ("github",)
@@ -102,8 +102,7 @@ def init_git(gd: GameDir, opts: InitOptions) -> InitResult:
     if not readme.is_file():
         write_atomic(readme, INCOMING_README)
         result.written.append(readme)
-    save_settings(gd, GitSettings(**{**settings.__dict__, "verify_commits": opts.verify_commits,
-                                     "reveal_at_end": opts.reveal_at_end}))
+    save_settings(gd, replace(settings, verify_commits=opts.verify_commits, reveal_at_end=opts.reveal_at_end))
     if opts.seal or opts.ci:
         result.written += seal_seed(gd).written
     extra: tuple[str, ...] = ()

@@ -131,6 +131,15 @@ class Repo:
         out = self.out("status", "--porcelain=v1", "-z", "--untracked-files=no")
         return [entry[3:] for entry in out.split("\0") if len(entry) > 3]
 
+    def unfinished_operation(self) -> str | None:
+        """'rebase', 'merge' or 'cherry-pick' when one was left half done in this clone."""
+        for name, what in (("rebase-merge", "rebase"), ("rebase-apply", "rebase"), ("MERGE_HEAD", "merge"),
+                           ("CHERRY_PICK_HEAD", "cherry-pick")):
+            path = Path(self.out("rev-parse", "--git-path", name).strip())
+            if (path if path.is_absolute() else self.root / path).exists():
+                return what
+        return None
+
     def staged_paths(self) -> list[str]:
         return [p for p in self.out("diff", "--cached", "--name-only", "-z").split("\0") if p]
 

@@ -161,6 +161,10 @@ def _sync_lock(gd: GameDir) -> Iterator[None]:
 
 
 def _require_clean(repo: Repo) -> None:
+    unfinished = repo.unfinished_operation()
+    if unfinished:
+        raise SyncError(f"a {unfinished} is unfinished in {repo.root}; finish it or run "
+                        f"`git {unfinished} --abort`, then sync again")
     dirty = repo.dirty_paths()
     if dirty:
         more = f" and {len(dirty) - 1} more" if len(dirty) > 1 else ""

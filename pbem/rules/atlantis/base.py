@@ -52,8 +52,9 @@ class RulesBase:
     terrains: tuple[str, ...]            # removal order
 
     # --- labels ---------------------------------------------------------
-    def label(self, cell: int | None) -> str | None:
-        return None if cell is None else self.board.labels[cell]
+    def label(self, cell: int | None) -> str:
+        """The label of a cell (\"\" for no cell)."""
+        return "" if cell is None else self.board.labels[cell]
 
     def cell_arg(self, value: Any, what: str = "space") -> int:
         """A board label typed by a player -> cell index, or a one-line IllegalAction."""
@@ -79,7 +80,7 @@ class RulesBase:
         if state.phase == OVER:
             return None
         if state.phase == PLAY and state.turn.step == STEP_DEFENSE and state.reaction is not None:
-            return state.reaction.queue[0]
+            return state.open_reaction().queue[0]
         return state.turn.player
 
     def expect(self, state: State, player: str, *steps: str) -> None:

@@ -84,7 +84,7 @@ class DefenseRules(RulesBase):
         A ``never`` order is noted only in that player's private part of ``note`` (a
         public event that happens whether or not anybody holds a tile), so the public
         does not learn who holds defense tiles."""
-        r = state.reaction
+        r = state.open_reaction()
         while r.queue:
             player = r.queue[0]
             tiles = self.defense_tiles(state, player, r.kind)
@@ -108,7 +108,7 @@ class DefenseRules(RulesBase):
 
     def play_defense(self, state: State, player: str, tile: str, events: list, auto: str = "") -> None:
         """"play this Terrain tile to remove the Shark [Whale] from the game"; the tile leaves the game."""
-        r = state.reaction
+        r = state.open_reaction()
         t = state.tiles[tile]
         t.where, t.holder = USED, None
         self.remove_creature(state, r.creature)
@@ -117,11 +117,12 @@ class DefenseRules(RulesBase):
                              "creature": r.creature, "at": self.label(r.cell)}, chance=True, auto=auto))
 
     def legal_defend(self, state: State, player: str) -> list[dict[str, Any]]:
-        return [{"defend": h} for h in self.defense_tiles(state, player, state.reaction.kind)] + [{"defend": "none"}]
+        kind = state.open_reaction().kind
+        return [{"defend": h} for h in self.defense_tiles(state, player, kind)] + [{"defend": "none"}]
 
     def do_defend(self, state: State, player: str, action: Mapping[str, Any], rng: Rng) -> list:
         self.expect(state, player, STEP_DEFENSE)
-        r = state.reaction
+        r = state.open_reaction()
         events: list = []
         if is_none(action["defend"]):
             self.require_knowledge(state, r.queue[1:])
@@ -157,5 +158,5 @@ class DefenseRules(RulesBase):
             current = {k: self.option(state, "defense") for k in STANDING_KEYS}
         current.update({str(k): str(v) for k, v in orders.items()})
         state.standing[player] = current
-        return [event({"event": "standing", "player": player},
-                      private={player: {"event": "standing", "player": player, "orders": dict(sorted(current.items()))}})]
+        private = {"event": "standing", "player": player, "orders": dict(sorted(current.items()))}
+        return [event({"event": "standing", "player": player}, private={player: private})]

@@ -135,18 +135,19 @@ class AtlantisGame(SetupRules, TurnFlow, MovementRules, TileRules, CreatureRules
             return "step 1: play a tile from your hand ({play: T12, ...}) or {play: none}"
         if kind == STEP_MOVE:
             left = self.movement_points(state) - state.turn.moves
-            return f"step 2: {left} movement point(s) left: {{move: r7, to: G5}}, {{move: B3, to: F4}} or {{done: move}}"
+            return (f"step 2: {left} movement point(s) left: {{move: r7, to: G5}}, {{move: B3, to: F4}} "
+                    "or {done: move}")
         if kind == STEP_REMOVE:
             spots = ", ".join(self.label(state.tiles[h].cell) for h in self.removable_tiles(state))
             return f"step 3: remove a terrain tile, one of {spots}: {{remove: G5}}"
         if kind == STEP_BOARDERS:
-            b = state.boarding
+            b = state.open_boarding()
             return (f"choose {self.capacity(state, b.boat)} swimmers at {self.label(b.cell)} to board "
                     f"ship {b.boat}: {{board: [r1, b2, g3]}}")
         if kind == STEP_CREATURE:
             return f"step 4: the die shows {state.turn.die}: {{creature: HANDLE, to: SPACE}} or {{creature: none}}"
         if kind == STEP_DEFENSE:
-            r = state.reaction
+            r = state.open_reaction()
             return (f"{r.creature} attacks at {self.label(r.cell)}: play a defense tile {{defend: TILE}} "
                     "or {defend: none}")
         return ""

@@ -258,7 +258,8 @@ class MovementRules(RulesBase):
                 raise IllegalAction(f"safe isle {target} is reached only from its two sea spaces")
             return "isle", None
         if cell in state.tile_at:
-            raise IllegalAction("\"Once an Explorer token leaves the island ... it can no longer return onto a Terrain tile\"")
+            raise IllegalAction("\"Once an Explorer token leaves the island ... "
+                                "it can no longer return onto a Terrain tile\"")
         if e.where == BOAT:
             if cell == here:
                 if not self.may_swim(state, e.handle):

@@ -210,7 +210,8 @@ class SetupRules(RulesBase):
         return [b.handle for b in state.boats.values() if b.where == RESERVE and b.owner == player]
 
     def boat_spots(self, state: State) -> list[int]:
-        """"a free sea space (... that doesn't contain a Ship token or a Sea Serpent token) adjacent to a Terrain tile"."""
+        """"a free sea space (meaning a space that doesn't contain a Ship token or a Sea Serpent
+        token) adjacent to a Terrain tile"."""
         nb = self.board.neighbours
         coast = {n for cell in state.tile_at for n in nb[cell] if n not in state.tile_at}
         return [cell for cell in sorted(coast)

@@ -197,6 +197,18 @@ class State:
             del self.tile_at[t.cell]
 
     # --- queries ---------------------------------------------------------
+    def open_reaction(self) -> Reaction:
+        """The open defense window (the caller knows there is one)."""
+        if self.reaction is None:
+            raise RuntimeError("no defense window is open")
+        return self.reaction
+
+    def open_boarding(self) -> Boarding:
+        """The open boat-boarding choice (the caller knows there is one)."""
+        if self.boarding is None:
+            raise RuntimeError("no boarding choice is open")
+        return self.boarding
+
     def owner(self, explorer: str) -> str:
         return self.explorers[explorer].owner
 

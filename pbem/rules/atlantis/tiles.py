@@ -97,7 +97,8 @@ class TileRules(RulesBase):
         return events
 
     def why_not_removable(self, state: State, tile: Tile) -> str:
-        first = next(t for t in self.terrains if any(x.where == ISLAND and x.terrain == t for x in state.tiles.values()))
+        left = {t.terrain for t in state.tiles.values() if t.where == ISLAND}
+        first = next(t for t in self.terrains if t in left)
         if tile.terrain != first:
             return f"{self.label(tile.cell)} is {tile.terrain}: all {first} tiles go first"
         return f"{self.label(tile.cell)} is not next to a sea space"
@@ -225,14 +226,14 @@ class TileRules(RulesBase):
 
     # --- choosing boarders (a boat tile next to more than three swimmers) ---------------
     def legal_board(self, state: State, player: str) -> list[dict[str, Any]]:
-        b = state.boarding
+        b = state.open_boarding()
         swimmers = sorted(state.swimmers(b.cell))
         cap = self.capacity(state, b.boat)
         return [{"board": list(c)} for c in combinations(swimmers, cap)]
 
     def do_board(self, state: State, player: str, action: Mapping[str, Any], rng: Rng) -> list:
         self.expect(state, player, STEP_BOARDERS)
-        b = state.boarding
+        b = state.open_boarding()
         swimmers = state.swimmers(b.cell)
         chosen = handle_list(action["board"], "board")
         cap = self.capacity(state, b.boat)

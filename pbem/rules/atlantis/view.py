@@ -302,11 +302,11 @@ class ViewRules(RulesBase):
             lines.append(f"  - {{boat: {ships[0] if ships else 'B1'}, at: {spots[0] if spots else 'F2'}}}"
                          f"   # free sea spaces next to the island: {hint(spots)}")
         elif step == "choose-boarders":
-            swimmers = sort_handles(state.swimmers(state.boarding.cell))
+            swimmers = sort_handles(state.swimmers(state.open_boarding().cell))
             lines.append(f"  - {{board: [{', '.join(swimmers[:3])}]}}   # choose 3 of {', '.join(swimmers)}")
         elif step == "defense":
-            lines.append(f"  - {{defend: none}}   # or {{defend: TILE}} to remove {state.reaction.creature} "
-                         f"at {self.label(state.reaction.cell)}")
+            r = state.open_reaction()
+            lines.append(f"  - {{defend: none}}   # or {{defend: TILE}} to remove {r.creature} at {self.label(r.cell)}")
         else:
             steps = ["play-tile", "move", "remove-tile", "creature"]
             for s in steps[steps.index(step):]:
