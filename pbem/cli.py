@@ -518,5 +518,12 @@ def tick(game_dir: Path, now_iso: str | None) -> None:
         click.echo("nothing to do")
 
 
+def _add_transport_groups() -> None:
+    from pbem.transport.git_cli import git
+    main.add_command(git)
+
+
+_add_transport_groups()
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -12,6 +12,7 @@ import datetime
 import functools
 import imaplib
 import ipaddress
+import logging
 import mailbox
 import os
 import pwd
@@ -23,18 +24,22 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
 DOVECOT = "/usr/sbin/dovecot"
 # the test server's implicit-TLS mode is all TLS, which aiosmtpd cannot tell: it warns
 QUIET_TLS = "ignore:Requiring AUTH while not requiring TLS:UserWarning"
+# aiosmtpd logs "Session.login_data is deprecated" on every login and a traceback when a client
+# gives up a TLS handshake (as ours must, for an untrusted certificate): not ours to show
+logging.getLogger("mail.log").setLevel(logging.CRITICAL)
 PASSWORD = "secret"
 
 
@@ -476,8 +481,9 @@ def deliver_to_gm(world: World, raw: bytes) -> None:
 def move_files(gd: Any, player: str, key: Path, actions: list[dict[str, Any]] | None = None,
                after: int | None = None, after_hash: str | None = None) -> tuple[bytes, str]:
     """A signed move for ``player`` at the current log position (as the player's tools make it)."""
-    from pbem.table import Table
     from pipeline_helpers import signed_move
+
+    from pbem.table import Table
     table = Table.load(gd)
     return signed_move(table, player, actions or [{"draw": True}], key, after, after_hash)
 

@@ -119,6 +119,15 @@ def test_seed_is_sealed_and_a_ci_moderator_restores_it_and_syncs(ci_game, monkey
     assert "/moderator/" not in git(ci_game.bare, "log", "--all", "--name-only", "--format=").stdout
 
 
+def test_init_does_not_overwrite_a_changed_workflow_without_force(ci_game):
+    root = ci_game.moderator.root.parent
+    result = cli("init", ci_game.moderator.root, "--ci", "github", "--pbem-spec", "pbem==9", ok=False)
+    assert result.exit_code == 1 and "exists and differs; use --force" in result.output
+    cli("init", ci_game.moderator.root, "--ci", "github", "--pbem-spec", "pbem==9", "--force")
+    assert yaml.safe_load((root / WORKFLOW_PATH).read_text())["env"]["PBEM_SPEC"] == "pbem==9"
+    assert "pbem==9" in git(root, "show", f"HEAD:{WORKFLOW_PATH}").stdout
+
+
 def test_unseal_with_the_wrong_key_is_one_line_error(ci_game, key_pool):
     runner = ci_game.fresh_clone("runner") / GAME
     result = cli("unseal-seed", runner, "--key", key_pool["red"], ok=False)

@@ -6,9 +6,20 @@ from email.utils import formatdate
 
 import pytest
 from click.testing import CliRunner
+from mailservers import (
+    GM,
+    QUIET_TLS,
+    address,
+    attachment_message,
+    deliver_to_gm,
+    imap_flags,
+    inline_message,
+    move_files,
+    start_dovecot,
+    start_world,
+    wait_for,
+)
 
-from mailservers import (GM, QUIET_TLS, address, attachment_message, deliver_to_gm, imap_flags, inline_message,
-                         move_files, start_dovecot, start_world, wait_for)
 from pbem.transport import mail_cycle, mail_ledger
 from pbem.transport.mail_cli import mail
 from pbem.transport.mail_cycle import fetch_moves
@@ -46,7 +57,7 @@ def test_attached_move_sent_by_a_real_client_is_accepted_with_a_receipt(world):
     world.player_send("red", sent)
     result = CliRunner().invoke(mail, ["fetch", str(world.gd.root)], env=world.env())
     assert result.exit_code == 0, result.output
-    assert result.output.startswith("accepted: attachment move.yaml in <")
+    assert result.output.startswith("accepted: attachment move.yaml from Red Player <red@pbem.test> <")
     assert log_length(world) == 2
     [receipt] = receipts(world, "red")
     entry = world.gd.entries()[1]
@@ -109,7 +120,7 @@ def test_crash_between_submit_and_ledger_write(world, monkeypatch):
     assert log_length(world) == 2 and report.accepted == 1
     [receipt] = receipts(world, "red")
     text = body(receipt)
-    assert "is log entry 1" in text and "already in the log" in text
+    assert "is log entry 1" in text and "this move was already in the log" in text
     assert fetch_moves(world.gd, world.config()).lines == ["no new messages"]
     assert len(receipts(world, "red")) == 1
 
@@ -130,7 +141,8 @@ def test_crash_between_ledger_write_and_receipt(world, monkeypatch):
     monkeypatch.setattr(mail_cycle.LazySender, "send", real_send)
     report = fetch_moves(world.gd, world.config())
     assert report.replies == 1 and report.accepted == 0 and log_length(world) == 2
-    assert "already in the log" not in body(receipts(world, "red")[0])
+    text = body(receipts(world, "red")[0])
+    assert "ACCEPTED (attachment move.yaml):" in text and "already in the log" not in text
 
 
 def test_a_message_without_a_move_is_left_alone_and_reported_once(world):

@@ -16,10 +16,17 @@ from email.message import EmailMessage
 import pytest
 import yaml
 from click.testing import CliRunner
-
 from crypto_helpers import require_tool
-from mailservers import (GM, PLAYERS, address, attachment_message, inline_message, start_dovecot,
-                         start_world)
+from mailservers import (
+    GM,
+    PLAYERS,
+    address,
+    attachment_message,
+    inline_message,
+    start_dovecot,
+    start_world,
+)
+
 from pbem.audit import audit
 from pbem.crypto import agecrypt
 from pbem.transport.mail_cli import mail
@@ -65,8 +72,8 @@ class Player:
         [age] = [p for p in digest.walk() if (p.get_filename() or "").endswith(".age")]
         assert age.get_filename() == f"{self.name}-entry{digest['X-PBEM-Entry']}.age"
         mine = agecrypt.decrypt(age.get_content(), self.world.keys[self.name]).decode()
-        template = re.search(r"----- BEGIN move.yaml -----\n(.*?)----- END move.yaml -----", mine, re.S).group(1)
-        secrets = re.search(r"----- BEGIN secrets -----\n(.*?)----- END secrets -----", mine, re.S).group(1)
+        template = re.search(r"----- BEGIN move.yaml -----\n(.*?)----- END move.yaml -----", mine, re.DOTALL).group(1)
+        secrets = re.search(r"----- BEGIN secrets -----\n(.*?)----- END secrets -----", mine, re.DOTALL).group(1)
         cards = yaml.safe_load(secrets)["cards"]
         action = "{draw: true}" if sum(cards) < 25 else "{stop: true}"
         move = template.replace("  - {}  # see `pbem legal`", f"  - {action}")

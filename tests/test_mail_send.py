@@ -6,8 +6,16 @@ import struct
 
 import pytest
 from click.testing import CliRunner
+from mailservers import (
+    PLAYERS,
+    QUIET_TLS,
+    World,
+    address,
+    move_files,
+    start_dovecot,
+    start_world,
+)
 
-from mailservers import PLAYERS, QUIET_TLS, World, address, move_files, start_dovecot, start_world
 from pbem.crypto import agecrypt
 from pbem.render.png import PNG_MAGIC, svg_size, svg_to_png
 from pbem.submit import submit

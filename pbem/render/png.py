@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["svg_to_png", "svg_size", "PNG_MAGIC", "ZOOM"]
+__all__ = ["PNG_MAGIC", "ZOOM", "svg_size", "svg_to_png"]
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 ZOOM = 2.0   # rendered at twice the display size, so it stays sharp on high-density screens
 
-_ROOT = re.compile(r"<svg\b[^>]*>", re.S)
+_ROOT = re.compile(r"<svg\b[^>]*>", re.DOTALL)
 _NUM = r"\s*=\s*[\"']\s*([0-9]+(?:\.[0-9]+)?)\s*(?:px)?\s*[\"']"
 
 

@@ -50,10 +50,6 @@ class IncomingItem:
     def paths(self) -> list[str]:
         return [p for p in (self.move, self.sig, *self.other) if p]
 
-    @property
-    def label(self) -> str:
-        return f"{self.owner}/{self.name}{MOVE_SUFFIX if self.move or self.sig else ''}"
-
 
 def history(repo: Repo, incoming: str) -> dict[str, PathHistory]:
     """For every path ever under ``incoming``: the commits since it was last deleted."""

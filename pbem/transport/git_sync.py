@@ -284,7 +284,9 @@ def _handle(repo: Repo, gd: GameDir, prefix: str, item: IncomingItem, reason: st
             receipt = submit(gd, raw, signature)
         except Rejected as exc:
             reason = str(exc)
-    shown = f"{INCOMING}/{item.owner}/{item.name}{MOVE_SUFFIX}"
+    first = item.paths[0]
+    shown = first[len(prefix) + 1:] if prefix else first           # incoming/red/0012.yaml
+    filename = shown.split("/", 1)[-1]                              # red/0012.yaml
     receipt_rel = join(RECEIPTS, item.owner, f"{item.name}.txt")
     repo.remove(item.paths)
     if receipt is not None:
@@ -295,12 +297,12 @@ def _handle(repo: Repo, gd: GameDir, prefix: str, item: IncomingItem, reason: st
         line = f"entry {receipt.index}; waiting for {_who(waiting)}"
     else:
         text = f"rejected: {reason}\nfile: {shown} (removed; it stays in the git history)\n"
-        subject = f"{item.owner}'s {item.name}{MOVE_SUFFIX} rejected; waiting for {_who(waiting)}"
+        subject = f"{filename} rejected; waiting for {_who(waiting)}"
         body = f"rejected: {reason}\n\nreceipt in {receipt_rel}"
         line = reason
     write_atomic(gd.root / receipt_rel, text)
     commit(repo, gd, prefix, subject, body)
-    return Outcome(f"{item.owner}/{item.name}{MOVE_SUFFIX}", receipt is not None, line,
+    return Outcome(filename, receipt is not None, line,
                    join(prefix, receipt_rel)), waiting
 
 
@@ -320,7 +322,7 @@ def _check_owner(raw: bytes, owner: str) -> None:
 
 def _accepted_text(receipt: Any, shown: str) -> str:
     lines = list(receipt.lines())
-    lines += [f"file: {shown} -> moves/{receipt.index:06d}-{receipt.player}{MOVE_SUFFIX}",
+    lines += [f"file: {shown} (archived in moves/)",
               f"move sha256: {receipt.move_sha256}",
               f"log entry: {receipt.index}",
               f"entry hash: {receipt.entry_hash}"]

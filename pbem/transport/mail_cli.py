@@ -1,8 +1,9 @@
 """`pbem mail ...`: the turn exchange by e-mail (settings in GAME_DIR/moderator/mail.toml)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import click
 

@@ -22,13 +22,13 @@ from email.utils import formatdate, getaddresses, make_msgid
 from typing import Any
 
 from pbem.gamedir import GameDir
-from pbem.render.png import svg_to_png, svg_size
+from pbem.render.png import svg_size, svg_to_png
 
 HEADER_GAME = "X-PBEM-Game"
 HEADER_ENTRY = "X-PBEM-Entry"
 HEADER_RECEIPT = "X-PBEM-Receipt"
-_BOARD_SVG = re.compile(r"<svg\b[^>]*\bclass=\"pbem-board\"[^>]*>.*?</svg>", re.S)
-_ANY_SVG = re.compile(r"<svg\b.*?</svg>", re.S)
+_BOARD_SVG = re.compile(r"<svg\b[^>]*\bclass=\"pbem-board\"[^>]*>.*?</svg>", re.DOTALL)
+_ANY_SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ class Turn:
     over: bool
 
     @classmethod
-    def read(cls, gd: GameDir) -> "Turn":
+    def read(cls, gd: GameDir) -> Turn:
         entries = gd.entries()
         header, last = entries[0], entries[-1]
         pending: list[str] = []
@@ -57,7 +57,7 @@ def _title(header: dict[str, Any]) -> str:
     try:
         from pbem.registry import load_game
         return load_game(header["game"]).title
-    except Exception:  # an unknown game still gets its mail
+    except (ValueError, ImportError, AttributeError):  # an unknown game still gets its mail
         return str(header["game"])
 
 
@@ -91,7 +91,7 @@ class DigestParts:
     png: bytes
 
     @classmethod
-    def read(cls, gd: GameDir) -> "DigestParts":
+    def read(cls, gd: GameDir) -> DigestParts:
         public = gd.public_dir
         svg = (public / "board.svg").read_text(encoding="utf-8")
         return cls(Turn.read(gd), (public / "digest.txt").read_text(encoding="utf-8"),
@@ -123,7 +123,8 @@ def compose_digest(parts: DigestParts, secrets: bytes, player: str, to: str, sen
     cid = make_msgid(f"board.{turn.index}", domain=domain)
     alt = f"{turn.title} board after log entry {turn.index} (the text map is in the plain-text part)"
     msg.add_alternative(email_html(parts.html, cid[1:-1], svg_size(parts.svg), alt), subtype="html")
-    html_part = msg.get_payload()[1]
+    html_part = msg.get_body(("html",))
+    assert isinstance(html_part, EmailMessage)
     html_part.add_related(parts.png, "image", "png", cid=cid, filename=f"board-entry{turn.index}.png",
                           disposition="inline")
     msg.add_attachment(parts.svg.encode("utf-8"), "image", "svg+xml", filename=f"board-entry{turn.index}.svg")

@@ -35,10 +35,11 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from email.utils import parseaddr
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from pbem.gamedir import GameDir
 

@@ -11,24 +11,43 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import parseaddr, parsedate_to_datetime
 from types import TracebackType
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from pbem.engine import Rejected, game_for
 from pbem.fsutil import locked
 from pbem.gamedir import GameDir
 from pbem.submit import Receipt, submit
-from pbem.transport.mail_compose import (DigestParts, compose_digest, compose_reply, reply_address)
+from pbem.transport.mail_compose import (
+    DigestParts,
+    compose_digest,
+    compose_reply,
+    reply_address,
+)
 from pbem.transport.mail_config import MailConfig
-from pbem.transport.mail_imap import ImapInbox, Inbox, Incoming, MaildirInbox, MailFetchError
-from pbem.transport.mail_intake import FoundMove, choose, find_moves
-from pbem.transport.mail_ledger import (IGNORED, REPLIED, SUBMITTED, Ledger, SentState, mail_lock,
-                                        message_key)
+from pbem.transport.mail_imap import (
+    ImapInbox,
+    Inbox,
+    Incoming,
+    MaildirInbox,
+    MailFetchError,
+)
+from pbem.transport.mail_intake import FoundMove, Intake, choose, find_moves
+from pbem.transport.mail_ledger import (
+    IGNORED,
+    REPLIED,
+    SUBMITTED,
+    Ledger,
+    SentState,
+    mail_lock,
+    message_key,
+)
 from pbem.transport.mail_smtp import SmtpSender
 
 _DUPLICATE = re.compile(r"already accepted as log entry (\d+)")
@@ -39,7 +58,8 @@ ACCEPTED, REJECTED = "accepted", "rejected"
 class MoveResult:
     label: str
     verdict: str              # accepted | rejected
-    lines: list[str]
+    lines: list[str]          # the receipt lines, or the one-line reason
+    again: bool = False       # accepted earlier (a rerun after a crash, or the same move sent twice)
 
 
 @dataclass
@@ -67,7 +87,7 @@ class LazySender:
             self._smtp = SmtpSender(self.cfg.require_smtp()).__enter__()
         self._smtp.send(msg, to)
 
-    def __enter__(self) -> "LazySender":
+    def __enter__(self) -> LazySender:
         return self
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
@@ -143,7 +163,7 @@ def _handle(gd: GameDir, header: dict[str, Any], ledger: Ledger, item: Incoming,
     sender, subject = _header(msg, "From"), _header(msg, "Subject")
     record: dict[str, Any] = {"message_id": message_id, "from": sender, "subject": subject,
                               "sources": [item.source]}
-    intake = find_moves(msg)
+    intake = _read_moves(msg)
     if not intake.moves:
         ledger.put(key, {**record, "status": IGNORED, "reason": intake.not_a_move})
         report.ignored += 1
@@ -155,14 +175,22 @@ def _handle(gd: GameDir, header: dict[str, Any], ledger: Ledger, item: Incoming,
     for r in results:
         report.accepted += r.verdict == ACCEPTED
         report.rejected += r.verdict == REJECTED
-        report.add(f"{r.verdict}: {r.label} in {message_id or '(no Message-ID)'} from {sender or '?'}: "
-                   + r.lines[0])
+        detail = r.lines[0].removeprefix("accepted: ") + (" (already in the log)" if r.again else "")
+        report.add(f"{r.verdict}: {r.label} from {sender or '?'} {message_id or '(no Message-ID)'}: {detail}")
     record.update(status=SUBMITTED, results=[r.__dict__ for r in results],
                   reply={"to": reply_address(msg), "verdict": _verdict(results), "game": header["id"],
                          "body": _reply_body(header["id"], results)})
     ledger.put(key, record)                   # recorded BEFORE the receipt goes out
     _reply(ledger, key, record, cfg, outbox, report)
     _done(box, record)
+
+
+def _read_moves(msg: EmailMessage) -> Intake:
+    """Moves in the message; a message too broken to read is left alone, never a crash on every run."""
+    try:
+        return find_moves(msg)
+    except (ValueError, TypeError, LookupError, AttributeError, UnicodeError) as exc:
+        return Intake(not_a_move=f"the message cannot be read ({exc.__class__.__name__}: {exc})".splitlines()[0])
 
 
 def _keys_of(header: dict[str, Any]) -> Callable[[str], Sequence[str]]:
@@ -180,8 +208,7 @@ def _submit_one(gd: GameDir, header: dict[str, Any], found: FoundMove,
         duplicate = _DUPLICATE.search(str(exc))
         if duplicate is None:
             return MoveResult(found.label, REJECTED, [str(exc)])
-        lines = receipt_from_log(gd, int(duplicate.group(1))).lines()
-        return MoveResult(found.label, ACCEPTED, lines + ["  (this move was already in the log: receipt sent again)"])
+        return MoveResult(found.label, ACCEPTED, receipt_from_log(gd, int(duplicate.group(1))).lines(), again=True)
     return MoveResult(found.label, ACCEPTED, receipt.lines())
 
 
@@ -207,7 +234,10 @@ def _verdict(results: list[MoveResult]) -> str:
 def _reply_body(game_id: str, results: list[MoveResult]) -> str:
     out = [f"The moderator of game {game_id} received your message.", ""]
     for r in results:
-        if r.verdict == ACCEPTED:
+        if r.verdict == ACCEPTED and r.again:
+            out.append(f"ACCEPTED ({r.label}); this move was already in the log, so here is its receipt again:")
+            out += r.lines
+        elif r.verdict == ACCEPTED:
             out.append(f"ACCEPTED ({r.label}):")
             out += r.lines
             out.append("The new digest follows in a separate message.")

@@ -37,9 +37,10 @@ class Incoming:
 
 
 class Inbox(Protocol):
-    name: str
+    @property
+    def name(self) -> str: ...
 
-    def __enter__(self) -> "Inbox": ...
+    def __enter__(self) -> Inbox: ...
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None: ...
     def fetch(self, known: set[str]) -> list[Incoming]: ...
@@ -70,7 +71,7 @@ class ImapInbox:
         s = self.server
         return f"imap://{s.username + '@' if s.username else ''}{s.host}:{s.port}/{s.folder}"
 
-    def __enter__(self) -> "ImapInbox":
+    def __enter__(self) -> ImapInbox:
         s = self.server
         try:
             if s.security == "tls":
@@ -111,7 +112,7 @@ class ImapInbox:
     def fetch(self, known: set[str]) -> list[Incoming]:
         conn = self._require()
         try:
-            _typ, data = conn.uid("SEARCH", None, "ALL")
+            _typ, data = conn.uid("SEARCH", "ALL")
             uids = [u.decode() for u in (data[0] or b"").split()]
             out = []
             for order, uid in enumerate(sorted(uids, key=int)):
@@ -171,7 +172,7 @@ class MaildirInbox:
     def name(self) -> str:
         return f"maildir:{self.path}"
 
-    def __enter__(self) -> "MaildirInbox":
+    def __enter__(self) -> MaildirInbox:
         if not (self.path / "new").is_dir() or not (self.path / "cur").is_dir():
             raise MailFetchError(f"{self.path} is not a Maildir (no new/ and cur/ folders)")
         return self

@@ -16,9 +16,9 @@ which then gives the reason.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from email.message import EmailMessage, Message
-from typing import Callable, Sequence
 
 from pbem.crypto import sshsig
 from pbem.movefile import FORMAT, MoveFileError, parse_move
@@ -84,10 +84,15 @@ def _text_bodies(msg: Message) -> list[list[str]]:
         except LookupError:
             text = data.decode("utf-8", errors="replace")
         readings = [text]
-        if (part.get_param("format") or "").lower() == "flowed":
-            readings.insert(0, unflow(text, (part.get_param("delsp") or "").lower() == "yes"))
+        if _param(part, "format") == "flowed":
+            readings.insert(0, unflow(text, _param(part, "delsp") == "yes"))
         out.append(readings)
     return out
+
+
+def _param(part: Message, name: str) -> str:
+    value = part.get_param(name)
+    return value.lower() if isinstance(value, str) else ""
 
 
 def unflow(text: str, delsp: bool = False) -> str:
@@ -96,8 +101,7 @@ def unflow(text: str, delsp: bool = False) -> str:
     out: list[str] = []
     buf = ""
     for line in lines:
-        if line.startswith(" "):
-            line = line[1:]
+        line = line.removeprefix(" ")
         if line.endswith(" ") and line != "-- ":
             buf += line[:-1] if delsp else line
             continue
@@ -139,7 +143,7 @@ def _attached_moves(files: dict[str, bytes]) -> list[FoundMove]:
 def _inline_moves(text: str) -> list[FoundMove]:
     lines = text.replace("\r\n", "\n").split("\n")
     raw_lines = text.split("\n")          # same line count; keeps any "\r"
-    moves = []
+    moves: list[FoundMove] = []
     floor = 0
     for i, line in enumerate(lines):
         if line.strip() != sshsig.BEGIN:

@@ -18,9 +18,10 @@ import contextlib
 import errno
 import fcntl
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from pbem.canonical import sha256_hex
 from pbem.fsutil import write_atomic
@@ -65,7 +66,7 @@ class Ledger:
     records: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @classmethod
-    def load(cls, gd: GameDir) -> "Ledger":
+    def load(cls, gd: GameDir) -> Ledger:
         path = gd.moderator_dir / LEDGER
         return cls(path, _read_json(path, "the processed-message ledger").get("messages", {}))
 
@@ -96,7 +97,7 @@ class SentState:
     players: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @classmethod
-    def load(cls, gd: GameDir) -> "SentState":
+    def load(cls, gd: GameDir) -> SentState:
         path = gd.moderator_dir / SENT
         return cls(path, _read_json(path, "what was last mailed").get("players", {}))
 

@@ -7,7 +7,6 @@ accepted by the settings only for a server on this machine.
 from __future__ import annotations
 
 import smtplib
-import socket
 import ssl
 from dataclasses import dataclass, field
 from email.message import EmailMessage
@@ -47,7 +46,7 @@ class SmtpSender:
     server: Server
     _conn: smtplib.SMTP | None = field(default=None, init=False, repr=False)
 
-    def __enter__(self) -> "SmtpSender":
+    def __enter__(self) -> SmtpSender:
         s = self.server
         try:
             if s.security == "tls":
@@ -66,7 +65,7 @@ class SmtpSender:
                 conn.login(s.username, s.password)
         except MailSendError:
             raise
-        except (smtplib.SMTPException, OSError, socket.timeout) as exc:
+        except (TimeoutError, smtplib.SMTPException, OSError) as exc:
             raise MailSendError(f"cannot log in to SMTP server {s.host}:{s.port} ({s.security}): {_reason(exc)}") from None
         self._conn = conn
         return self

@@ -58,7 +58,7 @@ class Pos:
 
     def island(self, *labels: str, terrain: str | None = None) -> "Pos":
         """Only these island slots keep a tile (optionally all of one terrain)."""
-        for h, t in self.p["tiles"].items():
+        for t in self.p["tiles"].values():
             if t["at"] in labels:
                 t["where"] = "island"
                 if terrain:
@@ -122,6 +122,11 @@ class Pos:
 
     def state(self):
         return GAME.from_position(copy.deepcopy(self.p))
+
+    def copy(self) -> "Pos":
+        other = object.__new__(Pos)
+        other.players, other.p = list(self.players), copy.deepcopy(self.p)
+        return other
 
 
 def where(state, handle: str) -> tuple[str, str | None]:

@@ -48,6 +48,7 @@ def test_shark_defense_ask_play():
     p, tile = shark_attack("ask")
     st = p.state()
     events = act(st, "red", {"creature": "K1", "to": "A4"})
+    assert "defend" not in [e.public["event"] for e in events]
     d = GAME.pending(st)[0]
     assert (d.player, d.kind) == ("blue", "defense") and tile not in d.prompt
     assert GAME.legal_actions(st, "red") == []

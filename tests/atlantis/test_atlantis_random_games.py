@@ -1,6 +1,7 @@
 """Property test: random games to the end keep every piece and never leak a hidden value."""
 from atlantis_helpers import GAME
 
+from pbem.game import NeedsSecret
 from pbem.rng import Rng
 
 PLAYERS = (["red", "blue", "green", "yellow"], ["alice", "bob"], ["ann", "bo", "cy"])
@@ -44,14 +45,17 @@ def check_public_view(state):
     assert all(p["standing"] is None for p in view["players"])
 
 
-def check_events(events):
+def check_events(state, events):
+    """Public events carry no explorer value and no back of a tile that is not public."""
     for ev in events:
-        text = repr(ev.public)
-        assert "'value'" not in text
-        if ev.public.get("event") in ("to-hand",):
+        assert "value" not in ev.public
+        if ev.public.get("event") == "to-hand":
             assert "back" not in ev.public
-        for player, private in ev.private.items():
-            assert isinstance(private, dict)
+        if "back" in ev.public:
+            assert state.tiles[ev.public["tile"]].where == "used"
+        if ev.public.get("event") != "game-over":
+            assert "saved" not in ev.public
+        assert set(ev.private) <= set(state.players)
 
 
 def play(i):
@@ -71,10 +75,9 @@ def play(i):
         actions = GAME.legal_actions(state, decision.player)
         assert actions
         events = GAME.apply(state, decision.player, bot.choice(actions), Rng(b"seed%d" % i, f"g/{steps}"))
-        check_events(events)
+        check_events(state, events)
         check_conservation(state, n_explorers)
-        if steps % 7 == 0:
-            check_public_view(state)
+        check_public_view(state)
         steps += 1
         assert steps < 2000
     check_public_view(state)
@@ -87,3 +90,29 @@ def play(i):
 def test_random_games_to_the_end():
     for i in range(50):
         play(i)
+
+
+def test_a_players_view_checks_moves_like_the_moderator():
+    """``pbem check``: from the deciding player's view, legal actions agree with the full state,
+    and applying stops with NeedsSecret (state untouched) exactly where a secret is needed."""
+    needed = 0
+    for i in range(6):
+        players = PLAYERS[i % len(PLAYERS)]
+        state = GAME.setup(players, {"defense": ("auto", "ask")[i % 2]}, Rng(b"view%d" % i, "setup"))
+        bot = Rng(b"view%d" % i, "bot")
+        steps = 0
+        while GAME.pending(state):
+            player = GAME.pending(state)[0].player
+            actions = GAME.legal_actions(state, player)
+            action = bot.choice(actions)
+            mine = GAME.from_position(GAME.view(state, player))
+            assert GAME.legal_actions(mine, player) == actions
+            before = GAME.to_position(mine)
+            try:
+                GAME.apply(mine, player, action, Rng.unavailable())
+            except NeedsSecret:
+                needed += 1
+                assert GAME.to_position(mine) == before
+            GAME.apply(state, player, action, Rng(b"view%d" % i, f"g/{steps}"))
+            steps += 1
+    assert needed > 0

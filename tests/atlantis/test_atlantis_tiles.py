@@ -170,8 +170,8 @@ def test_volcano_ends_the_game_and_scores():
     r1, b1 = st.explorers["r1"].value, st.explorers["b1"].value
     assert res.scores == {"red": r1, "blue": b1, "green": 0}
     assert res.winners == [p for p, s in res.scores.items() if s == max(res.scores.values())]
-    over = [e.public for e in events if e.public["event"] == "game-over"][0]
-    assert over["saved"] == {"b1": b1, "r1": r1}
+    over = [e for e in events if e.public["event"] == "game-over"][0]
+    assert over.public["saved"] == {"b1": b1, "r1": r1} and over.chance
     with pytest.raises(IllegalAction, match="over"):
         act(st, "blue", {"done": "move"})
 
@@ -281,7 +281,7 @@ def test_move_a_creature_to_any_vacant_sea_space(back, creature):
     st = p.creature(creature, "G6").creature("S2", "A5").swim("b1", "A6").boat("B1", "A7").state()
     legal = GAME.legal_actions(st, "red")
     assert {"play": tile, "creature": creature, "to": "M9"} in legal
-    for occupied in ("A5", "A6", "A7", "F3"):
+    for occupied in ("A5", "A6", "A7", "F3", "B1"):
         assert {"play": tile, "creature": creature, "to": occupied} not in legal
         with pytest.raises(IllegalAction):
             act(st, "red", {"play": tile, "creature": creature, "to": occupied})

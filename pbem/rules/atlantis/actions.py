@@ -37,7 +37,6 @@ SHAPES: tuple[ActionShape, ...] = (
     ActionShape("boat", ("boat", "at"), (), "{boat: B1, at: F2}"),
     ActionShape("board", ("board",), (), "{board: [r1, b2, g3]}"),
 )
-SHAPE_BY_KIND = {s.kind: s for s in SHAPES}
 
 
 def action_kind(action: Any) -> str:

@@ -22,6 +22,7 @@ class RulesBase:
     comp: dict[str, Any]                 # components.yaml
     back_kind: dict[str, str]            # tile back -> immediate | hand | defense
     tile_backs: dict[str, dict[str, Any]]  # tiles.yaml backs: kind, count per terrain, text
+    terrains: tuple[str, ...]            # removal order
     option_defaults: dict[str, str]
 
     if TYPE_CHECKING:  # implemented by the other mixins / pbem.game.Game
@@ -32,7 +33,7 @@ class RulesBase:
         def advance(self, state: State, rng: Rng | None, events: list, after: str | None,
                     die: str | None = None) -> None: ...
         def end_game(self, state: State, events: list, reason: str) -> None: ...
-        def roll_die(self, state: State, rng: Rng) -> str: ...
+        def roll_die(self, state: State, rng: Rng | None) -> str: ...
         def movement_points(self, state: State) -> int: ...
         def capacity(self, state: State, boat: str) -> int: ...
         def controllers(self, state: State, boat: str) -> list[str]: ...
@@ -49,11 +50,10 @@ class RulesBase:
         def check_defense_knowledge(self, state: State, creature_kind: str, cell: int) -> None: ...
         def threaten(self, state: State, kind: str, creature: Any, cell: int, events: list) -> None: ...
         def remove_creature(self, state: State, handle: str) -> None: ...
-    terrains: tuple[str, ...]            # removal order
 
     # --- labels ---------------------------------------------------------
     def label(self, cell: int | None) -> str:
-        """The label of a cell (\"\" for no cell)."""
+        """The label of a cell ("" for no cell)."""
         return "" if cell is None else self.board.labels[cell]
 
     def cell_arg(self, value: Any, what: str = "space") -> int:
@@ -163,10 +163,11 @@ class RulesBase:
             self.check_path(start, path, 1, max_steps, enter_ok, stop_at, what)
         elif "to" in action and action["to"] is not None:
             dest = self.cell_arg(action["to"], what + " destination")
-            path = self.reach(start, max_steps, enter_ok, stop_at).get(dest)
-            if path is None:
+            found = self.reach(start, max_steps, enter_ok, stop_at).get(dest)
+            if found is None:
                 raise IllegalAction(f"{what} cannot reach {self.label(dest)} "
                                     f"(at most {max_steps} sea space{'s' if max_steps > 1 else ''})")
+            path = found
         else:
             raise IllegalAction(f"{what}: say where, with to: SPACE or path: [SPACE, ...]")
         if not allow_return and path[-1] == start:

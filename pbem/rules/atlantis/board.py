@@ -10,8 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from pbem.data import game_data
-
 LABEL_ROWS = "ABCDEFGHIJKLM"
 
 
@@ -106,6 +104,3 @@ class Board:
             playable_count=playable_count,
         )
 
-
-def load_board(filename: str = "board.yaml") -> Board:
-    return Board.from_data(game_data("atlantis", filename))

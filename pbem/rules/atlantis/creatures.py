@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from pbem.game import IllegalAction, Rng
+from pbem.game import IllegalAction, NeedsSecret, Rng
 from pbem.rules.atlantis.actions import handle_arg, is_none
 from pbem.rules.atlantis.base import RulesBase, event
 from pbem.rules.atlantis.state import (
@@ -27,7 +27,9 @@ from pbem.rules.atlantis.state import (
 
 class CreatureRules(RulesBase):
     # --- the roll ---------------------------------------------------------------
-    def roll_die(self, state: State, rng: Rng) -> str:
+    def roll_die(self, state: State, rng: Rng | None) -> str:
+        if rng is None:
+            raise NeedsSecret("the creature die is rolled by the moderator")
         faces = self.comp["creature_die"]
         return faces[rng.randbelow(len(faces), "creature die")]
 
@@ -131,7 +133,7 @@ class CreatureRules(RulesBase):
         self.check_defense_knowledge(state, face, dest)
         frm = c.cell
         state.put_creature(handle, SEA, dest)
-        events.append(event({"event": "creature", "player": player, "creature": handle,
+        events.append(event({"event": "creature", "player": player, "creature": handle, "kind": face,
                              "from": self.label(frm), "to": self.label(dest),
                              "path": [self.label(x) for x in path]}))
         getattr(self, "arrive_" + face)(state, c, dest, events)

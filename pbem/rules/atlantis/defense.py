@@ -59,7 +59,8 @@ class DefenseRules(RulesBase):
                 raise NeedsSecret(f"whether {p} defends depends on their hidden tiles")
 
     def defense_tiles(self, state: State, player: str, kind: str) -> list[str]:
-        return [h for h in self.hand(state, player) if state.tiles[h].back == kind]
+        """``player``'s hand tiles that answer ``kind`` (NeedsSecret when their backs are hidden)."""
+        return [h for h in self.hand(state, player) if self.known_back(state, h) == kind]
 
     def standing_order(self, state: State, player: str, kind: str) -> str:
         orders = state.standing.get(player)
@@ -135,7 +136,7 @@ class DefenseRules(RulesBase):
             if tile not in self.hand(state, player):
                 raise IllegalAction(f"{tile} is not in your hand")
             if self.known_back(state, tile) != r.kind:
-                raise IllegalAction(f"{tile} does not answer this attack")
+                raise IllegalAction(f"{tile} cannot be played against this attack")
             self.play_defense(state, player, tile, events)
         if state.reaction is None:
             self.advance(state, rng, events, STEP_CREATURE)

@@ -138,8 +138,8 @@ class AtlantisGame(SetupRules, TurnFlow, MovementRules, TileRules, CreatureRules
             return (f"step 2: {left} movement point(s) left: {{move: r7, to: G5}}, {{move: B3, to: F4}} "
                     "or {done: move}")
         if kind == STEP_REMOVE:
-            spots = ", ".join(self.label(state.tiles[h].cell) for h in self.removable_tiles(state))
-            return f"step 3: remove a terrain tile, one of {spots}: {{remove: G5}}"
+            spots = [self.label(state.tiles[h].cell) for h in self.removable_tiles(state)]
+            return f"step 3: remove a terrain tile, one of {', '.join(spots)}: {{remove: {spots[0]}}}"
         if kind == STEP_BOARDERS:
             b = state.open_boarding()
             return (f"choose {self.capacity(state, b.boat)} swimmers at {self.label(b.cell)} to board "

@@ -133,13 +133,10 @@ class MovementRules(RulesBase):
                     out.append({"move": handle, "to": lab[n]})
                     continue
                 boat = state.boat_at.get(n)
-                if boat is not None and self.has_room(state, boat):
-                    out.append({"move": handle, "to": lab[n]})
+                if boat is None or self.has_room(state, boat):
+                    out.append({"move": handle, "to": lab[n]})          # swim, or board the ship there
+                if boat is not None:
                     out.append({"move": handle, "to": lab[n], "swim": True})
-                elif boat is not None:
-                    out.append({"move": handle, "to": lab[n], "swim": True})
-                else:
-                    out.append({"move": handle, "to": lab[n]})
         elif e.where == BOAT:
             cell = state.boats[e.boat].cell
             for n in nb[cell]:

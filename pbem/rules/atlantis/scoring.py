@@ -43,7 +43,8 @@ class ScoringRules(RulesBase):
         events.append(event({"event": "game-over", "reason": reason, "lost": doomed,
                              "saved": {h: state.explorers[h].value for h in sorted(
                                  e.handle for e in state.explorers.values() if e.where == ISLE)},
-                             "scores": scores, "winners": self.winners(state, scores)}))
+                             "scores": scores, "winners": self.winners(state, scores)},
+                            chance=True))   # reveals the saved explorers' values
 
     def result(self, state: State) -> Result | None:
         if state.phase != OVER:

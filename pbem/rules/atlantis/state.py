@@ -209,9 +209,6 @@ class State:
             raise RuntimeError("no boarding choice is open")
         return self.boarding
 
-    def owner(self, explorer: str) -> str:
-        return self.explorers[explorer].owner
-
     def explorer_cell(self, e: Explorer) -> int | None:
         return self.boats[e.boat].cell if e.where == BOAT else e.cell
 
@@ -229,11 +226,10 @@ class State:
         return any(creatures[h].kind in kinds for h in self.creatures_at.get(cell, ()))
 
     def is_sea(self, cell: int) -> bool:
-        """A playable hex with no terrain tile on it (safe isles are not sea)."""
+        """For a playable hex: no terrain tile on it.  (Safe isles are not playable
+        hexes; callers reach cells through the board's neighbour lists, which hold
+        playable hexes only.)"""
         return cell not in self.tile_at
-
-    def seat(self, player: str) -> int:
-        return self.players.index(player)
 
     def players_from(self, player: str, include_self: bool = False) -> list[str]:
         """Players in seat order ("clockwise") starting after ``player``."""

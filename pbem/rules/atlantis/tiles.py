@@ -130,7 +130,7 @@ class TileRules(RulesBase):
 
     # --- resolving the back -----------------------------------------------------
     def resolve_back(self, state: State, tile: Tile, player: str, events: list, boarders: list[str] | None) -> None:
-        back = tile.back
+        back = self.known_back(state, tile.handle)
         kind = self.back_kind[back]
         if kind == "immediate":
             # "immediately reveal the tile to the other players, perform the actions ... and then
@@ -359,7 +359,7 @@ class TileRules(RulesBase):
     # board) to any vacant sea space of your choice."
     def vacant(self, state: State, cell: int) -> bool:
         """A sea space with no ship, no swimmer and no creature."""
-        return (state.is_sea(cell) and cell not in state.boat_at
+        return (not self.board.is_isle(cell) and state.is_sea(cell) and cell not in state.boat_at
                 and not state.swimmers(cell) and not state.creatures_in(cell))
 
     def relocation_options(self, state: State, kind: str) -> list[dict[str, Any]]:
@@ -380,7 +380,7 @@ class TileRules(RulesBase):
             raise IllegalAction(f"{self.label(cell)} is not a vacant sea space")
         frm = c.cell
         state.put_creature(handle, SEA, cell)
-        events.append(event({"event": "creature", "player": player, "creature": handle, "how": "tile",
+        events.append(event({"event": "creature", "player": player, "creature": handle, "kind": kind, "how": "tile",
                              "from": self.label(frm), "to": self.label(cell)}))
 
     def options_move_serpent(self, state: State, player: str) -> list[dict[str, Any]]:

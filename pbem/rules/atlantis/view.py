@@ -48,27 +48,32 @@ CELL_COLOURS = {"sea": "#4a90d9", "beach": "#f1e2a0", "forest": "#5b9a47", "moun
 class ViewRules(RulesBase):
     # --- who sees what ------------------------------------------------------------
     def sees_value(self, state: State, viewer: str | None, e: Explorer) -> bool:
+        if e.owner != viewer:
+            return state.phase == OVER and e.where == ISLE
         if state.phase == OVER and e.where == ISLE:
             return True
-        if viewer is None or e.owner != viewer:
-            return False
         # "Once the game has begun, you can no longer look at or reveal the value of your Explorer tokens"
         return self.option(state, "memory") == "open" or state.phase in SETUP_PHASES
 
     def sees_back(self, state: State, viewer: str | None, t: Tile) -> bool:
         return t.where == USED or (t.where == HAND and viewer is not None and t.holder == viewer)
 
+    def standing_view(self, state: State, player: str, viewer: str | None, omniscient: bool) -> dict | None:
+        orders = state.standing.get(player)
+        if orders is None or not (omniscient or viewer == player):
+            return None
+        return dict(sorted(orders.items()))
+
     def make_view(self, state: State, viewer: str | None, omniscient: bool = False) -> dict[str, Any]:
+        # Piece dicts are kept in handle order (setup and read_position build them so).
         lab = self.board.labels
         explorers = {}
-        for h in sort_handles(state.explorers):
-            e = state.explorers[h]
+        for h, e in state.explorers.items():
             at = e.boat if e.where == BOAT else (None if e.cell is None else lab[e.cell])
             explorers[h] = {"colour": e.colour, "where": e.where, "at": at,
                             "value": e.value if omniscient or self.sees_value(state, viewer, e) else None}
         tiles = {}
-        for h in sort_handles(state.tiles):
-            t = state.tiles[h]
+        for h, t in state.tiles.items():
             tiles[h] = {"at": lab[t.cell], "terrain": t.terrain, "where": t.where, "holder": t.holder,
                         "obtained": t.obtained,
                         "back": t.back if omniscient or self.sees_back(state, viewer, t) else None}
@@ -77,9 +82,7 @@ class ViewRules(RulesBase):
             "format": FORMAT,
             "options": {k: state.options[k] for k in sorted(state.options)},
             "players": [{"name": p, "colours": list(state.colours[p]),
-                         "standing": (dict(sorted(state.standing[p].items()))
-                                      if state.standing.get(p) is not None and (omniscient or viewer == p)
-                                      else None)}
+                         "standing": self.standing_view(state, p, viewer, omniscient)}
                         for p in state.players],
             "phase": state.phase,
             "turn": {"number": turn.number, "player": turn.player, "step": turn.step, "moves": turn.moves,
@@ -92,9 +95,9 @@ class ViewRules(RulesBase):
             "explorers": explorers,
             "tiles": tiles,
             "boats": {h: {"where": b.where, "at": None if b.cell is None else lab[b.cell], "owner": b.owner}
-                      for h, b in ((h, state.boats[h]) for h in sort_handles(state.boats))},
+                      for h, b in state.boats.items()},
             "creatures": {h: {"kind": c.kind, "where": c.where, "at": None if c.cell is None else lab[c.cell]}
-                          for h, c in ((h, state.creatures[h]) for h in sort_handles(state.creatures))},
+                          for h, c in state.creatures.items()},
             "history": {k: state.history[k] for k in sorted(state.history)},
         }
 
@@ -179,7 +182,10 @@ class ViewRules(RulesBase):
             legend[f"{spec['prefix']}1..{spec['prefix']}{spec['count']}"] = kind.replace("serpent", "sea serpent")
         boats = self.comp["boats"]
         legend[f"{boats['prefix']}1..{boats['prefix']}{boats['count']}"] = "ship; B3:r7,b2 = ship B3 carrying r7 and b2"
+        in_play = {c for p in view["players"] for c in p["colours"]}
         for colour, prefix in self.comp["colours"].items():
+            if colour not in in_play:
+                continue
             legend[f"{prefix}1..{prefix}10"] = (f"{colour} explorer: on a terrain tile, swimming on sea, "
                                                 "saved on a safe isle")
         return BoardPicture(cells=cells, legend=legend, colours=dict(CELL_COLOURS))
@@ -198,7 +204,7 @@ class ViewRules(RulesBase):
         "remove": "{player} removes {terrain} tile {tile} at {at}{fell}",
         "reveal": "{tile} is {back}",
         "to-hand": "{player} takes {tile} into hand{secret}",
-        "appear": "{piece} appears at {at}",
+        "appear": "{piece} comes into play at {at}",
         "board": "{explorers} board ship {boat}",
         "supply-empty": "no {kind} left in the supply: nothing is placed",
         "lost": "{explorers} lost at {at} ({cause})",
@@ -206,7 +212,7 @@ class ViewRules(RulesBase):
         "creatures-lost": "{creatures} swallowed at {at} ({cause})",
         "roll": "{player} rolls {face}",
         "no-creature": "no {kind} on the board: nothing happens",
-        "creature": "{player} moves {creature} {from} -> {to}",
+        "creature": "{player} moves {kind} {creature} {from} -> {to}",
         "defend": "{player} plays {tile} ({back}): {creature} at {at} is removed",
         "no-defense": "{player} does not defend",
         "attack": "{creature} attacks at {at}, threatening {threatened}",
@@ -227,7 +233,7 @@ class ViewRules(RulesBase):
         if kind == "creature" and ev.get("creature") is None:
             return f"{ev.get('player')} does not move a {ev.get('kind')}"
         if kind == "creature" and ev.get("how") == "tile":
-            return "{player} moves {creature} {from} -> {to} (tile)".format(**fields)
+            return "{player} moves {kind} {creature} {from} -> {to} (tile)".format(**fields)
         if kind == "move" and ev.get("how") == "dolphin":
             return "{player}'s dolphin carries {explorer} {from} -> {to}".format(**fields)
         try:
@@ -242,10 +248,10 @@ class ViewRules(RulesBase):
         if state.phase == OVER:
             lines.append("Game over.")
         elif state.phase in SETUP_PHASES:
-            left = sum(1 for e in state.explorers.values() if e.where == "reserve")
+            unplaced = sum(1 for e in state.explorers.values() if e.where == "reserve")
             ships = sum(1 for b in state.boats.values() if b.where == "reserve")
             lines.append(f"Setup ({state.phase}): {self.decider(state)} to place; "
-                         f"{left} explorers and {ships} ships still to place.")
+                         f"{unplaced} explorers and {ships} ships still to place.")
         else:
             step = state.turn.step
             extra = f", {state.turn.moves}/{self.comp['movement_points']} points used" if step == "move" else ""

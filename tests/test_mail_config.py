@@ -1,0 +1,86 @@
+"""Mail settings (TOML or YAML, plus PBEM_* environment variables) and the pieces of intake."""
+from __future__ import annotations
+
+import pytest
+
+from pbem.gamedir import GameDir
+from pbem.transport.mail_config import MailConfigError, load_config
+from pbem.transport.mail_intake import unflow
+
+TOML = """\
+from = "GM <gm@example.org>"
+[players]
+red = "alice@example.org"
+blue = "Bob <bob@example.org>"
+[smtp]
+host = "smtp.example.org"
+username = "gm@example.org"
+[imap]
+host = "imap.example.org"
+username = "gm@example.org"
+"""
+
+YAML = """\
+from: GM <gm@example.org>
+players:
+  red: alice@example.org
+  blue: Bob <bob@example.org>
+smtp:
+  host: smtp.example.org
+  username: gm@example.org
+imap:
+  host: imap.example.org
+  username: gm@example.org
+"""
+
+ENV = {"PBEM_SMTP_PASSWORD": "s3cret", "PBEM_IMAP_PASSWORD": "1map"}
+
+
+@pytest.fixture
+def gd(tmp_path):
+    (tmp_path / "moderator").mkdir()
+    return GameDir(tmp_path)
+
+
+@pytest.mark.parametrize("name,text", [("mail.toml", TOML), ("mail.yaml", YAML)])
+def test_toml_and_yaml_give_the_same_settings_with_safe_defaults(gd, name, text):
+    (gd.moderator_dir / name).write_text(text)
+    cfg = load_config(gd, ENV)
+    assert cfg.players == {"red": "alice@example.org", "blue": "Bob <bob@example.org>"}
+    assert (cfg.smtp.host, cfg.smtp.port, cfg.smtp.security, cfg.smtp.password) == (
+        "smtp.example.org", 587, "starttls", "s3cret")
+    assert (cfg.imap.port, cfg.imap.security, cfg.imap.folder, cfg.imap.password) == (993, "tls", "INBOX", "1map")
+    assert cfg.sender_address == "gm@example.org" and cfg.domain == "example.org"
+    assert "s3cret" not in repr(cfg)
+
+
+def test_environment_overrides_the_file(gd):
+    (gd.moderator_dir / "mail.toml").write_text(TOML)
+    env = dict(ENV, PBEM_SMTP_HOST="relay.example.net", PBEM_SMTP_PORT="465", PBEM_SMTP_SECURITY="tls",
+               PBEM_IMAP_FOLDER="Games", PBEM_MAIL_FROM="Other <o@example.net>")
+    cfg = load_config(gd, env)
+    assert (cfg.smtp.host, cfg.smtp.port, cfg.smtp.security) == ("relay.example.net", 465, "tls")
+    assert cfg.imap.folder == "Games" and cfg.sender == "Other <o@example.net>"
+
+
+def test_two_settings_files_or_a_bad_value_are_refused(gd):
+    (gd.moderator_dir / "mail.toml").write_text(TOML)
+    (gd.moderator_dir / "mail.yaml").write_text(YAML)
+    with pytest.raises(MailConfigError, match="keep one"):
+        load_config(gd, ENV)
+    (gd.moderator_dir / "mail.yaml").unlink()
+    (gd.moderator_dir / "mail.toml").write_text(TOML.replace('blue = "Bob <bob@example.org>"', 'blue = "bob, eve"'))
+    with pytest.raises(MailConfigError, match="not one e-mail address"):
+        load_config(gd, ENV)
+    (gd.moderator_dir / "mail.toml").write_text(TOML + "[maildir]\npath = \"/tmp\"\n")
+    with pytest.raises(MailConfigError, match="either \\[imap\\] or \\[maildir\\]"):
+        load_config(gd, ENV)
+    (gd.moderator_dir / "mail.toml").write_text(TOML + "port = 99999\n")
+    with pytest.raises(MailConfigError, match="out of range"):
+        load_config(gd, ENV)
+
+
+def test_unflow_undoes_format_flowed():
+    sent = "actions:\n   - {draw: true}\nsoft \nbreak\n>quoted\n-- \nsig"
+    assert unflow(sent) == "actions:\n  - {draw: true}\nsoft break\n>quoted\n-- \nsig"
+    assert unflow("a \nb", delsp=True) == "ab"
