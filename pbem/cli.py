@@ -520,7 +520,9 @@ def tick(game_dir: Path, now_iso: str | None) -> None:
 
 def _add_transport_groups() -> None:
     from pbem.transport.git_cli import git
+    from pbem.transport.mail_cli import mail
     main.add_command(git)
+    main.add_command(mail)
 
 
 _add_transport_groups()

@@ -84,3 +84,16 @@ def test_unflow_undoes_format_flowed():
     sent = "actions:\n   - {draw: true}\nsoft \nbreak\n>quoted\n-- \nsig"
     assert unflow(sent) == "actions:\n  - {draw: true}\nsoft break\n>quoted\n-- \nsig"
     assert unflow("a \nb", delsp=True) == "ab"
+
+
+def test_receipts_go_to_reply_to_but_list_mail_is_answered_privately():
+    from email.message import EmailMessage
+
+    from pbem.transport.mail_compose import reply_address
+    msg = EmailMessage()
+    msg["From"] = "Alice <alice@example.org>"
+    msg["Reply-To"] = "alice.games@example.org"
+    assert reply_address(msg) == "alice.games@example.org"
+    msg["List-Id"] = "<atlantis.lists.example.org>"
+    msg.replace_header("Reply-To", "atlantis@lists.example.org")
+    assert reply_address(msg) == "alice@example.org"

@@ -141,6 +141,7 @@ def test_crash_between_ledger_write_and_receipt(world, monkeypatch):
     monkeypatch.setattr(mail_cycle.LazySender, "send", real_send)
     report = fetch_moves(world.gd, world.config())
     assert report.replies == 1 and report.accepted == 0 and log_length(world) == 2
+    assert report.lines[0].startswith("receipt owed from an earlier run for <")
     text = body(receipts(world, "red")[0])
     assert "ACCEPTED (attachment move.yaml):" in text and "already in the log" not in text
 

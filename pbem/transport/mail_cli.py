@@ -83,14 +83,18 @@ def fetch(game_dir: Path) -> None:
 
 @mail.command()
 @GAME_DIR
+@click.option("--verbose", "-v", is_flag=True, help="also say so when there was nothing to do")
 @_friendly
-def run(game_dir: Path) -> None:
+def run(game_dir: Path, verbose: bool) -> None:
     """One cycle for cron: fetch and submit moves, reply with receipts, then send
-    the new digest to every player who does not have it yet.
+    the new digest to every player who does not have it yet.  Prints nothing
+    when nothing happened (so cron sends no mail), unless --verbose.
 
     \b
     Example:  */5 * * * *  cd /srv/pbem && pbem mail run game1 >> game1-mail.log 2>&1
     """
     from pbem.transport.mail_cycle import run_cycle
     gd, cfg = _setup(game_dir)
-    _echo(run_cycle(gd, cfg))
+    report = run_cycle(gd, cfg)
+    if verbose or not report.idle:
+        _echo(report)

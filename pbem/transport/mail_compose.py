@@ -135,8 +135,13 @@ def compose_digest(parts: DigestParts, secrets: bytes, player: str, to: str, sen
 # --- receipts -------------------------------------------------------------------
 
 def reply_address(original: EmailMessage) -> str:
-    """Where a reply goes: Reply-To, else From (the first address)."""
-    for header in ("Reply-To", "From"):
+    """Where a receipt goes: Reply-To, else From (the first address).
+
+    A message that came through a mailing list is answered privately, to its
+    author (From): the list's Reply-To would send the receipt to everybody.
+    """
+    via_list = bool(original.get("List-Id")) or str(original.get("Precedence", "")).strip().lower() in ("list", "bulk")
+    for header in (("From",) if via_list else ("Reply-To", "From")):
         values = original.get_all(header) or []
         found = [addr for _name, addr in getaddresses([str(v) for v in values]) if "@" in addr]
         if found:

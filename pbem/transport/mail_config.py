@@ -75,6 +75,11 @@ class Server:
     def loopback(self) -> bool:
         return self.host in LOOPBACK or self.host.startswith("127.")
 
+    def check_login(self, kind: str) -> None:
+        """Before connecting: a username needs a password (asked for only when the server is used)."""
+        if self.username and not self.password:
+            raise MailConfigError(f"no {kind} password: set PBEM_{kind}_PASSWORD (for {self.username} at {self.host})")
+
 
 @dataclass(frozen=True)
 class ImapServer(Server):
@@ -281,9 +286,6 @@ def _server(path: Path, name: str, value: Any, ports: dict[str, int], default_se
     if security == "none" and not server.loopback:
         raise MailConfigError(f"{path}: {name}.security = \"none\" is only allowed for a server on this machine "
                               f"(127.0.0.1); use starttls or tls for {host}")
-    if server.username and not server.password:
-        raise MailConfigError(f"no {name.upper()} password: set PBEM_{name.upper()}_PASSWORD "
-                              f"(for {server.username} at {host})")
     return server
 
 

@@ -74,6 +74,11 @@ class Report:
     def add(self, line: str) -> None:
         self.lines.append(line)
 
+    @property
+    def idle(self) -> bool:
+        """Nothing came in and nothing went out."""
+        return not (self.accepted or self.rejected or self.ignored or self.replies or self.sent)
+
 
 class LazySender:
     """Opens the SMTP session only when the first message goes out."""
@@ -136,11 +141,12 @@ def fetch_moves(gd: GameDir, cfg: MailConfig, inbox: Inbox | None = None) -> Rep
 
 def _fetch(gd: GameDir, cfg: MailConfig, inbox: Inbox | None) -> Report:
     gd.require()
-    cfg.require_smtp()
+    cfg.require_smtp().check_login("SMTP")    # before any move is taken: receipts must be able to go out
     report = Report()
     with (inbox or open_inbox(cfg)) as box, LazySender(cfg) as outbox:
         ledger = Ledger.load(gd)
         for key, record in ledger.owed_replies():
+            report.add(f"receipt owed from an earlier run for {record.get('message_id') or '(no Message-ID)'}:")
             _reply(ledger, key, record, cfg, outbox, report)
             _done(box, record)
         fresh = [(item, parse_message(item.raw)) for item in box.fetch(ledger.sources())]
@@ -280,6 +286,7 @@ def send_digests(gd: GameDir, cfg: MailConfig, players: Sequence[str] = (), only
 
 def _send(gd: GameDir, cfg: MailConfig, players: Sequence[str], only_changed: bool) -> Report:
     gd.require()
+    cfg.require_smtp().check_login("SMTP")
     report = Report()
     with locked(gd.root):                  # a consistent set of files: no submit half-way through
         parts = DigestParts.read(gd)

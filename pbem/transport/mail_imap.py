@@ -73,6 +73,7 @@ class ImapInbox:
 
     def __enter__(self) -> ImapInbox:
         s = self.server
+        s.check_login("IMAP")
         try:
             if s.security == "tls":
                 conn: imaplib.IMAP4 = imaplib.IMAP4_SSL(s.host, s.port, ssl_context=tls_context(s), timeout=s.timeout)

@@ -203,12 +203,12 @@ def _variants(body: str) -> list[str]:
 # --- the whole message --------------------------------------------------------------------
 
 def is_automatic(msg: Message) -> str:
-    """Why this message must never be answered (RFC 3834, bounces, lists), or ""."""
+    """Why this message was sent by a machine and must not be answered (RFC 3834, bounces), or ""."""
     auto = str(msg.get("Auto-Submitted", "no")).strip().lower()
     if auto and auto != "no":
         return f"an automatic message (Auto-Submitted: {auto})"
-    if str(msg.get("Precedence", "")).strip().lower() in ("bulk", "junk", "list"):
-        return "a bulk or list message"
+    if str(msg.get("Precedence", "")).strip().lower() == "junk":
+        return "a junk message (Precedence: junk)"
     if msg.get_content_type() == "multipart/report" or not str(msg.get("Return-Path", "x")).strip("<> "):
         return "a delivery report"
     return ""

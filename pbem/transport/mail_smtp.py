@@ -48,6 +48,7 @@ class SmtpSender:
 
     def __enter__(self) -> SmtpSender:
         s = self.server
+        s.check_login("SMTP")
         try:
             if s.security == "tls":
                 conn: smtplib.SMTP = smtplib.SMTP_SSL(s.host, s.port, timeout=s.timeout, context=tls_context(s))

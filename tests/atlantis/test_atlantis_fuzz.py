@@ -7,8 +7,9 @@ from pbem.game import IllegalAction
 
 KEYS = ["place", "on", "boat", "at", "play", "swimmer", "creature", "to", "path", "move", "swim", "done",
         "remove", "board", "defend", "standing", "jump"]
-SCALARS = st.one_of(st.sampled_from(["r1", "b1", "B1", "K1", "S1", "W1", "T1", "T40", "F2", "F3", "G6", "A3",
-                                     "B12", "none", "move", "auto", "ask", "shark", "whale", "serpent", "Z9", ""]),
+SCALARS = st.one_of(st.sampled_from(["r1", "r9", "y1", "b1", "B1", "B9", "K1", "S1", "W1", "T1", "T40", "F2", "F3",
+                                     "G6", "A3", "B12", "none", "move", "auto", "ask", "shark", "whale", "serpent",
+                                     "Z9", ""]),
                     st.integers(-3, 50), st.booleans(), st.none())
 VALUES = st.recursive(SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=4),
                                                        st.dictionaries(st.sampled_from(KEYS + ["shark_defense",

@@ -270,7 +270,8 @@ def test_illegal_move_leaves_state_untouched():
     st = pos().land("r1", "F3").boat("B1", "F2", "b1", "b2", "b3").state()
     before = GAME.to_position(st)
     for bad in ({"move": "r1", "to": "F2"}, {"move": "r1", "to": "Z9"}, {"move": "x1", "to": "F2"},
-                {"move": "r1"}, {"move": "r1", "to": "F2", "swim": "yes"}, {"move": "B1", "to": "F1"}):
+                {"move": "r1"}, {"move": "r1", "to": "F2", "swim": "yes"}, {"move": "B1", "to": "F1"},
+                {"move": "r9", "to": "F2"}, {"move": "B9", "to": "F2"}):
         with pytest.raises(IllegalAction):
             act(st, "red", bad)
         assert GAME.to_position(st) == before

@@ -219,6 +219,8 @@ class MovementRules(RulesBase):
         e = state.explorers[handle]
         if e.owner != player:
             raise IllegalAction(f"{handle} is not your explorer: \"You cannot move another player's Explorer tokens\"")
+        if e.where not in (LAND, BOAT, SEA):
+            raise IllegalAction(f"{handle} is not on the board ({e.where})")
         kind, boat = self.explorer_step_kind(state, e, cell, swim)
         frm = self.label(state.explorer_cell(e))
         events.append(event({"event": "move", "player": player, "explorer": handle, "how": kind,
