@@ -22,6 +22,9 @@ from pbem.game import (
 )
 from pbem.rules.atlantis.actions import action_kind
 from pbem.rules.atlantis.board import Board
+from pbem.rules.atlantis.challenges import ChallengeRules
+from pbem.rules.atlantis.dive import DiveRules
+from pbem.rules.atlantis.squid import SquidRules
 from pbem.rules.atlantis.creatures import CreatureRules
 from pbem.rules.atlantis.defense import DefenseRules
 from pbem.rules.atlantis.flow import TurnFlow
@@ -44,7 +47,8 @@ from pbem.rules.atlantis.tiles import TileRules
 from pbem.rules.atlantis.view import ViewRules
 
 
-class AtlantisGame(SetupRules, TurnFlow, MovementRules, TileRules, CreatureRules, DefenseRules,
+class AtlantisGame(ChallengeRules, DiveRules, SquidRules,
+                   SetupRules, TurnFlow, MovementRules, TileRules, CreatureRules, DefenseRules,
                    ScoringRules, ViewRules, Game):
     name = "atlantis"
     title = "Survive: Escape from Atlantis! (30th anniversary)"
@@ -81,6 +85,13 @@ class AtlantisGame(SetupRules, TurnFlow, MovementRules, TileRules, CreatureRules
 
     # --- options ------------------------------------------------------------------
     def option_specs(self) -> Sequence[OptionSpec]:
+        """The base options, then each variant mixin's ``OPTIONS`` (in MRO order)."""
+        extra: list[OptionSpec] = []
+        for cls in type(self).__mro__:
+            extra.extend(cls.__dict__.get("OPTIONS", ()))
+        return tuple(self.base_option_specs()) + tuple(extra)
+
+    def base_option_specs(self) -> Sequence[OptionSpec]:
         return (
             OptionSpec("memory", "strict", ("strict", "open"),
                        "strict: you see your explorer values only during setup; open: always"),
