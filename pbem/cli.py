@@ -214,10 +214,14 @@ def audit(game_dir: Path) -> None:
 
 # --- looking at a game -------------------------------------------------------
 
-def _load_any(game_dir: Path):  # type: ignore[no-untyped-def]
+def _load_any(game_dir: Path, public_ok: bool = False):  # type: ignore[no-untyped-def]
+    """The moderator's table; on a player's copy (no seed) the public view, where that is enough."""
     from pbem.gamedir import GameDir
     from pbem.table import Table
-    return Table.load(GameDir(game_dir))
+    gd = GameDir(game_dir)
+    if public_ok and gd.seed() is None:
+        return Table.load_public(gd)
+    return Table.load(gd)
 
 
 @main.command()
@@ -258,7 +262,7 @@ def show(game_dir: Path, viewer: str | None, fmt: str, full: bool) -> None:
     from pbem import yamlio
     from pbem.outputs import digest_context
     from pbem.render.digest import render_digest
-    table = _load_any(game_dir)
+    table = _load_any(game_dir, public_ok=viewer is None and not full)
     if viewer is not None and viewer not in table.players:
         raise UserError(f"no player {viewer!r}; players: {', '.join(table.players)}")
     if full:
@@ -282,9 +286,11 @@ def legal(game_dir: Path, player: str) -> None:
     Example:  pbem legal game1 --player red
     """
     from pbem import yamlio
-    table = _load_any(game_dir)
+    table = _load_any(game_dir, public_ok=True)
     if player not in table.players:
         raise UserError(f"no player {player!r}; players: {', '.join(table.players)}")
+    if table.seed is None:
+        click.echo("# from the public view: actions with your hand tiles are not listed (see your secrets)")
     actions = table.game.legal_actions(table.state, player)
     if not actions:
         click.echo(f"# {player} has no decision to make now")
@@ -309,7 +315,7 @@ def move(game_dir: Path, player: str, bot: str, out: Path, bot_seed: str) -> Non
     from pbem.fsutil import write_atomic
     from pbem.movefile import MoveFile, render_move
     from pbem.rng import Rng
-    table = _load_any(game_dir)
+    table = _load_any(game_dir, public_ok=True)
     if player not in table.players:
         raise UserError(f"no player {player!r}; players: {', '.join(table.players)}")
     index = table.last["index"] + 1

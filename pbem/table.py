@@ -74,6 +74,16 @@ class Table:
         assert table is not None
         return table
 
+    @classmethod
+    def load_public(cls, gd: GameDir) -> "Table":
+        """A player's table: no seed; the state is the public view (hidden values unknown)."""
+        entries = gd.entries()
+        game = game_for(entries[0])
+        view = json.loads((gd.public_dir / "view.json").read_text())
+        if view.get("index") != entries[-1]["index"]:
+            raise ValueError(f"{gd.public_dir / 'view.json'} is older than the log; fetch the game folder again")
+        return cls(gd, game, entries, None, game.from_position(view["view"]), {})
+
     def save_snapshot(self, log_text: str) -> None:
         """The moderator's cache: the state and parsed entries for exactly this log text."""
         snap = {"log_sha256": sha256_hex(log_text.encode()), "entries": self.entries,

@@ -122,3 +122,17 @@ def test_sign_is_byte_identical_to_ssh_keygen(tmp_path, key_pool):
     (tmp_path / "m.yaml.sig").unlink()
     subprocess.run(["ssh-keygen", "-q", "-Y", "sign", "-n", "pbem-move", "-f", key_pool["red"], f], check=True)
     assert (tmp_path / "m.yaml.sig").read_text() == ours
+
+
+def test_a_players_copy_without_the_seed(cli_game, tmp_path, key_pool):
+    import shutil
+    copy = tmp_path / "players-copy"
+    shutil.copytree(cli_game, copy, ignore=shutil.ignore_patterns("moderator"))
+    assert "Board" in run("show", copy).output
+    out = run("legal", copy, "--player", "red").output
+    assert "from the public view" in out and "- {draw: true}" in out
+    mv = _move(copy, "red", tmp_path, key_pool)
+    assert "signature by red's key is valid" in run("check", copy, mv).output
+    result = run("show", copy, "--full", ok=False)
+    assert result.exit_code == 1 and "only the moderator" in result.output
+    assert "accepted" in run("submit", cli_game, mv).output
