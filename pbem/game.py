@@ -196,6 +196,11 @@ class Game(ABC):
         """A fill-in YAML snippet for the actions section of a move file."""
         return "actions:\n  - {}  # see `pbem legal`\n"
 
+    def turn_number(self, view: Mapping[str, Any]) -> int:
+        """The turn number shown by `pbem status` (0 during set-up)."""
+        turn = view.get("turn", 0)
+        return turn if isinstance(turn, int) else 0
+
     def summary(self, view: Mapping[str, Any]) -> list[str]:
         """A few human lines about the state (turn, tiles left, scores so far)."""
         return []

@@ -20,7 +20,7 @@ def game_status(game_dir: Path) -> dict[str, Any]:
     view = json.loads((gd.public_dir / "view.json").read_text())["view"]
     info: dict[str, Any] = {
         "id": header["id"], "game": header["game"], "index": entries[-1]["index"],
-        "hash": entries[-1]["hash"], "turn": view.get("turn", 0),
+        "hash": entries[-1]["hash"], "turn": game.turn_number(view),
         "pending": pending,
         "waiting_for": sorted({d["player"] for d in pending}),
         "over": not pending,

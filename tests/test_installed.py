@@ -54,6 +54,7 @@ def test_players_use_only_ssh_keygen_and_age(tmp_path):
     assert denied.returncode != 0
     for _ in range(6):
         status = json.loads(run("status", game, "--json").stdout)
+        assert isinstance(status["turn"], int) and status["over"] is False
         player = status["waiting_for"][0]
         key = tmp_path / ("alice" if player == "red" else "bob")
         move = tmp_path / f"{player}.yaml"

@@ -202,5 +202,8 @@ class AtlantisGame(ChallengeRules, DiveRules, SquidRules,
     def summary(self, view: Mapping[str, Any]) -> list[str]:
         return self.summary_lines(view)
 
+    def turn_number(self, view: Mapping[str, Any]) -> int:
+        return int(view["turn"]["number"])
+
     def move_template(self, state_view: Mapping[str, Any], player: str) -> str:
         return self.template(state_view, player)
