@@ -17,12 +17,12 @@ import time
 from pathlib import Path
 
 from pbem.audit import audit
-from pbem.bots import bot_actions, simulate
+from pbem.bots import bot_move_file, next_to_move, simulate
 from pbem.crypto import keys, sshsig
 from pbem.gamedir import GameDir
 from pbem.log import split_chunks, verify_chain
 from pbem.moderator import reveal
-from pbem.movefile import MoveFile, render_move
+from pbem.movefile import render_move
 from pbem.newgame import PlayerSpec, create_game
 from pbem.registry import load_game
 from pbem.rng import Rng
@@ -51,16 +51,9 @@ def play_pipeline(root: Path) -> tuple[GameDir, list[float], dict[str, Path]]:
     gd = GameDir(root / "game")
     create_game(gd.root, GAME, specs, {}, b"bench-seed-0123456789abcdef-0123")
     times: list[float] = []
-    while True:
-        table = Table.load(gd)
-        pending = table.game.pending(table.state)
-        if not pending:
-            break
-        player = pending[0].player
-        index = table.last["index"] + 1
-        actions = bot_actions(table.game, table.state, player, table.seed, table.game_id, index,
-                              Rng(b"bench-bot", f"{index}/{player}"))
-        raw = render_move(MoveFile(table.game_id, player, table.last["index"], table.last["hash"], actions)).encode()
+    while (player := next_to_move(table := Table.load(gd))) is not None:
+        move = bot_move_file(table, player, Rng(b"bench-bot", f"{table.last['index']}/{player}"))
+        raw = render_move(move).encode()
         sig = sshsig.sign(keys.load_private_key(key_dir / player), raw, sshsig.MOVE_NAMESPACE)
         t0 = time.perf_counter()
         submit(gd, raw, sig)

@@ -3,9 +3,15 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from typing import TYPE_CHECKING
+
 from pbem.engine import action_rng, pending_players
 from pbem.game import Game
+from pbem.movefile import MoveFile
 from pbem.rng import Rng
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pbem.table import Table
 
 BOTS = ("random",)
 MAX_ACTIONS_PER_FILE = 64
@@ -39,6 +45,19 @@ def bot_actions(game: Game, state: Any, player: str, seed: bytes | None, game_id
         if any(e.chance for e in events):
             break
     return chosen
+
+
+def next_to_move(table: "Table") -> str | None:
+    """The first player with a pending decision, or None when the game is over."""
+    pending = table.game.pending(table.state)
+    return pending[0].player if pending else None
+
+
+def bot_move_file(table: "Table", player: str, bot_rng: Rng) -> MoveFile:
+    """An unsigned move file with a random bot's actions for ``player``, bound to the log's end."""
+    index = table.last["index"] + 1
+    actions = bot_actions(table.game, table.state, player, table.seed, table.game_id, index, bot_rng)
+    return MoveFile(table.game_id, player, table.last["index"], table.last["hash"], actions)
 
 
 def simulate(game: Game, players: Sequence[str], options: Mapping[str, str], seed: bytes,

@@ -311,21 +311,19 @@ def move(game_dir: Path, player: str, bot: str, out: Path, bot_seed: str) -> Non
     \b
     Example:  pbem move game1 --player red --bot random --out red.yaml && pbem sign red.yaml --key red_key
     """
-    from pbem.bots import bot_actions
+    from pbem.bots import bot_move_file
     from pbem.fsutil import write_atomic
-    from pbem.movefile import MoveFile, render_move
+    from pbem.movefile import render_move
     from pbem.rng import Rng
     table = _load_any(game_dir, public_ok=True)
     if player not in table.players:
         raise UserError(f"no player {player!r}; players: {', '.join(table.players)}")
     index = table.last["index"] + 1
-    rng = Rng(bot_seed.encode(), f"bot/{table.game_id}/{index}/{player}")
-    actions = bot_actions(table.game, table.state, player, table.seed, table.game_id, index, rng)
-    if not actions:
+    mv = bot_move_file(table, player, Rng(bot_seed.encode(), f"bot/{table.game_id}/{index}/{player}"))
+    if not mv.actions:
         raise UserError(f"{player} has no decision to make now")
-    mv = MoveFile(table.game_id, player, table.last["index"], table.last["hash"], actions)
     write_atomic(out, render_move(mv, f"move by the {bot} bot for {player}"))
-    click.echo(f"wrote {out} ({len(actions)} action(s)); sign it with `pbem sign {out} --key KEY`")
+    click.echo(f"wrote {out} ({len(mv.actions)} action(s)); sign it with `pbem sign {out} --key KEY`")
 
 
 @main.command()

@@ -7,12 +7,12 @@ from pathlib import Path
 from typing import Callable
 
 from pbem.audit import audit
-from pbem.bots import bot_actions
+from pbem.bots import bot_move_file, next_to_move
 from pbem.crypto import agecrypt, keys, sshsig
 from pbem.fsutil import write_atomic
 from pbem.gamedir import GameDir
 from pbem.moderator import reveal
-from pbem.movefile import MoveFile, render_move
+from pbem.movefile import render_move
 from pbem.newgame import PlayerSpec, create_game
 from pbem.rng import Rng
 from pbem.submit import submit
@@ -58,16 +58,9 @@ def run_demo(directory: Path, n_players: int, seed: bytes | None, echo: Callable
     echo(f"created {table.game_id} in {gd.root}")
     have_ssh_keygen = shutil.which("ssh-keygen") is not None
     submitted = 0
-    while True:
-        table = Table.load(gd)
-        pending = table.game.pending(table.state)
-        if not pending:
-            break
-        player = pending[0].player
+    while (player := next_to_move(table := Table.load(gd))) is not None:
         index = table.last["index"] + 1
-        rng = Rng(b"pbem-demo-bot", f"{table.game_id}/{index}/{player}")
-        actions = bot_actions(table.game, table.state, player, table.seed, table.game_id, index, rng)
-        move = MoveFile(table.game_id, player, table.last["index"], table.last["hash"], actions)
+        move = bot_move_file(table, player, Rng(b"pbem-demo-bot", f"{table.game_id}/{index}/{player}"))
         path = outbox / f"{index:06d}-{player}.yaml"
         write_atomic(path, render_move(move, f"{player}'s move, written by the random bot"))
         signature = _sign(key_dir / player, path, have_ssh_keygen and player == names[0])

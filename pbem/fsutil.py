@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 import tempfile
 from pathlib import Path
@@ -49,6 +48,8 @@ def locked(directory: Path) -> Iterator[None]:
     The lock file lives in the moderator's private folder so that taking the
     lock does not change any public file.
     """
+    import fcntl  # POSIX only; imported here so players' commands (keygen, sign) work everywhere
+
     lock_path = directory / "moderator" / "lock"
     lock_path.parent.mkdir(parents=True, exist_ok=True)
     with open(lock_path, "a+b") as fh:

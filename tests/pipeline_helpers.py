@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pbem.bots import bot_actions
+from pbem.bots import bot_move_file, next_to_move
 from pbem.crypto import keys, sshsig
 from pbem.gamedir import GameDir
 from pbem.movefile import MoveFile, render_move
@@ -32,14 +32,11 @@ def signed_move(table: Table, player: str, actions: list[dict[str, Any]], key: P
 
 def bot_move(gd: GameDir, key_pool: dict[str, Path], bot_seed: bytes = b"bot") -> tuple[bytes, str] | None:
     table = Table.load(gd)
-    pending = table.game.pending(table.state)
-    if not pending:
+    player = next_to_move(table)
+    if player is None:
         return None
-    player = pending[0].player
-    index = table.last["index"] + 1
-    actions = bot_actions(table.game, table.state, player, table.seed, table.game_id, index,
-                          Rng(bot_seed, f"{index}/{player}"))
-    return signed_move(table, player, actions, key_pool[player])
+    move = bot_move_file(table, player, Rng(bot_seed, f"{table.last['index'] + 1}/{player}"))
+    return signed_move(table, player, move.actions, key_pool[player])
 
 
 def play_to_end(gd: GameDir, key_pool: dict[str, Path], bot_seed: bytes = b"bot", limit: int = 5000) -> int:

@@ -6,7 +6,7 @@ import time
 import pytest
 
 from conftest import tree_snapshot
-from pipeline_helpers import bot_move, new_game, play_to_end, signed_move
+from pipeline_helpers import bot_move, new_game, signed_move
 from pbem.audit import audit
 from pbem.deadlines import deadlines, tick
 from pbem.engine import Rejected

@@ -61,7 +61,7 @@ def test_shuffle_is_fisher_yates_with_randbelow():
 def test_labels_separate_streams_and_same_label_repeats():
     a = [Rng(b"x" * 32, "a").randbelow(1000) for _ in range(3)]
     b = [Rng(b"x" * 32, "b").randbelow(1000) for _ in range(3)]
-    assert a[0] == a[1] == a[2]
+    assert a[0] == a[1] == a[2] and b[0] == b[1] == b[2]
     assert Rng(b"x" * 32, "a").randbelow(10**9) != Rng(b"x" * 32, "b").randbelow(10**9)
 
 

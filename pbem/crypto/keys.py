@@ -12,9 +12,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
-import os
 import struct
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,6 +27,8 @@ from cryptography.hazmat.primitives.serialization import (
     PublicFormat,
     load_ssh_private_key,
 )
+
+from pbem.fsutil import write_atomic
 
 ED25519 = "ssh-ed25519"
 OPENSSH_BEGIN = "-----BEGIN OPENSSH PRIVATE KEY-----"
@@ -271,21 +271,6 @@ def load_private_key(path: Path) -> Ed25519PrivateKey:
 # --------------------------------------------------------------------------
 
 
-def _write_atomic(path: Path, data: bytes, mode: int) -> None:
-    """Write ``data`` to a temp file beside ``path`` then move it into place."""
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp_name, mode)
-        os.replace(tmp_name, path)
-    except BaseException:
-        Path(tmp_name).unlink(missing_ok=True)
-        raise
-
-
 def _refuse_existing(*paths: Path) -> None:
     for path in paths:
         if path.exists() or path.is_symlink():
@@ -313,6 +298,6 @@ def generate_keypair(path: Path, comment: str = "") -> str:
     key = Ed25519PrivateKey.generate()
     private_pem = key.private_bytes(Encoding.PEM, PrivateFormat.OpenSSH, NoEncryption())
     line = public_key_of(key)
-    _write_atomic(path, private_pem, 0o600)
-    _write_atomic(pub, f"{line} {comment}".rstrip().encode("utf-8") + b"\n", 0o644)
+    write_atomic(path, private_pem, 0o600)
+    write_atomic(pub, f"{line} {comment}".rstrip().encode("utf-8") + b"\n", 0o644)
     return line
