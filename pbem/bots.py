@@ -13,7 +13,7 @@ from pbem.rng import Rng
 if TYPE_CHECKING:  # pragma: no cover
     from pbem.table import Table
 
-BOTS = ("random",)
+BOTS = ("random", "greedy")
 MAX_ACTIONS_PER_FILE = 64
 
 
@@ -22,21 +22,40 @@ def copy_state(game: Game, state: Any) -> Any:
 
 
 def random_action(game: Game, state: Any, player: str, rng: Rng) -> dict[str, Any]:
-    actions = game.legal_actions(state, player)
-    if not actions:
-        raise RuntimeError(f"{player} has a pending decision but no legal action (rules bug)")
+    """Uniformly among the legal actions."""
+    actions = _legal(game, state, player)
     return actions[rng.randbelow(len(actions), "bot")]
 
 
+def greedy_action(game: Game, state: Any, player: str, rng: Rng) -> dict[str, Any]:
+    """The action the game's hints like best (``Game.bot_preference``), ties broken at random."""
+    actions = _legal(game, state, player)
+    scores = [game.bot_preference(state, player, a) for a in actions]
+    best = max(scores)
+    top = [a for a, s in zip(actions, scores) if s >= best - 1e-9]
+    return top[rng.randbelow(len(top), "bot")]
+
+
+CHOOSERS = {"random": random_action, "greedy": greedy_action}
+
+
+def _legal(game: Game, state: Any, player: str) -> list[dict[str, Any]]:
+    actions = game.legal_actions(state, player)
+    if not actions:
+        raise RuntimeError(f"{player} has a pending decision but no legal action (rules bug)")
+    return actions
+
+
 def bot_actions(game: Game, state: Any, player: str, seed: bytes | None, game_id: str, index: int,
-                bot_rng: Rng) -> list[dict[str, Any]]:
+                bot_rng: Rng, bot: str = "random") -> list[dict[str, Any]]:
     """A whole move file's worth of actions: play on a copy until a chance step or the turn passes."""
+    choose = CHOOSERS[bot]
     work = copy_state(game, state)
     chosen: list[dict[str, Any]] = []
     for k in range(MAX_ACTIONS_PER_FILE):
         if player not in pending_players(game, work):
             break
-        action = random_action(game, work, player, bot_rng)
+        action = choose(game, work, player, bot_rng)
         chosen.append(action)
         try:
             events = game.apply(work, player, action, action_rng(seed, game_id, index, k))
@@ -53,26 +72,27 @@ def next_to_move(table: "Table") -> str | None:
     return pending[0].player if pending else None
 
 
-def bot_move_file(table: "Table", player: str, bot_rng: Rng) -> MoveFile:
-    """An unsigned move file with a random bot's actions for ``player``, bound to the log's end."""
+def bot_move_file(table: "Table", player: str, bot_rng: Rng, bot: str = "random") -> MoveFile:
+    """An unsigned move file with a bot's actions for ``player``, bound to the log's end."""
     index = table.last["index"] + 1
-    actions = bot_actions(table.game, table.state, player, table.seed, table.game_id, index, bot_rng)
+    actions = bot_actions(table.game, table.state, player, table.seed, table.game_id, index, bot_rng, bot)
     return MoveFile(table.game_id, player, table.last["index"], table.last["hash"], actions)
 
 
 def simulate(game: Game, players: Sequence[str], options: Mapping[str, str], seed: bytes,
-             bot_seed: bytes = b"pbem-bot", max_steps: int = 100_000) -> tuple[Any, int]:
+             bot_seed: bytes = b"pbem-bot", max_steps: int = 100_000, bot: str = "random") -> tuple[Any, int]:
     """Play a whole game in memory with random bots; returns the final state and the number of actions."""
     from pbem.engine import setup_rng
     state = game.setup(list(players), game.full_options(options), setup_rng(seed, "sim"))
-    bot = Rng(bot_seed, "sim-bot")
+    bot_rng = Rng(bot_seed, "sim-bot")
+    choose = CHOOSERS[bot]
     steps = 0
     while game.result(state) is None:
         pending = game.pending(state)
         if not pending or steps >= max_steps:
             raise RuntimeError(f"game stuck after {steps} actions (pending: {pending})")
         player = pending[0].player
-        action = random_action(game, state, player, bot)
+        action = choose(game, state, player, bot_rng)
         game.apply(state, player, action, action_rng(seed, "sim", steps + 1, 0))
         steps += 1
     return state, steps

@@ -301,7 +301,8 @@ def legal(game_dir: Path, player: str) -> None:
 @main.command()
 @GAME_DIR
 @click.option("--player", required=True, help="who moves")
-@click.option("--bot", type=click.Choice(["random"]), default="random", help="which bot writes the actions")
+@click.option("--bot", type=click.Choice(["random", "greedy"]), default="random",
+              help="which bot writes the actions (greedy: the game's hints, e.g. head for the safe isles)")
 @click.option("--out", "out", required=True, type=click.Path(path_type=Path), help="where to write the (unsigned) move file")
 @click.option("--bot-seed", default="pbem-bot", help="the bot's own seed (its choices are not secret)")
 @friendly
@@ -319,7 +320,7 @@ def move(game_dir: Path, player: str, bot: str, out: Path, bot_seed: str) -> Non
     if player not in table.players:
         raise UserError(f"no player {player!r}; players: {', '.join(table.players)}")
     index = table.last["index"] + 1
-    mv = bot_move_file(table, player, Rng(bot_seed.encode(), f"bot/{table.game_id}/{index}/{player}"))
+    mv = bot_move_file(table, player, Rng(bot_seed.encode(), f"bot/{table.game_id}/{index}/{player}"), bot)
     if not mv.actions:
         raise UserError(f"{player} has no decision to make now")
     write_atomic(out, render_move(mv, f"move by the {bot} bot for {player}"))
@@ -352,8 +353,9 @@ def check(game_dir: Path, file: Path) -> None:
 @click.option("--games", "n_games", default=10, help="how many games")
 @click.option("--seed", default="simulate", help="base seed (text)")
 @click.option("--option", "options", multiple=True, help="NAME=VALUE game option")
+@click.option("--bot", type=click.Choice(["random", "greedy"]), default="random", help="which bot plays")
 @friendly
-def simulate(game_name: str, n_players: int, n_games: int, seed: str, options: tuple[str, ...]) -> None:
+def simulate(game_name: str, n_players: int, n_games: int, seed: str, options: tuple[str, ...], bot: str) -> None:
     """Play whole games in memory with random bots and print the results.
 
     \b
@@ -367,7 +369,7 @@ def simulate(game_name: str, n_players: int, n_games: int, seed: str, options: t
     names = ["red", "blue", "green", "yellow", "purple", "orange"][:n_players]
     game.check_options(opts, names)
     for i in range(n_games):
-        state, steps = sim(game, names, opts, f"{seed}/{i}".encode())
+        state, steps = sim(game, names, opts, f"{seed}/{i}".encode(), bot=bot)
         result = game.result(state)
         assert result is not None
         click.echo(f"game {i}: {steps} actions; scores " + ", ".join(f"{p} {s}" for p, s in result.scores.items())
@@ -378,8 +380,9 @@ def simulate(game_name: str, n_players: int, n_games: int, seed: str, options: t
 @click.option("--dir", "directory", default="demo-game", type=click.Path(path_type=Path), help="where to play")
 @click.option("--players", "n_players", default=4, help="2-4 players")
 @click.option("--seed", default=None, help="seed as hex (default: random)")
+@click.option("--bot", type=click.Choice(["random", "greedy"]), default="greedy", help="which bot plays")
 @friendly
-def demo(directory: Path, n_players: int, seed: str | None) -> None:
+def demo(directory: Path, n_players: int, seed: str | None, bot: str) -> None:
     """Play a whole game with bots through the real pipeline: keys, signed
     move files, submit, digests, secrets, reveal and audit.
 
@@ -387,7 +390,7 @@ def demo(directory: Path, n_players: int, seed: str | None) -> None:
     Example:  pbem demo --dir /tmp/demo
     """
     from pbem.demo import run_demo
-    run_demo(directory, n_players, bytes.fromhex(seed) if seed else None, echo=click.echo)
+    run_demo(directory, n_players, bytes.fromhex(seed) if seed else None, echo=click.echo, bot=bot)
 
 
 # --- moderator repairs and deadlines --------------------------------------------

@@ -44,7 +44,7 @@ def _sign(key_path: Path, move_path: Path, use_ssh_keygen: bool) -> str:
 
 
 def run_demo(directory: Path, n_players: int, seed: bytes | None, echo: Callable[[str], None] = print,
-             game_name: str = "atlantis") -> GameDir:
+             game_name: str = "atlantis", bot: str = "greedy") -> GameDir:
     if not 2 <= n_players <= 4:
         raise ValueError("--players must be 2, 3 or 4")
     _prepare(directory)
@@ -60,9 +60,9 @@ def run_demo(directory: Path, n_players: int, seed: bytes | None, echo: Callable
     submitted = 0
     while (player := next_to_move(table := Table.load(gd))) is not None:
         index = table.last["index"] + 1
-        move = bot_move_file(table, player, Rng(b"pbem-demo-bot", f"{table.game_id}/{index}/{player}"))
+        move = bot_move_file(table, player, Rng(b"pbem-demo-bot", f"{table.game_id}/{index}/{player}"), bot)
         path = outbox / f"{index:06d}-{player}.yaml"
-        write_atomic(path, render_move(move, f"{player}'s move, written by the random bot"))
+        write_atomic(path, render_move(move, f"{player}'s move, written by the {bot} bot"))
         signature = _sign(key_dir / player, path, have_ssh_keygen and player == names[0])
         submit(gd, path.read_bytes(), signature)
         submitted += 1

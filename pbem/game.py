@@ -196,6 +196,13 @@ class Game(ABC):
         """A fill-in YAML snippet for the actions section of a move file."""
         return "actions:\n  - {}  # see `pbem legal`\n"
 
+    def bot_preference(self, state: Any, player: str, action: Mapping[str, Any]) -> float:
+        """How much the `greedy` bot likes an action (higher is better; default: indifferent).
+
+        Must use only what ``player`` can see, so that bot choices leak nothing.
+        """
+        return 0.0
+
     def turn_number(self, view: Mapping[str, Any]) -> int:
         """The turn number shown by `pbem status` (0 during set-up)."""
         turn = view.get("turn", 0)

@@ -30,18 +30,20 @@ def signed_move(table: Table, player: str, actions: list[dict[str, Any]], key: P
     return raw, sshsig.sign(keys.load_private_key(key), raw, sshsig.MOVE_NAMESPACE)
 
 
-def bot_move(gd: GameDir, key_pool: dict[str, Path], bot_seed: bytes = b"bot") -> tuple[bytes, str] | None:
+def bot_move(gd: GameDir, key_pool: dict[str, Path], bot_seed: bytes = b"bot",
+             bot: str = "random") -> tuple[bytes, str] | None:
     table = Table.load(gd)
     player = next_to_move(table)
     if player is None:
         return None
-    move = bot_move_file(table, player, Rng(bot_seed, f"{table.last['index'] + 1}/{player}"))
+    move = bot_move_file(table, player, Rng(bot_seed, f"{table.last['index'] + 1}/{player}"), bot)
     return signed_move(table, player, move.actions, key_pool[player])
 
 
-def play_to_end(gd: GameDir, key_pool: dict[str, Path], bot_seed: bytes = b"bot", limit: int = 5000) -> int:
+def play_to_end(gd: GameDir, key_pool: dict[str, Path], bot_seed: bytes = b"bot", limit: int = 5000,
+                bot: str = "random") -> int:
     count = 0
-    while (mv := bot_move(gd, key_pool, bot_seed)) is not None:
+    while (mv := bot_move(gd, key_pool, bot_seed, bot)) is not None:
         submit(gd, *mv)
         count += 1
         assert count < limit, "game did not end"

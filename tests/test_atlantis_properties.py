@@ -27,12 +27,13 @@ from pbem.rng import Rng
 from pbem.submit import submit
 from pbem.table import Table
 
-GAMES = [
-    (["red", "blue"], {}, b"p1" * 16),
-    (["red", "blue", "green"], {"memory": "open"}, b"p2" * 16),
-    (["red", "blue", "green", "yellow"], {}, b"p3" * 16),
-    (["alice", "bob"], {"colours": "1", "defense": "ask"}, b"p4" * 16),
-    (["red", "blue", "green", "yellow"], {"defense": "never", "lagoon": "land"}, b"p5" * 16),
+GAMES = [  # players, options, seed, bot ("greedy" bots save explorers, so scoring is exercised)
+    (["red", "blue"], {}, b"p1" * 16, "greedy"),
+    (["red", "blue", "green"], {"memory": "open"}, b"p2" * 16, "random"),
+    (["red", "blue", "green", "yellow"], {}, b"p3" * 16, "greedy"),
+    (["alice", "bob"], {"colours": "1", "defense": "ask"}, b"p4" * 16, "greedy"),
+    (["red", "blue", "green", "yellow"], {"defense": "never", "lagoon": "land"}, b"p5" * 16, "random"),
+    (["red", "blue", "green"], {"defense": "ask", "boats": "per-colour"}, b"p6" * 16, "greedy"),
 ]
 
 
@@ -126,9 +127,9 @@ def conserved(pos: dict[str, Any], n_colours: int) -> None:
             assert pos["explorers"][p]["where"] == "boat" and pos["explorers"][p]["at"] == handle
 
 
-def play_checked(gd: GameDir, key_pool, every: int, rng: Rng) -> int:
+def play_checked(gd: GameDir, key_pool, every: int, rng: Rng, bot: str) -> int:
     n = 0
-    while (mv := bot_move(gd, key_pool)) is not None:
+    while (mv := bot_move(gd, key_pool, bot=bot)) is not None:
         submit(gd, *mv)
         n += 1
         if n % every == 0:
@@ -140,15 +141,18 @@ def play_checked(gd: GameDir, key_pool, every: int, rng: Rng) -> int:
     return n
 
 
-@pytest.mark.parametrize("players, options, seed", GAMES, ids=[f"game{i}" for i in range(len(GAMES))])
-def test_whole_game_audit_conservation_and_no_leaks(tmp_path, key_pool, players, options, seed):
+@pytest.mark.parametrize("players, options, seed, bot", GAMES, ids=[f"game{i}" for i in range(len(GAMES))])
+def test_whole_game_audit_conservation_and_no_leaks(tmp_path, key_pool, players, options, seed, bot):
     pool = dict(key_pool, alice=key_pool["purple"], bob=key_pool["orange"])
     gd = new_game(tmp_path / "g", "atlantis", pool, players, seed=seed, options=options)
     check_no_leak(Table.load(gd), Rng(seed, "leak"))
-    n = play_checked(gd, pool, every=7, rng=Rng(seed, "leak"))
+    n = play_checked(gd, pool, every=7, rng=Rng(seed, "leak"), bot=bot)
     assert n > 10
     final = Table.load(gd)
-    assert final.game.result(final.state) is not None
+    result = final.game.result(final.state)
+    assert result is not None
+    if bot == "greedy":
+        assert sum(result.scores.values()) > 0, "greedy bots should save some explorers"
     _no_hidden_backs_in_log(gd, final)
     reveal(gd)
     copy = tmp_path / "published"

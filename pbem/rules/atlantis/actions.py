@@ -39,11 +39,14 @@ SHAPES: tuple[ActionShape, ...] = (
 )
 
 
-def action_kind(action: Any) -> str:
-    """The kind of ``action`` after checking its keys; IllegalAction if malformed."""
+def action_kind(action: Any, shapes: tuple[ActionShape, ...] | None = None) -> str:
+    """The kind of ``action`` after checking its keys; IllegalAction if malformed.
+
+    ``shapes``: a variant's own action shapes (default: :data:`SHAPES`)."""
+    shapes = SHAPES if shapes is None else shapes
     if not isinstance(action, Mapping) or not action:
         raise IllegalAction("an action is a mapping such as {move: r7, to: G5}")
-    for shape in SHAPES:
+    for shape in shapes:
         if shape.kind in action:
             allowed = set(shape.required) | set(shape.optional)
             unknown = sorted(str(k) for k in action if k not in allowed)
@@ -56,7 +59,7 @@ def action_kind(action: Any) -> str:
             return shape.kind
     keys = ", ".join(sorted(str(k) for k in action))
     raise IllegalAction(f"unknown action with keys {keys}; actions start with one of "
-                        f"{', '.join(s.kind for s in SHAPES)}")
+                        f"{', '.join(s.kind for s in shapes)}")
 
 
 def is_none(value: Any) -> bool:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from pbem.game import Action, Event, IllegalAction, NeedsSecret, OptionSpec, Rng
 from pbem.rules.atlantis.board import Board
-from pbem.rules.atlantis.state import HAND, OVER, PLAY, STEP_DEFENSE, State
+from pbem.rules.atlantis.state import HAND, OVER, PLAY, STEP_BOARDERS, STEP_DEFENSE, State
 
 Path = list[int]
 
@@ -50,6 +50,7 @@ class RulesBase:
         def check_defense_knowledge(self, state: State, creature_kind: str, cell: int) -> None: ...
         def threaten(self, state: State, kind: str, creature: Any, cell: int, events: list) -> None: ...
         def remove_creature(self, state: State, handle: str) -> None: ...
+        def colour_prefixes(self, n_players: int) -> dict[str, str]: ...
 
     # --- labels ---------------------------------------------------------
     def label(self, cell: int | None) -> str:
@@ -72,6 +73,10 @@ class RulesBase:
         return [self.cell_arg(v, what) for v in value]
 
     # --- whose decision ---------------------------------------------------
+    def variant_prompt(self, state: State, kind: str) -> str:
+        """A variant's prompt for decision ``kind`` ("" = the base prompt)."""
+        return ""
+
     def current_step(self, state: State) -> str:
         """The decision kind the game waits for ("" when over)."""
         return state.turn.step if state.phase == PLAY else (state.phase if state.phase != OVER else "")
@@ -82,6 +87,15 @@ class RulesBase:
         if state.phase == PLAY and state.turn.step == STEP_DEFENSE and state.reaction is not None:
             return state.open_reaction().queue[0]
         return state.turn.player
+
+    def waiting_decision(self, state: State) -> str | None:
+        """The decision an effect has just opened in the middle of a turn step (a defense
+        window, a boat choice, a variant's own), or None: the turn goes on."""
+        if state.reaction is not None:
+            return STEP_DEFENSE
+        if state.boarding is not None:
+            return STEP_BOARDERS
+        return None
 
     def expect(self, state: State, player: str, *steps: str) -> None:
         """Raise IllegalAction unless ``player`` is to decide one of ``steps`` now."""

@@ -41,6 +41,9 @@ class TurnFlow(RulesBase):
         self.next_turn(state, None, events)
         self.advance(state, None, events, None)
 
+    def after_action(self, state: State, events: list) -> None:
+        """Called after every applied action; a variant with another end condition checks it here."""
+
     def next_turn(self, state: State, rng: Rng | None, events: list) -> None:
         player = state.players_from(state.turn.player)[0] if len(state.players) > 1 else state.turn.player
         state.turn = Turn(number=state.turn.number + 1, player=player)
@@ -64,9 +67,22 @@ class TurnFlow(RulesBase):
                 continue
             step = steps[i]
             if getattr(self, self.step_starters[step])(state, rng, events, die):
-                state.turn.step = step
+                state.turn.step = self.decision_kind(state, step)
                 return
             i += 1
+
+    def decision_kind(self, state: State, step: str) -> str:
+        """The decision turn step ``step`` waits for: the step's own name (a variant may ask
+        differently, e.g. ``dive`` for step 4 with the dive dice)."""
+        return step
+
+    def step_in_turn(self, state: State) -> str:
+        """The turn step being played now, whatever decision it waits for (the inverse of
+        :meth:`decision_kind`)."""
+        for step in self.turn_steps:
+            if self.decision_kind(state, step) == state.turn.step:
+                return step
+        return state.turn.step
 
     # --- 1. Play a Terrain tile from your "hand" ------------------------------
     def start_tile_step(self, state: State, rng: Rng | None, events: list, die: str | None) -> bool:

@@ -23,8 +23,10 @@ from pbem.game import (
 from pbem.rules.atlantis.actions import action_kind
 from pbem.rules.atlantis.board import Board
 from pbem.rules.atlantis.challenges import ChallengeRules
+from pbem.rules.atlantis.players56 import STEP_SHIP, STEP_SUNK, Players56Rules
 from pbem.rules.atlantis.dive import DiveRules
 from pbem.rules.atlantis.squid import SquidRules
+from pbem.rules.atlantis.strategy import BotHints
 from pbem.rules.atlantis.creatures import CreatureRules
 from pbem.rules.atlantis.defense import DefenseRules
 from pbem.rules.atlantis.flow import TurnFlow
@@ -47,17 +49,19 @@ from pbem.rules.atlantis.tiles import TileRules
 from pbem.rules.atlantis.view import ViewRules
 
 
-class AtlantisGame(ChallengeRules, DiveRules, SquidRules,
+class AtlantisGame(Players56Rules, ChallengeRules, DiveRules, SquidRules, BotHints,
                    SetupRules, TurnFlow, MovementRules, TileRules, CreatureRules, DefenseRules,
                    ScoringRules, ViewRules, Game):
     name = "atlantis"
     title = "Survive: Escape from Atlantis! (30th anniversary)"
     rules_version = "atlantis-30th/1"
     min_players = 2
-    max_players = 4
+    max_players = 6   # 5-6 with the 5-6 Players! mini-expansion (players56.py)
 
     #: actions a player may send when it is not their decision
     anytime_actions: tuple[str, ...] = ("standing",)
+    #: the move-file action shapes (None: actions.SHAPES); a variant may bring its own
+    action_shapes: tuple | None = None
     #: games/atlantis/ files: board geometry, tile backs, components
     data_files: Mapping[str, str] = {"board": "board.yaml", "tiles": "tiles.yaml", "components": "components.yaml"}
     data_game = "atlantis"
@@ -71,7 +75,8 @@ class AtlantisGame(ChallengeRules, DiveRules, SquidRules,
     deciders: Mapping[str, str] = {
         SETUP_PLACE: "legal_place", SETUP_BOAT: "legal_boat", STEP_TILE: "legal_play_tile",
         STEP_MOVE: "legal_move", STEP_REMOVE: "legal_remove", STEP_BOARDERS: "legal_board",
-        STEP_CREATURE: "legal_creature", STEP_DEFENSE: "legal_defend"}
+        STEP_CREATURE: "legal_creature", STEP_DEFENSE: "legal_defend",
+        STEP_SHIP: "legal_choose_ship", STEP_SUNK: "legal_sunk_move"}
 
     def __init__(self) -> None:
         files = self.data_files
@@ -114,9 +119,10 @@ class AtlantisGame(ChallengeRules, DiveRules, SquidRules,
         if len(set(players)) != len(players):
             raise ValueError("player names must differ")
         per = self.colours_per_player(len(players), self.full_options(options))
-        if per * len(players) > len(self.comp["colours"]):
+        in_box = len(self.colour_prefixes(len(players)))
+        if per * len(players) > in_box:
             raise ValueError(f"colours={options.get('colours')} needs {per * len(players)} colours; "
-                             f"there are {len(self.comp['colours'])}")
+                             f"there are {in_box}")
 
     # --- set-up and positions ------------------------------------------------------
     def setup(self, players: Sequence[str], options: Mapping[str, str], rng: Rng) -> State:
@@ -138,6 +144,9 @@ class AtlantisGame(ChallengeRules, DiveRules, SquidRules,
         return [Decision(player=who, kind=kind, prompt=self.prompt(state, kind))]
 
     def prompt(self, state: State, kind: str) -> str:
+        variant = self.variant_prompt(state, kind)
+        if variant:
+            return variant
         if kind == SETUP_PLACE:
             return "place an explorer on an empty terrain tile: {place: r7, on: G5}"
         if kind == SETUP_BOAT:
@@ -169,10 +178,12 @@ class AtlantisGame(ChallengeRules, DiveRules, SquidRules,
         return getattr(self, self.deciders[self.current_step(state)])(state, player)
 
     def apply(self, state: State, player: str, action: Mapping[str, Any], rng: Rng) -> list:
-        kind = action_kind(action)
+        kind = action_kind(action, self.action_shapes)
         if kind not in self.anytime_actions and state.phase == OVER:
             raise IllegalAction("the game is over")
-        return getattr(self, self.handlers[kind])(state, player, action, rng)
+        events = getattr(self, self.handlers[kind])(state, player, action, rng)
+        self.after_action(state, events)
+        return events
 
     # --- views --------------------------------------------------------------------------
     def view(self, state: State, viewer: str | None) -> Position:

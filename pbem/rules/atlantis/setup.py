@@ -8,8 +8,9 @@ Random draws at setup, in this order (all from the ``rng`` given to ``setup``):
    isolated (see :meth:`SetupRules.isolated_slots`).
 2. ``backs <terrain>`` for beach, forest, mountain: a shuffle of that terrain's
    backs (tiles.yaml order) onto that terrain's slots in slot order.
-3. ``values <colour>`` for each colour in play (red, blue, green, yellow order):
-   a shuffle of the explorer values onto handles 1..10.
+3. ``values <colour>`` for each colour in play (red, blue, green, yellow, then
+   orange and white with 5-6 players): a shuffle of the explorer values onto
+   handles 1..10 (fewer in a 5-6 player game, see ``explorer_values``).
 """
 from __future__ import annotations
 
@@ -48,10 +49,15 @@ class SetupRules(RulesBase):
             return 2 if n_players == 2 else 1
         return int(choice)
 
+    def colour_prefixes(self, n_players: int) -> dict[str, str]:
+        """The explorer colours in the box for ``n_players`` (colour -> handle prefix), in
+        the order free colours are handed out."""
+        return dict(self.comp["colours"])
+
     def assign_colours(self, players: Sequence[str], per_player: int) -> dict[str, list[str]]:
         """A player named after a colour gets it; the rest deal the free colours
         (red, blue, green, yellow order) round the table in seat order."""
-        all_colours = list(self.comp["colours"])
+        all_colours = list(self.colour_prefixes(len(players)))
         colours: dict[str, list[str]] = {p: [] for p in players}
         for p in players:
             if p in all_colours:
@@ -111,8 +117,18 @@ class SetupRules(RulesBase):
                     backs[i] = pool.pop(0)
         return backs  # type: ignore[return-value]
 
-    def deal_values(self, colour: str, rng: Rng) -> list[int]:
-        return rng.shuffled(list(self.comp["explorer_values"]), f"values {colour}")
+    def explorer_values(self, n_players: int, options: Mapping[str, str]) -> list[int]:
+        """The hidden values of one colour's explorer tokens in play."""
+        return list(self.comp["explorer_values"])
+
+    def starting_ships(self, players: Sequence[str], colours: Mapping[str, Sequence[str]],
+                       options: Mapping[str, str]) -> dict[str, int]:
+        """How many ships each player places at setup."""
+        return {p: self.boats_each(colours[p], options) for p in players}
+
+    def deal_values(self, colour: str, rng: Rng, values: Sequence[int] | None = None) -> list[int]:
+        pool = list(self.comp["explorer_values"]) if values is None else list(values)
+        return rng.shuffled(pool, f"values {colour}")
 
     # --- the initial state ----------------------------------------------------
     def new_state(self, players: Sequence[str], options: Mapping[str, str], rng: Rng) -> State:
@@ -125,16 +141,18 @@ class SetupRules(RulesBase):
             handle = f"T{i + 1}"
             tiles[handle] = Tile(handle, cell, terrain, back)
         explorers: dict[str, Explorer] = {}
-        for colour, prefix in self.comp["colours"].items():
+        values = self.explorer_values(len(players), options)
+        for colour, prefix in self.colour_prefixes(len(players)).items():
             owner = next((p for p, cs in colours.items() if colour in cs), None)
             if owner is None:
                 continue
-            for i, value in enumerate(self.deal_values(colour, rng)):
+            for i, value in enumerate(self.deal_values(colour, rng, values)):
                 handle = f"{prefix}{i + 1}"
                 explorers[handle] = Explorer(handle, colour, owner, value)
         boats: dict[str, Boat] = {}
         spec = self.comp["boats"]
-        owners = [p for p in players for _ in range(self.boats_each(colours[p], options))]
+        ships = self.starting_ships(players, colours, options)
+        owners = [p for p in players for _ in range(ships[p])]
         for i in range(spec["count"]):
             handle = f"{spec['prefix']}{i + 1}"
             boats[handle] = Boat(handle, RESERVE, owner=owners[i]) if i < len(owners) else Boat(handle, SUPPLY)
@@ -162,6 +180,10 @@ class SetupRules(RulesBase):
         """"an empty Terrain tile (meaning a Terrain tile which doesn't contain an Explorer token)"."""
         return [t.cell for t in state.tiles.values() if t.where == ISLAND and not state.on_land(t.cell)]
 
+    def why_not_placeable(self, state: State, cell: int) -> str:
+        """The one-line reason ``cell`` is not in :meth:`placement_spots`."""
+        return f"{self.label(cell)} is not an empty terrain tile"
+
     def reserve_explorers(self, state: State, player: str) -> list[str]:
         return [e.handle for e in state.explorers.values() if e.owner == player and e.where == RESERVE]
 
@@ -179,7 +201,7 @@ class SetupRules(RulesBase):
             raise IllegalAction(f"{handle} is already on the board")
         cell = self.cell_arg(action["on"])
         if cell not in self.placement_spots(state):
-            raise IllegalAction(f"{self.label(cell)} is not an empty terrain tile")
+            raise IllegalAction(self.why_not_placeable(state, cell))
         state.put_explorer(handle, LAND, cell)
         state.history["placed"] = state.history.get("placed", 0) + 1
         events = [event({"event": "place", "player": player, "explorer": handle, "at": self.label(cell)})]

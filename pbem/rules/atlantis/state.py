@@ -2,9 +2,11 @@
 
 Every piece has an opaque handle:
 
-* explorers ``r1..r10`` (red), ``b1..`` (blue), ``g1..`` (green), ``y1..`` (yellow);
+* explorers ``r1..r10`` (red), ``b1..`` (blue), ``g1..`` (green), ``y1..`` (yellow), and
+  with 5-6 players ``o1..`` (orange), ``wh1..`` (white);
 * terrain tiles ``T1..T40`` (in island-slot order);
 * ships ``B1..B12``; sea serpents ``S1..S5``; sharks ``K1..K6``; whales ``W1..W5``.
+* with the mini-expansions: dolphins ``P1..P4``; giant squids ``Q1..Q5``.
 
 Locations are cell indices of :class:`~pbem.rules.atlantis.board.Board`.  The
 piece records are the truth; the ``*_at`` indexes are derived and kept in step
@@ -107,6 +109,33 @@ class Reaction:
     queue: list[str]           # threatened players not yet considered; queue[0] is being asked
 
 
+@dataclass(slots=True)
+class SunkRound:
+    """Challenge #5: the one-point mini-round for the explorers of a just-sunk tile."""
+
+    tile: str
+    explorers: list[str]       # the explorers that stood on the tile
+    queue: list[str]           # players still to use their point; queue[0] decides
+
+
+@dataclass(slots=True)
+class ShipChoice:
+    """Challenge #5: a boat tile found the supply empty; its revealer picks a ship from the board."""
+
+    tile: str
+    cell: int
+
+
+@dataclass(slots=True)
+class SquidStep:
+    """The Giant Squid: a squid to place, or a person it takes, in the middle of a turn step."""
+
+    kind: str                  # the decision: squid-place | squid-take
+    squid: str
+    resume: str                # the turn step that goes on once it is decided
+    roll: bool = False         # the creature die is still to be rolled (step 3 was interrupted)
+
+
 @dataclass
 class State:
     players: list[str]
@@ -122,6 +151,11 @@ class State:
     boarding: Boarding | None = None
     reaction: Reaction | None = None
     history: dict[str, int] = field(default_factory=dict)
+    sunk: SunkRound | None = None          # challenge #5 only
+    ship_choice: ShipChoice | None = None  # challenge #5 only
+    protects: dict[str, str] = field(default_factory=dict)  # dolphins only: dolphin -> its swimmer
+    dolphin_choice: str | None = None      # dolphins only: a placed dolphin waits for its swimmer
+    squid_step: SquidStep | None = None    # giant squid only
     # derived indexes
     owner_of: dict[str, str] = field(default_factory=dict)         # colour -> player
     tile_at: dict[int, str] = field(default_factory=dict)          # island tiles

@@ -186,8 +186,12 @@ class TileRules(RulesBase):
         boat = self.take_from_supply(state, "boat", events)
         if boat is None:
             return
-        state.put_boat(boat, SEA, tile.cell)
         events.append(event({"event": "appear", "piece": boat, "at": self.label(tile.cell)}))
+        self.launch_ship(state, boat, tile, player, events, boarders)
+
+    def launch_ship(self, state: State, boat: str, tile: Tile, player: str, events: list, boarders) -> None:
+        """Put ``boat`` on the removed tile's space; the swimmers there board it (or a choice opens)."""
+        state.put_boat(boat, SEA, tile.cell)
         swimmers = sorted(state.swimmers(tile.cell))
         cap = self.capacity(state, boat)
         if len(swimmers) <= cap:

@@ -99,7 +99,17 @@ class ViewRules(RulesBase):
             "creatures": {h: {"kind": c.kind, "where": c.where, "at": None if c.cell is None else lab[c.cell]}
                           for h, c in state.creatures.items()},
             "history": {k: state.history[k] for k in sorted(state.history)},
+            **self.extra_view(state),
         }
+
+    def extra_view(self, state: State) -> dict[str, Any]:
+        """Public keys a variant adds to positions and views (a mixin merges ``super()``'s).
+
+        Only keys in use are written, so base-game positions keep their shape."""
+        return {}
+
+    def read_extra(self, state: State, pos: Mapping[str, Any]) -> None:
+        """Read back into ``state`` what :meth:`extra_view` wrote (before the indexes are rebuilt)."""
 
     # --- reading a position back ------------------------------------------------------
     def read_position(self, pos: Mapping[str, Any]) -> State:
@@ -146,6 +156,7 @@ class ViewRules(RulesBase):
             boarding=None if b is None else Boarding(b["tile"], b["boat"], self._cell(b["at"])),
             reaction=None if r is None else Reaction(r["kind"], r["creature"], self._cell(r["at"]), list(r["queue"])),
             history=dict(pos.get("history") or {}))
+        self.read_extra(state, pos)
         state.rebuild_indexes()
         return state
 
@@ -183,11 +194,12 @@ class ViewRules(RulesBase):
         boats = self.comp["boats"]
         legend[f"{boats['prefix']}1..{boats['prefix']}{boats['count']}"] = "ship; B3:r7,b2 = ship B3 carrying r7 and b2"
         in_play = {c for p in view["players"] for c in p["colours"]}
-        for colour, prefix in self.comp["colours"].items():
+        for colour, prefix in self.colour_prefixes(len(view["players"])).items():
             if colour not in in_play:
                 continue
-            legend[f"{prefix}1..{prefix}10"] = (f"{colour} explorer: on a terrain tile, swimming on sea, "
-                                                "saved on a safe isle")
+            n = sum(1 for e in view["explorers"].values() if e["colour"] == colour)
+            legend[f"{prefix}1..{prefix}{n}"] = (f"{colour} explorer: on a terrain tile, swimming on sea, "
+                                                 "saved on a safe isle")
         return BoardPicture(cells=cells, legend=legend, colours=dict(CELL_COLOURS))
 
     # --- one line per event -----------------------------------------------------------------
