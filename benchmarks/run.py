@@ -33,15 +33,15 @@ GAME = "atlantis"
 PLAYERS = ["red", "blue", "green", "yellow"]
 
 
-def bench_games_per_second(seconds: float = 10.0) -> None:
+def bench_games_per_second(bot: str, seconds: float = 10.0) -> None:
     game = load_game(GAME)
     count, actions, start = 0, 0, time.perf_counter()
     while time.perf_counter() - start < seconds or count < 3:
-        _state, steps = simulate(game, PLAYERS, {}, f"bench/{count}".encode())
+        _state, steps = simulate(game, PLAYERS, {}, f"bench/{count}".encode(), bot=bot)
         count += 1
         actions += steps
     elapsed = time.perf_counter() - start
-    print(f"random bot games (4 players, in memory): {count / elapsed:.2f} games/s "
+    print(f"{bot} bot games (4 players, in memory): {count / elapsed:.2f} games/s "
           f"({actions / count:.0f} actions per game, {actions / elapsed:.0f} actions/s)")
 
 
@@ -87,7 +87,8 @@ def timed(fn, repeat: int = 3) -> float:  # type: ignore[no-untyped-def]
 
 def main() -> None:
     print(f"pbem benchmarks ({GAME}), python {sys.version.split()[0]}")
-    bench_games_per_second()
+    bench_games_per_second("random")
+    bench_games_per_second("greedy", seconds=5.0)
     root = Path(tempfile.mkdtemp(prefix="pbem-bench-"))
     try:
         gd, times, _keys = play_pipeline(root)

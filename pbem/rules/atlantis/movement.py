@@ -85,12 +85,17 @@ class MovementRules(RulesBase):
     def swimmers_fall_in(self, state: State, cell: int, handles: list[str], events: list) -> None:
         """"if the sea space contains a Shark or Sea Serpent, these Swimmers are immediately removed"."""
         if handles and self.deadly_for_swimmers(state, cell):
-            self.lose_explorers(state, handles, cell, events, cause="eaten")
+            self.lose_explorers(state, self.unprotected(state, handles), cell, events, cause="eaten")
 
     def deadly_for_swimmers(self, state: State, cell: int) -> bool:
         """"If you move a Swimmer into a sea space containing a Sea Serpent or a Shark,
         the Swimmer is immediately removed from the game"."""
         return state.has_creature(cell, ("serpent", "shark"))
+
+    def unprotected(self, state: State, swimmers: list[str]) -> list[str]:
+        """The swimmers among ``swimmers`` that sea creatures can attack (all of them in the
+        base game; a dolphin protects one)."""
+        return list(swimmers)
 
     def lose_explorers(self, state: State, handles: list[str], cell: int | None, events: list, cause: str) -> None:
         handles = sorted(handles)
@@ -292,7 +297,8 @@ class MovementRules(RulesBase):
         state.put_explorer(handle, SEA, cell)
         state.turn.swum.append(handle)
         if self.deadly_for_swimmers(state, cell):
-            self.lose_explorers(state, [handle], cell, events, cause="swam into a sea creature")
+            self.lose_explorers(state, self.unprotected(state, [handle]), cell, events,
+                                cause="swam into a sea creature")
 
     def do_done(self, state: State, player: str, action: Mapping[str, Any], rng: Rng) -> list:
         if action["done"] != "move":
