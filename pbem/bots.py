@@ -36,7 +36,12 @@ def greedy_action(game: Game, state: Any, player: str, rng: Rng) -> dict[str, An
     return top[rng.randbelow(len(top), "bot")]
 
 
-CHOOSERS = {"random": random_action, "greedy": greedy_action}
+def pass_or_random_action(game: Game, state: Any, player: str, rng: Rng) -> dict[str, Any]:
+    """Decline where the rules allow (``Game.pass_action``), else a random legal action."""
+    return game.pass_action(state, player) or random_action(game, state, player, rng)
+
+
+CHOOSERS = {"random": random_action, "greedy": greedy_action, "pass": pass_or_random_action}
 
 
 def _legal(game: Game, state: Any, player: str) -> list[dict[str, Any]]:

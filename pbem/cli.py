@@ -120,8 +120,8 @@ def decrypt(file: Path, key: Path) -> None:
 @click.option("--moderator-key", type=click.Path(path_type=Path), default=None, help="moderator's ed25519 key (default: a new one in GAME_DIR/moderator/)")
 @click.option("--id", "game_id", default=None, help="game id (default: derived from the seed)")
 @click.option("--deadline-hours", type=float, default=None, help="time for each decision (default: no deadlines)")
-@click.option("--on-expiry", type=click.Choice(["bot", "wait"]), default="bot",
-              help="when a deadline passes: a bot decides, or only remind")
+@click.option("--on-expiry", type=click.Choice(["bot", "pass", "wait"]), default="bot",
+              help="when a deadline passes: a bot decides, the decision is declined (pass), or only remind")
 @click.option("--remind-hours", type=float, default=24.0, help="remind this many hours before a deadline")
 @friendly
 def new(game_dir: Path, game_name: str, players: tuple[str, ...], options: tuple[str, ...], seed: str | None,
@@ -503,8 +503,9 @@ def undo(game_dir: Path, reason: str) -> None:
 @main.command()
 @GAME_DIR
 @click.option("--now", "now_iso", default=None, help="pretend it is this UTC time (ISO 8601), for testing")
+@click.option("--mail", "by_mail", is_flag=True, help="also email the reminders (settings: docs/email.md)")
 @friendly
-def tick(game_dir: Path, now_iso: str | None) -> None:
+def tick(game_dir: Path, now_iso: str | None, by_mail: bool) -> None:
     """Apply deadlines: remind before, let a bot decide after (per the game's rules),
     and let bot-held seats move. Run it from cron.
 
@@ -521,6 +522,10 @@ def tick(game_dir: Path, now_iso: str | None) -> None:
     for d in report.reminders:
         due = dt.datetime.fromtimestamp(d.due, dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
         click.echo(f"reminder: {d.player}'s decision is due {due}")
+    if by_mail and report.reminders:
+        from pbem.transport.mail_remind import send_reminders
+        for address in send_reminders(GameDir(game_dir), report.reminders):
+            click.echo(f"  mailed the reminder to {address}")
     if not report.entries and not report.reminders:
         click.echo("nothing to do")
 

@@ -20,14 +20,14 @@ from pbem.gamedir import GameDir
 from pbem.moderator import moderate
 from pbem.table import Table, bot_seats
 
-ON_EXPIRY = ("bot", "wait")
+ON_EXPIRY = ("bot", "pass", "wait")
 REMINDERS = "reminders.json"
 
 
 @dataclass(frozen=True)
 class DeadlineRules:
     hours: float
-    on_expiry: str = "bot"       # bot: a bot decides for the silent player; wait: only remind
+    on_expiry: str = "bot"       # bot: a random bot decides; pass: decline where the rules allow; wait: remind only
     remind_hours: float = 24.0   # remind this long before the deadline
 
     def to_data(self) -> dict[str, Any]:
@@ -112,8 +112,10 @@ def tick(gd: GameDir, now: float | None = None, max_entries: int = 200) -> TickR
         if rules is None or not expired or rules.on_expiry == "wait":
             break
         d = expired[0]
+        how = {"bot": "a bot decides", "pass": "the decision is declined where the rules allow"}[rules.on_expiry]
         report.entries.append(moderate(gd, "timeout", f"no move from {d.player} within {rules.hours:g} hours "
-                                                      "(deadline rule: a bot decides)", player=d.player))
+                                                      f"(deadline rule: {how})", player=d.player,
+                                       policy=rules.on_expiry))
     entries = gd.entries()
     rules = rules_of(entries[0])
     if rules is not None:

@@ -203,6 +203,10 @@ class Game(ABC):
         """
         return 0.0
 
+    def pass_action(self, state: Any, player: str) -> Action | None:
+        """The "do nothing" action for a decision (used when a deadline passes), or None if there is none."""
+        return None
+
     def turn_number(self, view: Mapping[str, Any]) -> int:
         """The turn number shown by `pbem status` (0 during set-up)."""
         turn = view.get("turn", 0)

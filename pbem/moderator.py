@@ -131,14 +131,14 @@ def _undo(table: Table, entry: dict[str, Any]) -> Table:
     return rebuilt
 
 
-def _acting(table: Table, entry: dict[str, Any], player: str) -> Table:
+def _acting(table: Table, entry: dict[str, Any], player: str, bot: str = "random") -> Table:
     """A bot (seeded from the game seed and the entry) decides for ``player``."""
     _need_player(table, player)
     if player not in {d.player for d in table.game.pending(table.state)}:
         raise ModeratorError(f"{player} has no pending decision")
     index = entry["index"]
     actions = bot_actions(table.game, table.state, player, table.seed, table.game_id, index,
-                          Rng(table.seed, f"{table.game_id}/{index}/bot"))
+                          Rng(table.seed, f"{table.game_id}/{index}/bot"), bot)
     applied = apply_actions(table.game, table.state, player, actions, table.seed, table.game_id, index)
     entry.update({"player": player, "actions": applied.actions,
                   "events": [event_record(e) for e in applied.events]})
@@ -146,8 +146,9 @@ def _acting(table: Table, entry: dict[str, Any], player: str) -> Table:
     return table
 
 
-def _timeout(table: Table, entry: dict[str, Any], player: str) -> Table:
-    return _acting(table, entry, player)
+def _timeout(table: Table, entry: dict[str, Any], player: str, policy: str = "bot") -> Table:
+    entry["policy"] = policy
+    return _acting(table, entry, player, "pass" if policy == "pass" else "random")
 
 
 def _bot_move(table: Table, entry: dict[str, Any], player: str) -> Table:

@@ -15,10 +15,10 @@ from pbem.table import Table
 
 
 def new_game(root: Path, game: str, key_pool: dict[str, Path], names: list[str], seed: bytes = b"s" * 32,
-             options: dict[str, str] | None = None) -> GameDir:
+             options: dict[str, str] | None = None, deadlines: dict[str, Any] | None = None) -> GameDir:
     specs = [PlayerSpec(n, keys.normalise_public_key(key_pool[n].with_name(key_pool[n].name + ".pub").read_text()))
              for n in names]
-    create_game(root, game, specs, options or {}, seed, moderator_key=key_pool["mallory"])
+    create_game(root, game, specs, options or {}, seed, moderator_key=key_pool["mallory"], deadlines=deadlines)
     return GameDir(root)
 
 

@@ -113,3 +113,19 @@ def test_audit_rejects_a_forged_moderator_entry(game, key_pool):
     text = game.log_path.read_text()
     game.log_path.write_text(text.replace("reason: real", "reason: fake"))
     assert not audit(game).ok
+
+
+def test_pass_policy_declines_where_the_rules_allow(tmp_path, key_pool):
+    """Atlantis: an expired movement step is passed with {done: move}; removal still needs a choice."""
+    specs = [PlayerSpec(n, keys.normalise_public_key(key_pool[n].with_name(n + ".pub").read_text()))
+             for n in ["red", "blue"]]
+    create_game(tmp_path / "p", "atlantis", specs, {}, b"q" * 32, moderator_key=key_pool["mallory"],
+                deadlines={"hours": 1, "on_expiry": "pass", "remind_hours": 0})
+    gd = GameDir(tmp_path / "p")
+    report = tick(gd, now=time.time() + 2 * 3600, max_entries=12)
+    timeouts = [e for e in report.entries if e["action"] == "timeout"]
+    assert timeouts and all(e["policy"] == "pass" for e in timeouts)
+    # set-up placements cannot be declined, so the bot placed explorers; the log says so
+    assert timeouts[0]["actions"][0].get("place")
+    report = audit(gd)
+    assert report.ok, report.problems

@@ -42,6 +42,18 @@ class BotHints:
             return [c for c in range(len(self.board.labels)) if cell in self.board.isles_next_to[c]]
         return list(self.board.neighbours[cell]) + list(self.board.isles_next_to[cell])
 
+    #: the actions that decline a decision, in the order they are looked for
+    PASSES: tuple[dict[str, str], ...] = ({"play": "none"}, {"done": "move"}, {"creature": "none"},
+                                          {"defend": "none"})
+
+    def pass_action(self, state: State, player: str) -> dict[str, Any] | None:
+        """Decline the pending decision if the rules allow it (tile removal and set-up do not)."""
+        legal = self.legal_actions(state, player)  # type: ignore[attr-defined]
+        for candidate in self.PASSES:
+            if candidate in legal:
+                return dict(candidate)
+        return None
+
     def bot_preference(self, state: State, player: str, action: Mapping[str, Any]) -> float:
         if "move" in action and "to" in action:
             return self.prefer_move(state, player, str(action["move"]), str(action["to"]))

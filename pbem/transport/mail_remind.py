@@ -1,0 +1,48 @@
+"""Reminder emails for decisions whose deadline is near (sent by `pbem tick --mail`)."""
+from __future__ import annotations
+
+import datetime as dt
+from email.message import EmailMessage
+from email.utils import formatdate, make_msgid
+from typing import Mapping, Sequence
+
+from pbem.deadlines import Deadline
+from pbem.gamedir import GameDir
+from pbem.transport.mail_config import load_config
+from pbem.transport.mail_smtp import SmtpSender
+
+
+def due_text(due: float) -> str:
+    return dt.datetime.fromtimestamp(due, dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def compose_reminder(game_id: str, deadline: Deadline, to: str, sender: str, domain: str) -> EmailMessage:
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = to
+    msg["Subject"] = f"[{game_id}] reminder: your decision is due {due_text(deadline.due)}"
+    msg["Date"] = formatdate(localtime=True)
+    msg["Message-ID"] = make_msgid(f"{game_id}.reminder", domain=domain)
+    msg["Auto-Submitted"] = "auto-generated"
+    msg.set_content(
+        f"Game {game_id} has been waiting for your decision since log entry {deadline.since}.\n"
+        f"It is due {due_text(deadline.due)}. After that the game's deadline rule applies\n"
+        "(see the header of the log: a bot may decide for you).\n\n"
+        "Your last digest has the move template; reply with move.yaml and move.yaml.sig.\n"
+        "If you need more time, ask the moderator for an extension.\n")
+    return msg
+
+
+def send_reminders(gd: GameDir, reminders: Sequence[Deadline], env: Mapping[str, str] | None = None) -> list[str]:
+    """Mail each reminded player (one message each); returns the addresses written to."""
+    if not reminders:
+        return []
+    cfg = load_config(gd, env=env)
+    game_id = gd.entries()[0]["id"]
+    sent: list[str] = []
+    with SmtpSender(cfg.require_smtp()) as smtp:
+        for d in reminders:
+            to = cfg.address_of(d.player)
+            smtp.send(compose_reminder(game_id, d, to, cfg.sender, cfg.domain), to)
+            sent.append(to)
+    return sent
