@@ -27,7 +27,7 @@ def events_since(table: Table, viewer: str | None) -> list[str]:
         if e.get("kind") != "move":
             continue
         if viewer is None or e.get("player") == viewer:
-            start = i if viewer is None else i + 1
+            start = i   # from the reader's own last move (its die roll and what followed)
             break
         start = i
     lines: list[str] = []

@@ -11,11 +11,23 @@ from typing import Any
 import yaml
 
 try:
-    from yaml import CSafeDumper as _Dumper
+    from yaml import CSafeDumper as _BaseDumper
     from yaml import CSafeLoader as _FastLoader
 except ImportError:  # pragma: no cover
-    from yaml import SafeDumper as _Dumper  # type: ignore[assignment]
+    from yaml import SafeDumper as _BaseDumper  # type: ignore[assignment]
     from yaml import SafeLoader as _FastLoader  # type: ignore[assignment]
+
+
+class _Dumper(_BaseDumper):  # type: ignore[misc,valid-type]
+    """Safe dumper that writes multi-line strings (signatures) as literal blocks."""
+
+
+def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    style = "|" if "\n" in value else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _str)
 
 
 class YamlError(ValueError):
