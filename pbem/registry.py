@@ -8,6 +8,7 @@ from pbem.game import Game
 # name -> "module:Class"; imported lazily so `pbem --help` stays fast.
 GAMES: dict[str, str] = {
     "atlantis": "pbem.rules.atlantis.game:AtlantisGame",
+    "atlantis-1986": "pbem.rules.atlantis1986.game:Atlantis1986Game",
 }
 
 

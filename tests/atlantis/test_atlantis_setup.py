@@ -37,7 +37,7 @@ def test_bad_player_counts_and_colour_options():
     with pytest.raises(ValueError):
         GAME.check_options({}, ["a"])
     with pytest.raises(ValueError):
-        GAME.check_options({}, ["a", "b", "c", "d", "e"])
+        GAME.check_options({}, ["a", "b", "c", "d", "e", "f", "g"])   # 5-6: the 5-6 Players! expansion
     with pytest.raises(ValueError):
         GAME.check_options({"memory": "maybe"}, ["a", "b"])
     with pytest.raises(ValueError):

@@ -27,7 +27,7 @@ SHAPES: tuple[ActionShape, ...] = (
     ActionShape("place", ("place", "on"), (), "{place: r7, on: G5}"),
     ActionShape("play", ("play",), ("swimmer", "boat", "creature", "to", "path"),
                 "{play: T12, swimmer: r3, to: F4} or {play: none}"),
-    ActionShape("move", ("move", "to"), ("swim",), "{move: r7, to: G5} or {move: B3, to: F4}"),
+    ActionShape("move", ("move", "to"), ("swim", "dolphin"), "{move: r7, to: G5} or {move: B3, to: F4}"),
     ActionShape("done", ("done",), (), "{done: move}"),
     ActionShape("remove", ("remove",), ("board",), "{remove: G5}"),
     ActionShape("creature", ("creature",), ("to", "path"),
@@ -36,6 +36,12 @@ SHAPES: tuple[ActionShape, ...] = (
     ActionShape("standing", ("standing",), (), "{standing: {shark_defense: ask, whale_defense: auto}}"),
     ActionShape("boat", ("boat", "at"), (), "{boat: B1, at: F2}"),
     ActionShape("board", ("board",), (), "{board: [r1, b2, g3]}"),
+    # the Dolphins & Dive Dice and Giant Squid mini-expansions ("dive" before "protect")
+    ActionShape("dive", ("dive",), ("to", "path", "protect"),
+                "{dive: K2, to: F4}, {dive: P1, protect: r3} or {dive: none}"),
+    ActionShape("protect", ("protect",), (), "{protect: r3}"),
+    ActionShape("squid", ("squid", "at"), (), "{squid: Q1, at: F4}"),
+    ActionShape("take", ("take",), (), "{take: r3}"),
 )
 
 

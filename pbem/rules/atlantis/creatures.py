@@ -19,7 +19,6 @@ from pbem.rules.atlantis.state import (
     LOST,
     SEA,
     STEP_CREATURE,
-    STEP_DEFENSE,
     Creature,
     State,
 )
@@ -40,13 +39,26 @@ class CreatureRules(RulesBase):
         state.turn.die = face
         state.history["rolls"] = state.history.get("rolls", 0) + 1
         events.append(event({"event": "roll", "player": state.turn.player, "face": face}, chance=True))
-        if self.on_board(state, face):
+        if self.movable_creatures(state, face):
             return True
         events.append(event({"event": "no-creature", "player": state.turn.player, "kind": face}))
         return False
 
     def on_board(self, state: State, kind: str) -> list[str]:
         return [c.handle for c in state.creatures.values() if c.kind == kind and c.where == SEA]
+
+    def die_kinds(self, state: State, face: str) -> tuple[str, ...]:
+        """The creature kinds a die face lets you move (in the base game: the face's own)."""
+        return (face,)
+
+    def movable_creatures(self, state: State, face: str) -> list[str]:
+        """The creatures on the board that the rolled ``face`` lets you move."""
+        kinds = self.die_kinds(state, face)
+        return [c.handle for c in state.creatures.values() if c.kind in kinds and c.where == SEA]
+
+    def may_stay(self, state: State, kind: str) -> bool:
+        """May a ``kind`` creature "move" by staying where it is?  (Not in the base game.)"""
+        return False
 
     def die_moves(self, kind: str) -> int:
         return self.comp["creatures"][kind]["die_moves"]
@@ -62,20 +74,38 @@ class CreatureRules(RulesBase):
 
     def stops_shark(self, state: State, cell: int) -> bool:
         """"If the Shark enters a sea space occupied by one or more Swimmers, the Shark's movement ends"."""
-        return bool(state.swimmers(cell))
+        return bool(self.unprotected(state, state.swimmers(cell)))
 
     def stops_whale(self, state: State, cell: int) -> bool:
         """"If the Whale enters a sea space occupied by a Ship containing one or more passengers, its movement ends"."""
         boat = state.boat_at.get(cell)
         return boat is not None and bool(state.boats[boat].passengers)
 
-    def creature_reach(self, state: State, creature: Creature) -> dict[int, list[int]]:
+    def creature_reach(self, state: State, creature: Creature,
+                       max_steps: int | None = None) -> dict[int, list[int]]:
+        """Where ``creature`` may end its move (at most ``max_steps``, default its die move)
+        -> one path there ([] for staying put)."""
         kind = creature.kind
-        return self.reach(creature.cell, self.die_moves(kind), state.is_sea, self.stopper(state, kind))
+        steps = self.die_moves(kind) if max_steps is None else max_steps
+        paths = self.reach(creature.cell, steps, state.is_sea, self.stopper(state, kind))
+        if self.may_stay(state, kind):
+            paths[creature.cell] = []
+        return paths
+
+    def creature_walk(self, state: State, creature: Creature, order: Mapping[str, Any],
+                      max_steps: int | None = None) -> list[int]:
+        """The checked path of an order ``{to: ...}`` / ``{path: [...]}``; [] for staying put."""
+        kind = creature.kind
+        if (self.may_stay(state, kind) and order.get("path") is None and order.get("to") is not None
+                and self.cell_arg(order["to"], "to") == creature.cell):
+            return []
+        steps = self.die_moves(kind) if max_steps is None else max_steps
+        return self.walk_arg(order, creature.cell, steps, state.is_sea, self.stopper(state, kind),
+                             f"{kind} {creature.handle}")
 
     def legal_creature(self, state: State, player: str) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = [{"creature": "none"}]
-        for handle in self.on_board(state, state.turn.die):
+        for handle in self.movable_creatures(state, state.turn.die):
             c = state.creatures[handle]
             out.extend({"creature": handle, "to": self.label(d)} for d in sorted(self.creature_reach(state, c)))
         return out
@@ -125,20 +155,21 @@ class CreatureRules(RulesBase):
         handle = handle_arg(order["creature"], "creature")
         c = state.creatures.get(handle)
         face = state.turn.die
-        if c is None or c.where != SEA or c.kind != face:
+        if c is None or c.where != SEA or c.kind not in self.die_kinds(state, face):
             raise IllegalAction(f"the die shows {face}: move a {face} on the board, not {handle}")
-        path = self.walk_arg(order, c.cell, self.die_moves(face), state.is_sea, self.stopper(state, face),
-                             f"{face} {handle}")
-        dest = path[-1]
-        self.check_defense_knowledge(state, face, dest)
+        kind = c.kind
+        path = self.creature_walk(state, c, order)
+        dest = path[-1] if path else c.cell
+        self.check_defense_knowledge(state, kind, dest)
         frm = c.cell
         state.put_creature(handle, SEA, dest)
-        events.append(event({"event": "creature", "player": player, "creature": handle, "kind": face,
+        events.append(event({"event": "creature", "player": player, "creature": handle, "kind": kind,
                              "from": self.label(frm), "to": self.label(dest),
                              "path": [self.label(x) for x in path]}))
-        getattr(self, "arrive_" + face)(state, c, dest, events)
-        if state.reaction is not None:
-            state.turn.step = STEP_DEFENSE
+        getattr(self, "arrive_" + kind)(state, c, dest, events)
+        waiting = self.waiting_decision(state)
+        if waiting:
+            state.turn.step = waiting
         else:
             self.advance(state, rng, events, STEP_CREATURE)
         return events
@@ -151,16 +182,18 @@ class CreatureRules(RulesBase):
         boat = state.boat_at.get(cell)
         if boat is not None and state.boats[boat].passengers:
             self.lose_ship_and_crew(state, boat, events, cause=f"serpent {c.handle}")
-        self.lose_explorers(state, list(state.swimmers(cell)), cell, events, cause=f"serpent {c.handle}")
+        self.lose_explorers(state, self.unprotected(state, state.swimmers(cell)), cell, events,
+                            cause=f"serpent {c.handle}")
 
     def arrive_shark(self, state: State, c: Creature, cell: int, events: list) -> None:
         """"Remove all Swimmers from the sea space when the Shark has stopped. If the space on
         which the Shark is contains a Ship, the Shark doesn't affect it"."""
-        if state.swimmers(cell):
+        if self.unprotected(state, state.swimmers(cell)):
             self.threaten(state, "shark_defense", c, cell, events)
 
     def attack_shark(self, state: State, c: Creature, cell: int, events: list) -> None:
-        self.lose_explorers(state, list(state.swimmers(cell)), cell, events, cause=f"shark {c.handle}")
+        self.lose_explorers(state, self.unprotected(state, state.swimmers(cell)), cell, events,
+                            cause=f"shark {c.handle}")
 
     def arrive_whale(self, state: State, c: Creature, cell: int, events: list) -> None:
         """"A Whale doesn't affect Swimmers or empty Ships on the same sea space as itself"."""

@@ -37,7 +37,7 @@ class DefenseRules(RulesBase):
     def threatened_players(self, state: State, kind: str, cell: int) -> list[str]:
         """Other players with swimmers (shark) or explorers aboard the ship (whale) at ``cell``."""
         if kind == "shark_defense":
-            pieces = list(state.swimmers(cell))
+            pieces = self.unprotected(state, state.swimmers(cell))
         else:
             boat = state.boat_at.get(cell)
             pieces = list(state.boats[boat].passengers) if boat else []

@@ -24,8 +24,8 @@ from pbem.rules.atlantis.actions import action_kind
 from pbem.rules.atlantis.board import Board
 from pbem.rules.atlantis.challenges import ChallengeRules
 from pbem.rules.atlantis.players56 import STEP_SHIP, STEP_SUNK, Players56Rules
-from pbem.rules.atlantis.dive import DiveRules
-from pbem.rules.atlantis.squid import SquidRules
+from pbem.rules.atlantis.dive import STEP_DIVE, STEP_PROTECT, DiveRules
+from pbem.rules.atlantis.squid import STEP_SQUID_PLACE, STEP_SQUID_TAKE, SquidRules
 from pbem.rules.atlantis.strategy import BotHints
 from pbem.rules.atlantis.creatures import CreatureRules
 from pbem.rules.atlantis.defense import DefenseRules
@@ -70,13 +70,16 @@ class AtlantisGame(Players56Rules, ChallengeRules, DiveRules, SquidRules, BotHin
     handlers: Mapping[str, str] = {
         "place": "do_place", "boat": "do_boat", "play": "do_play", "move": "do_move", "done": "do_done",
         "remove": "do_remove", "board": "do_board", "creature": "do_creature", "defend": "do_defend",
-        "standing": "do_standing"}
+        "standing": "do_standing",
+        "dive": "do_dive", "protect": "do_protect", "squid": "do_squid", "take": "do_take"}
     #: decision kind -> method listing its legal actions
     deciders: Mapping[str, str] = {
         SETUP_PLACE: "legal_place", SETUP_BOAT: "legal_boat", STEP_TILE: "legal_play_tile",
         STEP_MOVE: "legal_move", STEP_REMOVE: "legal_remove", STEP_BOARDERS: "legal_board",
         STEP_CREATURE: "legal_creature", STEP_DEFENSE: "legal_defend",
-        STEP_SHIP: "legal_choose_ship", STEP_SUNK: "legal_sunk_move"}
+        STEP_SHIP: "legal_choose_ship", STEP_SUNK: "legal_sunk_move",
+        STEP_DIVE: "legal_dive", STEP_PROTECT: "legal_protect",
+        STEP_SQUID_PLACE: "legal_squid", STEP_SQUID_TAKE: "legal_take"}
 
     def __init__(self) -> None:
         files = self.data_files

@@ -1,12 +1,372 @@
-"""The Giant Squid mini-expansion and its variants 1 and 2, as options of the base game.
+"""The Giant Squid mini-expansion and its variants #1 and #2, as options of the base game.
 
 A mixin of :class:`~pbem.rules.atlantis.game.AtlantisGame`: it declares its
-options in ``OPTIONS`` and overrides only the rule steps that differ.
+options in ``OPTIONS`` and overrides only the rule steps that differ.  With
+``squid=no`` (the default) every override hands straight to the base game.
+
+"The Giant Squid in this mini-expansion and the Whale in the base game are
+adversaries of each other! ... The Whale will continue to attack occupied
+Boats. And now The Giant Squid will eat People, both in Boats and on Land!"
+
+* ``squid=yes``: a squid comes with every whale tile (decision ``squid-place``)
+  and may be moved whenever a whale may be (the whale face of the die or of
+  the dive dice, the "move a whale" tile).
+* ``squid=replace-whales`` (Variant #1): no whale tokens; the whale tile brings
+  only the squid.
+* ``squid_take=no`` (Variant #2): a newly placed squid takes nobody.
+
+After any squid movement it eats a whale in its space and takes one person
+from an adjacent land tile or from the occupied ship in its space (decision
+``squid-take`` when there is a choice).  Squids are creatures of kind
+``squid`` with handles ``Q1..Q5`` (data: ``games/atlantis/squid.yaml``).
 """
 from __future__ import annotations
 
-from pbem.game import OptionSpec
+from typing import Any, Mapping, Sequence
+
+from pbem.data import game_data
+from pbem.game import BoardPicture, IllegalAction, OptionSpec, Rng
+from pbem.rules.atlantis.actions import handle_arg
+from pbem.rules.atlantis.base import RulesBase, event
+from pbem.rules.atlantis.state import (
+    PLAY,
+    SEA,
+    Creature,
+    SquidStep,
+    State,
+    Tile,
+    sort_handles,
+)
+
+STEP_SQUID_PLACE = "squid-place"   # where a new squid comes into play
+STEP_SQUID_TAKE = "squid-take"     # which person a squid takes
+SQUID, WHALE = "squid", "whale"
 
 
-class SquidRules:
-    OPTIONS: tuple[OptionSpec, ...] = ()
+class SquidRules(RulesBase):
+    OPTIONS: tuple[OptionSpec, ...] = (
+        OptionSpec("squid", "no", ("no", "yes", "replace-whales"),
+                   "The Giant Squid: yes = a squid comes with every whale; "
+                   "replace-whales = variant #1, squids instead of whales"),
+        OptionSpec("squid_take", "yes", ("yes", "no"),
+                   "The Giant Squid: a squid placed next to people takes one of them "
+                   "(no = variant #2)"),
+    )
+    data_game: str
+    data_files: Mapping[str, str]
+
+    # --- the options and their data --------------------------------------------------
+    def squids_in_play(self, state: State) -> bool:
+        return self.option(state, "squid") != "no"
+
+    def whales_replaced(self, state: State) -> bool:
+        return self.option(state, "squid") == "replace-whales"
+
+    def squid_data(self) -> Mapping[str, Any]:
+        """games/atlantis/squid.yaml (a variant may point ``data_files["squid"]`` elsewhere)."""
+        return game_data(self.data_game, self.data_files.get("squid", "squid.yaml"))
+
+    def check_options(self, options: Mapping[str, str], players: Sequence[str]) -> None:
+        super().check_options(options, players)  # type: ignore[misc]
+        if options.get("squid_take", "yes") == "no" and options.get("squid", "no") == "no":
+            raise ValueError("squid_take=no (variant #2) needs squid=yes or squid=replace-whales")
+
+    def new_state(self, players: Sequence[str], options: Mapping[str, str], rng: Rng) -> State:
+        """"Contents: 5 Giant Squid Tokens", off the board; Variant #1: "Remove the Whale tokens
+        from the game.\""""
+        state = super().new_state(players, options, rng)  # type: ignore[misc]
+        choice = state.options.get("squid", "no")
+        if choice == "no":
+            return state
+        if choice == "replace-whales":
+            state.creatures = {h: c for h, c in state.creatures.items() if c.kind != WHALE}
+        spec = self.squid_data()["squids"]
+        for i in range(spec["count"]):
+            handle = f"{spec['prefix']}{i + 1}"
+            state.creatures[handle] = Creature(handle, SQUID)
+        state.creatures = {h: state.creatures[h] for h in sort_handles(state.creatures)}
+        state.rebuild_indexes()
+        return state
+
+    # --- where people are next to a squid ------------------------------------------------
+    def people_next_to(self, state: State, cell: int) -> list[str]:
+        """People on the land tiles adjacent to ``cell``."""
+        return sort_handles(h for n in self.board.neighbours[cell] if n in state.tile_at for h in state.on_land(n))
+
+    def squid_prey(self, state: State, cell: int) -> list[str]:
+        """"remove one People token on a single adjacent Land tile from the game, OR remove one
+        People token in the occupied Boat ... that is in the sea space with the Giant Squid\"."""
+        boat = state.boat_at.get(cell)
+        aboard = list(state.boats[boat].passengers) if boat is not None else []
+        return sort_handles(self.people_next_to(state, cell) + aboard)
+
+    # --- a squid comes with every whale ---------------------------------------------------------
+    def effect_whale(self, state: State, tile: Tile, player: str, events: list, boarders) -> None:
+        """"Whenever a Whale is brought into play by a Land tile, also bring a Giant Squid into
+        play\"; with Variant #1 the squid comes instead of the whale."""
+        if not self.whales_replaced(state):
+            super().effect_whale(state, tile, player, events, boarders)  # type: ignore[misc]
+        if self.squids_in_play(state):
+            self.bring_squid(state, events)
+
+    def bring_squid(self, state: State, events: list) -> None:
+        squid = self.take_from_supply(state, SQUID, events)
+        if squid is not None:
+            state.squid_step = SquidStep(STEP_SQUID_PLACE, squid, resume=self.step_in_turn(state), roll=True)
+
+    def removal_rolls_die(self, state: State, back: str, fallen: list[str], boarders: list[str] | None) -> bool:
+        """The die waits while the revealer places the squid (and it takes a person)."""
+        if back == WHALE and self.squids_in_play(state) and self.supply(state, SQUID):
+            return False
+        return super().removal_rolls_die(state, back, fallen, boarders)  # type: ignore[misc]
+
+    def squid_spots(self, state: State) -> list[int]:
+        """"The Giant Squid is placed in any vacant sea space that is adjacent to a Land tile.\"
+        Should there be none, any vacant sea space (our reading; the rule does not say)."""
+        vacant = [c for c in range(self.board.playable_count) if self.vacant(state, c)]
+        nb = self.board.neighbours
+        coast = [c for c in vacant if any(n in state.tile_at for n in nb[c])]
+        return coast or vacant
+
+    def legal_squid(self, state: State, player: str) -> list[dict[str, Any]]:
+        squid = self.open_squid_step(state).squid
+        return [{"squid": squid, "at": self.label(c)} for c in self.squid_spots(state)]
+
+    def do_squid(self, state: State, player: str, action: Mapping[str, Any], rng: Rng) -> list:
+        """``{squid: Q1, at: F4}``; "if it is placed in a sea space that is adjacent to a Land tile
+        with one or more People tokens, the player **must** remove one People Token on a single
+        adjacent Land tile from the game" (not with Variant #2, ``squid_take=no``)."""
+        self.expect(state, player, STEP_SQUID_PLACE)
+        step = self.open_squid_step(state)
+        squid = handle_arg(action["squid"], "squid")
+        if squid != step.squid:
+            raise IllegalAction(f"the squid to place is {step.squid}, not {squid}")
+        cell = self.cell_arg(action["at"], "at")
+        if cell not in self.squid_spots(state):
+            raise IllegalAction(f"{self.label(cell)} is not a vacant sea space next to a land tile")
+        prey = self.people_next_to(state, cell) if self.option(state, "squid_take") == "yes" else []
+        die = self.roll_die(state, rng) if step.roll and len(prey) <= 1 else None   # before any change
+        events: list = []
+        state.squid_step = None
+        state.put_creature(squid, SEA, cell)
+        events.append(event({"event": "appear", "piece": squid, "at": self.label(cell)}))
+        if len(prey) == 1:
+            self.squid_takes(state, squid, prey[0], events)
+        elif prey:
+            state.squid_step = SquidStep(STEP_SQUID_TAKE, squid, step.resume, step.roll)
+            state.turn.step = STEP_SQUID_TAKE
+            return events
+        self.advance(state, rng, events, step.resume, die)
+        return events
+
+    def open_squid_step(self, state: State) -> SquidStep:
+        if state.squid_step is None:
+            raise IllegalAction("no giant squid is waiting for a decision")
+        return state.squid_step
+
+    def waiting_decision(self, state: State) -> str | None:
+        waiting = super().waiting_decision(state)  # type: ignore[misc]
+        if waiting is None and state.squid_step is not None:
+            return state.squid_step.kind
+        return waiting
+
+    # --- moving a squid instead of a whale ----------------------------------------------------
+    def die_kinds(self, state: State, face: str) -> tuple[str, ...]:
+        """"Whenever a Whale may be moved ... by the roll of the red Creature Die (or the blue Dive
+        Dice ...), the Giant Squid **may** be moved instead of the Whale.\""""
+        kinds = super().die_kinds(state, face)  # type: ignore[misc]
+        if WHALE in kinds and self.squids_in_play(state):
+            return tuple(kinds) + (SQUID,)
+        return kinds
+
+    def die_moves(self, kind: str) -> int:
+        """"If the movement occurs via the red Creature Die, you may move the Giant Squid up to three
+        sea spaces.\""""
+        if kind == SQUID:
+            return int(self.squid_data()["squids"]["die_moves"])
+        return super().die_moves(kind)  # type: ignore[misc]
+
+    def may_stay(self, state: State, kind: str) -> bool:
+        """"The Giant Squid could instead not move and remain in the same sea space. This is
+        considered *movement*\"."""
+        return kind == SQUID or super().may_stay(state, kind)  # type: ignore[misc]
+
+    def stops_squid(self, state: State, cell: int) -> bool:
+        """"If the Giant Squid enters any sea space that contains either an occupied Boat or a Whale
+        or is adjacent to a Land tile with one or more People tokens, the Giant Squid's movement ends.\""""
+        boat = state.boat_at.get(cell)
+        return ((boat is not None and bool(state.boats[boat].passengers)) or state.has_creature(cell, (WHALE,))
+                or bool(self.people_next_to(state, cell)))
+
+    def options_move_whale(self, state: State, player: str) -> list[dict[str, Any]]:
+        """"If the movement occurs via a Land tile, you **may** move the Giant Squid to any
+        unoccupied sea space" (or leave it where it is)."""
+        out = super().options_move_whale(state, player)  # type: ignore[misc]
+        if not self.squids_in_play(state):
+            return out
+        vacant = [c for c in range(self.board.playable_count) if self.vacant(state, c)]
+        for c in state.creatures.values():
+            if c.kind == SQUID and c.where == SEA:
+                out.extend({"creature": c.handle, "to": self.label(s)} for s in sorted(vacant + [c.cell or 0]))
+        return out
+
+    def play_move_whale(self, state: State, player: str, action: Mapping[str, Any], events: list) -> None:
+        handle = action.get("creature")
+        c = state.creatures.get(handle) if isinstance(handle, str) else None
+        if c is None or c.kind != SQUID or not self.squids_in_play(state):
+            super().play_move_whale(state, player, action, events)  # type: ignore[misc]
+            return
+        self.only_keys(action, "creature")
+        if c.where != SEA:
+            raise IllegalAction(f"squid {c.handle} is not on the board")
+        if action.get("path") is not None:
+            raise IllegalAction("this tile moves the squid straight to a space: write to: SPACE")
+        cell = self.cell_arg(action.get("to"), "to")
+        if cell != c.cell and not self.vacant(state, cell):
+            raise IllegalAction(f"{self.label(cell)} is not an unoccupied sea space")
+        frm = c.cell
+        state.put_creature(c.handle, SEA, cell)
+        events.append(event({"event": "creature", "player": player, "creature": c.handle, "kind": SQUID,
+                             "how": "tile", "from": self.label(frm), "to": self.label(cell)}))
+        self.arrive_squid(state, c, cell, events)
+
+    # --- after any movement of a giant squid ------------------------------------------------------
+    def arrive_squid(self, state: State, c: Creature, cell: int, events: list) -> None:
+        """"After any movement of a Giant Squid, the player that moved the Giant Squid must do the
+        following\": eat the whale, then take one person."""
+        self.squid_eats_whale(state, c, cell, events)
+        self.squid_hunts(state, c, cell, events)
+
+    def squid_eats_whale(self, state: State, c: Creature, cell: int, events: list) -> None:
+        """"If the Giant Squid is in a sea space containing a Whale, remove the Whale from play.\""""
+        whales = sorted(h for h in state.creatures_in(cell) if state.creatures[h].kind == WHALE)
+        for h in whales:
+            self.remove_creature(state, h)
+        if whales:
+            events.append(event({"event": "creatures-lost", "creatures": whales, "at": self.label(cell),
+                                 "cause": f"squid {c.handle}"}))
+
+    def squid_hunts(self, state: State, c: Creature, cell: int, events: list) -> None:
+        """"Only one People token may be removed during this step, either from one adjacent Land
+        tile or from the occupied Boat in the same space as the Giant Squid, but not both\"; with
+        one candidate it is taken at once, with several the mover chooses (``squid-take``)."""
+        prey = self.squid_prey(state, cell)
+        if len(prey) == 1:
+            self.squid_takes(state, c.handle, prey[0], events)
+        elif prey:
+            state.squid_step = SquidStep(STEP_SQUID_TAKE, c.handle, resume=self.step_in_turn(state))
+
+    def squid_takes(self, state: State, squid: str, person: str, events: list) -> None:
+        e = state.explorers[person]
+        self.lose_explorers(state, [person], state.explorer_cell(e), events, cause=f"squid {squid}")
+
+    def legal_take(self, state: State, player: str) -> list[dict[str, Any]]:
+        squid = state.creatures[self.open_squid_step(state).squid]
+        return [{"take": h} for h in self.squid_prey(state, squid.cell or 0)]
+
+    def do_take(self, state: State, player: str, action: Mapping[str, Any], rng: Rng) -> list:
+        """``{take: r3}``: the person the squid removes from the game."""
+        self.expect(state, player, STEP_SQUID_TAKE)
+        step = self.open_squid_step(state)
+        cell = state.creatures[step.squid].cell or 0
+        person = handle_arg(action["take"], "take")
+        prey = self.squid_prey(state, cell)
+        if person not in prey:
+            raise IllegalAction(f"squid {step.squid} at {self.label(cell)} takes one of {', '.join(prey)}, "
+                                f"not {person}")
+        die = self.roll_die(state, rng) if step.roll else None   # before any change
+        events: list = []
+        state.squid_step = None
+        self.squid_takes(state, step.squid, person, events)
+        self.advance(state, rng, events, step.resume, die)
+        return events
+
+    # --- whales end squids; ships keep away ------------------------------------------------------
+    def stops_whale(self, state: State, cell: int) -> bool:
+        """"If a Whale enters a sea space that contains a Giant Squid, the Whale's movement ends\"."""
+        return super().stops_whale(state, cell) or (  # type: ignore[misc]
+            self.squids_in_play(state) and state.has_creature(cell, (SQUID,)))
+
+    def arrive_whale(self, state: State, c: Creature, cell: int, events: list) -> None:
+        """"the player that moved the Whale **must** do the following: Remove the Giant Squid from
+        play. As per the standard rules, if the Whale is in a sea space with an occupied Boat as
+        well, remove the Boat from the game and the People aboard become Swimmers.\""""
+        squids = sorted(h for h in state.creatures_in(cell) if state.creatures[h].kind == SQUID)
+        for h in squids:
+            self.remove_creature(state, h)
+        if squids:
+            events.append(event({"event": "creatures-lost", "creatures": squids, "at": self.label(cell),
+                                 "cause": f"whale {c.handle}"}))
+        super().arrive_whale(state, c, cell, events)  # type: ignore[misc]
+
+    def ship_may_enter(self, state: State, boat: str, cell: int) -> bool:
+        """"An occupied Boat may not be moved into a space with a Giant Squid.\""""
+        return super().ship_may_enter(state, boat, cell) and not (  # type: ignore[misc]
+            state.boats[boat].passengers and state.has_creature(cell, (SQUID,)))
+
+    def move_boat(self, state: State, player: str, boat: str, cell: int, swim: bool, events: list) -> None:
+        if state.boats[boat].passengers and state.has_creature(cell, (SQUID,)):
+            raise IllegalAction(f"an occupied ship may not be moved into a space with a giant squid "
+                                f"({self.label(cell)})")
+        super().move_boat(state, player, boat, cell, swim, events)  # type: ignore[misc]
+
+    # --- positions, pictures, texts ------------------------------------------------------------------
+    def extra_view(self, state: State) -> dict[str, Any]:
+        out = super().extra_view(state)  # type: ignore[misc]
+        if self.squids_in_play(state):
+            s = state.squid_step
+            out["squid"] = None if s is None else {"kind": s.kind, "squid": s.squid, "resume": s.resume,
+                                                    "roll": s.roll}
+        return out
+
+    def read_extra(self, state: State, pos: Mapping[str, Any]) -> None:
+        super().read_extra(state, pos)  # type: ignore[misc]
+        s = pos.get("squid")
+        state.squid_step = None if s is None else SquidStep(s["kind"], s["squid"], s["resume"], bool(s["roll"]))
+
+    def picture(self, view: Mapping[str, Any]) -> BoardPicture:
+        pic = super().picture(view)  # type: ignore[misc]
+        choice = (view.get("options") or {}).get("squid", "no")
+        if choice == "no":
+            return pic
+        spec = self.squid_data()["squids"]
+        pic.legend[f"{spec['prefix']}1..{spec['prefix']}{spec['count']}"] = "giant squid"
+        if choice == "replace-whales":
+            whale = self.comp["creatures"][WHALE]
+            pic.legend.pop(f"{whale['prefix']}1..{whale['prefix']}{whale['count']}", None)
+        return pic
+
+    def variant_prompt(self, state: State, kind: str) -> str:
+        if kind == STEP_SQUID_PLACE and state.squid_step is not None:
+            spots = [self.label(c) for c in self.squid_spots(state)]
+            return (f"a giant squid comes with the whale: place {state.squid_step.squid} on a vacant sea space "
+                    f"next to a land tile: {{squid: {state.squid_step.squid}, at: {spots[0] if spots else 'F4'}}}")
+        if kind == STEP_SQUID_TAKE and state.squid_step is not None:
+            squid = state.creatures[state.squid_step.squid]
+            prey = self.squid_prey(state, squid.cell or 0)
+            return (f"giant squid {squid.handle} at {self.label(squid.cell)} takes one person: "
+                    f"{{take: {prey[0] if prey else 'r1'}}} (one of {', '.join(prey)})")
+        return super().variant_prompt(state, kind)  # type: ignore[misc]
+
+    def describe(self, ev: Mapping[str, Any]) -> str:
+        if ev.get("event") == "creature" and ev.get("kind") == SQUID and ev.get("from") == ev.get("to") \
+                and ev.get("creature"):
+            return f"{ev.get('player')} leaves giant squid {ev['creature']} at {ev.get('to')}"
+        return super().describe(ev)  # type: ignore[misc]
+
+    def template(self, view: Mapping[str, Any], player: str) -> str:
+        state = self.read_position(view)  # type: ignore[attr-defined]
+        step = self.current_step(state)
+        if (state.phase != PLAY or self.decider(state) != player or state.squid_step is None
+                or step not in (STEP_SQUID_PLACE, STEP_SQUID_TAKE)):
+            return super().template(view, player)  # type: ignore[misc]
+        if step == STEP_SQUID_PLACE:
+            spots = [a["at"] for a in self.legal_squid(state, player)]
+            line = (f"  - {{squid: {state.squid_step.squid}, at: {spots[0]}}}"
+                    f"   # vacant sea spaces next to land: {', '.join(spots[:12])}{', ...' if len(spots) > 12 else ''}")
+        else:
+            prey = [a["take"] for a in self.legal_take(state, player)]
+            line = f"  - {{take: {prey[0]}}}   # the squid takes one of {', '.join(prey)}"
+        return ("actions:\n" + line + "\n"
+                "# any time: - {standing: {shark_defense: ask, whale_defense: auto}}\n")
+

@@ -74,7 +74,7 @@ class Boat:
 @dataclass(slots=True)
 class Creature:
     handle: str
-    kind: str                  # serpent | shark | whale
+    kind: str                  # serpent | shark | whale (| dolphin | squid with the mini-expansions)
     where: str = SUPPLY        # supply | sea | lost
     cell: int | None = None
 

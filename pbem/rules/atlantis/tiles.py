@@ -90,8 +90,9 @@ class TileRules(RulesBase):
         events = [event({"event": "remove", "player": player, "tile": tile.handle, "at": self.label(tile.cell),
                          "terrain": tile.terrain, "swimmers": fallen})]
         self.resolve_back(state, tile, player, events, boarders)
-        if state.boarding is not None:
-            state.turn.step = STEP_BOARDERS
+        waiting = self.waiting_decision(state)
+        if waiting:
+            state.turn.step = waiting
         else:
             self.advance(state, rng, events, STEP_REMOVE, die)
         return events
@@ -129,9 +130,13 @@ class TileRules(RulesBase):
         return back == "volcano"
 
     # --- resolving the back -----------------------------------------------------
+    def tile_kind(self, state: State, back: str) -> str:
+        """How a back is played: immediate (green), hand or defense (red), as in tiles.yaml."""
+        return self.back_kind[back]
+
     def resolve_back(self, state: State, tile: Tile, player: str, events: list, boarders: list[str] | None) -> None:
         back = self.known_back(state, tile.handle)
-        kind = self.back_kind[back]
+        kind = self.tile_kind(state, back)
         if kind == "immediate":
             # "immediately reveal the tile to the other players, perform the actions ... and then
             # remove the Terrain tile from the game."
@@ -292,7 +297,11 @@ class TileRules(RulesBase):
         tile.where, tile.holder = USED, None
         state.turn.tile_played = True
         events.insert(mark, event({"event": "play", "player": player, "tile": handle, "back": back}, chance=True))
-        self.advance(state, rng, events, STEP_TILE)
+        waiting = self.waiting_decision(state)
+        if waiting:
+            state.turn.step = waiting
+        else:
+            self.advance(state, rng, events, STEP_TILE)
         return events
 
     def only_keys(self, action: Mapping[str, Any], *keys: str) -> None:

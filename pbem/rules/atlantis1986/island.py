@@ -1,0 +1,162 @@
+"""The island of Atlantis: built in rings, the tribes set up, and sunk ring by ring.
+
+"At the start of the game, the island tiles are shuffled, and the island of
+Atlantis is built at the centre of the game board."  The terrain of each slot
+is fixed by its ring (games/atlantis-1986/board.yaml); only the tile bottoms
+are shuffled, per terrain (draws ``backs beach``, ``backs forest``, ``backs
+mountain``).  There are no other random draws at setup: villagers have no
+hidden values, and the starting boats are on fixed spaces (or placed by the
+players with ``start_boats=placed``).
+"""
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from pbem.game import Rng
+from pbem.rules.atlantis.base import RulesBase, event
+from pbem.rules.atlantis.state import BOAT, ISLAND, LAND, RESERVE, SEA, SUPPLY, State, Tile
+
+
+class IslandRules1986(RulesBase):
+    #: ring index -> (terrain, cells), outer ring first (set by the game from board.yaml)
+    rings: tuple[tuple[str, tuple[int, ...]], ...]
+    ring_of: dict[int, int]              # island cell -> ring index
+    boat_starts: tuple[int, ...]
+
+    # --- building the island ---------------------------------------------------
+    def deal_terrain(self, rng: Rng, options: Mapping[str, str]) -> list[str]:
+        """"build out rings": beach outside, then forest, then mountain; nothing is drawn."""
+        return [self.rings[self.ring_of[cell]][0] for cell in self.board.island_slots]
+
+    # --- the tribes --------------------------------------------------------------
+    def colours_per_player(self, n_players: int, options: Mapping[str, str]) -> int:
+        """Each player leads one tribe."""
+        return 1
+
+    def explorer_values(self, n_players: int, options: Mapping[str, str]) -> list[int]:
+        """Every villager counts one: the winner saves "the most of their own villagers"."""
+        return list(self.comp["explorer_values"])
+
+    def deal_values(self, colour: str, rng: Rng, values: Sequence[int] | None = None) -> list[int]:
+        """Nothing hidden to deal: no draw."""
+        return list(self.comp["explorer_values"])
+
+    def new_state(self, players: Sequence[str], options: Mapping[str, str], rng: Rng) -> State:
+        state = super().new_state(players, options, rng)  # type: ignore[misc]
+        state.standing = {p: {} for p in state.players}  # no defense tiles, so no standing orders
+        self.put_out_starting_boats(state)
+        return state
+
+    def starting_boat_count(self, n_players: int) -> int:
+        """"In a two-player game, there are two boats. In a three- or four-player game, there are four.\""""
+        return int(self.comp["boats"]["start"][n_players])
+
+    def put_out_starting_boats(self, state: State) -> None:
+        """"Some of the boats are placed in the sea adjacent to the island of Atlantis."
+
+        ``start_boats=fixed``: on the printed spaces (board.yaml ``boat_starts``);
+        ``placed``: the players place them after their villagers; the boats are dealt
+        out one at a time from the last player backwards."""
+        n = self.starting_boat_count(len(state.players))
+        boats = [b.handle for b in state.boats.values() if b.where == SUPPLY][:n]
+        if self.option(state, "start_boats") == "fixed":
+            for handle, cell in zip(boats, self.boat_starts[:n], strict=True):
+                state.put_boat(handle, SEA, cell)
+            return
+        placers = list(reversed(state.players))
+        for i, handle in enumerate(boats):
+            b = state.boats[handle]
+            b.where, b.owner = RESERVE, placers[i % len(placers)]
+
+    # --- setting up the villagers ------------------------------------------------------
+    def tile_limit_at_setup(self, state: State, tile: Tile) -> int | None:
+        """"The only limitation is that sandy beach tiles can start with only one villager
+        per tile"; ``setup_limit=three``: at most three on any other tile."""
+        limit = self.comp["setup_limit"].get(tile.terrain)
+        if limit is None and self.option(state, "setup_limit") == "three":
+            return 3
+        return limit
+
+    def placement_spots(self, state: State) -> list[int]:
+        spots = []
+        for t in state.tiles.values():
+            if t.where != ISLAND:
+                continue
+            limit = self.tile_limit_at_setup(state, t)
+            if limit is None or len(state.on_land(t.cell)) < limit:
+                spots.append(t.cell)
+        return spots
+
+    def why_not_placeable(self, state: State, cell: int) -> str:
+        handle = state.tile_at.get(cell)
+        if handle is None:
+            return f"{self.label(cell)} is not an island tile"
+        tile = state.tiles[handle]
+        return (f"{self.label(cell)} is {tile.terrain} and already holds "
+                f"{self.tile_limit_at_setup(state, tile)} villager(s), the most it may start with")
+
+    # --- the sinking phase --------------------------------------------------------------
+    def sinking_ring(self, state: State) -> list[str]:
+        """"The removal starts from the sandy beach on the outer edge, and continues further
+        inland as outer rings are exhausted": the outermost ring with tiles left."""
+        for ring in range(len(self.rings)):
+            tiles = [t.handle for t in state.tiles.values() if t.where == ISLAND and self.ring_of[t.cell] == ring]
+            if tiles:
+                return tiles
+        return []
+
+    def removable_tiles(self, state: State) -> list[str]:
+        """"A tile with villagers on it may only be sunk if no empty tiles are present in
+        the currently sinking ring.\""""
+        ring = self.sinking_ring(state)
+        empty = [h for h in ring if not state.on_land(state.tiles[h].cell)]
+        return empty or ring
+
+    def why_not_removable(self, state: State, tile: Tile) -> str:
+        ring = self.sinking_ring(state)
+        here = self.label(tile.cell)
+        if tile.handle not in ring:
+            outer = state.tiles[ring[0]]
+            return f"{here} is further inland: the {outer.terrain} ring ({self.label(outer.cell)}, ...) sinks first"
+        return f"{here} has villagers on it and its ring still has empty tiles"
+
+    # --- what appears in the sunk tile's place ----------------------------------------------
+    def appear(self, state: State, kind: str, tile: Tile, events: list) -> str | None:
+        """Put the next ``kind`` piece from the supply in the tile's place (None: none left)."""
+        handle = self.take_from_supply(state, kind, events)  # type: ignore[attr-defined]
+        if handle is not None:
+            state.put_creature(handle, SEA, tile.cell)
+            events.append(event({"event": "appear", "piece": handle, "at": self.label(tile.cell)}))
+        return handle
+
+    # effect_shark (the base game's) places a shark and kills the villagers swimming there;
+    # effect_boat places a boat that the villagers there climb into.
+
+    def effect_octopus(self, state: State, tile: Tile, player: str, events: list, boarders) -> None:
+        """An octopus (giant squid) appears (there is no boat in a space that was land)."""
+        self.appear(state, "octopus", tile, events)
+
+    def effect_monster(self, state: State, tile: Tile, player: str, events: list, boarders) -> None:
+        """A sea monster appears: "Sea Monsters both destroy boats and kill villagers"."""
+        monster = self.appear(state, "monster", tile, events)
+        if monster is not None:
+            self.lose_explorers(state, list(state.swimmers(tile.cell)), tile.cell, events,
+                                cause=f"sea monster {monster}")
+
+    def effect_dolphin(self, state: State, tile: Tile, player: str, events: list, boarders) -> None:
+        """A dolphin appears; the villagers who fell into the water here may ride it."""
+        self.appear(state, "dolphin", tile, events)
+
+    def effect_whirlpool(self, state: State, tile: Tile, player: str, events: list, boarders) -> None:
+        """"Whirlpools destroy all moving objects (but not land) from the same space and
+        adjacent spaces. The whirlpool is then discarded."  With ``whirlpool=all`` that
+        includes the villagers standing on the adjacent land tiles."""
+        super().effect_whirlpool(state, tile, player, events, boarders)  # type: ignore[misc]
+        if self.option(state, "whirlpool") != "all":
+            return
+        for cell in sorted(n for n in self.board.neighbours[tile.cell] if n in state.tile_at):
+            self.lose_explorers(state, list(state.on_land(cell)), cell, events, cause="whirlpool")
+
+    # --- the end ----------------------------------------------------------------------------
+    def villagers_in_play(self, state: State) -> list[str]:
+        return [e.handle for e in state.explorers.values() if e.where in (LAND, BOAT, SEA)]

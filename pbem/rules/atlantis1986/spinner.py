@@ -1,0 +1,275 @@
+"""The spinning phase: the Atlantean Swirler and the sea creatures.
+
+"the Atlantean Swirler spinner shows which kind of sea creatures should be
+moved, and how many blocks: one, two, three or dive. The player then freely
+selects one of the sea creatures in question from the board and moves it
+accordingly. He/she can decide its route for him/herself."
+
+The spin is drawn (label ``spinner``; with ``spinner=dice`` the labels
+``creature die`` and ``movement die``) inside the action that finishes the
+sinking phase, as the base game rolls its die.  A face is written
+``KIND-MOVE``: ``shark-2``, ``dolphin-dive``.  Decisions:
+
+* ``creature`` (a 1, 2 or 3): ``{creature: K2, to: F4}`` or ``{creature: K2, path: [F5, F4]}``;
+* ``dive``: ``{dive: K2, to: F4}`` - "A diving sea creature can appear at any sea
+  hexagon that does not have villagers or boats in it."
+
+Written ahead, one order per face or per kind:
+``{creature: {shark-dive: {creature: K1, to: A5}, shark: {creature: K1, to: F4}, octopus: ...}}``.
+
+Each kind has ``stops_<kind>`` (its movement ends when it enters that space:
+"comes to contact with" its prey) and ``arrive_<kind>`` (what it does there).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from pbem.game import IllegalAction, NeedsSecret, Rng
+from pbem.rules.atlantis.actions import handle_arg, is_none
+from pbem.rules.atlantis.base import RulesBase, event
+from pbem.rules.atlantis.state import SEA, STEP_CREATURE, Creature, State
+
+STEP_DIVE = "dive"
+DIVE = "dive"
+
+Path = list[int]
+
+
+def face_parts(face: str) -> tuple[str, str]:
+    """``"shark-2"`` -> ``("shark", "2")``; ``"octopus-dive"`` -> ``("octopus", "dive")``."""
+    kind, _, move = face.rpartition("-")
+    return kind, move
+
+
+class SpinnerRules1986(RulesBase):
+    # --- the spin ------------------------------------------------------------------
+    def spinner_faces(self) -> list[str]:
+        spec = self.comp["spinner"]
+        return [f"{kind}-{move}" for kind in spec["kinds"] for move in spec["moves"]]
+
+    def roll_die(self, state: State, rng: Rng | None) -> str:
+        """"Spins the spinner (or rolls the die)"."""
+        if rng is None:
+            raise NeedsSecret("the spinner is spun by the moderator")
+        if self.option(state, "spinner") == "dice":
+            dice = self.comp["dice"]
+            kind = dice["creature"][rng.randbelow(len(dice["creature"]), "creature die")]
+            move = dice["move"][rng.randbelow(len(dice["move"]), "movement die")]
+            return f"{kind}-{move}"
+        faces = self.spinner_faces()
+        return faces[rng.randbelow(len(faces), "spinner")]
+
+    def spun(self, state: State) -> tuple[str, str]:
+        if state.turn.die is None:
+            raise RuntimeError("nothing has been spun this turn")
+        return face_parts(state.turn.die)
+
+    def start_creature_step(self, state: State, rng: Rng | None, events: list, die: str | None) -> bool:
+        face = die if die is not None else self.roll_die(state, rng)
+        state.turn.die = face
+        state.history["rolls"] = state.history.get("rolls", 0) + 1
+        kind, move = face_parts(face)
+        events.append(event({"event": "spin", "player": state.turn.player, "face": face, "creature": kind,
+                             "move": move}, chance=True))
+        if not self.on_board(state, kind):  # type: ignore[attr-defined]
+            events.append(event({"event": "no-creature", "player": state.turn.player, "kind": kind}))
+            return False
+        if not any(self.creature_destinations(state, state.creatures[h])
+                   for h in self.on_board(state, kind)):  # type: ignore[attr-defined]
+            events.append(event({"event": "no-move", "player": state.turn.player, "kind": kind}))
+            return False
+        return True
+
+    def decision_kind(self, state: State, step: str) -> str:
+        """The spinning phase waits for a ``dive`` decision when the spinner shows a dive."""
+        if step == STEP_CREATURE and state.turn.die is not None and self.spun(state)[1] == DIVE:
+            return STEP_DIVE
+        return super().decision_kind(state, step)  # type: ignore[misc]
+
+    # --- where a creature may go ---------------------------------------------------------
+    def stopper(self, state: State, kind: str) -> Callable[[int], bool]:
+        stops = getattr(self, "stops_" + kind)
+        return lambda cell: stops(state, cell)
+
+    def stops_shark(self, state: State, cell: int) -> bool:
+        """Sharks go for villagers swimming in the water."""
+        return bool(state.swimmers(cell))
+
+    def stops_octopus(self, state: State, cell: int) -> bool:
+        """The octopus (giant squid) goes for boats."""
+        boat = state.boat_at.get(cell)
+        return boat is not None and self.boat_is_prey(state, boat)  # type: ignore[attr-defined]
+
+    def stops_monster(self, state: State, cell: int) -> bool:
+        """Sea monsters go for both."""
+        return self.stops_shark(state, cell) or self.stops_octopus(state, cell)
+
+    def stops_dolphin(self, state: State, cell: int) -> bool:
+        return False
+
+    def steps_spun(self, state: State) -> int:
+        return int(self.spun(state)[1])
+
+    def creature_destinations(self, state: State, creature: Creature) -> dict[int, Path]:
+        """Where ``creature`` may end this spin -> one route there.  A spun number is read as
+        "up to" that many sea spaces: on hexes a route of exactly n spaces may end on any
+        space within n steps anyway (out and back, or round a triangle)."""
+        if self.spun(state)[1] == DIVE:
+            return {cell: [cell] for cell in self.dive_spots(state)}
+        if creature.cell is None:
+            return {}
+        return self.reach(creature.cell, self.steps_spun(state), state.is_sea, self.stopper(state, creature.kind))
+
+    def check_route(self, state: State, creature: Creature, path: Path) -> None:
+        """A written ``path:``: sea spaces, each next to the one before, 1 to the spun number,
+        not through the creature's prey (contact ends its move)."""
+        if creature.cell is None:
+            raise IllegalAction(f"{creature.handle} is not at sea")
+        self.check_path(creature.cell, path, 1, self.steps_spun(state), state.is_sea,
+                        self.stopper(state, creature.kind), f"{creature.kind} {creature.handle}")
+
+    def dive_spots(self, state: State) -> list[int]:
+        """"any sea hexagon that does not have villagers or boats in it"."""
+        return [c for c in range(self.board.playable_count)
+                if state.is_sea(c) and not state.swimmers(c) and c not in state.boat_at]
+
+    # --- legal actions ----------------------------------------------------------------------
+    def may_pass(self, state: State) -> bool:
+        return self.option(state, "creature_move") == "optional"
+
+    def creature_choices(self, state: State, key: str) -> list[dict[str, Any]]:
+        kind, _ = self.spun(state)
+        out: list[dict[str, Any]] = [{key: "none"}] if self.may_pass(state) else []
+        for handle in self.on_board(state, kind):  # type: ignore[attr-defined]
+            dests = self.creature_destinations(state, state.creatures[handle])
+            out.extend({key: handle, "to": self.label(d)} for d in sorted(dests))
+        return out
+
+    def legal_creature(self, state: State, player: str) -> list[dict[str, Any]]:
+        return self.creature_choices(state, "creature")
+
+    def legal_dive(self, state: State, player: str) -> list[dict[str, Any]]:
+        return self.creature_choices(state, "dive")
+
+    # --- the move ------------------------------------------------------------------------------
+    def creature_order(self, state: State, action: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        """The order for the spun face, or None for ``none``.  Written ahead, the entry for
+        the face (``shark-2``) is used, else the one for its kind (``shark``)."""
+        value = action["creature"]
+        if not isinstance(value, Mapping):
+            if is_none(value):
+                if set(action) - {"creature"}:
+                    raise IllegalAction("{creature: none} takes no other keys")
+                return None
+            return action
+        if set(action) != {"creature"}:
+            raise IllegalAction("written-ahead orders go inside creature: {shark-2: ..., octopus: ...}")
+        face = state.turn.die or ""
+        kind, _ = face_parts(face)
+        known = set(self.comp["spinner"]["kinds"]) | set(self.spinner_faces())
+        unknown = sorted(str(k) for k in value if k not in known)
+        if unknown:
+            raise IllegalAction(f"written-ahead creature orders are keyed by a face such as shark-2 or "
+                                f"octopus-dive, or by a kind ({', '.join(self.comp['spinner']['kinds'])}); "
+                                f"not {unknown[0]!r}")
+        order = value.get(face, value.get(kind))
+        if order is None and face not in value and kind not in value:
+            raise IllegalAction(f"the spinner shows {face} and there is no order for it")
+        if is_none(order):
+            return None
+        if not isinstance(order, Mapping) or "creature" not in order:
+            raise IllegalAction(f"the {face} order must be none or {{creature: HANDLE, to: SPACE}}")
+        extra = sorted(str(k) for k in order if k not in ("creature", "to", "path"))
+        if extra:
+            raise IllegalAction(f"unknown key {extra[0]!r} in the {face} order")
+        if is_none(order["creature"]):
+            return None
+        return order
+
+    def do_creature(self, state: State, player: str, action: Mapping[str, Any], rng: Rng) -> list:
+        self.expect(state, player, STEP_CREATURE, STEP_DIVE)
+        return self.move_spun_creature(state, player, self.creature_order(state, action), rng)
+
+    def do_dive(self, state: State, player: str, action: Mapping[str, Any], rng: Rng) -> list:
+        self.expect(state, player, STEP_DIVE)
+        if is_none(action["dive"]):
+            if set(action) - {"dive"}:
+                raise IllegalAction("{dive: none} takes no other keys")
+            return self.move_spun_creature(state, player, None, rng)
+        return self.move_spun_creature(state, player, {"creature": action["dive"], "to": action.get("to")}, rng)
+
+    def move_spun_creature(self, state: State, player: str, order: Mapping[str, Any] | None, rng: Rng) -> list:
+        kind, move = self.spun(state)
+        events: list = []
+        if order is None:
+            if not self.may_pass(state):
+                raise IllegalAction(f"the spinner shows {state.turn.die}: you must move a {kind} "
+                                    "(option creature_move=optional allows none)")
+            events.append(event({"event": "creature", "player": player, "creature": None, "kind": kind}))
+            self.advance(state, rng, events, STEP_CREATURE)
+            return events
+        handle = handle_arg(order["creature"], "creature")
+        c = state.creatures.get(handle)
+        if c is None or c.where != SEA or c.kind != kind:
+            raise IllegalAction(f"the spinner shows {state.turn.die}: move a {kind} on the board, not {handle}")
+        if move == DIVE:
+            self.dive(state, player, c, order, events)
+        else:
+            self.swim_creature(state, player, c, order, events)
+        self.advance(state, rng, events, STEP_CREATURE)
+        return events
+
+    def dive(self, state: State, player: str, c: Creature, order: Mapping[str, Any], events: list) -> None:
+        if order.get("path") is not None:
+            raise IllegalAction("a diving creature does not swim a route: write to: SPACE")
+        cell = self.cell_arg(order.get("to"), "to")
+        if cell not in self.dive_spots(state):
+            raise IllegalAction(f"a diving creature appears on a sea space without villagers or boats; "
+                                f"{self.label(cell)} is not one")
+        frm = c.cell
+        state.put_creature(c.handle, SEA, cell)
+        events.append(event({"event": "dive", "player": player, "creature": c.handle, "kind": c.kind,
+                             "from": self.label(frm), "to": self.label(cell)}))
+
+    def swim_creature(self, state: State, player: str, c: Creature, order: Mapping[str, Any], events: list) -> None:
+        what = f"{c.kind} {c.handle}"
+        if order.get("path") is not None:
+            path = self.path_arg(order["path"], what + " path")
+            if order.get("to") is not None and self.cell_arg(order["to"]) != path[-1]:
+                raise IllegalAction(f"{what}: 'to' and the end of 'path' differ")
+            self.check_route(state, c, path)
+        elif order.get("to") is not None:
+            dest = self.cell_arg(order["to"], what + " destination")
+            found = self.creature_destinations(state, c).get(dest)
+            if found is None:
+                raise IllegalAction(f"{what} cannot reach {self.label(dest)} with {state.turn.die}")
+            path = found
+        else:
+            raise IllegalAction(f"{what}: say where, with to: SPACE or path: [SPACE, ...]")
+        frm, dest = c.cell, path[-1]
+        state.put_creature(c.handle, SEA, dest)
+        events.append(event({"event": "creature", "player": player, "creature": c.handle, "kind": c.kind,
+                             "from": self.label(frm), "to": self.label(dest),
+                             "path": [self.label(x) for x in path]}))
+        getattr(self, "arrive_" + c.kind)(state, c, dest, events)
+
+    # --- what each creature does where its move ends ---------------------------------------------
+    def arrive_shark(self, state: State, c: Creature, cell: int, events: list) -> None:
+        """"Sharks kill villagers swimming in the water. They do not harm boats or their passengers.\""""
+        self.lose_explorers(state, list(state.swimmers(cell)), cell, events, cause=f"shark {c.handle}")
+
+    def arrive_octopus(self, state: State, c: Creature, cell: int, events: list) -> None:
+        """"[It] destroy[s] boats. Any passengers in the boat survive, but are dropped in the water.\""""
+        boat = state.boat_at.get(cell)
+        if boat is not None and self.boat_is_prey(state, boat):  # type: ignore[attr-defined]
+            self.capsize(state, boat, events, cause=f"octopus {c.handle}")
+
+    def arrive_monster(self, state: State, c: Creature, cell: int, events: list) -> None:
+        """"Sea Monsters both destroy boats and kill villagers.\""""
+        boat = state.boat_at.get(cell)
+        if boat is not None and self.boat_is_prey(state, boat):  # type: ignore[attr-defined]
+            self.sink_with_all_hands(state, boat, c.handle, events)  # type: ignore[attr-defined]
+        self.lose_explorers(state, list(state.swimmers(cell)), cell, events, cause=f"sea monster {c.handle}")
+
+    def arrive_dolphin(self, state: State, c: Creature, cell: int, events: list) -> None:
+        """A dolphin harms nobody; a villager swimming here may ride it in a later movement phase."""
