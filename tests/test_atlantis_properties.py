@@ -34,7 +34,12 @@ GAMES = [  # players, options, seed, bot ("greedy" bots save explorers, so scori
     (["alice", "bob"], {"colours": "1", "defense": "ask"}, b"p4" * 16, "greedy"),
     (["red", "blue", "green", "yellow"], {"defense": "never", "lagoon": "land"}, b"p5" * 16, "random"),
     (["red", "blue", "green"], {"defense": "ask", "boats": "per-colour"}, b"p6" * 16, "greedy"),
+    (["red", "blue", "green"], {"dolphins": "yes", "squid": "yes"}, b"p7" * 16, "greedy"),
+    (["red", "blue"], {"squid": "replace-whales", "squid_take": "no", "dolphins": "yes"}, b"p8" * 16, "random"),
 ]
+# creature counts: the base game's, plus the expansions' pieces when their option is on
+BASE_CREATURES = {"serpent": 5, "shark": 6, "whale": 5}
+EXPANSION_CREATURES = {"dolphins": {"dolphin": 4}, "squid": {"squid": 5}}
 
 
 def owner_colours(pos: dict[str, Any], player: str) -> set[str]:
@@ -120,7 +125,13 @@ def conserved(pos: dict[str, Any], n_colours: int) -> None:
     kinds = defaultdict(int)
     for c in pos["creatures"].values():
         kinds[c["kind"]] += 1
-    assert dict(kinds) == {"serpent": 5, "shark": 6, "whale": 5}
+    expected = dict(BASE_CREATURES)
+    for option, extra in EXPANSION_CREATURES.items():
+        if pos["options"].get(option, "no") != "no":
+            expected.update(extra)
+    if pos["options"].get("squid") == "replace-whales":
+        del expected["whale"]   # variant #1: the whales stay in the box
+    assert dict(kinds) == expected
     # a piece is in exactly one place: boats carry only explorers that say they are aboard
     for handle, boat in pos["boats"].items():
         for p in boat.get("passengers", []):
