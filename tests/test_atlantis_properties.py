@@ -27,19 +27,37 @@ from pbem.rng import Rng
 from pbem.submit import submit
 from pbem.table import Table
 
-GAMES = [  # players, options, seed, bot ("greedy" bots save explorers, so scoring is exercised)
-    (["red", "blue"], {}, b"p1" * 16, "greedy"),
-    (["red", "blue", "green"], {"memory": "open"}, b"p2" * 16, "random"),
-    (["red", "blue", "green", "yellow"], {}, b"p3" * 16, "greedy"),
-    (["alice", "bob"], {"colours": "1", "defense": "ask"}, b"p4" * 16, "greedy"),
-    (["red", "blue", "green", "yellow"], {"defense": "never", "lagoon": "land"}, b"p5" * 16, "random"),
-    (["red", "blue", "green"], {"defense": "ask", "boats": "per-colour"}, b"p6" * 16, "greedy"),
-    (["red", "blue", "green"], {"dolphins": "yes", "squid": "yes"}, b"p7" * 16, "greedy"),
-    (["red", "blue"], {"squid": "replace-whales", "squid_take": "no", "dolphins": "yes"}, b"p8" * 16, "random"),
+GAMES = [  # players, options, seed, bot, game ("greedy" bots save explorers, so scoring is exercised)
+    (["red", "blue"], {}, b"p1" * 16, "greedy", "atlantis"),
+    (["red", "blue", "green"], {"memory": "open"}, b"p2" * 16, "random", "atlantis"),
+    (["red", "blue", "green", "yellow"], {}, b"p3" * 16, "greedy", "atlantis"),
+    (["alice", "bob"], {"colours": "1", "defense": "ask"}, b"p4" * 16, "greedy", "atlantis"),
+    (["red", "blue", "green", "yellow"], {"defense": "never", "lagoon": "land"}, b"p5" * 16, "random", "atlantis"),
+    (["red", "blue", "green"], {"defense": "ask", "boats": "per-colour"}, b"p6" * 16, "greedy", "atlantis"),
+    (["red", "blue", "green"], {"dolphins": "yes", "squid": "yes"}, b"p7" * 16, "greedy", "atlantis"),
+    (["red", "blue"], {"squid": "replace-whales", "squid_take": "no", "dolphins": "yes"}, b"p8" * 16, "random", "atlantis"),
+    (["red", "blue", "green", "yellow", "purple"], {"overpopulated": "yes", "end": "to-the-last"}, b"p9" * 16,
+     "greedy", "atlantis"),
+    (["a1", "a2", "a3", "a4", "a5", "a6"], {"scoring": "all-equal", "dolphins": "yes", "squid": "yes"},
+     b"pa" * 16, "greedy", "atlantis"),
+    (["red", "blue", "green", "yellow"], {"overpopulated": "yes", "end": "submerged", "ties": "broken"},
+     b"pb" * 16, "random", "atlantis"),
+    (["red", "blue", "green"], {}, b"pc" * 16, "greedy", "atlantis-1986"),
+    (["red", "blue"], {"spinner": "dice", "empty_boats": "safe", "start_boats": "placed"}, b"pd" * 16,
+     "random", "atlantis-1986"),
 ]
-# creature counts: the base game's, plus the expansions' pieces when their option is on
+# creature counts after set-up: the base game's, plus the expansions' pieces when their option is on
 BASE_CREATURES = {"serpent": 5, "shark": 6, "whale": 5}
 EXPANSION_CREATURES = {"dolphins": {"dolphin": 4}, "squid": {"squid": 5}}
+
+
+def piece_counts(pos: dict[str, Any]) -> dict[str, int]:
+    counts: dict[str, int] = defaultdict(int)
+    for section in ("explorers", "tiles", "boats"):
+        counts[section] = len(pos[section])
+    for c in pos["creatures"].values():
+        counts[c["kind"]] += 1
+    return dict(counts)
 
 
 def owner_colours(pos: dict[str, Any], player: str) -> set[str]:
@@ -118,20 +136,19 @@ def check_no_leak(table: Table, rng: Rng) -> None:
         assert msg_before == msg_after, f"error messages to {viewer} depend on hidden values"
 
 
-def conserved(pos: dict[str, Any], n_colours: int) -> None:
-    assert len(pos["explorers"]) == 10 * n_colours
-    assert len(pos["tiles"]) == 40
-    assert len(pos["boats"]) == 12
-    kinds = defaultdict(int)
-    for c in pos["creatures"].values():
-        kinds[c["kind"]] += 1
+def expected_atlantis_counts(pos: dict[str, Any]) -> dict[str, int]:
     expected = dict(BASE_CREATURES)
     for option, extra in EXPANSION_CREATURES.items():
         if pos["options"].get(option, "no") != "no":
             expected.update(extra)
     if pos["options"].get("squid") == "replace-whales":
         del expected["whale"]   # variant #1: the whales stay in the box
-    assert dict(kinds) == expected
+    return expected
+
+
+def conserved(pos: dict[str, Any], start: dict[str, int]) -> None:
+    """No piece appears or vanishes: every count equals the count after set-up."""
+    assert piece_counts(pos) == start
     # a piece is in exactly one place: boats carry only explorers that say they are aboard
     for handle, boat in pos["boats"].items():
         for p in boat.get("passengers", []):
@@ -139,23 +156,31 @@ def conserved(pos: dict[str, Any], n_colours: int) -> None:
 
 
 def play_checked(gd: GameDir, key_pool, every: int, rng: Rng, bot: str) -> int:
+    start_table = Table.load(gd)
+    start_pos = start_table.game.to_position(start_table.state)
+    start = piece_counts(start_pos)
+    if start_table.game.name == "atlantis":
+        assert {k: v for k, v in start.items() if k not in ("explorers", "tiles", "boats")} == \
+            expected_atlantis_counts(start_pos)
+        assert start["tiles"] == 40 and start["boats"] == 12
     n = 0
     while (mv := bot_move(gd, key_pool, bot=bot)) is not None:
         submit(gd, *mv)
         n += 1
         if n % every == 0:
             table = Table.load(gd)
-            conserved(table.game.to_position(table.state), sum(len(p["colours"]) for p in
-                                                               table.game.to_position(table.state)["players"]))
+            conserved(table.game.to_position(table.state), start)
             check_no_leak(table, rng)
         assert n < 3000
     return n
 
 
-@pytest.mark.parametrize("players, options, seed, bot", GAMES, ids=[f"game{i}" for i in range(len(GAMES))])
-def test_whole_game_audit_conservation_and_no_leaks(tmp_path, key_pool, players, options, seed, bot):
-    pool = dict(key_pool, alice=key_pool["purple"], bob=key_pool["orange"])
-    gd = new_game(tmp_path / "g", "atlantis", pool, players, seed=seed, options=options)
+@pytest.mark.parametrize("players, options, seed, bot, game", GAMES, ids=[f"game{i}" for i in range(len(GAMES))])
+def test_whole_game_audit_conservation_and_no_leaks(tmp_path, key_pool, players, options, seed, bot, game):
+    pool = dict(key_pool, alice=key_pool["purple"], bob=key_pool["orange"], a1=key_pool["red"],
+                a2=key_pool["blue"], a3=key_pool["green"], a4=key_pool["yellow"], a5=key_pool["purple"],
+                a6=key_pool["orange"])
+    gd = new_game(tmp_path / "g", game, pool, players, seed=seed, options=options)
     check_no_leak(Table.load(gd), Rng(seed, "leak"))
     n = play_checked(gd, pool, every=7, rng=Rng(seed, "leak"), bot=bot)
     assert n > 10
