@@ -18,7 +18,8 @@ from pbem.engine import Rejected, event_record, game_for, state_hash
 from pbem.gamedir import GameDir
 from pbem.log import split_chunks, verify_chain
 from pbem.movefile import MoveFileError, parse_move
-from pbem.outputs import public_outputs
+from pbem.crypto import agecrypt
+from pbem.outputs import player_plaintext, public_outputs
 from pbem.rng import derive_key, seed_commitment
 from pbem.table import acting_player, keys_at, replay, start_position
 from pbem.yamlio import YamlError
@@ -122,6 +123,20 @@ def _check_moves(gd: GameDir, entries: list[dict[str, Any]], report: AuditReport
             report.problems.append(f"moves/{extra} is not part of the log")
 
 
+def _check_secrets(table: Any, report: AuditReport) -> None:
+    """On the moderator's copy: every player's encrypted secrets hold exactly their digest."""
+    for player in table.players:
+        path = table.gd.secrets_path(player)
+        try:
+            plain = agecrypt.decrypt(path.read_bytes(), table.gd.moderator_key_path)
+        except (OSError, agecrypt.AgeError) as exc:
+            report.problems.append(f"secrets/{player}.age cannot be read with the moderator key: {exc}")
+            continue
+        if plain != player_plaintext(table, player):
+            report.problems.append(f"secrets/{player}.age differs from what the log produces")
+    report.notes.append("every player's encrypted secrets decrypt with the moderator key and match the log")
+
+
 def _check_reveal(entries: list[dict[str, Any]], header: dict[str, Any], report: AuditReport) -> None:
     for entry in entries:
         if entry.get("kind") == "reveal":
@@ -175,5 +190,7 @@ def _replay_and_compare(gd: GameDir, entries: list[dict[str, Any]], seed: bytes,
         path = gd.root / rel
         if not path.is_file() or path.read_bytes() != data:
             report.problems.append(f"{rel} differs from what the log produces")
+    if gd.moderator_key_path.is_file():
+        _check_secrets(table, report)
     report.notes.append(f"replayed {len(entries)} entries with the seed: every roll, hidden value, "
                         "event, state hash and public digest matches")

@@ -111,3 +111,37 @@ def test_audit_finds_a_changed_archived_move(game, key_pool):
     move.write_bytes(move.read_bytes() + b"\n")
     report = audit(game)
     assert any("archived move" in p for p in report.problems)
+
+
+def test_a_game_started_from_a_position_is_audited_from_the_revealed_position(tmp_path, key_pool, toy_registered):
+    from pbem.gamedir import GameDir
+    from pbem.newgame import PlayerSpec, create_game
+    from pbem.crypto import keys
+    source = new_game(tmp_path / "src", "toy", key_pool, ["red", "blue"])
+    submit(source, *bot_move(source, key_pool))
+    table = Table.load(source)
+    position = table.game.to_position(table.state)
+    specs = [PlayerSpec(n, keys.normalise_public_key(key_pool[n].with_name(n + ".pub").read_text()))
+             for n in ["red", "blue"]]
+    create_game(tmp_path / "pos", "toy", specs, {}, b"p" * 32, position=position, moderator_key=key_pool["mallory"])
+    gd = GameDir(tmp_path / "pos")
+    header = gd.entries()[0]
+    assert header["start"]["position_commitment"] and all(c is None for c in header["start"]["public"]["deck"])
+    assert "deck" not in (gd.log_path.read_text().split("public:")[0])
+    play_to_end(gd, key_pool)
+    reveal(gd)
+    published = tmp_path / "published"
+    shutil.copytree(gd.root, published, ignore=shutil.ignore_patterns("moderator"))
+    report = audit(GameDir(published))
+    assert report.ok, report.problems
+    assert any("replayed" in n for n in report.notes)
+
+
+def test_audit_on_the_moderators_copy_checks_the_encrypted_secrets(game, key_pool):
+    submit(game, *bot_move(game, key_pool))
+    report = audit(game)
+    assert report.ok and any("encrypted secrets" in n for n in report.notes)
+    from pbem.crypto import agecrypt
+    fake = agecrypt.encrypt(b"not the digest", [Table.load(game).player_keys("red")[0]])
+    game.secrets_path("red").write_bytes(fake)
+    assert any("secrets/red.age" in p for p in audit(game).problems)
