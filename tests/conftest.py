@@ -35,3 +35,23 @@ def tree_snapshot(root: Path) -> dict[str, str]:
             p = Path(dirpath) / f
             out[str(p.relative_to(root))] = hashlib.sha256(p.read_bytes()).hexdigest()
     return out
+
+
+@pytest.fixture(scope="session")
+def dovecot():
+    """A real Dovecot IMAP server for the mail tests, started once per test session."""
+    from mailservers import start_dovecot
+
+    server = start_dovecot()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def world(tmp_path, key_pool, toy_registered, dovecot):
+    """A toy game with three players, its moderator's inbox on Dovecot and SMTP over STARTTLS."""
+    from mailservers import start_world
+
+    w = start_world(tmp_path, key_pool, dovecot, smtp_mode="starttls")
+    yield w
+    w.smtp.stop()

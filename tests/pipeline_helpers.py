@@ -1,12 +1,15 @@
 """Driving a game through the real pipeline in tests (keys, signed files, submit)."""
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
+from pbem.audit import AuditReport, audit
 from pbem.bots import bot_move_file, next_to_move
 from pbem.crypto import keys, sshsig
 from pbem.gamedir import GameDir
+from pbem.moderator import reveal
 from pbem.movefile import MoveFile, render_move
 from pbem.newgame import PlayerSpec, create_game
 from pbem.rng import Rng
@@ -48,3 +51,13 @@ def play_to_end(gd: GameDir, key_pool: dict[str, Path], bot_seed: bytes = b"bot"
         count += 1
         assert count < limit, "game did not end"
     return count
+
+
+def reveal_and_audit(gd: GameDir, published: Path) -> AuditReport:
+    """Reveal the seed of a finished game, copy it to ``published`` without the moderator's
+    folder (what the players have), and audit that copy: the audit must pass."""
+    reveal(gd)
+    shutil.copytree(gd.root, published, ignore=shutil.ignore_patterns("moderator"))
+    report = audit(GameDir(published))
+    assert report.ok, report.problems
+    return report

@@ -10,8 +10,9 @@ the end.  Every 5th combination is replayed to check determinism.
 from __future__ import annotations
 
 import itertools
-from collections import defaultdict
 from typing import Any
+
+from atlantis_positions import piece_counts
 
 from pbem.bots import CHOOSERS
 from pbem.engine import action_rng, setup_rng
@@ -34,15 +35,6 @@ BASE_ROTATION = [
 NAMES = ["red", "blue", "green", "yellow", "p5", "p6"]
 
 
-def counts(pos: dict[str, Any]) -> dict[str, int]:
-    out: dict[str, int] = defaultdict(int)
-    for section in ("explorers", "tiles", "boats"):
-        out[section] = len(pos[section])
-    for c in pos["creatures"].values():
-        out[c["kind"]] += 1
-    return dict(out)
-
-
 def hides_everything(game: Any, state: Any) -> None:
     view = game.view(state, None)
     if game.name != "atlantis-1986":   # 1986 villagers all count one point: nothing hidden about them
@@ -52,7 +44,7 @@ def hides_everything(game: Any, state: Any) -> None:
 
 def play(game: Any, players: list[str], options: dict[str, str], seed: bytes, bot: str) -> tuple[Any, int]:
     state = game.setup(players, game.full_options(options), setup_rng(seed, "matrix"))
-    start = counts(game.to_position(state))
+    start = piece_counts(game.to_position(state))
     choose, rng = CHOOSERS[bot], Rng(seed, "bot")
     steps = 0
     while game.result(state) is None:
@@ -62,10 +54,10 @@ def play(game: Any, players: list[str], options: dict[str, str], seed: bytes, bo
         game.apply(state, player, choose(game, state, player, rng), action_rng(seed, "m", steps, 0))
         steps += 1
         if steps % 40 == 0:
-            assert counts(game.to_position(state)) == start
+            assert piece_counts(game.to_position(state)) == start
             if game.result(state) is None:   # at the end saved explorers are flipped over
                 hides_everything(game, state)
-    assert counts(game.to_position(state)) == start
+    assert piece_counts(game.to_position(state)) == start
     return state, steps
 
 

@@ -11,17 +11,15 @@ byte-identical.
 from __future__ import annotations
 
 import json
-import shutil
 from collections import defaultdict
 from typing import Any
 
 import pytest
 
-from pipeline_helpers import bot_move, new_game
-from pbem.audit import audit
+from atlantis_positions import piece_counts
+from pipeline_helpers import bot_move, new_game, reveal_and_audit
 from pbem.game import IllegalAction
 from pbem.gamedir import GameDir
-from pbem.moderator import reveal
 from pbem.outputs import player_plaintext, public_outputs
 from pbem.rng import Rng
 from pbem.submit import submit
@@ -49,15 +47,6 @@ GAMES = [  # players, options, seed, bot, game ("greedy" bots save explorers, so
 # creature counts after set-up: the base game's, plus the expansions' pieces when their option is on
 BASE_CREATURES = {"serpent": 5, "shark": 6, "whale": 5}
 EXPANSION_CREATURES = {"dolphins": {"dolphin": 4}, "squid": {"squid": 5}}
-
-
-def piece_counts(pos: dict[str, Any]) -> dict[str, int]:
-    counts: dict[str, int] = defaultdict(int)
-    for section in ("explorers", "tiles", "boats"):
-        counts[section] = len(pos[section])
-    for c in pos["creatures"].values():
-        counts[c["kind"]] += 1
-    return dict(counts)
 
 
 def owner_colours(pos: dict[str, Any], player: str) -> set[str]:
@@ -190,11 +179,7 @@ def test_whole_game_audit_conservation_and_no_leaks(tmp_path, key_pool, players,
     if bot == "greedy":
         assert sum(result.scores.values()) > 0, "greedy bots should save some explorers"
     _no_hidden_backs_in_log(gd, final)
-    reveal(gd)
-    copy = tmp_path / "published"
-    shutil.copytree(gd.root, copy, ignore=shutil.ignore_patterns("moderator"))
-    report = audit(GameDir(copy))
-    assert report.ok, report.problems
+    report = reveal_and_audit(gd, tmp_path / "published")
     assert any("replayed" in n for n in report.notes)
 
 

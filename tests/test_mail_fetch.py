@@ -15,7 +15,6 @@ from mailservers import (
     imap_flags,
     inline_message,
     move_files,
-    start_dovecot,
     start_world,
     wait_for,
 )
@@ -23,20 +22,6 @@ from mailservers import (
 from pbem.transport import mail_cycle, mail_ledger
 from pbem.transport.mail_cli import mail
 from pbem.transport.mail_cycle import fetch_moves
-
-
-@pytest.fixture(scope="module")
-def dovecot():
-    server = start_dovecot()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def world(tmp_path, key_pool, toy_registered, dovecot):
-    w = start_world(tmp_path, key_pool, dovecot, smtp_mode="starttls")
-    yield w
-    w.smtp.stop()
 
 
 def log_length(world) -> int:

@@ -23,20 +23,12 @@ from mailservers import (
     address,
     attachment_message,
     inline_message,
-    start_dovecot,
     start_world,
 )
 
 from pbem.audit import audit
 from pbem.crypto import agecrypt
 from pbem.transport.mail_cli import mail
-
-
-@pytest.fixture(scope="module")
-def dovecot():
-    server = start_dovecot()
-    yield server
-    server.stop()
 
 
 class Player:

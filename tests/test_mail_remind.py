@@ -4,18 +4,10 @@ from __future__ import annotations
 import datetime as dt
 import time
 
-import pytest
 from click.testing import CliRunner
-from mailservers import start_dovecot, start_world
+from mailservers import start_world
 
 from pbem.cli import main
-
-
-@pytest.fixture(scope="module")
-def dovecot():
-    server = start_dovecot()
-    yield server
-    server.stop()
 
 
 def test_reminder_mail_then_timeout(tmp_path, key_pool, toy_registered, dovecot):

@@ -12,7 +12,6 @@ from mailservers import (
     World,
     address,
     move_files,
-    start_dovecot,
     start_world,
 )
 
@@ -22,20 +21,6 @@ from pbem.submit import submit
 from pbem.transport.mail_cli import mail
 from pbem.transport.mail_compose import email_html
 from pbem.transport.mail_cycle import run_cycle, send_digests
-
-
-@pytest.fixture(scope="module")
-def dovecot():
-    server = start_dovecot()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def world(tmp_path, key_pool, toy_registered, dovecot):
-    w = start_world(tmp_path, key_pool, dovecot, smtp_mode="starttls")
-    yield w
-    w.smtp.stop()
 
 
 def cli(world: World, *args: str, ok: bool = True):

@@ -6,7 +6,7 @@ import shutil
 import pytest
 
 from conftest import tree_snapshot
-from pipeline_helpers import bot_move, new_game, play_to_end, signed_move
+from pipeline_helpers import bot_move, new_game, play_to_end, reveal_and_audit, signed_move
 from pbem.audit import audit
 from pbem.crypto import agecrypt
 from pbem.engine import Rejected
@@ -129,11 +129,7 @@ def test_a_game_started_from_a_position_is_audited_from_the_revealed_position(tm
     assert header["start"]["position_commitment"] and all(c is None for c in header["start"]["public"]["deck"])
     assert "deck" not in (gd.log_path.read_text().split("public:")[0])
     play_to_end(gd, key_pool)
-    reveal(gd)
-    published = tmp_path / "published"
-    shutil.copytree(gd.root, published, ignore=shutil.ignore_patterns("moderator"))
-    report = audit(GameDir(published))
-    assert report.ok, report.problems
+    report = reveal_and_audit(gd, tmp_path / "published")
     assert any("replayed" in n for n in report.notes)
 
 

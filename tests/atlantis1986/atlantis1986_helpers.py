@@ -1,18 +1,16 @@
 """Building concrete Escape from Atlantis (1986) positions for rule tests."""
 from __future__ import annotations
 
-import copy
-from typing import Any, Iterable
+from atlantis_positions import GameHelpers, PositionBuilder, kinds
 
 from pbem.rng import Rng
 from pbem.rules.atlantis.state import sort_handles
 from pbem.rules.atlantis1986.game import Atlantis1986Game
 
 GAME = Atlantis1986Game()
-
-
-def rng(label: str = "x") -> Rng:
-    return Rng(b"atlantis-1986-tests", label)
+_HELPERS = GameHelpers(GAME, b"atlantis-1986-tests")
+rng, where, act = _HELPERS.rng, _HELPERS.where, _HELPERS.act
+__all__ = ["GAME", "Pos", "act", "creature_step", "has_run", "kinds", "rng", "spin_rng", "where"]
 
 
 def spin_rng(face: str, options: dict | None = None) -> Rng:
@@ -24,7 +22,7 @@ def spin_rng(face: str, options: dict | None = None) -> Rng:
     raise AssertionError(f"no seed spins {face}")
 
 
-class Pos:
+class Pos(PositionBuilder):
     """A hand-built position: a seeded setup with the board emptied, then pieces put back.
 
     Every island tile stays (terrains by ring) unless ``island(...)`` keeps only some;
@@ -33,29 +31,12 @@ class Pos:
     it is ``players[0]``'s turn 5, step ``move``.
     """
 
-    def __init__(self, players: Iterable[str] = ("red", "blue", "green"), options: dict | None = None,
-                 seed: bytes = b"a1986") -> None:
-        self.players = list(players)
-        st = GAME.setup(self.players, options or {}, Rng(seed, "setup"))
-        p = GAME.to_position(st)
-        for e in p["explorers"].values():
-            e.update(where="lost", at=None)
+    game = GAME
+    default_seed = b"a1986"
+
+    def prepare(self, p: dict) -> None:
         self.bystander = sort_handles(h for h, e in p["explorers"].items() if e["colour"] == self.players[-1])[-1]
         p["explorers"][self.bystander].update(where="sea", at="M9")
-        for b in p["boats"].values():
-            b.update(where="supply", at=None, owner=None)
-        for c in p["creatures"].values():
-            c.update(where="supply", at=None)
-        p["phase"] = "play"
-        p["turn"] = {"number": 5, "player": self.players[0], "step": "move", "moves": 0, "swum": [],
-                     "tile_played": False, "die": None}
-        self.p = p
-
-    def tile_at(self, label: str) -> str:
-        for h, t in self.p["tiles"].items():
-            if t["at"] == label:
-                return h
-        raise KeyError(label)
 
     def island(self, *labels: str) -> "Pos":
         """Only these island slots keep their tile."""
@@ -66,56 +47,6 @@ class Pos:
     def back(self, label: str, back: str) -> "Pos":
         self.p["tiles"][self.tile_at(label)]["back"] = back
         return self
-
-    def land(self, handle: str, label: str) -> "Pos":
-        self.p["explorers"][handle].update(where="land", at=label)
-        return self
-
-    def swim(self, handle: str, label: str) -> "Pos":
-        self.p["explorers"][handle].update(where="sea", at=label)
-        return self
-
-    def saved(self, handle: str, label: str = "B1") -> "Pos":
-        self.p["explorers"][handle].update(where="isle", at=label)
-        return self
-
-    def reserve(self, handle: str) -> "Pos":
-        self.p["explorers"][handle].update(where="reserve", at=None)
-        return self
-
-    def boat(self, boat: str, label: str, *crew: str) -> "Pos":
-        self.p["boats"][boat].update(where="sea", at=label, owner=None)
-        for h in crew:
-            self.p["explorers"][h].update(where="boat", at=boat)
-        return self
-
-    def creature(self, handle: str, label: str) -> "Pos":
-        self.p["creatures"][handle].update(where="sea", at=label)
-        return self
-
-    def turn(self, **kw: Any) -> "Pos":
-        self.p["turn"].update(kw)
-        return self
-
-    def state(self):
-        return GAME.from_position(copy.deepcopy(self.p))
-
-
-def where(state, handle: str) -> tuple[str, str | None]:
-    """(where, at) of a villager, boat or creature, in position terms."""
-    pos = GAME.to_position(state)
-    for group in ("explorers", "boats", "creatures"):
-        if handle in pos[group]:
-            return pos[group][handle]["where"], pos[group][handle]["at"]
-    raise KeyError(handle)
-
-
-def act(state, player: str, action: dict, r: Rng | None = None) -> list:
-    return GAME.apply(state, player, action, r or rng())
-
-
-def kinds(events) -> list[str]:
-    return [e.public.get("event") for e in events]
 
 
 def has_run(events, *run: str) -> bool:

@@ -1,17 +1,14 @@
 """Options, the end of the game, positions and views, whole random games, and the real pipeline."""
 import json
-import shutil
 
 import pytest
 import yaml
 from atlantis1986_helpers import GAME, Pos, act, kinds, where
-from pipeline_helpers import new_game, play_to_end
+from atlantis_positions import check_views_like_the_moderator
+from pipeline_helpers import new_game, play_to_end, reveal_and_audit
 
-from pbem.audit import audit
 from pbem.bots import simulate
 from pbem.game import IllegalAction, NeedsSecret
-from pbem.gamedir import GameDir
-from pbem.moderator import reveal
 from pbem.registry import load_game
 from pbem.rng import Rng
 from pbem.table import Table
@@ -104,22 +101,7 @@ def test_a_players_view_checks_moves_like_the_moderator():
     needed = 0
     for i, n in enumerate((2, 3, 4)):
         st = GAME.setup(PLAYERS[n], {}, Rng(b"view%d" % i, "setup"))
-        bot = Rng(b"view%d" % i, "bot")
-        steps = 0
-        while GAME.pending(st) and steps < 150:
-            player = GAME.pending(st)[0].player
-            actions = GAME.legal_actions(st, player)
-            action = bot.choice(actions)
-            mine = GAME.from_position(GAME.view(st, player))
-            assert GAME.legal_actions(mine, player) == actions
-            before = GAME.to_position(mine)
-            try:
-                GAME.apply(mine, player, action, Rng.unavailable())
-            except NeedsSecret:
-                needed += 1
-                assert GAME.to_position(mine) == before
-            GAME.apply(st, player, action, Rng(b"view%d" % i, f"g/{steps}"))
-            steps += 1
+        needed += check_views_like_the_moderator(GAME, st, b"view%d" % i, max_steps=150)
     assert needed > 0
 
 
@@ -255,9 +237,5 @@ def test_a_game_through_the_pipeline_reveal_and_audit(tmp_path, key_pool):
     assert table.game.name == "atlantis-1986" and table.game.result(table.state) is not None
     log = gd.log_path.read_text()
     assert "rules_version: atlantis-1986/1" in log or "atlantis-1986/1" in log
-    reveal(gd)
-    published = tmp_path / "published"
-    shutil.copytree(gd.root, published, ignore=shutil.ignore_patterns("moderator"))
-    report = audit(GameDir(published))
-    assert report.ok, report.problems
+    reveal_and_audit(gd, tmp_path / "published")
     assert where(table.state, "B1")[0] in ("sea", "lost")

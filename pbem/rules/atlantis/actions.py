@@ -79,6 +79,14 @@ def handle_arg(value: Any, what: str) -> str:
     return value
 
 
+def swim_arg(action: Mapping[str, Any]) -> bool:
+    """The ``swim:`` flag of a move (default false)."""
+    swim = action.get("swim", False)
+    if not isinstance(swim, bool):
+        raise IllegalAction("swim must be true or false")
+    return swim
+
+
 def handle_list(value: Any, what: str) -> list[str]:
     if isinstance(value, str):
         value = [value]
@@ -87,3 +95,16 @@ def handle_list(value: Any, what: str) -> list[str]:
     if len(set(value)) != len(value):
         raise IllegalAction(f"{what} names an explorer twice")
     return list(value)
+
+
+def face_entry(order: Any, face: str | None) -> Mapping[str, Any] | None:
+    """The entry of a written-ahead creature order for the shown ``face``, checked:
+    None for ``none``, else a mapping ``{creature: HANDLE, to: SPACE}`` (``path`` allowed)."""
+    if is_none(order):
+        return None
+    if not isinstance(order, Mapping) or "creature" not in order:
+        raise IllegalAction(f"the {face} order must be none or {{creature: HANDLE, to: SPACE}}")
+    extra = sorted(str(k) for k in order if k not in ("creature", "to", "path"))
+    if extra:
+        raise IllegalAction(f"unknown key {extra[0]!r} in the {face} order")
+    return order

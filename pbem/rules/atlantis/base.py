@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
+from pbem.data import game_data
 from pbem.game import Action, Event, IllegalAction, NeedsSecret, OptionSpec, Rng
 from pbem.rules.atlantis.board import Board
-from pbem.rules.atlantis.state import HAND, OVER, PLAY, STEP_BOARDERS, STEP_DEFENSE, State
+from pbem.rules.atlantis.state import HAND, ISLAND, OVER, PLAY, STEP_BOARDERS, STEP_DEFENSE, State
 
 Path = list[int]
 
@@ -24,6 +25,8 @@ class RulesBase:
     tile_backs: dict[str, dict[str, Any]]  # tiles.yaml backs: kind, count per terrain, text
     terrains: tuple[str, ...]            # removal order
     option_defaults: dict[str, str]
+    data_game: str                       # folder under games/ with this game's YAML
+    data_files: Mapping[str, str]        # data kind -> file name in that folder
 
     if TYPE_CHECKING:  # implemented by the other mixins / pbem.game.Game
         def option_specs(self) -> Sequence[OptionSpec]: ...
@@ -98,6 +101,17 @@ class RulesBase:
             return STEP_BOARDERS
         return None
 
+    def wait_or_advance(self, state: State, rng: Rng | None, events: list, after: str,
+                        die: str | None = None) -> list:
+        """End an action of step ``after``: wait for the decision its effects opened (see
+        :meth:`waiting_decision`), else go on to the next decision.  Returns ``events``."""
+        waiting = self.waiting_decision(state)
+        if waiting:
+            state.turn.step = waiting
+        else:
+            self.advance(state, rng, events, after, die)
+        return events
+
     def expect(self, state: State, player: str, *steps: str) -> None:
         """Raise IllegalAction unless ``player`` is to decide one of ``steps`` now."""
         if state.phase == OVER:
@@ -115,6 +129,11 @@ class RulesBase:
         value = state.options.get(name)
         return self.option_defaults[name] if value is None else str(value)
 
+    def expansion_data(self, name: str) -> Mapping[str, Any]:
+        """A mini-expansion's numbers: ``NAME.yaml`` in the game's data folder (a variant may
+        point ``data_files[NAME]`` elsewhere)."""
+        return game_data(self.data_game, self.data_files.get(name, f"{name}.yaml"))
+
     # --- hidden information -------------------------------------------------
     @staticmethod
     def known_back(state: State, tile: str) -> str:
@@ -126,6 +145,15 @@ class RulesBase:
     def hand(self, state: State, player: str) -> list[str]:
         """Tile handles in ``player``'s hand, in handle order."""
         return [t.handle for t in state.tiles.values() if t.where == HAND and t.holder == player]
+
+    # --- summaries ------------------------------------------------------------
+    def tiles_left(self, state: State) -> str:
+        """Island tiles left per terrain, for the summary: "beach 3, forest 5, mountain 2"."""
+        left = {t: 0 for t in self.terrains}
+        for t in state.tiles.values():
+            if t.where == ISLAND:
+                left[t.terrain] += 1
+        return ", ".join(f"{k} {v}" for k, v in left.items())
 
     # --- sea walks ------------------------------------------------------------
     def reach(self, start: int, max_steps: int, enter_ok: Callable[[int], bool],

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from pbem.game import IllegalAction, NeedsSecret, Rng
-from pbem.rules.atlantis.actions import handle_arg, is_none
+from pbem.rules.atlantis.actions import face_entry, handle_arg, is_none
 from pbem.rules.atlantis.base import RulesBase, event
 from pbem.rules.atlantis.state import (
     LOST,
@@ -129,14 +129,9 @@ class CreatureRules(RulesBase):
                                     f"not {unknown[0]!r}")
             if face not in value:
                 raise IllegalAction(f"the die shows {face} and there is no order for it")
-            order = value[face]
-            if is_none(order):
+            order = face_entry(value[face], face)
+            if order is None:
                 return None
-            if not isinstance(order, Mapping) or "creature" not in order:
-                raise IllegalAction(f"the {face} order must be none or {{creature: HANDLE, to: SPACE}}")
-            extra = sorted(str(k) for k in order if k not in ("creature", "to", "path"))
-            if extra:
-                raise IllegalAction(f"unknown key {extra[0]!r} in the {face} order")
             value = order["creature"]
         if is_none(value):
             if set(order) - {"creature"}:
@@ -167,12 +162,7 @@ class CreatureRules(RulesBase):
                              "from": self.label(frm), "to": self.label(dest),
                              "path": [self.label(x) for x in path]}))
         getattr(self, "arrive_" + kind)(state, c, dest, events)
-        waiting = self.waiting_decision(state)
-        if waiting:
-            state.turn.step = waiting
-        else:
-            self.advance(state, rng, events, STEP_CREATURE)
-        return events
+        return self.wait_or_advance(state, rng, events, STEP_CREATURE)
 
     # --- what each creature does where it ends --------------------------------------------
     def arrive_serpent(self, state: State, c: Creature, cell: int, events: list) -> None:

@@ -23,9 +23,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from pbem.data import game_data
 from pbem.game import BoardPicture, IllegalAction, NeedsSecret, OptionSpec, Rng
-from pbem.rules.atlantis.actions import handle_arg, is_none
+from pbem.rules.atlantis.actions import handle_arg, is_none, swim_arg
 from pbem.rules.atlantis.base import Path, RulesBase, event
 from pbem.rules.atlantis.state import (
     PLAY,
@@ -33,7 +32,6 @@ from pbem.rules.atlantis.state import (
     STEP_CREATURE,
     STEP_MOVE,
     STEP_REMOVE,
-    Creature,
     State,
     Tile,
     sort_handles,
@@ -52,8 +50,6 @@ class DiveRules(RulesBase):
                    "Dolphins & Dive Dice (challenge #6): dolphin tiles place dolphin tokens that protect "
                    "swimmers; two dive dice replace the creature die"),
     )
-    data_game: str
-    data_files: Mapping[str, str]
 
     # --- the option and its data --------------------------------------------------
     def dolphins_in_play(self, state: State) -> bool:
@@ -61,18 +57,13 @@ class DiveRules(RulesBase):
 
     def dive_data(self) -> Mapping[str, Any]:
         """games/atlantis/dolphins.yaml (a variant may point ``data_files["dolphins"]`` elsewhere)."""
-        return game_data(self.data_game, self.data_files.get("dolphins", "dolphins.yaml"))
+        return self.expansion_data("dolphins")
 
     def new_state(self, players: Sequence[str], options: Mapping[str, str], rng: Rng) -> State:
         """"Contents: 4 Dolphin Tokens": they wait off the board, in the supply."""
         state = super().new_state(players, options, rng)  # type: ignore[misc]
         if state.options.get("dolphins") == "yes":
-            spec = self.dive_data()["dolphins"]
-            for i in range(spec["count"]):
-                handle = f"{spec['prefix']}{i + 1}"
-                state.creatures[handle] = Creature(handle, DOLPHIN)
-            state.creatures = {h: state.creatures[h] for h in sort_handles(state.creatures)}
-            state.rebuild_indexes()
+            state.add_creatures(DOLPHIN, self.dive_data()["dolphins"])
         return state
 
     # --- who a dolphin protects ------------------------------------------------------
@@ -186,9 +177,7 @@ class DiveRules(RulesBase):
             raise IllegalAction(f"dolphin: true takes a dolphin along with one of your protected swimmers; "
                                 f"{handle} is not one")
         cell = self.cell_arg(action["to"])
-        swim = action.get("swim", False)
-        if not isinstance(swim, bool):
-            raise IllegalAction("swim must be true or false")
+        swim = swim_arg(action)
         how, _ = self.explorer_step_kind(state, e, cell, swim)
         if how != "swim":
             raise IllegalAction("a dolphin goes along only when its swimmer swims to another sea space "
@@ -388,12 +377,7 @@ class DiveRules(RulesBase):
             self.dive_dolphin(state, player, piece, action, distance, events)
         else:
             self.dive_creature(state, player, piece, action, distance, events)
-        waiting = self.waiting_decision(state)
-        if waiting:
-            state.turn.step = waiting
-        else:
-            self.advance(state, rng, events, STEP_CREATURE)
-        return events
+        return self.wait_or_advance(state, rng, events, STEP_CREATURE)
 
     def dive_to(self, state: State, action: Mapping[str, Any], what: str, stay: int | None = None) -> int:
         """"If a "D" was rolled ..., move the chosen Sea Creature or unoccupied Boat to any

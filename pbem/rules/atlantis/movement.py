@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from pbem.game import IllegalAction, Rng
-from pbem.rules.atlantis.actions import handle_arg
+from pbem.rules.atlantis.actions import handle_arg, swim_arg
 from pbem.rules.atlantis.base import RulesBase, event
 from pbem.rules.atlantis.state import (
     BOAT,
@@ -185,9 +185,7 @@ class MovementRules(RulesBase):
         self.expect(state, player, STEP_MOVE)
         handle = handle_arg(action["move"], "move")
         cell = self.cell_arg(action["to"])
-        swim = action.get("swim", False)
-        if not isinstance(swim, bool):
-            raise IllegalAction("swim must be true or false")
+        swim = swim_arg(action)
         events: list = []
         if handle in state.boats:
             self.move_boat(state, player, handle, cell, swim, events)

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from pbem.game import IllegalAction, NeedsSecret, OptionSpec, Result, Rng
-from pbem.rules.atlantis.actions import handle_arg
+from pbem.rules.atlantis.actions import handle_arg, swim_arg
 from pbem.rules.atlantis.base import event
 from pbem.rules.atlantis.challenges import ChallengeRules
 from pbem.rules.atlantis.state import (
@@ -308,9 +308,7 @@ class Players56Rules(ChallengeRules):
             raise IllegalAction(f"the point is only for your explorer(s) that stood on {tile}: "
                                 f"{', '.join(mine)} (or {{done: move}})")
         cell = self.cell_arg(action["to"])
-        swim = action.get("swim", False)
-        if not isinstance(swim, bool):
-            raise IllegalAction("swim must be true or false")
+        swim = swim_arg(action)
         self.explorer_step_kind(state, state.explorers[handle], cell, swim)  # type: ignore[attr-defined]
         # the last point of the round rolls the die first (NeedsSecret before anything changes)
         die = self.roll_die(state, rng) if self.last_in_sunk_round(state) else None  # type: ignore[attr-defined]

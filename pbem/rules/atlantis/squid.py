@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from pbem.data import game_data
 from pbem.game import BoardPicture, IllegalAction, OptionSpec, Rng
 from pbem.rules.atlantis.actions import handle_arg
 from pbem.rules.atlantis.base import RulesBase, event
@@ -52,8 +51,6 @@ class SquidRules(RulesBase):
                    "The Giant Squid: a squid placed next to people takes one of them "
                    "(no = variant #2)"),
     )
-    data_game: str
-    data_files: Mapping[str, str]
 
     # --- the options and their data --------------------------------------------------
     def squids_in_play(self, state: State) -> bool:
@@ -64,7 +61,7 @@ class SquidRules(RulesBase):
 
     def squid_data(self) -> Mapping[str, Any]:
         """games/atlantis/squid.yaml (a variant may point ``data_files["squid"]`` elsewhere)."""
-        return game_data(self.data_game, self.data_files.get("squid", "squid.yaml"))
+        return self.expansion_data("squid")
 
     def check_options(self, options: Mapping[str, str], players: Sequence[str]) -> None:
         super().check_options(options, players)  # type: ignore[misc]
@@ -80,12 +77,7 @@ class SquidRules(RulesBase):
             return state
         if choice == "replace-whales":
             state.creatures = {h: c for h, c in state.creatures.items() if c.kind != WHALE}
-        spec = self.squid_data()["squids"]
-        for i in range(spec["count"]):
-            handle = f"{spec['prefix']}{i + 1}"
-            state.creatures[handle] = Creature(handle, SQUID)
-        state.creatures = {h: state.creatures[h] for h in sort_handles(state.creatures)}
-        state.rebuild_indexes()
+        state.add_creatures(SQUID, self.squid_data()["squids"])
         return state
 
     # --- where people are next to a squid ------------------------------------------------
@@ -239,12 +231,16 @@ class SquidRules(RulesBase):
 
     def squid_eats_whale(self, state: State, c: Creature, cell: int, events: list) -> None:
         """"If the Giant Squid is in a sea space containing a Whale, remove the Whale from play.\""""
-        whales = sorted(h for h in state.creatures_in(cell) if state.creatures[h].kind == WHALE)
-        for h in whales:
+        self.remove_kind_at(state, WHALE, cell, f"squid {c.handle}", events)
+
+    def remove_kind_at(self, state: State, kind: str, cell: int, cause: str, events: list) -> None:
+        """Remove every creature of ``kind`` at ``cell`` from play (a squid eats whales, a whale squids)."""
+        gone = sorted(h for h in state.creatures_in(cell) if state.creatures[h].kind == kind)
+        for h in gone:
             self.remove_creature(state, h)
-        if whales:
-            events.append(event({"event": "creatures-lost", "creatures": whales, "at": self.label(cell),
-                                 "cause": f"squid {c.handle}"}))
+        if gone:
+            events.append(event({"event": "creatures-lost", "creatures": gone, "at": self.label(cell),
+                                 "cause": cause}))
 
     def squid_hunts(self, state: State, c: Creature, cell: int, events: list) -> None:
         """"Only one People token may be removed during this step, either from one adjacent Land
@@ -291,12 +287,7 @@ class SquidRules(RulesBase):
         """"the player that moved the Whale **must** do the following: Remove the Giant Squid from
         play. As per the standard rules, if the Whale is in a sea space with an occupied Boat as
         well, remove the Boat from the game and the People aboard become Swimmers.\""""
-        squids = sorted(h for h in state.creatures_in(cell) if state.creatures[h].kind == SQUID)
-        for h in squids:
-            self.remove_creature(state, h)
-        if squids:
-            events.append(event({"event": "creatures-lost", "creatures": squids, "at": self.label(cell),
-                                 "cause": f"whale {c.handle}"}))
+        self.remove_kind_at(state, SQUID, cell, f"whale {c.handle}", events)
         super().arrive_whale(state, c, cell, events)  # type: ignore[misc]
 
     def ship_may_enter(self, state: State, boat: str, cell: int) -> bool:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any, Mapping
 
 # Where a piece can be.
 RESERVE, LAND, BOAT, SEA, ISLE, LOST = "reserve", "land", "boat", "sea", "isle", "lost"
@@ -184,6 +185,15 @@ class State:
         for c in self.creatures.values():
             if c.where == SEA:
                 self.creatures_at.setdefault(c.cell, []).append(c.handle)
+
+    def add_creatures(self, kind: str, spec: Mapping[str, Any]) -> None:
+        """Add an expansion's ``spec["count"]`` creatures of ``kind`` (handles ``spec["prefix"]``
+        1, 2, ...) off the board, keeping the creatures in handle order."""
+        for i in range(spec["count"]):
+            handle = f"{spec['prefix']}{i + 1}"
+            self.creatures[handle] = Creature(handle, kind)
+        self.creatures = {h: self.creatures[h] for h in sort_handles(self.creatures)}
+        self.rebuild_indexes()
 
     # --- moving pieces (keep the indexes in step) ------------------------
     def _detach_explorer(self, e: Explorer) -> None:

@@ -90,12 +90,7 @@ class TileRules(RulesBase):
         events = [event({"event": "remove", "player": player, "tile": tile.handle, "at": self.label(tile.cell),
                          "terrain": tile.terrain, "swimmers": fallen})]
         self.resolve_back(state, tile, player, events, boarders)
-        waiting = self.waiting_decision(state)
-        if waiting:
-            state.turn.step = waiting
-        else:
-            self.advance(state, rng, events, STEP_REMOVE, die)
-        return events
+        return self.wait_or_advance(state, rng, events, STEP_REMOVE, die)
 
     def why_not_removable(self, state: State, tile: Tile) -> str:
         left = {t.terrain for t in state.tiles.values() if t.where == ISLAND}
@@ -297,12 +292,7 @@ class TileRules(RulesBase):
         tile.where, tile.holder = USED, None
         state.turn.tile_played = True
         events.insert(mark, event({"event": "play", "player": player, "tile": handle, "back": back}, chance=True))
-        waiting = self.waiting_decision(state)
-        if waiting:
-            state.turn.step = waiting
-        else:
-            self.advance(state, rng, events, STEP_TILE)
-        return events
+        return self.wait_or_advance(state, rng, events, STEP_TILE)
 
     def only_keys(self, action: Mapping[str, Any], *keys: str) -> None:
         extra = sorted(set(action) - {"play", "to", "path", *keys})

@@ -270,11 +270,7 @@ class ViewRules(RulesBase):
             extra += f", die: {state.turn.die}" if step in ("creature", "defense") else ""
             lines.append(f"Turn {state.turn.number}: {state.turn.player} (step {step}{extra}); "
                          f"waiting for {self.decider(state)}.")
-        left = {t: 0 for t in self.terrains}
-        for t in state.tiles.values():
-            if t.where == "island":
-                left[t.terrain] += 1
-        lines.append("Tiles left: " + ", ".join(f"{k} {v}" for k, v in left.items()) + ".")
+        lines.append(f"Tiles left: {self.tiles_left(state)}.")
         saved = []
         for p in state.players:
             for colour in state.colours[p]:

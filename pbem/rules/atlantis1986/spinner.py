@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 from pbem.game import IllegalAction, NeedsSecret, Rng
-from pbem.rules.atlantis.actions import handle_arg, is_none
+from pbem.rules.atlantis.actions import face_entry, handle_arg, is_none
 from pbem.rules.atlantis.base import RulesBase, event
 from pbem.rules.atlantis.state import SEA, STEP_CREATURE, Creature, State
 
@@ -175,14 +175,8 @@ class SpinnerRules1986(RulesBase):
         order = value.get(face, value.get(kind))
         if order is None and face not in value and kind not in value:
             raise IllegalAction(f"the spinner shows {face} and there is no order for it")
-        if is_none(order):
-            return None
-        if not isinstance(order, Mapping) or "creature" not in order:
-            raise IllegalAction(f"the {face} order must be none or {{creature: HANDLE, to: SPACE}}")
-        extra = sorted(str(k) for k in order if k not in ("creature", "to", "path"))
-        if extra:
-            raise IllegalAction(f"unknown key {extra[0]!r} in the {face} order")
-        if is_none(order["creature"]):
+        order = face_entry(order, face)
+        if order is None or is_none(order["creature"]):
             return None
         return order
 

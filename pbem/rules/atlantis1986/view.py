@@ -102,11 +102,7 @@ class View1986(RulesBase):
             extra += f", spinner: {state.turn.die}" if step in (STEP_CREATURE, STEP_DIVE) else ""
             lines.append(f"Turn {state.turn.number}: {state.turn.player} ({step}{extra}); "
                          f"waiting for {self.decider(state)}.")
-        left = {t: 0 for t in self.terrains}
-        for t in state.tiles.values():
-            if t.where == "island":
-                left[t.terrain] += 1
-        lines.append("Island tiles left: " + ", ".join(f"{k} {v}" for k, v in left.items()) + ".")
+        lines.append(f"Island tiles left: {self.tiles_left(state)}.")
         tribes = []
         for p in state.players:
             mine = [e for e in state.explorers.values() if e.owner == p]
