@@ -171,6 +171,7 @@ def test_summary_and_templates():
     for d_kind in ("setup-place",):
         assert GAME.pending(st)[0].kind == d_kind
     lines = GAME.summary(GAME.view(st, None))
+    assert lines[0].startswith("In play:") and lines[0].endswith("players, the standard rules.")
     assert any("Tiles left: beach 16, forest 16, mountain 8" in line for line in lines)
     text = GAME.move_template(GAME.view(st, "red"), "red")
     assert yaml.safe_load(text)["actions"][0]["place"].startswith("r")
@@ -235,3 +236,8 @@ def test_illegal_actions_leave_the_state_untouched():
         assert GAME.to_position(st) == before
     with pytest.raises(IllegalAction):
         act(st, "blue", {"done": "move"})
+
+
+def test_the_digest_says_which_variants_are_in_play():
+    st = GAME.setup(["red", "blue", "green"], GAME.full_options({"end": "submerged", "squid": "yes"}), Rng(b"v" * 32, "setup"))
+    assert GAME.summary(GAME.view(st, None))[0] == "In play: 3 players, end=submerged, squid=yes."

@@ -151,7 +151,9 @@ def test_texts_for_players():
     st = Pos().swim("r1", "C5").creature("D1", "C5").state()
     assert "ride: D1" in GAME.template(GAME.view(st, "red"), "red")
     assert "waiting for red" in GAME.template(GAME.view(st, "red"), "blue")
-    assert GAME.summary(GAME.view(st, None))[0].startswith("Turn 5: red (move")
+    lines = GAME.summary(GAME.view(st, None))
+    assert lines[0] == "In play: 3 players, the standard rules."
+    assert lines[1].startswith("Turn 5: red (move")
     picture = GAME.board_picture(GAME.view(st, None))
     assert picture.legend["O1..O6"] == "octopus (giant squid)"
     assert any(c.label == "C5" and c.marks == ["D1", "r1"] for c in picture.cells)

@@ -254,9 +254,17 @@ class ViewRules(RulesBase):
             return ", ".join(f"{k}={v}" for k, v in ev.items())
 
     # --- summary and move template --------------------------------------------------------
+    def variants_line(self, state: State) -> str:
+        """Which options differ from the plain game (the digests say what is in play)."""
+        changed = [f"{spec.name}={state.options.get(spec.name, spec.default)}"
+                   for spec in self.option_specs()  # type: ignore[attr-defined]
+                   if str(state.options.get(spec.name, spec.default)) != spec.default]
+        players = f"{len(state.players)} players"
+        return f"In play: {players}, " + (", ".join(changed) if changed else "the standard rules") + "."
+
     def summary_lines(self, view: Mapping[str, Any]) -> list[str]:
         state = self.read_position(view)
-        lines = []
+        lines = [self.variants_line(state)]
         if state.phase == OVER:
             lines.append("Game over.")
         elif state.phase in SETUP_PHASES:

@@ -88,7 +88,7 @@ class View1986(RulesBase):
 
     def summary_lines(self, view: Mapping[str, Any]) -> list[str]:
         state = self.read_position(view)  # type: ignore[attr-defined]
-        lines = []
+        lines = [self.variants_line(state)]  # type: ignore[attr-defined]
         if state.phase == OVER:
             lines.append("Game over.")
         elif state.phase in (SETUP_PLACE, SETUP_BOAT):
