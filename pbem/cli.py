@@ -95,6 +95,29 @@ def sign(file: Path, key: Path) -> None:
 
 
 @main.command()
+@GAME_DIR
+@click.argument("action")
+@friendly
+def seal(game_dir: Path, action: str) -> None:
+    """Seal an action so that only the moderator can read it until the game ends
+    (for orders that would give away what you hold, such as standing orders).
+    Prints a line to paste under `actions:` in your move file.
+
+    \b
+    Example:  pbem seal game1 '{standing: {shark_defense: never}}'
+    """
+    from pbem import yamlio
+    from pbem.gamedir import GameDir
+    from pbem.sealed import seal_action
+    parsed = yamlio.load_strict(action, "the action")
+    if not isinstance(parsed, dict) or not parsed:
+        raise UserError("the action must be a YAML mapping, e.g. '{standing: {shark_defense: never}}'")
+    moderator_key = GameDir(game_dir).entries()[0]["moderator"]["key"]
+    sealed = seal_action(parsed, moderator_key)
+    click.echo("  - " + yamlio.dump_flow(sealed))
+
+
+@main.command()
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("--key", required=True, type=click.Path(path_type=Path), help="your ed25519 private key")
 @friendly

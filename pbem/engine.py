@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from pbem.canonical import keyed_hash
 from pbem.game import Event, Game, IllegalAction, NeedsSecret
 from pbem.registry import load_game
 from pbem.rng import Rng, derive_key
+from pbem.sealed import SealError, is_sealed
+
+Opener = Callable[[int, Mapping[str, Any]], dict[str, Any]]   # (action number from 0, sealed action) -> action
 
 
 class Rejected(Exception):
@@ -75,7 +78,7 @@ def _is_anytime(game: Game, action: Mapping[str, Any]) -> bool:
 
 
 def apply_actions(game: Game, state: Any, player: str, actions: Sequence[dict[str, Any]],
-                  seed: bytes | None, game_id: str, index: int) -> Applied:
+                  seed: bytes | None, game_id: str, index: int, opener: Opener | None = None) -> Applied:
     """Apply actions in order.
 
     An illegal action before anything random or hidden happened rejects the
@@ -85,10 +88,26 @@ def apply_actions(game: Game, state: Any, player: str, actions: Sequence[dict[st
     """
     out = Applied()
     chance = False
-    for k, action in enumerate(actions):
+    for k, written in enumerate(actions):
         number = k + 1
+        action = written
+        if is_sealed(written):
+            if opener is None:
+                if seed is not None:
+                    raise Rejected(f"action {number} is sealed and cannot be opened here")
+                out.dropped, out.needs_secret = list(actions[k:]), True
+                out.dropped_reason = "a sealed action: only the moderator can open and check it"
+                break
+            try:
+                action = opener(k, written)
+            except SealError as exc:
+                if not chance:
+                    raise Rejected(f"action {number}: {exc}") from None
+                out.dropped, out.dropped_reason = list(actions[k:]), f"action {number}: {exc}"
+                break
+        shown = "(sealed)" if is_sealed(written) else _flow(action)   # a sealed action's content never shows
         if player not in pending_players(game, state) and not _is_anytime(game, action):
-            reason = f"action {number} {_flow(action)}: it is not {player}'s decision now"
+            reason = f"action {number} {shown}: it is not {player}'s decision now"
             waiting = ", ".join(f"{d.player} ({d.kind})" for d in game.pending(state)) or "nobody (game over)"
             if not chance:
                 raise Rejected(f"{reason}; waiting for {waiting}")
@@ -103,10 +122,11 @@ def apply_actions(game: Game, state: Any, player: str, actions: Sequence[dict[st
             break
         except IllegalAction as exc:
             if not chance:
-                raise Rejected(f"illegal action {number} {_flow(action)}: {exc}") from None
-            out.dropped, out.dropped_reason = list(actions[k:]), f"action {number} no longer fits: {exc}"
+                raise Rejected(f"illegal action {number} {shown}: {exc}") from None
+            why = "" if is_sealed(written) else f": {exc}"
+            out.dropped, out.dropped_reason = list(actions[k:]), f"action {number} no longer fits{why}"
             break
-        out.actions.append(dict(action))
+        out.actions.append(dict(written))   # the log keeps the sealed form
         out.events.extend(events)
         chance = chance or any(e.chance for e in events)
     return out

@@ -25,7 +25,7 @@ from pbem.gamedir import GameDir
 from pbem.log import seal
 from pbem.newgame import sign_entry
 from pbem.rng import Rng
-from pbem.table import Table, acting_player, replay, start_position
+from pbem.table import Table, acting_player, replay, sealed_store, start_position
 
 
 class ModeratorError(ValueError):
@@ -175,4 +175,7 @@ def reveal(gd: GameDir, force: bool = False) -> dict[str, Any]:
         start = start_position(gd, table.entries)
         if start is not None:
             entry["start_position"] = start
+        sealed = sealed_store(gd, table.entries)
+        if sealed:
+            entry["sealed"] = dict(sorted(sealed.items()))
         return _commit(table, entry)

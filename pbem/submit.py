@@ -1,18 +1,20 @@
 """`pbem submit`: take one signed move file, or refuse it without touching the disk."""
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pbem.append import append_entry, finish_entry
 from pbem.canonical import sha256_hex
 from pbem.crypto import keys, sshsig
-from pbem.engine import Rejected, apply_actions, event_record, pending_players
-from pbem.append import append_entry, finish_entry
+from pbem.engine import Opener, Rejected, apply_actions, event_record, pending_players
 from pbem.fsutil import locked
 from pbem.gamedir import GameDir
 from pbem.movefile import MoveFile, MoveFileError, parse_move
-from pbem.table import Table
+from pbem.sealed import decrypt_plaintext, open_plaintext
+from pbem.table import SEALED, Table, sealed_store
 from pbem.yamlio import YamlError
 
 
@@ -75,8 +77,9 @@ def submit(gd: GameDir, raw: bytes, signature: str) -> Receipt:
         table = Table.load(gd)
         move, signed, key = verify_move(table, raw, signature)
         index = table.last["index"] + 1
+        opened: dict[str, str] = {}
         applied = apply_actions(table.game, table.state, move.player, move.actions,
-                                table.seed, table.game_id, index)
+                                table.seed, table.game_id, index, _opener(gd, index, opened))
         # --- from here on nothing can be refused: build everything, then write ---
         base = f"moves/{index:06d}-{move.player}.yaml"
         entry: dict[str, Any] = {
@@ -90,10 +93,25 @@ def submit(gd: GameDir, raw: bytes, signature: str) -> Receipt:
             entry["dropped"] = {"reason": applied.dropped_reason, "actions": applied.dropped}
         entry = finish_entry(table, entry)
         table.note_private(move.player, applied)
-        append_entry(table, entry, {base: signed, base + ".sig": entry["move"]["signature"]})
+        archive: dict[str, bytes | str] = {base: signed, base + ".sig": entry["move"]["signature"]}
+        if opened:   # keep what only the moderator may read until `pbem reveal`
+            store = sealed_store(gd, table.entries)
+            store.update({k: v for k, v in opened.items() if int(k.split("/")[1]) < len(applied.actions)})
+            archive[f"moderator/{SEALED}"] = json.dumps(store, sort_keys=True, indent=1)
+        append_entry(table, entry, archive)
         return Receipt(index, entry["hash"], entry["move"]["sha256"], move.player,
                        [table.game.describe_event(e.public) for e in applied.events],
                        applied.dropped_reason, pending_players(table.game, table.state))
+
+
+def _opener(gd: GameDir, index: int, opened: dict[str, str]) -> Opener:
+    """Open sealed actions with the moderator key, noting each plaintext for the reveal."""
+    def opener(k: int, action: Any) -> dict[str, Any]:
+        plaintext = decrypt_plaintext(action, gd.moderator_key_path)
+        inner = open_plaintext(action, plaintext)
+        opened[f"{index}/{k}"] = plaintext
+        return inner
+    return opener
 
 
 def _normal_sig(signature: str) -> str:

@@ -6,12 +6,14 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from pbem.canonical import sha256_hex
-from pbem.engine import Applied, apply_actions, game_for, setup_rng, state_hash
+from pbem.engine import Applied, Opener, apply_actions, game_for, setup_rng, state_hash
+from pbem.sealed import SealError, open_plaintext
 from pbem.fsutil import write_atomic
 from pbem.game import Game
 from pbem.gamedir import GameDir
 
 START_POSITION = "start_position.json"
+SEALED = "sealed.json"   # moderator/: the plaintexts of sealed actions, "<entry>/<action number>" -> text
 # moderator entry actions that apply a player's decisions (made by a bot or by default)
 ACTING = ("timeout", "bot-move")
 
@@ -153,6 +155,26 @@ def start_position(gd: GameDir, entries: list[dict[str, Any]]) -> dict[str, Any]
     return None
 
 
+def sealed_store(gd: GameDir, entries: list[dict[str, Any]]) -> dict[str, str]:
+    """Plaintexts of sealed actions: the moderator's private copy, or those revealed in the log."""
+    path = gd.moderator_dir / SEALED
+    if path.is_file():
+        return json.loads(path.read_text())
+    for entry in entries:
+        if entry.get("kind") == "reveal":
+            return dict(entry.get("sealed", {}))
+    return {}
+
+
+def store_opener(store: dict[str, str], index: int) -> Opener:
+    def opener(k: int, action: Any) -> dict[str, Any]:
+        plaintext = store.get(f"{index}/{k}")
+        if plaintext is None:
+            raise SealError(f"the plaintext of sealed action {k + 1} of entry {index} is not known (not revealed yet)")
+        return open_plaintext(action, plaintext)
+    return opener
+
+
 def initial_table(gd: GameDir, game: Game, header: dict[str, Any], seed: bytes | None,
                   position: dict[str, Any] | None) -> Table:
     players = [p["name"] for p in header["players"]]
@@ -180,6 +202,7 @@ def replay(gd: GameDir, game: Game, entries: list[dict[str, Any]], seed: bytes |
     (that entry stays in the log, visibly undone).
     """
     start = start_position(gd, entries)
+    store = sealed_store(gd, entries)
     table = initial_table(gd, game, entries[0], seed, start)
     yield table, entries[0], Applied()
     undone: set[int] = set()
@@ -187,22 +210,24 @@ def replay(gd: GameDir, game: Game, entries: list[dict[str, Any]], seed: bytes |
         applied = Applied()
         player = acting_player(entry)
         if player is not None:
-            applied = apply_actions(game, table.state, player, entry["actions"], seed, table.game_id, entry["index"])
+            applied = apply_actions(game, table.state, player, entry["actions"], seed, table.game_id, entry["index"],
+                                    store_opener(store, entry["index"]))
             table.note_private(player, applied)
         elif entry.get("kind") == "moderator" and entry.get("action") == "undo":
             undone.add(entry["undoes"])
-            table = _rebuild(gd, game, table.entries, seed, start, undone)
+            table = _rebuild(gd, game, table.entries, seed, start, undone, store)
         table.entries.append(entry)
         yield table, entry, applied
 
 
 def _rebuild(gd: GameDir, game: Game, entries: list[dict[str, Any]], seed: bytes | None,
-             start: dict[str, Any] | None, undone: set[int]) -> Table:
+             start: dict[str, Any] | None, undone: set[int], store: dict[str, str]) -> Table:
     table = initial_table(gd, game, entries[0], seed, start)
     for entry in entries[1:]:
         player = acting_player(entry)
         if player is not None and entry["index"] not in undone:
-            applied = apply_actions(game, table.state, player, entry["actions"], seed, table.game_id, entry["index"])
+            applied = apply_actions(game, table.state, player, entry["actions"], seed, table.game_id, entry["index"],
+                                    store_opener(store, entry["index"]))
             table.note_private(player, applied)
         table.entries.append(entry)
     return table
