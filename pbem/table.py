@@ -7,7 +7,7 @@ from typing import Any, Iterator
 
 from pbem.canonical import sha256_hex
 from pbem.engine import Applied, Opener, apply_actions, game_for, setup_rng, state_hash
-from pbem.sealed import SealError, open_plaintext
+from pbem.sealed import SealError, decrypt_plaintext, is_sealed, open_plaintext
 from pbem.fsutil import write_atomic
 from pbem.game import Game
 from pbem.gamedir import GameDir
@@ -156,14 +156,22 @@ def start_position(gd: GameDir, entries: list[dict[str, Any]]) -> dict[str, Any]
 
 
 def sealed_store(gd: GameDir, entries: list[dict[str, Any]]) -> dict[str, str]:
-    """Plaintexts of sealed actions: the moderator's private copy, or those revealed in the log."""
-    path = gd.moderator_dir / SEALED
-    if path.is_file():
-        return json.loads(path.read_text())
+    """Plaintexts of sealed actions: revealed in the log, the moderator's cache, or
+    decrypted again with the moderator key (a CI moderator starts from a fresh clone)."""
     for entry in entries:
         if entry.get("kind") == "reveal":
             return dict(entry.get("sealed", {}))
-    return {}
+    path = gd.moderator_dir / SEALED
+    if path.is_file():
+        return json.loads(path.read_text())
+    if not gd.moderator_key_path.is_file():
+        return {}
+    store: dict[str, str] = {}
+    for entry in entries:
+        for k, action in enumerate(entry.get("actions", []) if acting_player(entry) else []):
+            if is_sealed(action):
+                store[f"{entry['index']}/{k}"] = decrypt_plaintext(action, gd.moderator_key_path)
+    return store
 
 
 def store_opener(store: dict[str, str], index: int) -> Opener:

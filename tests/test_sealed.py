@@ -67,3 +67,13 @@ def test_a_sealed_illegal_action_is_refused_without_showing_it(game, key_pool):
     with pytest.raises(Rejected) as info:
         submit(game, *signed_move(Table.load(game), "blue", [hidden], key_pool["blue"]))
     assert "(sealed)" in str(info.value) and "G6" not in str(info.value)
+
+
+def test_a_moderator_without_the_cache_decrypts_the_sealed_actions_again(game, key_pool):
+    """A CI moderator starts from a fresh clone: the moderator key is enough."""
+    submit(game, *signed_move(Table.load(game), "blue", [sealed_for(game)], key_pool["blue"]))
+    (game.moderator_dir / "sealed.json").unlink()
+    game.snapshot_path.unlink()
+    assert Table.load(game).state.standing["blue"]["shark_defense"] == "never"
+    submit(game, *signed_move(Table.load(game), "green", [sealed_for(game)], key_pool["green"]))
+    assert sorted(__import__("json").loads((game.moderator_dir / "sealed.json").read_text())) == ["1/0", "2/0"]
