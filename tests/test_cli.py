@@ -10,8 +10,17 @@ from click.testing import CliRunner
 from conftest import tree_snapshot
 from pbem.cli import main
 
-COMMANDS = ["keygen", "sign", "decrypt", "new", "submit", "reveal", "audit", "status", "show", "legal", "move",
-            "check", "simulate", "demo"]
+def leaf_commands(group=main, prefix=()):
+    """Every runnable command, e.g. ("mod", "pause"), found by walking the click tree."""
+    import click
+    for name, cmd in sorted(group.commands.items()):
+        if isinstance(cmd, click.Group):
+            yield from leaf_commands(cmd, prefix + (name,))
+        else:
+            yield prefix + (name,)
+
+
+COMMANDS = list(leaf_commands())
 
 
 def run(*args, ok=True):
@@ -21,9 +30,14 @@ def run(*args, ok=True):
     return result
 
 
-@pytest.mark.parametrize("command", COMMANDS)
+def test_the_command_tree_is_complete():
+    names = {" ".join(c) for c in COMMANDS}
+    assert {"new", "submit", "audit", "seal", "tick", "mod pause", "mod undo", "mail run", "git sync"} <= names
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=[" ".join(c) for c in COMMANDS])
 def test_every_command_has_help_with_an_example(command):
-    out = run(command, "--help").output
+    out = run(*command, "--help").output
     assert "Example" in out
 
 
