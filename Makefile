@@ -18,8 +18,9 @@ $(STAMP): $(BIN)/python pyproject.toml $(shell find pbem games templates -type f
 
 install: $(STAMP)
 
+# the console script does not put the checkout on sys.path: this runs the installed package
 demo: $(STAMP)
-	cd $(VENV) && ./bin/pbem demo --dir ../demo-game
+	$(BIN)/pbem demo --dir demo-game
 
 test: $(STAMP)
 	cd tests && ../$(BIN)/python -m pytest -q -p no:cacheprovider $(PYTEST_ARGS) .
