@@ -6,6 +6,7 @@ keys in insertion order, no aliases, unicode kept.
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import yaml
@@ -35,7 +36,22 @@ class YamlError(ValueError):
 
 
 class _StrictLoader(yaml.SafeLoader):
-    pass
+    """YAML as people type it: only true/false are booleans and integers are decimal.
+
+    YAML 1.1 (PyYAML's default) reads `on`, `no`, `yes` and `off` as booleans and
+    `010` as 8; in a move file `{place: r7, on: G5}` would lose its key.  This
+    loader follows YAML 1.2's core schema for those two types instead.
+    """
+
+
+_BOOL, _INT = "tag:yaml.org,2002:bool", "tag:yaml.org,2002:int"
+_StrictLoader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag not in (_BOOL, _INT)]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+_StrictLoader.add_implicit_resolver(_BOOL, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
+_StrictLoader.add_implicit_resolver(_INT, re.compile(r"^[-+]?[0-9]+$"), list("-+0123456789"))
+_StrictLoader.add_constructor(_INT, lambda loader, node: int(loader.construct_scalar(node), 10))
 
 
 def _construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode, deep: bool = False) -> dict:

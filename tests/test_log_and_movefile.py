@@ -91,3 +91,9 @@ def test_bad_move_files_have_one_line_reasons(raw, message):
 def test_empty_actions_rejected():
     with pytest.raises(MoveFileError, match="empty"):
         parse_move(move_bytes(actions=[]))
+
+
+def test_move_files_read_on_no_yes_as_text_and_numbers_in_decimal():
+    """YAML 1.1 would read `on:` as True and 010 as 8; people mean the text and ten."""
+    data = load_strict("{place: r7, on: G5, a: no, b: yes, c: off, d: 010, e: true, f: false}")
+    assert data == {"place": "r7", "on": "G5", "a": "no", "b": "yes", "c": "off", "d": 10, "e": True, "f": False}
