@@ -1,4 +1,5 @@
-"""A whole toy game played by e-mail, end to end.
+"""Whole games played by e-mail, end to end: the toy game, and Survive: Escape from Atlantis!
+(3 players who answer every digest with its fill-in move template as it stands).
 
 The players are separate mail users: they read the digests the moderator's
 `pbem mail run` sends them, decrypt their own secrets, fill in the move
@@ -31,11 +32,22 @@ from pbem.crypto import agecrypt
 from pbem.transport.mail_cli import mail
 
 
+def toy_fill_in(template: str, secrets: dict) -> str:
+    action = "{draw: true}" if sum(secrets["cards"]) < 25 else "{stop: true}"
+    return template.replace("  - {}  # see `pbem legal`", f"  - {action}")
+
+
+def as_suggested(template: str, secrets: dict) -> str:
+    """Send the digest's fill-in template as it is: its suggestions are legal moves."""
+    return template
+
+
 class Player:
     """A player at their mail client: reads digests, answers with signed moves."""
 
-    def __init__(self, name, world, folder):
+    def __init__(self, name, world, folder, fill_in=None):
         self.name, self.world, self.folder = name, world, folder
+        self.fill_in = fill_in or toy_fill_in
         self.read = 0
         self.moves_sent = 0
         self.game_over = False
@@ -66,9 +78,7 @@ class Player:
         mine = agecrypt.decrypt(age.get_content(), self.world.keys[self.name]).decode()
         template = re.search(r"----- BEGIN move.yaml -----\n(.*?)----- END move.yaml -----", mine, re.DOTALL).group(1)
         secrets = re.search(r"----- BEGIN secrets -----\n(.*?)----- END secrets -----", mine, re.DOTALL).group(1)
-        cards = yaml.safe_load(secrets)["cards"]
-        action = "{draw: true}" if sum(cards) < 25 else "{stop: true}"
-        move = template.replace("  - {}  # see `pbem legal`", f"  - {action}")
+        move = self.fill_in(template, yaml.safe_load(secrets))
         path = self.folder / "move.yaml"
         path.write_text(move)
         sig_path = self.folder / "move.yaml.sig"
@@ -87,17 +97,18 @@ class Player:
         self.moves_sent += 1
 
 
-def test_a_whole_game_by_email(tmp_path, key_pool, toy_registered, dovecot):
-    world = start_world(tmp_path, key_pool, dovecot, smtp_mode="starttls")
+@pytest.mark.parametrize("game, fill_in, cycles", [("toy", toy_fill_in, 40), ("atlantis", as_suggested, 400)])
+def test_a_whole_game_by_email(tmp_path, key_pool, toy_registered, dovecot, game, fill_in, cycles):
+    world = start_world(tmp_path, key_pool, dovecot, smtp_mode="starttls", game=game)
     try:
-        players = {p: Player(p, world, tmp_path / f"player-{p}") for p in PLAYERS}
+        players = {p: Player(p, world, tmp_path / f"player-{p}", fill_in) for p in PLAYERS}
 
         def mail_run():
             result = CliRunner().invoke(mail, ["run", str(world.gd.root)], env=world.env())
             assert result.exit_code == 0, result.output
             return result.output
 
-        for cycle in range(40):
+        for cycle in range(cycles):
             out = mail_run()
             assert "rejected" not in out and "left alone" not in out, out
             moved = [p.take_turn() for p in players.values()]
