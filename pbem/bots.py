@@ -6,7 +6,7 @@ from typing import Any, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from pbem.engine import action_rng, pending_players
-from pbem.game import Game
+from pbem.game import Game, NeedsSecret
 from pbem.movefile import MoveFile
 from pbem.rng import Rng
 
@@ -60,7 +60,10 @@ def bot_actions(game: Game, state: Any, player: str, seed: bytes | None, game_id
     for k in range(MAX_ACTIONS_PER_FILE):
         if player not in pending_players(game, work):
             break
-        action = choose(game, work, player, bot_rng)
+        try:
+            action = choose(game, work, player, bot_rng)
+        except NeedsSecret:   # a public view cannot list this decision's choices
+            break
         chosen.append(action)
         try:
             events = game.apply(work, player, action, action_rng(seed, game_id, index, k))

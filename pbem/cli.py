@@ -314,7 +314,13 @@ def legal(game_dir: Path, player: str) -> None:
         raise UserError(f"no player {player!r}; players: {', '.join(table.players)}")
     if table.seed is None:
         click.echo("# from the public view: actions with your hand tiles are not listed (see your secrets)")
-    actions = table.game.legal_actions(table.state, player)
+    from pbem.game import NeedsSecret
+    try:
+        actions = table.game.legal_actions(table.state, player)
+    except NeedsSecret as exc:
+        click.echo(f"# the choices at this step depend on hidden information ({exc}); your decrypted "
+                   "secrets and the digest's move template show your own options")
+        return
     if not actions:
         click.echo(f"# {player} has no decision to make now")
     for action in actions:

@@ -211,3 +211,29 @@ def _push_during_the_moderators_push(shared, clone):
         f"git -C '{clone}' push -q origin HEAD:main >/dev/null 2>&1 || exit 1\n"
         "exit 0\n")
     os.chmod(hook, hook.stat().st_mode | stat.S_IEXEC)
+
+
+def test_a_whole_atlantis_game_through_git_with_players_working_from_their_clones(tmp_path, key_pool):
+    """Each player pulls, lets a bot write a move from the public files in their clone (no seed),
+    signs it and pushes; the moderator syncs; a fresh clone audits the whole game after the reveal."""
+    from pbem.bots import bot_move_file
+    from pbem.rng import Rng
+    from pbem.table import Table
+
+    shared = make_shared(tmp_path, key_pool, game="atlantis")
+    moves = 0
+    while waiting := shared.waiting_for():
+        player = shared.players[waiting[0]]
+        player.pull()
+        table = Table.load_public(GameDir(player.clone / GAME))
+        move = bot_move_file(table, player.name, Rng(b"git-bots", str(moves)), "greedy")
+        index = table.last["index"]
+        player.send(f"{index:04d}.yaml", move.actions)
+        assert f"accepted {player.name}/{index:04d}.yaml" in shared.sync().output
+        moves += 1
+        assert moves < 400, "the game did not end"
+    assert "pushed" in shared.sync("--reveal-at-end").output
+    clone = shared.fresh_clone("auditor")
+    report = audit(GameDir(clone / GAME))
+    assert report.ok, report.problems
+    assert any("replayed" in note for note in report.notes)

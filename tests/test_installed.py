@@ -69,6 +69,13 @@ def test_players_use_only_ssh_keygen_and_age(tmp_path):
             subprocess.run(["ssh-keygen", "-Y", "verify", "-f", allowed, "-I", player, "-n", "pbem-move", "-s",
                             f"{move}.sig"], stdin=fh, check=True, capture_output=True)
         assert "accepted" in run("submit", game, move).stdout
+    # a player's copy (no moderator folder) lists legal actions and lets a bot write a move
+    import shutil
+    copy = tmp_path / "copy"
+    shutil.copytree(game, copy, ignore=shutil.ignore_patterns("moderator"))
+    waiting = json.loads(run("status", copy, "--json").stdout)["waiting_for"][0]
+    assert "from the public view" in run("legal", copy, "--player", waiting).stdout
+    run("move", copy, "--player", waiting, "--bot", "greedy", "--out", tmp_path / "from-copy.yaml")
     bad = run("submit", game, move, ok=False)
     assert bad.returncode == 1 and bad.stderr.startswith("pbem: error: rejected:") and bad.stdout == ""
     assert "audit passed" in run("audit", game).stdout
