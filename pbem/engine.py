@@ -1,4 +1,4 @@
-"""The game in memory: replaying the log, applying a player's actions, hashing states.
+"""Applying a player's actions (stop-and-ask, sealed actions), randomness labels and state hashes.
 
 Randomness for entry N, action k comes from ``Rng(seed, f"{game_id}/{N}/{k}")``;
 set-up draws from ``Rng(seed, f"{game_id}/0/setup")`` (docs/randomness.md).
