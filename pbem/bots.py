@@ -67,7 +67,7 @@ def bot_actions(game: Game, state: Any, player: str, seed: bytes | None, game_id
         chosen.append(action)
         try:
             events = game.apply(work, player, action, action_rng(seed, game_id, index, k))
-        except Exception:  # NeedsSecret on a public view: stop writing here
+        except NeedsSecret:  # a public view: the rest needs a roll or a hidden value
             break
         if any(e.chance for e in events):
             break

@@ -75,11 +75,14 @@ def split_chunks(text: str) -> list[LogChunk]:
 
 def read_entries(path: Path) -> list[dict[str, Any]]:
     """Entries of a log we wrote (fast path: trusts the file, checks only the shape)."""
-    text = path.read_text(encoding="utf-8")
+    return parse_entries(path.read_text(encoding="utf-8"), str(path))
+
+
+def parse_entries(text: str, where: str) -> list[dict[str, Any]]:
     entries: list[dict[str, Any]] = []
     for chunk in split_chunks(text):
         if chunk.entry is None:
-            raise LogError(f"{path}: {chunk.error}; run `pbem audit` for details")
+            raise LogError(f"{where}: {chunk.error}; run `pbem audit` for details")
         entries.append(chunk.entry)
     return entries
 

@@ -11,6 +11,7 @@ from pbem.sealed import SealError, decrypt_plaintext, is_sealed, open_plaintext
 from pbem.fsutil import write_atomic
 from pbem.game import Game
 from pbem.gamedir import GameDir
+from pbem.log import parse_entries
 
 START_POSITION = "start_position.json"
 SEALED = "sealed.json"   # moderator/: the plaintexts of sealed actions, "<entry>/<action number>" -> text
@@ -67,7 +68,7 @@ class Table:
             game = game_for(entries[0])
             seed = gd.require_seed(entries)
             return cls(gd, game, entries, seed, game.from_position(snap["position"]), snap["private"])
-        entries = gd.entries()
+        entries = parse_entries(log_text, str(gd.log_path))   # the text already read, not the file again
         game = game_for(entries[0])
         seed = gd.require_seed(entries)
         table = None
