@@ -1,7 +1,6 @@
 """Sealed actions: a standing order only the moderator reads until the reveal, checked by the audit."""
 from __future__ import annotations
 
-
 import pytest
 
 from conftest import tree_snapshot
