@@ -1,9 +1,22 @@
-"""Appending one entry to a game: the only way the log grows.
+"""Appending one entry to a game: the only way the log grows, with the log write as its one commit point.
 
-Order of writes: archived files, the moderator's snapshot and clock, the
-digests and secrets, and the log last (the log makes the entry real; a crash
-before it leaves a snapshot that no longer matches, which the next load
-notices and replays past).
+The order of writes (docs/moderating.md, "When things go wrong"):
+
+1. *Before the commit*: the archived move file and its signature in ``moves/``.
+   If the command stops here, the move is not in the log: the next command
+   removes the stray archive (:mod:`pbem.repair`) and the player may send the
+   same move again.
+2. *The commit*: the log, written whole to a temporary file, flushed to disk and
+   renamed over ``log.yaml`` (atomic).  Once the rename is done the entry is part
+   of the game.
+3. *After the commit*, everything derived from the log: public digests, each
+   player's encrypted secrets, the moderator's cache of sealed plaintexts, the
+   clock, and last the snapshot.  The snapshot names the exact log it was made
+   from, so when a command stops in this step the next command sees a snapshot
+   that does not match the log and rebuilds every derived file from the log.
+
+Nothing visible to players changes before the commit, and nothing after it
+holds information the log does not determine.
 """
 from __future__ import annotations
 
@@ -12,10 +25,11 @@ import time
 from pathlib import Path
 from typing import Any, Mapping
 
+from pbem import fsutil
 from pbem.fsutil import write_atomic
 from pbem.log import render_entry, seal
 from pbem.outputs import write_outputs
-from pbem.table import Table
+from pbem.table import SEALED, Table, sealed_store
 
 CLOCK = "clock.json"
 
@@ -33,15 +47,32 @@ def finish_entry(table: Table, entry: dict[str, Any]) -> dict[str, Any]:
 
 
 def append_entry(table: Table, entry: dict[str, Any], archive: Mapping[str, bytes | str] | None = None) -> None:
+    """Write ``archive`` (public files the entry refers to), commit ``entry`` to the log, then publish."""
     gd = table.gd
     new_log = gd.read_log_text() + render_entry(entry)
-    table.entries.append(entry)
     for rel, data in (archive or {}).items():
-        write_atomic(gd.root / rel, data)
-    table.save_snapshot(new_log)
-    record_time(gd.moderator_dir, entry["index"])
-    write_outputs(table)
-    write_atomic(gd.log_path, new_log)
+        write_atomic(gd.root / rel, data, mode=fsutil.public_mode())
+    write_atomic(gd.log_path, new_log, mode=fsutil.public_mode())          # the commit point
+    fsutil.fault_point("committed")
+    table.entries.append(entry)
+    publish(table, new_log, now=time.time())
+
+
+def publish(table: Table, log_text: str, now: float | None = None, careful: bool = False) -> None:
+    """Write every file derived from the log, the snapshot last.
+
+    ``careful`` (a repair) leaves files alone whose content is already right, so
+    that a repair on an intact game changes nothing on disk (the encrypted
+    secrets are compared by their plaintext: age output differs every time).
+    """
+    gd = table.gd
+    write_outputs(table, careful=careful)
+    store = sealed_store(gd, table.entries)
+    if store:
+        fsutil.write_if_changed(gd.moderator_dir / SEALED, json.dumps(store, sort_keys=True, indent=1), mode=0o600)
+    if now is not None:
+        record_time(gd.moderator_dir, table.last["index"], now)
+    table.save_snapshot(log_text)
 
 
 def record_time(moderator_dir: Path, index: int, now: float | None = None) -> None:

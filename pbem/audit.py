@@ -13,13 +13,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.canonical import canonical, keyed_hash, sha256_hex
-from pbem.crypto import sshsig
+from pbem.crypto import agecrypt, sshsig
 from pbem.engine import Rejected, event_record, game_for, state_hash
+from pbem.errors import PbemError
+from pbem.fsutil import TEMP_NAME, locked
 from pbem.gamedir import GameDir
 from pbem.log import split_chunks, verify_chain
 from pbem.movefile import MoveFileError, parse_move
-from pbem.crypto import agecrypt
 from pbem.outputs import player_plaintext, public_outputs
+from pbem.repair import is_moderator_copy, repair
 from pbem.rng import derive_key, seed_commitment
 from pbem.table import acting_player, keys_at, replay, start_position
 from pbem.yamlio import YamlError
@@ -36,6 +38,22 @@ class AuditReport:
 
 
 def audit(gd: GameDir) -> AuditReport:
+    """Audit a copy of the game.  On the moderator's copy, first repair what an interrupted
+    command left (as every command does), then read under a shared lock, so that the audit
+    never sees a game half-written by a command running at the same time."""
+    gd.require()
+    if not is_moderator_copy(gd):
+        return _audit(gd)
+    with locked(gd.root):
+        try:
+            repair(gd)
+        except PbemError:
+            pass            # a damaged log cannot be repaired; the audit below says what is wrong
+    with locked(gd.root, shared=True):
+        return _audit(gd)
+
+
+def _audit(gd: GameDir) -> AuditReport:
     report = AuditReport()
     text = gd.read_log_text()
     chunks = split_chunks(text)
@@ -120,7 +138,11 @@ def _check_moves(gd: GameDir, entries: list[dict[str, Any]], report: AuditReport
             report.problems.append(f"entry {n}: the logged actions differ from the signed move file")
     if gd.moves_dir.is_dir():
         for extra in sorted(p.name for p in gd.moves_dir.iterdir() if p.name not in referenced):
-            report.problems.append(f"moves/{extra} is not part of the log")
+            if TEMP_NAME.match(extra):
+                report.notes.append(f"moves/{extra} is a temporary file left by an interrupted write "
+                                    "(not part of the game; any pbem command on the moderator's copy removes it)")
+            else:
+                report.problems.append(f"moves/{extra} is not part of the log")
 
 
 def _check_secrets(table: Any, report: AuditReport) -> None:

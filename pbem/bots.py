@@ -1,9 +1,7 @@
 """Bots that play any game through the Game interface (random choice among legal actions)."""
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from pbem.engine import action_rng, pending_players
 from pbem.game import Game, NeedsSecret

@@ -16,29 +16,44 @@ class UserError(click.ClickException):
     """Printed as one line `pbem: error: ...`, exit code 1."""
 
     def show(self, file: Any = None) -> None:
-        click.echo(f"pbem: error: {self.format_message()}", err=True)
+        from pbem.errors import one_line
+        click.echo(f"pbem: error: {one_line(self.format_message())}", err=True)
 
 
 def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn every expected failure into one line and a non-zero exit code."""
+    """Turn every expected failure into one line and a non-zero exit code.
+
+    Expected failures are pbem's own errors (:class:`pbem.errors.PbemError`) and
+    the machine's (a missing file, a full disk, a permission).  Anything else is
+    a bug and keeps its traceback.
+    """
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from pbem.crypto.agecrypt import AgeError
-        from pbem.crypto.keys import KeyFileError
-        from pbem.crypto.sshsig import SignatureError
         from pbem.engine import Rejected
-        from pbem.log import LogError
+        from pbem.errors import PbemError
         try:
             return fn(*args, **kwargs)
         except Rejected as exc:
             raise UserError(f"rejected: {exc}") from None
-        except (ValueError, KeyFileError, SignatureError, AgeError, LogError) as exc:
-            raise UserError(str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__) from None
-        except FileNotFoundError as exc:
-            raise UserError(f"no such file: {exc.filename}") from None
-        except PermissionError as exc:
-            raise UserError(f"permission denied: {exc.filename}") from None
+        except PbemError as exc:
+            raise UserError(str(exc) or exc.__class__.__name__) from None
+        except OSError as exc:
+            raise UserError(os_error_line(exc)) from None
     return wrapper
+
+
+def os_error_line(exc: OSError) -> str:
+    """One line for an error of the machine, naming the file and what to do."""
+    import errno
+    where = f" {exc.filename}" if exc.filename else ""
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return (f"cannot write{where}: no space left on the device; nothing was committed: free some space "
+                "and run the command again")
+    if isinstance(exc, FileNotFoundError):
+        return f"no such file:{where}"
+    if isinstance(exc, PermissionError):
+        return f"permission denied:{where}"
+    return f"{exc.strerror or exc.__class__.__name__}:{where}"
 
 
 GAME_DIR = click.argument("game_dir", type=click.Path(path_type=Path))
@@ -158,7 +173,7 @@ def new(game_dir: Path, game_name: str, players: tuple[str, ...], options: tuple
            --player green=carol.pub --option memory=open
     """
     from pbem.newgame import create_game, parse_options, parse_player
-    from pbem.yamlio import load_strict
+    from pbem.yamlio import POSITION_LIMITS, load_strict
     seed_bytes = None
     if seed is not None:
         try:
@@ -167,7 +182,9 @@ def new(game_dir: Path, game_name: str, players: tuple[str, ...], options: tuple
             raise UserError("--seed must be hexadecimal, e.g. --seed 00112233445566778899aabbccddeeff") from None
     pos = None
     if position is not None:
-        pos = load_strict(position.read_text(encoding="utf-8"), f"position file {position}")
+        from pbem.safefile import read_regular_file
+        pos = load_strict(read_regular_file(position, POSITION_LIMITS.max_bytes, "position file"),
+                          f"position file {position}", POSITION_LIMITS)
         if not isinstance(pos, dict):
             raise UserError(f"position file {position} must be a YAML mapping (see docs/position-format.md)")
     from pbem.deadlines import check_rules
@@ -192,7 +209,8 @@ def submit(game_dir: Path, file: Path, sigfile: Path | None) -> None:
     Example:  pbem submit game1 red-move.yaml
     """
     from pbem.gamedir import GameDir
-    from pbem.submit import read_move_files, submit as do_submit
+    from pbem.submit import read_move_files
+    from pbem.submit import submit as do_submit
     raw, signature = read_move_files(file, sigfile)
     receipt = do_submit(GameDir(game_dir), raw, signature)
     click.echo("\n".join(receipt.lines()))
@@ -240,8 +258,11 @@ def audit(game_dir: Path) -> None:
 def _load_any(game_dir: Path, public_ok: bool = False):  # type: ignore[no-untyped-def]
     """The moderator's table; on a player's copy (no seed) the public view, where that is enough."""
     from pbem.gamedir import GameDir
+    from pbem.repair import is_moderator_copy, load_repaired
     from pbem.table import Table
     gd = GameDir(game_dir)
+    if is_moderator_copy(gd):
+        return load_repaired(gd)
     if public_ok and gd.seed() is None:
         return Table.load_public(gd)
     return Table.load(gd)
@@ -391,12 +412,16 @@ def simulate(game_name: str, n_players: int, n_games: int, seed: str, options: t
     Example:  pbem simulate --game atlantis --players 4 --games 100
     """
     from pbem.bots import simulate as sim
+    from pbem.game import OptionError
     from pbem.newgame import parse_options
     from pbem.registry import load_game
     game = load_game(game_name)
     opts = parse_options(options)
     names = ["red", "blue", "green", "yellow", "purple", "orange"][:n_players]
-    game.check_options(opts, names)
+    try:
+        game.check_options(opts, names)
+    except ValueError as exc:   # a game's contract: check_options raises ValueError (OptionError)
+        raise OptionError(str(exc)) from None
     for i in range(n_games):
         state, steps = sim(game, names, opts, f"{seed}/{i}".encode(), bot=bot)
         result = game.result(state)
@@ -542,6 +567,7 @@ def tick(game_dir: Path, now_iso: str | None, by_mail: bool) -> None:
     Example:  */15 * * * *  pbem tick /srv/games/game1
     """
     import datetime as dt
+
     from pbem.deadlines import tick as do_tick
     from pbem.gamedir import GameDir
     now = dt.datetime.fromisoformat(now_iso).timestamp() if now_iso else None

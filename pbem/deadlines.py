@@ -15,10 +15,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.append import read_clock
+from pbem.errors import PbemError
 from pbem.fsutil import write_atomic
 from pbem.gamedir import GameDir
 from pbem.moderator import moderate
-from pbem.table import Table, bot_seats
+from pbem.repair import load_repaired
+from pbem.table import bot_seats
 
 ON_EXPIRY = ("bot", "pass", "wait")
 REMINDERS = "reminders.json"
@@ -43,9 +45,9 @@ def check_rules(hours: float | None, on_expiry: str, remind_hours: float) -> Dea
     if hours is None:
         return None
     if hours <= 0 or remind_hours < 0:
-        raise ValueError("--deadline-hours must be positive and --remind-hours not negative")
+        raise PbemError("--deadline-hours must be positive and --remind-hours not negative")
     if on_expiry not in ON_EXPIRY:
-        raise ValueError(f"--on-expiry must be one of {', '.join(ON_EXPIRY)}")
+        raise PbemError(f"--on-expiry must be one of {', '.join(ON_EXPIRY)}")
     return DeadlineRules(hours, on_expiry, remind_hours)
 
 
@@ -99,7 +101,7 @@ def tick(gd: GameDir, now: float | None = None, max_entries: int = 200) -> TickR
     now = time.time() if now is None else now
     report = TickReport()
     for _ in range(max_entries):
-        table = Table.load(gd)
+        table = load_repaired(gd)
         if table.paused or table.game.result(table.state) is not None:
             break
         pending = [d.player for d in table.game.pending(table.state)]

@@ -9,14 +9,15 @@ from typing import Callable
 from pbem.audit import audit
 from pbem.bots import bot_move_file, next_to_move
 from pbem.crypto import agecrypt, keys, sshsig
+from pbem.errors import PbemError
 from pbem.fsutil import write_atomic
 from pbem.gamedir import GameDir
 from pbem.moderator import reveal
 from pbem.movefile import render_move
 from pbem.newgame import PlayerSpec, create_game
+from pbem.repair import load_repaired
 from pbem.rng import Rng
 from pbem.submit import submit
-from pbem.table import Table
 
 MARKER = ".pbem-demo"
 COLOURS = ["red", "blue", "green", "yellow"]
@@ -25,7 +26,7 @@ COLOURS = ["red", "blue", "green", "yellow"]
 def _prepare(directory: Path) -> None:
     if directory.exists() and any(directory.iterdir()):
         if not (directory / MARKER).exists():
-            raise ValueError(f"{directory} exists and is not a pbem demo folder; choose another --dir")
+            raise PbemError(f"{directory} exists and is not a pbem demo folder; choose another --dir")
         shutil.rmtree(directory)
     directory.mkdir(parents=True, exist_ok=True)
     (directory / MARKER).write_text("made by `pbem demo`; safe to delete\n")
@@ -46,7 +47,7 @@ def _sign(key_path: Path, move_path: Path, use_ssh_keygen: bool) -> str:
 def run_demo(directory: Path, n_players: int, seed: bytes | None, echo: Callable[[str], None] = print,
              game_name: str = "atlantis", bot: str = "greedy") -> GameDir:
     if not 2 <= n_players <= 4:
-        raise ValueError("--players must be 2, 3 or 4")
+        raise PbemError("--players must be 2, 3 or 4")
     _prepare(directory)
     names = COLOURS[:n_players]
     key_dir, outbox = directory / "keys", directory / "outbox"
@@ -58,7 +59,7 @@ def run_demo(directory: Path, n_players: int, seed: bytes | None, echo: Callable
     echo(f"created {table.game_id} in {gd.root}")
     have_ssh_keygen = shutil.which("ssh-keygen") is not None
     submitted = 0
-    while (player := next_to_move(table := Table.load(gd))) is not None:
+    while (player := next_to_move(table := load_repaired(gd))) is not None:
         index = table.last["index"] + 1
         move = bot_move_file(table, player, Rng(b"pbem-demo-bot", f"{table.game_id}/{index}/{player}"), bot)
         path = outbox / f"{index:06d}-{player}.yaml"
@@ -66,7 +67,7 @@ def run_demo(directory: Path, n_players: int, seed: bytes | None, echo: Callable
         signature = _sign(key_dir / player, path, have_ssh_keygen and player == names[0])
         submit(gd, path.read_bytes(), signature)
         submitted += 1
-    table = Table.load(gd)
+    table = load_repaired(gd)
     result = table.game.result(table.state)
     echo(f"game over after {submitted} signed move files")
     if result is not None:
@@ -79,7 +80,7 @@ def run_demo(directory: Path, n_players: int, seed: bytes | None, echo: Callable
     for problem in report.problems:
         echo(f"audit FAIL: {problem}")
     if not report.ok:
-        raise ValueError("the demo game failed its audit")
+        raise PbemError("the demo game failed its audit")
     secret = agecrypt.decrypt(gd.secrets_path(names[0]).read_bytes(), key_dir / names[0]).decode()
     echo(f"{names[0]}'s secrets decrypt with their key ({len(secret.splitlines())} lines)")
     echo(f"look at: {gd.root}/public/digest.txt, {gd.root}/public/digest.html, {gd.root}/log.yaml, "

@@ -5,11 +5,11 @@ set-up draws from ``Rng(seed, f"{game_id}/0/setup")`` (docs/randomness.md).
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from pbem.canonical import keyed_hash
+from pbem.errors import PbemError, excerpt, one_line
 from pbem.game import Event, Game, IllegalAction, NeedsSecret
 from pbem.registry import load_game
 from pbem.rng import Rng, derive_key
@@ -18,7 +18,11 @@ from pbem.sealed import SealError, is_sealed
 Opener = Callable[[int, Mapping[str, Any]], dict[str, Any]]   # (action number from 0, sealed action) -> action
 
 
-class Rejected(Exception):
+#: the longest rule reason quoted in a refusal (a game may quote what the player sent)
+REASON_CHARS = 200
+
+
+class Rejected(PbemError):
     """A move is refused; ``str`` is the one-line reason."""
 
 
@@ -105,7 +109,8 @@ def apply_actions(game: Game, state: Any, player: str, actions: Sequence[dict[st
                     raise Rejected(f"action {number}: {exc}") from None
                 out.dropped, out.dropped_reason = list(actions[k:]), f"action {number}: {exc}"
                 break
-        shown = "(sealed)" if is_sealed(written) else _flow(action)   # a sealed action's content never shows
+        sealed = is_sealed(written)
+        shown = "(sealed)" if sealed else excerpt(action)   # a sealed action's content never shows
         if player not in pending_players(game, state) and not _is_anytime(game, action):
             reason = f"action {number} {shown}: it is not {player}'s decision now"
             waiting = ", ".join(f"{d.player} ({d.kind})" for d in game.pending(state)) or "nobody (game over)"
@@ -121,9 +126,9 @@ def apply_actions(game: Game, state: Any, player: str, actions: Sequence[dict[st
             out.dropped, out.dropped_reason, out.needs_secret = list(actions[k:]), str(exc), True
             break
         except IllegalAction as exc:
+            why = "" if sealed else f": {one_line(str(exc), REASON_CHARS)}"   # a sealed action's would tell what it holds
             if not chance:
-                raise Rejected(f"illegal action {number} {shown}: {exc}") from None
-            why = "" if is_sealed(written) else f": {exc}"
+                raise Rejected(f"illegal action {number} {shown}{why or ': it breaks a rule'}") from None
             out.dropped, out.dropped_reason = list(actions[k:]), f"action {number} no longer fits{why}"
             break
         out.actions.append(dict(written))   # the log keeps the sealed form
@@ -139,6 +144,3 @@ def check_actions(game: Game, state: Any, player: str, actions: Sequence[dict[st
     """
     return apply_actions(game, state, player, actions, None, "preview", 0)
 
-
-def _flow(action: Mapping[str, Any]) -> str:
-    return json.dumps(action, sort_keys=False, separators=(", ", ": "))

@@ -29,17 +29,22 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
+from pbem.errors import PbemError
 from pbem.rng import NeedsSecret, Rng
 
 Action = dict[str, Any]
 Position = dict[str, Any]
 
-__all__ = ["Action", "Position", "IllegalAction", "NeedsSecret", "OptionSpec", "Decision", "Event",
+__all__ = ["Action", "Position", "IllegalAction", "OptionError", "NeedsSecret", "OptionSpec", "Decision", "Event",
            "Result", "HexCell", "BoardPicture", "Game", "Rng"]
 
 
 class IllegalAction(Exception):
     """The action breaks a rule.  ``str(exc)`` is one line a player can act on."""
+
+
+class OptionError(PbemError):
+    """A bad option value or combination, or a bad player count (one line)."""
 
 
 @dataclass(frozen=True)
@@ -123,13 +128,13 @@ class Game(ABC):
         """The options this game accepts with their defaults."""
 
     def check_options(self, options: Mapping[str, str], players: Sequence[str]) -> None:
-        """Raise ValueError (one line) for a bad option or combination, or a bad player count."""
+        """Raise :class:`OptionError` (one line) for a bad option or combination, or a bad player count."""
         specs = {s.name: s for s in self.option_specs()}
         for key, value in options.items():
             if key not in specs:
-                raise ValueError(f"unknown option {key!r}; known options: {', '.join(sorted(specs))}")
+                raise OptionError(f"unknown option {key!r}; known options: {', '.join(sorted(specs))}")
             if specs[key].choices and value not in specs[key].choices:
-                raise ValueError(f"option {key}={value!r} is not one of {', '.join(specs[key].choices)}")
+                raise OptionError(f"option {key}={value!r} is not one of {', '.join(specs[key].choices)}")
 
     def full_options(self, options: Mapping[str, str]) -> dict[str, str]:
         """Options with defaults filled in (what the header records)."""

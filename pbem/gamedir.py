@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pbem.errors import PbemError
 from pbem.log import LOG_NAME, read_entries
 
 
-class GameDirError(ValueError):
+class GameDirError(PbemError):
     pass
 
 

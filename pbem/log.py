@@ -16,13 +16,14 @@ from typing import Any, Iterable
 
 from pbem import yamlio
 from pbem.canonical import data_hash
-from pbem.fsutil import write_atomic
+from pbem.errors import PbemError
+from pbem.fsutil import public_mode, write_atomic
 
 LOG_NAME = "log.yaml"
 _SEPARATOR = re.compile(r"^--- # entry (\d+)$", re.MULTILINE)
 
 
-class LogError(ValueError):
+class LogError(PbemError):
     """The log is damaged; the message names the entry."""
 
 
@@ -62,9 +63,9 @@ def split_chunks(text: str) -> list[LogChunk]:
         piece = text[start:end]
         number = int(_SEPARATOR.match(piece).group(1))  # type: ignore[union-attr]
         try:
-            data = yamlio.load_trusted(piece)
-        except Exception as exc:  # noqa: BLE001 - any parse failure is damage
-            chunks.append(LogChunk(number, piece, None, f"entry {number} is not valid YAML ({exc.__class__.__name__})"))
+            data = yamlio.load_log_entry(piece, f"entry {number}")
+        except yamlio.YamlError as exc:
+            chunks.append(LogChunk(number, piece, None, f"entry {number} cannot be read: {exc}"))
             continue
         if not isinstance(data, dict):
             chunks.append(LogChunk(number, piece, None, f"entry {number} is not a mapping"))
@@ -116,4 +117,4 @@ def verify_chain(chunks: Iterable[LogChunk]) -> list[str]:
 def write_log(path: Path, entries: list[dict[str, Any]], existing_text: str | None = None) -> None:
     """Atomically write the log: the existing text plus the new entries' renderings."""
     text = existing_text if existing_text is not None else ""
-    write_atomic(path, text + "".join(render_entry(e) for e in entries))
+    write_atomic(path, text + "".join(render_entry(e) for e in entries), mode=public_mode())

@@ -20,15 +20,16 @@ from pbem.append import add_outcome, append_entry
 from pbem.bots import bot_actions
 from pbem.crypto import keys
 from pbem.engine import apply_actions, event_record
-from pbem.fsutil import locked
+from pbem.errors import PbemError
 from pbem.gamedir import GameDir
 from pbem.log import seal
 from pbem.newgame import sign_entry
+from pbem.repair import open_game
 from pbem.rng import Rng
 from pbem.table import Table, acting_player, replay, sealed_store, start_position
 
 
-class ModeratorError(ValueError):
+class ModeratorError(PbemError):
     pass
 
 
@@ -61,8 +62,7 @@ def _refuse_after_reveal(table: Table) -> None:
 def moderate(gd: GameDir, action: str, reason: str, **fields: Any) -> dict[str, Any]:
     """Append one moderator entry (see the module docstring for the actions)."""
     _need_reason(reason)
-    with locked(gd.root):
-        table = Table.load(gd)
+    with open_game(gd) as table:
         _refuse_after_reveal(table)
         entry = _base(table)
         entry.update({"action": action, "reason": reason})
@@ -93,9 +93,18 @@ def _extend(table: Table, entry: dict[str, Any], player: str, hours: float) -> T
     return table
 
 
+def _new_key(table: Table, player: str, new_key: str) -> str:
+    """The new key of ``player``'s seat: a valid ed25519 key that no other seat holds."""
+    key = keys.normalise_public_key(new_key)
+    for other in table.players:
+        if other != player and key in table.player_keys(other):
+            raise ModeratorError(f"that key ({keys.fingerprint(key)}) is {other}'s; each seat needs its own key")
+    return key
+
+
 def _replace_key(table: Table, entry: dict[str, Any], player: str, new_key: str) -> Table:
     _need_player(table, player)
-    key = keys.normalise_public_key(new_key)
+    key = _new_key(table, player, new_key)
     entry.update({"player": player, "new_key": key, "fingerprint": keys.fingerprint(key)})
     return table
 
@@ -106,7 +115,7 @@ def _seat(table: Table, entry: dict[str, Any], player: str, to: str, new_key: st
     if to == "bot":
         entry["to"] = "bot"
     elif new_key:
-        key = keys.normalise_public_key(new_key)
+        key = _new_key(table, player, new_key)
         entry.update({"to": "player", "new_key": key, "fingerprint": keys.fingerprint(key)})
     else:
         raise ModeratorError("hand the seat to a bot (--bot) or to a new player (--key NEW.pub)")
@@ -163,8 +172,7 @@ _HANDLERS = {"pause": _pause, "resume": _resume, "extend": _extend, "replace-key
 
 def reveal(gd: GameDir, force: bool = False) -> dict[str, Any]:
     """Append a signed `reveal` entry publishing the seed (and a --position start)."""
-    with locked(gd.root):
-        table = Table.load(gd)
+    with open_game(gd) as table:
         _refuse_after_reveal(table)
         if table.game.result(table.state) is None and not force:
             raise ModeratorError("the game is not over; revealing the seed now would show every hidden value "

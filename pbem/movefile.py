@@ -5,12 +5,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem import yamlio
+from pbem.errors import PbemError, excerpt
 
 FORMAT = "pbem-move/1"
-MAX_BYTES = 64 * 1024
+MAX_BYTES = yamlio.MOVE_LIMITS.max_bytes
+MAX_SIGNATURE_BYTES = 8 * 1024   # an SSHSIG armour is about 300 bytes
+MAX_ACTIONS = 100                # a whole Atlantis turn written ahead is about 20
+MAX_NAME = 128
+KEYS = ("format", "game", "player", "after", "after_hash", "actions")
 
 
-class MoveFileError(ValueError):
+class MoveFileError(PbemError):
     """One line saying what is wrong with the move file."""
 
 
@@ -37,30 +42,30 @@ def render_move(move: MoveFile, comment: str = "") -> str:
 
 
 def parse_move(raw: bytes, what: str = "move file") -> MoveFile:
-    if len(raw) > MAX_BYTES:
-        raise MoveFileError(f"{what} is {len(raw)} bytes; the limit is {MAX_BYTES}")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise MoveFileError(f"{what} is not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
-    data = yamlio.load_strict(text, what)
+    """Parse a move file's bytes (verify its signature on these bytes first: see pbem.submit)."""
+    data = yamlio.load_strict(raw, what, yamlio.MOVE_LIMITS)
     if not isinstance(data, dict):
         raise MoveFileError(f"{what} must be a YAML mapping with format, game, player, after, after_hash, actions")
     if data.get("format") != FORMAT:
-        raise MoveFileError(f"{what}: 'format' must be {FORMAT!r} (got {data.get('format')!r})")
-    unknown = sorted(set(data) - {"format", "game", "player", "after", "after_hash", "actions"})
+        raise MoveFileError(f"{what}: 'format' must be {FORMAT!r} (got {excerpt(data.get('format'))})")
+    unknown = sorted(set(data) - set(KEYS))
     if unknown:
-        raise MoveFileError(f"{what}: unknown key(s) {', '.join(map(str, unknown))}; allowed: "
-                            "format, game, player, after, after_hash, actions")
+        raise MoveFileError(f"{what}: unknown key(s) {excerpt(', '.join(unknown))}; allowed: {', '.join(KEYS)}")
     for key, kind in (("game", str), ("player", str), ("after", int), ("after_hash", str), ("actions", list)):
         value = data.get(key)
         if not isinstance(value, kind) or isinstance(value, bool):
-            raise MoveFileError(f"{what}: '{key}' must be a {kind.__name__} (got {value!r})")
+            raise MoveFileError(f"{what}: '{key}' must be a {kind.__name__} (got {excerpt(value)})")
+    for key in ("game", "player", "after_hash"):
+        if len(data[key]) > MAX_NAME:
+            raise MoveFileError(f"{what}: '{key}' is longer than {MAX_NAME} characters")
     if len(data["after_hash"]) < 12:
         raise MoveFileError(f"{what}: 'after_hash' must have at least 12 hex digits of the entry's hash")
     if not data["actions"]:
         raise MoveFileError(f"{what}: 'actions' is empty; add at least one action (see `pbem legal`)")
+    if len(data["actions"]) > MAX_ACTIONS:
+        raise MoveFileError(f"{what} has {len(data['actions'])} actions; at most {MAX_ACTIONS} are allowed in one move")
     for n, action in enumerate(data["actions"], 1):
         if not isinstance(action, dict) or not action:
-            raise MoveFileError(f"{what}: action {n} must be a mapping such as {{move: r7, to: G5}} (got {action!r})")
+            raise MoveFileError(f"{what}: action {n} must be a mapping such as {{move: r7, to: G5}} "
+                                f"(got {excerpt(action)})")
     return MoveFile(data["game"], data["player"], data["after"], data["after_hash"], data["actions"])

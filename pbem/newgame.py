@@ -15,7 +15,8 @@ from pbem.append import record_time
 from pbem.canonical import canonical, keyed_hash
 from pbem.crypto import keys, sshsig
 from pbem.engine import game_for, state_hash
-from pbem.fsutil import write_atomic
+from pbem.errors import PbemError, excerpt
+from pbem.fsutil import umask, write_atomic
 from pbem.gamedir import GameDir
 from pbem.log import seal, write_log
 from pbem.outputs import write_outputs
@@ -25,9 +26,10 @@ from pbem.table import START_POSITION, Table, initial_table
 
 LOG_FORMAT = "pbem-log/1"
 NAME_RE = re.compile(r"^[a-z][a-z0-9_-]{0,19}$")
+ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
 
-class NewGameError(ValueError):
+class NewGameError(PbemError):
     pass
 
 
@@ -70,6 +72,16 @@ def parse_options(pairs: Sequence[str]) -> dict[str, str]:
     return options
 
 
+def check_distinct_keys(players: Sequence[PlayerSpec]) -> None:
+    """One key, one seat: a key that signs for two seats would let one person move for both."""
+    seen: dict[str, str] = {}
+    for p in players:
+        if p.key in seen:
+            raise NewGameError(f"players {seen[p.key]} and {p.name} have the same key "
+                               f"({keys.fingerprint(p.key)}); each seat needs its own key")
+        seen[p.key] = p.name
+
+
 def sign_entry(entry: dict[str, Any], key_path: Path) -> dict[str, Any]:
     """Add the moderator's SSHSIG (namespace pbem-moderator) over the canonical entry."""
     body = {k: v for k, v in entry.items() if k not in ("hash", "signature")}
@@ -90,6 +102,10 @@ def create_game(root: Path, game_name: str, players: Sequence[PlayerSpec], optio
     names = [p.name for p in players]
     if len(set(names)) != len(names):
         raise NewGameError("two players have the same name; give each --player a different NAME")
+    check_distinct_keys(players)
+    if game_id is not None and not ID_RE.match(game_id):
+        raise NewGameError(f"--id {excerpt(game_id)}: a game id is 1-64 letters, digits, '.', '_' or '-', "
+                           "starting with a letter or digit")
     if not game.min_players <= len(players) <= game.max_players:
         raise NewGameError(f"{game.title} takes {game.min_players}-{game.max_players} players, not {len(players)}")
     try:
@@ -152,6 +168,7 @@ def create_game(root: Path, game_name: str, players: Sequence[PlayerSpec], optio
         table.save_snapshot(gd.read_log_text())
         record_time(gd.moderator_dir, 0)
         write_outputs(table)
+        os.chmod(tmp, 0o777 & ~umask())     # mkdtemp makes it 0700; a game folder is public
         os.replace(tmp, root) if not root.exists() else _move_into(tmp, root)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -6,11 +6,12 @@ the public log entries, and for a player ``game.secrets(state, player)``.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from pbem import yamlio
 from pbem.crypto import agecrypt
-from pbem.fsutil import write_atomic
+from pbem.fsutil import public_mode, write_atomic, write_if_changed
 from pbem.movefile import MoveFile, render_move
 from pbem.render.digest import DigestContext, render_digest
 from pbem.render.hexmap_svg import render_svg
@@ -116,10 +117,31 @@ def player_plaintext(table: Table, player: str) -> bytes:
     return render_digest(digest_context(table, player, with_svg=False), "text").encode()
 
 
-def write_outputs(table: Table) -> None:
+def write_outputs(table: Table, careful: bool = False) -> None:
+    """The public files and every player's encrypted secrets.
+
+    ``careful``: leave a file alone when it already holds the right content
+    (for secrets: when it decrypts, with the moderator key, to the right text).
+    """
     for rel, data in public_outputs(table).items():
-        write_atomic(table.gd.root / rel, data)
+        path = table.gd.root / rel
+        if careful:
+            write_if_changed(path, data, mode=public_mode())
+        else:
+            write_atomic(path, data, mode=public_mode())
     moderator_pub = table.header["moderator"]["key"]
     for player in table.players:
-        cipher = agecrypt.encrypt(player_plaintext(table, player), [table.player_keys(player)[0], moderator_pub])
-        write_atomic(table.gd.secrets_path(player), cipher)
+        plain = player_plaintext(table, player)
+        path = table.gd.secrets_path(player)
+        if careful and _holds(path, plain, table.gd.moderator_key_path):
+            continue
+        cipher = agecrypt.encrypt(plain, [table.player_keys(player)[0], moderator_pub])
+        write_atomic(path, cipher, mode=0o600)   # encrypted, but still only the player's
+
+
+def _holds(path: Path, plain: bytes, moderator_key: Path) -> bool:
+    """Does the encrypted file at ``path`` hold exactly ``plain``?"""
+    try:
+        return agecrypt.decrypt(path.read_bytes(), moderator_key) == plain
+    except (OSError, agecrypt.AgeError):
+        return False

@@ -7,8 +7,11 @@ from pathlib import Path
 from pbem import yamlio
 from pbem.crypto import sshsig
 from pbem.engine import Rejected, check_actions, game_for
+from pbem.errors import excerpt
 from pbem.gamedir import GameDir
-from pbem.movefile import MoveFileError, parse_move
+from pbem.movefile import MAX_BYTES, MoveFileError, parse_move
+from pbem.safefile import UnreadableFile, read_regular_file
+from pbem.submit import read_move_files
 from pbem.yamlio import YamlError
 
 
@@ -18,25 +21,25 @@ def preview(game_dir: Path, move_path: Path) -> list[str]:
     entries = gd.entries()
     header = entries[0]
     game = game_for(header)
-    raw = move_path.read_bytes()
+    signed = _signed(move_path)
+    raw, signature = read_move_files(move_path, None) if signed else (_read(move_path), "")
     try:
         move = parse_move(raw)
     except (MoveFileError, YamlError) as exc:
         raise Rejected(str(exc)) from None
     if move.game != header["id"]:
-        raise Rejected(f"move file is for game {move.game!r}, not {header['id']!r}")
+        raise Rejected(f"move file is for game {excerpt(move.game)}, not {header['id']!r}")
     keys = {p["name"]: p["key"] for p in header["players"]}
     if move.player not in keys:
-        raise Rejected(f"no player {move.player!r} in this game; players: {', '.join(keys)}")
+        raise Rejected(f"no player {excerpt(move.player)} in this game; players: {', '.join(keys)}")
     last = entries[-1]
     if move.after != last["index"] or not last["hash"].startswith(move.after_hash):
         raise Rejected(f"stale move: written after entry {move.after} but the log is at entry {last['index']} "
                        f"({last['hash'][:12]}); rewrite it from the new digest")
     lines = [f"format, game id and log position (entry {last['index']}) are right"]
-    sig_path = move_path.with_name(move_path.name + ".sig")
-    if sig_path.is_file():
+    if signed:
         try:
-            sshsig.verify_tolerant(raw, sig_path.read_text(errors="replace"), [keys[move.player]], sshsig.MOVE_NAMESPACE)
+            sshsig.verify_tolerant(raw, signature, [keys[move.player]], sshsig.MOVE_NAMESPACE)
             lines.append(f"signature by {move.player}'s key is valid")
         except sshsig.SignatureError as exc:
             raise Rejected(f"bad signature for {move.player}: {exc}") from None
@@ -55,3 +58,14 @@ def preview(game_dir: Path, move_path: Path) -> list[str]:
     elif applied.dropped:
         lines.append(f"stops early: {applied.dropped_reason}")
     return lines
+
+
+def _signed(move_path: Path) -> bool:
+    return move_path.with_name(move_path.name + ".sig").exists()
+
+
+def _read(move_path: Path) -> bytes:
+    try:
+        return read_regular_file(move_path, MAX_BYTES, "move file")
+    except UnreadableFile as exc:
+        raise Rejected(str(exc)) from None

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import importlib
 
+from pbem.errors import PbemError
 from pbem.game import Game
 
 # name -> "module:Class"; imported lazily so `pbem --help` stays fast.
@@ -19,7 +20,7 @@ def game_names() -> list[str]:
 def load_game(name: str) -> Game:
     """The game object for NAME, or ValueError with the known names."""
     if name not in GAMES:
-        raise ValueError(f"unknown game {name!r}; known games: {', '.join(game_names())}")
+        raise PbemError(f"unknown game {name!r}; known games: {', '.join(game_names())}")
     module_name, class_name = GAMES[name].split(":")
     cls = getattr(importlib.import_module(module_name), class_name)
     return cls()

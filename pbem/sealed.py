@@ -23,9 +23,10 @@ from typing import Any, Mapping
 from pbem import yamlio
 from pbem.canonical import sha256_hex
 from pbem.crypto import agecrypt
+from pbem.errors import PbemError
 
 
-class SealError(ValueError):
+class SealError(PbemError):
     """A sealed action that cannot be opened or does not match its commitment."""
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from pbem.engine import game_for
 from pbem.gamedir import GameDir
-from pbem.table import Table
+from pbem.repair import load_repaired
 
 
 def game_status(game_dir: Path) -> dict[str, Any]:
@@ -27,7 +27,7 @@ def game_status(game_dir: Path) -> dict[str, Any]:
         "revealed": any(e.get("kind") == "reveal" for e in entries),
     }
     if info["over"] and gd.seed(entries) is not None:
-        table = Table.load(gd)
+        table = load_repaired(gd)
         result = game.result(table.state)
         if result is not None:
             info["scores"] = dict(result.scores)

@@ -1,7 +1,6 @@
 """`pbem submit`: take one signed move file, or refuse it without touching the disk."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -9,12 +8,27 @@ from typing import Any
 from pbem.append import append_entry, finish_entry
 from pbem.canonical import sha256_hex
 from pbem.crypto import keys, sshsig
-from pbem.engine import Opener, Rejected, apply_actions, event_record, pending_players
-from pbem.fsutil import locked
+from pbem.engine import (
+    Opener,
+    Rejected,
+    apply_actions,
+    event_record,
+    game_for,
+    pending_players,
+)
+from pbem.errors import PbemError, excerpt
 from pbem.gamedir import GameDir
-from pbem.movefile import MoveFile, MoveFileError, parse_move
+from pbem.movefile import (
+    MAX_BYTES,
+    MAX_SIGNATURE_BYTES,
+    MoveFile,
+    MoveFileError,
+    parse_move,
+)
+from pbem.repair import open_game
+from pbem.safefile import UnreadableFile, read_regular_file
 from pbem.sealed import decrypt_plaintext, open_plaintext
-from pbem.table import SEALED, Table, sealed_store
+from pbem.table import Table, keys_at
 from pbem.yamlio import YamlError
 
 
@@ -38,31 +52,56 @@ class Receipt:
         return out
 
 
-def verify_move(table: Table, raw: bytes, signature: str) -> tuple[MoveFile, bytes, str]:
-    """Parse, check the signature against the named player's key, and bind to the log position."""
+def identify_signer(entries: list[dict[str, Any]], raw: bytes, signature: str) -> tuple[list[str], str, bytes]:
+    """Check the signature on the raw bytes before anything is parsed.
+
+    The SSHSIG armour names the key that made it; that key must be a player's
+    current key.  Returns (the players holding that key, the key, the bytes
+    that verified: the raw bytes, or them with mail-client damage undone).
+    Nothing of ``raw`` is parsed here, so a stranger's file costs one hash.
+    """
+    if len(raw) > MAX_BYTES:
+        raise Rejected(f"the move file is {len(raw)} bytes; the limit is {MAX_BYTES}")
+    if len(signature) > MAX_SIGNATURE_BYTES:
+        raise Rejected(f"the signature is {len(signature)} characters; an SSH signature is about 300: "
+                       "send the .sig file that ssh-keygen -Y sign wrote")
     try:
-        move = parse_move(raw)
+        key = sshsig.parse_signature(signature).public_key_line
+    except sshsig.SignatureError as exc:
+        raise Rejected(f"bad signature: {exc}") from None
+    players = [p["name"] for p in entries[0]["players"]]
+    owners = [p for p in players if key in keys_at(entries, p, len(entries))]
+    if not owners:
+        raise Rejected(f"bad signature: signed by key {keys.fingerprint(key)}, which is not the key of any "
+                       "player of this game; sign with the key you gave the moderator")
+    try:
+        key, signed = sshsig.verify_tolerant(raw, signature, [key], sshsig.MOVE_NAMESPACE)
+    except sshsig.SignatureError as exc:
+        raise Rejected(f"bad signature for {owners[0]}: {exc}") from None
+    return owners, key, signed
+
+
+def verify_move(table: Table, raw: bytes, signature: str) -> tuple[MoveFile, bytes, str]:
+    """Check the signature, then parse, then bind the move to its place in the log."""
+    owners, key, signed = identify_signer(table.entries, raw, signature)
+    try:
+        move = parse_move(signed)
     except (MoveFileError, YamlError) as exc:
         raise Rejected(str(exc)) from None
+    if move.player not in owners:
+        raise Rejected(f"the move is written for player {excerpt(move.player)} but signed with "
+                       f"{' and '.join(owners)}'s key; each player signs only their own moves")
     if move.game != table.game_id:
-        raise Rejected(f"move file is for game {move.game!r}, not {table.game_id!r}")
-    allowed = table.player_keys(move.player)
-    if not allowed:
-        raise Rejected(f"no player {move.player!r} in this game; players: {', '.join(table.players)}")
-    try:
-        key, signed = sshsig.verify_tolerant(raw, signature, allowed, sshsig.MOVE_NAMESPACE)
-    except sshsig.SignatureError as exc:
-        raise Rejected(f"bad signature for {move.player}: {exc}") from None
-    if signed != raw:
-        move = parse_move(signed)
+        raise Rejected(f"move file is for game {excerpt(move.game)}, not {table.game_id!r}")
     digest = sha256_hex(signed)
     for entry in table.entries[1:]:
         if entry.get("move", {}).get("sha256") == digest:
             raise Rejected(f"this move was already accepted as log entry {entry['index']}; nothing to do")
     last = table.last
     if move.after != last["index"] or not last["hash"].startswith(move.after_hash):
-        raise Rejected(f"stale move: written after entry {move.after} ({move.after_hash[:12]}) but the log is at "
-                       f"entry {last['index']} ({last['hash'][:12]}); read the new digest and rewrite the move")
+        raise Rejected(f"stale move: written after entry {move.after} ({excerpt(move.after_hash[:12])}) but the "
+                       f"log is at entry {last['index']} ({last['hash'][:12]}); read the new digest and rewrite "
+                       "the move")
     if table.game.result(table.state) is not None:
         raise Rejected("the game is over; no more moves are taken")
     if table.seats().get(move.player) == "bot":
@@ -73,13 +112,11 @@ def verify_move(table: Table, raw: bytes, signature: str) -> tuple[MoveFile, byt
 
 
 def submit(gd: GameDir, raw: bytes, signature: str) -> Receipt:
-    with locked(gd.root):
-        table = Table.load(gd)
+    with open_game(gd) as table:
         move, signed, key = verify_move(table, raw, signature)
         index = table.last["index"] + 1
-        opened: dict[str, str] = {}
         applied = apply_actions(table.game, table.state, move.player, move.actions,
-                                table.seed, table.game_id, index, _opener(gd, index, opened))
+                                table.seed, table.game_id, index, _opener(gd))
         # --- from here on nothing can be refused: build everything, then write ---
         base = f"moves/{index:06d}-{move.player}.yaml"
         entry: dict[str, Any] = {
@@ -94,23 +131,16 @@ def submit(gd: GameDir, raw: bytes, signature: str) -> Receipt:
         entry = finish_entry(table, entry)
         table.note_private(move.player, applied)
         archive: dict[str, bytes | str] = {base: signed, base + ".sig": entry["move"]["signature"]}
-        if opened:   # keep what only the moderator may read until `pbem reveal`
-            store = sealed_store(gd, table.entries)
-            store.update({k: v for k, v in opened.items() if int(k.split("/")[1]) < len(applied.actions)})
-            archive[f"moderator/{SEALED}"] = json.dumps(store, sort_keys=True, indent=1)
         append_entry(table, entry, archive)
         return Receipt(index, entry["hash"], entry["move"]["sha256"], move.player,
                        [table.game.describe_event(e.public) for e in applied.events],
                        applied.dropped_reason, pending_players(table.game, table.state))
 
 
-def _opener(gd: GameDir, index: int, opened: dict[str, str]) -> Opener:
-    """Open sealed actions with the moderator key, noting each plaintext for the reveal."""
+def _opener(gd: GameDir) -> Opener:
+    """Open sealed actions with the moderator key (the plaintexts are cached after the commit)."""
     def opener(k: int, action: Any) -> dict[str, Any]:
-        plaintext = decrypt_plaintext(action, gd.moderator_key_path)
-        inner = open_plaintext(action, plaintext)
-        opened[f"{index}/{k}"] = plaintext
-        return inner
+        return open_plaintext(action, decrypt_plaintext(action, gd.moderator_key_path))
     return opener
 
 
@@ -120,16 +150,48 @@ def _normal_sig(signature: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def read_move_files(move_path: Path, sig_path: Path | None) -> tuple[bytes, str]:
+def read_move_files(move_path: Path, sig_path: Path | None,
+                    follow_symlinks: bool = True) -> tuple[bytes, str]:
+    """The move file and its signature, read safely (regular files within the size limits)."""
     sig_path = sig_path or move_path.with_name(move_path.name + ".sig")
     try:
-        raw = move_path.read_bytes()
-    except OSError as exc:
-        raise Rejected(f"cannot read move file {move_path}: {exc.strerror}") from None
-    try:
-        signature = sig_path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        raw = read_regular_file(move_path, MAX_BYTES, "move file", follow_symlinks)
+    except UnreadableFile as exc:
+        raise Rejected(str(exc)) from None
+    if not sig_path.exists() and not sig_path.is_symlink():
         raise Rejected(f"no signature file {sig_path}; sign the move with "
-                       f"`ssh-keygen -Y sign -n pbem-move -f KEY {move_path}` or `pbem sign`") from None
-    return raw, signature
+                       f"`ssh-keygen -Y sign -n pbem-move -f KEY {move_path}` or `pbem sign`")
+    try:
+        signature = read_regular_file(sig_path, MAX_SIGNATURE_BYTES, "signature file", follow_symlinks)
+    except UnreadableFile as exc:
+        raise Rejected(str(exc)) from None
+    return raw, signature.decode("utf-8", errors="replace")
 
+
+
+def receipt_from_log(gd: GameDir, index: int) -> Receipt:
+    """The receipt of an accepted move, rebuilt from its log entry."""
+    entries = gd.entries()
+    entry = entries[index]
+    game = game_for(entries[0])
+    events = [game.describe_event({k: v for k, v in ev.items() if k != "auto"}) for ev in entry.get("events", [])]
+    waiting: list[str] = []
+    for d in entries[-1].get("pending", []):
+        if d["player"] not in waiting:
+            waiting.append(d["player"])
+    return Receipt(index, entry["hash"], entry["move"]["sha256"], entry["player"], events,
+                   entry.get("dropped", {}).get("reason", ""), waiting)
+
+
+def committed_receipt(gd: GameDir, data: bytes) -> Receipt | None:
+    """The receipt of the move with exactly these bytes if it is in the log (after a failure
+    past the commit point the move counts as taken), else None."""
+    if not data:
+        return None
+    digest = sha256_hex(data)
+    try:
+        entries = gd.entries()
+    except PbemError:
+        return None
+    index = next((e["index"] for e in entries if e.get("move", {}).get("sha256") == digest), None)
+    return None if index is None else receipt_from_log(gd, index)

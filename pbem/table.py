@@ -7,11 +7,12 @@ from typing import Any, Iterator
 
 from pbem.canonical import sha256_hex
 from pbem.engine import Applied, Opener, apply_actions, game_for, setup_rng, state_hash
-from pbem.sealed import SealError, decrypt_plaintext, is_sealed, open_plaintext
+from pbem.errors import PbemError
 from pbem.fsutil import write_atomic
 from pbem.game import Game
 from pbem.gamedir import GameDir
 from pbem.log import parse_entries
+from pbem.sealed import SealError, decrypt_plaintext, is_sealed, open_plaintext
 
 START_POSITION = "start_position.json"
 SEALED = "sealed.json"   # moderator/: the plaintexts of sealed actions, "<entry>/<action number>" -> text
@@ -27,6 +28,8 @@ class Table:
     seed: bytes | None
     state: Any
     private: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    #: the snapshot did not match the log, so the derived files may lag it (a repair rewrites them)
+    derived_stale: bool = False
 
     @property
     def header(self) -> dict[str, Any]:
@@ -75,6 +78,7 @@ class Table:
         for table, _entry, _applied in replay(gd, game, entries, seed):
             pass
         assert table is not None
+        table.derived_stale = True
         return table
 
     @classmethod
@@ -84,7 +88,7 @@ class Table:
         game = game_for(entries[0])
         view = json.loads((gd.public_dir / "view.json").read_text())
         if view.get("index") != entries[-1]["index"]:
-            raise ValueError(f"{gd.public_dir / 'view.json'} is older than the log; fetch the game folder again")
+            raise PbemError(f"{gd.public_dir / 'view.json'} is older than the log; fetch the game folder again")
         return cls(gd, game, entries, None, game.from_position(view["view"]), {})
 
     def save_snapshot(self, log_text: str) -> None:
@@ -157,21 +161,26 @@ def start_position(gd: GameDir, entries: list[dict[str, Any]]) -> dict[str, Any]
 
 
 def sealed_store(gd: GameDir, entries: list[dict[str, Any]]) -> dict[str, str]:
-    """Plaintexts of sealed actions: revealed in the log, the moderator's cache, or
-    decrypted again with the moderator key (a CI moderator starts from a fresh clone)."""
+    """Plaintexts of sealed actions, "<entry>/<action number from 0>" -> text: revealed in the
+    log, or the moderator's cache completed by decrypting with the moderator key (a CI
+    moderator starts from a fresh clone; a crash may have stopped before the cache was written)."""
     for entry in entries:
         if entry.get("kind") == "reveal":
             return dict(entry.get("sealed", {}))
+    store: dict[str, str] = {}
     path = gd.moderator_dir / SEALED
     if path.is_file():
-        return json.loads(path.read_text())
+        try:
+            store = {k: v for k, v in json.loads(path.read_text()).items() if isinstance(v, str)}
+        except ValueError:
+            store = {}
     if not gd.moderator_key_path.is_file():
-        return {}
-    store: dict[str, str] = {}
+        return store
     for entry in entries:
         for k, action in enumerate(entry.get("actions", []) if acting_player(entry) else []):
-            if is_sealed(action):
-                store[f"{entry['index']}/{k}"] = decrypt_plaintext(action, gd.moderator_key_path)
+            key = f"{entry['index']}/{k}"
+            if is_sealed(action) and key not in store:
+                store[key] = decrypt_plaintext(action, gd.moderator_key_path)
     return store
 
 

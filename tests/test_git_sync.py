@@ -159,7 +159,7 @@ def test_layout_problems_get_receipts_and_are_removed(shared):
     red.git("push", "-q")
     out = shared.sync().output
     assert "accepted" not in out
-    assert "is blue's but it was put in incoming/red/" in _receipt(shared, "red", "theirs")
+    assert "signed with blue's key but it was put in incoming/red/" in _receipt(shared, "red", "theirs")
     assert "no player 'nobody'" in _receipt(shared, "nobody", "ghost")
     assert "no signature file nosig.yaml.sig" in _receipt(shared, "red", "nosig")
     assert "has no move file lonely.yaml" in _receipt(shared, "red", "lonely")

@@ -86,14 +86,18 @@ def test_unflow_undoes_format_flowed():
     assert unflow("a \nb", delsp=True) == "ab"
 
 
-def test_receipts_go_to_reply_to_but_list_mail_is_answered_privately():
+def test_receipts_go_only_to_a_players_registered_address(tmp_path):
     from email.message import EmailMessage
 
-    from pbem.transport.mail_compose import reply_address
+    from pbem.transport.mail_config import MailConfig
+    from pbem.transport.mail_cycle import receipt_address
+    cfg = MailConfig(tmp_path / "mail.toml", "Moderator <mod@example.org>", "", {"red": "Alice <alice@example.org>"},
+                     None, None, None)
     msg = EmailMessage()
-    msg["From"] = "Alice <alice@example.org>"
-    msg["Reply-To"] = "alice.games@example.org"
-    assert reply_address(msg) == "alice.games@example.org"
-    msg["List-Id"] = "<atlantis.lists.example.org>"
-    msg.replace_header("Reply-To", "atlantis@lists.example.org")
-    assert reply_address(msg) == "alice@example.org"
+    msg["From"] = "Alice <ALICE@example.org>"
+    msg["Reply-To"] = "someone.else@example.net"
+    assert receipt_address(msg, cfg) == "alice@example.org"     # never the Reply-To of a stranger
+    msg.replace_header("From", "Mallory <mallory@example.net>")
+    assert receipt_address(msg, cfg) == ""                      # a stranger gets no answer
+    msg.replace_header("Reply-To", "alice@example.org")
+    assert receipt_address(msg, cfg) == "alice@example.org"     # replies asked to go to a player: to the player

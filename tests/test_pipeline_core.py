@@ -81,7 +81,7 @@ def test_rejections_change_nothing(game, key_pool):
     raw, sig = signed_move(table, player, [{"draw": True}], key_pool[player])
     _rejects(game, raw, sig.replace("A", "B", 3), "bad signature")
     _, wrong_sig = signed_move(table, player, [{"draw": True}], key_pool[other])
-    _rejects(game, raw, wrong_sig, "bad signature")
+    _rejects(game, raw, wrong_sig, f"signed with {other}'s key")
     _rejects(game, raw + b"# changed\n", sig, "bad signature")
     raw2, sig2 = signed_move(table, other, [{"draw": True}], key_pool[other])
     _rejects(game, raw2, sig2, "not .*decision now")

@@ -25,6 +25,7 @@ from pbem.crypto.keys import (
     normalise_public_key,
     public_key_of,
 )
+from pbem.errors import PbemError
 
 ARMOR_BEGIN = b"-----BEGIN AGE ENCRYPTED FILE-----"
 BINARY_MAGIC = b"age-encryption.org/v1\n"
@@ -32,7 +33,7 @@ AGE_RECIPIENT_PREFIX = "age1"
 AGE_SECRET_PREFIX = "AGE-SECRET-KEY-1"
 
 
-class AgeError(Exception):
+class AgeError(PbemError):
     """Encryption or decryption failed; the message is one actionable line."""
 
 

@@ -28,6 +28,7 @@ from cryptography.hazmat.primitives.serialization import (
     load_ssh_private_key,
 )
 
+from pbem.errors import PbemError
 from pbem.fsutil import write_atomic
 
 ED25519 = "ssh-ed25519"
@@ -36,7 +37,7 @@ OPENSSH_MAGIC = b"openssh-key-v1\x00"
 MAKE_KEY_HINT = "make one with `ssh-keygen -t ed25519`"
 
 
-class KeyFileError(Exception):
+class KeyFileError(PbemError):
     """A key file or key line cannot be used; the message is one actionable line."""
 
 

@@ -35,6 +35,7 @@ from pbem.crypto.keys import (
     public_key_line,
     raw_from_ed25519_blob,
 )
+from pbem.errors import PbemError
 
 MOVE_NAMESPACE = "pbem-move"
 MODERATOR_NAMESPACE = "pbem-moderator"
@@ -51,7 +52,7 @@ HASHES: dict[str, Callable[[bytes], bytes]] = {
 INVALID = "signature is not valid for this file (was the file changed after signing?)"
 
 
-class SignatureError(Exception):
+class SignatureError(PbemError):
     """A signature was rejected; the message is one line a person can act on."""
 
 

@@ -15,6 +15,7 @@ import jinja2
 from markupsafe import Markup
 
 from pbem.data import templates_dir
+from pbem.errors import PbemError
 
 __all__ = ["DigestContext", "render_digest", "SIGN_COMMAND", "FORMATS"]
 
@@ -59,7 +60,7 @@ def _env(fmt: str, folder: str) -> jinja2.Environment:
 def render_digest(ctx: DigestContext, fmt: str) -> str:
     """The digest as plain text (``fmt="text"``) or a standalone HTML5 page (``fmt="html"``)."""
     if fmt not in FORMATS:
-        raise ValueError(f"unknown digest format {fmt!r}; use one of: {', '.join(FORMATS)}")
+        raise PbemError(f"unknown digest format {fmt!r}; use one of: {', '.join(FORMATS)}")
     env = _env(fmt, str(templates_dir()))
     template = env.get_template(FORMATS[fmt])
     board_svg = ctx.board_svg.rstrip("\n")

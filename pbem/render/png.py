@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from pbem.errors import PbemError
+
 __all__ = ["PNG_MAGIC", "ZOOM", "svg_size", "svg_to_png"]
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -25,14 +27,14 @@ def svg_to_png(svg: str, zoom: float = ZOOM) -> bytes:
     try:
         import resvg_py
     except ImportError:  # pragma: no cover - a packaging error
-        raise ValueError("SVG to PNG needs the resvg-py package: pip install resvg-py") from None
+        raise PbemError("SVG to PNG needs the resvg-py package: pip install resvg-py") from None
     try:
         png = bytes(resvg_py.svg_to_bytes(svg_string=svg, zoom=zoom, background="#ffffff"))
     except (ValueError, RuntimeError) as exc:
         first = str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__
-        raise ValueError(f"cannot render the board SVG as PNG: {first}") from None
+        raise PbemError(f"cannot render the board SVG as PNG: {first}") from None
     if not png.startswith(PNG_MAGIC):
-        raise ValueError("cannot render the board SVG as PNG: the renderer returned no PNG data")
+        raise PbemError("cannot render the board SVG as PNG: the renderer returned no PNG data")
     return png
 
 

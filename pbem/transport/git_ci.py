@@ -15,6 +15,7 @@ from pathlib import Path
 
 from pbem import __version__
 from pbem.data import templates_dir
+from pbem.errors import PbemError
 from pbem.fsutil import write_atomic
 from pbem.gamedir import GameDir
 from pbem.transport.git_repo import Identity, Repo
@@ -46,7 +47,7 @@ added them, then by file name.
 """
 
 
-class InitError(ValueError):
+class InitError(PbemError):
     pass
 
 

@@ -17,6 +17,8 @@ from typing import Any
 
 import click
 
+from pbem.errors import PbemError
+
 GAME_DIR = click.argument("game_dir", type=click.Path(path_type=Path))
 
 
@@ -200,12 +202,12 @@ def unseal_seed_cmd(game_dir: Path, key_path: Path | None, key_env: str | None) 
 def _unseal(game_dir: Path, key_path: Path | None, key_env: str | None) -> None:
     from pbem.transport.git_seed import unseal_seed
     if key_path is not None and key_env is not None:
-        raise ValueError("give either --key or --key-env, not both")
+        raise PbemError("give either --key or --key-env, not both")
     key_text = None
     if key_env is not None:
         key_text = os.environ.get(key_env)
         if not key_text:
-            raise ValueError(f"environment variable {key_env} is not set or empty")
+            raise PbemError(f"environment variable {key_env} is not set or empty")
     for path in unseal_seed(_game(game_dir), key_path, key_text):
         click.echo(f"restored {path}")
 

@@ -14,11 +14,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from pbem.errors import PbemError
+
 MODERATOR_NAME = "pbem moderator"
 MODERATOR_EMAIL = "moderator@pbem.invalid"
 
 
-class GitError(ValueError):
+class GitError(PbemError):
     """A git command failed; ``str`` is one line."""
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pbem.crypto import agecrypt, keys
+from pbem.errors import PbemError
 from pbem.fsutil import write_atomic
 from pbem.gamedir import GameDir
 from pbem.rng import seed_commitment
@@ -25,7 +26,7 @@ SEALED_POSITION = "moderator.start_position.age"
 MODERATOR_GITIGNORE = "# the moderator's private files never go into a shared repository\n*\n"
 
 
-class SeedError(ValueError):
+class SeedError(PbemError):
     """One line: why the seed cannot be sealed or restored."""
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem import yamlio
+from pbem.errors import PbemError
 from pbem.fsutil import write_atomic
 from pbem.gamedir import GameDir
 from pbem.transport.git_repo import MODERATOR_EMAIL, MODERATOR_NAME
@@ -28,7 +29,7 @@ from pbem.transport.git_repo import MODERATOR_EMAIL, MODERATOR_NAME
 SETTINGS_NAME = "git.yaml"
 
 
-class SettingsError(ValueError):
+class SettingsError(PbemError):
     pass
 
 
@@ -51,7 +52,7 @@ def load_settings(gd: GameDir) -> GitSettings:
     path = settings_path(gd)
     if not path.is_file():
         return GitSettings()
-    data = yamlio.load_strict(path.read_text(encoding="utf-8"), str(path)) or {}
+    data = yamlio.load_strict(path.read_bytes(), str(path), yamlio.SETTINGS_LIMITS) or {}
     if not isinstance(data, dict):
         raise SettingsError(f"{path} must be a YAML mapping (see docs/git.md)")
     known = {f.name: f for f in fields(GitSettings)}

@@ -23,23 +23,24 @@ import contextlib
 import fcntl
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from pbem.crashreport import refusal_for_crash
 from pbem.engine import Rejected, pending_players
+from pbem.errors import PbemError
 from pbem.fsutil import write_atomic
 from pbem.gamedir import GameDir
-from pbem.movefile import MoveFileError, parse_move
 from pbem.transport.git_incoming import MOVE_SUFFIX, SIG_SUFFIX, IncomingItem, collect
 from pbem.transport.git_repo import GitError, Identity, Repo
 from pbem.transport.git_seed import prepare_moderator_dir
 from pbem.transport.git_verify import refusal, require_ssh_keygen, signatures
-from pbem.yamlio import YamlError
 
 RECEIPTS = "receipts"
 INCOMING = "incoming"
 
 
-class SyncError(ValueError):
+class SyncError(PbemError):
     """One line: why the sync stopped."""
 
 
@@ -250,8 +251,8 @@ def process_incoming(repo: Repo, gd: GameDir, prefix: str, opts: SyncOptions) ->
 
 
 def _waiting(gd: GameDir) -> list[str]:
-    from pbem.table import Table
-    table = Table.load(gd)
+    from pbem.repair import load_repaired
+    table = load_repaired(gd)
     return pending_players(table.game, table.state)
 
 
@@ -273,17 +274,11 @@ def _layout_refusal(item: IncomingItem, players: list[str]) -> str:
 def _handle(repo: Repo, gd: GameDir, prefix: str, item: IncomingItem, reason: str,
             waiting: list[str]) -> tuple[Outcome, list[str]]:
     """Submit one item (unless already refused), remove it, write its receipt, commit."""
-    from pbem.submit import Receipt, submit
+    from pbem.submit import Receipt
     receipt: Receipt | None = None
     if not reason:
         assert item.move is not None and item.sig is not None
-        raw = (repo.root / item.move).read_bytes()
-        signature = (repo.root / item.sig).read_text(encoding="utf-8", errors="replace")
-        try:
-            _check_owner(raw, item.owner)
-            receipt = submit(gd, raw, signature)
-        except Rejected as exc:
-            reason = str(exc)
+        receipt, reason = _submit_item(gd, repo.root / item.move, repo.root / item.sig, item.owner)
     first = item.paths[0]
     shown = first[len(prefix) + 1:] if prefix else first           # incoming/red/0012.yaml
     filename = shown.split("/", 1)[-1]                              # red/0012.yaml
@@ -310,14 +305,27 @@ def _who(players: list[str]) -> str:
     return ", ".join(players) if players else "nobody (the game is over)"
 
 
-def _check_owner(raw: bytes, owner: str) -> None:
+def _submit_item(gd: GameDir, move_path: Path, sig_path: Path, owner: str) -> tuple[Any, str]:
+    """Submit one pushed move: (its receipt, "") or (None, the one-line reason it was refused).
+
+    Never raises for anything in the files: a hostile or broken file is refused, and the
+    items behind it are still processed (quarantine, docs/git.md)."""
+    from pbem.submit import committed_receipt, identify_signer, read_move_files, submit
+    raw = b""
     try:
-        move = parse_move(raw)
-    except (MoveFileError, YamlError):
-        return          # submit says what is wrong with it
-    if move.player != owner:
-        raise Rejected(f"the move is {move.player}'s but it was put in incoming/{owner}/; "
-                       "each player adds moves only to their own folder")
+        raw, signature = read_move_files(move_path, sig_path, follow_symlinks=False)
+        owners, _key, _signed = identify_signer(gd.entries(), raw, signature)
+        if owner not in owners:
+            raise Rejected(f"the move is signed with {' and '.join(owners)}'s key but it was put in "
+                           f"incoming/{owner}/; each player adds moves only to their own folder")
+        return submit(gd, raw, signature), ""
+    except PbemError as exc:
+        return None, str(exc)
+    except Exception as exc:  # noqa: BLE001 - quarantine: a bug must not block the moves behind this one
+        committed = committed_receipt(gd, raw)
+        if committed is not None:   # it failed after the commit: the move is in; the next command repairs the rest
+            return committed, ""
+        return None, refusal_for_crash(gd.moderator_dir, exc, f"incoming move {move_path.name}", raw)
 
 
 def _accepted_text(receipt: Any, shown: str) -> str:
@@ -359,8 +367,8 @@ def _maybe_reveal(repo: Repo, gd: GameDir, prefix: str, opts: SyncOptions) -> No
     if not opts.reveal_at_end:
         return
     from pbem.moderator import reveal
-    from pbem.table import Table
-    table = Table.load(gd)
+    from pbem.repair import load_repaired
+    table = load_repaired(gd)
     if table.game.result(table.state) is None or any(e.get("kind") == "reveal" for e in table.entries):
         return
     entry = reveal(gd)

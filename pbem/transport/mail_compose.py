@@ -18,7 +18,7 @@ import html
 import re
 from dataclasses import dataclass
 from email.message import EmailMessage
-from email.utils import formatdate, getaddresses, make_msgid
+from email.utils import formatdate, make_msgid
 from typing import Any
 
 from pbem.gamedir import GameDir
@@ -133,21 +133,6 @@ def compose_digest(parts: DigestParts, secrets: bytes, player: str, to: str, sen
 
 
 # --- receipts -------------------------------------------------------------------
-
-def reply_address(original: EmailMessage) -> str:
-    """Where a receipt goes: Reply-To, else From (the first address).
-
-    A message that came through a mailing list is answered privately, to its
-    author (From): the list's Reply-To would send the receipt to everybody.
-    """
-    via_list = bool(original.get("List-Id")) or str(original.get("Precedence", "")).strip().lower() in ("list", "bulk")
-    for header in (("From",) if via_list else ("Reply-To", "From")):
-        values = original.get_all(header) or []
-        found = [addr for _name, addr in getaddresses([str(v) for v in values]) if "@" in addr]
-        if found:
-            return found[0]
-    return ""
-
 
 def compose_reply(original_id: str, original_subject: str, to: str, sender: str, domain: str,
                   verdict: str, body: str, game_id: str) -> EmailMessage:

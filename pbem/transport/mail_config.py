@@ -41,6 +41,7 @@ from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
 
+from pbem.errors import PbemError
 from pbem.gamedir import GameDir
 
 CONFIG_NAMES = ("mail.toml", "mail.yaml", "mail.yml")
@@ -55,7 +56,7 @@ IMAP_KEYS = SERVER_KEYS | {"folder", "done_folder"}
 MAILDIR_KEYS = {"path"}
 
 
-class MailConfigError(ValueError):
+class MailConfigError(PbemError):
     """One line saying what is wrong with the mail settings and where."""
 
 
@@ -153,8 +154,8 @@ def _read(path: Path) -> dict[str, Any]:
     if path.suffix == ".toml":
         data = _parse_toml(text, path)
     else:
-        from pbem.yamlio import load_strict
-        data = load_strict(text, str(path))
+        from pbem.yamlio import SETTINGS_LIMITS, load_strict
+        data = load_strict(text, str(path), SETTINGS_LIMITS)
     if data is None:
         data = {}
     if not isinstance(data, dict):

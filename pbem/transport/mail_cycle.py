@@ -11,24 +11,25 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
-from email.utils import parseaddr, parsedate_to_datetime
+from email.utils import getaddresses, parseaddr, parsedate_to_datetime
 from types import TracebackType
 from typing import Any
 
-from pbem.engine import Rejected, game_for
+from pbem.crashreport import refusal_for_crash
+from pbem.engine import Rejected
+from pbem.errors import PbemError
 from pbem.fsutil import locked
 from pbem.gamedir import GameDir
-from pbem.submit import Receipt, submit
+from pbem.submit import committed_receipt, receipt_from_log, submit
 from pbem.transport.mail_compose import (
     DigestParts,
     compose_digest,
     compose_reply,
-    reply_address,
 )
 from pbem.transport.mail_config import MailConfig
 from pbem.transport.mail_imap import (
@@ -112,9 +113,12 @@ def open_inbox(cfg: MailConfig) -> Inbox:
 # --- fetching ---------------------------------------------------------------------
 
 def parse_message(raw: bytes) -> EmailMessage:
-    msg = BytesParser(policy=policy.default).parsebytes(raw)
-    assert isinstance(msg, EmailMessage)
-    return msg
+    """The parsed message; one the parser cannot read is an empty message (then left alone)."""
+    try:
+        msg = BytesParser(policy=policy.default).parsebytes(raw)
+    except Exception:  # noqa: BLE001 - quarantine: a message that breaks the parser must not stop the run
+        return EmailMessage()
+    return msg if isinstance(msg, EmailMessage) else EmailMessage()
 
 
 def _sort_key(item: Incoming, msg: EmailMessage) -> tuple[float, int]:
@@ -176,60 +180,63 @@ def _handle(gd: GameDir, header: dict[str, Any], ledger: Ledger, item: Incoming,
         report.add(f"left alone: message {message_id or '(no Message-ID)'} from {sender or '?'} "
                    f"({subject!r}): {intake.not_a_move}")
         return
-    keys_of = _keys_of(header)
-    results = [_submit_one(gd, header, found, keys_of) for found in intake.moves]
+    results = [_submit_one(gd, found, item.raw) for found in intake.moves]
     for r in results:
         report.accepted += r.verdict == ACCEPTED
         report.rejected += r.verdict == REJECTED
         detail = r.lines[0].removeprefix("accepted: ") + (" (already in the log)" if r.again else "")
         report.add(f"{r.verdict}: {r.label} from {sender or '?'} {message_id or '(no Message-ID)'}: {detail}")
     record.update(status=SUBMITTED, results=[r.__dict__ for r in results],
-                  reply={"to": reply_address(msg), "verdict": _verdict(results), "game": header["id"],
+                  reply={"to": receipt_address(msg, cfg), "verdict": _verdict(results), "game": header["id"],
                          "body": _reply_body(header["id"], results)})
     ledger.put(key, record)                   # recorded BEFORE the receipt goes out
     _reply(ledger, key, record, cfg, outbox, report)
     _done(box, record)
 
 
+def receipt_address(msg: EmailMessage, cfg: MailConfig) -> str:
+    """Where a receipt goes: the registered address of the player who sent the message, if it
+    came from (or asks replies to go to) a player's address; else nowhere.  A stranger's
+    message is never answered: pbem must not mail anyone who is not in the game."""
+    sent_from: set[str] = set()
+    for header in ("From", "Reply-To"):
+        sent_from |= {addr.lower() for _name, addr in getaddresses([str(v) for v in msg.get_all(header) or []])}
+    for address in cfg.players.values():
+        if parseaddr(address)[1].lower() in sent_from:
+            return parseaddr(address)[1]
+    return ""
+
+
 def _read_moves(msg: EmailMessage) -> Intake:
     """Moves in the message; a message too broken to read is left alone, never a crash on every run."""
     try:
         return find_moves(msg)
-    except (ValueError, TypeError, LookupError, AttributeError, UnicodeError) as exc:
-        return Intake(not_a_move=f"the message cannot be read ({exc.__class__.__name__}: {exc})".splitlines()[0])
+    except Exception as exc:  # noqa: BLE001 - quarantine: a message that breaks the reader is left alone
+        return Intake(not_a_move=f"the message cannot be read ({exc.__class__.__name__})")
 
 
-def _keys_of(header: dict[str, Any]) -> Callable[[str], Sequence[str]]:
-    keys = {p["name"]: [p["key"]] for p in header["players"]}
-    return lambda player: keys.get(player, [])
-
-
-def _submit_one(gd: GameDir, header: dict[str, Any], found: FoundMove,
-                keys_of: Callable[[str], Sequence[str]]) -> MoveResult:
+def _submit_one(gd: GameDir, found: FoundMove, raw_message: bytes) -> MoveResult:
+    """Submit one move found in a message.  Never raises: whatever happens becomes the verdict."""
     if found.problem:
         return MoveResult(found.label, REJECTED, [found.problem])
+    data = b""
     try:
-        receipt = submit(gd, choose(found, keys_of), found.signature)
+        data = choose(found, gd.entries())
+        receipt = submit(gd, data, found.signature)
     except Rejected as exc:
         duplicate = _DUPLICATE.search(str(exc))
         if duplicate is None:
             return MoveResult(found.label, REJECTED, [str(exc)])
         return MoveResult(found.label, ACCEPTED, receipt_from_log(gd, int(duplicate.group(1))).lines(), again=True)
+    except PbemError as exc:
+        return MoveResult(found.label, REJECTED, [str(exc)])
+    except Exception as exc:  # noqa: BLE001 - quarantine: a bug must not block the messages behind this one
+        committed = committed_receipt(gd, data)
+        if committed is not None:   # it failed after the commit: the move is in; the next command repairs the rest
+            return MoveResult(found.label, ACCEPTED, committed.lines())
+        return MoveResult(found.label, REJECTED, [refusal_for_crash(gd.moderator_dir, exc, found.label,
+                                                                    raw_message)])
     return MoveResult(found.label, ACCEPTED, receipt.lines())
-
-
-def receipt_from_log(gd: GameDir, index: int) -> Receipt:
-    """The receipt of an accepted move, rebuilt from its log entry."""
-    entries = gd.entries()
-    entry = entries[index]
-    game = game_for(entries[0])
-    events = [game.describe_event({k: v for k, v in ev.items() if k != "auto"}) for ev in entry.get("events", [])]
-    waiting: list[str] = []
-    for d in entries[-1].get("pending", []):
-        if d["player"] not in waiting:
-            waiting.append(d["player"])
-    return Receipt(index, entry["hash"], entry["move"]["sha256"], entry["player"], events,
-                   entry.get("dropped", {}).get("reason", ""), waiting)
 
 
 def _verdict(results: list[MoveResult]) -> str:
@@ -265,7 +272,7 @@ def _reply(ledger: Ledger, key: str, record: dict[str, Any], cfg: MailConfig, ou
         report.replies += 1
         report.add(f"  receipt ({reply['verdict']}) sent to {reply['to']}")
     else:
-        report.add("  no receipt: the message has no From or Reply-To address")
+        report.add("  no receipt: the message did not come from a player's address")
     record["status"] = REPLIED
     ledger.put(key, record)
 
@@ -295,7 +302,7 @@ def _send(gd: GameDir, cfg: MailConfig, players: Sequence[str], only_changed: bo
     cfg.check_players(everyone)
     unknown = [p for p in players if p not in everyone]
     if unknown:
-        raise ValueError(f"no player {', '.join(unknown)} in this game; players: {', '.join(everyone)}")
+        raise PbemError(f"no player {', '.join(unknown)} in this game; players: {', '.join(everyone)}")
     turn = parts.turn
     state = SentState.load(gd)
     targets = [p for p in (players or everyone) if not only_changed or state.last_hash(p) != turn.entry_hash]

@@ -20,11 +20,12 @@ from pathlib import Path
 from types import TracebackType
 from typing import Protocol
 
+from pbem.errors import PbemError
 from pbem.transport.mail_config import ImapServer
 from pbem.transport.mail_smtp import tls_context
 
 
-class MailFetchError(ValueError):
+class MailFetchError(PbemError):
     """Reading the inbox failed; one line naming the server and the reason."""
 
 

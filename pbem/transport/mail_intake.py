@@ -16,13 +16,12 @@ which then gives the reason.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from email.message import EmailMessage, Message
+from typing import Any
 
 from pbem.crypto import sshsig
-from pbem.movefile import FORMAT, MoveFileError, parse_move
-from pbem.yamlio import YamlError
+from pbem.movefile import FORMAT
 
 MOVE_SUFFIXES = (".yaml", ".yml")
 SIG_SUFFIX = ".sig"
@@ -242,15 +241,17 @@ def _merged(readings: list[list[FoundMove]]) -> list[FoundMove]:
     return first
 
 
-def choose(move: FoundMove, keys_of: Callable[[str], Sequence[str]]) -> bytes:
-    """The candidate whose signature verifies for the player it names, else the most likely one."""
+def choose(move: FoundMove, entries: list[dict[str, Any]]) -> bytes:
+    """The candidate whose signature verifies with a player's key, else the most likely one.
+
+    Only signatures are checked here (on the raw bytes): nothing a stranger sent is parsed.
+    """
+    from pbem.engine import Rejected
+    from pbem.submit import identify_signer
     for data in move.candidates:
         try:
-            player = parse_move(data).player
-            keys = list(keys_of(player))
-            if keys:
-                sshsig.verify_tolerant(data, move.signature, keys, sshsig.MOVE_NAMESPACE)
-                return data
-        except (MoveFileError, YamlError, sshsig.SignatureError):
+            _owners, _key, signed = identify_signer(entries, data, move.signature)
+            return signed
+        except Rejected:
             continue
     return move.candidates[0]

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.canonical import sha256_hex
+from pbem.errors import PbemError
 from pbem.fsutil import write_atomic
 from pbem.gamedir import GameDir
 
@@ -36,7 +37,7 @@ SUBMITTED = "submitted"      # moves submitted, receipt not yet sent
 REPLIED = "replied"          # done
 
 
-class MailBusyError(ValueError):
+class MailBusyError(PbemError):
     pass
 
 
@@ -50,9 +51,9 @@ def _read_json(path: Path, what: str) -> dict[str, Any]:
     except FileNotFoundError:
         return {}
     except ValueError:
-        raise ValueError(f"{path} is damaged (not JSON); restore it from a backup ({what})") from None
+        raise PbemError(f"{path} is damaged (not JSON); restore it from a backup ({what})") from None
     if not isinstance(data, dict):
-        raise ValueError(f"{path} is damaged (not a JSON object); restore it from a backup ({what})")
+        raise PbemError(f"{path} is damaged (not a JSON object); restore it from a backup ({what})")
     return data
 
 

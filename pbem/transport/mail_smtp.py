@@ -13,10 +13,11 @@ from email.message import EmailMessage
 from email.utils import parseaddr
 from types import TracebackType
 
+from pbem.errors import PbemError
 from pbem.transport.mail_config import Server
 
 
-class MailSendError(ValueError):
+class MailSendError(PbemError):
     """Sending failed; one line naming the server and the reason."""
 
 
