@@ -94,10 +94,10 @@ def test_side_a_queen_symbols_are_the_centre_and_one_stargate_of_each_jump_point
 
 # --- the stations --------------------------------------------------------------------------------
 def test_there_is_the_standard_station_and_the_three_challenge_maps():
-    assert set(MAPS) == {"standard", "starship_titanus", "jacobs_ladder", "asteroids"}
-    assert MAPS["starship_titanus"]["side"] == "A"       # "Use the Four Jump Point side"
-    assert MAPS["jacobs_ladder"]["side"] == MAPS["asteroids"]["side"] == "B"
-    for name in ("starship_titanus", "jacobs_ladder", "asteroids"):
+    assert set(MAPS) == {"standard", "starship-titanus", "jacobs-ladder", "asteroids"}
+    assert MAPS["starship-titanus"]["side"] == "A"       # "Use the Four Jump Point side"
+    assert MAPS["jacobs-ladder"]["side"] == MAPS["asteroids"]["side"] == "B"
+    for name in ("starship-titanus", "jacobs-ladder", "asteroids"):
         assert MAPS[name]["source"] == "substitute", f"{name} is invented and must say so"
 
 
@@ -106,7 +106,7 @@ def test_the_standard_station_is_side_a_printed_station_with_its_queens():
     assert standard["side"] == "A" and standard["slots"] == BOARD["sides"]["A"]["station_slots"]
     assert standard["queens"] == BOARD["sides"]["A"]["queen_symbols"]
     assert standard["reactor_slots"] == []
-    assert MAPS["starship_titanus"]["queens"] == BOARD["sides"]["A"]["queen_symbols"]
+    assert MAPS["starship-titanus"]["queens"] == BOARD["sides"]["A"]["queen_symbols"]
 
 
 @pytest.mark.parametrize("name", sorted(MAPS))
@@ -137,7 +137,7 @@ def test_every_map_places_its_queens_on_open_spaces_of_the_grid(name):
     assert set(queens) <= PLAYABLE
 
 
-@pytest.mark.parametrize("name", ["starship_titanus", "jacobs_ladder", "asteroids"])
+@pytest.mark.parametrize("name", ["starship-titanus", "jacobs-ladder", "asteroids"])
 def test_every_challenge_map_recommends_a_slot_for_each_reactor(name):
     reactors = MAPS[name]["reactor_slots"]
     assert len(reactors) == len(set(reactors)) == TILES["kind_counts"]["reactor"]
