@@ -10,8 +10,10 @@ the public digests on disk.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, Sequence
 
+from pbem import receipts
 from pbem.canonical import canonical, keyed_hash, sha256_hex
 from pbem.crypto import agecrypt, sshsig
 from pbem.engine import Rejected, event_record, game_for, state_hash
@@ -23,6 +25,7 @@ from pbem.movefile import MoveFileError, parse_move
 from pbem.outputs import player_plaintext, public_outputs
 from pbem.repair import is_moderator_copy, repair
 from pbem.rng import derive_key, seed_commitment
+from pbem.sealed import is_sealed
 from pbem.table import acting_player, keys_at, replay, start_position
 from pbem.yamlio import YamlError
 
@@ -37,23 +40,25 @@ class AuditReport:
         return not self.problems
 
 
-def audit(gd: GameDir) -> AuditReport:
-    """Audit a copy of the game.  On the moderator's copy, first repair what an interrupted
-    command left (as every command does), then read under a shared lock, so that the audit
-    never sees a game half-written by a command running at the same time."""
+def audit(gd: GameDir, receipt_paths: Sequence[Path] = ()) -> AuditReport:
+    """Audit a copy of the game, and check the receipts a player kept against its log.
+
+    On the moderator's copy, first repair what an interrupted command left (as every
+    command does), then read under a shared lock, so that the audit never sees a game
+    half-written by a command running at the same time."""
     gd.require()
     if not is_moderator_copy(gd):
-        return _audit(gd)
+        return _audit(gd, receipt_paths)
     with locked(gd.root):
         try:
             repair(gd)
         except PbemError:
             pass            # a damaged log cannot be repaired; the audit below says what is wrong
     with locked(gd.root, shared=True):
-        return _audit(gd)
+        return _audit(gd, receipt_paths)
 
 
-def _audit(gd: GameDir) -> AuditReport:
+def _audit(gd: GameDir, receipt_paths: Sequence[Path] = ()) -> AuditReport:
     report = AuditReport()
     text = gd.read_log_text()
     chunks = split_chunks(text)
@@ -66,11 +71,14 @@ def _audit(gd: GameDir) -> AuditReport:
     _check_moderator_signatures(entries, report)
     _check_moves(gd, entries, report)
     _check_reveal(entries, header, report)
-    report.notes.append(f"{len(entries)} entries, hash chain and signatures checked")
+    _check_receipts(receipt_paths, entries, report)
+    report.notes.append(f"{len(entries)} entries: hash chain, the moderator's signatures, and every move's "
+                        "signature and binding to the entry before it checked")
     seed = gd.seed(entries)
     if seed is None:
-        report.notes.append("seed not revealed: hidden values, rolls and state hashes not replayed "
-                            "(run `pbem reveal` when the game is over)")
+        report.notes.append("NOT checked until the seed is revealed: die rolls, shuffles, hidden values, state "
+                            "hashes and the rules' replay (`pbem reveal` publishes the seed when the game ends; "
+                            "keep your receipts to prove the log is not cut back meanwhile)")
         return report
     if seed_commitment(seed) != header.get("seed_commitment"):
         report.problems.append("the seed does not match the seed commitment in entry 0")
@@ -78,6 +86,26 @@ def _audit(gd: GameDir) -> AuditReport:
     if not report.problems:
         _replay_and_compare(gd, entries, seed, report)
     return report
+
+
+def _check_receipts(paths: Sequence[Path], entries: list[dict[str, Any]], report: AuditReport) -> None:
+    """Every receipt a player kept must be the moderator's, for an entry this log still holds."""
+    files = receipts.receipt_files(list(paths))
+    before = len(report.problems)
+    if paths and not files:
+        report.problems.append("no receipt found at " + ", ".join(map(str, paths)))
+    for path in files:
+        try:
+            body, sig = receipts.read(path)
+            receipt = receipts.verify(body, sig, entries[0].get("moderator", {}).get("key", ""), str(path))
+        except PbemError as exc:
+            report.problems.append(str(exc))
+            continue
+        problem = receipts.check_against_log(receipt, entries, str(path))
+        if problem:
+            report.problems.append(problem)
+    if files and len(report.problems) == before:
+        report.notes.append(f"{len(files)} receipt(s) checked: the log still holds every receipted entry")
 
 
 def _check_moderator_signatures(entries: list[dict[str, Any]], report: AuditReport) -> None:
@@ -136,6 +164,7 @@ def _check_moves(gd: GameDir, entries: list[dict[str, Any]], report: AuditReport
         logged = list(entry.get("actions", [])) + list(entry.get("dropped", {}).get("actions", []))
         if logged != move.actions:
             report.problems.append(f"entry {n}: the logged actions differ from the signed move file")
+        _check_turn(entries, i, report)
     if gd.moves_dir.is_dir():
         for extra in sorted(p.name for p in gd.moves_dir.iterdir() if p.name not in referenced):
             if TEMP_NAME.match(extra):
@@ -143,6 +172,25 @@ def _check_moves(gd: GameDir, entries: list[dict[str, Any]], report: AuditReport
                                     "(not part of the game; any pbem command on the moderator's copy removes it)")
             else:
                 report.problems.append(f"moves/{extra} is not part of the log")
+
+
+def _check_turn(entries: list[dict[str, Any]], i: int, report: AuditReport) -> None:
+    """A public fact checked without the seed: a move is made by a player whose decision was
+    pending after the entry before it (or only sets orders a player may send at any time)."""
+    entry, prev = entries[i], entries[i - 1]
+    waiting = {d.get("player") for d in prev.get("pending", [])}
+    if entry.get("player") in waiting or "pending" not in prev:
+        return
+    try:
+        anytime = set(game_for(entries[0]).anytime_actions)
+    except PbemError:
+        return
+    for action in entry.get("actions", []):
+        first = next(iter(action), "") if isinstance(action, dict) else ""
+        if first not in anytime and not is_sealed(action):
+            report.problems.append(f"entry {entry.get('index')}: {entry.get('player')} moved although the log says "
+                                   f"only {', '.join(sorted(map(str, waiting))) or 'nobody'} had a decision to make")
+            return
 
 
 def _check_secrets(table: Any, report: AuditReport) -> None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
+from pbem.draws import Draws, preview_draws, setup_rng
 from pbem.engine import action_rng, pending_players
 from pbem.game import Game, NeedsSecret
 from pbem.movefile import MoveFile
@@ -49,9 +50,13 @@ def _legal(game: Game, state: Any, player: str) -> list[dict[str, Any]]:
     return actions
 
 
-def bot_actions(game: Game, state: Any, player: str, seed: bytes | None, game_id: str, index: int,
-                bot_rng: Rng, bot: str = "random") -> list[dict[str, Any]]:
-    """A whole move file's worth of actions: play on a copy until a chance step or the turn passes."""
+def bot_actions(game: Game, state: Any, player: str, draws: Draws, bot_rng: Rng,
+                bot: str = "random") -> list[dict[str, Any]]:
+    """A whole move file's worth of actions: play on a copy until a chance step or the turn passes.
+
+    ``draws``: the entry's real draws (a moderator's bot deciding for a player), or
+    :func:`pbem.draws.preview_draws` for a move still to be signed (its rolls are not
+    known until then: the bot stops at the first one)."""
     choose = CHOOSERS[bot]
     work = copy_state(game, state)
     chosen: list[dict[str, Any]] = []
@@ -64,7 +69,7 @@ def bot_actions(game: Game, state: Any, player: str, seed: bytes | None, game_id
             break
         chosen.append(action)
         try:
-            events = game.apply(work, player, action, action_rng(seed, game_id, index, k))
+            events = game.apply(work, player, action, draws.rng(k))
         except NeedsSecret:  # a public view: the rest needs a roll or a hidden value
             break
         if any(e.chance for e in events):
@@ -80,15 +85,13 @@ def next_to_move(table: "Table") -> str | None:
 
 def bot_move_file(table: "Table", player: str, bot_rng: Rng, bot: str = "random") -> MoveFile:
     """An unsigned move file with a bot's actions for ``player``, bound to the log's end."""
-    index = table.last["index"] + 1
-    actions = bot_actions(table.game, table.state, player, table.seed, table.game_id, index, bot_rng, bot)
+    actions = bot_actions(table.game, table.state, player, preview_draws(), bot_rng, bot)
     return MoveFile(table.game_id, player, table.last["index"], table.last["hash"], actions)
 
 
 def simulate(game: Game, players: Sequence[str], options: Mapping[str, str], seed: bytes,
              bot_seed: bytes = b"pbem-bot", max_steps: int = 100_000, bot: str = "random") -> tuple[Any, int]:
     """Play a whole game in memory with random bots; returns the final state and the number of actions."""
-    from pbem.engine import setup_rng
     state = game.setup(list(players), game.full_options(options), setup_rng(seed, "sim"))
     bot_rng = Rng(bot_seed, "sim-bot")
     choose = CHOOSERS[bot]

@@ -201,49 +201,61 @@ def new(game_dir: Path, game_name: str, players: tuple[str, ...], options: tuple
 @GAME_DIR
 @click.argument("file", type=click.Path(path_type=Path))
 @click.argument("sigfile", required=False, type=click.Path(path_type=Path))
+@click.option("--receipt", "receipt_out", type=click.Path(path_type=Path), default=None,
+              help="also write the moderator-signed receipt to this file (and FILE.sig)")
 @friendly
-def submit(game_dir: Path, file: Path, sigfile: Path | None) -> None:
+def submit(game_dir: Path, file: Path, sigfile: Path | None, receipt_out: Path | None) -> None:
     """Take one signed move file (SIGFILE defaults to FILE.sig).
 
     \b
-    Example:  pbem submit game1 red-move.yaml
+    Example:  pbem submit game1 red-move.yaml --receipt red-receipt-12.yaml
     """
+    from pbem import receipts
     from pbem.gamedir import GameDir
     from pbem.submit import read_move_files
     from pbem.submit import submit as do_submit
     raw, signature = read_move_files(file, sigfile)
     receipt = do_submit(GameDir(game_dir), raw, signature)
     click.echo("\n".join(receipt.lines()))
+    if receipt_out is not None and receipt.signed is not None:
+        receipts.write(receipt_out, *receipt.signed)
+        click.echo(f"signed receipt: {receipt_out} and {receipt_out}.sig (send both to the player)")
 
 
 @main.command()
 @GAME_DIR
-@click.option("--force", is_flag=True, help="reveal although the game is not over (abandons it)")
+@click.option("--force", is_flag=True, help="reveal although the game is not over (abandons it; needs --reason)")
+@click.option("--reason", default="", help="why an unfinished game is abandoned (shown to every player)")
 @friendly
-def reveal(game_dir: Path, force: bool) -> None:
+def reveal(game_dir: Path, force: bool, reason: str) -> None:
     """Publish the seed in the log once the game is over, so anyone can audit it.
+    This closes the game: no move, tick or repair is taken afterwards.
 
     \b
     Example:  pbem reveal game1 && pbem audit game1
     """
     from pbem.gamedir import GameDir
     from pbem.moderator import reveal as do_reveal
-    entry = do_reveal(GameDir(game_dir), force)
+    entry = do_reveal(GameDir(game_dir), force, reason)
     click.echo(f"revealed the seed as log entry {entry['index']}; anyone can now run `pbem audit {game_dir}`")
 
 
 @main.command()
 @GAME_DIR
+@click.option("--receipt", "receipt_paths", multiple=True, type=click.Path(path_type=Path),
+              help="a signed receipt you kept (or a folder of them): the log must still hold its entry")
 @friendly
-def audit(game_dir: Path) -> None:
+def audit(game_dir: Path, receipt_paths: tuple[Path, ...]) -> None:
     """Check the log, every signature and, once the seed is known, replay everything.
+    With --receipt, also check that the log still holds every receipted entry
+    (a rollback, fork or rewritten entry fails).
 
     \b
-    Example:  pbem audit game1
+    Example:  pbem audit game1 --receipt ~/pbem-receipts/game1/
     """
     from pbem.audit import audit as do_audit
     from pbem.gamedir import GameDir
-    report = do_audit(GameDir(game_dir))
+    report = do_audit(GameDir(game_dir), list(receipt_paths))
     for note in report.notes:
         click.echo(f"ok: {note}")
     for problem in report.problems:
@@ -251,6 +263,67 @@ def audit(game_dir: Path) -> None:
     if not report.ok:
         raise SystemExit(1)
     click.echo("audit passed")
+
+
+@main.group()
+def receipt() -> None:
+    """Moderator-signed receipts: check one, or print the line OpenSSH needs to check them.
+
+    \b
+    Example:  pbem receipt verify red-receipt-12.yaml --game game1
+    """
+
+
+@receipt.command("verify")
+@click.argument("file", type=click.Path(path_type=Path))
+@click.option("--game", "game_dir", type=click.Path(path_type=Path), default=None,
+              help="the game folder: check with its moderator key, and that its log holds the entry")
+@click.option("--moderator-key", "key_file", type=click.Path(path_type=Path), default=None,
+              help="the moderator's public key file, when you have no copy of the game")
+@friendly
+def receipt_verify(file: Path, game_dir: Path | None, key_file: Path | None) -> None:
+    """Check a receipt's signature (FILE.sig beside it) and, with --game, the log.
+
+    \b
+    Example:  pbem receipt verify red-receipt-12.yaml --game game1
+    """
+    from pbem import receipts
+    from pbem.crypto import keys
+    from pbem.gamedir import GameDir
+    if (game_dir is None) == (key_file is None):
+        raise UserError("give --game GAME_DIR or --moderator-key FILE (one of them)")
+    body, sig = receipts.read(file)
+    if game_dir is not None:
+        entries = GameDir(game_dir).entries()
+        checked = receipts.verify(body, sig, entries[0]["moderator"]["key"], str(file))
+        problem = receipts.check_against_log(checked, entries, str(file))
+        if problem:
+            raise receipts.ReceiptError(problem)
+        click.echo(checked.line())
+        click.echo(f"ok: signed by the moderator of {checked.game}, and the log holds entry {checked.entry} unchanged")
+        return
+    assert key_file is not None
+    key = keys.normalise_public_key(key_file.read_text())
+    checked = receipts.verify(body, sig, key, str(file))
+    click.echo(checked.line())
+    click.echo(f"ok: signed by {keys.fingerprint(key)}")
+
+
+@receipt.command("allowed-signers")
+@GAME_DIR
+@friendly
+def receipt_allowed_signers(game_dir: Path) -> None:
+    """Print the allowed_signers line that lets `ssh-keygen -Y verify` check this game's receipts.
+
+    \b
+    Example:
+      pbem receipt allowed-signers game1 > allowed_signers
+      ssh-keygen -Y verify -f allowed_signers -I moderator@GAME_ID -n pbem-receipt \\
+          -s receipt.yaml.sig < receipt.yaml
+    """
+    from pbem import receipts
+    from pbem.gamedir import GameDir
+    click.echo(receipts.allowed_signers_line(GameDir(game_dir).entries()[0]))
 
 
 # --- looking at a game -------------------------------------------------------
@@ -284,6 +357,9 @@ def status(game_dir: Path, as_json: bool) -> None:
         click.echo(json.dumps(info, indent=1, sort_keys=True))
         return
     click.echo(f"{info['id']} ({info['game']}), log entry {info['index']}, turn {info['turn']}")
+    if info["closed"] is not None:
+        click.echo(f"  closed: the seed was revealed at log entry {info['closed']}; `pbem audit` checks everything")
+        return
     for d in info["pending"]:
         click.echo(f"  waiting for {d['player']}: {d['kind']}")
     if info["over"]:
@@ -466,6 +542,20 @@ def _moderate(game_dir: Path, action: str, reason: str, **fields: Any) -> None:
     from pbem.moderator import moderate
     entry = moderate(GameDir(game_dir), action, reason, **fields)
     click.echo(f"log entry {entry['index']}: {action} - {reason}")
+
+
+@mod.command()
+@GAME_DIR
+@REASON
+@friendly
+def note(game_dir: Path, reason: str) -> None:
+    """A signed note to every player, shown in the digests; changes nothing in the game
+    (the only entry taken after the reveal).
+
+    \b
+    Example:  pbem mod note game1 --reason "congratulations, blue; thanks for playing"
+    """
+    _moderate(game_dir, "note", reason)
 
 
 @mod.command()

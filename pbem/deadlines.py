@@ -20,7 +20,7 @@ from pbem.fsutil import write_atomic
 from pbem.gamedir import GameDir
 from pbem.moderator import moderate
 from pbem.repair import load_repaired
-from pbem.table import bot_seats
+from pbem.table import bot_seats, closed_message, revealed_at
 
 ON_EXPIRY = ("bot", "pass", "wait")
 REMINDERS = "reminders.json"
@@ -100,6 +100,9 @@ def tick(gd: GameDir, now: float | None = None, max_entries: int = 200) -> TickR
     """Remind, apply the expiry rule, and let bot seats move; returns what it did."""
     now = time.time() if now is None else now
     report = TickReport()
+    closed = revealed_at(gd.entries())
+    if closed is not None:
+        raise PbemError(closed_message(closed) + "; remove this game from cron")
     for _ in range(max_entries):
         table = load_repaired(gd)
         if table.paused or table.game.result(table.state) is not None:

@@ -1,7 +1,6 @@
-"""Applying a player's actions (stop-and-ask, sealed actions), randomness labels and state hashes.
+"""Applying a player's actions (stop-and-ask, sealed actions) and state hashes.
 
-Randomness for entry N, action k comes from ``Rng(seed, f"{game_id}/{N}/{k}")``;
-set-up draws from ``Rng(seed, f"{game_id}/0/setup")`` (docs/randomness.md).
+Where each action's randomness comes from is :mod:`pbem.draws` (docs/randomness.md).
 """
 from __future__ import annotations
 
@@ -9,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from pbem.canonical import keyed_hash
+from pbem.draws import Draws, preview_draws
 from pbem.errors import PbemError, excerpt, one_line
 from pbem.game import Event, Game, IllegalAction, NeedsSecret
 from pbem.registry import load_game
@@ -26,14 +26,9 @@ class Rejected(PbemError):
     """A move is refused; ``str`` is the one-line reason."""
 
 
-def setup_rng(seed: bytes | None, game_id: str) -> Rng:
-    return Rng(seed, f"{game_id}/0/setup") if seed is not None else Rng.unavailable()
-
-
-def action_rng(seed: bytes | None, game_id: str, index: int, action_no: int) -> Rng:
-    if seed is None:
-        return Rng.unavailable("the result depends on a die roll or a hidden value only the moderator knows")
-    return Rng(seed, f"{game_id}/{index}/{action_no}")
+def action_rng(seed: bytes | None, label: str, index: int, action_no: int) -> Rng:
+    """A random source for in-memory play (simulations, tests): ``"<label>/<index>/<action>"``."""
+    return Draws(seed, f"{label}/{index}").rng(action_no)
 
 
 def state_hash(game: Game, state: Any, seed: bytes, game_id: str) -> str:
@@ -77,12 +72,11 @@ def pending_players(game: Game, state: Any) -> list[str]:
 
 
 def _is_anytime(game: Game, action: Mapping[str, Any]) -> bool:
-    keys = getattr(game, "anytime_actions", ())
-    return len(action) > 0 and next(iter(action)) in keys
+    return len(action) > 0 and next(iter(action)) in game.anytime_actions
 
 
 def apply_actions(game: Game, state: Any, player: str, actions: Sequence[dict[str, Any]],
-                  seed: bytes | None, game_id: str, index: int, opener: Opener | None = None) -> Applied:
+                  draws: Draws, opener: Opener | None = None) -> Applied:
     """Apply actions in order.
 
     An illegal action before anything random or hidden happened rejects the
@@ -97,7 +91,7 @@ def apply_actions(game: Game, state: Any, player: str, actions: Sequence[dict[st
         action = written
         if is_sealed(written):
             if opener is None:
-                if seed is not None:
+                if draws.seed is not None:
                     raise Rejected(f"action {number} is sealed and cannot be opened here")
                 out.dropped, out.needs_secret = list(actions[k:]), True
                 out.dropped_reason = "a sealed action: only the moderator can open and check it"
@@ -119,9 +113,9 @@ def apply_actions(game: Game, state: Any, player: str, actions: Sequence[dict[st
             out.dropped, out.dropped_reason = list(actions[k:]), f"{reason} after what was revealed"
             break
         try:
-            events = game.apply(state, player, action, action_rng(seed, game_id, index, k))
+            events = game.apply(state, player, action, draws.rng(k))
         except NeedsSecret as exc:
-            if seed is not None:
+            if draws.seed is not None:
                 raise
             out.dropped, out.dropped_reason, out.needs_secret = list(actions[k:]), str(exc), True
             break
@@ -142,5 +136,5 @@ def check_actions(game: Game, state: Any, player: str, actions: Sequence[dict[st
 
     Raises :class:`Rejected` exactly as a submission would for an illegal action.
     """
-    return apply_actions(game, state, player, actions, None, "preview", 0)
+    return apply_actions(game, state, player, actions, preview_draws())
 

@@ -121,6 +121,9 @@ class Game(ABC):
     rules_version: str = ""
     min_players: int = 2
     max_players: int = 4
+    #: action kinds (an action's first key) a player may send when it is not their decision,
+    #: such as standing orders for reactions; the engine lets them through out of turn
+    anytime_actions: tuple[str, ...] = ()
 
     # --- set-up ---------------------------------------------------------
     @abstractmethod

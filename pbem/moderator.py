@@ -19,14 +19,21 @@ from typing import Any
 from pbem.append import add_outcome, append_entry
 from pbem.bots import bot_actions
 from pbem.crypto import keys
+from pbem.draws import auto_draws
 from pbem.engine import apply_actions, event_record
 from pbem.errors import PbemError
 from pbem.gamedir import GameDir
 from pbem.log import seal
 from pbem.newgame import sign_entry
 from pbem.repair import open_game
-from pbem.rng import Rng
-from pbem.table import Table, acting_player, replay, sealed_store, start_position
+from pbem.table import (
+    Table,
+    acting_player,
+    closed_message,
+    replay,
+    sealed_store,
+    start_position,
+)
 
 
 class ModeratorError(PbemError):
@@ -54,16 +61,16 @@ def _need_player(table: Table, player: str) -> None:
         raise ModeratorError(f"no player {player!r}; players: {', '.join(table.players)}")
 
 
-def _refuse_after_reveal(table: Table) -> None:
-    if any(e.get("kind") == "reveal" for e in table.entries):
-        raise ModeratorError("the seed is revealed and the game closed; no more moderator actions")
+def _refuse_after_reveal(table: Table, action: str = "") -> None:
+    if table.revealed_at is not None and action not in AFTER_REVEAL:
+        raise ModeratorError(closed_message(table.revealed_at))
 
 
 def moderate(gd: GameDir, action: str, reason: str, **fields: Any) -> dict[str, Any]:
     """Append one moderator entry (see the module docstring for the actions)."""
     _need_reason(reason)
     with open_game(gd) as table:
-        _refuse_after_reveal(table)
+        _refuse_after_reveal(table, action)
         entry = _base(table)
         entry.update({"action": action, "reason": reason})
         handler = _HANDLERS.get(action)
@@ -71,6 +78,11 @@ def moderate(gd: GameDir, action: str, reason: str, **fields: Any) -> dict[str, 
             raise ModeratorError(f"unknown moderator action {action!r}; one of {', '.join(sorted(_HANDLERS))}")
         table = handler(table, entry, **fields)
         return _commit(table, entry)
+
+
+def _note(table: Table, entry: dict[str, Any]) -> Table:
+    """A note to every player: changes nothing in the game (allowed after the reveal too)."""
+    return table
 
 
 def _pause(table: Table, entry: dict[str, Any]) -> Table:
@@ -145,10 +157,9 @@ def _acting(table: Table, entry: dict[str, Any], player: str, bot: str = "random
     _need_player(table, player)
     if player not in {d.player for d in table.game.pending(table.state)}:
         raise ModeratorError(f"{player} has no pending decision")
-    index = entry["index"]
-    actions = bot_actions(table.game, table.state, player, table.seed, table.game_id, index,
-                          Rng(table.seed, f"{table.game_id}/{index}/bot"), bot)
-    applied = apply_actions(table.game, table.state, player, actions, table.seed, table.game_id, index)
+    draws = auto_draws(table.header, table.seed, entry["index"], table.entries, player)
+    actions = bot_actions(table.game, table.state, player, draws, draws.bot_rng(), bot)
+    applied = apply_actions(table.game, table.state, player, actions, draws)
     entry.update({"player": player, "actions": applied.actions,
                   "events": [event_record(e) for e in applied.events]})
     table.note_private(player, applied)
@@ -166,20 +177,30 @@ def _bot_move(table: Table, entry: dict[str, Any], player: str) -> Table:
     return _acting(table, entry, player)
 
 
-_HANDLERS = {"pause": _pause, "resume": _resume, "extend": _extend, "replace-key": _replace_key,
+#: moderator actions that change nothing in the game, so they are taken after the reveal too
+AFTER_REVEAL = ("note",)
+
+_HANDLERS = {"note": _note, "pause": _pause, "resume": _resume, "extend": _extend, "replace-key": _replace_key,
              "seat": _seat, "undo": _undo, "timeout": _timeout, "bot-move": _bot_move}
 
 
-def reveal(gd: GameDir, force: bool = False) -> dict[str, Any]:
-    """Append a signed `reveal` entry publishing the seed (and a --position start)."""
+def reveal(gd: GameDir, force: bool = False, reason: str = "") -> dict[str, Any]:
+    """Append a signed `reveal` entry publishing the seed (and a --position start); it closes the game.
+
+    Revealing an unfinished game (``force``) abandons it: the entry says so, and why."""
     with open_game(gd) as table:
         _refuse_after_reveal(table)
-        if table.game.result(table.state) is None and not force:
+        unfinished = table.game.result(table.state) is None
+        if unfinished and not force:
             raise ModeratorError("the game is not over; revealing the seed now would show every hidden value "
-                                 "(use --force to abandon the game and reveal anyway)")
+                                 "(use --force --reason WHY to abandon the game and reveal anyway)")
+        if unfinished and not reason.strip():
+            raise ModeratorError("give a --reason for revealing an unfinished game: it is shown to every player")
         assert table.seed is not None
         entry = _base(table, "reveal")
         entry["seed"] = table.seed.hex()
+        if unfinished:
+            entry.update({"forced": True, "reason": reason})
         start = start_position(gd, table.entries)
         if start is not None:
             entry["start_position"] = start

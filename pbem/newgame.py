@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from pbem import __version__
+from pbem import __version__, draws
 from pbem.append import record_time
 from pbem.canonical import canonical, keyed_hash
 from pbem.crypto import keys, sshsig
@@ -140,6 +140,7 @@ def create_game(root: Path, game_name: str, players: Sequence[PlayerSpec], optio
             "players": [{"name": p.name, "key": p.key, "fingerprint": keys.fingerprint(p.key)} for p in players],
             "moderator": {"key": mod_pub, "fingerprint": keys.fingerprint(mod_pub)},
             "seed_commitment": seed_commitment(seed),
+            "randomness": draws.CURRENT,
             "start": "setup",
         }
         if deadlines:

@@ -84,7 +84,7 @@ def digest_context(table: Table, viewer: str | None, with_svg: bool = True) -> D
     return DigestContext(
         game_title=game.title, game_id=table.game_id, game_name=h["game"], options=dict(h["options"]),
         players=table.players, viewer=viewer,
-        turn_line=f"log entry {table.last['index']} (hash {table.last['hash'][:16]})",
+        turn_line=f"log entry {table.last['index']}, head hash {table.last['hash']}",
         summary=game.summary(view), pending=waiting, events=events,
         board_text=render_text(board), board_svg=render_svg(board, game.title) if with_svg else "",
         move_template=template_for(table, template_player, view) if template_player else "",

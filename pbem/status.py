@@ -8,6 +8,7 @@ from typing import Any
 from pbem.engine import game_for
 from pbem.gamedir import GameDir
 from pbem.repair import load_repaired
+from pbem.table import revealed_at
 
 
 def game_status(game_dir: Path) -> dict[str, Any]:
@@ -25,6 +26,7 @@ def game_status(game_dir: Path) -> dict[str, Any]:
         "waiting_for": sorted({d["player"] for d in pending}),
         "over": not pending,
         "revealed": any(e.get("kind") == "reveal" for e in entries),
+        "closed": revealed_at(entries),
     }
     if info["over"] and gd.seed(entries) is not None:
         table = load_repaired(gd)

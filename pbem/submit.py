@@ -5,9 +5,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pbem import receipts
 from pbem.append import append_entry, finish_entry
 from pbem.canonical import sha256_hex
 from pbem.crypto import keys, sshsig
+from pbem.draws import move_draws
 from pbem.engine import (
     Opener,
     Rejected,
@@ -28,7 +30,7 @@ from pbem.movefile import (
 from pbem.repair import open_game
 from pbem.safefile import UnreadableFile, read_regular_file
 from pbem.sealed import decrypt_plaintext, open_plaintext
-from pbem.table import Table, keys_at
+from pbem.table import Table, closed_message, keys_at
 from pbem.yamlio import YamlError
 
 
@@ -41,10 +43,11 @@ class Receipt:
     events: list[str]
     dropped_reason: str
     waiting_for: list[str]
+    signed: tuple[bytes, str] | None = None   # the moderator-signed receipt: body and signature (pbem.receipts)
 
     def lines(self) -> list[str]:
         out = [f"accepted: {self.player}'s move {self.move_sha256[:16]} is log entry {self.index} "
-               f"(entry hash {self.entry_hash[:16]})"]
+               f"(entry hash {self.entry_hash})"]
         out += [f"  {e}" for e in self.events]
         if self.dropped_reason:
             out.append(f"  stopped: {self.dropped_reason}; {self.player} is asked again")
@@ -83,6 +86,8 @@ def identify_signer(entries: list[dict[str, Any]], raw: bytes, signature: str) -
 
 def verify_move(table: Table, raw: bytes, signature: str) -> tuple[MoveFile, bytes, str]:
     """Check the signature, then parse, then bind the move to its place in the log."""
+    if table.revealed_at is not None:
+        raise Rejected(closed_message(table.revealed_at))
     owners, key, signed = identify_signer(table.entries, raw, signature)
     try:
         move = parse_move(signed)
@@ -116,7 +121,7 @@ def submit(gd: GameDir, raw: bytes, signature: str) -> Receipt:
         move, signed, key = verify_move(table, raw, signature)
         index = table.last["index"] + 1
         applied = apply_actions(table.game, table.state, move.player, move.actions,
-                                table.seed, table.game_id, index, _opener(gd))
+                                move_draws(table.header, table.seed, index, signature), _opener(gd))
         # --- from here on nothing can be refused: build everything, then write ---
         base = f"moves/{index:06d}-{move.player}.yaml"
         entry: dict[str, Any] = {
@@ -134,7 +139,8 @@ def submit(gd: GameDir, raw: bytes, signature: str) -> Receipt:
         append_entry(table, entry, archive)
         return Receipt(index, entry["hash"], entry["move"]["sha256"], move.player,
                        [table.game.describe_event(e.public) for e in applied.events],
-                       applied.dropped_reason, pending_players(table.game, table.state))
+                       applied.dropped_reason, pending_players(table.game, table.state),
+                       receipts.issue(table.header, entry, gd.moderator_key_path))
 
 
 def _opener(gd: GameDir) -> Opener:
@@ -179,8 +185,9 @@ def receipt_from_log(gd: GameDir, index: int) -> Receipt:
     for d in entries[-1].get("pending", []):
         if d["player"] not in waiting:
             waiting.append(d["player"])
+    signed = receipts.issue(entries[0], entry, gd.moderator_key_path) if gd.moderator_key_path.is_file() else None
     return Receipt(index, entry["hash"], entry["move"]["sha256"], entry["player"], events,
-                   entry.get("dropped", {}).get("reason", ""), waiting)
+                   entry.get("dropped", {}).get("reason", ""), waiting, signed)
 
 
 def committed_receipt(gd: GameDir, data: bytes) -> Receipt | None:

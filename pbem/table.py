@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from pbem.canonical import sha256_hex
-from pbem.engine import Applied, Opener, apply_actions, game_for, setup_rng, state_hash
+from pbem.draws import ACTING, Draws, auto_draws, move_draws, setup_rng
+from pbem.engine import Applied, Opener, apply_actions, game_for, state_hash
 from pbem.errors import PbemError
 from pbem.fsutil import write_atomic
 from pbem.game import Game
@@ -16,8 +17,6 @@ from pbem.sealed import SealError, decrypt_plaintext, is_sealed, open_plaintext
 
 START_POSITION = "start_position.json"
 SEALED = "sealed.json"   # moderator/: the plaintexts of sealed actions, "<entry>/<action number>" -> text
-# moderator entry actions that apply a player's decisions (made by a bot or by default)
-ACTING = ("timeout", "bot-move")
 
 
 @dataclass
@@ -54,6 +53,11 @@ class Table:
     def paused(self) -> str:
         """The reason the game is paused, or "" when it runs."""
         return paused_reason(self.entries)
+
+    @property
+    def revealed_at(self) -> int | None:
+        """The index of the reveal entry: from then on the game is closed."""
+        return revealed_at(self.entries)
 
     def seats(self) -> dict[str, str]:
         """player -> "bot" for seats handed to a bot."""
@@ -118,6 +122,15 @@ def keys_at(entries: list[dict[str, Any]], player: str, upto: int) -> list[str]:
         if entry.get("kind") == "moderator" and entry.get("player") == player and "new_key" in entry:
             found = [entry["new_key"]]
     return found
+
+
+def revealed_at(entries: list[dict[str, Any]]) -> int | None:
+    return next((e["index"] for e in entries if e.get("kind") == "reveal"), None)
+
+
+def closed_message(index: int) -> str:
+    return (f"the game is closed: the seed was revealed at log entry {index}, so every roll and hidden value is "
+            "public now; nothing more can be played (only moderator notes are taken)")
 
 
 def paused_reason(entries: list[dict[str, Any]]) -> str:
@@ -212,6 +225,13 @@ def acting_player(entry: dict[str, Any]) -> str | None:
     return None
 
 
+def entry_draws(before: list[dict[str, Any]], entry: dict[str, Any], seed: bytes | None) -> Draws:
+    """Where the draws of ``entry`` (an acting entry appended after ``before``) come from."""
+    if entry.get("kind") == "move":
+        return move_draws(before[0], seed, entry["index"], entry["move"]["signature"])
+    return auto_draws(before[0], seed, entry["index"], before, entry["player"])
+
+
 def replay(gd: GameDir, game: Game, entries: list[dict[str, Any]], seed: bytes | None
            ) -> Iterator[tuple[Table, dict[str, Any], Applied]]:
     """Rebuild the game entry by entry, yielding the table after each entry.
@@ -228,8 +248,8 @@ def replay(gd: GameDir, game: Game, entries: list[dict[str, Any]], seed: bytes |
         applied = Applied()
         player = acting_player(entry)
         if player is not None:
-            applied = apply_actions(game, table.state, player, entry["actions"], seed, table.game_id, entry["index"],
-                                    store_opener(store, entry["index"]))
+            applied = apply_actions(game, table.state, player, entry["actions"],
+                                    entry_draws(table.entries, entry, seed), store_opener(store, entry["index"]))
             table.note_private(player, applied)
         elif entry.get("kind") == "moderator" and entry.get("action") == "undo":
             undone.add(entry["undoes"])
@@ -244,8 +264,8 @@ def _rebuild(gd: GameDir, game: Game, entries: list[dict[str, Any]], seed: bytes
     for entry in entries[1:]:
         player = acting_player(entry)
         if player is not None and entry["index"] not in undone:
-            applied = apply_actions(game, table.state, player, entry["actions"], seed, table.game_id, entry["index"],
-                                    store_opener(store, entry["index"]))
+            applied = apply_actions(game, table.state, player, entry["actions"],
+                                    entry_draws(table.entries, entry, seed), store_opener(store, entry["index"]))
             table.note_private(player, applied)
         table.entries.append(entry)
     return table

@@ -15,7 +15,8 @@ from typing import Any
 from atlantis_positions import piece_counts
 
 from pbem.bots import CHOOSERS
-from pbem.engine import action_rng, setup_rng
+from pbem.draws import setup_rng
+from pbem.engine import action_rng
 from pbem.registry import load_game
 from pbem.rng import Rng
 

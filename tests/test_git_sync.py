@@ -52,10 +52,13 @@ def test_a_whole_game_through_git_then_audit_on_a_fresh_clone(shared):
     assert receipt.startswith("accepted: red's move") and "log entry: 1" in receipt and "move sha256: " in receipt
     assert shared.remote_files(f"{GAME}/incoming/") == [f"{GAME}/incoming/README.md"]
 
-    # players' view: a fresh clone audits (no seed yet: chain, signatures, moves)
+    # players' view: a fresh clone audits (no seed yet: chain, signatures, moves), with every signed receipt
     clone = shared.fresh_clone("auditor")
-    report = audit(GameDir(clone / GAME))
+    receipts_dir = clone / GAME / "receipts"
+    assert len(list(receipts_dir.rglob("*.receipt.yaml"))) == 9
+    report = audit(GameDir(clone / GAME), [receipts_dir])
     assert report.ok, report.problems
+    assert any("9 receipt(s) checked" in note for note in report.notes)
     assert not (clone / GAME / "moderator").exists()
     seed = shared.moderator.seed_path.read_text().strip()
     history = git(shared.bare, "log", "-p", "--all", "--format=%H %s%n%b").stdout

@@ -33,7 +33,7 @@ def receipts(world, player):
 
 
 def body(msg) -> str:
-    return msg.get_content().replace("\r\n", "\n")
+    return msg.get_body(preferencelist=("plain",)).get_content().replace("\r\n", "\n")
 
 
 def test_attached_move_sent_by_a_real_client_is_accepted_with_a_receipt(world):
@@ -53,6 +53,12 @@ def test_attached_move_sent_by_a_real_client_is_accepted_with_a_receipt(world):
     assert receipt["In-Reply-To"] == sent["Message-ID"] and receipt["Auto-Submitted"] == "auto-replied"
     assert receipt["Subject"].startswith("Re: my move [") and "accepted" in receipt["Subject"]
     assert [b"\\Seen" in f for f in imap_flags(world.dovecot, world.imap_user)] == [True]
+    signed = {part.get_filename(): part.get_content() for part in receipt.iter_attachments()}
+    assert set(signed) == {"receipt-entry1.yaml", "receipt-entry1.yaml.sig"}
+    from pbem import receipts as signed_receipts
+    checked = signed_receipts.verify(signed["receipt-entry1.yaml"].encode(), signed["receipt-entry1.yaml.sig"],
+                                     world.gd.entries()[0]["moderator"]["key"])
+    assert checked.entry == 1 and checked.entry_hash == entry["hash"] and checked.player == "red"
 
 
 def test_text_attachments_with_crlf_are_accepted(world):

@@ -63,8 +63,8 @@ class ToyGame(Game):
                 raise NeedsSecret("the next card is hidden")
             state["deck"].pop(0)
             state["hands"][player].append(card)
-            rng.randbelow(6, "flavour")  # exercise the rng on every draw
-            events.append(Event({"drew": player, "cards": len(state["hands"][player])},
+            roll = rng.randbelow(6, "flavour") + 1   # a public die roll on every draw (the fair-play tests read it)
+            events.append(Event({"drew": player, "cards": len(state["hands"][player]), "roll": roll},
                                 {player: {"card": card}}, chance=True))
         else:
             state["stopped"].append(player)

@@ -226,6 +226,14 @@ def _parse_blob(blob: bytes) -> ParsedSig:
     return ParsedSig(key, namespace, hashalg, raw_sig)
 
 
+def signature_blob(armored: str | bytes) -> bytes:
+    """The binary SSHSIG blob inside an armoured signature (raises :class:`SignatureError`)."""
+    try:
+        return _dearmor(armored)
+    except WireError as exc:
+        raise SignatureError(f"SSH signature is damaged: {exc}") from None
+
+
 def parse_signature(armored: str | bytes) -> ParsedSig:
     """Parse an armored SSH signature; raise :class:`SignatureError` if malformed."""
     try:

@@ -26,10 +26,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pbem import receipts
 from pbem.crashreport import refusal_for_crash
 from pbem.engine import Rejected, pending_players
 from pbem.errors import PbemError
-from pbem.fsutil import write_atomic
+from pbem.fsutil import public_mode, write_atomic
 from pbem.gamedir import GameDir
 from pbem.transport.git_incoming import MOVE_SUFFIX, SIG_SUFFIX, IncomingItem, collect
 from pbem.transport.git_repo import GitError, Identity, Repo
@@ -295,7 +296,9 @@ def _handle(repo: Repo, gd: GameDir, prefix: str, item: IncomingItem, reason: st
         subject = f"{filename} rejected; waiting for {_who(waiting)}"
         body = f"rejected: {reason}\n\nreceipt in {receipt_rel}"
         line = reason
-    write_atomic(gd.root / receipt_rel, text)
+    write_atomic(gd.root / receipt_rel, text, mode=public_mode())
+    if receipt is not None and receipt.signed is not None:   # the moderator-signed receipt beside it
+        receipts.write(gd.root / join(RECEIPTS, item.owner, f"{item.name}.receipt.yaml"), *receipt.signed)
     commit(repo, gd, prefix, subject, body)
     return Outcome(filename, receipt is not None, line,
                    join(prefix, receipt_rel)), waiting

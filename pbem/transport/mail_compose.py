@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
@@ -135,8 +136,10 @@ def compose_digest(parts: DigestParts, secrets: bytes, player: str, to: str, sen
 # --- receipts -------------------------------------------------------------------
 
 def compose_reply(original_id: str, original_subject: str, to: str, sender: str, domain: str,
-                  verdict: str, body: str, game_id: str) -> EmailMessage:
-    """A receipt (RFC 3834 auto-reply, threaded under the player's message)."""
+                  verdict: str, body: str, game_id: str,
+                  attachments: Sequence[tuple[str, str]] = ()) -> EmailMessage:
+    """A receipt (RFC 3834 auto-reply, threaded under the player's message), with the
+    moderator-signed receipt files of accepted moves attached (name, text)."""
     msg = EmailMessage()
     msg["From"] = sender
     msg["To"] = to
@@ -153,4 +156,6 @@ def compose_reply(original_id: str, original_subject: str, to: str, sender: str,
     msg[HEADER_GAME] = game_id
     msg[HEADER_RECEIPT] = verdict
     msg.set_content(body)
+    for name, text in attachments:
+        msg.add_attachment(text.encode("utf-8"), maintype="text", subtype="plain", filename=name)
     return msg

@@ -25,7 +25,7 @@ from pbem.engine import Rejected
 from pbem.errors import PbemError
 from pbem.fsutil import locked
 from pbem.gamedir import GameDir
-from pbem.submit import committed_receipt, receipt_from_log, submit
+from pbem.submit import Receipt, committed_receipt, receipt_from_log, submit
 from pbem.transport.mail_compose import (
     DigestParts,
     compose_digest,
@@ -61,6 +61,13 @@ class MoveResult:
     verdict: str              # accepted | rejected
     lines: list[str]          # the receipt lines, or the one-line reason
     again: bool = False       # accepted earlier (a rerun after a crash, or the same move sent twice)
+    signed: list[str] | None = None   # the moderator-signed receipt: [body, signature] (text, for the ledger)
+    entry: int = -1
+
+
+def _accepted(label: str, receipt: Receipt, again: bool = False) -> MoveResult:
+    signed = [receipt.signed[0].decode("utf-8"), receipt.signed[1]] if receipt.signed else None
+    return MoveResult(label, ACCEPTED, receipt.lines(), again, signed, receipt.index)
 
 
 @dataclass
@@ -188,7 +195,7 @@ def _handle(gd: GameDir, header: dict[str, Any], ledger: Ledger, item: Incoming,
         report.add(f"{r.verdict}: {r.label} from {sender or '?'} {message_id or '(no Message-ID)'}: {detail}")
     record.update(status=SUBMITTED, results=[r.__dict__ for r in results],
                   reply={"to": receipt_address(msg, cfg), "verdict": _verdict(results), "game": header["id"],
-                         "body": _reply_body(header["id"], results)})
+                         "body": _reply_body(header["id"], results), "attachments": _receipt_files(results)})
     ledger.put(key, record)                   # recorded BEFORE the receipt goes out
     _reply(ledger, key, record, cfg, outbox, report)
     _done(box, record)
@@ -227,21 +234,31 @@ def _submit_one(gd: GameDir, found: FoundMove, raw_message: bytes) -> MoveResult
         duplicate = _DUPLICATE.search(str(exc))
         if duplicate is None:
             return MoveResult(found.label, REJECTED, [str(exc)])
-        return MoveResult(found.label, ACCEPTED, receipt_from_log(gd, int(duplicate.group(1))).lines(), again=True)
+        return _accepted(found.label, receipt_from_log(gd, int(duplicate.group(1))), again=True)
     except PbemError as exc:
         return MoveResult(found.label, REJECTED, [str(exc)])
     except Exception as exc:  # noqa: BLE001 - quarantine: a bug must not block the messages behind this one
         committed = committed_receipt(gd, data)
         if committed is not None:   # it failed after the commit: the move is in; the next command repairs the rest
-            return MoveResult(found.label, ACCEPTED, committed.lines())
+            return _accepted(found.label, committed)
         return MoveResult(found.label, REJECTED, [refusal_for_crash(gd.moderator_dir, exc, found.label,
                                                                     raw_message)])
-    return MoveResult(found.label, ACCEPTED, receipt.lines())
+    return _accepted(found.label, receipt)
 
 
 def _verdict(results: list[MoveResult]) -> str:
     verdicts = {r.verdict for r in results}
     return verdicts.pop() if len(verdicts) == 1 else "partly accepted"
+
+
+def _receipt_files(results: list[MoveResult]) -> list[list[str]]:
+    """The signed receipts to attach: receipt-entryN.yaml and its .sig per accepted move."""
+    files: list[list[str]] = []
+    for r in results:
+        if r.signed:
+            name = f"receipt-entry{r.entry}.yaml"
+            files += [[name, r.signed[0]], [name + ".sig", r.signed[1]]]
+    return files
 
 
 def _reply_body(game_id: str, results: list[MoveResult]) -> str:
@@ -253,6 +270,8 @@ def _reply_body(game_id: str, results: list[MoveResult]) -> str:
         elif r.verdict == ACCEPTED:
             out.append(f"ACCEPTED ({r.label}):")
             out += r.lines
+            out.append("The attached receipt-entry*.yaml (and .sig) is the moderator's signed receipt: keep it;")
+            out.append("`pbem audit GAME --receipt FILE` proves later that the log still holds your move.")
             out.append("The new digest follows in a separate message.")
         else:
             out.append(f"REJECTED ({r.label}): {r.lines[0]}")
@@ -267,7 +286,8 @@ def _reply(ledger: Ledger, key: str, record: dict[str, Any], cfg: MailConfig, ou
     reply = record["reply"]
     if reply["to"]:
         msg = compose_reply(record.get("message_id", ""), record.get("subject", ""), reply["to"],
-                            cfg.sender, cfg.domain, reply["verdict"], reply["body"], reply["game"])
+                            cfg.sender, cfg.domain, reply["verdict"], reply["body"], reply["game"],
+                            [(name, text) for name, text in reply.get("attachments", [])])
         outbox.send(msg, reply["to"])
         report.replies += 1
         report.add(f"  receipt ({reply['verdict']}) sent to {reply['to']}")
