@@ -18,7 +18,7 @@ from pbem.audit import audit
 from pbem.crypto import keys, sshsig
 from pbem.engine import Rejected
 from pbem.errors import excerpt, one_line
-from pbem.movefile import MAX_ACTIONS, MoveFile, render_move
+from pbem.movefile import MAX_ACTIONS
 from pbem.moderator import ModeratorError, moderate
 from pbem.newgame import NewGameError, PlayerSpec, create_game
 from pbem.repair import open_game
