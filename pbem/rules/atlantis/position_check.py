@@ -186,6 +186,20 @@ class PositionCheck:
                                                 "boats", "creatures")
     OPTIONAL_KEYS: ClassVar[tuple[str, ...]] = ("format", "partial", "boarding", "reaction", "history")
 
+    # what the check has read so far (set by :meth:`run`, in this order)
+    partial: bool
+    players: list[str]                    # names in seat order
+    options: dict[str, str]               # full options
+    box: State                            # every piece these players and options play with
+    phase: str
+    colours: dict[str, str]               # colour -> its player
+    turn: dict[str, Any]
+    tiles: dict[str, dict[str, Any]]
+    land: set[str]                        # spaces with an island tile
+    boats: dict[str, dict[str, Any]]
+    creatures: dict[str, dict[str, Any]]
+    explorers: dict[str, dict[str, Any]]
+
     def __init__(self, game: AtlantisGame, position: Mapping[str, Any]) -> None:
         self.game = game
         self.pos = position
