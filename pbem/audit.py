@@ -207,6 +207,19 @@ def _check_secrets(table: Any, report: AuditReport) -> None:
     report.notes.append("every player's encrypted secrets decrypt with the moderator key and match the log")
 
 
+def _check_options(game: Any, state: Any, header: dict[str, Any], report: AuditReport) -> None:
+    """The header's ``options`` are the options the replayed game is played with."""
+    used = game.position_options(game.to_position(state))
+    if used is None:
+        return
+    said = header.get("options") or {}
+    differ = sorted(k for k in set(used) | set(said) if used.get(k) != said.get(k))
+    if differ:
+        report.problems.append("entry 0: the header's options differ from the options the game is played with: "
+                               + ", ".join(f"{k}={said.get(k)} in the header, {used.get(k)} in the game"
+                                           for k in differ))
+
+
 def _check_reveal(entries: list[dict[str, Any]], header: dict[str, Any], report: AuditReport) -> None:
     for entry in entries:
         if entry.get("kind") == "reveal":
@@ -237,6 +250,8 @@ def _replay_and_compare(gd: GameDir, entries: list[dict[str, Any]], seed: bytes,
     try:
         for table, entry, applied in replay(gd, game, entries, seed):
             n = entry["index"]
+            if n == 0:
+                _check_options(game, table.state, header, report)
             if acting_player(entry) is not None:
                 if applied.dropped:
                     report.problems.append(f"entry {n}: on replay action {len(applied.actions) + 1} is illegal")

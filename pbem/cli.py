@@ -154,7 +154,7 @@ def decrypt(file: Path, key: Path) -> None:
 @click.option("--player", "players", multiple=True, required=True, help="NAME=PUBKEY_FILE, in seat order (first player first)")
 @click.option("--option", "options", multiple=True, help="NAME=VALUE game option (see docs/games/)")
 @click.option("--seed", default=None, help="the secret seed as hex (default: 32 random bytes)")
-@click.option("--position", type=click.Path(path_type=Path), default=None, help="start from this position file (YAML)")
+@click.option("--position", type=click.Path(path_type=Path), default=None, help="start from this position file (YAML), played with its options; --option overrides them")
 @click.option("--moderator-key", type=click.Path(path_type=Path), default=None, help="moderator's ed25519 key (default: a new one in GAME_DIR/moderator/)")
 @click.option("--id", "game_id", default=None, help="game id (default: derived from the seed)")
 @click.option("--deadline-hours", type=float, default=None, help="time for each decision (default: no deadlines)")

@@ -35,8 +35,8 @@ from pbem.rng import NeedsSecret, Rng
 Action = dict[str, Any]
 Position = dict[str, Any]
 
-__all__ = ["Action", "Position", "IllegalAction", "OptionError", "NeedsSecret", "OptionSpec", "Decision", "Event",
-           "Result", "HexCell", "BoardPicture", "Game", "Rng"]
+__all__ = ["Action", "Position", "IllegalAction", "OptionError", "NeedsSecret", "PositionError", "OptionSpec",
+           "Decision", "Event", "Result", "HexCell", "BoardPicture", "Game", "Rng"]
 
 
 class IllegalAction(Exception):
@@ -47,14 +47,30 @@ class OptionError(PbemError):
     """A bad option value or combination, or a bad player count (one line)."""
 
 
+class PositionError(PbemError):
+    """A position that cannot start a game.  ``str(exc)`` is one line naming the field and what
+    is allowed, e.g. ``position: turn.player: 'nobody' is not a player (players: red, blue)``."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        super().__init__(f"position: {field}: {problem}" if field else f"position: {problem}")
+        self.field = field
+        self.problem = problem
+
+
 @dataclass(frozen=True)
 class OptionSpec:
-    """One ``--option NAME=VALUE`` a game accepts."""
+    """One ``--option NAME=VALUE`` a game accepts.
+
+    ``setup_only``: the option decides the set-up (which pieces, who gets what), so a game
+    started from a position keeps the position's value; ``pbem new --position`` refuses an
+    ``--option`` that would change it.
+    """
 
     name: str
     default: str
     choices: tuple[str, ...] = ()
     help: str = ""
+    setup_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -155,6 +171,23 @@ class Game(ABC):
     @abstractmethod
     def from_position(self, position: Mapping[str, Any]) -> Any:
         """Inverse of :meth:`to_position`; ``None`` values are unknowns."""
+
+    def check_position(self, position: Mapping[str, Any]) -> None:
+        """Raise :class:`PositionError` (one line naming the field) unless ``position`` is a full
+        position a game can start from: every piece in a place its kind may be, every reference
+        to something that exists, counts that fit the box.  ``pbem new --position`` calls it
+        before anything is written.  Default: accept (the game checks nothing more than
+        :meth:`from_position` does)."""
+
+    def position_options(self, position: Mapping[str, Any]) -> dict[str, str] | None:
+        """The options a (checked) position is played with, or None when this game's positions
+        do not record options.  Default: None."""
+        return None
+
+    def position_with_options(self, position: Mapping[str, Any], options: Mapping[str, str]) -> Position:
+        """``position`` played with ``options`` instead of its own (full options, already
+        checked).  Only called when :meth:`position_options` is not None."""
+        raise NotImplementedError(f"{self.name} records no options in its positions")
 
     # --- play -----------------------------------------------------------
     @abstractmethod

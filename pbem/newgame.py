@@ -17,6 +17,7 @@ from pbem.crypto import keys, sshsig
 from pbem.engine import game_for, state_hash
 from pbem.errors import PbemError, excerpt
 from pbem.fsutil import umask, write_atomic
+from pbem.game import Game, PositionError
 from pbem.gamedir import GameDir
 from pbem.log import seal, write_log
 from pbem.outputs import write_outputs
@@ -108,11 +109,18 @@ def create_game(root: Path, game_name: str, players: Sequence[PlayerSpec], optio
                            "starting with a letter or digit")
     if not game.min_players <= len(players) <= game.max_players:
         raise NewGameError(f"{game.title} takes {game.min_players}-{game.max_players} players, not {len(players)}")
-    try:
-        game.check_options(options, names)
-    except ValueError as exc:
-        raise NewGameError(str(exc)) from None
-    full_options = game.full_options(options)
+    if position is None:
+        try:
+            game.check_options(options, names)
+        except ValueError as exc:
+            raise NewGameError(str(exc)) from None
+        full_options = game.full_options(options)
+        start: dict[str, Any] | None = None
+        start_state: Any = None
+    else:
+        position, full_options = start_position_with_options(game, position, options, names)
+        start_state = load_position(game, position)
+        start = game.to_position(start_state)
     seed = seed if seed is not None else os.urandom(32)
     if len(seed) < 16:
         raise NewGameError("--seed must have at least 32 hex digits (16 bytes)")
@@ -145,21 +153,11 @@ def create_game(root: Path, game_name: str, players: Sequence[PlayerSpec], optio
         }
         if deadlines:
             header["deadlines"] = deadlines
-        if position is not None:
-            named = [p.get("name") for p in position.get("players", []) if isinstance(p, dict)]
-            if named and named != [p.name for p in players]:
-                raise NewGameError(f"the position's players are {', '.join(map(str, named))}; give the same "
-                                   "--player names in the same seat order")
-            try:
-                state = game.from_position(position)
-                full = game.to_position(state)
-            except (KeyError, TypeError, ValueError) as exc:
-                raise NewGameError(f"position file is not a valid {game_name} position: {exc}") from None
-            write_atomic(gd.moderator_dir / START_POSITION, canonical(full), mode=0o600)
-            header["start"] = {"position_commitment": keyed_hash(derive_key(seed, "position"), full),
-                               "public": game.view(state, None)}
-        table = initial_table(gd, game_for(header), header, seed,
-                              None if position is None else game.to_position(game.from_position(position)))
+        if start is not None:
+            write_atomic(gd.moderator_dir / START_POSITION, canonical(start), mode=0o600)
+            header["start"] = {"position_commitment": keyed_hash(derive_key(seed, "position"), start),
+                               "public": game.view(start_state, None)}
+        table = initial_table(gd, game_for(header), header, seed, start)
         header["pending"] = [{"player": d.player, "kind": d.kind} for d in game.pending(table.state)]
         header["state"] = state_hash(game, table.state, seed, game_id)
         header = seal(sign_entry(header, gd.moderator_key_path))
@@ -177,6 +175,58 @@ def create_game(root: Path, game_name: str, players: Sequence[PlayerSpec], optio
     final = GameDir(root)
     table.gd = final
     return table
+
+
+def start_position_with_options(game: Game, position: dict[str, Any], options: Mapping[str, str],
+                                names: Sequence[str]) -> tuple[dict[str, Any], dict[str, str]]:
+    """The position a game starts from and the options it is played with.
+
+    The position is checked like a move (``Game.check_position``).  Its options are the
+    position's own ``options`` overridden by the ``--option`` values, checked like any
+    options; an option decided at set-up (``OptionSpec.setup_only``) cannot change
+    (docs/position-format.md, "Options").  The header, the digests and the game all use
+    the result."""
+    try:
+        game.check_position(position)
+    except PositionError as exc:
+        raise NewGameError(str(exc)) from None
+    named = [p.get("name") for p in position.get("players", []) if isinstance(p, dict)]
+    if named and named != list(names):
+        raise NewGameError(f"the position's players are {', '.join(map(str, named))}; give the same "
+                           "--player names in the same seat order")
+    own = game.position_options(position)
+    if own is None:
+        if options:
+            raise NewGameError(f"{game.title} positions record no options: leave out --option with --position")
+        return position, game.full_options({})
+    specs = {s.name: s for s in game.option_specs()}
+    for name, value in options.items():
+        spec = specs.get(name)
+        if spec is None:
+            raise NewGameError(f"unknown option {name!r}; known options: {', '.join(sorted(specs))}")
+        if spec.choices and value not in spec.choices:
+            raise NewGameError(f"option {name}={value!r} is not one of {', '.join(spec.choices)}")
+        before = own.get(name, spec.default)
+        if spec.setup_only and value != before:
+            raise NewGameError(f"--option {name}={value}: {name} is decided at set-up and the position has "
+                               f"{name}={before}; leave it out or change the position's options")
+    merged = {**own, **options}
+    try:
+        game.check_options(merged, names)
+    except ValueError as exc:
+        raise NewGameError(str(exc)) from None
+    full_options = game.full_options(merged)
+    return game.position_with_options(position, full_options), full_options
+
+
+def load_position(game: Game, position: Mapping[str, Any]) -> Any:
+    """The state of a checked position.  A game whose check missed something still gets one
+    clean line (never the text of a KeyError or TypeError)."""
+    try:
+        return game.from_position(position)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+        raise NewGameError(f"position: not a valid {game.name} position; see the game's docs for its "
+                           "position keys (docs/position-format.md)") from None
 
 
 def _move_into(tmp: Path, root: Path) -> None:

@@ -50,7 +50,7 @@ def play(game: Any, players: list[str], options: dict[str, str], seed: bytes, bo
     steps = 0
     while game.result(state) is None:
         pending = game.pending(state)
-        assert pending and steps < 5000, f"stuck after {steps} actions"
+        assert pending and steps < 10000, f"stuck after {steps} actions"  # random play in to-the-last games can be long
         player = pending[0].player
         game.apply(state, player, choose(game, state, player, rng), action_rng(seed, "m", steps, 0))
         steps += 1

@@ -36,6 +36,12 @@ class ToyGame(Game):
     def from_position(self, position: Mapping[str, Any]) -> Any:
         return self.to_position(position)
 
+    def position_options(self, position: Mapping[str, Any]) -> dict[str, str]:
+        return {"limit": str(position["limit"])}
+
+    def position_with_options(self, position: Mapping[str, Any], options: Mapping[str, str]) -> dict[str, Any]:
+        return {**position, "limit": int(options["limit"])}
+
     def _done(self, state: Any, p: str) -> bool:
         return p in state["stopped"] or len(state["hands"][p]) >= state["limit"]
 

@@ -267,6 +267,18 @@ def test_taking_a_dolphin_along_needs_a_protected_swimmer_swimming_one_space():
         act(st, "red", {"move": "r1", "to": "A5", "dolphin": True})
 
 
+def test_a_protected_swimmer_that_swam_with_its_dolphin_cannot_board_a_ship_there():
+    """"only one sea space per turn as per the rules on moving Swimmers": swimming along with the
+    dolphin is the swimmer's one sea movement, so it cannot also board the ship it reached."""
+    p = protects(dpos().island("F3", "F4").creature("P1", "A4").swim("r1", "A4"), "P1", "r1")
+    st = p.boat("B1", "A5").state()
+    act(st, "red", {"move": "r1", "to": "A5", "dolphin": True})
+    assert where(st, "r1") == ("sea", "A5")
+    assert {"move": "r1", "to": "A5"} not in GAME.legal_actions(st, "red")
+    with pytest.raises(IllegalAction, match="cannot also board ship B1"):
+        act(st, "red", {"move": "r1", "to": "A5"})
+
+
 def test_whirlpool_removes_dolphins():
     p = protects(dpos().island("F3", "F4").tile("F3", "beach", "whirlpool").creature("P1", "F2"), "P1", "b1")
     st = p.swim("b1", "F2").turn(step="remove-tile").state()

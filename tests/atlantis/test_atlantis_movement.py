@@ -164,9 +164,11 @@ def test_jumping_from_a_ship_is_the_swimmers_one_space():
     assert where(st, "r1") == ("sea", "F2")
     with pytest.raises(IllegalAction, match="already swum"):
         act(st, "red", {"move": "r1", "to": "F1"})
-    # ... but it may climb back aboard its own space's ship
-    act(st, "red", {"move": "r1", "to": "F2"})
-    assert where(st, "r1") == ("boat", "B1")
+    # ... and it may not climb back aboard: the jump was its one sea movement
+    assert {"move": "r1", "to": "F2"} not in GAME.legal_actions(st, "red")
+    with pytest.raises(IllegalAction, match="cannot also board ship B1"):
+        act(st, "red", {"move": "r1", "to": "F2"})
+    assert where(st, "r1") == ("sea", "F2")
 
 
 def test_swimmer_cannot_board_a_ship_in_an_adjacent_space():
@@ -181,6 +183,35 @@ def test_swimmer_boards_a_ship_in_its_own_space():
     assert {"move": "r1", "to": "F2"} in GAME.legal_actions(st, "red")
     act(st, "red", {"move": "r1", "to": "F2"})
     assert where(st, "r1") == ("boat", "B1")
+
+
+def test_swimmer_that_swam_next_to_a_ship_cannot_board_it_in_the_same_turn():
+    """"You may not move a Swimmer from a sea space into a Boat in an adjacent sea space (since
+    this would be considered 2 movements, and a Swimmer may move only one sea space in a turn)"."""
+    st = pos().swim("r1", "F1").boat("B1", "F2").state()
+    act(st, "red", {"move": "r1", "to": "F2"})                  # swims into the ship's space
+    assert {"move": "r1", "to": "F2"} not in GAME.legal_actions(st, "red")
+    with pytest.raises(IllegalAction, match="already swum a sea space this turn, so it cannot also board"):
+        act(st, "red", {"move": "r1", "to": "F2"})
+    assert where(st, "r1") == ("sea", "F2") and st.turn.moves == 1
+
+
+def test_explorer_that_swam_from_land_into_a_ships_space_cannot_board_it_that_turn():
+    st = pos().land("r1", "F3").boat("B1", "F2").state()
+    act(st, "red", {"move": "r1", "to": "F2", "swim": True})
+    assert where(st, "r1") == ("sea", "F2")
+    with pytest.raises(IllegalAction, match="cannot also board"):
+        act(st, "red", {"move": "r1", "to": "F2"})
+    st = pos().land("r1", "F3").boat("B1", "F2").state()        # boarding straight from land is one move
+    act(st, "red", {"move": "r1", "to": "F2"})
+    assert where(st, "r1") == ("boat", "B1")
+
+
+def test_swimmer_that_swam_may_still_reach_a_safe_isle():
+    st = pos().swim("r1", "C1").state()
+    act(st, "red", {"move": "r1", "to": "B2"})
+    act(st, "red", {"move": "r1", "to": "B1"})
+    assert where(st, "r1") == ("isle", "B1")
 
 
 @pytest.mark.parametrize("creature", ["S1", "K1"])

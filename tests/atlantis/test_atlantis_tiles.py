@@ -254,6 +254,17 @@ def test_dolphin_moves_one_of_your_swimmers_1_to_3_spaces():
         act(st, "red", {"play": tile, "swimmer": "r1", "to": "C2"})             # once per turn
 
 
+def test_a_swimmer_the_dolphin_tile_carried_next_to_a_ship_may_board_it():
+    """The dolphin carries the swimmer; it has not used its own sea movement, so it may board."""
+    p, tile = play_pos("dolphin")
+    st = p.swim("r1", "F2").boat("B1", "D3").state()
+    act(st, "red", {"play": tile, "swimmer": "r1", "to": "D3"})
+    assert where(st, "r1") == ("sea", "D3") and GAME.pending(st)[0].kind == "move"
+    assert {"move": "r1", "to": "D3"} in GAME.legal_actions(st, "red")
+    act(st, "red", {"move": "r1", "to": "D3"})
+    assert where(st, "r1") == ("boat", "B1")
+
+
 def test_dolphin_into_a_shark_space_loses_the_swimmer():
     p, tile = play_pos("dolphin")
     st = p.swim("r1", "F2").creature("K1", "D2").state()

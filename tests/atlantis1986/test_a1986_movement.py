@@ -47,6 +47,32 @@ def test_riding_is_not_swimming():
     assert where(st, "r1") == ("sea", "C7")
 
 
+def test_a_villager_that_swam_into_a_boats_space_cannot_climb_in_that_turn():
+    """The 30th-anniversary reading: "You may not move a Swimmer from a sea space into a Boat in an
+    adjacent sea space (since this would be considered 2 movements ...)"."""
+    st = Pos().swim("r1", "C5").boat("B1", "C6").state()
+    act(st, "red", {"move": "r1", "to": "C6"})
+    assert {"move": "r1", "to": "C6"} not in GAME.legal_actions(st, "red")
+    with pytest.raises(IllegalAction, match="cannot also board"):
+        act(st, "red", {"move": "r1", "to": "C6"})
+    assert where(st, "r1") == ("sea", "C6")
+    st = Pos().swim("r1", "C6").boat("B1", "C6").state()       # a villager that has not swum climbs in
+    act(st, "red", {"move": "r1", "to": "C6"})
+    assert where(st, "r1") == ("boat", "B1")
+
+
+def test_a_villager_a_dolphin_carried_to_a_boat_may_climb_in_unless_it_also_swam():
+    st = Pos().swim("r1", "C5").creature("D1", "C5").boat("B1", "C6").state()
+    act(st, "red", {"move": "r1", "to": "C6", "ride": "D1"})   # riding is not swimming
+    act(st, "red", {"move": "r1", "to": "C6"})
+    assert where(st, "r1") == ("boat", "B1")
+    st = Pos().swim("r1", "C4").creature("D1", "C5").boat("B1", "C6").state()
+    act(st, "red", {"move": "r1", "to": "C5"})                 # its one swim ...
+    act(st, "red", {"move": "r1", "to": "C6", "ride": "D1"})   # ... a ride ...
+    with pytest.raises(IllegalAction, match="cannot also board"):
+        act(st, "red", {"move": "r1", "to": "C6"})             # ... and no boarding
+
+
 def test_ride_refusals():
     st = Pos().swim("r1", "C5").land("r2", "D5").creature("D1", "C6").creature("K1", "C5").swim("b1", "C6").state()
     with pytest.raises(IllegalAction, match="only when swimming in its space"):

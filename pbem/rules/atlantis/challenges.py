@@ -30,7 +30,7 @@ class ChallengeRules(RulesBase):
     OPTIONS: tuple[OptionSpec, ...] = (
         OptionSpec("overpopulated", "no", ("no", "yes"),
                    "yes: challenge #1 (2-4 players: up to two explorers on each inland tile at setup) or, "
-                   "with 5-6 players, challenge #5"),
+                   "with 5-6 players, challenge #5", setup_only=True),
         OptionSpec("end", END_VOLCANO, END_CHOICES,
                    "volcano: the volcano ends the game; to-the-last: challenge #2 (ends when the last explorer "
                    "leaves the board); submerged: challenge #4 (ends with the last terrain tile)"),

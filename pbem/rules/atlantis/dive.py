@@ -48,7 +48,7 @@ class DiveRules(RulesBase):
     OPTIONS: tuple[OptionSpec, ...] = (
         OptionSpec("dolphins", "no", ("no", "yes"),
                    "Dolphins & Dive Dice (challenge #6): dolphin tiles place dolphin tokens that protect "
-                   "swimmers; two dive dice replace the creature die"),
+                   "swimmers; two dive dice replace the creature die", setup_only=True),
     )
 
     # --- the option and its data --------------------------------------------------

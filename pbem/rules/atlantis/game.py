@@ -31,6 +31,7 @@ from pbem.rules.atlantis.creatures import CreatureRules
 from pbem.rules.atlantis.defense import DefenseRules
 from pbem.rules.atlantis.flow import TurnFlow
 from pbem.rules.atlantis.movement import MovementRules
+from pbem.rules.atlantis.position_check import PositionCheck
 from pbem.rules.atlantis.scoring import ScoringRules
 from pbem.rules.atlantis.setup import SetupRules
 from pbem.rules.atlantis.state import (
@@ -72,6 +73,8 @@ class AtlantisGame(Players56Rules, ChallengeRules, DiveRules, SquidRules, BotHin
         "remove": "do_remove", "board": "do_board", "creature": "do_creature", "defend": "do_defend",
         "standing": "do_standing",
         "dive": "do_dive", "protect": "do_protect", "squid": "do_squid", "take": "do_take"}
+    #: checks a position file before a game starts from it (a variant brings its own subclass)
+    position_check: type[PositionCheck] = PositionCheck
     #: decision kind -> method listing its legal actions
     deciders: Mapping[str, str] = {
         SETUP_PLACE: "legal_place", SETUP_BOAT: "legal_boat", STEP_TILE: "legal_play_tile",
@@ -104,15 +107,15 @@ class AtlantisGame(Players56Rules, ChallengeRules, DiveRules, SquidRules, BotHin
             OptionSpec("memory", "strict", ("strict", "open"),
                        "strict: you see your explorer values only during setup; open: always"),
             OptionSpec("colours", "auto", ("auto", "1", "2"),
-                       "explorer colours per player; auto = 2 in a two-player game, else 1"),
+                       "explorer colours per player; auto = 2 in a two-player game, else 1", setup_only=True),
             OptionSpec("defense", "auto", ("auto", "never", "ask"),
-                       "default standing order for defense tiles"),
+                       "default standing order for defense tiles", setup_only=True),
             OptionSpec("lagoon", "sea", ("sea", "land"),
                        "does the central sea hex count as a sea space when choosing which tile to remove"),
             OptionSpec("boats", "per-player", ("per-player", "per-colour"),
-                       "ships at setup: 2 per player, or 2 per colour"),
+                       "ships at setup: 2 per player, or 2 per colour", setup_only=True),
             OptionSpec("layout", "random", ("random", "fixup"),
-                       "fixup: reshuffle the terrain until no beach/forest tile is isolated"),
+                       "fixup: reshuffle the terrain until no beach/forest tile is isolated", setup_only=True),
         )
 
     def check_options(self, options: Mapping[str, str], players: Sequence[str]) -> None:
@@ -137,6 +140,17 @@ class AtlantisGame(Players56Rules, ChallengeRules, DiveRules, SquidRules, BotHin
 
     def from_position(self, position: Mapping[str, Any]) -> State:
         return self.read_position(position)
+
+    def check_position(self, position: Mapping[str, Any]) -> None:
+        """Positions are validated like moves: see :mod:`pbem.rules.atlantis.position_check`."""
+        self.position_check(self, position).run()
+
+    def position_options(self, position: Mapping[str, Any]) -> dict[str, str]:
+        """The position's ``options`` (a state plays with exactly these; missing ones are the defaults)."""
+        return {str(k): str(v) for k, v in (position.get("options") or {}).items()}
+
+    def position_with_options(self, position: Mapping[str, Any], options: Mapping[str, str]) -> Position:
+        return {**position, "options": {k: str(options[k]) for k in sorted(options)}}
 
     # --- play ------------------------------------------------------------------------
     def pending(self, state: State) -> list[Decision]:

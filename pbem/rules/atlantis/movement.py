@@ -6,8 +6,8 @@ One ``{move: HANDLE, to: SPACE}`` action spends one movement point:
   space (board), or that sea space (swim; ``swim: true`` when a ship is there);
 * explorer aboard -> a ship in an adjacent space, its own space (jump
   overboard), or a safe isle next to the ship;
-* swimmer -> an adjacent sea space (once per turn), the ship in its own space,
-  or a safe isle next to it;
+* swimmer -> an adjacent sea space (once per turn), the ship in its own space
+  (only if it has not swum this turn), or a safe isle next to it;
 * ship (empty, or one you control) -> an adjacent sea space without a ship.
 """
 from __future__ import annotations
@@ -126,6 +126,13 @@ class MovementRules(RulesBase):
         of one sea space"."""
         return explorer not in state.turn.swum
 
+    def may_board_from_the_sea(self, state: State, explorer: str) -> bool:
+        """"You may not move a Swimmer from a sea space into a Boat in an adjacent sea space
+        (since this would be considered 2 movements, and a Swimmer may move only one sea space
+        in a turn)": climbing into the ship in its own space is the swimmer's one sea movement,
+        so a swimmer that has swum (or jumped) this turn may not board."""
+        return self.may_swim(state, explorer)
+
     def explorer_moves(self, state: State, handle: str) -> list[dict[str, Any]]:
         """Every legal one-point move of one explorer, as actions."""
         e = state.explorers[handle]
@@ -154,7 +161,7 @@ class MovementRules(RulesBase):
         elif e.where == SEA:
             cell = e.cell
             boat = state.boat_at.get(cell)
-            if boat is not None and self.has_room(state, boat):
+            if boat is not None and self.has_room(state, boat) and self.may_board_from_the_sea(state, handle):
                 out.append({"move": handle, "to": lab[cell]})
             if self.may_swim(state, handle):
                 land = state.tile_at
@@ -283,6 +290,9 @@ class MovementRules(RulesBase):
                 raise IllegalAction(f"{e.handle} is already swimming at {target}")
             if not self.has_room(state, boat):
                 raise IllegalAction(f"ship {boat} at {target} is full")
+            if not self.may_board_from_the_sea(state, e.handle):
+                raise IllegalAction(f"{e.handle} has already swum a sea space this turn, so it cannot also board "
+                                    f"ship {boat}: \"a Swimmer may move only one sea space in a turn\"")
             return "board", boat
         if cell not in nb[here]:
             raise IllegalAction(f"{target} is not next to {e.handle} at {self.label(here)}; swimmers move one space")

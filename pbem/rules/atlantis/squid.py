@@ -46,7 +46,7 @@ class SquidRules(RulesBase):
     OPTIONS: tuple[OptionSpec, ...] = (
         OptionSpec("squid", "no", ("no", "yes", "replace-whales"),
                    "The Giant Squid: yes = a squid comes with every whale; "
-                   "replace-whales = variant #1, squids instead of whales"),
+                   "replace-whales = variant #1, squids instead of whales", setup_only=True),
         OptionSpec("squid_take", "yes", ("yes", "no"),
                    "The Giant Squid: a squid placed next to people takes one of them "
                    "(no = variant #2)"),

@@ -27,6 +27,7 @@ from pbem.rules.atlantis.state import (
     State,
 )
 from pbem.rules.atlantis1986.island import IslandRules1986
+from pbem.rules.atlantis1986.position_check import PositionCheck1986
 from pbem.rules.atlantis1986.sea import SeaRules1986
 from pbem.rules.atlantis1986.spinner import STEP_DIVE, SpinnerRules1986
 from pbem.rules.atlantis1986.view import View1986
@@ -44,7 +45,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("setup_limit", "beach", ("beach", "three"),
                "beach: only beach tiles are limited (one villager); three: other tiles at most three"),
     OptionSpec("start_boats", "fixed", ("fixed", "placed"),
-               "fixed: the starting boats on printed spaces; placed: the players place them after the villagers"),
+               "fixed: the starting boats on printed spaces; placed: the players place them after the villagers",
+               setup_only=True),
 )
 
 # The move-file actions of this edition (no tiles in hand, no defense, no standing orders).
@@ -73,6 +75,7 @@ class Atlantis1986Game(IslandRules1986, SeaRules1986, SpinnerRules1986, View1986
 
     anytime_actions: tuple[str, ...] = ()
     action_shapes = ACTION_SHAPES
+    position_check = PositionCheck1986
     handlers: Mapping[str, str] = {
         "place": "do_place", "boat": "do_boat", "move": "do_move", "done": "do_done", "remove": "do_remove",
         "board": "do_board", "creature": "do_creature", "dive": "do_dive"}
