@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from pbem import receipts
+from pbem.binding import named_entry
 from pbem.canonical import canonical, keyed_hash, sha256_hex
 from pbem.crypto import agecrypt, sshsig
 from pbem.engine import Rejected, event_record, game_for, state_hash
-from pbem.errors import PbemError
+from pbem.errors import PbemError, excerpt
 from pbem.fsutil import TEMP_NAME, locked
 from pbem.gamedir import GameDir
 from pbem.log import split_chunks, verify_chain
@@ -69,7 +70,7 @@ def _audit(gd: GameDir, receipt_paths: Sequence[Path] = ()) -> AuditReport:
         return report
     header = entries[0]
     _check_moderator_signatures(entries, report)
-    _check_moves(gd, entries, report)
+    bindings = _check_moves(gd, entries, report)
     _check_reveal(entries, header, report)
     _check_receipts(receipt_paths, entries, report)
     report.notes.append(f"{len(entries)} entries: hash chain, the moderator's signatures, and every move's "
@@ -84,7 +85,7 @@ def _audit(gd: GameDir, receipt_paths: Sequence[Path] = ()) -> AuditReport:
         report.problems.append("the seed does not match the seed commitment in entry 0")
         return report
     if not report.problems:
-        _replay_and_compare(gd, entries, seed, report)
+        _replay_and_compare(gd, entries, seed, report, bindings)
     return report
 
 
@@ -120,9 +121,12 @@ def _check_moderator_signatures(entries: list[dict[str, Any]], report: AuditRepo
             report.problems.append(f"entry {entry.get('index')}: moderator signature: {exc}")
 
 
-def _check_moves(gd: GameDir, entries: list[dict[str, Any]], report: AuditReport) -> None:
+def _check_moves(gd: GameDir, entries: list[dict[str, Any]], report: AuditReport) -> dict[int, tuple[int, str]]:
+    """Check every archived move; return the moves written before the entry just ahead of them
+    (entry -> (the entry it was written after, player)): the replay checks those bindings."""
     header = entries[0]
     referenced = set()
+    earlier: dict[int, tuple[int, str]] = {}
     for i, entry in enumerate(entries):
         if entry.get("kind") != "move":
             continue
@@ -156,11 +160,13 @@ def _check_moves(gd: GameDir, entries: list[dict[str, Any]], report: AuditReport
         except (MoveFileError, YamlError) as exc:
             report.problems.append(f"entry {n}: archived move does not parse: {exc}")
             continue
-        prev = entries[i - 1]
-        if (move.game != header.get("id") or move.player != player or move.after != prev.get("index")
-                or not str(prev.get("hash", "")).startswith(move.after_hash)):
+        if (move.game != header.get("id") or move.player != player
+                or named_entry(entries[:i], move.after, move.after_hash) is None):
             report.problems.append(f"entry {n}: the move is not bound to this game and position "
-                                   f"(it names {move.game} / {move.player} / after {move.after})")
+                                   f"(it names {excerpt(move.game)} / {excerpt(move.player)} / after {move.after}, "
+                                   "which is not an earlier entry of this log)")
+        elif move.after != i - 1:
+            earlier[i] = (move.after, str(player))
         logged = list(entry.get("actions", [])) + list(entry.get("dropped", {}).get("actions", []))
         if logged != move.actions:
             report.problems.append(f"entry {n}: the logged actions differ from the signed move file")
@@ -172,6 +178,7 @@ def _check_moves(gd: GameDir, entries: list[dict[str, Any]], report: AuditReport
                                     "(not part of the game; any pbem command on the moderator's copy removes it)")
             else:
                 report.problems.append(f"moves/{extra} is not part of the log")
+    return earlier
 
 
 def _check_turn(entries: list[dict[str, Any]], i: int, report: AuditReport) -> None:
@@ -231,8 +238,12 @@ def _check_reveal(entries: list[dict[str, Any]], header: dict[str, Any], report:
                 report.problems.append(f"entry {entry.get('index')}: revealed seed does not match the commitment")
 
 
-def _replay_and_compare(gd: GameDir, entries: list[dict[str, Any]], seed: bytes, report: AuditReport) -> None:
+def _replay_and_compare(gd: GameDir, entries: list[dict[str, Any]], seed: bytes, report: AuditReport,
+                        bindings: dict[int, tuple[int, str]] | None = None) -> None:
     header = entries[0]
+    bindings = bindings or {}
+    wanted = {(after, p) for after, p in bindings.values()} | {(n - 1, p) for n, (_a, p) in bindings.items()}
+    views: dict[tuple[int, str], bytes] = {}
     try:
         game = game_for(header)
     except (Rejected, ValueError) as exc:
@@ -252,6 +263,15 @@ def _replay_and_compare(gd: GameDir, entries: list[dict[str, Any]], seed: bytes,
             n = entry["index"]
             if n == 0:
                 _check_options(game, table.state, header, report)
+            if n in bindings:
+                after, player = bindings[n]
+                if views.get((after, player)) != views.get((n - 1, player)):
+                    report.problems.append(f"entry {n}: {player}'s move was written after entry {after}, but "
+                                           f"{player}'s view changed before it was taken (a stale move accepted)")
+                    return
+            for index, player in wanted:
+                if index == n:
+                    views[(index, player)] = canonical(game.view(table.state, player))
             if acting_player(entry) is not None:
                 if applied.dropped:
                     report.problems.append(f"entry {n}: on replay action {len(applied.actions) + 1} is illegal")

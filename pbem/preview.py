@@ -5,6 +5,7 @@ import json
 from pathlib import Path
 
 from pbem import yamlio
+from pbem.binding import changes_since, named_entry
 from pbem.crypto import sshsig
 from pbem.engine import Rejected, check_actions, game_for
 from pbem.errors import excerpt
@@ -33,10 +34,15 @@ def preview(game_dir: Path, move_path: Path) -> list[str]:
     if move.player not in keys:
         raise Rejected(f"no player {excerpt(move.player)} in this game; players: {', '.join(keys)}")
     last = entries[-1]
-    if move.after != last["index"] or not last["hash"].startswith(move.after_hash):
-        raise Rejected(f"stale move: written after entry {move.after} but the log is at entry {last['index']} "
-                       f"({last['hash'][:12]}); rewrite it from the new digest")
-    lines = [f"format, game id and log position (entry {last['index']}) are right"]
+    if named_entry(entries, move.after, move.after_hash) is None:
+        raise Rejected(f"stale move: written after entry {move.after}, which is not an entry of this game's log "
+                       f"(the log is at entry {last['index']}, {last['hash'][:12]}); rewrite it from the new digest")
+    if move.after == last["index"]:
+        lines = [f"format, game id and log position (entry {last['index']}) are right"]
+    else:
+        lines = [f"format and game id are right; written after entry {move.after}, the log is at entry "
+                 f"{last['index']} since {changes_since(entries, move.after)}: the moderator takes it only if "
+                 f"nothing {move.player} sees changed since (else: stale, rewrite it)"]
     if signed:
         try:
             sshsig.verify_tolerant(raw, signature, [keys[move.player]], sshsig.MOVE_NAMESPACE)

@@ -7,6 +7,7 @@ from typing import Any
 
 from pbem import receipts
 from pbem.append import append_entry, finish_entry
+from pbem.binding import bind
 from pbem.canonical import sha256_hex
 from pbem.crypto import keys, sshsig
 from pbem.draws import move_draws
@@ -102,17 +103,13 @@ def verify_move(table: Table, raw: bytes, signature: str) -> tuple[MoveFile, byt
     for entry in table.entries[1:]:
         if entry.get("move", {}).get("sha256") == digest:
             raise Rejected(f"this move was already accepted as log entry {entry['index']}; nothing to do")
-    last = table.last
-    if move.after != last["index"] or not last["hash"].startswith(move.after_hash):
-        raise Rejected(f"stale move: written after entry {move.after} ({excerpt(move.after_hash[:12])}) but the "
-                       f"log is at entry {last['index']} ({last['hash'][:12]}); read the new digest and rewrite "
-                       "the move")
     if table.game.result(table.state) is not None:
         raise Rejected("the game is over; no more moves are taken")
     if table.seats().get(move.player) == "bot":
         raise Rejected(f"{move.player}'s seat is played by a bot now; ask the moderator to hand it back")
     if table.paused:
         raise Rejected(f"the game is paused by the moderator ({table.paused}); send the move again after it resumes")
+    bind(table, move.player, move.after, move.after_hash)
     return move, signed, key
 
 
