@@ -51,7 +51,8 @@ def test_attached_move_sent_by_a_real_client_is_accepted_with_a_receipt(world):
     assert f"red's move {entry['move']['sha256'][:16]} is log entry 1" in text
     assert "red drew a card (1 in hand)" in text and "waiting for: blue" in text
     assert receipt["In-Reply-To"] == sent["Message-ID"] and receipt["Auto-Submitted"] == "auto-replied"
-    assert receipt["Subject"].startswith("Re: my move [") and "accepted" in receipt["Subject"]
+    assert receipt["Subject"] == "Re: my move" and receipt["X-PBEM-Receipt"] == "accepted"   # the player's thread
+    assert text.startswith("Accepted: your message to game ")
     assert [b"\\Seen" in f for f in imap_flags(world.dovecot, world.imap_user)] == [True]
     signed = {part.get_filename(): part.get_content() for part in receipt.iter_attachments()}
     assert set(signed) == {"receipt-entry1.yaml", "receipt-entry1.yaml.sig"}
@@ -161,7 +162,8 @@ def test_rejected_moves_get_the_reason(world):
     assert log_length(world) == 1 and report.accepted == 0 and report.rejected == 2 and report.ignored == 1
     [to_blue] = receipts(world, "blue")
     assert "REJECTED (attachment move.yaml): bad signature" in body(to_blue)
-    assert "Nothing was changed" in body(to_blue) and "rejected" in to_blue["Subject"]
+    assert "Nothing was changed" in body(to_blue) and to_blue["X-PBEM-Receipt"] == "rejected"
+    assert body(to_blue).startswith("Refused: your message to game ")
     [to_red] = receipts(world, "red")
     assert "a move without its signature" in body(to_red)
 
@@ -220,3 +222,33 @@ def test_a_second_mail_run_at_the_same_time_stops_with_one_line(world):
         result = CliRunner().invoke(mail, ["run", str(world.gd.root)], env=world.env())
     assert result.exit_code != 0
     assert result.output.startswith("pbem: error: another `pbem mail` is working on") and result.output.count("\n") == 1
+
+
+def test_a_player_who_asks_for_the_log_gets_a_copy_to_check_and_audit(world, tmp_path):
+    import io
+    import tarfile
+
+    from pbem.audit import audit
+    from pbem.gamedir import GameDir
+    from pbem.movefile import render_move
+    from pbem.preview import preview
+    world.player_send("blue", b"From: blue@pbem.test\r\nSubject: send log please\r\n\r\nthanks\r\n")
+    world.player_send("green", b"From: mallory@evil.test\r\nSubject: send log\r\n\r\n\r\n")   # a stranger
+    report = fetch_moves(world.gd, world.config())
+    assert any("sent the public copy of the game to blue@pbem.test" in line for line in report.lines)
+    [reply] = receipts(world, "blue")
+    [bundle] = [a for a in reply.iter_attachments() if a.get_filename().endswith("-public.tar.gz")]
+    game_id = world.gd.entries()[0]["id"]
+    with tarfile.open(fileobj=io.BytesIO(bundle.get_content()), mode="r:gz") as tar:
+        names = tar.getnames()
+        assert all(n.startswith(f"{game_id}/") and "moderator" not in n and "secrets" not in n for n in names)
+        tar.extractall(tmp_path / "copy", filter="data")
+    copy = GameDir(tmp_path / "copy" / game_id)
+    assert audit(copy).ok                                     # chain and signatures, on the player's machine
+    from pbem.table import Table
+    table = Table.load_public(copy)
+    from pbem.movefile import MoveFile
+    move = tmp_path / "move.yaml"
+    move.write_text(render_move(MoveFile(game_id, "red", table.last["index"], table.last["hash"], [{"stop": True}])))
+    assert "action 1 {stop: true}: legal" in preview(copy.root, move)
+    assert [r.rcpt_tos for r in world.router.log if "gm@pbem.test" not in r.rcpt_tos] == [["blue@pbem.test"]]

@@ -26,7 +26,8 @@ def test_reminder_mail_then_timeout(tmp_path, key_pool, toy_registered, dovecot)
         assert "reminder: red's decision is due" in out
         [msg] = world.mail_to("red")
         assert msg.rcpt_tos == [world.config().address_of("red").split("<")[-1].rstrip(">")]
-        assert "reminder" in msg.msg["Subject"] and "due" in msg.msg.get_content()
+        assert msg.msg["Subject"] == f"Re: [{world.gd.entries()[0]['id']}] Toy high card"   # in the game's thread
+        assert msg.msg.get_content().startswith("Reminder: your decision is due")
         assert all(not world.mail_to(p) for p in ("blue", "green"))
         assert "nothing to do" in tick(31)          # one reminder per decision
         out = tick(49)

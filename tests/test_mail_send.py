@@ -68,7 +68,8 @@ def test_send_gives_each_player_one_message_with_only_their_secrets(world):
         assert not any(o.encode() in received.raw for o in others)
         msg = received.msg
         assert msg["To"].addresses[0].addr_spec == address(player) and msg["Cc"] is None
-        assert "your move" in msg["Subject"] if player == "red" else "waiting for red" in msg["Subject"]
+        assert msg["Subject"] == f"[{world.gd.entries()[0]['id']}] Toy high card"   # one subject: one thread
+        first = "Your move (log entry 0)" if player == "red" else "Log entry 0; waiting for red."
         assert msg.get_content_type() == "multipart/mixed"
         kinds = [(t, f) for t, f, _p in _parts(msg)]
         assert kinds == [("multipart/mixed", None), ("multipart/alternative", None), ("text/plain", None),
@@ -76,7 +77,8 @@ def test_send_gives_each_player_one_message_with_only_their_secrets(world):
                          ("image/png", "board-entry0.png"), ("image/svg+xml", "board-entry0.svg"),
                          ("application/octet-stream", f"{player}-entry0.age")]
         parts = {t: p for t, _f, p in _parts(msg)}
-        assert parts["text/plain"].get_content().replace("\r\n", "\n") == digest_txt
+        assert parts["text/plain"].get_content().replace("\r\n", "\n") == first + (
+            ": the move template is below." if player == "red" else "") + "\n\n" + digest_txt
         html = parts["text/html"].get_content()
         assert "<svg" not in html
         cids = re.findall(r'src="cid:([^"]+)"', html)
@@ -141,17 +143,36 @@ def test_settings_errors_are_one_line(world):
     assert world.router.log == []
 
 
-def test_run_sends_only_when_the_log_changed(tmp_path, key_pool, toy_registered, dovecot):
+def test_run_mails_a_player_when_they_have_a_decision_in_one_thread(tmp_path, key_pool, toy_registered, dovecot):
     w = start_world(tmp_path, key_pool, dovecot, smtp_mode="none", inbox="maildir")
     try:
         first = run_cycle(w.gd, w.config())
-        assert first.sent == 3 and "no new messages" in first.lines
+        assert first.sent == 3 and "no new messages" in first.lines          # everyone: the game has begun
         assert run_cycle(w.gd, w.config()).sent == 0
         submit(w.gd, *move_files(w.gd, "red", w.keys["red"]))
         third = run_cycle(w.gd, w.config())
-        assert third.sent == 3
-        assert all(len(w.mail_to(p)) == 2 for p in PLAYERS)
-        assert "log entry 1" in w.mail_to("blue")[-1].msg["Subject"]
+        assert third.sent == 1 and [len(w.mail_to(p)) for p in PLAYERS] == [1, 2, 1]   # only blue decides now
+        welcome, turn = (r.msg for r in w.mail_to("blue"))
+        assert turn["X-PBEM-Status"] == "your-move" and turn["X-PBEM-Entry"] == "1"
+        assert turn["Subject"] == welcome["Subject"]                          # one subject...
+        assert turn["In-Reply-To"].strip() == welcome["Message-ID"].strip() == turn["References"].strip()
+        submit(w.gd, *move_files(w.gd, "blue", w.keys["blue"]))
+        run_cycle(w.gd, w.config())
+        first_to_green, later = (r.msg for r in w.mail_to("green"))
+        assert later["X-PBEM-Status"] == "your-move"
+        assert later["References"].split() == [first_to_green["Message-ID"].strip()]
+    finally:
+        w.smtp.stop()
+
+
+def test_cadence_entry_mails_everyone_every_entry(tmp_path, key_pool, toy_registered, dovecot):
+    w = start_world(tmp_path, key_pool, dovecot, smtp_mode="none", inbox="maildir")
+    try:
+        path = w.gd.moderator_dir / "mail.toml"
+        path.write_text('cadence = "entry"\n' + path.read_text())
+        assert run_cycle(w.gd, w.config()).sent == 3
+        submit(w.gd, *move_files(w.gd, "red", w.keys["red"]))
+        assert run_cycle(w.gd, w.config()).sent == 3
     finally:
         w.smtp.stop()
 

@@ -28,6 +28,7 @@ from pbem.render.png import svg_size, svg_to_png
 HEADER_GAME = "X-PBEM-Game"
 HEADER_ENTRY = "X-PBEM-Entry"
 HEADER_RECEIPT = "X-PBEM-Receipt"
+HEADER_STATUS = "X-PBEM-Status"      # your-move | waiting | over: what a digest means for its reader
 _BOARD_SVG = re.compile(r"<svg\b[^>]*\bclass=\"pbem-board\"[^>]*>.*?</svg>", re.DOTALL)
 _ANY_SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL)
 
@@ -99,28 +100,53 @@ class DigestParts:
                    (public / "digest.html").read_text(encoding="utf-8"), svg, svg_to_png(svg))
 
 
-def digest_subject(turn: Turn, player: str) -> str:
-    state = ("game over" if turn.over else "your move" if player in turn.pending
-             else "waiting for " + (", ".join(turn.pending) or "nobody"))
-    return f"[{turn.game_id}] {turn.title}: log entry {turn.index} - {state}"
+@dataclass(frozen=True)
+class Thread:
+    """A player's thread for one game: its first message and the last one sent."""
+
+    root: str
+    last: str
+
+    def headers(self, msg: EmailMessage) -> None:
+        msg["In-Reply-To"] = self.last
+        msg["References"] = self.root if self.root == self.last else f"{self.root} {self.last}"
+
+
+def game_subject(game_id: str, title: str) -> str:
+    """The one subject of every message of a game, so that mail clients keep them in one thread."""
+    return f"[{game_id}] {title}"
+
+
+def status_line(turn: Turn, player: str) -> str:
+    """What this message means for its reader, first in the body (mail clients show it in the list)."""
+    if turn.over:
+        return f"The game is over (log entry {turn.index})."
+    if player in turn.pending:
+        return f"Your move (log entry {turn.index}): the move template is below."
+    return f"Log entry {turn.index}; waiting for {', '.join(turn.pending) or 'nobody'}."
 
 
 def compose_digest(parts: DigestParts, secrets: bytes, player: str, to: str, sender: str,
-                   reply_to: str, domain: str) -> EmailMessage:
-    """One player's digest message: public digest plus that player's own secrets attachment."""
+                   reply_to: str, domain: str, thread: Thread | None = None,
+                   bundle: tuple[str, bytes] | None = None) -> EmailMessage:
+    """One player's digest message: public digest plus that player's own secrets attachment
+    (and, when given, the public copy of the game as ``bundle``: its file name and bytes)."""
     turn = parts.turn
     msg = EmailMessage()
     msg["From"] = sender
     msg["To"] = to
     if reply_to:
         msg["Reply-To"] = reply_to
-    msg["Subject"] = digest_subject(turn, player)
+    msg["Subject"] = game_subject(turn.game_id, turn.title)
     msg["Date"] = formatdate(localtime=True)
     msg["Message-ID"] = make_msgid(f"{turn.game_id}.{turn.index}.{player}", domain=domain)
+    if thread is not None:
+        thread.headers(msg)
     msg[HEADER_GAME] = turn.game_id
     msg[HEADER_ENTRY] = str(turn.index)
+    msg[HEADER_STATUS] = "over" if turn.over else "your-move" if player in turn.pending else "waiting"
     msg["Auto-Submitted"] = "auto-generated"
-    msg.set_content(parts.text)
+    msg.set_content(status_line(turn, player) + "\n\n" + parts.text)
     cid = make_msgid(f"board.{turn.index}", domain=domain)
     alt = f"{turn.title} board after log entry {turn.index} (the text map is in the plain-text part)"
     msg.add_alternative(email_html(parts.html, cid[1:-1], svg_size(parts.svg), alt), subtype="html")
@@ -130,6 +156,8 @@ def compose_digest(parts: DigestParts, secrets: bytes, player: str, to: str, sen
                           disposition="inline")
     msg.add_attachment(parts.svg.encode("utf-8"), "image", "svg+xml", filename=f"board-entry{turn.index}.svg")
     msg.add_attachment(secrets, "application", "octet-stream", filename=f"{player}-entry{turn.index}.age")
+    if bundle is not None:
+        msg.add_attachment(bundle[1], "application", "gzip", filename=bundle[0])
     return msg
 
 
@@ -137,25 +165,29 @@ def compose_digest(parts: DigestParts, secrets: bytes, player: str, to: str, sen
 
 def compose_reply(original_id: str, original_subject: str, to: str, sender: str, domain: str,
                   verdict: str, body: str, game_id: str,
-                  attachments: Sequence[tuple[str, str]] = ()) -> EmailMessage:
+                  attachments: Sequence[tuple[str, str | bytes]] = (), thread_root: str = "") -> EmailMessage:
     """A receipt (RFC 3834 auto-reply, threaded under the player's message), with the
     moderator-signed receipt files of accepted moves attached (name, text)."""
     msg = EmailMessage()
     msg["From"] = sender
     msg["To"] = to
-    subject = original_subject.strip() or "your move"
+    subject = original_subject.strip() or f"[{game_id}] your move"
     if not subject.lower().startswith("re:"):
         subject = f"Re: {subject}"
-    msg["Subject"] = f"{subject} [{game_id}: {verdict}]"
+    msg["Subject"] = subject          # the player's own subject: the receipt stays in their thread
     msg["Date"] = formatdate(localtime=True)
     msg["Message-ID"] = make_msgid(f"{game_id}.receipt", domain=domain)
     if original_id:
         msg["In-Reply-To"] = original_id
-        msg["References"] = original_id
+        msg["References"] = f"{thread_root} {original_id}" if thread_root and thread_root != original_id \
+            else original_id
     msg["Auto-Submitted"] = "auto-replied"
     msg[HEADER_GAME] = game_id
     msg[HEADER_RECEIPT] = verdict
     msg.set_content(body)
-    for name, text in attachments:
-        msg.add_attachment(text.encode("utf-8"), maintype="text", subtype="plain", filename=name)
+    for name, data in attachments:
+        if isinstance(data, bytes):
+            msg.add_attachment(data, "application", "gzip", filename=name)
+        else:
+            msg.add_attachment(data.encode("utf-8"), maintype="text", subtype="plain", filename=name)
     return msg

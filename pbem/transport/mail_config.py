@@ -5,6 +5,9 @@ holds the players' addresses.  Example (TOML; YAML has the same shape)::
 
     from = "Game Moderator <gm@example.org>"
     # reply_to = "moves@example.org"     # where players send moves (default: from)
+    # cadence = "decision"     # mail a player when they have a decision to make (default), or "entry": every entry
+    # summary = "none"         # "round": also a summary to everyone when a new round starts
+    # attach_log = "end"       # the public game copy (log, moves) at the end and on request, or "always"
 
     [players]
     red = "alice@example.org"
@@ -50,7 +53,8 @@ SMTP_PORTS = {"starttls": 587, "tls": 465, "none": 25}
 IMAP_PORTS = {"starttls": 143, "tls": 993, "none": 143}
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
-TOP_KEYS = {"from", "reply_to", "players", "smtp", "imap", "maildir"}
+TOP_KEYS = {"from", "reply_to", "players", "smtp", "imap", "maildir", "cadence", "summary", "attach_log"}
+CHOICES = {"cadence": ("decision", "entry"), "summary": ("none", "round"), "attach_log": ("end", "always")}
 SERVER_KEYS = {"host", "port", "security", "username", "password", "cafile", "timeout"}
 IMAP_KEYS = SERVER_KEYS | {"folder", "done_folder"}
 MAILDIR_KEYS = {"path"}
@@ -97,6 +101,9 @@ class MailConfig:
     smtp: Server | None
     imap: ImapServer | None
     maildir: Path | None
+    cadence: str = "decision"      # decision: mail a player when they have a decision to make; entry: every entry
+    summary: str = "none"          # round: also mail everyone a summary when a new round starts
+    attach_log: str = "end"        # end: the public copy at the end (and on request); always: with every digest
 
     @property
     def sender_address(self) -> str:
@@ -237,7 +244,13 @@ def _build(path: Path, data: dict[str, Any]) -> MailConfig:
         if not table.get("path"):
             raise MailConfigError(f"{path}: [maildir] needs path = \"/path/to/Maildir\"")
         maildir = (path.parent / os.path.expanduser(str(table["path"]))).resolve()
-    return MailConfig(path, sender, reply_to, players, smtp, imap, maildir)
+    choices = {}
+    for key, allowed in CHOICES.items():
+        value = str(data.get(key, allowed[0]))
+        if value not in allowed:
+            raise MailConfigError(f"{path}: {key} = {value!r} is not one of {', '.join(allowed)}")
+        choices[key] = value
+    return MailConfig(path, sender, reply_to, players, smtp, imap, maildir, **choices)
 
 
 def _section(path: Path, name: str, value: Any) -> dict[str, Any]:

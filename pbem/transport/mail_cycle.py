@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from email import policy
 from email.message import EmailMessage
@@ -20,6 +20,7 @@ from email.utils import getaddresses, parseaddr, parsedate_to_datetime
 from types import TracebackType
 from typing import Any
 
+from pbem.bundle import bundle_name, public_bundle
 from pbem.crashreport import refusal_for_crash
 from pbem.engine import Rejected
 from pbem.errors import PbemError
@@ -28,6 +29,8 @@ from pbem.gamedir import GameDir
 from pbem.submit import Receipt, committed_receipt, receipt_from_log, submit
 from pbem.transport.mail_compose import (
     DigestParts,
+    Thread,
+    Turn,
     compose_digest,
     compose_reply,
 )
@@ -158,7 +161,7 @@ def _fetch(gd: GameDir, cfg: MailConfig, inbox: Inbox | None) -> Report:
         ledger = Ledger.load(gd)
         for key, record in ledger.owed_replies():
             report.add(f"receipt owed from an earlier run for {record.get('message_id') or '(no Message-ID)'}:")
-            _reply(ledger, key, record, cfg, outbox, report)
+            _reply(ledger, key, record, cfg, outbox, report, gd)
             _done(box, record)
         fresh = [(item, parse_message(item.raw)) for item in box.fetch(ledger.sources())]
         fresh.sort(key=lambda pair: _sort_key(*pair))
@@ -181,6 +184,19 @@ def _handle(gd: GameDir, header: dict[str, Any], ledger: Ledger, item: Incoming,
     record: dict[str, Any] = {"message_id": message_id, "from": sender, "subject": subject,
                               "sources": [item.source]}
     intake = _read_moves(msg)
+    if not intake.moves and asks_for_log(msg) and receipt_address(msg, cfg):
+        record.update(status=SUBMITTED, reply={
+            "to": receipt_address(msg, cfg), "verdict": "log", "game": header["id"],
+            "body": (f"The public copy of game {header['id']} is attached: unpack it with\n\n"
+                     f"    tar xzf {bundle_name(header['id'])}\n\n"
+                     f"and run `pbem check {header['id']} move.yaml`, `pbem legal {header['id']} --player YOU` or "
+                     f"`pbem audit {header['id']}` in the folder it makes (docs/playing.md).\n"),
+            "bundle": True})
+        ledger.put(key, record)
+        report.add(f"sent the public copy of the game to {sender or '?'} (they asked for the log)")
+        _reply(ledger, key, record, cfg, outbox, report, gd)
+        _done(box, record)
+        return
     if not intake.moves:
         ledger.put(key, {**record, "status": IGNORED, "reason": intake.not_a_move})
         report.ignored += 1
@@ -199,6 +215,18 @@ def _handle(gd: GameDir, header: dict[str, Any], ledger: Ledger, item: Incoming,
     ledger.put(key, record)                   # recorded BEFORE the receipt goes out
     _reply(ledger, key, record, cfg, outbox, report)
     _done(box, record)
+
+
+def asks_for_log(msg: EmailMessage) -> bool:
+    """A player asks for the public copy of the game: "send log" in the subject or on a line of its own."""
+    if "send log" in _header(msg, "Subject").lower():
+        return True
+    try:
+        part = msg.get_body(preferencelist=("plain",))
+        text = part.get_content() if part is not None else ""
+    except (LookupError, KeyError, ValueError, AttributeError):
+        return False
+    return any(line.strip().lower() == "send log" for line in str(text).splitlines()[:20])
 
 
 def receipt_address(msg: EmailMessage, cfg: MailConfig) -> str:
@@ -262,7 +290,8 @@ def _receipt_files(results: list[MoveResult]) -> list[list[str]]:
 
 
 def _reply_body(game_id: str, results: list[MoveResult]) -> str:
-    out = [f"The moderator of game {game_id} received your message.", ""]
+    first = {"accepted": "Accepted", "rejected": "Refused", "partly accepted": "Partly accepted"}
+    out = [f"{first.get(_verdict(results), 'Answered')}: your message to game {game_id}.", ""]
     for r in results:
         if r.verdict == ACCEPTED and r.again:
             out.append(f"ACCEPTED ({r.label}); this move was already in the log, so here is its receipt again:")
@@ -282,12 +311,17 @@ def _reply_body(game_id: str, results: list[MoveResult]) -> str:
 
 
 def _reply(ledger: Ledger, key: str, record: dict[str, Any], cfg: MailConfig, outbox: LazySender,
-           report: Report) -> None:
+           report: Report, gd: GameDir | None = None) -> None:
     reply = record["reply"]
+    attachments: list[tuple[str, str | bytes]] = [(name, text) for name, text in reply.get("attachments", [])]
+    if reply.get("bundle") and gd is not None:
+        attachments.append((bundle_name(reply["game"]), public_bundle(gd, reply["game"])))
     if reply["to"]:
+        player = next((p for p, a in cfg.players.items() if parseaddr(a)[1].lower() == reply["to"].lower()), "")
+        thread = SentState.load_for(cfg.path.parent, player)
         msg = compose_reply(record.get("message_id", ""), record.get("subject", ""), reply["to"],
                             cfg.sender, cfg.domain, reply["verdict"], reply["body"], reply["game"],
-                            [(name, text) for name, text in reply.get("attachments", [])])
+                            attachments, thread[0] if thread else "")
         outbox.send(msg, reply["to"])
         report.replies += 1
         report.add(f"  receipt ({reply['verdict']}) sent to {reply['to']}")
@@ -317,7 +351,8 @@ def _send(gd: GameDir, cfg: MailConfig, players: Sequence[str], only_changed: bo
     report = Report()
     with locked(gd.root):                  # a consistent set of files: no submit half-way through
         parts = DigestParts.read(gd)
-        everyone = [p["name"] for p in gd.entries()[0]["players"]]
+        entries = gd.entries()
+        everyone = [p["name"] for p in entries[0]["players"]]
         secrets = {p: gd.secrets_path(p).read_bytes() for p in everyone}
     cfg.check_players(everyone)
     unknown = [p for p in players if p not in everyone]
@@ -325,19 +360,49 @@ def _send(gd: GameDir, cfg: MailConfig, players: Sequence[str], only_changed: bo
         raise PbemError(f"no player {', '.join(unknown)} in this game; players: {', '.join(everyone)}")
     turn = parts.turn
     state = SentState.load(gd)
-    targets = [p for p in (players or everyone) if not only_changed or state.last_hash(p) != turn.entry_hash]
+    targets = due(cfg, turn, state, everyone, entries) if only_changed else list(players or everyone)
     if not targets:
-        report.add(f"nothing to send: every player has the digest of log entry {turn.index}")
+        report.add(f"nothing to send: nobody has a new decision since the digests sent (log entry {turn.index})")
         return report
+    with_log = turn.over or cfg.attach_log == "always"
+    bundle = (bundle_name(turn.game_id), public_bundle(gd, turn.game_id)) if with_log else None
     with LazySender(cfg) as outbox:
         for player in targets:
+            thread = state.thread(player)
             msg = compose_digest(parts, secrets[player], player, cfg.players[player], cfg.sender,
-                                 cfg.reply_to, cfg.domain)
+                                 cfg.reply_to, cfg.domain, Thread(*thread) if thread else None, bundle)
             outbox.send(msg, cfg.players[player])
             state.mark(player, turn.index, turn.entry_hash, str(msg["Message-ID"]))
             report.sent += 1
             report.add(f"sent the digest of log entry {turn.index} to {player} ({parseaddr(cfg.players[player])[1]})")
     return report
+
+
+def due(cfg: MailConfig, turn: Turn, state: SentState, everyone: Sequence[str],
+        entries: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Who gets a digest now (docs/email.md, "How often players get mail").
+
+    ``cadence = "entry"``: everyone without the digest of the last entry.  ``"decision"`` (the
+    default): everyone once when the game starts, a player with a decision to make, everyone
+    once the game is over, and with ``summary = "round"`` everyone once when a new round
+    starts; never a message per entry."""
+    fresh = [p for p in everyone if state.last_hash(p) != turn.entry_hash]
+    if cfg.cadence == "entry" or turn.over:
+        return fresh
+    starts = round_starts(entries, everyone[0]) if cfg.summary == "round" else []
+    return [p for p in fresh if p in turn.pending or state.thread(p) is None
+            or any(state.last_index(p) < r for r in starts)]
+
+
+def round_starts(entries: Sequence[Mapping[str, Any]], first: str) -> list[int]:
+    """The entries after which the first player in seat order has a decision again, after others had."""
+    starts, before = [], False
+    for entry in entries:
+        now = any(d.get("player") == first for d in entry.get("pending", []))
+        if now and not before and entry.get("index", 0) > 0:
+            starts.append(int(entry["index"]))
+        before = now
+    return starts
 
 
 def run_cycle(gd: GameDir, cfg: MailConfig, inbox: Inbox | None = None) -> Report:

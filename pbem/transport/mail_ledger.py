@@ -102,11 +102,31 @@ class SentState:
         path = gd.moderator_dir / SENT
         return cls(path, _read_json(path, "what was last mailed").get("players", {}))
 
+    @classmethod
+    def load_for(cls, moderator_dir: Path, player: str) -> tuple[str, str] | None:
+        """The thread of ``player`` from the settings folder (None for a stranger or before any digest)."""
+        if not player:
+            return None
+        path = moderator_dir / SENT
+        return cls(path, _read_json(path, "what was last mailed").get("players", {})).thread(player)
+
     def last_hash(self, player: str) -> str:
         return str(self.players.get(player, {}).get("hash", ""))
 
+    def last_index(self, player: str) -> int:
+        return int(self.players.get(player, {}).get("index", -1))
+
+    def thread(self, player: str) -> tuple[str, str] | None:
+        """(the first message of the player's thread, the last one sent), or None before the first."""
+        record = self.players.get(player, {})
+        if not record.get("message_id"):
+            return None
+        return str(record.get("thread") or record["message_id"]), str(record["message_id"])
+
     def mark(self, player: str, index: int, entry_hash: str, message_id: str) -> None:
-        self.players[player] = {"index": index, "hash": entry_hash, "message_id": message_id}
+        thread = self.thread(player)
+        self.players[player] = {"index": index, "hash": entry_hash, "message_id": message_id,
+                                "thread": thread[0] if thread else message_id}
         _write_json(self.path, {"format": "pbem-mail-sent/1", "players": self.players})
 
 
