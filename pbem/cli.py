@@ -59,7 +59,32 @@ def os_error_line(exc: OSError) -> str:
 GAME_DIR = click.argument("game_dir", type=click.Path(path_type=Path))
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class PbemGroup(click.Group):
+    """The top-level group: every failure is one `pbem: error:` line, click's own ones too
+    (a usage mistake exits 2, Ctrl-C exits 130), never click's `Error:` or `Aborted!`."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        kwargs["standalone_mode"] = False
+        try:
+            return super().main(*args, **kwargs)
+        except click.exceptions.NoArgsIsHelpError as exc:   # `pbem` or `pbem mail` alone: the help, as usual
+            click.echo(exc.ctx.get_help() if exc.ctx else "")
+            sys.exit(0)
+        except click.UsageError as exc:
+            from pbem.errors import one_line
+            command = exc.ctx.command_path if exc.ctx else "pbem"
+            click.echo(f"pbem: error: {one_line(exc.format_message())} (see `{command} --help`)", err=True)
+            sys.exit(exc.exit_code)
+        except click.ClickException as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except (click.Abort, KeyboardInterrupt):
+            click.echo("pbem: error: interrupted; run the command again (anything half-done is repaired "
+                       "by the next command)", err=True)
+            sys.exit(130)
+
+
+@click.group(cls=PbemGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pbem")
 def main() -> None:
     """pbem: hidden-information board games by email or git, with signed moves,
@@ -448,6 +473,11 @@ def move(game_dir: Path, player: str, bot: str, out: Path, bot_seed: str) -> Non
     index = table.last["index"] + 1
     mv = bot_move_file(table, player, Rng(bot_seed.encode(), f"bot/{table.game_id}/{index}/{player}"), bot)
     if not mv.actions:
+        from pbem.engine import pending_players
+        if player in pending_players(table.game, table.state):
+            raise UserError(f"{player} has a decision to make, but its choices depend on hidden information the "
+                            "public files do not hold (your tiles or cards): write the move from the template in your "
+                            "decrypted digest, which lists your own options")
         raise UserError(f"{player} has no decision to make now")
     write_atomic(out, render_move(mv, f"move by the {bot} bot for {player}"))
     click.echo(f"wrote {out} ({len(mv.actions)} action(s)); sign it with `pbem sign {out} --key KEY`")

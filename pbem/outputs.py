@@ -6,6 +6,7 @@ the public log entries, and for a player ``game.secrets(state, player)``.
 from __future__ import annotations
 
 import json
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +60,23 @@ def moderator_lines(table: Table) -> list[str]:
 def template_for(table: Table, player: str, view: dict[str, Any]) -> str:
     skeleton = MoveFile(table.game_id, player, table.last["index"], table.last["hash"], [])
     head = render_move(skeleton).replace("actions: []\n", "")
-    return head + table.game.move_template(view, player)
+    return head + fold_comments(table.game.move_template(view, player))
+
+
+def fold_comments(template: str, width: int = 78) -> str:
+    """A move template whose long trailing comments (``  - {...}   # yours: r1, r2...``) become
+    wrapped comment lines above their line, so that no line is wider than ``width``."""
+    out: list[str] = []
+    for line in template.splitlines():
+        code, sep, comment = line.partition("  # ")
+        if len(line) <= width or not sep:
+            out.append(line)
+            continue
+        indent = code[: len(code) - len(code.lstrip())]
+        out.append(textwrap.fill(comment.strip(), width=width, initial_indent=indent + "# ",
+                                 subsequent_indent=indent + "#   ", break_long_words=False, break_on_hyphens=False))
+        out.append(code.rstrip())
+    return "\n".join(out) + ("\n" if template.endswith("\n") else "")
 
 
 def digest_context(table: Table, viewer: str | None, with_svg: bool = True) -> DigestContext:

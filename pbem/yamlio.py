@@ -239,6 +239,11 @@ def _load(text: str | bytes, what: str, limits: Limits, schema: str, pure: bool)
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise YamlError(f"{what} is not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
+    for number, line in enumerate(text.splitlines()[:10_000], 1):
+        indent = line[: len(line) - len(line.lstrip(" \t\u00a0"))]
+        if "\u00a0" in indent:
+            raise YamlError(f"{what} at line {number} is indented with non-breaking spaces (a mail program does "
+                            "this); use ordinary spaces, or send the file as an attachment")
     try:
         _scan(text, limits, pure)
         loader = _LOADERS[(schema, pure)](text)

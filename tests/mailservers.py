@@ -528,6 +528,13 @@ def inline_message(player: str, raw: bytes, sig: str, subject: str = "move", sty
     msg["Message-ID"] = make_msgid(player, domain="pbem.test")
     if style == "crlf":          # base64 keeps the CRLF and trailing spaces through transport
         msg.set_content(mangle(text), "text", "plain", cte="base64", params={"charset": "utf-8"})
+    elif style == "html-only":   # sent as HTML alone: paragraphs per line, indentation as &nbsp;
+        import html as html_module
+        lines = [html_module.escape(line).replace("  ", "&nbsp;&nbsp;") for line in text.split("\n")]
+        body = "<html><body>\n" + "\n".join(f"<div>{line or '<br>'}</div>" for line in lines) + "\n</body></html>\n"
+        msg.set_content(body, subtype="html")
+    elif style == "nbsp":        # indentation turned into non-breaking spaces
+        msg.set_content(text.replace("  ", "\u00a0\u00a0"))
     elif style == "flowed":      # RFC 3676 space-stuffing: lines starting with a space get one more
         stuffed = "\n".join(" " + line if line.startswith((" ", ">", "From ")) else line
                             for line in text.split("\n"))

@@ -150,3 +150,43 @@ def test_a_players_copy_without_the_seed(cli_game, tmp_path, key_pool):
     result = run("show", copy, "--full", ok=False)
     assert result.exit_code == 1 and "only the moderator" in result.output
     assert "accepted" in run("submit", cli_game, mv).output
+
+
+def test_a_bot_that_cannot_see_the_choices_says_so(cli_game, tmp_path, monkeypatch):
+    """On a player's copy, a decision whose choices depend on hidden tiles is not 'no decision'."""
+    import shutil
+
+    from pbem.game import NeedsSecret
+    from toygame import ToyGame
+    copy = tmp_path / "players-copy"
+    shutil.copytree(cli_game, copy, ignore=shutil.ignore_patterns("moderator"))
+
+    def hidden(self, state, player):
+        raise NeedsSecret("the choices depend on your hand")
+    monkeypatch.setattr(ToyGame, "legal_actions", hidden)
+    result = run("move", copy, "--player", "red", "--out", tmp_path / "m.yaml", ok=False)
+    assert result.exit_code == 1 and "red has a decision to make, but its choices depend on hidden" in result.output
+    result = run("move", copy, "--player", "blue", "--out", tmp_path / "m.yaml", ok=False)
+    assert "blue has no decision to make now" in result.output
+
+
+def test_click_usage_errors_are_pbem_error_lines_too():
+    for args, expected in [(["submit"], "Missing argument 'GAME_DIR'"), (["nosuch"], "No such command 'nosuch'"),
+                           (["status", "--bogus"], "No such option '--bogus'")]:
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 2
+        lines = [line for line in result.output.splitlines() if line.strip()]
+        assert len(lines) == 1 and lines[0].startswith("pbem: error: ") and expected in lines[0], result.output
+        assert "Error:" not in result.output and "Usage:" not in result.output
+
+
+def test_text_digests_wrap_prose_at_78_columns(tmp_path, key_pool):
+    game = tmp_path / "a"
+    run("new", game, "--game", "atlantis", "--player", f"red={key_pool['red']}.pub",
+        "--player", f"blue={key_pool['blue']}.pub", "--player", f"green={key_pool['green']}.pub",
+        "--player", f"yellow={key_pool['yellow']}.pub", "--option", "dolphins=yes", "--option", "squid=yes")
+    text = (game / "public" / "digest.txt").read_text()
+    before_board, _, rest = text.partition("\nBoard\n-----\n")
+    after_board = rest[rest.index("\nWhat happened\n"):]
+    for line in (before_board + after_board).splitlines():
+        assert len(line) <= 78 or " " not in line.strip(), line     # only an unbreakable word may be longer

@@ -157,7 +157,8 @@ def test_layout_problems_get_receipts_and_are_removed(shared):
     (inc / "red" / "notes.txt").write_text("hello\n")
     (inc / "red" / "sub").mkdir()
     (inc / "red" / "sub" / "x.yaml").write_text("x\n")
-    paths += [nosig[0], lonely[1], inc / "red" / "notes.txt", inc / "red" / "sub" / "x.yaml"]
+    (inc / "0003.yaml").write_text("format: pbem-move/1\n")          # directly in incoming/, no player folder
+    paths += [nosig[0], lonely[1], inc / "red" / "notes.txt", inc / "red" / "sub" / "x.yaml", inc / "0003.yaml"]
     red.commit(paths, "all sorts")
     red.git("push", "-q")
     out = shared.sync().output
@@ -168,6 +169,7 @@ def test_layout_problems_get_receipts_and_are_removed(shared):
     assert "has no move file lonely.yaml" in _receipt(shared, "red", "lonely")
     assert "not a move file" in _receipt(shared, "red", "notes.txt")
     assert "not in a sub-folder" in _receipt(shared, "red", "sub-x.yaml")
+    assert "put directly in incoming/" in _receipt(shared, "_misplaced", "0003.yaml")
     assert shared.remote_files(f"{GAME}/incoming/") == [f"{GAME}/incoming/README.md"]
     assert len(GameDir(shared.moderator.root).entries()) == 1
 

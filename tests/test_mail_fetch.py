@@ -70,7 +70,7 @@ def test_text_attachments_with_crlf_are_accepted(world):
     assert (world.gd.moves_dir / "000001-red.yaml").read_bytes() == raw
 
 
-@pytest.mark.parametrize("style", ["crlf", "flowed"])
+@pytest.mark.parametrize("style", ["crlf", "flowed", "html-only", "nbsp"])
 def test_inline_move_damaged_by_the_mail_client_is_accepted(world, style):
     raw, sig = move_files(world.gd, "red", world.keys["red"])
     world.player_send("red", inline_message("red", raw, sig, style=style))
@@ -78,6 +78,26 @@ def test_inline_move_damaged_by_the_mail_client_is_accepted(world, style):
     assert report.accepted == 1, report.lines
     assert (world.gd.moves_dir / "000001-red.yaml").read_bytes() == raw     # what red signed, exactly
     assert "ACCEPTED (inline move 1)" in body(receipts(world, "red")[0])
+
+
+@pytest.mark.parametrize("names", [("move.txt", "move.txt.sig"), ("move.txt", "signature.txt")])
+def test_a_move_attached_under_another_name_is_found_by_its_content(world, names):
+    raw, sig = move_files(world.gd, "red", world.keys["red"])
+    msg = attachment_message("red", raw, sig)
+    for part, name in zip(list(msg.iter_attachments()), names):
+        part.replace_header("Content-Disposition", f'attachment; filename="{name}"')
+    world.player_send("red", msg)
+    assert fetch_moves(world.gd, world.config()).accepted == 1
+
+
+def test_a_move_indented_with_non_breaking_spaces_by_the_player_gets_a_clear_refusal(world):
+    from pbem.crypto import keys, sshsig
+    raw, _sig = move_files(world.gd, "red", world.keys["red"])
+    raw = raw.replace(b"  - ", "\u00a0\u00a0- ".encode())
+    sig = sshsig.sign(keys.load_private_key(world.keys["red"]), raw, sshsig.MOVE_NAMESPACE)   # signed like that
+    world.player_send("red", attachment_message("red", raw, sig))
+    assert fetch_moves(world.gd, world.config()).rejected == 1
+    assert "indented with non-breaking spaces" in body(receipts(world, "red")[0])
 
 
 def test_fetch_twice_handles_each_message_once(world):

@@ -8,6 +8,7 @@ sorted by name).
 """
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -20,6 +21,7 @@ from pbem.errors import PbemError
 __all__ = ["DigestContext", "render_digest", "SIGN_COMMAND", "FORMATS"]
 
 SIGN_COMMAND = "ssh-keygen -Y sign -n pbem-move -f ~/.ssh/id_ed25519 move.yaml"
+TEXT_WIDTH = 78   # the text digest wraps its prose here (mail clients and terminals); the board is as drawn
 FORMATS = {"text": "digest.txt.j2", "html": "digest.html.j2"}
 
 
@@ -45,9 +47,16 @@ class DigestContext:
     footer: list[str] = field(default_factory=list)
 
 
+def wrap(text: str, first: str = "", rest: str = "  ", width: int = TEXT_WIDTH) -> str:
+    """``first`` + ``text`` wrapped at ``width`` columns, continuation lines indented by ``rest``.
+    Words are never broken (a long hash stays whole on its own line)."""
+    return textwrap.fill(str(text), width=width, initial_indent=first, subsequent_indent=rest,
+                         break_long_words=False, break_on_hyphens=False) or first.rstrip()
+
+
 @lru_cache(maxsize=None)
 def _env(fmt: str, folder: str) -> jinja2.Environment:
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(folder),
         autoescape=(fmt == "html"),
         keep_trailing_newline=True,
@@ -55,6 +64,8 @@ def _env(fmt: str, folder: str) -> jinja2.Environment:
         lstrip_blocks=True,
         undefined=jinja2.StrictUndefined,
     )
+    env.filters["wrap"] = wrap
+    return env
 
 
 def render_digest(ctx: DigestContext, fmt: str) -> str:

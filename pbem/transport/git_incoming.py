@@ -1,8 +1,8 @@
 """The moves waiting in ``GAME_DIR/incoming/``: what they are, who added them, and in which order.
 
 Layout: ``incoming/PLAYER/NAME.yaml`` plus ``incoming/PLAYER/NAME.yaml.sig``.
-Files directly in ``incoming/`` (such as its README) and ``.gitkeep`` files are
-not moves and are left alone.  Anything else under ``incoming/PLAYER/`` is an
+Its README and ``.gitkeep`` files are left alone; any other file put directly in
+``incoming/`` is refused with a receipt in ``receipts/_misplaced/`` and removed.  Anything else under ``incoming/PLAYER/`` is an
 item too, so that it is answered with a receipt and removed rather than left
 lying around.
 
@@ -25,6 +25,7 @@ SIG_SUFFIX = ".yaml.sig"
 IGNORED_NAMES = {".gitkeep", ".gitignore", "README.md", "README.txt", "README"}
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$")
 UNKNOWN_POSITION = 10**9
+MISPLACED = "_misplaced"   # the receipts folder for files put directly in incoming/ (no player is named so)
 
 
 @dataclass
@@ -87,7 +88,13 @@ def collect(repo: Repo, incoming: str) -> list[IncomingItem]:
     items: dict[tuple[str, str], IncomingItem] = {}
     for path in repo.ls_files(incoming):
         parts = path[len(incoming):].strip("/").split("/")
-        if len(parts) == 1 or parts[-1] in IGNORED_NAMES:
+        if parts[-1] in IGNORED_NAMES:
+            continue
+        if len(parts) == 1:     # directly in incoming/: answered (receipts/_misplaced/) and removed, not ignored
+            item = items.setdefault((MISPLACED, parts[0]), IncomingItem(MISPLACED, _safe_name(parts[0])))
+            item.other.append(path)
+            item.problem = (f"{parts[0]} was put directly in incoming/; put NAME.yaml and NAME.yaml.sig in "
+                            "incoming/YOUR_NAME/")
             continue
         owner, rest = parts[0], parts[1:]
         if len(rest) > 1:

@@ -3,12 +3,17 @@
 Two ways a player can send a move:
 
 * attachments: ``NAME.yaml`` (or ``.yml``) and its signature ``NAME.yaml.sig``;
-* inline in the text body: the move YAML (from its ``format: pbem-move/1``
-  line, with any ``#`` comment lines just above it) followed by the armored
-  ``-----BEGIN SSH SIGNATURE-----`` block.
+  an attachment of any other name (``move.txt``...) counts when it holds a move
+  file (a ``format: pbem-move/1`` line), and one holding an SSH signature block
+  is its signature;
+* inline in the body: the move YAML (from its ``format: pbem-move/1`` line,
+  with any ``#`` comment lines just above it) followed by the armored
+  ``-----BEGIN SSH SIGNATURE-----`` block; in the text part, or in the HTML part
+  of a message that has no text part (its text is recovered from the markup).
 
 Mail clients damage inline text: CRLF line endings, trailing spaces,
-``format=flowed`` soft breaks and space-stuffing.  For inline moves every
+``format=flowed`` soft breaks, space-stuffing and indentation turned into
+non-breaking spaces.  For inline moves every
 plausible original is tried against the signing player's key and the one
 that verifies is used; if none does, the most likely one goes to ``submit``,
 which then gives the reason.
@@ -18,6 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from email.message import EmailMessage, Message
+from html.parser import HTMLParser
 from typing import Any
 
 from pbem.crypto import sshsig
@@ -89,6 +95,58 @@ def _text_bodies(msg: Message) -> list[list[str]]:
     return out
 
 
+def _html_bodies(msg: Message) -> list[list[str]]:
+    """The text of the HTML parts (for a message sent as HTML only), one reading each."""
+    out = []
+    for part in msg.walk():
+        if part.is_multipart() or part.get_content_type() != "text/html" or _filename(part):
+            continue
+        data = part.get_payload(decode=True)
+        if isinstance(data, bytes):
+            charset = part.get_content_charset() or "utf-8"
+            try:
+                markup = data.decode(charset, errors="replace")
+            except LookupError:
+                markup = data.decode("utf-8", errors="replace")
+            out.append([html_to_text(markup)])
+    return out
+
+
+class _HtmlText(HTMLParser):
+    """The visible text of an HTML mail body, with its line breaks (<br>, <p>, <div>, <pre>...)."""
+
+    BREAKS = {"br", "p", "div", "pre", "tr", "li", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.skip = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("script", "style", "head"):
+            self.skip += 1
+        elif tag in self.BREAKS:
+            self.parts.append("\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style", "head"):
+            self.skip = max(0, self.skip - 1)
+        elif tag in self.BREAKS and tag != "br":
+            self.parts.append("\n")
+
+    def handle_data(self, data: str) -> None:
+        if not self.skip:
+            self.parts.append(data)
+
+
+def html_to_text(markup: str) -> str:
+    parser = _HtmlText()
+    parser.feed(markup)
+    parser.close()
+    lines = "".join(parser.parts).replace("\r\n", "\n").split("\n")
+    return "\n".join(line.rstrip() for line in lines)
+
+
 def _param(part: Message, name: str) -> str:
     value = part.get_param(name)
     return value.lower() if isinstance(value, str) else ""
@@ -113,12 +171,22 @@ def unflow(text: str, delsp: bool = False) -> str:
 
 # --- attachments -----------------------------------------------------------------
 
+def _holds(data: bytes, marker: str) -> bool:
+    head = data[:4096].decode("utf-8", errors="replace")
+    if marker == "move":
+        return any(_FORMAT_LINE.match(line.strip()) for line in head.splitlines())
+    return sshsig.BEGIN in head
+
+
 def _attached_moves(files: dict[str, bytes]) -> list[FoundMove]:
     moves = []
-    yamls = sorted(n for n in files if n.lower().endswith(MOVE_SUFFIXES))
-    sigs = sorted(n for n in files if n.lower().endswith(SIG_SUFFIX))
+    yamls = sorted(n for n in files if n.lower().endswith(MOVE_SUFFIXES)
+                   or (not n.lower().endswith(SIG_SUFFIX) and _holds(files[n], "move")))
+    sigs = sorted(n for n in files if n not in yamls and (n.lower().endswith(SIG_SUFFIX) or _holds(files[n], "sig")))
     for name in yamls:
-        sig_name = next((s for s in sigs if s.lower() == (name + SIG_SUFFIX).lower()), None)
+        stem = name.rsplit(".", 1)[0].lower()
+        sig_name = next((s for s in sigs if s.lower() == (name + SIG_SUFFIX).lower()), None) or \
+            next((s for s in sigs if s.lower().split(".", 1)[0] == stem.split(".", 1)[0] and len(yamls) == 1), None)
         if sig_name is None and len(yamls) == 1 and len(sigs) == 1:
             sig_name = sigs[0]        # a client renamed one of the pair
         label = f"attachment {name}"
@@ -196,7 +264,9 @@ def _inline_candidates(raw_lines: list[str], start: int, sig_line: int) -> list[
 def _variants(body: str) -> list[str]:
     unix = body.replace("\r\n", "\n").replace("\r", "")
     stripped = "\n".join(line.rstrip(" \t") for line in unix.split("\n"))
-    return [stripped, unix, body]
+    spaced = [v.replace("\u00a0", " ") for v in (stripped, unix) if "\u00a0" in v]   # non-breaking spaces
+    compact = ["\n".join(line for line in v.split("\n") if line.strip()) + "\n" for v in (stripped, *spaced)]
+    return list(dict.fromkeys([stripped, unix, body, *spaced, *compact]))   # blank lines an HTML body added
 
 
 # --- the whole message --------------------------------------------------------------------
@@ -219,7 +289,7 @@ def find_moves(msg: EmailMessage) -> Intake:
         return Intake(not_a_move=automatic)
     moves = _attached_moves(_attachments(msg))
     if not moves:
-        for readings in _text_bodies(msg):
+        for readings in _text_bodies(msg) or _html_bodies(msg):
             moves = _merged([_inline_moves(text) for text in readings])
             if moves:
                 break
