@@ -73,8 +73,7 @@ def pending_players(game: Game, state: Any) -> list[str]:
 
 
 def _is_anytime(game: Game, action: Mapping[str, Any]) -> bool:
-    keys = getattr(game, "anytime_actions", ())
-    return len(action) > 0 and next(iter(action)) in keys
+    return len(action) > 0 and next(iter(action)) in game.anytime_actions
 
 
 def apply_actions(game: Game, state: Any, player: str, actions: Sequence[dict[str, Any]],

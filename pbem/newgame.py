@@ -93,6 +93,7 @@ def create_game(root: Path, game_name: str, players: Sequence[PlayerSpec], optio
     if not game.min_players <= len(players) <= game.max_players:
         raise NewGameError(f"{game.title} takes {game.min_players}-{game.max_players} players, not {len(players)}")
     try:
+        options = game.resolve_options(options, names)   # e.g. a map file's content, for the signed header
         game.check_options(options, names)
     except ValueError as exc:
         raise NewGameError(str(exc)) from None
