@@ -96,11 +96,10 @@ def _move(state: SwarmState, player: str, action: Mapping[str, Any]) -> float:
     enemies = state.enemies_at(player, end)
     mine_after = state.fleets_at(player, end) + moving
     if enemies:
-        mine_kills = sum(min(state.fleets_at(e, end), mine_after * stack_attack(state, player, end)
-                             // stack_defense(state, e, end)) for e in enemies)
-        their_kills = sum(min(mine_after, state.fleets_at(e, end) * stack_attack(state, e, end)
-                              // stack_defense(state, player, end)) for e in enemies)
-        score += 3.0 * (mine_kills - their_kills) + (2.0 if mine_kills > their_kills else -4.0)
+        mine_lost, theirs_lost = exchange(state, player, end, mine_after)
+        if mine_lost >= mine_after:
+            score -= 20.0
+        score += 2.0 * theirs_lost - 3.0 * mine_lost
     if terrain.is_star_cluster(hexmap, end) and state.races_at(end) != [player]:
         score += 8.0
     if terrain.is_alien_ruins(hexmap, end) and end not in state.visited:
@@ -115,6 +114,34 @@ def _move(state: SwarmState, player: str, action: Mapping[str, Any]) -> float:
     goals = goal_cells(state, player)
     score += 0.7 * (nearest(hexmap, start, goals) - nearest(hexmap, end, goals))
     return score
+
+
+def exchange(state: SwarmState, player: str, cell: int, mine: int) -> tuple[int, int]:
+    """(fleets the bot would lose, fleets its enemies would lose) in one exchange at
+    ``cell`` with ``mine`` fleets there, every enemy striking the bot, by Initiative."""
+    enemies = {e: state.fleets_at(e, cell) for e in state.enemies_at(player, cell)}
+    my_init = current(state, player, "initiative")
+    attack_mine = stack_attack(state, player, cell)
+    defense_mine = stack_defense(state, player, cell)
+
+    def their_hits(alive: dict[str, int], who: list[str]) -> int:
+        return sum(alive[e] * stack_attack(state, e, cell) for e in who) // defense_mine
+
+    def my_hits(n: int, alive: dict[str, int]) -> dict[str, int]:
+        if not alive:
+            return alive
+        target = max(alive, key=lambda e: alive[e])
+        lost = min(alive[target], n * attack_mine // stack_defense(state, target, cell))
+        return {**alive, target: alive[target] - lost}
+
+    first = [e for e in enemies if current(state, e, "initiative") > my_init]
+    same = [e for e in enemies if current(state, e, "initiative") == my_init]
+    later = [e for e in enemies if current(state, e, "initiative") < my_init]
+    n = max(0, mine - their_hits(enemies, first))
+    after = my_hits(n, enemies)
+    n = max(0, n - their_hits(enemies, same))
+    n = max(0, n - their_hits(after, later))
+    return mine - n, sum(enemies.values()) - sum(after.values())
 
 
 def goal_cells(state: SwarmState, player: str) -> list[int]:

@@ -13,7 +13,7 @@ from pbem.rules.spaceswarm.mapgen import GENERATED, MapError, display_value, is_
     parse_map_text, read_map_file
 from pbem.rules.spaceswarm.options import OPTION_SPECS, Settings
 from pbem.rules.spaceswarm.setup import new_state
-from pbem.rules.spaceswarm.state import BID, OVER, SwarmState
+from pbem.rules.spaceswarm.state import BID, OVER, RESEARCH, SwarmState
 from pbem.rules.spaceswarm.victory import scores
 from pbem.rules.spaceswarm.view import make_position, read_position, secrets_of
 
@@ -90,6 +90,8 @@ class SpaceSwarmGame(Game[SwarmState]):
 
     def prompt(self, state: SwarmState, player: str, kind: str) -> str:
         text = PROMPTS[kind]
+        if kind == "develop" and state.phase == RESEARCH:
+            return text.replace("Development Phase", "Research Phase (then you draw)")
         if kind == "produce":
             return text.replace("{n}", str(production(state, player)))
         if kind == "react":

@@ -18,7 +18,7 @@ from pbem.rules.spaceswarm.terrain import ALIEN_RUINS
 from pbem.rules.spaceswarm.view import read_position
 
 VISITED_RUINS = "visited ruins"
-VISITED_CODE = "r"
+VISITED_CODE = "x"
 VISITED_COLOUR = "#e6dcc0"
 SPARE_COLOURS = ("#6d4c41", "#00838f", "#c2185b", "#558b2f", "#5e35b1", "#37474f")
 
@@ -82,20 +82,36 @@ def attribute_text(state: SwarmState, player: str, attribute: str) -> str:
     return str(now) if now == base else f"{now} ({base}{now - base:+d})"
 
 
+ABBREVIATIONS = {"initiative": "Ini", "attack": "Att", "defense": "Def", "movement": "Mov",
+                 "production": "Pro", "strategy": "Str"}
+
+
 def races_section(state: SwarmState) -> Section:
     data = swarm_data()
-    columns = ["race", "home", "fleets", "spaces"] + [data.attribute_names[a] for a in data.attributes] + \
-        ["hand", "technology in play"]
+    columns = ["race", "home", "fleets", "spaces"] + [ABBREVIATIONS[a] for a in data.attributes] + ["hand"]
     rows = []
     for p in state.players:
-        tech = ", ".join(f"{c} {f.name}" for c in state.tech[p] if (f := state.faces[c]) is not None) or "-"
         status = "" if state.in_game(p) else " (out)"
         rows.append([p + status, state.hexmap.label(state.homes[p]), str(state.total_fleets(p)),
                      str(state.spaces_occupied(p))] +
-                    [attribute_text(state, p, a) for a in data.attributes] + [str(len(state.hands[p])), tech])
+                    [attribute_text(state, p, a) for a in data.attributes] + [str(len(state.hands[p]))])
     colours = race_colours(state.players)
-    note = "An attribute written 3 (1+2) is 1 plus 2 from cards played as events for now."
+    names = ", ".join(f"{ABBREVIATIONS[a]} = {data.attribute_names[a]}" for a in data.attributes)
+    note = f"{names}. A value written 3 (1+2) is 1, plus 2 from cards played as events that still last."
     return Section("Races", "table", columns, rows, colours=[colours[p] for p in state.players], note=note)
+
+
+def technology_section(state: SwarmState) -> Section:
+    """Technology in play per race, grouped by card: "C2, C14 Movement +1; C1 Attack +1"."""
+    rows = []
+    for p in state.players:
+        groups: dict[str, list[str]] = {}
+        for card in state.tech[p]:
+            face = state.faces[card]
+            groups.setdefault(face.name if face is not None else "?", []).append(card)
+        rows.append([p, "; ".join(f"{', '.join(cards)} {name}" for name, cards in groups.items()) or "-"])
+    colours = race_colours(state.players)
+    return Section("Technology in play", "table", ["race", "cards"], rows, colours=[colours[p] for p in state.players])
 
 
 def order_section(state: SwarmState) -> Section:
@@ -126,7 +142,7 @@ def hand_section(state: SwarmState, viewer: str) -> Section | None:
 
 def sections(view: Mapping[str, Any]) -> list[Section]:
     state = read_position(view)
-    out = [races_section(state), order_section(state), cards_section(state)]
+    out = [races_section(state), technology_section(state), order_section(state), cards_section(state)]
     own = [p["name"] for p in view["players"] if p.get("standing") is not None]
     if len(own) == 1 and state.hands[own[0]]:
         hand = hand_section(state, own[0])
