@@ -88,7 +88,8 @@ def test_a_moving_stack_picks_up_and_drops_off_fleets():
     assert "must keep at least one" in illegal(
         Pos(OPEN).stack("red", "A1", 1).stack("blue", "F4", 3).tech("red", "Movement +1").turn("red", "move").state(),
         "red", {"move": "A1", "path": ["B1", "C1"], "drop": {"B1": 1}})
-    fresh = Pos(OPEN).stack("red", "A1", 2).stack("blue", "F4", 3).tech("red", "Movement +1").turn("red", "move").state()
+    fresh = (Pos(OPEN).stack("red", "A1", 2).stack("blue", "F4", 3).tech("red", "Movement +1")
+             .turn("red", "move").state())
     assert "not a space the stack moves through" in illegal(
         fresh, "red", {"move": "A1", "path": ["B1", "C1"], "drop": {"C1": 1}})
 

@@ -101,6 +101,9 @@ def end_movement(state: SwarmState, events: list[Event]) -> None:
 def fight_battles(state: SwarmState, events: list[Event]) -> None:
     """After the active player's ``attack`` order: the other races in battles may
     react (standing orders), then every battle is fought."""
+    if not attack.battle_spaces(state):
+        finish_battles(state, events)
+        return
     note = open_window(state, WINDOW_COMBAT, attack.involved(state))
     events.append(note)
     if run_window(state, events, note):

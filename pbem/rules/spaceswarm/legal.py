@@ -8,7 +8,6 @@ from typing import Any
 from pbem.rules.spaceswarm import attack, bid, movement
 from pbem.rules.spaceswarm.actions import decision
 from pbem.rules.spaceswarm.attributes import current, production
-from pbem.rules.spaceswarm.cards import face_of
 from pbem.rules.spaceswarm.development import excess_cards
 from pbem.rules.spaceswarm.state import (
     DEVELOP,
@@ -31,8 +30,10 @@ def event_plays(state: SwarmState, player: str) -> list[Action]:
 
 
 def legal_develop(state: SwarmState, player: str) -> list[Action]:
+    """Placing nothing, or a Technology card from the hand (cards whose face this
+    state does not know, on a public copy, are not listed: see your secrets)."""
     return [{"develop": "none"}] + [{"develop": c} for c in state.hands[player]
-                                    if face_of(state, c).is_technology]
+                                    if (f := state.faces.get(c)) is not None and f.is_technology]
 
 
 def legal_discard(state: SwarmState, player: str) -> list[Action]:
