@@ -525,6 +525,7 @@ def simulate(game_name: str, n_players: int, n_games: int, seed: str, options: t
     opts = parse_options(options)
     names = ["red", "blue", "green", "yellow", "purple", "orange"][:n_players]
     try:
+        opts = game.resolve_options(opts, names)
         game.check_options(opts, names)
     except ValueError as exc:   # a game's contract: check_options raises ValueError (OptionError)
         raise OptionError(str(exc)) from None
@@ -538,19 +539,21 @@ def simulate(game_name: str, n_players: int, n_games: int, seed: str, options: t
 
 @main.command()
 @click.option("--dir", "directory", default="demo-game", type=click.Path(path_type=Path), help="where to play")
-@click.option("--players", "n_players", default=4, help="2-4 players")
+@click.option("--players", "n_players", default=4, help="number of players (the game's limits apply)")
+@click.option("--game", "game_name", default="atlantis", help="which game, e.g. space-swarm")
 @click.option("--seed", default=None, help="seed as hex (default: random)")
 @click.option("--bot", type=click.Choice(["random", "greedy"]), default="greedy", help="which bot plays")
 @friendly
-def demo(directory: Path, n_players: int, seed: str | None, bot: str) -> None:
+def demo(directory: Path, n_players: int, game_name: str, seed: str | None, bot: str) -> None:
     """Play a whole game with bots through the real pipeline: keys, signed
     move files, submit, digests, secrets, reveal and audit.
 
     \b
-    Example:  pbem demo --dir /tmp/demo
+    Example:  pbem demo --dir /tmp/demo --game space-swarm --players 3
     """
     from pbem.demo import run_demo
-    run_demo(directory, n_players, bytes.fromhex(seed) if seed else None, echo=click.echo, bot=bot)
+    run_demo(directory, n_players, bytes.fromhex(seed) if seed else None, echo=click.echo,
+             game_name=game_name, bot=bot)
 
 
 # --- moderator repairs and deadlines --------------------------------------------

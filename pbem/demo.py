@@ -15,12 +15,13 @@ from pbem.gamedir import GameDir
 from pbem.moderator import reveal
 from pbem.movefile import render_move
 from pbem.newgame import PlayerSpec, create_game
+from pbem.registry import load_game
 from pbem.repair import load_repaired
 from pbem.rng import Rng
 from pbem.submit import submit
 
 MARKER = ".pbem-demo"
-COLOURS = ["red", "blue", "green", "yellow"]
+COLOURS = ["red", "blue", "green", "yellow", "purple", "orange"]
 
 
 def _prepare(directory: Path) -> None:
@@ -46,8 +47,10 @@ def _sign(key_path: Path, move_path: Path, use_ssh_keygen: bool) -> str:
 
 def run_demo(directory: Path, n_players: int, seed: bytes | None, echo: Callable[[str], None] = print,
              game_name: str = "atlantis", bot: str = "greedy") -> GameDir:
-    if not 2 <= n_players <= 4:
-        raise PbemError("--players must be 2, 3 or 4")
+    game = load_game(game_name)
+    most = min(game.max_players, len(COLOURS))
+    if not game.min_players <= n_players <= most:
+        raise PbemError(f"--players must be {game.min_players}-{most} for {game_name}")
     _prepare(directory)
     names = COLOURS[:n_players]
     key_dir, outbox = directory / "keys", directory / "outbox"

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Generic, Mapping, Sequence, TypeVar
 
 from pbem.errors import PbemError
 from pbem.rng import NeedsSecret, Rng
@@ -35,8 +35,10 @@ from pbem.rng import NeedsSecret, Rng
 Action = dict[str, Any]
 Position = dict[str, Any]
 
+S = TypeVar("S")   # a game's state type
+
 __all__ = ["Action", "Position", "IllegalAction", "OptionError", "NeedsSecret", "PositionError", "OptionSpec",
-           "Decision", "Event", "Result", "HexCell", "BoardPicture", "Game", "Rng"]
+           "Decision", "Event", "Result", "HexCell", "BoardPicture", "Section", "Game", "Rng"]
 
 
 class IllegalAction(Exception):
@@ -118,19 +120,48 @@ class HexCell:
     label: str                 # the coordinate players type, e.g. "F6"
     kind: str                  # terrain/fill key, e.g. "sea", "beach", "forest", "mountain", "isle"
     marks: list[str] = field(default_factory=list)  # short piece codes drawn in the cell, e.g. ["S", "B3", "r7"]
+    mark_colours: list[str] = field(default_factory=list)   # optional CSS colour per mark (SVG), "" = default
 
 
 @dataclass
 class BoardPicture:
-    """Everything a renderer needs to draw a hex board.  ``legend`` explains mark codes."""
+    """Everything a renderer needs to draw a hex board.  ``legend`` explains mark codes.
+
+    ``colours`` gives each kind its SVG fill and ``symbols`` its one character on
+    the text map (kinds without one get a letter of their name)."""
 
     cells: list[HexCell]
     legend: dict[str, str] = field(default_factory=dict)
     colours: dict[str, str] = field(default_factory=dict)   # kind -> CSS colour for SVG
+    symbols: dict[str, str] = field(default_factory=dict)   # kind -> one ASCII character for the text map
 
 
-class Game(ABC):
-    """Base class of every game.  Subclass per game; variants override only what differs."""
+@dataclass
+class Section:
+    """A part of a view that is not the hex map, for the digests.
+
+    * ``kind="table"``: ``columns`` are headings, ``rows`` the cells (strings);
+    * ``kind="cards"``: a row of cards, each row ``[label, detail]`` (detail may be "");
+    * ``kind="track"``: an ordered track (turn order, a score track), each row
+      ``[label, detail]``; ``current`` is the index of the highlighted item.
+
+    ``colours`` optionally gives a CSS colour per row (e.g. a player's colour).
+    Made from a view only (``Game.sections``), never from the full state.
+    """
+
+    title: str
+    kind: str = "table"
+    columns: list[str] = field(default_factory=list)
+    rows: list[list[str]] = field(default_factory=list)
+    current: int | None = None
+    colours: list[str] = field(default_factory=list)
+    note: str = ""
+
+
+class Game(ABC, Generic[S]):
+    """Base class of every game.  Subclass per game; variants override only what differs.
+
+    ``S`` is the game's state type (``class MyGame(Game[MyState])``)."""
 
     name: str = ""
     title: str = ""
@@ -159,17 +190,30 @@ class Game(ABC):
         """Options with defaults filled in (what the header records)."""
         return {s.name: str(options.get(s.name, s.default)) for s in self.option_specs()}
 
+    def resolve_options(self, options: Mapping[str, str], players: Sequence[str]) -> dict[str, str]:
+        """Options as the signed header must hold them, called by ``pbem new`` before checking them.
+
+        A game whose option names a file (e.g. a hand-made map) reads it here and
+        returns its content as the option's value, so the game can be replayed and
+        audited from the log alone.  Raise ValueError (one line) for a file that
+        cannot be used.  Default: the options unchanged."""
+        return dict(options)
+
+    def display_options(self, options: Mapping[str, str]) -> dict[str, str]:
+        """Options as digests show them (e.g. a file's content as ``custom (sha256 ...)``).  Default: as they are."""
+        return dict(options)
+
     @abstractmethod
-    def setup(self, players: Sequence[str], options: Mapping[str, str], rng: Rng) -> Any:
+    def setup(self, players: Sequence[str], options: Mapping[str, str], rng: Rng) -> S:
         """Create the initial state (shuffles etc. drawn from ``rng``)."""
 
     # --- positions ------------------------------------------------------
     @abstractmethod
-    def to_position(self, state: Any) -> Position:
+    def to_position(self, state: S) -> Position:
         """The full state as plain data (hidden values included)."""
 
     @abstractmethod
-    def from_position(self, position: Mapping[str, Any]) -> Any:
+    def from_position(self, position: Mapping[str, Any]) -> S:
         """Inverse of :meth:`to_position`; ``None`` values are unknowns."""
 
     def check_position(self, position: Mapping[str, Any]) -> None:
@@ -191,15 +235,15 @@ class Game(ABC):
 
     # --- play -----------------------------------------------------------
     @abstractmethod
-    def pending(self, state: Any) -> list[Decision]:
+    def pending(self, state: S) -> list[Decision]:
         """Decisions the game waits for now (empty when the game is over)."""
 
     @abstractmethod
-    def legal_actions(self, state: Any, player: str) -> list[Action]:
+    def legal_actions(self, state: S, player: str) -> list[Action]:
         """Every atomic action ``player`` may take now, in move-file syntax."""
 
     @abstractmethod
-    def apply(self, state: Any, player: str, action: Mapping[str, Any], rng: Rng) -> list[Event]:
+    def apply(self, state: S, player: str, action: Mapping[str, Any], rng: Rng) -> list[Event]:
         """Apply one action by ``player``; mutate ``state``; return what happened.
 
         Raise :class:`IllegalAction` (state untouched) when the action breaks a rule.
@@ -208,12 +252,12 @@ class Game(ABC):
         """
 
     @abstractmethod
-    def result(self, state: Any) -> Result | None:
+    def result(self, state: S) -> Result | None:
         """The final result once the game is over, else ``None``."""
 
     # --- views ----------------------------------------------------------
     @abstractmethod
-    def view(self, state: Any, viewer: str | None) -> Position:
+    def view(self, state: S, viewer: str | None) -> Position:
         """THE one function that decides what a viewer sees.
 
         ``viewer=None`` is the public; a player name gives that player's view
@@ -222,12 +266,16 @@ class Game(ABC):
         """
 
     @abstractmethod
-    def secrets(self, state: Any, player: str) -> dict[str, Any]:
+    def secrets(self, state: S, player: str) -> dict[str, Any]:
         """Only what ``player`` knows that the public does not (for the encrypted secrets)."""
 
     @abstractmethod
     def board_picture(self, view: Mapping[str, Any]) -> BoardPicture:
         """A drawable board from a view (never from the full state)."""
+
+    def sections(self, view: Mapping[str, Any]) -> list[Section]:
+        """Other parts of a view for the digests (tables, card rows, tracks), from a view only.  Default: none."""
+        return []
 
     def describe_event(self, event: Mapping[str, Any]) -> str:
         """One human line for a public (or private) event mapping."""
@@ -237,14 +285,14 @@ class Game(ABC):
         """A fill-in YAML snippet for the actions section of a move file."""
         return "actions:\n  - {}  # see `pbem legal`\n"
 
-    def bot_preference(self, state: Any, player: str, action: Mapping[str, Any]) -> float:
+    def bot_preference(self, state: S, player: str, action: Mapping[str, Any]) -> float:
         """How much the `greedy` bot likes an action (higher is better; default: indifferent).
 
         Must use only what ``player`` can see, so that bot choices leak nothing.
         """
         return 0.0
 
-    def pass_action(self, state: Any, player: str) -> Action | None:
+    def pass_action(self, state: S, player: str) -> Action | None:
         """The "do nothing" action for a decision (used when a deadline passes), or None if there is none."""
         return None
 

@@ -109,6 +109,10 @@ def create_game(root: Path, game_name: str, players: Sequence[PlayerSpec], optio
                            "starting with a letter or digit")
     if not game.min_players <= len(players) <= game.max_players:
         raise NewGameError(f"{game.title} takes {game.min_players}-{game.max_players} players, not {len(players)}")
+    try:
+        options = game.resolve_options(options, names)   # e.g. a map file's content, for the signed header
+    except ValueError as exc:
+        raise NewGameError(str(exc)) from None
     if position is None:
         try:
             game.check_options(options, names)

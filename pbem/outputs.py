@@ -99,11 +99,13 @@ def digest_context(table: Table, viewer: str | None, with_svg: bool = True) -> D
         result_lines.append("winner(s): " + ", ".join(result.winners))
     h = table.header
     return DigestContext(
-        game_title=game.title, game_id=table.game_id, game_name=h["game"], options=dict(h["options"]),
+        game_title=game.title, game_id=table.game_id, game_name=h["game"],
+        options=game.display_options(h["options"]),
         players=table.players, viewer=viewer,
         turn_line=f"log entry {table.last['index']}, head hash {table.last['hash']}",
         summary=game.summary(view), pending=waiting, events=events,
         board_text=render_text(board), board_svg=render_svg(board, game.title) if with_svg else "",
+        sections=game.sections(view),
         move_template=template_for(table, template_player, view) if template_player else "",
         secrets_yaml=yamlio.dump(game.secrets(state, viewer)) if viewer is not None else None,
         result=result_lines,

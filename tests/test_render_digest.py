@@ -6,7 +6,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from pbem.game import BoardPicture, HexCell
+from pbem.game import BoardPicture, HexCell, Section
 from pbem.render.digest import SIGN_COMMAND, DigestContext, render_digest
 from pbem.render.hexmap_svg import render_svg
 from pbem.render.hexmap_text import render_text
@@ -183,3 +183,35 @@ def test_deterministic():
 def test_unknown_format():
     with pytest.raises(ValueError):
         render_digest(make(), "pdf")
+
+
+PARTS = [
+    Section("Races", "table", ["race", "fleets"], [["red", "12"], ["blue <b>", "3"]], colours=["#d32f2f", ""],
+            note="a note"),
+    Section("Discard pile", "cards", rows=[["C7", "Attack +2"], ["C9", ""]]),
+    Section("Turn order", "track", rows=[["red", ""], ["blue", "(out)"]], current=1),
+]
+
+
+def test_game_sections_render_in_text_after_the_board():
+    text = render_digest(make(sections=PARTS), "text")
+    races = text.index("Races\n-----\n")
+    assert text.index("Board\n-----") < races < text.index("What happened")
+    assert "race      fleets\n--------  ------\nred       12\nblue <b>  3\na note\n" in text
+    assert "Discard pile\n------------\n[C7 Attack +2] [C9]\n" in text
+    assert "Turn order\n----------\n1. red\n2. blue (out)  <- now\n" in text
+    assert all(line == line.rstrip() for line in text.splitlines())
+
+
+def test_game_sections_render_in_html_escaped():
+    html = render_digest(make(sections=PARTS), "html")
+    parse(html)
+    assert "<h2>Races</h2>" in html and "<th" in html and "blue &lt;b&gt;" in html
+    assert "background: #d32f2f;" in html and "<b>C7</b> Attack +2" in html
+    assert '<li style="font-weight: bold;">blue (out) &#8592; now</li>' in html
+
+
+def test_no_sections_no_change():
+    for fmt in ("text", "html"):
+        assert render_digest(make(), fmt) == render_digest(make(sections=[]), fmt)
+        assert "<section class=\"part\">" not in render_digest(make(), fmt)

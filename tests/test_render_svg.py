@@ -7,7 +7,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from pbem.game import BoardPicture, HexCell
-from pbem.render.hexmap_svg import DEFAULT_COLOURS, HEX_W, UNKNOWN_COLOUR, render_svg
+from pbem.render.hexmap_svg import HEX_W, NEUTRAL_FILLS, render_svg
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 FULL_ROWS = {-6: (0, 6), -5: (-2, 7), -4: (-3, 7), -3: (-3, 6), -2: (-4, 6), -1: (-5, 6), 0: (-5, 5),
@@ -99,14 +99,26 @@ def test_escaping():
     assert all(p.get("onload") is None for p in polygons)
 
 
-def test_colours_default_and_override():
+def test_colours_come_from_the_game_and_others_get_distinct_neutral_fills():
     board = BoardPicture([HexCell(0, 0, "A1", "sea"), HexCell(1, 0, "A2", "forest"),
                           HexCell(2, 0, "A3", "lava"), HexCell(3, 0, "A4", "beach")],
                          colours={"forest": "#006400"})
     root = ET.fromstring(render_svg(board))
     fills = [p.get("fill") for p in root.findall(".//svg:polygon", NS)]
-    assert fills == [DEFAULT_COLOURS["sea"], "#006400", UNKNOWN_COLOUR, DEFAULT_COLOURS["beach"]]
-    assert set(DEFAULT_COLOURS) >= {"sea", "beach", "forest", "mountain", "isle"}
+    # the game's colour where it gives one; the others in sorted kind order: beach, lava, sea
+    assert fills == [NEUTRAL_FILLS[2], "#006400", NEUTRAL_FILLS[1], NEUTRAL_FILLS[0]]
+    swatches = [r.get("fill") for r in root.findall(".//svg:rect[@class='pbem-swatch']", NS)]
+    assert swatches == [NEUTRAL_FILLS[0], "#006400", NEUTRAL_FILLS[1], NEUTRAL_FILLS[2]]
+
+
+def test_marks_take_their_colours():
+    board = BoardPicture([HexCell(0, 0, "A1", "space", ["r3", "b2"], ["#d32f2f", "#1565c0"]),
+                          HexCell(1, 0, "B1", "space", ["S1"])])
+    svg = render_svg(board)
+    root = ET.fromstring(svg)
+    spans = root.findall(".//svg:text[@class='pbem-marks']/svg:tspan", NS)
+    assert [(t.text, t.get("fill")) for t in spans] == [("r3", "#d32f2f"), ("b2", "#1565c0")]
+    assert '<text x="' in svg and ">S1</text>" in svg   # marks without colours stay plain text
 
 
 def test_neighbours_touch():

@@ -110,6 +110,15 @@ def test_terrain_letters_and_key():
     assert "Key: b=beach f=forest i=isle m=mountain s=sea" in text
 
 
+def test_game_symbols_replace_letters_and_others_avoid_them():
+    cells = [HexCell(0, 0, "A1", "star cluster"), HexCell(1, 0, "B1", "deep space"), HexCell(2, 0, "C1", "sea")]
+    text = render_text(BoardPicture(cells, symbols={"star cluster": "*", "deep space": ".", }))
+    assert "| A1  * |" in text and "| B1  . |" in text
+    assert "Key: .=deep space s=sea *=star cluster" in text
+    taken = render_text(BoardPicture(cells, symbols={"star cluster": "s"}))
+    assert "Key: d=deep space e=sea s=star cluster" in taken   # "s" was the game's, so sea takes "e"
+
+
 def test_terrain_letters_resolve_clashes():
     letters = terrain_letters(["sea", "sand", "swamp", "", "s"])
     assert len(set(letters.values())) == 5

@@ -17,6 +17,8 @@ from markupsafe import Markup
 
 from pbem.data import templates_dir
 from pbem.errors import PbemError
+from pbem.game import Section
+from pbem.render.sections_text import section_text
 
 __all__ = ["DigestContext", "render_digest", "SIGN_COMMAND", "FORMATS"]
 
@@ -41,6 +43,7 @@ class DigestContext:
     events: list[str] = field(default_factory=list)    # since the reader's last turn, one line each
     board_text: str = ""               # from hexmap_text.render_text
     board_svg: str = ""                # from hexmap_svg.render_svg (trusted, embedded as is)
+    sections: list[Section] = field(default_factory=list)   # Game.sections: tables, card rows, tracks
     move_template: str = ""            # YAML to fill in; "" when no move is expected
     secrets_yaml: str | None = None    # only in per-player digests
     result: list[str] = field(default_factory=list)    # empty until the game is over
@@ -65,6 +68,7 @@ def _env(fmt: str, folder: str) -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
     )
     env.filters["wrap"] = wrap
+    env.filters["section_text"] = section_text
     return env
 
 

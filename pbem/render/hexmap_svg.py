@@ -20,16 +20,11 @@ from xml.sax.saxutils import escape
 
 from pbem.game import BoardPicture, HexCell
 
-__all__ = ["render_svg", "DEFAULT_COLOURS", "UNKNOWN_COLOUR"]
+__all__ = ["render_svg", "NEUTRAL_FILLS"]
 
-DEFAULT_COLOURS: dict[str, str] = {
-    "sea": "#7fb2e5",
-    "beach": "#f2e2a9",
-    "forest": "#6aa84f",
-    "mountain": "#a3a3a3",
-    "isle": "#d2b48c",
-}
-UNKNOWN_COLOUR = "#dcdcdc"
+# Fills for kinds the game gives no colour (``BoardPicture.colours``), handed out
+# in the sorted order of those kinds: light, distinct, and named after no game.
+NEUTRAL_FILLS = ("#dcdcdc", "#b7cde3", "#e8d9b5", "#c5dfc0", "#d9c3de", "#f0c9b0", "#c9e4e6", "#e6e0a8")
 
 SIZE = 40.0                      # hex centre-to-corner
 HEX_W = math.sqrt(3) * SIZE      # flat-to-flat width
@@ -86,21 +81,35 @@ def _hex_points(cx: float, cy: float) -> str:
     return " ".join(pts)
 
 
-def _colour(board: BoardPicture, kind: str) -> str:
-    return board.colours.get(kind) or DEFAULT_COLOURS.get(kind) or UNKNOWN_COLOUR
+def _fills(board: BoardPicture) -> dict[str, str]:
+    """Each kind's fill: the game's colour, else a neutral one."""
+    kinds = sorted({c.kind for c in board.cells})
+    spare = [k for k in kinds if not board.colours.get(k)]
+    fills = {k: NEUTRAL_FILLS[i % len(NEUTRAL_FILLS)] for i, k in enumerate(spare)}
+    fills.update({k: board.colours[k] for k in kinds if board.colours.get(k)})
+    return fills
 
 
-def _cell_svg(board: BoardPicture, c: HexCell, cx: float, cy: float) -> list[str]:
+def _coloured_line(line: str, words: list[tuple[str, str]]) -> str:
+    """A marks line with each word in its colour (``<tspan fill>``), for marks that have one."""
+    parts = []
+    for word, colour in words:
+        parts.append(f'<tspan fill="{_attr(colour)}">{_text(word)}</tspan>' if colour else _text(word))
+    return " ".join(parts)
+
+
+def _cell_svg(fill: str, c: HexCell, cx: float, cy: float) -> list[str]:
     tip = f"{c.label} ({c.kind})"
     if c.marks:
         tip += ": " + " ".join(map(str, c.marks))
     out = [
         '<g class="pbem-cell">',
         f"<title>{_text(tip)}</title>",
-        f'<polygon points="{_hex_points(cx, cy)}" fill="{_attr(_colour(board, c.kind))}"/>',
+        f'<polygon points="{_hex_points(cx, cy)}" fill="{_attr(fill)}"/>',
         f'<text x="{_n(cx)}" y="{_n(cy - SIZE * 0.52)}" class="pbem-label">{_text(c.label)}</text>',
     ]
     lines = _wrap_marks(c.marks)
+    colour_of = {str(m): col for m, col in zip(c.marks, c.mark_colours)} if c.mark_colours else {}
     if lines:
         longest = max(map(len, lines))
         px = min(MARK_PX, MARK_MAX_W / (longest * MARK_CHAR_W))
@@ -108,7 +117,9 @@ def _cell_svg(board: BoardPicture, c: HexCell, cx: float, cy: float) -> list[str
         first = cy + px * 0.35 + (3.0 if len(lines) == 1 else 2.0 - gap / 2)
         for i, line in enumerate(lines):
             style = "" if px == MARK_PX else f' style="font-size:{_n(px)}px"'
-            out.append(f'<text x="{_n(cx)}" y="{_n(first + i * gap)}" class="pbem-marks"{style}>{_text(line)}</text>')
+            body = _coloured_line(line, [(w, colour_of.get(w, "")) for w in line.split(" ")]) if colour_of \
+                else _text(line)
+            out.append(f'<text x="{_n(cx)}" y="{_n(first + i * gap)}" class="pbem-marks"{style}>{body}</text>')
     out.append("</g>")
     return out
 
@@ -130,6 +141,7 @@ def render_svg(board: BoardPicture, title: str = "") -> str:
         xs, ys, x0, y0, board_w, board_h = [], [], MARGIN, top, 0.0, 0.0
 
     # the key: terrain swatches in one or more rows, then the mark legend lines
+    fills = _fills(board)
     kinds = sorted({c.kind for c in cells})
     key_top = top + board_h + 14.0
     key_items: list[str] = []
@@ -140,7 +152,7 @@ def render_svg(board: BoardPicture, title: str = "") -> str:
         if x > MARGIN and x + item_w > width - MARGIN:
             x, y = MARGIN, y + KEY_PX + 10.0
         key_items.append(f'<rect class="pbem-swatch" x="{_n(x)}" y="{_n(y)}" width="14.00" height="14.00" '
-                         f'fill="{_attr(_colour(board, kind))}"/>')
+                         f'fill="{_attr(fills[kind])}"/>')
         key_items.append(f'<text x="{_n(x + 20.0)}" y="{_n(y + 11.5)}">{_text(kind)}</text>')
         x += item_w
     y += 14.0 if kinds else 0.0
@@ -171,7 +183,7 @@ def render_svg(board: BoardPicture, title: str = "") -> str:
         out.append(f'<text x="{_n(MARGIN)}" y="{_n(MARGIN + TITLE_PX)}" class="pbem-title">{_text(title)}</text>')
     out.append('<g class="pbem-hexes">')
     for c, cx, cy in zip(cells, xs, ys):
-        out.extend(_cell_svg(board, c, x0 + cx, y0 + cy))
+        out.extend(_cell_svg(fills[c.kind], c, x0 + cx, y0 + cy))
     out.append("</g>")
     if key_items:
         out.append('<g class="pbem-key">')

@@ -18,7 +18,8 @@ south-west share a ``/`` or ``\\`` edge).  The slanted edge lines are shared by
 the two rows they separate.  For the 13-row board (2q + r from -11 to 11) the
 map is 97 columns wide.
 
-Each cell shows its label and a one-letter terrain code on the first line and
+Each cell shows its label and a one-character terrain code (the game's
+``BoardPicture.symbols``, else a letter of the kind's name) on the first line and
 its marks on the second; marks that do not fit show as ``*N`` (N marks).  Every
 marked cell is listed in full under the map (``G6: B3:r7,b2 S1``), in reading
 order, followed by the terrain key and the board's mark legend.
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import string
 import unicodedata
+from typing import Iterable
 
 from pbem.game import BoardPicture, HexCell
 
@@ -53,13 +55,13 @@ def _token(text: str) -> str:
     return _ascii(text).strip().replace(" ", "_") or "?"
 
 
-def terrain_letters(kinds) -> dict[str, str]:
+def terrain_letters(kinds, taken: Iterable[str] = ()) -> dict[str, str]:
     """A distinct lower-case letter (or digit) for each kind, chosen deterministically.
 
     Kinds are taken in sorted order; each gets the first letter of its name
-    not yet used, else any free letter, else a digit, else '?'.
+    not yet used (nor in ``taken``), else any free letter, else a digit, else '?'.
     """
-    used: set[str] = set()
+    used: set[str] = set(taken)
     letters: dict[str, str] = {}
     for kind in sorted(set(kinds)):
         own = [c for c in _ascii(kind).lower() if c in string.ascii_lowercase]
@@ -71,6 +73,14 @@ def terrain_letters(kinds) -> dict[str, str]:
         used.add(c)
         letters[kind] = c
     return letters
+
+
+def map_symbols(board: BoardPicture) -> dict[str, str]:
+    """Each kind's character on the map: the game's symbol, else a letter of its name."""
+    kinds = sorted({c.kind for c in board.cells})
+    given = {k: _ascii(board.symbols[k])[:1] or "?" for k in kinds if k in board.symbols}
+    letters = terrain_letters([k for k in kinds if k not in given], given.values())
+    return {k: given.get(k) or letters[k] for k in kinds}
 
 
 def _marks_text(cell: HexCell) -> str:
@@ -89,7 +99,7 @@ def render_text(board: BoardPicture) -> str:
         seen.add((c.q, c.r))
 
     labels = {id(c): _token(c.label) for c in cells}
-    letters = terrain_letters(c.kind for c in cells)
+    letters = map_symbols(board)
 
     # inner width: " " + label + " " + letter + " " at least, and at least 7;
     # cell width W = inner + 1 is a multiple of 4 so the slants sit on columns.

@@ -1,0 +1,168 @@
+"""The greedy bot's preferences: attack weaker stacks, grab Star Clusters and
+Alien Ruins, keep the clusters it holds, place useful Technology.
+
+Only what the bot's player may see is used: the map, the stacks, cards in play
+and in the discard pile, and the faces of the player's own hand.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from pbem.rules.spaceswarm import terrain
+from pbem.rules.spaceswarm.attack import battle_spaces, kills
+from pbem.rules.spaceswarm.attributes import current, stack_attack, stack_defense
+from pbem.rules.spaceswarm.data import CardFace
+from pbem.rules.spaceswarm.hexmap import HexMap
+from pbem.rules.spaceswarm.state import SwarmState
+
+#: how much the bot values a permanent +1 in each attribute
+TECH_VALUE = {"production": 6.0, "movement": 5.0, "attack": 4.5, "strategy": 3.5, "defense": 3.0, "initiative": 2.0}
+#: attributes whose Event cards help in each of the bot's own steps
+USEFUL_IN = {"produce": ("production",), "attack": ("attack", "defense", "initiative")}
+
+
+def own_face(state: SwarmState, player: str, card: str) -> CardFace | None:
+    return state.faces.get(card) if card in state.hands[player] else None
+
+
+def card_value(face: CardFace | None) -> float:
+    if face is None:
+        return 0.0
+    return TECH_VALUE.get(face.attribute, 1.0) if face.is_technology else 1.5
+
+
+def preference(state: SwarmState, player: str, action: Mapping[str, Any]) -> float:
+    kind = next(iter(action))
+    scorer = SCORERS.get(kind)
+    return scorer(state, player, action) if scorer else 0.0
+
+
+def _develop(state: SwarmState, player: str, action: Mapping[str, Any]) -> float:
+    card = action["develop"]
+    return 0.0 if card == "none" else 1.0 + card_value(own_face(state, player, str(card)))
+
+
+def _discard(state: SwarmState, player: str, action: Mapping[str, Any]) -> float:
+    return -sum(card_value(own_face(state, player, c)) for c in action["discard"])
+
+
+def _produce(state: SwarmState, player: str, action: Mapping[str, Any]) -> float:
+    """New fleets where the enemy is nearest."""
+    cell = state.hexmap.index(action["produce"])
+    return -nearest(state.hexmap, cell, enemy_cells(state, player)) / 10.0
+
+
+def _event(state: SwarmState, player: str, action: Mapping[str, Any]) -> float:
+    face = own_face(state, player, str(action["event"]))
+    if face is None or face.is_technology:
+        return -1.0
+    if state.step == "produce" and face.attribute in USEFUL_IN["produce"]:
+        return 2.0
+    mine = [c for c in battle_spaces(state) if state.fleets_at(player, c)]
+    if state.step == "attack" and mine and face.attribute in USEFUL_IN["attack"]:
+        return 1.0
+    return -1.0
+
+
+def _react(state: SwarmState, player: str, action: Mapping[str, Any]) -> float:
+    value = action["react"]
+    if value == "none":
+        return 0.0
+    face = own_face(state, player, str(value[0]))
+    if face is None or face.is_technology:
+        return -1.0
+    helps = ("attack", "defense", "initiative") if state.window and state.window.kind == "combat" else ("initiative",)
+    return 1.0 if face.attribute in helps else -1.0
+
+
+def _slot(state: SwarmState, player: str, action: Mapping[str, Any]) -> float:
+    return -float(action["slot"])
+
+
+def _attack(state: SwarmState, player: str, action: Mapping[str, Any]) -> float:
+    targets = action.get("targets") or {}
+    return sum(kills(state, player, race, state.hexmap.index(at)) for at, race in targets.items()) / 10.0
+
+
+def _move(state: SwarmState, player: str, action: Mapping[str, Any]) -> float:
+    """How much better the board is for the bot after this move."""
+    hexmap = state.hexmap
+    start = hexmap.index(action["move"])
+    path = [hexmap.index(p) for p in action["path"]]
+    end = path[-1]
+    here = state.fleets_at(player, start)
+    moving = int(action.get("fleets", here))
+    score = 0.0
+    enemies = state.enemies_at(player, end)
+    mine_after = state.fleets_at(player, end) + moving
+    if enemies:
+        mine_lost, theirs_lost = exchange(state, player, end, mine_after)
+        if mine_lost >= mine_after:
+            score -= 20.0
+        score += 2.0 * theirs_lost - 3.0 * mine_lost
+    if terrain.is_star_cluster(hexmap, end) and state.races_at(end) != [player]:
+        score += 8.0
+    if terrain.is_alien_ruins(hexmap, end) and end not in state.visited:
+        score += 4.0
+    score += sum(3.0 for c in path[:-1] if terrain.is_alien_ruins(hexmap, c) and c not in state.visited)
+    if terrain.is_quasar(hexmap, end):
+        score -= 2.5
+    if terrain.must_stop(hexmap, end):
+        score -= 0.5
+    if terrain.is_star_cluster(hexmap, start) and moving == here and not state.enemies_at(player, start):
+        score -= 9.0     # leaving a held cluster empty
+    goals = goal_cells(state, player)
+    score += 0.7 * (nearest(hexmap, start, goals) - nearest(hexmap, end, goals))
+    return score
+
+
+def exchange(state: SwarmState, player: str, cell: int, mine: int) -> tuple[int, int]:
+    """(fleets the bot would lose, fleets its enemies would lose) in one exchange at
+    ``cell`` with ``mine`` fleets there, every enemy striking the bot, by Initiative."""
+    enemies = {e: state.fleets_at(e, cell) for e in state.enemies_at(player, cell)}
+    my_init = current(state, player, "initiative")
+    attack_mine = stack_attack(state, player, cell)
+    defense_mine = stack_defense(state, player, cell)
+
+    def their_hits(alive: dict[str, int], who: list[str]) -> int:
+        return sum(alive[e] * stack_attack(state, e, cell) for e in who) // defense_mine
+
+    def my_hits(n: int, alive: dict[str, int]) -> dict[str, int]:
+        if not alive:
+            return alive
+        target = max(alive, key=lambda e: alive[e])
+        lost = min(alive[target], n * attack_mine // stack_defense(state, target, cell))
+        return {**alive, target: alive[target] - lost}
+
+    first = [e for e in enemies if current(state, e, "initiative") > my_init]
+    same = [e for e in enemies if current(state, e, "initiative") == my_init]
+    later = [e for e in enemies if current(state, e, "initiative") < my_init]
+    n = max(0, mine - their_hits(enemies, first))
+    after = my_hits(n, enemies)
+    n = max(0, n - their_hits(enemies, same))
+    n = max(0, n - their_hits(after, later))
+    return mine - n, sum(enemies.values()) - sum(after.values())
+
+
+def goal_cells(state: SwarmState, player: str) -> list[int]:
+    """Star Clusters not held alone, unvisited ruins, and enemy stacks the bot outnumbers."""
+    hexmap = state.hexmap
+    goals = [c for c in hexmap.cells_of(terrain.STAR_CLUSTER) if state.races_at(c) != [player]]
+    goals += [c for c in hexmap.cells_of(terrain.ALIEN_RUINS) if c not in state.visited]
+    strength = current(state, player, "attack") * max(state.fleets[player].values(), default=0)
+    for p in state.players:
+        if p != player:
+            goals += [c for c, n in state.fleets[p].items() if n * current(state, p, "defense") < strength]
+    return goals
+
+
+def enemy_cells(state: SwarmState, player: str) -> list[int]:
+    return [c for p in state.players if p != player for c in state.fleets[p]]
+
+
+def nearest(hexmap: HexMap, cell: int, goals: list[int]) -> int:
+    return min((hexmap.distance(cell, g) for g in goals), default=0)
+
+
+SCORERS = {"develop": _develop, "discard": _discard, "produce": _produce, "event": _event, "react": _react,
+           "slot": _slot, "attack": _attack, "move": _move}

@@ -1,0 +1,151 @@
+"""Space Swarm on the :class:`pbem.game.Game` interface."""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from pbem.game import Action, BoardPicture, Decision, Event, Game, OptionSpec, Position, Result, Rng, Section
+from pbem.rules.spaceswarm import bot, flow, legal, picture
+from pbem.rules.spaceswarm.actions import ANYTIME, decision, handler_for
+from pbem.rules.spaceswarm.attributes import production
+from pbem.rules.spaceswarm.bid import free_places
+from pbem.rules.spaceswarm.describe import describe
+from pbem.rules.spaceswarm.mapgen import GENERATED, MapError, display_value, is_map_text, map_size, \
+    parse_map_text, read_map_file
+from pbem.rules.spaceswarm.options import OPTION_SPECS, Settings
+from pbem.rules.spaceswarm.setup import new_state
+from pbem.rules.spaceswarm.state import BID, OVER, RESEARCH, SwarmState
+from pbem.rules.spaceswarm.victory import scores
+from pbem.rules.spaceswarm.view import make_position, read_position, secrets_of
+
+PROMPTS = {
+    "develop": "Development Phase: place a Technology card {develop: C17} or {develop: none}",
+    "discard": "over the hand limit (2 + Strategic): discard {discard: [C17]}",
+    "produce": "Production Phase: {n} new fleet(s) on your stacks: {produce: C4} or {produce: {C4: 1, D5: 1}}",
+    "move": "Move Phase: {move: C4, path: [D4, E5]} ... then {done: move}",
+    "attack": "Attack Phase: {attack: all} (targets: {D4: green} where several enemies share a space)",
+    "react": "play cards as events before {what}: {react: [C17]} or {react: none}",
+    "slot": "Round Bid: pick your place in the turn order: {slot: N}, N one of {free}",
+}
+
+
+class SpaceSwarmGame(Game[SwarmState]):
+    name = "space-swarm"
+    title = "Space Swarm"
+    rules_version = "space-swarm/1"
+    min_players = 2
+    max_players = 6
+    anytime_actions = ANYTIME
+
+    # --- options -------------------------------------------------------------------
+    def option_specs(self) -> Sequence[OptionSpec]:
+        return OPTION_SPECS
+
+    def resolve_options(self, options: Mapping[str, str], players: Sequence[str]) -> dict[str, str]:
+        """``map=FILE``: the file's content goes into the options (and so the signed header)."""
+        out = dict(options)
+        value = out.get("map", GENERATED)
+        if value != GENERATED and not is_map_text(value):
+            out["map"] = read_map_file(value)
+        return out
+
+    def check_options(self, options: Mapping[str, str], players: Sequence[str]) -> None:
+        super().check_options(options, players)
+        if not self.min_players <= len(players) <= self.max_players:
+            raise ValueError(f"{self.title} takes {self.min_players}-{self.max_players} players, not {len(players)}")
+        settings = Settings.of(options)
+        if settings.map == GENERATED:
+            map_size(settings.map_settings, len(players))
+            return
+        if not is_map_text(settings.map):
+            raise MapError(f"option map={settings.map!r}: give map=generated or the path of a map file to pbem new")
+        board = parse_map_text(settings.map, len(players))
+        if settings.map_settings.size != "auto" and \
+                settings.map_settings.size != f"{board.hexmap.width}x{board.hexmap.height}":
+            raise MapError(f"option size={settings.map_settings.size} does not match the hand-made map "
+                           f"({board.hexmap.width}x{board.hexmap.height}); leave size out")
+
+    def display_options(self, options: Mapping[str, str]) -> dict[str, str]:
+        return {k: display_value(v) if k == "map" else v for k, v in options.items()}
+
+    # --- set-up and positions --------------------------------------------------------
+    def setup(self, players: Sequence[str], options: Mapping[str, str], rng: Rng) -> SwarmState:
+        self.check_options(options, players)
+        state = new_state(players, self.full_options(options), rng)
+        flow.start_turn(state, [])
+        return state
+
+    def to_position(self, state: SwarmState) -> Position:
+        return make_position(state, None, omniscient=True)
+
+    def from_position(self, position: Mapping[str, Any]) -> SwarmState:
+        return read_position(position)
+
+    # --- play ---------------------------------------------------------------------------
+    def pending(self, state: SwarmState) -> list[Decision]:
+        now = decision(state)
+        if now is None:
+            return []
+        player, kind = now
+        return [Decision(player, kind, self.prompt(state, player, kind))]
+
+    def prompt(self, state: SwarmState, player: str, kind: str) -> str:
+        text = PROMPTS[kind]
+        if kind == "develop" and state.phase == RESEARCH:
+            return text.replace("Development Phase", "Research Phase (then you draw)")
+        if kind == "produce":
+            return text.replace("{n}", str(production(state, player)))
+        if kind == "react":
+            return text.replace("{what}", "the Round Bid" if state.phase == BID else "the battles")
+        if kind == "slot":
+            return text.replace("{free}", ", ".join(map(str, free_places(state))))
+        return text
+
+    def legal_actions(self, state: SwarmState, player: str) -> list[Action]:
+        return legal.legal_actions(state, player)
+
+    def apply(self, state: SwarmState, player: str, action: Mapping[str, Any], rng: Rng) -> list[Event]:
+        return handler_for(action)(state, player, action, rng)
+
+    def result(self, state: SwarmState) -> Result | None:
+        if state.phase != OVER:
+            return None
+        return Result(scores(state), list(state.winners), {"victory": state.victory})
+
+    # --- views --------------------------------------------------------------------------
+    def view(self, state: SwarmState, viewer: str | None) -> Position:
+        return make_position(state, viewer, omniscient=False)
+
+    def secrets(self, state: SwarmState, player: str) -> dict[str, Any]:
+        return secrets_of(state, player)
+
+    def board_picture(self, view: Mapping[str, Any]) -> BoardPicture:
+        return picture.picture(view)
+
+    def sections(self, view: Mapping[str, Any]) -> list[Section]:
+        return picture.sections(view)
+
+    def describe_event(self, event: Mapping[str, Any]) -> str:
+        return describe(event)
+
+    def move_template(self, state_view: Mapping[str, Any], player: str) -> str:
+        return legal.template(read_position(state_view), player)
+
+    def bot_preference(self, state: SwarmState, player: str, action: Mapping[str, Any]) -> float:
+        return bot.preference(state, player, action)
+
+    def pass_action(self, state: SwarmState, player: str) -> Action | None:
+        return legal.pass_action(state, player)
+
+    def turn_number(self, view: Mapping[str, Any]) -> int:
+        return int(view["turns"])
+
+    def summary(self, view: Mapping[str, Any]) -> list[str]:
+        state = read_position(view)
+        deck = f"deck: {len(state.deck)} card(s) left"
+        if state.phase == OVER:
+            return [f"game over after round {state.round} ({state.victory}); winner(s): "
+                    f"{', '.join(state.winners)}; {deck}"]
+        if state.phase == BID:
+            return [f"round {state.round} is over: Round Bid for round {state.round + 1}; {deck}"]
+        return [f"round {state.round}, turn {state.turns}: {state.active}'s {state.phase} phase; {deck}"]
+

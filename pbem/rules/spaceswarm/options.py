@@ -1,0 +1,60 @@
+"""The game's options: every ruling where players could reasonably disagree, and
+the substitutes of components.md section 7 (docs/games/space-swarm.md explains each)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+from pbem.game import OptionSpec
+from pbem.rules.spaceswarm.mapgen import GENERATED, MapSettings
+
+ORDERS = ("auto", "never", "ask")
+SLOT_ORDERS = ("ask", "first", "last")
+
+OPTION_SPECS: tuple[OptionSpec, ...] = (
+    OptionSpec("map", GENERATED, (), "generated (seeded, from the d20 table), or FILE: a hand-made map (YAML)"),
+    OptionSpec("size", "auto", (), "generated map size: auto (by player count) or COLUMNSxROWS, e.g. 9x7"),
+    OptionSpec("home_hazards", "reroll", ("reroll", "keep"),
+               "re-roll Super Nova / Quasar / Black Hole next to a home, or keep them"),
+    OptionSpec("cut_homes", "reroll", ("reroll", "allow"),
+               "re-roll a generated map whose Super Novas cut two homes apart, or allow it"),
+    OptionSpec("symmetry", "none", ("none", "half-turn"),
+               "half-turn: the generated terrain is the same seen from either end of the map"),
+    OptionSpec("tech_phase", "development", ("development", "research"),
+               "when Technology cards are placed: the Development Phase, or the Research Phase (before the draw)"),
+    OptionSpec("mulligan", "repeat", ("repeat", "once"),
+               "a starting draw without Technology is redrawn until it has one, or only once"),
+    OptionSpec("decks", "1", ("1", "2"), "one deck of 54 cards, or two shuffled together (long games, 5-6 players)"),
+    OptionSpec("combat_hexes", "all", ("all", "active"),
+               "battles in the Attack Phase: every space with opposing stacks, or only where the active race is"),
+    OptionSpec("react_combat", "auto", ORDERS,
+               "default standing order before battles you are in: play your combat Event cards (auto), never, or ask"),
+    OptionSpec("react_bid", "never", ORDERS,
+               "default standing order before the Round Bid: play Initiative Event cards (auto), never, or ask"),
+    OptionSpec("slot", "ask", SLOT_ORDERS,
+               "default standing order for your place in the Round Bid: ask, first or last free place"),
+)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The options of one game, typed."""
+
+    map: str
+    map_settings: MapSettings
+    tech_phase: str
+    mulligan: str
+    decks: int
+    combat_hexes: str
+    react_combat: str
+    react_bid: str
+    slot: str
+
+    @classmethod
+    def of(cls, options: Mapping[str, str]) -> "Settings":
+        o = {s.name: str(options.get(s.name, s.default)) for s in OPTION_SPECS}
+        return cls(map=o["map"],
+                   map_settings=MapSettings(o["size"], o["home_hazards"], o["cut_homes"], o["symmetry"]),
+                   tech_phase=o["tech_phase"], mulligan=o["mulligan"], decks=int(o["decks"]),
+                   combat_hexes=o["combat_hexes"], react_combat=o["react_combat"], react_bid=o["react_bid"],
+                   slot=o["slot"])

@@ -1,0 +1,151 @@
+"""The board picture and the digest sections, drawn from a view (never the state).
+
+The map: each space filled by its terrain (colours and one-character codes from
+games/space-swarm/terrain.yaml; an Alien Ruins already visited is shown as
+"visited ruins"), stacks as ``r3`` (race code and fleets) in the race's colour.
+Sections: the races (attributes, technology in play, hand size), the turn order,
+the deck and the discard pile, and in a player's own digest their hand.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from pbem.game import BoardPicture, HexCell, Section
+from pbem.rules.spaceswarm.attributes import current, permanent
+from pbem.rules.spaceswarm.data import swarm_data
+from pbem.rules.spaceswarm.state import BID, OVER, SwarmState
+from pbem.rules.spaceswarm.terrain import ALIEN_RUINS
+from pbem.rules.spaceswarm.view import read_position
+
+VISITED_RUINS = "visited ruins"
+VISITED_CODE = "x"
+VISITED_COLOUR = "#e6dcc0"
+SPARE_COLOURS = ("#6d4c41", "#00838f", "#c2185b", "#558b2f", "#5e35b1", "#37474f")
+
+
+def kind_name(key: str) -> str:
+    return swarm_data().terrains[key].name.lower()
+
+
+def race_codes(players: list[str]) -> dict[str, str]:
+    """The shortest distinct lower-case prefix of each name (``red`` -> ``r``)."""
+    names = [p.lower() for p in players]
+    for k in range(1, max(len(n) for n in names) + 1):
+        codes = [n[:k] for n in names]
+        if len(set(codes)) == len(codes):
+            return dict(zip(players, codes))
+    return {p: p.lower() for p in players}
+
+
+def race_colours(players: list[str]) -> dict[str, str]:
+    """A player named after a colour gets it; the others the free colours in seat order."""
+    palette = swarm_data().colours
+    taken = {p: palette[p.lower()] for p in players if p.lower() in palette}
+    free = [c for name, c in palette.items() if c not in taken.values()] + list(SPARE_COLOURS)
+    out = {}
+    for p in players:
+        out[p] = taken[p] if p in taken else free.pop(0)
+    return out
+
+
+def stack_mark(code: str, fleets: int) -> str:
+    return f"{code}-{fleets}" if code[-1].isdigit() else f"{code}{fleets}"
+
+
+def picture(view: Mapping[str, Any]) -> BoardPicture:
+    state = read_position(view)
+    data = swarm_data()
+    codes = race_codes(state.players)
+    colours = race_colours(state.players)
+    hexmap = state.hexmap
+    cells = []
+    for cell in hexmap.cells:
+        key = hexmap.terrain[cell]
+        kind = VISITED_RUINS if key == ALIEN_RUINS and cell in state.visited else kind_name(key)
+        races = state.races_at(cell)
+        q, r = hexmap.axial(cell)
+        cells.append(HexCell(q, r, hexmap.label(cell), kind,
+                             [stack_mark(codes[p], state.fleets_at(p, cell)) for p in races],
+                             [colours[p] for p in races]))
+    kind_colours = {kind_name(k): t.colour for k, t in data.terrains.items()}
+    kind_colours[VISITED_RUINS] = VISITED_COLOUR
+    symbols = {kind_name(k): t.code for k, t in data.terrains.items()}
+    symbols[VISITED_RUINS] = VISITED_CODE
+    legend = {codes[p]: f"{p}'s fleets ({stack_mark(codes[p], 3)} = a stack of 3), home {hexmap.label(state.homes[p])}"
+              for p in state.players}
+    return BoardPicture(cells, legend, kind_colours, symbols)
+
+
+# --- sections -------------------------------------------------------------------------------
+def attribute_text(state: SwarmState, player: str, attribute: str) -> str:
+    now, base = current(state, player, attribute), permanent(state, player, attribute)
+    return str(now) if now == base else f"{now} ({base}{now - base:+d})"
+
+
+ABBREVIATIONS = {"initiative": "Ini", "attack": "Att", "defense": "Def", "movement": "Mov",
+                 "production": "Pro", "strategy": "Str"}
+
+
+def races_section(state: SwarmState) -> Section:
+    data = swarm_data()
+    columns = ["race", "home", "fleets", "spaces"] + [ABBREVIATIONS[a] for a in data.attributes] + ["hand"]
+    rows = []
+    for p in state.players:
+        status = "" if state.in_game(p) else " (out)"
+        rows.append([p + status, state.hexmap.label(state.homes[p]), str(state.total_fleets(p)),
+                     str(state.spaces_occupied(p))] +
+                    [attribute_text(state, p, a) for a in data.attributes] + [str(len(state.hands[p]))])
+    colours = race_colours(state.players)
+    names = ", ".join(f"{ABBREVIATIONS[a]} = {data.attribute_names[a]}" for a in data.attributes)
+    note = f"{names}. A value written 3 (1+2) is 1, plus 2 from cards played as events that still last."
+    return Section("Races", "table", columns, rows, colours=[colours[p] for p in state.players], note=note)
+
+
+def technology_section(state: SwarmState) -> Section:
+    """Technology in play per race, grouped by card: "C2, C14 Movement +1; C1 Attack +1"."""
+    rows = []
+    for p in state.players:
+        groups: dict[str, list[str]] = {}
+        for card in state.tech[p]:
+            face = state.faces[card]
+            groups.setdefault(face.name if face is not None else "?", []).append(card)
+        rows.append([p, "; ".join(f"{', '.join(cards)} {name}" for name, cards in groups.items()) or "-"])
+    colours = race_colours(state.players)
+    return Section("Technology in play", "table", ["race", "cards"], rows, colours=[colours[p] for p in state.players])
+
+
+def order_section(state: SwarmState) -> Section:
+    colours = race_colours(state.players)
+    if state.phase == BID and state.slots is not None:
+        rows = [[who or "(free)", ""] for who in state.slots]
+        return Section(f"Round Bid for round {state.round + 1}", "track", rows=rows,
+                       colours=[colours[w] if w else "" for w in state.slots])
+    rows = [[p, "" if state.in_game(p) else "(out)"] for p in state.order]
+    current_index = state.turn_index if state.phase != OVER else None
+    return Section(f"Turn order, round {state.round}", "track", rows=rows, current=current_index,
+                   colours=[colours[p] for p in state.order])
+
+
+def cards_section(state: SwarmState) -> Section:
+    rows = [[c, f.name if (f := state.faces[c]) is not None else "?"] for c in state.discard]
+    return Section("Discard pile (face up)", "cards", rows=rows,
+                   note=f"Deck: {len(state.deck)} card(s) left of {len(state.faces)}.")
+
+
+def hand_section(state: SwarmState, viewer: str) -> Section | None:
+    cards = state.hands[viewer]
+    if any(state.faces[c] is None for c in cards):
+        return None      # not this player's own view
+    rows = [[c, f"{f.name} ({f.type})"] for c in cards if (f := state.faces[c]) is not None]
+    return Section("Your hand", "cards", rows=rows, note="Only you see this.")
+
+
+def sections(view: Mapping[str, Any]) -> list[Section]:
+    state = read_position(view)
+    out = [races_section(state), technology_section(state), order_section(state), cards_section(state)]
+    own = [p["name"] for p in view["players"] if p.get("standing") is not None]
+    if len(own) == 1 and state.hands[own[0]]:
+        hand = hand_section(state, own[0])
+        if hand is not None:
+            out.append(hand)
+    return out
