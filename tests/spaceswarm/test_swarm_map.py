@@ -137,5 +137,5 @@ def test_a_hand_made_map_file_is_read_into_the_options(tmp_path):
     path.write_text("rows: [C.]\n")
     with pytest.raises(MapError, match="exactly the keys rows and homes"):
         GAME.resolve_options({"map": str(path)}, ["red", "blue"])
-    with pytest.raises(MapError, match="cannot read the map file"):
+    with pytest.raises(MapError, match="no such map file"):
         GAME.resolve_options({"map": str(tmp_path / "missing.yaml")}, ["red", "blue"])

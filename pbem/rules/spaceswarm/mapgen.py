@@ -24,6 +24,7 @@ from pbem.rng import Rng
 from pbem.rules.spaceswarm.data import SwarmData, swarm_data
 from pbem.rules.spaceswarm.hexmap import HexMap
 from pbem.rules.spaceswarm.terrain import STAR_CLUSTER, reachable
+from pbem.safefile import UnreadableFile, read_regular_file
 
 GENERATED = "generated"
 MAP_TEXT_START = "space-swarm-map:"
@@ -185,10 +186,9 @@ def display_value(value: str) -> str:
 def read_map_file(path: str) -> str:
     """The text a hand-made map file becomes in the game header (checked for shape)."""
     try:
-        raw = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise MapError(f"option map={path}: cannot read the map file ({exc.strerror}); "
-                       "give map=generated or the path of a map YAML file") from None
+        raw = read_regular_file(Path(path), yamlio.POSITION_LIMITS.max_bytes, "map file")
+    except UnreadableFile as exc:
+        raise MapError(f"option map={path}: {exc}; give map=generated or the path of a map YAML file") from None
     try:
         data = yamlio.load_strict(raw, f"map file {path}")
     except yamlio.YamlError as exc:
