@@ -1,14 +1,79 @@
-"""Shared fixtures: real keys, and a registry that also knows the toy test game."""
+"""Shared fixtures: real keys, and a registry that also knows the toy test game.
+
+Also how the suite runs (`make test` runs it in parallel with pytest-xdist):
+
+* tests marked ``slow(seconds=...)`` (whole games) are started first, longest first,
+  so that the parallel workers finish together instead of one of them ending
+  with a long game;
+* every test's ``tmp_path`` lives in a fresh folder in memory (``/dev/shm``) when
+  there is room, removed at the end (``--basetemp DIR`` keeps the files in DIR);
+* Hypothesis keeps no example database (no files in the checkout), and no
+  ``PBEM_*`` variable of the caller's environment reaches a test.
+"""
 from __future__ import annotations
 
 import hashlib
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from pbem import registry
 from pbem.crypto import keys
+
+settings.register_profile("pbem", database=None)
+settings.load_profile("pbem")
+
+MEMORY_TEMP = Path("/dev/shm")
+MEMORY_TEMP_ROOM = 2 << 30          # bytes free in /dev/shm to use it (a whole run needs about 200 MB)
+_OWN_BASETEMP = pytest.StashKey[str]()
+
+
+def _memory_temp_root() -> Path | None:
+    """``/dev/shm`` if it is a writable folder with room, else None (then pytest's usual place)."""
+    try:
+        stat = os.statvfs(MEMORY_TEMP)
+    except OSError:
+        return None
+    if not os.access(MEMORY_TEMP, os.W_OK | os.X_OK) or stat.f_bavail * stat.f_frsize < MEMORY_TEMP_ROOM:
+        return None
+    return MEMORY_TEMP
+
+
+@pytest.hookimpl(tryfirst=True)        # before pytest's own tmp_path set-up reads --basetemp
+def pytest_configure(config: pytest.Config) -> None:
+    if config.option.basetemp or hasattr(config, "workerinput"):   # given, or an xdist worker (set by xdist)
+        return
+    root = _memory_temp_root()
+    if root is not None:
+        config.option.basetemp = tempfile.mkdtemp(prefix="pbem-tests-", dir=root)
+        config.stash[_OWN_BASETEMP] = config.option.basetemp
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    own = config.stash.get(_OWN_BASETEMP, None)
+    if own is not None:
+        shutil.rmtree(own, ignore_errors=True)
+
+
+def _slow_seconds(item: pytest.Item) -> float:
+    marker = item.get_closest_marker("slow")
+    return float(marker.kwargs.get("seconds", 1)) if marker else 0.0
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Slow tests first, the longest first; the others keep their order (sorted() is stable)."""
+    items[:] = sorted(items, key=lambda item: -_slow_seconds(item))
+
+
+@pytest.fixture(autouse=True)
+def _no_pbem_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in list(os.environ):
+        if name.startswith("PBEM_"):
+            monkeypatch.delenv(name)
 
 
 @pytest.fixture

@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Install the system tools the test suite uses for real, if any is missing (Debian/Ubuntu).
+
+`make test` runs this first.  When everything is there it does nothing and prints
+nothing.  When something is missing it installs the packages with apt-get
+(`apt-get update` first), as root or through sudo, saying so in one line.  Where
+it cannot (no apt-get, or neither root nor sudo) it stops with one line giving
+the command to run.
+
+To need one more tool, add a line to NEEDS below: what to look for, and the
+Debian package that provides it.  Standard library only: it runs before the
+virtual environment exists.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Need:
+    """One thing the tests use, and the Debian/Ubuntu package that provides it.
+
+    ``what`` is a command name (looked up on PATH, and in the sbin folders that
+    a non-root PATH may lack), an absolute file path, or ``python:MODULE`` for a
+    module of the Python that makes the virtual environment.
+    """
+
+    what: str
+    package: str
+
+    def found(self) -> bool:
+        if self.what.startswith("python:"):
+            return importlib.util.find_spec(self.what.removeprefix("python:")) is not None
+        if self.what.startswith("/"):
+            return Path(self.what).exists()
+        search = os.pathsep.join([os.environ.get("PATH", ""), "/usr/local/sbin", "/usr/sbin", "/sbin"])
+        return shutil.which(self.what, path=search) is not None
+
+
+NEEDS: tuple[Need, ...] = (
+    Need("make", "make"),                             # `make test` itself (.ci/run may start without it)
+    Need("git", "git"),                               # the git transport is tested with the real git
+    Need("python:ensurepip", "python3-venv"),         # `python3 -m venv .venv` (Debian splits it out)
+    Need("ssh-keygen", "openssh-client"),             # players sign moves with ssh-keygen -Y sign
+    Need("age", "age"),                               # players decrypt their secrets with age
+    Need("age-keygen", "age"),
+    Need("dovecot", "dovecot-imapd"),                 # the mail tests run a real IMAP server
+    Need("/usr/lib/dovecot/imap", "dovecot-imapd"),
+    Need("setpriv", "util-linux"),                    # runs Dovecot as nobody when the tests run as root
+    Need("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "fonts-dejavu-core"),   # the PNG board's text
+)
+
+
+def missing_packages(needs: tuple[Need, ...] = NEEDS) -> list[str]:
+    """The packages to install, each once, in the order of NEEDS."""
+    out: list[str] = []
+    for need in needs:
+        if need.package not in out and not need.found():
+            out.append(need.package)
+    return out
+
+
+def apt_command(args: list[str], sudo: bool) -> list[str]:
+    command = ["env", "DEBIAN_FRONTEND=noninteractive", "apt-get", *args]
+    return ["sudo", *command] if sudo else command
+
+
+def run_quietly(command: list[str]) -> bool:
+    """Run ``command``; on failure show the end of its output and return False."""
+    proc = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, check=False)
+    if proc.returncode != 0:
+        print("\n".join(proc.stdout.strip().splitlines()[-15:]), file=sys.stderr)
+    return proc.returncode == 0
+
+
+def ensure(label: str, needs: tuple[Need, ...] = NEEDS) -> int:
+    """Install what is missing; the exit status for this script."""
+    packages = missing_packages(needs)
+    if not packages:
+        return 0
+    names = " ".join(packages)
+    install = ["install", "-y", "--no-install-recommends", *packages]
+    manual = f"apt-get update && apt-get install -y --no-install-recommends {names}"
+    if shutil.which("apt-get") is None:
+        print(f"{label}: missing {names} and no apt-get here to install them: install them with your "
+              f"system's package manager (Debian/Ubuntu: {manual})", file=sys.stderr)
+        return 1
+    as_root = os.geteuid() == 0
+    if not as_root and shutil.which("sudo") is None:
+        print(f"{label}: missing {names}; not root and no sudo, so run as root: {manual}", file=sys.stderr)
+        return 1
+    print(f"{label}: installing {names} with apt-get ({'as root' if as_root else 'sudo'})", flush=True)
+    sudo = not as_root
+    if not (run_quietly(apt_command(["update", "-qq"], sudo)) and run_quietly(apt_command(install, sudo))):
+        prefix = "" if as_root else "sudo "
+        print(f"{label}: apt-get failed (above); run: {prefix}{manual}", file=sys.stderr)
+        return 1
+    still = [need.what for need in needs if not need.found()]
+    if still:
+        print(f"{label}: installed {names} but {' '.join(still)} still not found (is it on PATH?)", file=sys.stderr)
+        return 1
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--label", default="make test", help="what the one-line messages start with")
+    parser.add_argument("--list", action="store_true", help="print the packages that are missing, install nothing")
+    args = parser.parse_args(argv)
+    if args.list:
+        print(" ".join(missing_packages()))
+        return 0
+    return ensure(args.label)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
