@@ -67,12 +67,34 @@ def missing_packages(needs: tuple[Need, ...] = NEEDS) -> list[str]:
     return out
 
 
-def apt_command(args: list[str], sudo: bool) -> list[str]:
-    command = ["env", "DEBIAN_FRONTEND=noninteractive", "apt-get", *args]
-    return ["sudo", *command] if sudo else command
+@dataclass(frozen=True)
+class Plan:
+    """What to do about the missing packages: the one line to print, and the commands to run.
+
+    No commands means it cannot install them: the line (to stderr) says what to run instead.
+    """
+
+    line: str
+    commands: tuple[tuple[str, ...], ...] = ()
+    by_hand: str = ""       # what to run if the commands fail
 
 
-def run_quietly(command: list[str]) -> bool:
+def plan(label: str, packages: list[str], have_apt_get: bool, as_root: bool, have_sudo: bool) -> Plan:
+    names = " ".join(packages)
+    manual = f"apt-get update && apt-get install -y --no-install-recommends {names}"
+    if not have_apt_get:
+        return Plan(f"{label}: missing {names} and no apt-get here to install them: install them with your "
+                    f"system's package manager (Debian/Ubuntu: {manual})")
+    if not as_root and not have_sudo:
+        return Plan(f"{label}: missing {names}; not root and no sudo, so run as root: {manual}")
+    prefix = () if as_root else ("sudo",)
+    apt_get = (*prefix, "env", "DEBIAN_FRONTEND=noninteractive", "apt-get")
+    return Plan(f"{label}: installing {names} with apt-get ({'as root' if as_root else 'sudo'})",
+                ((*apt_get, "update", "-qq"), (*apt_get, "install", "-y", "--no-install-recommends", *packages)),
+                manual if as_root else f"sudo sh -c '{manual}'")
+
+
+def run_quietly(command: tuple[str, ...]) -> bool:
     """Run ``command``; on failure show the end of its output and return False."""
     proc = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           text=True, check=False)
@@ -86,26 +108,21 @@ def ensure(label: str, needs: tuple[Need, ...] = NEEDS) -> int:
     packages = missing_packages(needs)
     if not packages:
         return 0
-    names = " ".join(packages)
-    install = ["install", "-y", "--no-install-recommends", *packages]
-    manual = f"apt-get update && apt-get install -y --no-install-recommends {names}"
-    if shutil.which("apt-get") is None:
-        print(f"{label}: missing {names} and no apt-get here to install them: install them with your "
-              f"system's package manager (Debian/Ubuntu: {manual})", file=sys.stderr)
+    todo = plan(label, packages, have_apt_get=shutil.which("apt-get") is not None, as_root=os.geteuid() == 0,
+                have_sudo=shutil.which("sudo") is not None)
+    if not todo.commands:
+        print(todo.line, file=sys.stderr)
         return 1
-    as_root = os.geteuid() == 0
-    if not as_root and shutil.which("sudo") is None:
-        print(f"{label}: missing {names}; not root and no sudo, so run as root: {manual}", file=sys.stderr)
-        return 1
-    print(f"{label}: installing {names} with apt-get ({'as root' if as_root else 'sudo'})", flush=True)
-    sudo = not as_root
-    if not (run_quietly(apt_command(["update", "-qq"], sudo)) and run_quietly(apt_command(install, sudo))):
-        prefix = "" if as_root else "sudo "
-        print(f"{label}: apt-get failed (above); run: {prefix}{manual}", file=sys.stderr)
-        return 1
+    print(todo.line, flush=True)
+    for command in todo.commands:
+        if not run_quietly(command):
+            print(f"{label}: apt-get failed (its output is above); to install by hand: {todo.by_hand}",
+                  file=sys.stderr)
+            return 1
     still = [need.what for need in needs if not need.found()]
     if still:
-        print(f"{label}: installed {names} but {' '.join(still)} still not found (is it on PATH?)", file=sys.stderr)
+        print(f"{label}: installed {' '.join(packages)} but {' '.join(still)} still not found (is it on PATH?)",
+              file=sys.stderr)
         return 1
     return 0
 
