@@ -7,8 +7,9 @@ Also how the suite runs (`make test` runs it in parallel with pytest-xdist):
   with a long game;
 * every test's ``tmp_path`` lives in a fresh folder in memory (``/dev/shm``) when
   there is room, removed at the end (``--basetemp DIR`` keeps the files in DIR);
-* Hypothesis keeps no example database (no files in the checkout), and no
-  ``PBEM_*`` variable of the caller's environment reaches a test.
+* Hypothesis keeps no example database and writes its files under the test
+  temp folder (nothing in the checkout), and no ``PBEM_*`` variable of the
+  caller's environment reaches a test.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
+from hypothesis import configuration, settings
 
 from pbem import registry
 from pbem.crypto import keys
@@ -67,6 +68,11 @@ def _slow_seconds(item: pytest.Item) -> float:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Slow tests first, the longest first; the others keep their order (sorted() is stable)."""
     items[:] = sorted(items, key=lambda item: -_slow_seconds(item))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _hypothesis_files_in_tmp(tmp_path_factory: pytest.TempPathFactory) -> None:
+    configuration.set_hypothesis_home_dir(tmp_path_factory.mktemp("hypothesis"))
 
 
 @pytest.fixture(autouse=True)
