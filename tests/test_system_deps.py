@@ -50,12 +50,16 @@ def test_without_apt_get_it_stops_with_one_line_naming_the_packages(tmp_path):
 
 
 def test_each_need_is_looked_for_by_command_file_or_python_module(tmp_path):
-    present = tmp_path / "present"
+    present = tmp_path / "fonts" / "truetype" / "present.ttf"
+    present.parent.mkdir(parents=True)
     present.write_text("")
     needs = (deps.Need("git", "git"), deps.Need(str(present), "a"), deps.Need(str(tmp_path / "absent"), "b"),
              deps.Need("python:json", "c"), deps.Need("python:no_such_module_here", "d"),
-             deps.Need("no-such-command-here", "e"), deps.Need("no-such-command-either", "e"))
-    assert deps.missing_packages(needs) == ["b", "d", "e"]
+             deps.Need("no-such-command-here", "e"), deps.Need("no-such-command-either", "e"),
+             deps.Need(f"{tmp_path}/fonts/**/present.ttf", "f"), deps.Need(f"{tmp_path}/**/absent.ttf", "g"))
+    assert deps.missing_packages(needs) == ["b", "d", "e", "g"]
+    root_only = (deps.Need("no-such-command-here", "h", as_root_only=True),)
+    assert deps.missing_packages(root_only) == (["h"] if os.geteuid() == 0 else [])
 
 
 @pytest.mark.parametrize("as_root, have_sudo, prefix, how", [

@@ -14,13 +14,13 @@ virtual environment exists.
 from __future__ import annotations
 
 import argparse
+import glob
 import importlib.util
 import os
 import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -28,18 +28,23 @@ class Need:
     """One thing the tests use, and the Debian/Ubuntu package that provides it.
 
     ``what`` is a command name (looked up on PATH, and in the sbin folders that
-    a non-root PATH may lack), an absolute file path, or ``python:MODULE`` for a
-    module of the Python that makes the virtual environment.
+    a non-root PATH may lack), an absolute file path (``**`` matches any folders
+    in between, for other systems' layouts), or ``python:MODULE`` for a module of
+    the Python that makes the virtual environment.  ``as_root_only``: needed only
+    when the tests run as root.
     """
 
     what: str
     package: str
+    as_root_only: bool = False
 
     def found(self) -> bool:
+        if self.as_root_only and os.geteuid() != 0:
+            return True
         if self.what.startswith("python:"):
             return importlib.util.find_spec(self.what.removeprefix("python:")) is not None
         if self.what.startswith("/"):
-            return Path(self.what).exists()
+            return next(iter(glob.iglob(self.what, recursive=True)), None) is not None
         search = os.pathsep.join([os.environ.get("PATH", ""), "/usr/local/sbin", "/usr/sbin", "/sbin"])
         return shutil.which(self.what, path=search) is not None
 
@@ -52,9 +57,9 @@ NEEDS: tuple[Need, ...] = (
     Need("age", "age"),                               # players decrypt their secrets with age
     Need("age-keygen", "age"),
     Need("dovecot", "dovecot-imapd"),                 # the mail tests run a real IMAP server
-    Need("/usr/lib/dovecot/imap", "dovecot-imapd"),
-    Need("setpriv", "util-linux"),                    # runs Dovecot as nobody when the tests run as root
-    Need("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "fonts-dejavu-core"),   # the PNG board's text
+    Need("setpriv", "util-linux", as_root_only=True),  # runs Dovecot as nobody when the tests run as root
+    Need("/usr/share/fonts/**/DejaVuSans.ttf", "fonts-dejavu-core"),                 # the PNG board's text
+    Need("/usr/share/fonts/**/DejaVuSansMono.ttf", "fonts-dejavu-core"),
 )
 
 
