@@ -30,7 +30,7 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/pbem demo --dir demo-game
 
-# slow tests start first (tests/conftest.py); --maxschedchunk 2 hands them out one by one
+# slow tests start first, longest first (tests/conftest.py); --maxschedchunk 2 hands out tests a few at a time
 test: system-deps $(STAMP)
 	cd tests && ../$(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist load --maxschedchunk 2 \
 		$(PYTEST_ARGS) .

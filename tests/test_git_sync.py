@@ -214,7 +214,7 @@ def _push_during_the_moderators_push(shared, clone):
     os.chmod(hook, hook.stat().st_mode | stat.S_IEXEC)
 
 
-@pytest.mark.slow(seconds=100)
+@pytest.mark.slow(seconds=65)
 def test_a_whole_atlantis_game_through_git_with_players_working_from_their_clones(tmp_path, key_pool):
     """Each player pulls, lets a bot write a move from the public files in their clone (no seed),
     signs it and pushes; the moderator syncs; a fresh clone audits the whole game after the reveal."""
