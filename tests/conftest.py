@@ -7,9 +7,9 @@ Also how the suite runs (`make test` runs it in parallel with pytest-xdist):
   with a long game;
 * every test's ``tmp_path`` lives in a fresh folder in memory (``/dev/shm``) when
   there is room, removed at the end (``--basetemp DIR`` keeps the files in DIR);
-* Hypothesis keeps no example database and writes its files under the test
-  temp folder (nothing in the checkout), and no ``PBEM_*`` variable of the
-  caller's environment reaches a test.
+* Hypothesis keeps no example database and writes its cache to a temporary
+  folder (nothing in the checkout), and no ``PBEM_*`` variable of the caller's
+  environment reaches a test.
 """
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ settings.load_profile("pbem")
 
 MEMORY_TEMP = Path("/dev/shm")
 MEMORY_TEMP_ROOM = 2 << 30          # bytes free in /dev/shm to use it (a whole run needs about 200 MB)
-_OWN_BASETEMP = pytest.StashKey[str]()
+_OWN_FOLDERS = pytest.StashKey[list[str]]()
 
 
 def _memory_temp_root() -> Path | None:
@@ -46,18 +46,20 @@ def _memory_temp_root() -> Path | None:
 
 @pytest.hookimpl(tryfirst=True)        # before pytest's own tmp_path set-up reads --basetemp
 def pytest_configure(config: pytest.Config) -> None:
-    if config.option.basetemp or hasattr(config, "workerinput"):   # given, or an xdist worker (set by xdist)
-        return
     root = _memory_temp_root()
-    if root is not None:
-        config.option.basetemp = tempfile.mkdtemp(prefix="pbem-tests-", dir=root)
-        config.stash[_OWN_BASETEMP] = config.option.basetemp
+    # Hypothesis caches what it reads from our modules from collection on (each xdist worker too)
+    hypothesis_home = tempfile.mkdtemp(prefix="pbem-hypothesis-", dir=root)
+    configuration.set_hypothesis_home_dir(hypothesis_home)
+    config.stash[_OWN_FOLDERS] = [hypothesis_home]
+    if root is None or config.option.basetemp or hasattr(config, "workerinput"):   # xdist sets the workers'
+        return
+    config.option.basetemp = tempfile.mkdtemp(prefix="pbem-tests-", dir=root)
+    config.stash[_OWN_FOLDERS].append(config.option.basetemp)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    own = config.stash.get(_OWN_BASETEMP, None)
-    if own is not None:
-        shutil.rmtree(own, ignore_errors=True)
+    for folder in config.stash.get(_OWN_FOLDERS, []):
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _slow_seconds(item: pytest.Item) -> float:
@@ -68,11 +70,6 @@ def _slow_seconds(item: pytest.Item) -> float:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Slow tests first, the longest first; the others keep their order (sorted() is stable)."""
     items[:] = sorted(items, key=lambda item: -_slow_seconds(item))
-
-
-@pytest.fixture(scope="session", autouse=True)
-def _hypothesis_files_in_tmp(tmp_path_factory: pytest.TempPathFactory) -> None:
-    configuration.set_hypothesis_home_dir(tmp_path_factory.mktemp("hypothesis"))
 
 
 @pytest.fixture(autouse=True)
