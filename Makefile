@@ -4,7 +4,15 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench install clean
+# test workers (pytest-xdist): one per core; TEST_WORKERS=0 runs the tests in this one process
+TEST_WORKERS ?= auto
+
+.PHONY: demo test system-deps bench install clean
+.NOTPARALLEL:
+
+# the system tools the tests use for real (age, ssh-keygen, dovecot, fonts...): apt-get installs any missing
+system-deps:
+	@$(PYTHON) tools/ensure_system_deps.py
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,8 +30,10 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/pbem demo --dir demo-game
 
-test: $(STAMP)
-	cd tests && ../$(BIN)/python -m pytest -q -p no:cacheprovider $(PYTEST_ARGS) .
+# slow tests start first, longest first (tests/conftest.py); --maxschedchunk 2 hands out tests a few at a time
+test: system-deps $(STAMP)
+	cd tests && ../$(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist load --maxschedchunk 2 \
+		$(PYTEST_ARGS) .
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py

@@ -1,14 +1,82 @@
-"""Shared fixtures: real keys, and a registry that also knows the toy test game."""
+"""Shared fixtures: real keys, and a registry that also knows the toy test game.
+
+Also how the suite runs (`make test` runs it in parallel with pytest-xdist):
+
+* tests marked ``slow(seconds=...)`` (whole games) are started first, longest first,
+  so that the parallel workers finish together instead of one of them ending
+  with a long game;
+* every test's ``tmp_path`` lives in a fresh folder in memory (``/dev/shm``) when
+  there is room, removed at the end (``--basetemp DIR`` keeps the files in DIR);
+* Hypothesis keeps no example database and writes its cache to a temporary
+  folder (nothing in the checkout), and no ``PBEM_*`` variable of the caller's
+  environment reaches a test.
+"""
 from __future__ import annotations
 
 import hashlib
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import configuration, settings
 
 from pbem import registry
 from pbem.crypto import keys
+
+settings.register_profile("pbem", database=None)
+settings.load_profile("pbem")
+
+MEMORY_TEMP = Path("/dev/shm")
+MEMORY_TEMP_ROOM = 2 << 30          # bytes free in /dev/shm to use it (a whole run needs about 200 MB)
+_OWN_FOLDERS = pytest.StashKey[list[str]]()
+
+
+def _memory_temp_root() -> Path | None:
+    """``/dev/shm`` if it is a writable folder with room, else None (then pytest's usual place)."""
+    try:
+        stat = os.statvfs(MEMORY_TEMP)
+    except OSError:
+        return None
+    if not os.access(MEMORY_TEMP, os.W_OK | os.X_OK) or stat.f_bavail * stat.f_frsize < MEMORY_TEMP_ROOM:
+        return None
+    return MEMORY_TEMP
+
+
+@pytest.hookimpl(tryfirst=True)        # before pytest's own tmp_path set-up reads --basetemp
+def pytest_configure(config: pytest.Config) -> None:
+    root = _memory_temp_root()
+    # Hypothesis caches what it reads from our modules from collection on (each xdist worker too)
+    hypothesis_home = tempfile.mkdtemp(prefix="pbem-hypothesis-", dir=root)
+    configuration.set_hypothesis_home_dir(hypothesis_home)
+    config.stash[_OWN_FOLDERS] = [hypothesis_home]
+    if root is None or config.option.basetemp or hasattr(config, "workerinput"):   # xdist sets the workers'
+        return
+    config.option.basetemp = tempfile.mkdtemp(prefix="pbem-tests-", dir=root)
+    config.stash[_OWN_FOLDERS].append(config.option.basetemp)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    for folder in config.stash.get(_OWN_FOLDERS, []):
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _slow_seconds(item: pytest.Item) -> float:
+    marker = item.get_closest_marker("slow")
+    return float(marker.kwargs.get("seconds", 1)) if marker else 0.0
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Slow tests first, the longest first; the others keep their order (sorted() is stable)."""
+    items[:] = sorted(items, key=lambda item: -_slow_seconds(item))
+
+
+@pytest.fixture(autouse=True)
+def _no_pbem_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in list(os.environ):
+        if name.startswith("PBEM_"):
+            monkeypatch.delenv(name)
 
 
 @pytest.fixture

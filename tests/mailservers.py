@@ -9,6 +9,7 @@ mailboxes).  TLS uses a self-signed certificate made here with
 from __future__ import annotations
 
 import datetime
+import errno
 import functools
 import imaplib
 import ipaddress
@@ -59,11 +60,25 @@ def require_aiosmtpd() -> Any:
     return controller
 
 
-def free_port() -> int:
-    """A free TCP port on 127.0.0.1 (aiosmtpd 1.4.6 cannot bind port 0)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+def free_ports(count: int) -> list[int]:
+    """``count`` different TCP ports on 127.0.0.1 that are free now (aiosmtpd 1.4.6 cannot bind port 0).
+
+    Another process (a parallel test worker) may take one before our server binds
+    it: the servers below then start again on new ports (``START_ATTEMPTS``).
+    """
+    sockets: list[socket.socket] = []
+    try:
+        for _ in range(count):      # all open at once, so the ports differ
+            s = socket.socket()
+            sockets.append(s)
+            s.bind(("127.0.0.1", 0))
+        return [int(s.getsockname()[1]) for s in sockets]
+    finally:
+        for s in sockets:
+            s.close()
+
+
+START_ATTEMPTS = 5
 
 
 # --- a self-signed certificate -----------------------------------------------------
@@ -218,13 +233,7 @@ def start_dovecot() -> Dovecot:
     cert = make_cert(root / "tls")
     for sub in ("run", "state", "home"):
         (root / sub).mkdir()
-    port, imaps_port = free_port(), free_port()
     conf = root / "dovecot.conf"
-    conf.write_text(DOVECOT_CONF.format(d=root, user=user, group=group, uid=uid, gid=gid, port=port,
-                                        imaps_port=imaps_port, password=PASSWORD))
-    for p in (cert.cert, cert.key, conf):
-        os.chmod(p, 0o644)
-    _chown_tree(root, uid, gid)
     cmd = [binary, "-F", "-c", str(conf)]
     if os.geteuid() == 0:
         setpriv = shutil.which("setpriv")
@@ -232,20 +241,41 @@ def start_dovecot() -> Dovecot:
             pytest.fail("setpriv is missing (needed to run Dovecot as nobody): apt-get install util-linux",
                         pytrace=False)
         cmd = [setpriv, f"--reuid={uid}", f"--regid={gid}", "--clear-groups", "--"] + cmd
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
-    server = Dovecot(root, port, imaps_port, cert, proc, uid, gid)
-    deadline = time.monotonic() + 15
-    while True:        # ready = a real LOGIN works, not just a TCP connect
+    for attempt in range(1, START_ATTEMPTS + 1):
+        port, imaps_port = free_ports(2)
+        conf.write_text(DOVECOT_CONF.format(d=root, user=user, group=group, uid=uid, gid=gid, port=port,
+                                            imaps_port=imaps_port, password=PASSWORD))
+        for p in (cert.cert, cert.key, conf):
+            os.chmod(p, 0o644)
+        _chown_tree(root, uid, gid)
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+        server = Dovecot(root, port, imaps_port, cert, proc, uid, gid)
+        problem = _wait_until_dovecot_serves(server)
+        if problem is None:
+            return server
+        kill_quietly(proc)
+        if "Address already in use" not in problem or attempt == START_ATTEMPTS:
+            server.stop()
+            pytest.fail(f"Dovecot did not start: {problem}", pytrace=False)
+    raise AssertionError("unreachable")
+
+
+def _wait_until_dovecot_serves(server: Dovecot) -> str | None:
+    """None once a real LOGIN works (not just a TCP connect); else what went wrong."""
+    log_path = server.root / "dovecot.log"
+    deadline = time.monotonic() + 30
+    while True:
         try:
             conn = server.login("probe")
             conn.logout()
-            return server
+            return None
         except (OSError, imaplib.IMAP4.error):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                log = (root / "dovecot.log").read_text() if (root / "dovecot.log").exists() else ""
-                err = proc.stderr.read().decode() if proc.poll() is not None and proc.stderr else ""
-                server.stop()
-                pytest.fail(f"Dovecot did not start: {err} {log[-2000:]}", pytrace=False)
+            exited = server.proc.poll() is not None
+            if exited or time.monotonic() > deadline:
+                log = log_path.read_text() if log_path.exists() else ""
+                log_path.unlink(missing_ok=True)
+                err = server.proc.stderr.read().decode() if exited and server.proc.stderr else ""
+                return f"{err} {log[-2000:]}" if exited else f"no login within 30 s: {log[-2000:]}"
             time.sleep(0.01)
 
 
@@ -342,10 +372,18 @@ def start_smtp(router: Router, mode: str = "none", cert: Cert | None = None,
         kwargs.update(ssl_context=cert.server_context(), auth_require_tls=False)
     elif users:
         kwargs.update(auth_require_tls=False)
-    port = free_port()
-    controller = controller_mod.Controller(router, hostname="127.0.0.1", port=port, **kwargs)
-    controller.start()
-    return Smtp(controller, router, port, mode, users)
+    for attempt in range(1, START_ATTEMPTS + 1):
+        [port] = free_ports(1)
+        controller = controller_mod.Controller(router, hostname="127.0.0.1", port=port, **kwargs)
+        try:
+            controller.start()
+        except OSError as exc:      # the port was taken meanwhile: try another
+            controller.loop.close()
+            if exc.errno != errno.EADDRINUSE or attempt == START_ATTEMPTS:
+                raise
+            continue
+        return Smtp(controller, router, port, mode, users)
+    raise AssertionError("unreachable")
 
 
 def wait_for(predicate: Any, timeout: float = 5.0) -> None:

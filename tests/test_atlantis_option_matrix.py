@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+import pytest
 from atlantis_positions import piece_counts
 
 from pbem.bots import CHOOSERS
@@ -71,15 +72,32 @@ def combinations():
         yield i, options, players
 
 
-def test_every_variant_combination_plays_to_the_end():
+def accepted(game: Any, options: dict[str, str], players: list[str]) -> bool:
+    """Whether `pbem new` takes this combination; a refusal is one line."""
+    try:
+        game.check_options(options, players)
+    except ValueError as exc:
+        assert "\n" not in str(exc) and str(exc)
+        return False
+    return True
+
+
+def test_most_variant_combinations_are_accepted_and_some_refused():
     game = load_game("atlantis")
-    played = refused = 0
+    verdicts = [accepted(game, options, players) for _i, options, players in combinations()]
+    assert verdicts.count(True) > 250 and verdicts.count(False) > 0
+
+
+SLICES = 8   # the combinations are played in slices, so that parallel test workers share them
+
+
+@pytest.mark.slow(seconds=8)
+@pytest.mark.parametrize("part", range(SLICES), ids=[f"slice{k}of{SLICES}" for k in range(SLICES)])
+def test_every_variant_combination_plays_to_the_end(part):
+    game = load_game("atlantis")
+    played = 0
     for i, options, players in combinations():
-        try:
-            game.check_options(options, players)
-        except ValueError as exc:
-            refused += 1
-            assert "\n" not in str(exc) and str(exc)
+        if (i // 2) % SLICES != part or not accepted(game, options, players):   # greedy and random bots in each
             continue
         seed = f"matrix-{i}".encode()
         bot = "greedy" if i % 2 else "random"
@@ -88,7 +106,7 @@ def test_every_variant_combination_plays_to_the_end():
             again, steps_again = play(game, players, options, seed, bot)
             assert steps_again == steps and game.to_position(again) == game.to_position(state)
         played += 1
-    assert played > 250 and refused > 0
+    assert played > 250 // SLICES
 
 
 def test_refusals_name_the_conflict():
@@ -107,6 +125,7 @@ def test_refusals_name_the_conflict():
             raise AssertionError(f"{options} with {len(players)} players was accepted")
 
 
+@pytest.mark.slow(seconds=2)
 def test_every_1986_option_combination_plays_to_the_end():
     game = load_game("atlantis-1986")
     specs = list(game.option_specs())

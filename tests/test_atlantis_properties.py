@@ -164,6 +164,7 @@ def play_checked(gd: GameDir, key_pool, every: int, rng: Rng, bot: str) -> int:
     return n
 
 
+@pytest.mark.slow(seconds=10)
 @pytest.mark.parametrize("players, options, seed, bot, game", GAMES, ids=[f"game{i}" for i in range(len(GAMES))])
 def test_whole_game_audit_conservation_and_no_leaks(tmp_path, key_pool, players, options, seed, bot, game):
     pool = dict(key_pool, alice=key_pool["purple"], bob=key_pool["orange"], a1=key_pool["red"],
@@ -196,6 +197,7 @@ def _no_hidden_backs_in_log(gd: GameDir, table: Table) -> None:
                 assert not (f'"{handle}"' in flat and f'"{back}"' in flat), (handle, back, event)
 
 
+@pytest.mark.slow(seconds=5)
 def test_same_seed_same_moves_same_bytes(tmp_path, key_pool):
     dirs = []
     for name in ("a", "b"):

@@ -87,8 +87,11 @@ class Player:
             self.git("-c", "gpg.format=ssh", "-c", f"user.signingkey={signing_key}", "commit", "-S", "-q",
                      "-m", message)
 
-    def send(self, filename: str, actions: list[dict[str, Any]], signing_key: Path | None = None) -> None:
-        self.pull()
+    def send(self, filename: str, actions: list[dict[str, Any]], signing_key: Path | None = None,
+             pull: bool = True) -> None:
+        """Commit a signed move and push it; ``pull=False`` when the clone was pulled just before."""
+        if pull:
+            self.pull()
         self.commit(self.write_move(filename, actions), f"{self.name}: {filename}", signing_key)
         self.git("push", "-q")
 

@@ -33,6 +33,7 @@ def test_set_up_commit_has_the_game_but_never_the_moderator_folder(shared):
     assert f"{GAME}/moderator.seed.age" not in files           # only sealed on request
 
 
+@pytest.mark.slow(seconds=3)
 def test_a_whole_game_through_git_then_audit_on_a_fresh_clone(shared):
     moves = 0
     while waiting := shared.waiting_for():
@@ -218,6 +219,7 @@ def _push_during_the_moderators_push(shared, clone):
     os.chmod(hook, hook.stat().st_mode | stat.S_IEXEC)
 
 
+@pytest.mark.slow(seconds=65)
 def test_a_whole_atlantis_game_through_git_with_players_working_from_their_clones(tmp_path, key_pool):
     """Each player pulls, lets a bot write a move from the public files in their clone (no seed),
     signs it and pushes; the moderator syncs; a fresh clone audits the whole game after the reveal."""
@@ -235,7 +237,7 @@ def test_a_whole_atlantis_game_through_git_with_players_working_from_their_clone
         # the public files cannot list tile plays from a hidden hand: this player keeps their tiles
         actions = move.actions or [{"play": "none"}]
         index = table.last["index"]
-        player.send(f"{index:04d}.yaml", actions)
+        player.send(f"{index:04d}.yaml", actions, pull=False)      # pulled above
         assert f"accepted {player.name}/{index:04d}.yaml" in shared.sync().output
         moves += 1
         assert moves < 400, "the game did not end"

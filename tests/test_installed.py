@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import pbem
 from pbem.data import games_dir, templates_dir
 
@@ -39,6 +41,7 @@ def test_help_and_version():
     assert pbem.__version__ in run("--version").stdout
 
 
+@pytest.mark.slow(seconds=7)
 def test_players_use_only_ssh_keygen_and_age(tmp_path):
     """A 2-player Atlantis game where players sign with ssh-keygen and read secrets with age."""
     for name in ("alice", "bob"):

@@ -1,4 +1,5 @@
 """Property test: random games to the end keep every piece and never leak a hidden value."""
+import pytest
 from atlantis_helpers import GAME
 from atlantis_positions import check_views_like_the_moderator
 
@@ -87,6 +88,7 @@ def play(i):
     return state
 
 
+@pytest.mark.slow(seconds=3)
 def test_random_games_to_the_end():
     for i in range(50):
         play(i)

@@ -231,6 +231,7 @@ def test_greedy_bots_save_villagers():
 
 
 # --- the real pipeline ---------------------------------------------------------------------------------
+@pytest.mark.slow(seconds=3)
 def test_a_game_through_the_pipeline_reveal_and_audit(tmp_path, key_pool):
     gd = new_game(tmp_path / "g", "atlantis-1986", key_pool, ["red", "blue"], seed=b"1986" * 8)
     n = play_to_end(gd, key_pool)
