@@ -186,10 +186,11 @@ def decrypt(file: Path, key: Path) -> None:
 @click.option("--on-expiry", type=click.Choice(["bot", "pass", "wait"]), default="bot",
               help="when a deadline passes: a bot decides, the decision is declined (pass), or only remind")
 @click.option("--remind-hours", type=float, default=24.0, help="remind this many hours before a deadline")
+@click.option("--contact", default="", help="the address players mail moves to (public; `pbem turn --mail` uses it)")
 @friendly
 def new(game_dir: Path, game_name: str, players: tuple[str, ...], options: tuple[str, ...], seed: str | None,
         position: Path | None, moderator_key: Path | None, game_id: str | None, deadline_hours: float | None,
-        on_expiry: str, remind_hours: float) -> None:
+        on_expiry: str, remind_hours: float, contact: str) -> None:
     """Create a game: header, set-up, first digests and encrypted secrets.
 
     \b
@@ -215,7 +216,7 @@ def new(game_dir: Path, game_name: str, players: tuple[str, ...], options: tuple
     from pbem.deadlines import check_rules
     rules = check_rules(deadline_hours, on_expiry, remind_hours)
     table = create_game(game_dir, game_name, [parse_player(p) for p in players], parse_options(options),
-                        seed_bytes, pos, moderator_key, game_id, rules.to_data() if rules else None)
+                        seed_bytes, pos, moderator_key, game_id, rules.to_data() if rules else None, contact)
     click.echo(f"created {table.game_id} in {game_dir}")
     click.echo(f"  seed (PRIVATE, back it up): {game_dir / 'moderator' / 'seed'}")
     click.echo(f"  public digest: {game_dir / 'public' / 'digest.txt'}; secrets: {game_dir / 'secrets'}/")
@@ -501,6 +502,33 @@ def check(game_dir: Path, file: Path) -> None:
     from pbem.preview import preview
     for line in preview(game_dir, file):
         click.echo(line)
+
+
+@main.command()
+@GAME_DIR
+@click.option("--player", required=True, help="who you are in the game")
+@click.option("--key", type=click.Path(path_type=Path), default=None,
+              help="your SSH private key: reads your secrets (so your own tiles are choices) and signs the move")
+@click.option("--secrets", "secrets_file", type=click.Path(path_type=Path), default=None,
+              help="your secrets file (.age from the digest mail, or already decrypted), if not in GAME_DIR/secrets/")
+@click.option("--out", "out", default="move.yaml", type=click.Path(path_type=Path), help="where to write the move")
+@click.option("--mail", "by_mail", is_flag=True, help="send move and signature to the moderator with your mail command")
+@click.option("--to", "to", default="", help="the moderator's address (default: the game's contact address)")
+@click.option("--from", "sender", default="", help="your address, for --mail")
+@click.option("--mail-command", default="sendmail -t -oi", help="how your machine sends mail (e.g. 'msmtp -t')")
+@click.option("--json", "as_json", is_flag=True, help="for scripts: JSON lines out, one answer per line in")
+@friendly
+def turn(game_dir: Path, player: str, key: Path | None, secrets_file: Path | None, out: Path, by_mail: bool,
+         to: str, sender: str, mail_command: str, as_json: bool) -> None:
+    """Compose your turn by picking numbered choices; it is checked, written to move.yaml and
+    signed with ssh-keygen (and mailed with --mail). Works on a player's copy of the game.
+
+    \b
+    Example:  pbem turn game1 --player red --key ~/.ssh/id_ed25519
+    """
+    from pbem.turn import Io, run_turn
+    run_turn(game_dir, player, key, secrets_file, out, Io(sys.stdout, sys.stdin, as_json),
+             by_mail, to, sender, mail_command)
 
 
 @main.command()

@@ -281,6 +281,13 @@ class Game(ABC, Generic[S]):
         """One human line for a public (or private) event mapping."""
         return ", ".join(f"{k}={v}" for k, v in event.items())
 
+    def describe_action(self, action: Mapping[str, Any]) -> str:
+        """How one choice reads in `pbem turn` and on the click-to-move page.
+
+        Default: the action in move-file syntax, e.g. ``{move: r7, to: G5}``."""
+        from pbem.yamlio import dump_flow
+        return dump_flow(dict(action))
+
     def move_template(self, state_view: Mapping[str, Any], player: str) -> str:
         """A fill-in YAML snippet for the actions section of a move file."""
         return "actions:\n  - {}  # see `pbem legal`\n"

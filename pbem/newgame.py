@@ -27,6 +27,7 @@ from pbem.table import START_POSITION, Table, initial_table
 
 LOG_FORMAT = "pbem-log/1"
 NAME_RE = re.compile(r"^[a-z][a-z0-9_-]{0,19}$")
+CONTACT_RE = re.compile(r"^[^@\s<>,;]+@[^@\s<>,;]+\.[^@\s<>,;]+$")
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
 
@@ -93,7 +94,7 @@ def sign_entry(entry: dict[str, Any], key_path: Path) -> dict[str, Any]:
 def create_game(root: Path, game_name: str, players: Sequence[PlayerSpec], options: Mapping[str, str],
                 seed: bytes | None = None, position: dict[str, Any] | None = None,
                 moderator_key: Path | None = None, game_id: str | None = None,
-                deadlines: dict[str, Any] | None = None) -> Table:
+                deadlines: dict[str, Any] | None = None, contact: str = "") -> Table:
     if root.exists() and (not root.is_dir() or any(root.iterdir())):
         raise NewGameError(f"{root} already exists and is not empty; choose a new folder for the game")
     try:
@@ -104,6 +105,8 @@ def create_game(root: Path, game_name: str, players: Sequence[PlayerSpec], optio
     if len(set(names)) != len(names):
         raise NewGameError("two players have the same name; give each --player a different NAME")
     check_distinct_keys(players)
+    if contact and (not CONTACT_RE.match(contact) or len(contact) > 254):
+        raise NewGameError(f"--contact {excerpt(contact)} is not an e-mail address such as moves@example.org")
     if game_id is not None and not ID_RE.match(game_id):
         raise NewGameError(f"--id {excerpt(game_id)}: a game id is 1-64 letters, digits, '.', '_' or '-', "
                            "starting with a letter or digit")
@@ -157,6 +160,8 @@ def create_game(root: Path, game_name: str, players: Sequence[PlayerSpec], optio
         }
         if deadlines:
             header["deadlines"] = deadlines
+        if contact:
+            header["contact"] = contact
         if start is not None:
             write_atomic(gd.moderator_dir / START_POSITION, canonical(start), mode=0o600)
             header["start"] = {"position_commitment": keyed_hash(derive_key(seed, "position"), start),

@@ -5,13 +5,18 @@ the public log entries, and for a player ``game.secrets(state, player)``.
 """
 from __future__ import annotations
 
+import base64
+import gzip
 import json
 import textwrap
+import zlib
 from pathlib import Path
 from typing import Any
 
 from pbem import yamlio
+from pbem.canonical import canonical
 from pbem.crypto import agecrypt
+from pbem.errors import PbemError
 from pbem.fsutil import public_mode, write_atomic, write_if_changed
 from pbem.movefile import MoveFile, render_move
 from pbem.render.digest import DigestContext, render_digest
@@ -132,8 +137,38 @@ def public_outputs(table: Table) -> dict[str, bytes]:
 
 
 def player_plaintext(table: Table, player: str) -> bytes:
-    """The plaintext of secrets/PLAYER.age: that player's own digest with their secrets."""
-    return render_digest(digest_context(table, player, with_svg=False), "text").encode()
+    """The plaintext of secrets/PLAYER.age: that player's own digest with their secrets, and
+    their view for `pbem turn` (the view block at the end)."""
+    digest = render_digest(digest_context(table, player, with_svg=False), "text")
+    return (digest + private_view_block(table, player)).encode()
+
+
+VIEW_BEGIN, VIEW_END = "----- BEGIN view -----", "----- END view -----"
+
+
+def private_view_block(table: Table, player: str) -> str:
+    """The player's own view (public plus their secrets), gzip + base64, for `pbem turn`."""
+    data = {"game": table.game_id, "index": table.last["index"], "hash": table.last["hash"], "player": player,
+            "view": table.game.view(table.state, player)}
+    payload = base64.b64encode(gzip.compress(canonical(data), mtime=0)).decode("ascii")
+    return "\n".join(["", "Your view of the game, for `pbem turn` (nothing to read by eye):", VIEW_BEGIN,
+                      *textwrap.wrap(payload, 76), VIEW_END, ""])
+
+
+def read_private_view(plaintext: str) -> dict[str, Any]:
+    """The view block of a decrypted secrets file (see :func:`private_view_block`)."""
+    start, end = plaintext.find(VIEW_BEGIN), plaintext.find(VIEW_END)
+    if start < 0 or end < start:
+        raise PbemError("these secrets hold no view block (made by an older pbem?); use the public view")
+    payload = "".join(plaintext[start + len(VIEW_BEGIN):end].split())
+    try:
+        inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)        # gzip, at most 16 MiB
+        data = json.loads(inflate.decompress(base64.b64decode(payload, validate=True), 16 * 2**20))
+    except (ValueError, OSError, EOFError, zlib.error):
+        raise PbemError("the view block of these secrets is damaged; decrypt the file again") from None
+    if not isinstance(data, dict) or not isinstance(data.get("view"), dict):
+        raise PbemError("the view block of these secrets is damaged; decrypt the file again")
+    return data
 
 
 def write_outputs(table: Table, careful: bool = False) -> None:
