@@ -146,7 +146,7 @@ def _check_moves(gd: GameDir, entries: list[dict[str, Any]], report: AuditReport
             continue
         if sig != info.get("signature"):
             report.problems.append(f"entry {n}: {info.get('file')}.sig differs from the signature in the log")
-        player = entry.get("player")
+        player = str(entry.get("player"))
         try:
             allowed = keys_at(entries, player, i)
             if not allowed:

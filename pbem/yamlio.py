@@ -156,7 +156,7 @@ _LogConstructor.yaml_constructors = {
 }
 
 
-def _c_loader(constructor: type, resolver: type) -> type:
+def _c_loader(constructor: Any, resolver: Any) -> type:
     """A loader on libyaml's parser and composer with our constructor and resolver."""
     def __init__(self: Any, stream: str) -> None:
         _Parser.__init__(self, stream)
@@ -165,7 +165,7 @@ def _c_loader(constructor: type, resolver: type) -> type:
     return type(f"C{constructor.__name__}", (_Parser, constructor, resolver), {"__init__": __init__})
 
 
-def _pure_loader(constructor: type, resolver: type) -> type:
+def _pure_loader(constructor: Any, resolver: Any) -> type:
     """The same loader on PyYAML's pure-Python reader, scanner, parser and composer."""
     def __init__(self: Any, stream: str) -> None:
         yaml.reader.Reader.__init__(self, stream)
