@@ -148,6 +148,14 @@ def check_secret(name: str) -> str:
     return name
 
 
+def check_game_path(game_rel: str) -> str:
+    """The folder goes into the workflow's path filter and comments: no control or glob characters."""
+    if re.search(r"[\x00-\x1f\x7f*?\[\]!]", game_rel):
+        raise InitError(f"the game folder {game_rel!r} has control or glob characters (* ? [ ] !), which a "
+                        "workflow's path filter cannot name; rename the folder")
+    return game_rel
+
+
 def default_cron(game_id: str) -> str:
     """Hourly, at a minute of its own, so that games in one repository do not all start at once."""
     minute = 3 + int(hashlib.sha256(game_id.encode("utf-8")).hexdigest()[:8], 16) % 55
@@ -255,14 +263,16 @@ def _check_neighbours(spec: WorkflowSpec, rel: str, others: list[ExistingWorkflo
 # --- the vendored pbem ------------------------------------------------------------------------
 
 def vendor_pbem(root: Path, force: bool) -> Vendored:
-    """The wheel of the running pbem and the hashed requirements (nothing when they are there already)."""
+    """The wheel of the running pbem and the hashed requirements: nothing when they are there already,
+    unless ``force`` (which also pins the dependencies anew)."""
     requirements = root / REQUIREMENTS
     with tempfile.TemporaryDirectory(prefix="pbem-ci-") as tmp:
         wheel = build_wheel(Path(tmp))
         wheel_rel = f"{WHEELS_DIR}/{wheel.name}"
         current = pinned_wheel(requirements.read_text(encoding="utf-8")) if requirements.is_file() else None
         on_disk = root / wheel_rel
-        if current == (wheel_rel, wheel.sha256) and on_disk.is_file() and sha256_file(on_disk) == wheel.sha256:
+        same = current == (wheel_rel, wheel.sha256) and on_disk.is_file() and sha256_file(on_disk) == wheel.sha256
+        if same and not force:
             return Vendored()            # this repository's CI installs this very pbem already
         if requirements.is_file() and current != (wheel_rel, wheel.sha256) and not force:
             installed = Path(current[0]).name if current else "something else"
@@ -289,7 +299,7 @@ def init_git(gd: GameDir, opts: InitOptions) -> InitResult:
     prefix = repo.rel(gd.root)
     branch = opts.branch or repo.current_branch() or "main"
     header = gd.entries()[0]
-    game_id = str(header.get("id", gd.root.name))
+    game_id = re.sub(r"[\x00-\x1f\x7f]", "?", str(header.get("id", gd.root.name)))
     result = InitResult(branch=branch)
 
     # everything that can fail is decided before the first file is written
@@ -298,7 +308,7 @@ def init_git(gd: GameDir, opts: InitOptions) -> InitResult:
     vendored = Vendored()
     if opts.ci == "github":
         has_deadlines = rules_of(header) is not None
-        spec = WorkflowSpec(prefix, game_id, branch, check_secret(opts.secret or default_secret(game_id)),
+        spec = WorkflowSpec(check_game_path(prefix), game_id, branch, check_secret(opts.secret or default_secret(game_id)),
                             opts.verify_commits, opts.reveal_at_end, opts.pbem_spec,
                             check_cron(opts.tick_cron or default_cron(game_id)) if has_deadlines else None)
         rel = workflow_rel(prefix, game_id)
