@@ -43,7 +43,7 @@ class GitHttpServer:
         self._thread.start()
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         assert self._server is not None and self._thread is not None
         self._server.shutdown()
         self._server.server_close()

@@ -30,8 +30,7 @@ from pbem.gamedir import GameDir
 from pbem.transport.ci_actions import CHECKOUT, PINNED_ACTIONS, SETUP_PYTHON
 from pbem.transport.ci_lock import RUNNER, pip_environment
 from pbem.transport.ci_wheel import build_wheel
-from pbem.transport.git_ci import (REQUIREMENTS, WHEELS_DIR, WorkflowSpec, default_secret, workflow_rel,
-                                   workflow_text)
+from pbem.transport.git_ci import REQUIREMENTS, WHEELS_DIR, WorkflowSpec, default_secret, workflow_rel, workflow_text
 from pbem.transport.git_clock import restore_clock
 from pbem.transport.git_repo import Repo
 
@@ -114,7 +113,7 @@ def test_every_kind_of_workflow_passes_actionlint_and_the_schema(tmp_path, name)
 
 def test_actions_are_pinned_by_full_commit_sha_with_the_tag_in_a_comment(tmp_path):
     text = workflow_text(VARIANTS["vendored"])
-    uses = re.findall(r"^\s+(?:- )?uses: (\S+)(.*)$", text, re.M)
+    uses = re.findall(r"^\s+(?:- )?uses: (\S+)(.*)$", text, re.MULTILINE)
     assert [u for u, _ in uses] == [f"{a.repo}@{a.sha}" for a in (CHECKOUT, SETUP_PYTHON)]
     for action in PINNED_ACTIONS:
         assert re.fullmatch(r"[0-9a-f]{40}", action.sha) and re.fullmatch(r"v\d+(\.\d+)*", action.tag)
@@ -432,3 +431,19 @@ def test_restore_clock_fills_only_the_missing_times(tmp_path, key_pool, toy_regi
     assert restore_clock(repo, gd, GAME) == [1]
     assert read_clock(gd.moderator_dir) == {"0": 12345.5, "1": int(start + 3600)}
     assert restore_clock(repo, gd, GAME) == []             # complete: the history is not read again
+
+
+def test_bad_secret_names_and_schedules_are_one_line_errors(tmp_path, key_pool, toy_registered, monkeypatch):
+    _bare, clone = _bare_and_clone(tmp_path)
+    gd = new_game(clone / GAME, "toy", key_pool, PLAYERS, deadlines=DEADLINES)
+    for args, words in ((["--secret", "GITHUB_KEY"], "a GitHub secret name"),
+                        (["--secret", "9lives"], "a GitHub secret name"),
+                        (["--tick-cron", "every hour"], "five cron fields")):
+        result = cli("init", gd.root, "--ci", "github", "--pbem-spec", "pbem==0.1.0", *args, ok=False)
+        assert result.exit_code == 1 and result.output.count("\n") == 1 and words in result.output, result.output
+    assert not (clone / ".github").exists() and not (gd.root / "moderator.seed.age").exists()
+    cli("init", gd.root, "--ci", "github", "--pbem-spec", "pbem==0.1.0", "--secret", "club_key",
+        "--tick-cron", "*/30  * * * *")
+    flow = load_workflow((clone / workflow_rel(GAME, gd.entries()[0]["id"])).read_text())
+    assert flow["on"]["schedule"] == [{"cron": "*/30 * * * *"}]
+    assert "${{ secrets.club_key }}" in json.dumps(flow)

@@ -38,7 +38,7 @@ PIP_TIMEOUT = 600
 KEPT_PIP_SETTINGS = ("PIP_CERT", "PIP_CLIENT_CERT", "PIP_PROXY", "PIP_TRUSTED_HOST", "PIP_DEFAULT_TIMEOUT",
                      "PIP_RETRIES", "PIP_CACHE_DIR", "PIP_NO_CACHE_DIR", "PIP_DISABLE_PIP_VERSION_CHECK")
 WHEEL_NAME = re.compile(r"^(?P<name>[^-]+)-(?P<version>[^-]+)(?:-\d[^-]*)?-[^-]+-[^-]+-[^-]+\.whl$")
-PBEM_LINE = re.compile(r"^(?P<path>\S+/pbem-[^/\s]+\.whl) --hash=sha256:(?P<sha>[0-9a-f]{64})\s*$", re.M)
+PBEM_LINE = re.compile(r"^(?P<path>\S+/pbem-[^/\s]+\.whl) --hash=sha256:(?P<sha>[0-9a-f]{64})\s*$", re.MULTILINE)
 
 
 class LockError(PbemError):
@@ -113,8 +113,8 @@ def requirements_text(wheel_rel: str, wheel: Wheel, pins: list[Pin], version: st
         f"# pbem {version} for the CI moderator, written by `pbem git init --ci github`.",
         "# Installed from the repository root with:",
         "#   python -m pip install --require-hashes --no-deps --only-binary=:all: -r .pbem/requirements.txt",
-        f"# Each line is one file, checked by its sha256: for CPython {PYTHON_VERSION} on Linux x86_64 "
-        f"({RUNNER}).",
+        (f"# Each line is one file, checked by its sha256: for CPython {PYTHON_VERSION} on Linux x86_64 "
+         f"({RUNNER})."),
         "# pbem itself is the wheel beside this file; no package index is asked for it.",
         "# To update: docs/git.md, \"Updating the CI moderator\".",
         f"./{wheel_rel} --hash=sha256:{wheel.sha256}",

@@ -51,7 +51,7 @@ def _git_env(config: Sequence[tuple[str, str]] = ()) -> dict[str, str]:
 
 def token_header(token: str) -> str:
     """The HTTP header that authenticates git with a token, as actions/checkout sets it for GitHub."""
-    basic = base64.b64encode(f"x-access-token:{token}".encode("utf-8")).decode("ascii")
+    basic = base64.b64encode(f"x-access-token:{token}".encode()).decode("ascii")
     return f"AUTHORIZATION: basic {basic}"
 
 
