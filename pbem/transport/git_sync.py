@@ -400,7 +400,9 @@ def _tick(repo: Repo, gd: GameDir, prefix: str, report: SyncReport) -> None:
     report.ticked += result.entries
     first, last = result.entries[0]["index"], result.entries[-1]["index"]
     span = f"entry {first}" if first == last else f"entries {first}-{last}"
-    what = "; ".join(f"{e['action']} for {e['player']}" for e in result.entries)
+    what = "; ".join(f"{e['action']} for {e['player']}" for e in result.entries[:3])
+    if len(result.entries) > 3:
+        what += f" and {len(result.entries) - 3} more"
     subject = f"{span}: {what}; waiting for {_who(_waiting(gd))}"
     body = "\n".join(f"entry {e['index']}: {e['reason']}" for e in result.entries)
     commit(repo, gd, prefix, subject, body + "\n\n(pbem tick: deadlines and bot seats)")
