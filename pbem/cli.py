@@ -721,8 +721,14 @@ def tick(game_dir: Path, now_iso: str | None, by_mail: bool) -> None:
 
     from pbem.deadlines import tick as do_tick
     from pbem.gamedir import GameDir
+    from pbem.transport.git_clock import restore_clock_if_shared
     now = dt.datetime.fromisoformat(now_iso).timestamp() if now_iso else None
-    report = do_tick(GameDir(game_dir), now)
+    gd = GameDir(game_dir)
+    gd.require()
+    restored = restore_clock_if_shared(gd)          # a fresh clone of a git game: entry times from the history
+    if restored:
+        click.echo(f"took the times of {len(restored)} log entries from the git history (moderator/clock.json)")
+    report = do_tick(gd, now)
     for entry in report.entries:
         click.echo(f"log entry {entry['index']}: {entry['action']} for {entry['player']} - {entry['reason']}")
     for d in report.reminders:
@@ -734,6 +740,9 @@ def tick(game_dir: Path, now_iso: str | None, by_mail: bool) -> None:
             click.echo(f"  mailed the reminder to {address}")
     if not report.entries and not report.reminders:
         click.echo("nothing to do")
+    elif report.entries and restored is not None:
+        click.echo("this game is shared through git: commit and push these changes, or let "
+                   "`pbem git sync --tick` do it next time")
 
 
 def _add_transport_groups() -> None:

@@ -10,7 +10,7 @@ from test_git_helpers import GAME, cli, git, hermetic_git, make_shared  # noqa: 
 from pbem.audit import audit
 from pbem.data import templates_dir
 from pbem.gamedir import GameDir
-from pbem.transport.git_ci import WORKFLOW_PATH
+from pbem.transport.git_ci import default_secret, workflow_rel
 from pbem.transport.git_seed import SEALED_SEED
 
 DRAW = [{"draw": True}]
@@ -78,22 +78,33 @@ def ci_game(tmp_path, key_pool, toy_registered):
     return make_shared(tmp_path, key_pool, "--ci", "github", "--verify-commits", "--pbem-spec", "pbem==0.1.0")
 
 
+def _workflow(ci_game) -> str:
+    return workflow_rel(GAME, GameDir(ci_game.moderator.root).entries()[0]["id"])
+
+
 def test_ci_workflow_is_valid_yaml_and_uses_the_secret(ci_game):
     root = ci_game.moderator.root.parent
-    text = (root / WORKFLOW_PATH).read_text()
+    rel = _workflow(ci_game)
+    assert rel == f".github/workflows/pbem-{GAME}.yml"
+    text = (root / rel).read_text()
     flow = yaml.safe_load(text)
     trigger = flow.get("on", flow.get(True))      # YAML 1.1 reads the key `on` as true
     assert trigger["push"]["paths"] == [f"{GAME}/incoming/**"] and trigger["push"]["branches"] == ["main"]
+    assert "schedule" not in trigger              # no deadlines in this game
     assert flow["env"] == {"GAME_DIR": GAME, "PBEM_SPEC": "pbem==0.1.0"}
-    steps = flow["jobs"]["sync"]["steps"]
+    steps = flow["jobs"]["moderate"]["steps"]
     assert steps[0]["with"]["fetch-depth"] == 0
     runs = "\n".join(step.get("run", "") for step in steps)
-    assert "pbem git unseal-seed" in runs and 'pbem git sync "$GAME_DIR" --verify-commits' in runs
-    assert any(step.get("env", {}).get("PBEM_MODERATOR_KEY") == "${{ secrets.PBEM_MODERATOR_KEY }}"
-               for step in steps)
-    assert "PBEM_MODERATOR_KEY" in text and "@@" not in text
+    assert 'python -m pip install "$PBEM_SPEC"' in runs
+    assert "pbem git unseal-seed" in runs and 'pbem git sync "$GAME_DIR" --tick' in runs
+    assert runs.rstrip().endswith("--verify-commits")
+    secret = default_secret(GameDir(ci_game.moderator.root).entries()[0]["id"])
+    assert secret.startswith("PBEM_MODERATOR_KEY_TOY_")
+    assert any(step.get("env", {}).get("PBEM_MODERATOR_KEY") == f"${{{{ secrets.{secret} }}}}" for step in steps)
+    assert "@@" not in text
     assert (templates_dir() / "ci" / "github.yml").is_file()
-    assert WORKFLOW_PATH in ci_game.remote_files(".github")
+    assert rel in ci_game.remote_files(".github")
+    assert not ci_game.remote_files(".pbem")      # --pbem-spec: nothing vendored
 
 
 def test_seed_is_sealed_and_a_ci_moderator_restores_it_and_syncs(ci_game, monkeypatch):
@@ -121,11 +132,12 @@ def test_seed_is_sealed_and_a_ci_moderator_restores_it_and_syncs(ci_game, monkey
 
 def test_init_does_not_overwrite_a_changed_workflow_without_force(ci_game):
     root = ci_game.moderator.root.parent
+    rel = _workflow(ci_game)
     result = cli("init", ci_game.moderator.root, "--ci", "github", "--pbem-spec", "pbem==9", ok=False)
     assert result.exit_code == 1 and "exists and differs; use --force" in result.output
     cli("init", ci_game.moderator.root, "--ci", "github", "--pbem-spec", "pbem==9", "--force")
-    assert yaml.safe_load((root / WORKFLOW_PATH).read_text())["env"]["PBEM_SPEC"] == "pbem==9"
-    assert "pbem==9" in git(root, "show", f"HEAD:{WORKFLOW_PATH}").stdout
+    assert yaml.safe_load((root / rel).read_text())["env"]["PBEM_SPEC"] == "pbem==9"
+    assert "pbem==9" in git(root, "show", f"HEAD:{rel}").stdout
 
 
 def test_unseal_with_the_wrong_key_is_one_line_error(ci_game, key_pool):

@@ -54,47 +54,56 @@ def git() -> None:
 @git.command("init")
 @GAME_DIR
 @click.option("--ci", type=click.Choice(["github"]), default=None,
-              help="write .github/workflows/pbem.yml so the repository's CI is the moderator (seals the seed)")
+              help="write .github/workflows/pbem-GAME.yml so the repository's CI is the moderator "
+                   "(seals the seed; puts the pbem wheel and hashed requirements in .pbem/)")
 @click.option("--seal-seed", "seal", is_flag=True, help="store the seed encrypted to the moderator key (moderator.seed.age)")
 @click.option("--verify-commits", is_flag=True, help="require moves to come in commits SSH-signed by their owner")
 @click.option("--reveal-at-end", is_flag=True, help="reveal the seed in the log when the game is over")
-@click.option("--pbem-spec", default=None, help="what CI installs with pip (default: pbem==THIS_VERSION), "
-              "e.g. git+https://github.com/you/pbem@v0.1.0")
+@click.option("--secret", default=None, help="name of the repository secret holding this game's moderator key "
+              "(default: PBEM_MODERATOR_KEY_<GAME ID>)")
+@click.option("--tick-cron", default=None, help="when CI runs `pbem tick` for a game with deadlines, as a cron "
+              "line (default: hourly at a minute chosen by the game id)")
+@click.option("--pbem-spec", default=None, help="install pbem in CI with `pip install SPEC` instead of the "
+              "hash-pinned wheel in .pbem/ (e.g. git+https://github.com/you/pbem@COMMIT); its safety is yours")
 @click.option("--branch", default=None, help="the shared branch (default: the current branch)")
 @click.option("--no-commit", is_flag=True, help="write the files but do not commit them")
-@click.option("--force", is_flag=True, help="replace an existing, different workflow file")
+@click.option("--force", is_flag=True, help="replace an existing, different workflow or vendored pbem")
 def init_cmd(game_dir: Path, ci: str | None, seal: bool, verify_commits: bool, reveal_at_end: bool,
-             pbem_spec: str | None, branch: str | None, no_commit: bool, force: bool) -> None:
+             secret: str | None, tick_cron: str | None, pbem_spec: str | None, branch: str | None,
+             no_commit: bool, force: bool) -> None:
     """Prepare a game folder inside a git clone for the git exchange and commit it.
 
     Run it in the moderator's clone after `pbem new`. The moderator's private
-    folder GAME_DIR/moderator/ is git-ignored and never committed.
+    folder GAME_DIR/moderator/ is git-ignored and never committed. With
+    --ci github it needs the package index once, to pin pbem's dependencies
+    by hash for the CI runner.
 
     \b
     Example:
       pbem new game1 --game atlantis --player red=alice.pub --player blue=bob.pub
       pbem git init game1 --ci github --verify-commits && git push -u origin main
     """
-    _run(_init, game_dir, ci, seal, verify_commits, reveal_at_end, pbem_spec, branch, no_commit, force)
-
-
-def _init(game_dir: Path, ci: str | None, seal: bool, verify_commits: bool, reveal_at_end: bool,
-          pbem_spec: str | None, branch: str | None, no_commit: bool, force: bool) -> None:
-    from pbem.transport.git_ci import InitOptions, init_git
+    from pbem.transport.git_ci import InitOptions
     opts = InitOptions(ci=ci, seal=seal, verify_commits=verify_commits, reveal_at_end=reveal_at_end,
-                       branch=branch, commit=not no_commit, force=force)
-    if pbem_spec:
-        opts.pbem_spec = pbem_spec
+                       pbem_spec=pbem_spec or None, secret=secret, tick_cron=tick_cron, branch=branch,
+                       commit=not no_commit, force=force)
+    _run(_init, game_dir, opts)
+
+
+def _init(game_dir: Path, opts: Any) -> None:
+    from pbem.transport.git_ci import init_git
     result = init_git(_game(game_dir), opts)
+    for path in result.removed:
+        click.echo(f"removed {path}")
     for path in result.written:
         click.echo(f"wrote {path}")
     if result.commit:
         click.echo(f"committed {result.commit[:12]}; now push it: git push -u origin {result.branch}")
     elif opts.commit:
         click.echo("nothing new to commit")
-    if ci:
-        click.echo("CI: add the secret PBEM_MODERATOR_KEY (the contents of "
-                   f"{game_dir / 'moderator' / 'moderator_ed25519'}) to the repository; see docs/git.md")
+    if result.secret:
+        click.echo(f"CI: add the repository secret {result.secret} holding the contents of "
+                   f"{game_dir / 'moderator' / 'moderator_ed25519'}; see docs/git.md")
 
 
 # --- sync -------------------------------------------------------------------------
@@ -105,28 +114,38 @@ def _init(game_dir: Path, ci: str | None, seal: bool, verify_commits: bool, reve
               help="require moves to come in commits SSH-signed by their owner (default: moderator/git.yaml)")
 @click.option("--reveal-at-end/--no-reveal-at-end", default=None,
               help="reveal the seed in the log once the game is over (default: moderator/git.yaml)")
+@click.option("--tick/--no-tick", default=None,
+              help="after the moves, apply deadlines and let bot seats move (pbem tick) and commit that "
+                   "(default: moderator/git.yaml)")
+@click.option("--token-env", default=None, help="name of an environment variable holding an HTTP token to "
+              "fetch and push with, e.g. PBEM_GIT_TOKEN set from GitHub's job token in CI")
 @click.option("--remote", default=None, help="the shared remote (default: the branch's upstream, else origin)")
 @click.option("--branch", default=None, help="the shared branch (default: the current branch)")
 @click.option("--attempts", type=click.IntRange(1, 100), default=None,
               help="how often to retry a push that raced a player's push (default 5)")
 @click.option("--local", "local", is_flag=True, help="do not fetch or push: process and commit in this clone only")
-def sync_cmd(game_dir: Path, verify_commits: bool | None, reveal_at_end: bool | None, remote: str | None,
-             branch: str | None, attempts: int | None, local: bool) -> None:
+def sync_cmd(game_dir: Path, verify_commits: bool | None, reveal_at_end: bool | None, tick: bool | None,
+             token_env: str | None, remote: str | None, branch: str | None, attempts: int | None,
+             local: bool) -> None:
     """Pull, submit the incoming moves in order, commit receipts, log,
     digests and secrets, and push (retrying when a player pushed meanwhile).
 
     Moves are taken in the order of the commits that added them, then by
     file name; each is removed from incoming/ and answered in
-    receipts/PLAYER/NAME.txt.
+    receipts/PLAYER/NAME.txt. With --tick, expired deadlines and bot seats
+    are applied afterwards, with the deadline clock taken from the history.
 
     \b
-    Example:  pbem git sync game1 --verify-commits
+    Example:  pbem git sync game1 --verify-commits --tick
     """
-    _run(_sync, game_dir, verify_commits, reveal_at_end, remote, branch, attempts, local)
+    _run(_sync, game_dir, verify_commits, reveal_at_end, tick, token_env, remote, branch, attempts, local)
 
 
-def _sync(game_dir: Path, verify_commits: bool | None, reveal_at_end: bool | None, remote: str | None,
-          branch: str | None, attempts: int | None, local: bool) -> None:
+def _sync(game_dir: Path, verify_commits: bool | None, reveal_at_end: bool | None, tick: bool | None,
+          token_env: str | None, remote: str | None, branch: str | None, attempts: int | None,
+          local: bool) -> None:
+    import datetime as dt
+
     from pbem.transport.git_repo import Identity
     from pbem.transport.git_settings import load_settings
     from pbem.transport.git_sync import SyncOptions, sync
@@ -137,18 +156,32 @@ def _sync(game_dir: Path, verify_commits: bool | None, reveal_at_end: bool | Non
         reveal_at_end=settings.reveal_at_end if reveal_at_end is None else reveal_at_end,
         remote=remote or settings.remote, branch=branch or settings.branch,
         attempts=attempts or settings.attempts, use_remote=not local,
-        identity=Identity(settings.user_name, settings.user_email))
+        identity=Identity(settings.user_name, settings.user_email),
+        tick=settings.tick if tick is None else tick,
+        token=_env_value(token_env) if token_env else None)
     report = sync(gd, opts)
     for outcome in report.outcomes:
         click.echo(f"{'accepted' if outcome.accepted else 'rejected'} {outcome.item}: {outcome.text}")
+    for entry in report.ticked:
+        click.echo(f"log entry {entry['index']}: {entry['action']} for {entry['player']} - {entry['reason']}")
+    for d in report.reminders:
+        due = dt.datetime.fromtimestamp(d.due, dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+        click.echo(f"reminder: {d.player}'s decision is due {due}")
     if report.races:
         click.echo(f"others pushed meanwhile {report.races} time(s); their commits were taken in and retried")
     if report.pushed:
         click.echo(f"pushed {len(report.commits)} commit(s) to {report.target}")
     elif report.commits and local:
         click.echo(f"committed {len(report.commits)} commit(s) locally (not pushed)")
-    elif not report.outcomes:
+    elif not report.outcomes and not report.ticked:
         click.echo(f"nothing to do: no incoming moves ({report.target} is up to date)")
+
+
+def _env_value(name: str) -> str:
+    value = os.environ.get(name)
+    if not value:
+        raise PbemError(f"environment variable {name} is not set or empty")
+    return value
 
 
 # --- the sealed seed ----------------------------------------------------------------

@@ -7,11 +7,12 @@ same environment (no prompts, C locale), and every failure is a
 """
 from __future__ import annotations
 
+import base64
 import os
 import shutil
 import subprocess
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pbem.errors import PbemError
@@ -33,11 +34,25 @@ class Identity:
         return ["-c", f"user.name={self.name}", "-c", f"user.email={self.email}"]
 
 
-def _git_env() -> dict[str, str]:
+def _git_env(config: Sequence[tuple[str, str]] = ()) -> dict[str, str]:
+    """The environment for git; ``config`` goes in as GIT_CONFIG_KEY_n/VALUE_n (not on the command line,
+    where every process on the machine could read a token)."""
     env = dict(os.environ)
     env.update({"GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C", "LANGUAGE": "C", "GIT_EDITOR": "true",
                 "GIT_MERGE_AUTOEDIT": "no"})
+    if config:
+        start = int(env.get("GIT_CONFIG_COUNT", "0") or 0)
+        for i, (key, value) in enumerate(config, start):
+            env[f"GIT_CONFIG_KEY_{i}"] = key
+            env[f"GIT_CONFIG_VALUE_{i}"] = value
+        env["GIT_CONFIG_COUNT"] = str(start + len(config))
     return env
+
+
+def token_header(token: str) -> str:
+    """The HTTP header that authenticates git with a token, as actions/checkout sets it for GitHub."""
+    basic = base64.b64encode(f"x-access-token:{token}".encode()).decode("ascii")
+    return f"AUTHORIZATION: basic {basic}"
 
 
 def _first_line(text: str) -> str:
@@ -56,6 +71,8 @@ class Repo:
 
     root: Path
     identity: Identity = Identity()
+    #: git settings for talking to the remote only (fetch, push), e.g. a token header; never logged
+    remote_config: tuple[tuple[str, str], ...] = ()
 
     # --- finding a repository ---------------------------------------------
     @classmethod
@@ -72,6 +89,10 @@ class Repo:
                            "(or run `git init`) first")
         return cls(Path(proc.stdout.strip()).resolve(), identity)
 
+    def with_token(self, token: str) -> Repo:
+        """This repository, fetching and pushing with an HTTP token (such as a CI job's GITHUB_TOKEN)."""
+        return replace(self, remote_config=(("http.extraheader", token_header(token)),))
+
     def rel(self, path: Path) -> str:
         """``path`` relative to the repository root, with ``/`` separators ('' for the root)."""
         try:
@@ -83,13 +104,15 @@ class Repo:
 
     # --- running git --------------------------------------------------------
     def run(self, *args: str, config: Sequence[str] = (), check: bool = True,
-            stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-        """``git -C ROOT -c identity... [config] ARGS``; GitError on failure when ``check``."""
+            stdin: str | None = None, remote: bool = False) -> subprocess.CompletedProcess[str]:
+        """``git -C ROOT -c identity... [config] ARGS``; GitError on failure when ``check``.
+        ``remote``: a command that talks to the remote, which gets :attr:`remote_config`."""
         cmd = ["git", "-C", str(self.root), *self.identity.config(), "-c", "core.quotePath=false"]
         for item in config:
             cmd += ["-c", item]
         cmd += list(args)
-        proc = subprocess.run(cmd, check=False, capture_output=True, text=True, env=_git_env(), input=stdin,
+        env = _git_env(self.remote_config if remote else ())
+        proc = subprocess.run(cmd, check=False, capture_output=True, text=True, env=env, input=stdin,
                               encoding="utf-8", errors="surrogateescape")
         if check and proc.returncode != 0:
             raise GitError(f"git {args[0]} failed: {_first_line(proc.stderr or proc.stdout)}")
@@ -170,7 +193,8 @@ class Repo:
     def fetch(self, remote: str, branch: str) -> str | None:
         """Fetch ``remote``'s ``branch``; returns its commit, or None if the branch does not exist there."""
         tracking = f"refs/remotes/{remote}/{branch}"
-        proc = self.run("fetch", "--quiet", "--no-tags", remote, f"+refs/heads/{branch}:{tracking}", check=False)
+        proc = self.run("fetch", "--quiet", "--no-tags", remote, f"+refs/heads/{branch}:{tracking}", check=False,
+                        remote=True)
         if proc.returncode != 0:
             if "couldn't find remote ref" in proc.stderr:
                 return None
@@ -179,7 +203,8 @@ class Repo:
 
     def push(self, remote: str, branch: str) -> subprocess.CompletedProcess[str]:
         """Push HEAD to ``remote``'s ``branch`` (never forced); the caller looks at the result."""
-        return self.run("push", "--quiet", "--porcelain", remote, f"HEAD:refs/heads/{branch}", check=False)
+        return self.run("push", "--quiet", "--porcelain", remote, f"HEAD:refs/heads/{branch}", check=False,
+                        remote=True)
 
     def rebase_onto(self, upstream: str) -> bool:
         """Rebase the local commits onto ``upstream``; on a conflict abort and return False."""

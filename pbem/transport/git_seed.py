@@ -78,7 +78,8 @@ def install_key_text(gd: GameDir, key_text: str) -> Path:
     """Put the moderator's private key (given as text, e.g. from a CI secret) in moderator/."""
     text = key_text.replace("\r\n", "\n").strip()
     if not text:
-        raise SeedError("the moderator key is empty (is the CI secret PBEM_MODERATOR_KEY set?)")
+        raise SeedError("the moderator key is empty (is the game's CI secret set? its name is in the "
+                        "workflow, PBEM_MODERATOR_KEY_<GAME ID> by default)")
     return _install_key_bytes(gd, (text + "\n").encode("utf-8"))
 
 

@@ -11,6 +11,7 @@ the workflow.  Example::
     remote: origin            # default: the branch's upstream remote, else origin
     branch: main              # default: the current branch
     attempts: 5               # push attempts when players push at the same time
+    tick: false               # also apply deadlines and bot seats (pbem tick) in every sync
     user_name: pbem moderator
     user_email: moderator@pbem.invalid
 """
@@ -40,6 +41,7 @@ class GitSettings:
     remote: str | None = None
     branch: str | None = None
     attempts: int = 5
+    tick: bool = False
     user_name: str = MODERATOR_NAME
     user_email: str = MODERATOR_EMAIL
 

