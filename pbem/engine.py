@@ -11,6 +11,8 @@ from pbem.canonical import keyed_hash
 from pbem.draws import Draws, preview_draws
 from pbem.errors import PbemError, excerpt, one_line
 from pbem.game import Event, Game, IllegalAction, NeedsSecret
+from pbem.preferences import Preferences, is_prefer
+from pbem.preferences import parse as parse_preferences
 from pbem.registry import load_game
 from pbem.rng import Rng, derive_key
 from pbem.sealed import SealError, is_sealed
@@ -72,17 +74,21 @@ def pending_players(game: Game, state: Any) -> list[str]:
 
 
 def _is_anytime(game: Game, action: Mapping[str, Any]) -> bool:
-    return len(action) > 0 and next(iter(action)) in game.anytime_actions
+    return len(action) > 0 and (next(iter(action)) in game.anytime_actions or is_prefer(action))
 
 
 def apply_actions(game: Game, state: Any, player: str, actions: Sequence[dict[str, Any]],
-                  draws: Draws, opener: Opener | None = None) -> Applied:
+                  draws: Draws, opener: Opener | None = None, prefs: Preferences | None = None) -> Applied:
     """Apply actions in order.
 
     An illegal action before anything random or hidden happened rejects the
     whole file (raise :class:`Rejected`; the caller discards ``state``).  After
     a chance step, an order that no longer fits stops there: the rest is
     dropped, logged with the reason, and the player is asked again.
+
+    ``prefs``: the players' preference lists (pbem.preferences), updated by a
+    ``{prefer: [...]}`` action and used whenever a decision comes round to a
+    player who has one; None where they are not known (a player's preview).
     """
     out = Applied()
     chance = False
@@ -113,7 +119,10 @@ def apply_actions(game: Game, state: Any, player: str, actions: Sequence[dict[st
             out.dropped, out.dropped_reason = list(actions[k:]), f"{reason} after what was revealed"
             break
         try:
-            events = game.apply(state, player, action, draws.rng(k))
+            events = _prefer(player, action, prefs) if is_prefer(action) else \
+                game.apply(state, player, action, draws.rng(k))
+            if prefs is not None:
+                events += prefs.use(game, state, draws, k)
         except NeedsSecret as exc:
             if draws.seed is not None:
                 raise
@@ -129,6 +138,15 @@ def apply_actions(game: Game, state: Any, player: str, actions: Sequence[dict[st
         out.events.extend(events)
         chance = chance or any(e.chance for e in events)
     return out
+
+
+def _prefer(player: str, action: Mapping[str, Any], prefs: Preferences | None) -> list[Event]:
+    """``{prefer: [...]}``: the player's new preference list (the public learns only that there is one)."""
+    entries = parse_preferences(action)
+    if prefs is not None:
+        prefs.set(player, entries)
+    return [Event({"event": "preference list", "player": player},
+                  {player: {"event": "preference list", "player": player, "entries": len(entries)}})]
 
 
 def check_actions(game: Game, state: Any, player: str, actions: Sequence[dict[str, Any]]) -> Applied:

@@ -159,7 +159,7 @@ def _acting(table: Table, entry: dict[str, Any], player: str, bot: str = "random
         raise ModeratorError(f"{player} has no pending decision")
     draws = auto_draws(table.header, table.seed, entry["index"], table.entries, player)
     actions = bot_actions(table.game, table.state, player, draws, draws.bot_rng(), bot)
-    applied = apply_actions(table.game, table.state, player, actions, draws)
+    applied = apply_actions(table.game, table.state, player, actions, draws, prefs=table.prefs)
     entry.update({"player": player, "actions": applied.actions,
                   "events": [event_record(e) for e in applied.events]})
     table.note_private(player, applied)

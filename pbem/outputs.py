@@ -112,10 +112,19 @@ def digest_context(table: Table, viewer: str | None, with_svg: bool = True) -> D
         board_text=render_text(board), board_svg=render_svg(board, game.title) if with_svg else "",
         sections=game.sections(view),
         move_template=template_for(table, template_player, view) if template_player else "",
-        secrets_yaml=yamlio.dump(game.secrets(state, viewer)) if viewer is not None else None,
+        secrets_yaml=yamlio.dump(player_secrets(table, viewer)) if viewer is not None else None,
         result=result_lines,
         footer=moderator_lines(table) + [f"seed commitment: {h['seed_commitment']}", f"rules: {h['game']} {h['rules']}"],
     )
+
+
+def player_secrets(table: Table, player: str) -> dict[str, Any]:
+    """What the player's secrets section shows: the game's secrets, and their preference list."""
+    out = dict(table.game.secrets(table.state, player))
+    remaining = table.prefs.of(player)
+    if remaining:
+        out["preference_list"] = [yamlio.dump_flow(a) for a in remaining]
+    return out
 
 
 def public_view_file(table: Table) -> dict[str, Any]:

@@ -118,7 +118,7 @@ def submit(gd: GameDir, raw: bytes, signature: str) -> Receipt:
         move, signed, key = verify_move(table, raw, signature)
         index = table.last["index"] + 1
         applied = apply_actions(table.game, table.state, move.player, move.actions,
-                                move_draws(table.header, table.seed, index, signature), _opener(gd))
+                                move_draws(table.header, table.seed, index, signature), _opener(gd), table.prefs)
         # --- from here on nothing can be refused: build everything, then write ---
         base = f"moves/{index:06d}-{move.player}.yaml"
         entry: dict[str, Any] = {

@@ -13,6 +13,7 @@ from pbem.fsutil import write_atomic
 from pbem.game import Game
 from pbem.gamedir import GameDir
 from pbem.log import parse_entries
+from pbem.preferences import Preferences
 from pbem.sealed import SealError, decrypt_plaintext, is_sealed, open_plaintext
 
 START_POSITION = "start_position.json"
@@ -29,6 +30,8 @@ class Table:
     private: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     #: the snapshot did not match the log, so the derived files may lag it (a repair rewrites them)
     derived_stale: bool = False
+    #: the players' preference lists, derived from the log (pbem.preferences)
+    prefs: Preferences = field(default_factory=Preferences)
 
     @property
     def header(self) -> dict[str, Any]:
@@ -74,7 +77,8 @@ class Table:
             entries = snap["entries"]
             game = game_for(entries[0])
             seed = gd.require_seed(entries)
-            return cls(gd, game, entries, seed, game.from_position(snap["position"]), snap["private"])
+            return cls(gd, game, entries, seed, game.from_position(snap["position"]), snap["private"],
+                       prefs=Preferences.from_data(snap.get("preferences")))
         entries = parse_entries(log_text, str(gd.log_path))   # the text already read, not the file again
         game = game_for(entries[0])
         seed = gd.require_seed(entries)
@@ -98,7 +102,8 @@ class Table:
     def save_snapshot(self, log_text: str) -> None:
         """The moderator's cache: the state and parsed entries for exactly this log text."""
         snap = {"log_sha256": sha256_hex(log_text.encode()), "entries": self.entries,
-                "position": self.game.to_position(self.state), "private": self.private}
+                "position": self.game.to_position(self.state), "private": self.private,
+                "preferences": self.prefs.to_data()}
         # insertion order kept (no sort_keys): a state loaded from the snapshot
         # must be indistinguishable from the replayed one
         write_atomic(self.gd.snapshot_path, json.dumps(snap, separators=(",", ":")).encode(), mode=0o600)
@@ -249,7 +254,8 @@ def replay(gd: GameDir, game: Game, entries: list[dict[str, Any]], seed: bytes |
         player = acting_player(entry)
         if player is not None:
             applied = apply_actions(game, table.state, player, entry["actions"],
-                                    entry_draws(table.entries, entry, seed), store_opener(store, entry["index"]))
+                                    entry_draws(table.entries, entry, seed), store_opener(store, entry["index"]),
+                                    table.prefs)
             table.note_private(player, applied)
         elif entry.get("kind") == "moderator" and entry.get("action") == "undo":
             undone.add(entry["undoes"])
@@ -265,7 +271,8 @@ def _rebuild(gd: GameDir, game: Game, entries: list[dict[str, Any]], seed: bytes
         player = acting_player(entry)
         if player is not None and entry["index"] not in undone:
             applied = apply_actions(game, table.state, player, entry["actions"],
-                                    entry_draws(table.entries, entry, seed), store_opener(store, entry["index"]))
+                                    entry_draws(table.entries, entry, seed), store_opener(store, entry["index"]),
+                                    table.prefs)
             table.note_private(player, applied)
         table.entries.append(entry)
     return table

@@ -1,0 +1,102 @@
+"""Preference lists: a player sends their choices for decisions still to come once; each is used
+when its decision comes round (logged as such), and they are asked again only when it runs dry."""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from pipeline_helpers import new_game, signed_move
+from pbem.audit import audit
+from pbem.engine import Rejected
+from pbem.gamedir import GameDir
+from pbem.moderator import reveal
+from pbem.outputs import player_plaintext
+from pbem.sealed import seal_action
+from pbem.submit import submit
+from pbem.table import Table
+
+PLAYERS = ["red", "blue", "green"]
+
+
+def _preferences(table: Table, player: str, kind: str) -> list[dict]:
+    """This player's list: each piece on a few spaces of its own, spread so that players differ."""
+    actions = [a for a in table.game.legal_actions(table.state, player) if kind in a]
+    pieces = list(dict.fromkeys(a[kind] for a in actions))
+    spaces = list(dict.fromkeys(a["on" if kind == "place" else "at"] for a in actions))
+    offset = PLAYERS.index(player) * len(spaces) // len(PLAYERS)
+    spaces = spaces[offset:] + spaces[:offset]
+    wanted = []
+    for n, piece in enumerate(pieces):
+        for space in spaces[n * 4:n * 4 + 8]:            # 8 spaces each, overlapping: later ones are alternatives
+            candidate = {kind: piece, ("on" if kind == "place" else "at"): space}
+            if candidate in actions:
+                wanted.append(candidate)
+    return wanted
+
+
+def test_an_atlantis_set_up_by_email_in_two_messages_per_player(tmp_path, key_pool):
+    gd = new_game(tmp_path / "g", "atlantis", key_pool, PLAYERS)
+    messages = {p: 0 for p in PLAYERS}
+    while True:
+        table = Table.load(gd)
+        pending = table.game.pending(table.state)
+        if not pending or pending[0].kind not in ("setup-place", "setup-boat"):
+            break
+        player = pending[0].player
+        kind = "place" if pending[0].kind == "setup-place" else "boat"
+        wanted = _preferences(table, player, kind)
+        # one message: this decision now, and a list for the ones to come (trimmed to the move file's limit)
+        actions = [wanted[0], {"prefer": wanted[1:99]}]
+        if messages[player] % 2:
+            key = table.header["moderator"]["key"]
+            actions = [wanted[0], seal_action({"prefer": wanted[1:99]}, key)]   # sealed: nobody sees the list
+        submit(gd, *signed_move(table, player, actions, key_pool[player]))
+        messages[player] += 1
+        assert messages[player] <= 3, messages
+    assert all(n <= 2 for n in messages.values()), messages
+    entries = gd.entries()
+    used = [e for entry in entries for e in entry.get("events", []) if "preference list" in e.get("auto", "")]
+    assert len(used) > 20                                   # most of the set-up came from the lists
+    assert audit(gd).ok                                     # the moderator's copy replays every use
+
+
+def test_the_first_legal_entry_is_used_and_the_rest_waits(tmp_path, key_pool, toy_registered):
+    gd = new_game(tmp_path / "g", "toy", key_pool, ["red", "blue"])
+    table = Table.load(gd)
+    # red's list: an action the game refuses (forgotten), then stop
+    submit(gd, *signed_move(table, "red", [{"draw": True}, {"prefer": [{"dance": True}, {"stop": True}]}],
+                            key_pool["red"]))
+    table = Table.load(gd)
+    assert table.prefs.of("red") == [{"dance": True}, {"stop": True}]     # red's turn has not come round yet
+    assert "preference_list:\n- '{dance: true}'" in player_plaintext(table, "red").decode()   # red sees it
+    assert "dance" not in player_plaintext(table, "blue").decode()
+    assert "dance" not in (gd.public_dir / "digest.txt").read_text()
+    submit(gd, *signed_move(table, "blue", [{"draw": True}], key_pool["blue"]))
+    entry = gd.entries()[-1]
+    assert {"stopped": "red", "auto": "red's preference list"} in entry["events"]
+    assert Table.load(gd).prefs.of("red") == []
+    assert audit(gd).ok
+
+
+def test_a_bad_list_is_refused_in_one_line(tmp_path, key_pool, toy_registered):
+    gd = new_game(tmp_path / "g", "toy", key_pool, ["red", "blue"])
+    table = Table.load(gd)
+    with pytest.raises(Rejected, match="prefer takes a list"):
+        submit(gd, *signed_move(table, "red", [{"prefer": "stop"}], key_pool["red"]))
+    with pytest.raises(Rejected, match="entry 2 of the preference list"):
+        submit(gd, *signed_move(table, "red", [{"prefer": [{"stop": True}, "stop"]}], key_pool["red"]))
+
+
+def test_a_finished_game_with_lists_audits_on_a_players_copy(tmp_path, key_pool, toy_registered):
+    from pipeline_helpers import play_to_end
+    gd = new_game(tmp_path / "g", "toy", key_pool, ["red", "blue"])
+    table = Table.load(gd)
+    submit(gd, *signed_move(table, "red", [{"draw": True}, {"prefer": [{"draw": True}, {"stop": True}]}],
+                            key_pool["red"]))
+    play_to_end(gd, key_pool)
+    reveal(gd)
+    copy = tmp_path / "copy"
+    shutil.copytree(gd.root, copy, ignore=shutil.ignore_patterns("moderator"))
+    report = audit(GameDir(copy))
+    assert report.ok, report.problems
