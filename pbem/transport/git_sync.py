@@ -28,7 +28,7 @@ from typing import Any
 
 from pbem.crashreport import refusal_for_crash
 from pbem.engine import Rejected, pending_players
-from pbem.errors import PbemError
+from pbem.errors import PbemError, one_line
 from pbem.fsutil import write_atomic
 from pbem.gamedir import GameDir
 from pbem.transport.git_incoming import MOVE_SUFFIX, SIG_SUFFIX, IncomingItem, collect
@@ -320,7 +320,7 @@ def _submit_item(gd: GameDir, move_path: Path, sig_path: Path, owner: str) -> tu
                            f"incoming/{owner}/; each player adds moves only to their own folder")
         return submit(gd, raw, signature), ""
     except PbemError as exc:
-        return None, str(exc)
+        return None, one_line(str(exc))
     except Exception as exc:  # noqa: BLE001 - quarantine: a bug must not block the moves behind this one
         committed = committed_receipt(gd, raw)
         if committed is not None:   # it failed after the commit: the move is in; the next command repairs the rest

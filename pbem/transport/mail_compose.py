@@ -134,19 +134,29 @@ def compose_digest(parts: DigestParts, secrets: bytes, player: str, to: str, sen
 
 # --- receipts -------------------------------------------------------------------
 
+_MESSAGE_ID = re.compile(r"^<[\x21-\x7e]{1,900}>$")   # what we may thread a receipt under
+
+
+def _plain(text: str, limit: int = 200) -> str:
+    """A subject a stranger wrote, safe to write back: control and bidi characters (and line
+    breaks hidden in encoded words) become spaces, runs of spaces one, and it is kept short."""
+    cleaned = " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
+    return cleaned if len(cleaned) <= limit else cleaned[: limit - 1] + "…"
+
+
 def compose_reply(original_id: str, original_subject: str, to: str, sender: str, domain: str,
                   verdict: str, body: str, game_id: str) -> EmailMessage:
     """A receipt (RFC 3834 auto-reply, threaded under the player's message)."""
     msg = EmailMessage()
     msg["From"] = sender
     msg["To"] = to
-    subject = original_subject.strip() or "your move"
+    subject = _plain(original_subject) or "your move"
     if not subject.lower().startswith("re:"):
         subject = f"Re: {subject}"
     msg["Subject"] = f"{subject} [{game_id}: {verdict}]"
     msg["Date"] = formatdate(localtime=True)
     msg["Message-ID"] = make_msgid(f"{game_id}.receipt", domain=domain)
-    if original_id:
+    if _MESSAGE_ID.match(original_id):
         msg["In-Reply-To"] = original_id
         msg["References"] = original_id
     msg["Auto-Submitted"] = "auto-replied"

@@ -21,6 +21,7 @@ from email.message import EmailMessage, Message
 from typing import Any
 
 from pbem.crypto import sshsig
+from pbem.errors import escape_text
 from pbem.movefile import FORMAT
 
 MOVE_SUFFIXES = (".yaml", ".yml")
@@ -50,6 +51,12 @@ class Intake:
 def _filename(part: Message) -> str:
     name = part.get_filename() or ""
     return name.strip().replace("\\", "/").rpartition("/")[2]
+
+
+def shown_name(name: str, limit: int = 60) -> str:
+    """An attachment's name as pbem quotes it: escaped (no control or bidi characters) and short."""
+    text = escape_text(name)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _attachments(msg: Message) -> dict[str, bytes]:
@@ -121,11 +128,12 @@ def _attached_moves(files: dict[str, bytes]) -> list[FoundMove]:
         sig_name = next((s for s in sigs if s.lower() == (name + SIG_SUFFIX).lower()), None)
         if sig_name is None and len(yamls) == 1 and len(sigs) == 1:
             sig_name = sigs[0]        # a client renamed one of the pair
-        label = f"attachment {name}"
+        shown = shown_name(name)
+        label = f"attachment {shown}"
         if sig_name is None:
             moves.append(FoundMove(label, [files[name]], "",
-                                   f"{name} came without its signature {name}{SIG_SUFFIX}; sign it with "
-                                   f"`ssh-keygen -Y sign -n pbem-move -f KEY {name}` and attach both files"))
+                                   f"{shown} came without its signature {shown}{SIG_SUFFIX}; sign it with "
+                                   f"`ssh-keygen -Y sign -n pbem-move -f KEY {shown}` and attach both files"))
             continue
         signature = files[sig_name].decode("utf-8", errors="replace")
         candidates = [files[name]]
