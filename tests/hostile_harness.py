@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import hashlib
+import os
+import stat
 import time
 import tracemalloc
 import unicodedata
@@ -72,6 +75,27 @@ def garbage_signature(n: int, player_key: Path) -> tuple[str, str | None]:
     """The n-th garbage signature, in turn: (its kind, its text, or None for no .sig file at all)."""
     kinds = sorted(mc.garbage_signatures(raw_public_key(player_key)).items()) + [(NOSIG, None)]
     return kinds[n % len(kinds)]
+
+
+def game_files(root: Path, skip: tuple[str, ...] = ()) -> dict[str, str]:
+    """Hash of every file under ``root`` (relative path -> sha256), never following a symbolic
+    link or reading a special file (a hostile push may hold a link to /dev/zero); paths that
+    start with one of ``skip`` are left out."""
+    out: dict[str, str] = {}
+    for dirpath, _dirs, files in os.walk(root):
+        for name in files:
+            path = Path(dirpath) / name
+            rel = str(path.relative_to(root))
+            if rel.startswith(skip):
+                continue
+            info = path.lstat()
+            if stat.S_ISLNK(info.st_mode):
+                out[rel] = "symlink to " + os.readlink(path)
+            elif stat.S_ISREG(info.st_mode):
+                out[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
+            else:
+                out[rel] = f"special file {stat.S_IFMT(info.st_mode):o}"
+    return out
 
 
 # --- measuring one input -------------------------------------------------------------------------
