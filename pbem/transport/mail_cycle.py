@@ -20,11 +20,12 @@ from email.utils import getaddresses, parseaddr, parsedate_to_datetime
 from types import TracebackType
 from typing import Any
 
+from pbem.append import PublishError
 from pbem.crashreport import refusal_for_crash
 from pbem.engine import Rejected
 from pbem.errors import PbemError, escape_text, one_line
-from pbem.fsutil import locked
 from pbem.gamedir import GameDir
+from pbem.repair import open_game
 from pbem.submit import committed_receipt, receipt_from_log, submit
 from pbem.transport.mail_compose import (
     DigestParts,
@@ -266,12 +267,16 @@ def _submit_one(gd: GameDir, found: FoundMove, raw_message: bytes) -> MoveResult
         if duplicate is None:
             return MoveResult(found.label, REJECTED, [one_line(str(exc))])
         return MoveResult(found.label, ACCEPTED, receipt_from_log(gd, int(duplicate.group(1))).lines(), again=True)
+    except PublishError as exc:   # the move is in the log; the next command rewrites the digests
+        return MoveResult(found.label, ACCEPTED, receipt_from_log(gd, exc.index).lines())
     except PbemError as exc:
         return MoveResult(found.label, REJECTED, [one_line(str(exc))])
     except Exception as exc:  # noqa: BLE001 - quarantine: a bug must not block the messages behind this one
         committed = committed_receipt(gd, data)
         if committed is not None:   # it failed after the commit: the move is in; the next command repairs the rest
             return MoveResult(found.label, ACCEPTED, committed.lines())
+        if isinstance(exc, OSError):
+            raise                   # a full disk is no fault of the message: stop; the next run takes it again
         return MoveResult(found.label, REJECTED, [refusal_for_crash(gd.moderator_dir, exc, found.label,
                                                                     raw_message)])
     return MoveResult(found.label, ACCEPTED, receipt.lines())
@@ -333,8 +338,8 @@ def _send(gd: GameDir, cfg: MailConfig, players: Sequence[str], only_changed: bo
     gd.require()
     cfg.require_smtp().check_login("SMTP")
     report = Report()
-    with locked(gd.root):                  # a consistent set of files: no submit half-way through
-        parts = DigestParts.read(gd)
+    with open_game(gd):                    # a consistent set of files: no submit half-way through, and
+        parts = DigestParts.read(gd)       # none lagging the log after a crash (the repair rewrites them)
         everyone = [p["name"] for p in gd.entries()[0]["players"]]
         secrets = {p: gd.secrets_path(p).read_bytes() for p in everyone}
     cfg.check_players(everyone)
