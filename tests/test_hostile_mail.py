@@ -227,3 +227,55 @@ def test_every_corpus_message_in_one_fetch_is_refused_once_and_the_valid_move_be
     # and a second run finds nothing new: each message was handled once
     again = CliRunner().invoke(mail, ["fetch", str(gd.root)], env=world.env())
     assert again.exit_code == 0 and again.output == "no new messages\n", again.output
+
+
+# --- a full disk and a crash in mail mode ------------------------------------------------------------------------
+
+def _attached_move(world: World, player: str, actions: list[dict]) -> bytes:
+    raw, sig = signed_move(Table.load(world.gd), player, actions, world.keys[player])
+    msg = _message(f"{player.title()} Player <{address(player)}>", "my move", formatdate())
+    msg.set_content("attached\n")
+    msg.add_attachment(raw, "application", "x-yaml", filename="move.yaml")
+    msg.add_attachment(sig.encode(), "application", "octet-stream", filename="move.yaml.sig")
+    return msg.as_bytes()
+
+
+def test_a_disk_full_after_the_commit_counts_the_move_as_taken(maildir_world, monkeypatch):
+    world = maildir_world
+    mailbox.Maildir(world.maildir, factory=None, create=False).add(_attached_move(world, "red", [{"draw": True}]))
+    monkeypatch.setenv("PBEM_FAULT", "enospc:/public/digest.txt")     # the first write after the log
+    result = CliRunner().invoke(mail, ["fetch", str(world.gd.root)], env=world.env())
+    assert result.exit_code == 0 and result.output.startswith("accepted: attachment move.yaml"), result.output
+    [receipt] = [m for m in world.router.log if m.msg["X-PBEM-Receipt"]]
+    assert receipt.msg["X-PBEM-Receipt"] == "accepted"
+    assert not (world.gd.moderator_dir / "crashes").exists()
+    monkeypatch.delenv("PBEM_FAULT")                                  # space is freed
+    assert CliRunner().invoke(mail, ["send", str(world.gd.root)], env=world.env()).exit_code == 0
+    digests = [m.msg for m in world.router.log if m.msg["X-PBEM-Entry"]]
+    assert digests and {d["X-PBEM-Entry"] for d in digests} == {"1"}
+    report = audit(world.gd)
+    assert report.ok, report.problems
+
+
+def test_digests_are_never_sent_from_files_that_lag_the_log(maildir_world):
+    """A submit killed just past its commit leaves old digests; `pbem mail run` repairs before it sends."""
+    import os
+    import subprocess
+    import sys
+    from test_hostile_corpus import PBEM
+    world = maildir_world
+    raw, sig = signed_move(Table.load(world.gd), "red", [{"draw": True}], world.keys["red"])
+    move = world.gd.root.parent / "move.yaml"
+    move.write_bytes(raw)
+    move.with_name("move.yaml.sig").write_text(sig)
+    proc = subprocess.run([sys.executable, "-c", PBEM, "submit", str(world.gd.root), str(move)],
+                          env={**os.environ, "PBEM_FAULT": "kill:committed"}, capture_output=True, timeout=120)
+    assert proc.returncode == -9 and len(world.gd.entries()) == 2
+    assert "red drew" not in (world.gd.public_dir / "digest.txt").read_text()     # the digest lags the log
+    result = CliRunner().invoke(mail, ["run", str(world.gd.root)], env=world.env())
+    assert result.exit_code == 0, result.output
+    digests = [m.msg for m in world.router.log if m.msg["X-PBEM-Entry"]]
+    assert len(digests) == len(PLAYERS) and {d["X-PBEM-Entry"] for d in digests} == {"1"}
+    for d in digests:
+        text = d.get_body(("plain",)).get_content()
+        assert "red drew a card" in text, text[:500]
