@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -158,6 +159,9 @@ def hang_guard(seconds: int = 10) -> Iterator[None]:
     """Fail instead of hanging for ever (a FIFO opened for reading blocks until a writer comes)."""
     def timeout(_signum: int, _frame: object) -> None:
         raise TimeoutError(f"still running after {seconds} s: it hangs")
+    if threading.current_thread() is not threading.main_thread():
+        yield                           # signals reach the main thread only (the FIFO runs in a subprocess too)
+        return
     old = signal.signal(signal.SIGALRM, timeout)
     signal.alarm(seconds)
     try:
