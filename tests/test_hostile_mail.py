@@ -38,6 +38,7 @@ from pbem.audit import audit
 from pbem.table import Table
 from pbem.transport import mail_cycle
 from pbem.transport.mail_cli import mail
+from pbem.transport.mail_imap import MAX_MESSAGE
 
 STRANGER = "Mallory <mallory@evil.test>"
 OLD_DATE = formatdate(1_600_000_000)           # every corpus message is older than the valid move
@@ -120,6 +121,8 @@ def _mail_hostile(world: World) -> dict[str, bytes]:
     out["no headers, binary"] = mc.stream("mail-binary", 5000)
     out["8 MiB of garbage"] = f"From: {address('red')}\r\nDate: {OLD_DATE}\r\n\r\n".encode() + \
         mc.stream("mail-big", 8 << 20)
+    out["over the size limit"] = (f"From: {address('red')}\r\nDate: {OLD_DATE}\r\nSubject: huge\r\n"
+                                  f"Message-ID: <huge@evil.test>\r\n\r\n").encode() + b"x" * (MAX_MESSAGE + 1)
     out["broken MIME boundary"] = (f"From: {address('red')}\r\nDate: {OLD_DATE}\r\nMIME-Version: 1.0\r\n"
                                    "Content-Type: multipart/mixed; boundary=\"\"\r\n\r\n--\r\n--\r\n").encode()
     out["unknown charset"] = (f"From: {address('red')}\r\nDate: {OLD_DATE}\r\nMIME-Version: 1.0\r\n"
@@ -224,6 +227,9 @@ def test_every_corpus_message_in_one_fetch_is_refused_once_and_the_valid_move_be
             assert_clean_line(line, f"receipt {m.msg['Subject']}")
     assert from_others > 0 and not world.router.inbox("mallory@evil.test")
 
+    [huge] = [r for r in ledger.values() if r["message_id"] == "<huge@evil.test>"]
+    assert huge["status"] == "ignored" and "pbem reads messages of up to" in huge["reason"]
+
     # and a second run finds nothing new: each message was handled once
     again = CliRunner().invoke(mail, ["fetch", str(gd.root)], env=world.env())
     assert again.exit_code == 0 and again.output == "no new messages\n", again.output
@@ -279,3 +285,17 @@ def test_digests_are_never_sent_from_files_that_lag_the_log(maildir_world):
     for d in digests:
         text = d.get_body(("plain",)).get_content()
         assert "red drew a card" in text, text[:500]
+
+
+def test_a_message_too_big_to_read_is_left_alone_over_imap_too(world):
+    """Dovecot over IMAP: only the header of a message over the limit is downloaded."""
+    from mailservers import deliver_to_gm
+    deliver_to_gm(world, (f"From: {address('red')}\r\nDate: {OLD_DATE}\r\nSubject: huge\r\n"
+                          "Message-ID: <huge@evil.test>\r\n\r\n").encode() + b"x" * (MAX_MESSAGE + 1))
+    deliver_to_gm(world, _attached_move(world, "red", [{"draw": True}]))
+    result = CliRunner().invoke(mail, ["fetch", str(world.gd.root)], env=world.env())
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("left alone: message <huge@evil.test>") and "bytes; pbem reads messages" in lines[0]
+    assert lines[1].startswith("accepted: attachment move.yaml")
+    assert CliRunner().invoke(mail, ["fetch", str(world.gd.root)], env=world.env()).output == "no new messages\n"

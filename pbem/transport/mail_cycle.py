@@ -36,6 +36,7 @@ from pbem.transport.mail_config import MailConfig
 from pbem.transport.mail_imap import (
     ImapInbox,
     Inbox,
+    MAX_MESSAGE,
     Incoming,
     MaildirInbox,
     MailFetchError,
@@ -211,7 +212,7 @@ def _handle(gd: GameDir, header: dict[str, Any], ledger: Ledger, item: Incoming,
     sender, subject = _header(msg, "From"), _header(msg, "Subject")
     record: dict[str, Any] = {"message_id": message_id, "from": sender, "subject": subject,
                               "sources": [item.source]}
-    intake = _read_moves(msg)
+    intake = _too_big(item) or _read_moves(msg)
     if not intake.moves:
         ledger.put(key, {**record, "status": IGNORED, "reason": intake.not_a_move})
         report.ignored += 1
@@ -244,6 +245,13 @@ def receipt_address(msg: EmailMessage, cfg: MailConfig) -> str:
         if parseaddr(address)[1].lower() in sent_from:
             return parseaddr(address)[1]
     return ""
+
+
+def _too_big(item: Incoming) -> Intake | None:
+    if not item.cut:
+        return None
+    return Intake(not_a_move=f"the message is {item.size} bytes; pbem reads messages of up to {MAX_MESSAGE} "
+                             "bytes (a move file is at most 64 KiB): send the move without big attachments")
 
 
 def _read_moves(msg: EmailMessage) -> Intake:

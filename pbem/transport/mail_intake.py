@@ -27,7 +27,7 @@ from pbem.movefile import FORMAT
 MOVE_SUFFIXES = (".yaml", ".yml")
 SIG_SUFFIX = ".sig"
 _FORMAT_LINE = re.compile(r"^format:\s*['\"]?" + re.escape(FORMAT) + r"['\"]?\s*$")
-_MAX_ATTACHMENT = 256 * 1024
+_MAX_ATTACHMENT = 256 * 1024       # a move file is at most 64 KiB: bigger parts are not read
 
 
 @dataclass
@@ -67,10 +67,20 @@ def _attachments(msg: Message) -> dict[str, bytes]:
         name = _filename(part)
         if not name:
             continue
-        data = part.get_payload(decode=True)
-        if isinstance(data, bytes) and len(data) <= _MAX_ATTACHMENT:
+        data = _small_payload(part)
+        if data is not None:
             found.setdefault(name, data)
     return found
+
+
+def _small_payload(part: Message) -> bytes | None:
+    """The decoded bytes of a part, or None when it is bigger than any move file could be
+    (judged before decoding: base64 and quoted-printable grow by less than this factor)."""
+    encoded = part.get_payload()
+    if not isinstance(encoded, (str, bytes)) or len(encoded) > 4 * _MAX_ATTACHMENT:
+        return None
+    data = part.get_payload(decode=True)
+    return data if isinstance(data, bytes) and len(data) <= _MAX_ATTACHMENT else None
 
 
 def _text_bodies(msg: Message) -> list[list[str]]:
@@ -81,8 +91,8 @@ def _text_bodies(msg: Message) -> list[list[str]]:
             continue
         if part.get_content_disposition() == "attachment":
             continue
-        data = part.get_payload(decode=True)
-        if not isinstance(data, bytes):
+        data = _small_payload(part)      # a body too big to hold a pasted move is not read at all
+        if data is None:
             continue
         charset = part.get_content_charset() or "utf-8"
         try:
