@@ -67,12 +67,12 @@ def serve() -> None:
     from pbem import registry
     registry.GAMES["toy"] = "toygame:ToyGame"
     # import now what the commands import lazily, so that each child starts at once
-    import pbem.audit
-    import pbem.cli
-    import pbem.moderator
-    import pbem.outputs
-    import pbem.status
-    import pbem.submit
+    import pbem.audit  # noqa: F401
+    import pbem.cli  # noqa: F401
+    import pbem.moderator  # noqa: F401
+    import pbem.outputs  # noqa: F401
+    import pbem.status  # noqa: F401
+    import pbem.submit  # noqa: F401
     import toygame  # noqa: F401
     signal.signal(signal.SIGINT, signal.SIG_IGN)      # a Ctrl-C meant for a child must not stop the zygote
     for line in sys.stdin:

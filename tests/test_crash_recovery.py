@@ -39,7 +39,6 @@ from pbem.audit import audit
 from pbem.cli import main
 from pbem.fsutil import TEMP_NAME
 from pbem.gamedir import GameDir
-from pbem.moderator import reveal
 from pbem.sealed import seal_action
 from pbem.submit import submit
 from pbem.table import Table
@@ -60,7 +59,7 @@ class Scenario:
     name: str
     template: GameDir
     args: Callable[[Path], list[str]]          # game folder -> the command's arguments
-    again_ok: Callable[[CliRunner, Path], None]  # run the command again: it is done now (or was already)
+    again_ok: Callable[[Path], None]          # run the command again: it is done now (or was already)
     next_step: Callable[[Path], None]          # what the next player does: must be accepted
     writes: list[str] = field(default_factory=list)   # relative paths, in the order written
     seconds: float = 0.0                       # how long the command takes when nobody kills it
@@ -101,12 +100,12 @@ def _build(root: Path, key_pool: dict[str, Path]) -> dict[str, Scenario]:
         result = _cli(["submit", game, game.parent / "green.yaml"])
         assert result.exit_code == 0 and result.output.startswith("accepted: green's move"), result.output
 
-    def blue_again(runner: CliRunner, game: Path) -> None:
+    def blue_again(game: Path) -> None:
         result = _cli(["submit", game, files / "blue.yaml"])
         assert (result.exit_code == 0 and result.output.startswith("accepted: blue's move")) or \
             (result.exit_code == 1 and "already accepted as log entry 2" in result.output), result.output
 
-    def pause_again(runner: CliRunner, game: Path) -> None:
+    def pause_again(game: Path) -> None:
         result = _cli(["mod", "pause", game, "--reason", "moderator away"])
         assert result.exit_code == 0 or "already paused (moderator away)" in result.output, result.output
 
@@ -125,7 +124,7 @@ def _build(root: Path, key_pool: dict[str, Path]) -> dict[str, Scenario]:
     for player in ("red", "blue"):
         submit(over, *signed_move(Table.load(over), player, [{"stop": True}], key_pool[player]))
 
-    def reveal_again(runner: CliRunner, game: Path) -> None:
+    def reveal_again(game: Path) -> None:
         result = _cli(["reveal", game])
         assert result.exit_code == 0 or "the seed is revealed and the game closed" in result.output, result.output
 
@@ -237,7 +236,7 @@ def run_interrupted(world: World, scenario: Scenario, plan: Plan, where: Path, r
     # any command repairs it; audit passes
     recovery = rng.choice(["status", "audit", "again"])
     if recovery == "again":
-        scenario.again_ok(CliRunner(), game)
+        scenario.again_ok(game)
     else:
         result = _cli([recovery, game])
         assert result.exit_code == 0, f"{what}, then {recovery}: {result.output}"
@@ -247,7 +246,7 @@ def run_interrupted(world: World, scenario: Scenario, plan: Plan, where: Path, r
     assert not leftovers, f"{what}: {leftovers}"
 
     # the interrupted action is in the log, or is taken when sent again; the game goes on
-    scenario.again_ok(CliRunner(), game)
+    scenario.again_ok(game)
     assert len(gd.entries()) == len(scenario.template.entries()) + 1, what
     assert gd.log_path.read_text().startswith(new_log), f"{what}: the repair lost committed text"
     scenario.next_step(game)
@@ -357,7 +356,7 @@ def test_a_real_full_disk_on_a_small_tmpfs(world, tmp_path):
             assert result.exit_code == 0, result.output
             report = audit(GameDir(game))
             assert report.ok, (leave, report.problems)
-            scenario.again_ok(CliRunner(), game)
+            scenario.again_ok(game)
             scenario.next_step(game)
             shutil.rmtree(where)
         assert written < 7, "the disk was never full enough"
@@ -376,3 +375,4 @@ def test_ctrl_c_during_submit_leaves_a_game_that_any_command_repairs(world, tmp_
         done = run_interrupted(world, scenario, plan, tmp_path / str(n), rng)
         assert done.status in (0, 1), f"{plan}: exit {done.status}: {done.output}"
         statuses.append(done.status)
+    assert 1 in statuses, f"no Ctrl-C landed while submit ran: {statuses}"
