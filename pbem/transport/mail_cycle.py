@@ -263,7 +263,8 @@ def _read_moves(msg: EmailMessage) -> Intake:
 
 
 def _submit_one(gd: GameDir, found: FoundMove, raw_message: bytes) -> MoveResult:
-    """Submit one move found in a message.  Never raises: whatever happens becomes the verdict."""
+    """Submit one move found in a message.  Whatever the message holds becomes the verdict; only a
+    failure of the machine (a full disk, before the move was committed) stops the run."""
     if found.problem:
         return MoveResult(found.label, REJECTED, [one_line(found.problem)])
     data = b""
