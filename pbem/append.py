@@ -20,12 +20,14 @@ holds information the log does not determine.
 """
 from __future__ import annotations
 
+import errno
 import json
 import time
 from pathlib import Path
 from typing import Any, Mapping
 
 from pbem import fsutil
+from pbem.errors import PbemError
 from pbem.fsutil import write_atomic
 from pbem.log import render_entry, seal
 from pbem.outputs import write_outputs
@@ -55,7 +57,26 @@ def append_entry(table: Table, entry: dict[str, Any], archive: Mapping[str, byte
     write_atomic(gd.log_path, new_log, mode=fsutil.public_mode())          # the commit point
     fsutil.fault_point("committed")
     table.entries.append(entry)
-    publish(table, new_log, now=time.time())
+    try:
+        publish(table, new_log, now=time.time())
+    except OSError as exc:
+        raise PublishError(entry["index"], exc) from exc
+
+
+class PublishError(PbemError):
+    """The entry is in the log (committed), but a file derived from it could not be written.
+
+    The next command rewrites the derived files (:mod:`pbem.repair`), so nothing is lost; the
+    message says so, rather than the usual "nothing was committed" of a failed write."""
+
+    def __init__(self, index: int, cause: OSError) -> None:
+        self.index = index
+        where = f" {cause.filename}" if cause.filename else ""
+        why = ("no space left on the device" if cause.errno in (errno.ENOSPC, errno.EDQUOT)
+               else cause.strerror or cause.__class__.__name__)
+        super().__init__(f"log entry {index} is committed, but writing{where} failed: {why}; the digests and "
+                         "secrets lag the log until the next pbem command on this game rewrites them (free some "
+                         "space first)")
 
 
 def publish(table: Table, log_text: str, now: float | None = None, careful: bool = False) -> None:

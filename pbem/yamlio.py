@@ -62,6 +62,8 @@ MOVE_LIMITS = Limits()
 POSITION_LIMITS = Limits(max_bytes=1024 * 1024, max_depth=16, max_nodes=200_000, max_scalar=64 * 1024)
 LOG_ENTRY_LIMITS = Limits(max_bytes=8 * 1024 * 1024, max_depth=24, max_nodes=2_000_000, max_scalar=1024 * 1024)
 SETTINGS_LIMITS = Limits(max_bytes=256 * 1024, max_depth=8, max_nodes=20_000, max_scalar=16 * 1024)
+#: digits in one integer of the move schema (Python refuses to read more than 4300 anyway)
+MAX_DIGITS = 100
 
 
 # --- writing ---------------------------------------------------------------------
@@ -127,7 +129,11 @@ class _Constructor(yaml.constructor.SafeConstructor):
         return out
 
     def construct_decimal_int(self, node: yaml.ScalarNode) -> int:
-        return int(self.construct_scalar(node), 10)
+        text = self.construct_scalar(node)
+        if len(text.lstrip("+-")) > MAX_DIGITS:
+            raise YamlError(f"line {node.start_mark.line + 1}: a number with more than {MAX_DIGITS} digits; "
+                            "no value in a move is that big")
+        return int(text, 10)
 
 
 class _MoveConstructor(_Constructor):

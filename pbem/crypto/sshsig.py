@@ -35,7 +35,7 @@ from pbem.crypto.keys import (
     public_key_line,
     raw_from_ed25519_blob,
 )
-from pbem.errors import PbemError
+from pbem.errors import PbemError, excerpt
 
 MOVE_NAMESPACE = "pbem-move"
 MODERATOR_NAMESPACE = "pbem-moderator"
@@ -175,7 +175,8 @@ def _read_public_key(reader: WireReader) -> str:
     key_type = WireReader(blob).string()
     if key_type != ED25519.encode():
         name = _text_field(key_type, "key type")
-        raise SignatureError(f"signature was made with an {name} key; only {ED25519} keys are supported")
+        raise SignatureError(f"signature was made with a key of type {excerpt(name)}; only {ED25519} keys "
+                             "are supported")
     return public_key_line(raw_from_ed25519_blob(blob))
 
 
@@ -189,7 +190,7 @@ def _read_namespace(reader: WireReader) -> str:
 def _read_hashalg(reader: WireReader) -> str:
     hashalg = _text_field(reader.string(), "hash algorithm")
     if hashalg not in HASHES:
-        raise SignatureError(f"signature uses hash algorithm {hashalg!r}; only sha256 and sha512 are allowed")
+        raise SignatureError(f"signature uses hash algorithm {excerpt(hashalg)}; only sha256 and sha512 are allowed")
     return hashalg
 
 
@@ -198,7 +199,7 @@ def _read_signature(reader: WireReader) -> bytes:
     algorithm = inner.string()
     if algorithm != ED25519.encode():
         name = _text_field(algorithm, "signature algorithm")
-        raise SignatureError(f"signature algorithm {name!r} is not supported; only {ED25519} is")
+        raise SignatureError(f"signature algorithm {excerpt(name)} is not supported; only {ED25519} is")
     raw = inner.string()
     inner.expect_end()
     if len(raw) != 64:
@@ -262,7 +263,7 @@ def _normalised_allowed(allowed_keys: Sequence[str]) -> list[str]:
 def _check_claims(parsed: ParsedSig, allowed_keys: Sequence[str], namespace: str, signer: str | None) -> str:
     """Check namespace and signer key; return the matching normalised key line."""
     if parsed.namespace != namespace:
-        raise SignatureError(f"signature was made for namespace {parsed.namespace!r}, expected {namespace!r}")
+        raise SignatureError(f"signature was made for namespace {excerpt(parsed.namespace)}, expected {namespace!r}")
     if parsed.public_key_line not in _normalised_allowed(allowed_keys):
         owner = f"{signer}'s key" if signer else "one of the allowed keys"
         raise SignatureError(f"signed by key {fingerprint(parsed.public_key_line)} which is not {owner}")

@@ -35,7 +35,7 @@ from typing import Any
 from pbem import receipts
 from pbem.crashreport import refusal_for_crash
 from pbem.engine import Rejected, pending_players
-from pbem.errors import PbemError
+from pbem.errors import PbemError, one_line
 from pbem.fsutil import public_mode, write_atomic
 from pbem.gamedir import GameDir
 from pbem.transport.git_clock import restore_clock
@@ -334,7 +334,8 @@ def _submit_item(gd: GameDir, move_path: Path, sig_path: Path, owner: str) -> tu
 
     Never raises for anything in the files: a hostile or broken file is refused, and the
     items behind it are still processed (quarantine, docs/git.md)."""
-    from pbem.submit import committed_receipt, identify_signer, read_move_files, submit
+    from pbem.append import PublishError
+    from pbem.submit import committed_receipt, identify_signer, read_move_files, receipt_from_log, submit
     raw = b""
     try:
         raw, signature = read_move_files(move_path, sig_path, follow_symlinks=False)
@@ -343,12 +344,16 @@ def _submit_item(gd: GameDir, move_path: Path, sig_path: Path, owner: str) -> tu
             raise Rejected(f"the move is signed with {' and '.join(owners)}'s key but it was put in "
                            f"incoming/{owner}/; each player adds moves only to their own folder")
         return submit(gd, raw, signature), ""
+    except PublishError as exc:   # the move is in the log; the next command rewrites the digests
+        return receipt_from_log(gd, exc.index), ""
     except PbemError as exc:
-        return None, str(exc)
+        return None, one_line(str(exc))
     except Exception as exc:  # noqa: BLE001 - quarantine: a bug must not block the moves behind this one
         committed = committed_receipt(gd, raw)
         if committed is not None:   # it failed after the commit: the move is in; the next command repairs the rest
             return committed, ""
+        if isinstance(exc, OSError):
+            raise                   # a full disk is no fault of the file: stop; the next sync takes it again
         return None, refusal_for_crash(gd.moderator_dir, exc, f"incoming move {move_path.name}", raw)
 
 

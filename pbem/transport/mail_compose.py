@@ -163,6 +163,16 @@ def compose_digest(parts: DigestParts, secrets: bytes, player: str, to: str, sen
 
 # --- receipts -------------------------------------------------------------------
 
+_MESSAGE_ID = re.compile(r"^<[\x21-\x7e]{1,900}>$")   # what we may thread a receipt under
+
+
+def _plain(text: str, limit: int = 200) -> str:
+    """A subject a stranger wrote, safe to write back: control and bidi characters (and line
+    breaks hidden in encoded words) become spaces, runs of spaces one, and it is kept short."""
+    cleaned = " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
+    return cleaned if len(cleaned) <= limit else cleaned[: limit - 1] + "…"
+
+
 def compose_reply(original_id: str, original_subject: str, to: str, sender: str, domain: str,
                   verdict: str, body: str, game_id: str,
                   attachments: Sequence[tuple[str, str | bytes]] = (), thread_root: str = "") -> EmailMessage:
@@ -171,13 +181,13 @@ def compose_reply(original_id: str, original_subject: str, to: str, sender: str,
     msg = EmailMessage()
     msg["From"] = sender
     msg["To"] = to
-    subject = original_subject.strip() or f"[{game_id}] your move"
+    subject = _plain(original_subject) or f"[{game_id}] your move"
     if not subject.lower().startswith("re:"):
         subject = f"Re: {subject}"
     msg["Subject"] = subject          # the player's own subject: the receipt stays in their thread
     msg["Date"] = formatdate(localtime=True)
     msg["Message-ID"] = make_msgid(f"{game_id}.receipt", domain=domain)
-    if original_id:
+    if _MESSAGE_ID.match(original_id):
         msg["In-Reply-To"] = original_id
         msg["References"] = f"{thread_root} {original_id}" if thread_root and thread_root != original_id \
             else original_id

@@ -20,12 +20,13 @@ from email.utils import getaddresses, parseaddr, parsedate_to_datetime
 from types import TracebackType
 from typing import Any
 
+from pbem.append import PublishError
 from pbem.bundle import bundle_name, public_bundle
 from pbem.crashreport import refusal_for_crash
 from pbem.engine import Rejected
-from pbem.errors import PbemError
-from pbem.fsutil import locked
+from pbem.errors import PbemError, escape_text, one_line
 from pbem.gamedir import GameDir
+from pbem.repair import open_game
 from pbem.submit import Receipt, committed_receipt, receipt_from_log, submit
 from pbem.transport.mail_compose import (
     DigestParts,
@@ -38,6 +39,7 @@ from pbem.transport.mail_config import MailConfig
 from pbem.transport.mail_imap import (
     ImapInbox,
     Inbox,
+    MAX_MESSAGE,
     Incoming,
     MaildirInbox,
     MailFetchError,
@@ -140,11 +142,26 @@ def _sort_key(item: Incoming, msg: EmailMessage) -> tuple[float, int]:
     return sent, item.order
 
 
+def _shown(text: str, limit: int = 80) -> str:
+    """A header a stranger wrote, as the report shows it: escaped (no control or bidi characters), short."""
+    shown = escape_text(text)
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
+
+
 def _header(msg: EmailMessage, name: str) -> str:
     try:
         return str(msg.get(name, "") or "").strip()
     except (TypeError, ValueError, IndexError):   # a malformed header must not stop the run
         return ""
+
+
+def _header_values(msg: EmailMessage, name: str) -> list[str]:
+    """Every value of a header; a value the parser refuses (a line break hidden in an encoded
+    word...) is taken as it was written, so that a malformed header cannot stop the run."""
+    try:
+        return [str(v) for v in msg.get_all(name) or []]
+    except (TypeError, ValueError, IndexError):
+        return [str(v) for k, v in msg.raw_items() if k.lower() == name.lower()]
 
 
 def fetch_moves(gd: GameDir, cfg: MailConfig, inbox: Inbox | None = None) -> Report:
@@ -160,17 +177,39 @@ def _fetch(gd: GameDir, cfg: MailConfig, inbox: Inbox | None) -> Report:
     with (inbox or open_inbox(cfg)) as box, LazySender(cfg) as outbox:
         ledger = Ledger.load(gd)
         for key, record in ledger.owed_replies():
-            report.add(f"receipt owed from an earlier run for {record.get('message_id') or '(no Message-ID)'}:")
+            report.add(f"receipt owed from an earlier run for {_shown(record.get('message_id', '')) or '(no Message-ID)'}:")
             _reply(ledger, key, record, cfg, outbox, report, gd)
             _done(box, record)
         fresh = [(item, parse_message(item.raw)) for item in box.fetch(ledger.sources())]
         fresh.sort(key=lambda pair: _sort_key(*pair))
         header = gd.entries()[0]
         for item, msg in fresh:
-            _handle(gd, header, ledger, item, msg, cfg, box, outbox, report)
+            try:
+                _handle(gd, header, ledger, item, msg, cfg, box, outbox, report)
+            except (PbemError, OSError):
+                raise                 # the mail server, the disk: stop, and the next run goes on from here
+            except Exception as exc:  # noqa: BLE001 - quarantine: a message that breaks pbem must not block the rest
+                _quarantine(gd, ledger, item, msg, exc, report)
     if not report.lines:
         report.add("no new messages")
     return report
+
+
+def _quarantine(gd: GameDir, ledger: Ledger, item: Incoming, msg: EmailMessage, exc: Exception,
+                report: Report) -> None:
+    """Record a message that made pbem fail (a bug: the traceback goes to a crash report) so
+    that it is left alone from now on, and go on with the next one."""
+    message_id = _header(msg, "Message-ID")
+    key = message_key(message_id, item.raw)
+    reason = refusal_for_crash(gd.moderator_dir, exc, f"message {_shown(message_id)}", item.raw)
+    record = ledger.records.get(key)
+    if record is None:
+        ledger.put(key, {"message_id": message_id, "from": _header(msg, "From"), "subject": _header(msg, "Subject"),
+                         "sources": [item.source], "status": IGNORED, "reason": reason})
+    elif record.get("status") == SUBMITTED:       # its moves are done; only the receipt failed: never retry it
+        ledger.put(key, {**record, "status": REPLIED, "reply_error": reason})
+    report.ignored += 1
+    report.add(f"left alone: message {_shown(message_id) or '(no Message-ID)'}: {reason}")
 
 
 def _handle(gd: GameDir, header: dict[str, Any], ledger: Ledger, item: Incoming, msg: EmailMessage,
@@ -183,7 +222,7 @@ def _handle(gd: GameDir, header: dict[str, Any], ledger: Ledger, item: Incoming,
     sender, subject = _header(msg, "From"), _header(msg, "Subject")
     record: dict[str, Any] = {"message_id": message_id, "from": sender, "subject": subject,
                               "sources": [item.source]}
-    intake = _read_moves(msg)
+    intake = _too_big(item) or _read_moves(msg)
     if not intake.moves and asks_for_log(msg) and receipt_address(msg, cfg):
         record.update(status=SUBMITTED, reply={
             "to": receipt_address(msg, cfg), "verdict": "log", "game": header["id"],
@@ -193,22 +232,23 @@ def _handle(gd: GameDir, header: dict[str, Any], ledger: Ledger, item: Incoming,
                      f"`pbem audit {header['id']}` in the folder it makes (docs/playing.md).\n"),
             "bundle": True})
         ledger.put(key, record)
-        report.add(f"sent the public copy of the game to {sender or '?'} (they asked for the log)")
+        report.add(f"sent the public copy of the game to {_shown(sender) or '?'} (they asked for the log)")
         _reply(ledger, key, record, cfg, outbox, report, gd)
         _done(box, record)
         return
     if not intake.moves:
         ledger.put(key, {**record, "status": IGNORED, "reason": intake.not_a_move})
         report.ignored += 1
-        report.add(f"left alone: message {message_id or '(no Message-ID)'} from {sender or '?'} "
-                   f"({subject!r}): {intake.not_a_move}")
+        report.add(f"left alone: message {_shown(message_id) or '(no Message-ID)'} from {_shown(sender) or '?'} "
+                   f"('{_shown(subject)}'): {intake.not_a_move}")
         return
     results = [_submit_one(gd, found, item.raw) for found in intake.moves]
     for r in results:
         report.accepted += r.verdict == ACCEPTED
         report.rejected += r.verdict == REJECTED
         detail = r.lines[0].removeprefix("accepted: ") + (" (already in the log)" if r.again else "")
-        report.add(f"{r.verdict}: {r.label} from {sender or '?'} {message_id or '(no Message-ID)'}: {detail}")
+        report.add(f"{r.verdict}: {r.label} from {_shown(sender) or '?'} {_shown(message_id) or '(no Message-ID)'}: "
+                   f"{detail}")
     record.update(status=SUBMITTED, results=[r.__dict__ for r in results],
                   reply={"to": receipt_address(msg, cfg), "verdict": _verdict(results), "game": header["id"],
                          "body": _reply_body(header["id"], results), "attachments": _receipt_files(results)})
@@ -235,11 +275,18 @@ def receipt_address(msg: EmailMessage, cfg: MailConfig) -> str:
     message is never answered: pbem must not mail anyone who is not in the game."""
     sent_from: set[str] = set()
     for header in ("From", "Reply-To"):
-        sent_from |= {addr.lower() for _name, addr in getaddresses([str(v) for v in msg.get_all(header) or []])}
+        sent_from |= {addr.lower() for _name, addr in getaddresses(_header_values(msg, header))}
     for address in cfg.players.values():
         if parseaddr(address)[1].lower() in sent_from:
             return parseaddr(address)[1]
     return ""
+
+
+def _too_big(item: Incoming) -> Intake | None:
+    if not item.cut:
+        return None
+    return Intake(not_a_move=f"the message is {item.size} bytes; pbem reads messages of up to {MAX_MESSAGE} "
+                             "bytes (a move file is at most 64 KiB): send the move without big attachments")
 
 
 def _read_moves(msg: EmailMessage) -> Intake:
@@ -251,9 +298,10 @@ def _read_moves(msg: EmailMessage) -> Intake:
 
 
 def _submit_one(gd: GameDir, found: FoundMove, raw_message: bytes) -> MoveResult:
-    """Submit one move found in a message.  Never raises: whatever happens becomes the verdict."""
+    """Submit one move found in a message.  Whatever the message holds becomes the verdict; only a
+    failure of the machine (a full disk, before the move was committed) stops the run."""
     if found.problem:
-        return MoveResult(found.label, REJECTED, [found.problem])
+        return MoveResult(found.label, REJECTED, [one_line(found.problem)])
     data = b""
     try:
         data = choose(found, gd.entries())
@@ -261,14 +309,18 @@ def _submit_one(gd: GameDir, found: FoundMove, raw_message: bytes) -> MoveResult
     except Rejected as exc:
         duplicate = _DUPLICATE.search(str(exc))
         if duplicate is None:
-            return MoveResult(found.label, REJECTED, [str(exc)])
+            return MoveResult(found.label, REJECTED, [one_line(str(exc))])
         return _accepted(found.label, receipt_from_log(gd, int(duplicate.group(1))), again=True)
+    except PublishError as exc:   # the move is in the log; the next command rewrites the digests
+        return _accepted(found.label, receipt_from_log(gd, exc.index))
     except PbemError as exc:
-        return MoveResult(found.label, REJECTED, [str(exc)])
+        return MoveResult(found.label, REJECTED, [one_line(str(exc))])
     except Exception as exc:  # noqa: BLE001 - quarantine: a bug must not block the messages behind this one
         committed = committed_receipt(gd, data)
         if committed is not None:   # it failed after the commit: the move is in; the next command repairs the rest
             return _accepted(found.label, committed)
+        if isinstance(exc, OSError):
+            raise                   # a full disk is no fault of the message: stop; the next run takes it again
         return MoveResult(found.label, REJECTED, [refusal_for_crash(gd.moderator_dir, exc, found.label,
                                                                     raw_message)])
     return _accepted(found.label, receipt)
@@ -349,8 +401,8 @@ def _send(gd: GameDir, cfg: MailConfig, players: Sequence[str], only_changed: bo
     gd.require()
     cfg.require_smtp().check_login("SMTP")
     report = Report()
-    with locked(gd.root):                  # a consistent set of files: no submit half-way through
-        parts = DigestParts.read(gd)
+    with open_game(gd):                    # a consistent set of files: no submit half-way through, and
+        parts = DigestParts.read(gd)       # none lagging the log after a crash (the repair rewrites them)
         entries = gd.entries()
         everyone = [p["name"] for p in entries[0]["players"]]
         secrets = {p: gd.secrets_path(p).read_bytes() for p in everyone}

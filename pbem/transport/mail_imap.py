@@ -32,9 +32,24 @@ class MailFetchError(PbemError):
 @dataclass(frozen=True)
 class Incoming:
     source: str        # stable id in this inbox (IMAP UIDVALIDITY+UID, Maildir key)
-    raw: bytes
+    raw: bytes         # the message; only its header when it is bigger than MAX_MESSAGE
     arrival: float     # server arrival time, seconds since the epoch
     order: int         # position in the inbox, oldest first
+    size: int = -1     # the whole message's size in bytes, when the inbox says
+    cut: bool = False  # too big: only the header was read (the message is left alone)
+
+
+#: the biggest message read whole: a move is at most 64 KiB, so bigger mail is only answered
+#: as too big (a stranger's huge messages must not cost the moderator's machine its memory)
+MAX_MESSAGE = 16 * 1024 * 1024
+_SIZE = re.compile(rb"RFC822\.SIZE (\d+)")
+
+
+def header_of(data: bytes) -> bytes:
+    """The header block of a message (up to the first empty line), at most 64 KiB of it."""
+    head = data[: 64 * 1024]
+    ends = [i for i in (head.find(b"\r\n\r\n"), head.find(b"\n\n")) if i >= 0]
+    return head[: min(ends)] + b"\r\n\r\n" if ends else head
 
 
 class Inbox(Protocol):
@@ -121,11 +136,15 @@ class ImapInbox:
                 source = self._source(uid)
                 if source in known:
                     continue
-                typ, parts = conn.uid("FETCH", uid, "(INTERNALDATE BODY.PEEK[])")
+                _typ, sized = conn.uid("FETCH", uid, "(RFC822.SIZE)")
+                size = _size(sized)
+                cut = size > MAX_MESSAGE
+                typ, parts = conn.uid("FETCH", uid, "(INTERNALDATE BODY.PEEK[HEADER])" if cut
+                                      else "(INTERNALDATE BODY.PEEK[])")
                 raw, arrival = _fetched(parts)
                 if typ != "OK" or raw is None:
                     continue          # expunged meanwhile
-                out.append(Incoming(source, raw, arrival, order))
+                out.append(Incoming(source, raw, arrival, order, size, cut))
             return out
         except (imaplib.IMAP4.error, OSError) as exc:
             raise MailFetchError(f"cannot read {self.name}: {_imap_reason(exc)}") from None
@@ -152,6 +171,15 @@ class ImapInbox:
     def _require(self) -> imaplib.IMAP4:
         assert self._conn is not None, "use ImapInbox as a context manager"
         return self._conn
+
+
+def _size(parts: list[object]) -> int:
+    for part in parts:
+        head = part[0] if isinstance(part, tuple) else part
+        found = _SIZE.search(head) if isinstance(head, bytes) else None
+        if found:
+            return int(found.group(1))
+    return -1
 
 
 def _fetched(parts: list[object]) -> tuple[bytes | None, float]:
@@ -201,10 +229,15 @@ class MaildirInbox:
             if source in known:
                 continue
             try:
-                raw = box.get_bytes(key)
-            except KeyError:
+                size = path.stat().st_size
+                if size > MAX_MESSAGE:
+                    with open(path, "rb") as fh:
+                        raw, cut = header_of(fh.read(64 * 1024)), True
+                else:
+                    raw, cut = box.get_bytes(key), False
+            except (KeyError, FileNotFoundError):
                 continue              # moved away meanwhile
-            out.append(Incoming(source, raw, path.stat().st_mtime, order))
+            out.append(Incoming(source, raw, path.stat().st_mtime, order, size, cut))
         return out
 
     def done(self, source: str) -> None:

@@ -27,12 +27,13 @@ from html.parser import HTMLParser
 from typing import Any
 
 from pbem.crypto import sshsig
+from pbem.errors import escape_text
 from pbem.movefile import FORMAT
 
 MOVE_SUFFIXES = (".yaml", ".yml")
 SIG_SUFFIX = ".sig"
 _FORMAT_LINE = re.compile(r"^format:\s*['\"]?" + re.escape(FORMAT) + r"['\"]?\s*$")
-_MAX_ATTACHMENT = 256 * 1024
+_MAX_ATTACHMENT = 256 * 1024       # a move file is at most 64 KiB: bigger parts are not read
 
 
 @dataclass
@@ -58,6 +59,12 @@ def _filename(part: Message) -> str:
     return name.strip().replace("\\", "/").rpartition("/")[2]
 
 
+def shown_name(name: str, limit: int = 60) -> str:
+    """An attachment's name as pbem quotes it: escaped (no control or bidi characters) and short."""
+    text = escape_text(name)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _attachments(msg: Message) -> dict[str, bytes]:
     found: dict[str, bytes] = {}
     for part in msg.walk():
@@ -66,10 +73,20 @@ def _attachments(msg: Message) -> dict[str, bytes]:
         name = _filename(part)
         if not name:
             continue
-        data = part.get_payload(decode=True)
-        if isinstance(data, bytes) and len(data) <= _MAX_ATTACHMENT:
+        data = _small_payload(part)
+        if data is not None:
             found.setdefault(name, data)
     return found
+
+
+def _small_payload(part: Message) -> bytes | None:
+    """The decoded bytes of a part, or None when it is bigger than any move file could be
+    (judged before decoding: base64 and quoted-printable grow by less than this factor)."""
+    encoded = part.get_payload()
+    if not isinstance(encoded, (str, bytes)) or len(encoded) > 4 * _MAX_ATTACHMENT:
+        return None
+    data = part.get_payload(decode=True)
+    return data if isinstance(data, bytes) and len(data) <= _MAX_ATTACHMENT else None
 
 
 def _text_bodies(msg: Message) -> list[list[str]]:
@@ -80,8 +97,8 @@ def _text_bodies(msg: Message) -> list[list[str]]:
             continue
         if part.get_content_disposition() == "attachment":
             continue
-        data = part.get_payload(decode=True)
-        if not isinstance(data, bytes):
+        data = _small_payload(part)      # a body too big to hold a pasted move is not read at all
+        if data is None:
             continue
         charset = part.get_content_charset() or "utf-8"
         try:
@@ -189,11 +206,12 @@ def _attached_moves(files: dict[str, bytes]) -> list[FoundMove]:
             next((s for s in sigs if s.lower().split(".", 1)[0] == stem.split(".", 1)[0] and len(yamls) == 1), None)
         if sig_name is None and len(yamls) == 1 and len(sigs) == 1:
             sig_name = sigs[0]        # a client renamed one of the pair
-        label = f"attachment {name}"
+        shown = shown_name(name)
+        label = f"attachment {shown}"
         if sig_name is None:
             moves.append(FoundMove(label, [files[name]], "",
-                                   f"{name} came without its signature {name}{SIG_SUFFIX}; sign it with "
-                                   f"`ssh-keygen -Y sign -n pbem-move -f KEY {name}` and attach both files"))
+                                   f"{shown} came without its signature {shown}{SIG_SUFFIX}; sign it with "
+                                   f"`ssh-keygen -Y sign -n pbem-move -f KEY {shown}` and attach both files"))
             continue
         signature = files[sig_name].decode("utf-8", errors="replace")
         candidates = [files[name]]

@@ -58,7 +58,21 @@ def _read_json(path: Path, what: str) -> dict[str, Any]:
 
 
 def _write_json(path: Path, data: dict[str, Any]) -> None:
-    write_atomic(path, json.dumps(data, indent=1, sort_keys=True) + "\n", mode=0o600)
+    write_atomic(path, dumps_by_line(data), mode=0o600)
+
+
+def dumps_by_line(data: dict[str, Any]) -> str:
+    """JSON with each record of a top-level mapping on a line of its own: as readable as
+    indented JSON for a ledger of hundreds of messages, and made by the C encoder (indented
+    JSON is made in pure Python, which made every message cost more than the one before)."""
+    parts = []
+    for key, value in sorted(data.items()):
+        if isinstance(value, dict) and value:
+            inner = ",\n".join(f" {json.dumps(k)}: {json.dumps(v, sort_keys=True)}" for k, v in sorted(value.items()))
+            parts.append(f"{json.dumps(key)}: {{\n{inner}\n}}")
+        else:
+            parts.append(f"{json.dumps(key)}: {json.dumps(value, sort_keys=True)}")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
 @dataclass

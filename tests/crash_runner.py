@@ -1,0 +1,141 @@
+"""Run `pbem` commands in child processes that a test can kill at any moment, cheaply.
+
+Starting Python and importing pbem costs about 0.3 s of CPU; the crash tests kill
+a command some 250 times.  So a *zygote* process is started once: it imports the
+command line with everything it uses, then forks one child per command.  Each
+child is an ordinary process running ``pbem.cli.main`` with its own arguments,
+environment (``PBEM_FAULT``...) and output files; the test may SIGKILL or SIGINT it
+at any moment, and the zygote reaps it with ``os.wait4`` (exit status, peak RSS).
+Killing a forked child is killing a pbem process: the files it leaves behind are
+exactly what a killed ``pbem submit`` leaves.
+
+Protocol: one JSON object per line on the zygote's stdin, one answer per line on
+its stdout.  ``{"op": "start", "args": [...], "env": {...}, "out": PATH}`` answers
+``{"pid": N}``; ``{"op": "wait", "pid": N}`` answers ``{"status": S, "maxrss": KB}``
+with S the exit code, or minus the signal that killed it.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+
+
+# --- the zygote (this file run as a script) -----------------------------------------------------
+
+def _child(args: list[str], env: dict[str, str | None], out: str) -> None:
+    """In the forked child: run one pbem command and exit, never returning to the zygote's loop."""
+    code = 70
+    try:
+        fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.dup2(fd, 1)
+        os.dup2(fd, 2)
+        sys.stdout = os.fdopen(1, "w", buffering=1, closefd=False)
+        sys.stderr = os.fdopen(2, "w", buffering=1, closefd=False)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        for key, value in env.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+        from pbem.cli import main
+        try:
+            main(args, prog_name="pbem", standalone_mode=True)
+            code = 0
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except BaseException:  # noqa: BLE001 - a traceback in the child's output is what the test looks for
+        traceback.print_exc()
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+
+
+def serve() -> None:
+    sys.path.insert(0, str(HERE))
+    from pbem import registry
+    registry.GAMES["toy"] = "toygame:ToyGame"
+    # import now what the commands import lazily, so that each child starts at once
+    import pbem.audit  # noqa: F401
+    import pbem.cli  # noqa: F401
+    import pbem.moderator  # noqa: F401
+    import pbem.outputs  # noqa: F401
+    import pbem.status  # noqa: F401
+    import pbem.submit  # noqa: F401
+    import toygame  # noqa: F401
+    signal.signal(signal.SIGINT, signal.SIG_IGN)      # a Ctrl-C meant for a child must not stop the zygote
+    for line in sys.stdin:
+        request = json.loads(line)
+        if request["op"] == "start":
+            pid = os.fork()
+            if pid == 0:
+                _child(request["args"], request.get("env", {}), request["out"])
+            answer: dict[str, Any] = {"pid": pid}
+        elif request["op"] == "wait":
+            _pid, status, usage = os.wait4(request["pid"], 0)
+            answer = {"status": os.waitstatus_to_exitcode(status), "maxrss": usage.ru_maxrss}
+        else:
+            answer = {"error": f"unknown op {request['op']!r}"}
+        sys.stdout.write(json.dumps(answer) + "\n")
+        sys.stdout.flush()
+
+
+# --- the test's side ---------------------------------------------------------------------------------------
+
+@dataclass
+class Finished:
+    status: int          # exit code, or -SIGNAL
+    output: str          # stdout and stderr together
+    maxrss_kb: int
+
+
+class CrashRunner:
+    """The test's handle on the zygote."""
+
+    def __init__(self) -> None:
+        env = {**os.environ, "PYTHONPATH": str(HERE)}
+        for key in ("PBEM_FAULT", "PBEM_FAULT_TRACE"):
+            env.pop(key, None)
+        self.proc = subprocess.Popen([sys.executable, __file__], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True, env=env)
+
+    def _ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(json.dumps(request) + "\n")
+        self.proc.stdin.flush()
+        answer = self.proc.stdout.readline()
+        if not answer:
+            raise RuntimeError("the crash runner's zygote died")
+        return json.loads(answer)
+
+    def start(self, args: list[str], out: Path, env: dict[str, str | None] | None = None) -> int:
+        return int(self._ask({"op": "start", "args": [str(a) for a in args], "env": env or {},
+                              "out": str(out)})["pid"])
+
+    def wait(self, pid: int, out: Path) -> Finished:
+        answer = self._ask({"op": "wait", "pid": pid})
+        text = out.read_text(encoding="utf-8", errors="replace") if out.exists() else ""  # killed at once
+        return Finished(answer["status"], text, answer["maxrss"])
+
+    def run(self, args: list[str], out: Path, env: dict[str, str | None] | None = None) -> Finished:
+        return self.wait(self.start(args, out, env), out)
+
+    def close(self) -> None:
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        self.proc.wait(timeout=30)
+
+
+if __name__ == "__main__":
+    serve()

@@ -1,0 +1,251 @@
+"""The hostile-input corpus (tests/hostile/) through `pbem submit` and `pbem check`.
+
+Every entry twice: with a garbage signature (or none) and signed by the player whose
+turn it is, so that it gets past the signature to the parser and the rules.  Each
+must be refused in one clean line, within 2 s and 200 MB, leaving the game
+byte-identical.  A handful run as real subprocesses (their peak RSS from os.wait4),
+among them the ones that would hang or eat memory if a check were missing.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from click.testing import CliRunner
+from conftest import tree_snapshot
+from hostile import make_corpus as mc
+from hostile.make_corpus import Entry
+from hostile_harness import (
+    MEGABYTES,
+    NOSIG,
+    SECONDS,
+    all_entry_names,
+    assert_clean_line,
+    assert_clean_output,
+    assert_refused_in_one_line,
+    bind,
+    entries_for,
+    garbage_signature,
+    measured,
+    sign,
+)
+from pipeline_helpers import new_game, signed_move
+
+from pbem import registry
+from pbem.audit import audit
+from pbem.cli import main
+from pbem.gamedir import GameDir
+from pbem.table import Table
+
+NAMES = all_entry_names()
+PBEM = (f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); sys.argv[0] = 'pbem'; "
+        "from pbem import registry; registry.GAMES['toy'] = 'toygame:ToyGame'; "
+        "from pbem.cli import main; main()")
+
+
+@dataclass
+class Arena:
+    gd: GameDir                       # the moderator's copy
+    player_copy: Path                 # what a player has (no moderator/ folder)
+    table: Table
+    entries: dict[str, Entry]
+    keys: dict[str, Path]
+    scratch: Path                     # where the move files are written (outside the game)
+    before: dict[str, str]            # the moderator's copy, file by file
+    player_before: dict[str, str]
+
+    def write(self, name: str, raw: bytes, signature: str | None) -> Path:
+        folder = self.scratch / name
+        folder.mkdir(parents=True, exist_ok=True)
+        move = folder / "move.yaml"
+        move.write_bytes(raw)
+        sig = folder / "move.yaml.sig"
+        sig.unlink(missing_ok=True)
+        if signature is not None:
+            sig.write_text(signature, encoding="utf-8", errors="surrogateescape")
+        return move
+
+    def unchanged(self, what: str) -> None:
+        assert tree_snapshot(self.gd.root) == self.before, f"{what}: the game changed on disk"
+        assert tree_snapshot(self.player_copy) == self.player_before, f"{what}: the player's copy changed"
+
+
+@pytest.fixture(scope="module")
+def arena(tmp_path_factory, key_pool) -> Iterator[Arena]:
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(registry.GAMES, "toy", "toygame:ToyGame")
+        root = tmp_path_factory.mktemp("hostile")
+        gd = new_game(root / "game", "toy", key_pool, ["red", "blue", "green"])
+        player_copy = root / "red-copy"
+        shutil.copytree(gd.root, player_copy, ignore=shutil.ignore_patterns("moderator"))
+        table = Table.load(gd)
+        yield Arena(gd, player_copy, table, entries_for(table), key_pool, root / "moves",
+                    tree_snapshot(gd.root), tree_snapshot(player_copy))
+
+
+def _invoke(args: list[str]) -> tuple[object, object]:
+    with measured() as cost:
+        result = CliRunner().invoke(main, args)
+    return result, cost
+
+
+# --- the corpus itself -----------------------------------------------------------------------------
+
+def test_the_committed_corpus_is_what_the_generator_makes(tmp_path):
+    mc.write_corpus(tmp_path)
+    made = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    committed = {p.name: p.read_bytes() for p in mc.CORPUS.iterdir()}
+    assert made.keys() == committed.keys(), "run `python tests/hostile/make_corpus.py` and commit the result"
+    changed = sorted(name for name in made if made[name] != committed[name])
+    assert not changed, f"stale corpus files {changed}: run `python tests/hostile/make_corpus.py`"
+    assert len(committed) - 1 >= 100
+    categories = {e.category for e in mc.load_corpus()}
+    assert {"bomb", "nesting", "keys", "binary", "encoding", "control", "bidi", "tags", "documents", "fields",
+            "unknown keys", "counts", "action shapes", "numbers", "sealed", "mail", "strings"} <= categories
+
+
+# --- pbem submit ----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", NAMES)
+def test_submit_refuses_every_entry_in_one_line(arena, name):
+    entry = arena.entries[name]
+    raw = bind(entry, arena.table)
+    kind, garbage = garbage_signature(NAMES.index(name), arena.keys["red"])
+    for variant, signature in ((f"signature {kind}", garbage), ("signed by red", sign(arena.keys["red"], raw))):
+        what = f"submit {name} ({variant})"
+        move = arena.write(name, raw, signature)
+        result, cost = _invoke(["submit", str(arena.gd.root), str(move)])
+        line = assert_refused_in_one_line(result, what)
+        cost.check(what)
+        arena.unchanged(what)
+        if signature is garbage:    # refused before anything was parsed: by its size or its signature
+            expected = "no signature file" if kind == NOSIG else "signature"
+            assert expected in line or "the limit is" in line, f"{what}: {line}"
+
+
+# --- pbem check (a player's preview on a player's copy) ------------------------------------------------------
+
+@pytest.mark.parametrize("name", NAMES)
+def test_check_refuses_every_entry_in_one_line(arena, name):
+    entry = arena.entries[name]
+    raw = bind(entry, arena.table)
+    for variant, signature in (("unsigned", None), ("signed by red", sign(arena.keys["red"], raw))):
+        what = f"check {name} ({variant})"
+        move = arena.write(name, raw, signature)
+        result, cost = _invoke(["check", str(arena.player_copy), str(move)])
+        if entry.check_may_pass:      # a sealed action: only the moderator can open it
+            assert_clean_output(result, what)
+        else:
+            assert_refused_in_one_line(result, what)
+        cost.check(what)
+        arena.unchanged(what)
+
+
+# --- special files ----------------------------------------------------------------------------------------------
+
+@contextlib.contextmanager
+def hang_guard(seconds: int = 10) -> Iterator[None]:
+    """Fail instead of hanging for ever (a FIFO opened for reading blocks until a writer comes)."""
+    def timeout(_signum: int, _frame: object) -> None:
+        raise TimeoutError(f"still running after {seconds} s: it hangs")
+    if threading.current_thread() is not threading.main_thread():
+        yield                           # signals reach the main thread only (the FIFO runs in a subprocess too)
+        return
+    old = signal.signal(signal.SIGALRM, timeout)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def test_special_files_are_refused_in_one_line_without_hanging(arena, tmp_path):
+    made = mc.make_special_files(tmp_path / "special", tmp_path / "elsewhere")
+    assert len(made) >= 10
+    for name, path in made.items():
+        for command, game in (("submit", arena.gd.root), ("check", arena.player_copy)):
+            what = f"{command} {name}"
+            with hang_guard():
+                result, cost = _invoke([command, str(game), str(path)])
+            assert_refused_in_one_line(result, what)
+            cost.check(what)
+            arena.unchanged(what)
+
+
+# --- real subprocesses: peak RSS from os.wait4 ------------------------------------------------------------------
+
+SUBPROCESS_ENTRIES = ["bomb-billion-laughs", "nest-brackets-5000", "huge-eight-mib-binary", "bomb-quadratic",
+                      "sealed-real-alias-bomb", "actions-5000-flow"]
+
+
+def _run_measured(args: list[str], timeout: float = 60) -> tuple[int, str, str, float, float, int]:
+    """Run pbem in a subprocess; (exit status, stdout, stderr, wall s, cpu s, peak RSS in bytes).
+
+    The child is reaped with os.wait4, which gives its resource usage (Popen.wait does not)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        started = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "-c", PBEM, *args], stdout=out, stderr=err)
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.perf_counter() - started > timeout:
+                proc.kill()
+                os.wait4(proc.pid, 0)
+                proc.returncode = -9
+                raise AssertionError(f"pbem {' '.join(args)} still running after {timeout} s")
+            time.sleep(0.005)
+        wall = time.perf_counter() - started
+        proc.returncode = os.waitstatus_to_exitcode(status)      # reaped here, not by Popen
+        out.seek(0)
+        err.seek(0)
+        return (proc.returncode, out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace"),
+                wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024)
+
+
+@pytest.mark.parametrize("name", SUBPROCESS_ENTRIES + ["fifo", "symlink-dev-zero"])
+def test_a_handful_as_real_subprocesses_within_the_memory_limit(arena, name, tmp_path):
+    if name in arena.entries:
+        raw = bind(arena.entries[name], arena.table)
+        move = arena.write(name, raw, sign(arena.keys["red"], raw))
+    else:
+        move = mc.make_special_files(tmp_path / "special", tmp_path / "elsewhere")[name]
+    for command, game in (("submit", arena.gd.root), ("check", arena.player_copy)):
+        what = f"{command} {name} in a subprocess"
+        code, out, err, wall, cpu, rss = _run_measured([command, str(game), str(move)])
+        may_pass = command == "check" and name in arena.entries and arena.entries[name].check_may_pass
+        if not (may_pass and code == 0):
+            assert code == 1 and out == "" and err.count("\n") == 1 and err.startswith("pbem: error: "), \
+                f"{what}: exit {code}: {out!r} {err!r}"
+        for line in (out + err).splitlines():
+            assert_clean_line(line, what)
+        assert rss < MEGABYTES * 1024 * 1024, f"{what}: peak RSS {rss >> 20} MB"
+        assert cpu < SECONDS, f"{what}: {cpu:.2f} s of CPU"   # wall time includes starting Python: see README
+        assert wall < 30, f"{what}: {wall:.1f} s"
+        arena.unchanged(what)
+
+
+# --- and afterwards ---------------------------------------------------------------------------------------------
+
+def test_after_the_corpus_the_next_valid_move_is_accepted(arena):
+    raw, sig = signed_move(arena.table, "red", [{"draw": True}], arena.keys["red"])
+    move = arena.write("valid", raw, sig)
+    result = CliRunner().invoke(main, ["check", str(arena.player_copy), str(move)])
+    assert result.exit_code == 0 and "signature by red's key is valid" in result.output, result.output
+    result = CliRunner().invoke(main, ["submit", str(arena.gd.root), str(move)])
+    assert result.exit_code == 0 and result.output.startswith("accepted: red's move"), result.output
+    assert not (arena.gd.moderator_dir / "crashes").exists()
+    report = audit(arena.gd)
+    assert report.ok, report.problems

@@ -1,0 +1,301 @@
+"""The hostile-input corpus by mail: every entry in ONE Maildir, fetched in ONE `pbem mail fetch` run.
+
+Each entry arrives twice as attachments (signed by red, and with a garbage signature
+or none) from red's address, and twice pasted inline from a stranger's address; then
+messages that are hostile as mail (headers, file names, MIME nesting, raw binary);
+then, last, a valid signed move that must be accepted in the same run.  Every
+message must be recorded once in the ledger with a one-line reason, answered only
+if it came from a player's address, and cost under 2 s and 200 MB; nothing but
+the ledger may change before the valid move; no crash report.  The SMTP server
+(aiosmtpd) is real; the Maildir is read as `pbem mail fetch` reads it.
+"""
+from __future__ import annotations
+
+import json
+import mailbox
+import time
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from email.utils import formatdate, make_msgid
+
+import pytest
+from click.testing import CliRunner
+from conftest import tree_snapshot
+from hostile import make_corpus as mc
+from hostile_harness import (
+    Cost,
+    assert_clean_line,
+    bind,
+    entries_for,
+    garbage_signature,
+    measured_rss,
+    sign,
+)
+from mailservers import GM, PLAYERS, Router, World, address, make_cert, start_smtp
+from pipeline_helpers import new_game, signed_move
+
+from pbem.audit import audit
+from pbem.table import Table
+from pbem.transport import mail_cycle
+from pbem.transport.mail_cli import mail
+from pbem.transport.mail_imap import MAX_MESSAGE
+
+STRANGER = "Mallory <mallory@evil.test>"
+OLD_DATE = formatdate(1_600_000_000)           # every corpus message is older than the valid move
+#: files the mail run may change before the valid move: its own bookkeeping
+BOOKKEEPING = {"moderator/mail-ledger.json", "moderator/mail.lock"}
+
+
+@pytest.fixture
+def maildir_world(tmp_path, key_pool, toy_registered):
+    """A toy game whose moves arrive in a local Maildir; receipts go out through a real SMTP server."""
+    cert = make_cert(tmp_path / "tls")
+    gd = new_game(tmp_path / "game", "toy", key_pool, PLAYERS)
+    maildir = tmp_path / "Maildir"
+    box = mailbox.Maildir(maildir, factory=None, create=True)
+    smtp = start_smtp(Router({GM: box.add}), "none", cert, {})
+    world = World(gd, None, smtp, cert, "gm", key_pool, "maildir", maildir)
+    world.write_config()
+    yield world
+    smtp.stop()
+
+
+def _message(sender: str, subject: str, date: str = OLD_DATE) -> EmailMessage:
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = GM
+    msg["Subject"] = subject
+    msg["Date"] = date
+    msg["Message-ID"] = make_msgid("hostile", domain="pbem.test")
+    return msg
+
+
+def _attachments(name: str, moves: list[tuple[bytes, str | None]]) -> EmailMessage:
+    msg = _message(f"Red Player <{address('red')}>", f"move {name}")
+    msg.set_content("my move is attached\n")
+    for n, (raw, sig) in enumerate(moves, 1):
+        filename = f"{name}-{n}.yaml"
+        msg.add_attachment(raw, "application", "x-yaml", filename=filename)
+        if sig is not None:
+            msg.add_attachment(sig.encode("utf-8", "surrogateescape"), "application", "octet-stream",
+                               filename=filename + ".sig")
+    return msg
+
+
+def _inline(name: str, moves: list[tuple[bytes, str | None]]) -> EmailMessage:
+    msg = _message(STRANGER, f"inline {name}")
+    body = b"Hi,\n\nhere is my move:\n\n"
+    for raw, sig in moves:
+        body += raw + b"\n" + (sig or "").encode("utf-8", "surrogateescape") + b"\n"
+    msg.set_content(body + b"\nCheers\n", "text", "plain", cte="base64", params={"charset": "utf-8"})
+    return msg
+
+
+def _mail_hostile(world: World) -> dict[str, bytes]:
+    """Messages that are hostile as mail, whatever they carry."""
+    raw, sig = signed_move(Table.load(world.gd), "red", [{"draw": False}], world.keys["red"])
+    evil = "\u202e\x1b[2J" + "A" * 5000
+    out: dict[str, bytes] = {}
+    body = EmailMessage()
+    body.set_content("see attachment\n")
+    body.add_attachment(raw, "application", "x-yaml", filename="move.yaml")
+    body.add_attachment(sig.encode(), "application", "octet-stream", filename="move.yaml.sig")
+    headers = (f"From: =?utf-8?q?=E2=80=AERed=0A?= <{address('red')}>\r\n"
+               f"Reply-To: {address('red')}\r\n"
+               "Subject: =?utf-8?q?move=0ABcc=3A_everyone=E2=80=AE?= " + "x" * 3000 + "\r\n"
+               "Message-ID: <\u202e" + "m" * 500 + "@evil.test>\r\n"
+               f"Date: {OLD_DATE}\r\n")
+    out["hostile headers from red"] = headers.encode() + body.as_bytes()
+    msg = _message(f"Red Player <{address('red')}>", "file names")
+    msg.set_content("see attachments\n")
+    msg.add_attachment(raw, "application", "x-yaml", filename=evil + ".yaml")
+    msg.add_attachment(raw, "application", "x-yaml", filename="lonely\x07\u2067.yaml")
+    msg.add_attachment(sig.encode(), "application", "octet-stream", filename=evil + ".yaml.sig")
+    out["hostile attachment names"] = msg.as_bytes()
+    nested = b"Content-Type: text/plain\r\n\r\nformat: pbem-move/1\r\n"
+    for depth in range(1500):
+        nested = (f"Content-Type: multipart/mixed; boundary=b{depth}\r\n\r\n--b{depth}\r\n".encode() + nested
+                  + f"\r\n--b{depth}--\r\n".encode())
+    out["multipart nested 1500 deep"] = (f"From: {address('red')}\r\nDate: {OLD_DATE}\r\nSubject: deep\r\n"
+                                         "MIME-Version: 1.0\r\n").encode() + nested
+    out["no headers, binary"] = mc.stream("mail-binary", 5000)
+    out["8 MiB of garbage"] = f"From: {address('red')}\r\nDate: {OLD_DATE}\r\n\r\n".encode() + \
+        mc.stream("mail-big", 8 << 20)
+    out["over the size limit"] = (f"From: {address('red')}\r\nDate: {OLD_DATE}\r\nSubject: huge\r\n"
+                                  f"Message-ID: <huge@evil.test>\r\n\r\n").encode() + b"x" * (MAX_MESSAGE + 1)
+    out["broken MIME boundary"] = (f"From: {address('red')}\r\nDate: {OLD_DATE}\r\nMIME-Version: 1.0\r\n"
+                                   "Content-Type: multipart/mixed; boundary=\"\"\r\n\r\n--\r\n--\r\n").encode()
+    out["unknown charset"] = (f"From: {address('red')}\r\nDate: {OLD_DATE}\r\nMIME-Version: 1.0\r\n"
+                              "Content-Type: text/plain; charset=x-no-such\r\nContent-Transfer-Encoding: base64\r\n"
+                              "\r\n!!!not base64!!!\r\n").encode()
+    return out
+
+
+@dataclass
+class Timings:
+    handled: list[tuple[str, Cost]] = field(default_factory=list)     # (Message-ID, time and memory)
+    before_valid: dict[str, str] | None = None
+
+
+def test_every_corpus_message_in_one_fetch_is_refused_once_and_the_valid_move_behind_is_taken(
+        maildir_world, monkeypatch):
+    world = maildir_world
+    gd = world.gd
+    table = Table.load(gd)
+    entries = entries_for(table)
+    box = mailbox.Maildir(world.maildir, factory=None, create=False)
+    from_red, from_others = 0, 0
+    for n, entry in enumerate(entries.values()):
+        raw = bind(entry, table)
+        _kind, garbage = garbage_signature(n, world.keys["red"])
+        moves = [(raw, sign(world.keys["red"], raw)), (raw, garbage)]
+        box.add(_attachments(entry.name, moves).as_bytes())
+        box.add(_inline(entry.name, moves).as_bytes())
+        from_red += 1
+        from_others += 1
+    for raw_message in _mail_hostile(world).values():
+        box.add(raw_message)
+    total = len(box)
+    raw, sig = signed_move(table, "red", [{"draw": True}], world.keys["red"])
+    valid = _message(f"Red Player <{address('red')}>", "my real move", formatdate(time.time() + 3600))
+    valid.set_content("here it is\n")
+    valid.add_attachment(raw, "application", "x-yaml", filename="move.yaml")
+    valid.add_attachment(sig.encode(), "application", "octet-stream", filename="move.yaml.sig")
+    valid_id = valid["Message-ID"]
+    box.add(valid.as_bytes())
+    before = tree_snapshot(gd.root)
+
+    timings = Timings()
+    real_handle = mail_cycle._handle
+
+    def timed_handle(gd_, header, ledger, item, msg, *rest):   # the real _handle, measured per message
+        message_id = mail_cycle._header(msg, "Message-ID")
+        if message_id == valid_id:
+            timings.before_valid = tree_snapshot(gd.root)
+        with measured_rss() as cost:
+            real_handle(gd_, header, ledger, item, msg, *rest)
+        timings.handled.append((message_id, cost))
+
+    monkeypatch.setattr(mail_cycle, "_handle", timed_handle)
+    result = CliRunner().invoke(mail, ["fetch", str(gd.root)], env=world.env())
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise AssertionError(f"pbem mail fetch: {result.exception!r}") from result.exception
+    assert result.exit_code == 0, result.output
+
+    # one run handled every message, each within the limits
+    assert len(timings.handled) == total + 1
+    for message_id, cost in timings.handled:
+        cost.check(f"message {message_id}")
+
+    # nothing changed on disk but the ledger until the valid move came
+    assert timings.before_valid is not None
+    changed = {k for k in before.keys() | timings.before_valid.keys()
+               if before.get(k) != timings.before_valid.get(k)}
+    assert changed <= BOOKKEEPING, f"changed by refused messages: {sorted(changed - BOOKKEEPING)}"
+    assert not (gd.moderator_dir / "crashes").exists(), list((gd.moderator_dir / "crashes").iterdir())
+
+    # the valid move behind them all was taken
+    lines = result.output.splitlines()
+    assert lines[-2].startswith("accepted: attachment move.yaml from Red Player"), lines[-3:]
+    assert len(gd.entries()) == 2 and gd.entries()[1]["player"] == "red"
+    report = audit(gd)
+    assert report.ok, report.problems
+
+    # one clean line per refusal: on the terminal, in the ledger, in every receipt
+    for line in lines:
+        assert_clean_line(line, "mail fetch output")
+    ledger = json.loads((gd.moderator_dir / "mail-ledger.json").read_text())["messages"]
+    assert len(ledger) == total + 1
+    replied = 0
+    for key, record in ledger.items():
+        assert record["status"] in ("replied", "ignored"), (key, record["status"])
+        if record["status"] == "ignored":
+            assert_clean_line(record["reason"], f"ledger {key}")
+            continue
+        replied += bool(record["reply"]["to"])
+        assert record["reply"]["to"] in ("", address("red")), record["reply"]["to"]
+        for r in record["results"]:
+            if r["verdict"] == "rejected":
+                assert len(r["lines"]) == 1
+                assert_clean_line(r["lines"][0], f"ledger {key}")
+            assert_clean_line(r["label"], f"ledger {key}")
+    receipts = [m for m in world.router.log if m.msg["X-PBEM-Receipt"]]
+    assert len(receipts) == replied and replied >= from_red      # answered once each, only to red
+    assert {tuple(m.rcpt_tos) for m in receipts} == {(address("red"),)}
+    for m in receipts:
+        for line in m.msg.get_content().splitlines():
+            assert_clean_line(line, f"receipt {m.msg['Subject']}")
+    assert from_others > 0 and not world.router.inbox("mallory@evil.test")
+
+    [huge] = [r for r in ledger.values() if r["message_id"] == "<huge@evil.test>"]
+    assert huge["status"] == "ignored" and "pbem reads messages of up to" in huge["reason"]
+
+    # and a second run finds nothing new: each message was handled once
+    again = CliRunner().invoke(mail, ["fetch", str(gd.root)], env=world.env())
+    assert again.exit_code == 0 and again.output == "no new messages\n", again.output
+
+
+# --- a full disk and a crash in mail mode ------------------------------------------------------------------------
+
+def _attached_move(world: World, player: str, actions: list[dict]) -> bytes:
+    raw, sig = signed_move(Table.load(world.gd), player, actions, world.keys[player])
+    msg = _message(f"{player.title()} Player <{address(player)}>", "my move", formatdate())
+    msg.set_content("attached\n")
+    msg.add_attachment(raw, "application", "x-yaml", filename="move.yaml")
+    msg.add_attachment(sig.encode(), "application", "octet-stream", filename="move.yaml.sig")
+    return msg.as_bytes()
+
+
+def test_a_disk_full_after_the_commit_counts_the_move_as_taken(maildir_world, monkeypatch):
+    world = maildir_world
+    mailbox.Maildir(world.maildir, factory=None, create=False).add(_attached_move(world, "red", [{"draw": True}]))
+    monkeypatch.setenv("PBEM_FAULT", "enospc:/public/digest.txt")     # the first write after the log
+    result = CliRunner().invoke(mail, ["fetch", str(world.gd.root)], env=world.env())
+    assert result.exit_code == 0 and result.output.startswith("accepted: attachment move.yaml"), result.output
+    [receipt] = [m for m in world.router.log if m.msg["X-PBEM-Receipt"]]
+    assert receipt.msg["X-PBEM-Receipt"] == "accepted"
+    assert not (world.gd.moderator_dir / "crashes").exists()
+    monkeypatch.delenv("PBEM_FAULT")                                  # space is freed
+    assert CliRunner().invoke(mail, ["send", str(world.gd.root)], env=world.env()).exit_code == 0
+    digests = [m.msg for m in world.router.log if m.msg["X-PBEM-Entry"]]
+    assert digests and {d["X-PBEM-Entry"] for d in digests} == {"1"}
+    report = audit(world.gd)
+    assert report.ok, report.problems
+
+
+def test_digests_are_never_sent_from_files_that_lag_the_log(maildir_world):
+    """A submit killed just past its commit leaves old digests; `pbem mail run` repairs before it sends."""
+    import os
+    import subprocess
+    import sys
+    from test_hostile_corpus import PBEM
+    world = maildir_world
+    raw, sig = signed_move(Table.load(world.gd), "red", [{"draw": True}], world.keys["red"])
+    move = world.gd.root.parent / "move.yaml"
+    move.write_bytes(raw)
+    move.with_name("move.yaml.sig").write_text(sig)
+    proc = subprocess.run([sys.executable, "-c", PBEM, "submit", str(world.gd.root), str(move)],
+                          env={**os.environ, "PBEM_FAULT": "kill:committed"}, capture_output=True, timeout=120)
+    assert proc.returncode == -9 and len(world.gd.entries()) == 2
+    assert "red drew" not in (world.gd.public_dir / "digest.txt").read_text()     # the digest lags the log
+    result = CliRunner().invoke(mail, ["run", str(world.gd.root)], env=world.env())
+    assert result.exit_code == 0, result.output
+    digests = [m.msg for m in world.router.log if m.msg["X-PBEM-Entry"]]
+    assert len(digests) == len(PLAYERS) and {d["X-PBEM-Entry"] for d in digests} == {"1"}
+    for d in digests:
+        text = d.get_body(("plain",)).get_content()
+        assert "red drew a card" in text, text[:500]
+
+
+def test_a_message_too_big_to_read_is_left_alone_over_imap_too(world):
+    """Dovecot over IMAP: only the header of a message over the limit is downloaded."""
+    from mailservers import deliver_to_gm
+    deliver_to_gm(world, (f"From: {address('red')}\r\nDate: {OLD_DATE}\r\nSubject: huge\r\n"
+                          "Message-ID: <huge@evil.test>\r\n\r\n").encode() + b"x" * (MAX_MESSAGE + 1))
+    deliver_to_gm(world, _attached_move(world, "red", [{"draw": True}]))
+    result = CliRunner().invoke(mail, ["fetch", str(world.gd.root)], env=world.env())
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("left alone: message <huge@evil.test>") and "bytes; pbem reads messages" in lines[0]
+    assert lines[1].startswith("accepted: attachment move.yaml")
+    assert CliRunner().invoke(mail, ["fetch", str(world.gd.root)], env=world.env()).output == "no new messages\n"
