@@ -139,8 +139,10 @@ def test_every_corpus_file_in_one_push_is_refused_with_a_receipt_and_the_valid_m
     assert not (shared.moderator.moderator_dir / "crashes").exists()
 
     # every item answered once with a clean one-line receipt, in the shared repository too
-    receipts = sorted(p for p in shared.remote_files(f"{GAME}/receipts/red/"))
+    receipts = sorted(p for p in shared.remote_files(f"{GAME}/receipts/red/") if p.endswith(".txt"))
     assert len(receipts) == items + 1
+    signed = [p for p in shared.remote_files(f"{GAME}/receipts/red/") if p.endswith(".receipt.yaml")]
+    assert len(signed) == 1 and VALID in signed[0]          # the one accepted move has a signed receipt
     for path in receipts:
         text = shared.remote_text(path)
         first = text.splitlines()[0]

@@ -223,7 +223,7 @@ def test_every_corpus_message_in_one_fetch_is_refused_once_and_the_valid_move_be
     assert len(receipts) == replied and replied >= from_red      # answered once each, only to red
     assert {tuple(m.rcpt_tos) for m in receipts} == {(address("red"),)}
     for m in receipts:
-        for line in m.msg.get_content().splitlines():
+        for line in m.msg.get_body(("plain",)).get_content().splitlines():
             assert_clean_line(line, f"receipt {m.msg['Subject']}")
     assert from_others > 0 and not world.router.inbox("mallory@evil.test")
 

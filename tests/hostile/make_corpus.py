@@ -30,7 +30,6 @@ import os
 import socket
 import struct
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -106,7 +105,7 @@ def _bombs() -> list[Entry]:
     for prev, cur in zip("abcdefgh", "bcdefghi"):
         laughs.append(f"{cur}: &{cur} [" + ",".join([f"*{prev}"] * 9) + "]")
     in_actions = move("  - {draw: &x [a, a, a, a, a, a, a, a]}\n" + "".join(
-        f"  - {{draw: [*x, *x, *x, *x, *x, *x, *x, *x]}}\n" for _ in range(60)))
+        "  - {draw: [*x, *x, *x, *x, *x, *x, *x, *x]}\n" for _ in range(60)))
     many = move("".join(f"  - {{draw: &a{i} v}}\n" for i in range(3000)))
     quadratic = ("format: pbem-move/1\nlong: &s '" + "x" * 12000 + "'\nmore: [" + ", ".join(["*s"] * 400) + "]\n")
     return [
@@ -532,11 +531,13 @@ def make_special_files(folder: Path, outside: Path) -> dict[str, Path]:
     sig_for(directory)
     made["folder-named-move-yaml"] = directory
     sock_path = folder / "socket.yaml"
-    short = Path(tempfile.mkdtemp(prefix="pbem-sock-", dir="/tmp"))   # a socket path must be short
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-        sock.bind(str(short / "s"))
-    os.rename(short / "s", sock_path)  # the socket file stays; nobody listens
-    short.rmdir()
+    here = os.getcwd()
+    try:
+        os.chdir(folder)            # bound by a short relative name: a socket path must be short
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.bind(sock_path.name)   # the socket file stays; nobody listens
+    finally:
+        os.chdir(here)
     sig_for(sock_path)
     made["socket"] = sock_path
     # a regular move whose *signature* is the special file
