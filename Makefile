@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench install clean
+.PHONY: demo test typecheck bench install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,7 +22,11 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/pbem demo --dir demo-game
 
-test: $(STAMP)
+# mypy over pbem/ (configured in pyproject.toml); part of `make test`
+typecheck: $(STAMP)
+	$(BIN)/python -m mypy
+
+test: typecheck
 	cd tests && ../$(BIN)/python -m pytest -q -p no:cacheprovider $(PYTEST_ARGS) .
 
 bench: $(STAMP)
