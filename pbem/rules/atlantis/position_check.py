@@ -1,7 +1,7 @@
 """Checking a position before a game starts from it: positions are validated like moves.
 
 :class:`PositionCheck` reads a position file the way
-:meth:`~pbem.rules.atlantis.view.ViewRules.read_position` does, but first makes sure
+:meth:`~pbem.rules.survive.view.ViewRules.read_position` does, but first makes sure
 that every field is there, has the right type and an allowed value, and that the
 position is one the rules can play on:
 
