@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 # test workers (pytest-xdist): one per core; TEST_WORKERS=0 runs the tests in this one process
 TEST_WORKERS ?= auto
 
-.PHONY: demo test system-deps bench install clean
+.PHONY: demo test typecheck system-deps bench install clean
 .NOTPARALLEL:
 
 # the system tools the tests use for real (age, ssh-keygen, dovecot, fonts...): apt-get installs any missing
@@ -30,8 +30,12 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/pbem demo --dir demo-game
 
+# mypy over pbem/ (configured in pyproject.toml); part of `make test`
+typecheck: $(STAMP)
+	$(BIN)/python -m mypy
+
 # slow tests start first, longest first (tests/conftest.py); --maxschedchunk 2 hands out tests a few at a time
-test: system-deps $(STAMP)
+test: system-deps $(STAMP) typecheck
 	cd tests && ../$(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist load --maxschedchunk 2 \
 		$(PYTEST_ARGS) .
 

@@ -1,8 +1,8 @@
 """Dolphins & Dive Dice (challenge #6), as an option of the base game: ``dolphins=yes``.
 
-A mixin of :class:`~pbem.rules.atlantis.game.AtlantisGame`: it declares its
-option in ``OPTIONS`` and overrides only the rule steps that differ.  With
-``dolphins=no`` (the default) every override hands straight to the base game.
+A layer on :class:`~pbem.rules.atlantis.rules.AtlantisRules`, added by
+:class:`~pbem.rules.atlantis.game.AtlantisGame` only when ``dolphins=yes``; it overrides
+only the rule steps that differ.
 
 "All Sea Creatures in the game will have the powerful ability of *diving* to
 unoccupied sea spaces ... However, there are friendly Dolphins now in the game,
@@ -21,21 +21,23 @@ Dolphin tokens are creatures of kind ``dolphin`` with handles ``P1..P4`` (data:
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
-from pbem.game import BoardPicture, IllegalAction, NeedsSecret, OptionSpec, Rng
-from pbem.rules.atlantis.actions import handle_arg, is_none, swim_arg
-from pbem.rules.atlantis.base import Path, RulesBase, event
+from pbem.game import BoardPicture, IllegalAction, NeedsSecret, Rng
+from pbem.rules.atlantis.rules import AtlantisRules
 from pbem.rules.atlantis.state import (
     PLAY,
     SEA,
     STEP_CREATURE,
     STEP_MOVE,
     STEP_REMOVE,
-    State,
+    AtlantisState,
     Tile,
+    at,
     sort_handles,
 )
+from pbem.rules.survive.actions import handle_arg, is_none, swim_arg
+from pbem.rules.survive.base import ActionHandler, Decider, Events, Path, TileEffect, WalkTest, event
 
 STEP_DIVE = "dive"          # step 4 with the dive dice
 STEP_PROTECT = "protect"    # a dolphin placed among several swimmers: which one it protects
@@ -44,62 +46,53 @@ DIVE = "D"                  # the dive face of the second dive die
 DOLPHIN, BOAT = "dolphin", "boat"
 
 
-class DiveRules(RulesBase):
-    OPTIONS: tuple[OptionSpec, ...] = (
-        OptionSpec("dolphins", "no", ("no", "yes"),
-                   "Dolphins & Dive Dice (challenge #6): dolphin tiles place dolphin tokens that protect "
-                   "swimmers; two dive dice replace the creature die", setup_only=True),
-    )
-
-    # --- the option and its data --------------------------------------------------
-    def dolphins_in_play(self, state: State) -> bool:
-        return self.option(state, "dolphins") == "yes"
+class Dolphins(AtlantisRules):
+    """Dolphins & Dive Dice (challenge #6)."""
 
     def dive_data(self) -> Mapping[str, Any]:
         """games/atlantis/dolphins.yaml (a variant may point ``data_files["dolphins"]`` elsewhere)."""
-        return self.expansion_data("dolphins")
+        return self.data.extra("dolphins")
 
-    def new_state(self, players: Sequence[str], options: Mapping[str, str], rng: Rng) -> State:
+    def new_state(self, players: Sequence[str], options: Mapping[str, str], rng: Rng) -> AtlantisState:
         """"Contents: 4 Dolphin Tokens": they wait off the board, in the supply."""
-        state = super().new_state(players, options, rng)  # type: ignore[misc]
-        if state.options.get("dolphins") == "yes":
-            state.add_creatures(DOLPHIN, self.dive_data()["dolphins"])
+        state = super().new_state(players, options, rng)
+        state.add_creatures(DOLPHIN, self.dive_data()["dolphins"])
         return state
 
     # --- who a dolphin protects ------------------------------------------------------
-    def protector(self, state: State, swimmer: str) -> str | None:
+    def protector(self, state: AtlantisState, swimmer: str) -> str | None:
         """The dolphin protecting ``swimmer``, if any."""
         return next((d for d, s in sorted(state.protects.items()) if s == swimmer), None)
 
-    def free_dolphins(self, state: State, cell: int) -> list[str]:
+    def free_dolphins(self, state: AtlantisState, cell: int) -> list[str]:
         """Dolphins at ``cell`` "not protecting another Swimmer already"."""
         return [h for h in sort_handles(state.creatures_in(cell))
                 if state.creatures[h].kind == DOLPHIN and h not in state.protects]
 
-    def free_swimmers(self, state: State, cell: int) -> list[str]:
+    def free_swimmers(self, state: AtlantisState, cell: int) -> list[str]:
         """Swimmers at ``cell`` no dolphin protects."""
         guarded = set(state.protects.values())
         return sort_handles(h for h in state.swimmers(cell) if h not in guarded)
 
-    def unprotected(self, state: State, swimmers: list[str]) -> list[str]:
+    def unprotected(self, state: AtlantisState, swimmers: list[str]) -> list[str]:
         """"that Swimmer is safe from attack by all Sea Creatures"."""
         guarded = set(state.protects.values())
-        return [h for h in super().unprotected(state, swimmers) if h not in guarded]  # type: ignore[misc]
+        return [h for h in super().unprotected(state, swimmers) if h not in guarded]
 
-    def protect(self, state: State, dolphin: str, swimmer: str, events: list) -> None:
+    def protect(self, state: AtlantisState, dolphin: str, swimmer: str, events: Events) -> None:
         """"Place Swimmer against the Dolphin token as an indication.\""""
         state.protects[dolphin] = swimmer
         events.append(event({"event": "protect", "dolphin": dolphin, "explorer": swimmer,
                              "at": self.label(state.creatures[dolphin].cell)}))
 
-    def release_dolphins(self, state: State) -> None:
+    def release_dolphins(self, state: AtlantisState) -> None:
         """A dolphin stops protecting a swimmer that is no longer swimming in its space."""
         for d, s in sorted(state.protects.items()):
             c, e = state.creatures[d], state.explorers[s]
             if c.where != SEA or e.where != SEA or e.cell != c.cell:
                 del state.protects[d]
 
-    def exposed(self, state: State, cell: int, swimmer: str, events: list) -> None:
+    def exposed(self, state: AtlantisState, cell: int, swimmer: str, events: Events) -> None:
         """"Beware! If the Dolphin is moved away from your protected Swimmer ... and a Sea Creature
         that attacks Swimmers is in the same sea space as this now unprotected Swimmer, the
         Swimmer is removed from the game.\""""
@@ -107,7 +100,7 @@ class DiveRules(RulesBase):
             self.lose_explorers(state, self.unprotected(state, [swimmer]), cell, events,
                                 cause="dolphin gone: a sea creature is there")
 
-    def dolphin_arrives(self, state: State, dolphin: str, cell: int, chosen: str | None, events: list) -> None:
+    def dolphin_arrives(self, state: AtlantisState, dolphin: str, cell: int, chosen: str | None, events: Events) -> None:
         """"When a Dolphin moves into a sea space occupied by one or more Swimmers, one of the
         Swimmers is safe ... If you move a Dolphin into a sea space with multiple Swimmers, you
         choose the protected one" (``chosen``; the caller checked it)."""
@@ -120,53 +113,49 @@ class DiveRules(RulesBase):
             state.dolphin_choice = dolphin
 
     # --- swimmers meeting dolphins (step 2 and wherever a swimmer moves) --------------------
-    def enter_sea(self, state: State, handle: str, cell: int, events: list) -> None:
+    def enter_sea(self, state: AtlantisState, handle: str, cell: int, events: Events) -> None:
         """"When a Swimmer moves into a sea space occupied by a Dolphin that is not protecting
         another Swimmer already, that Swimmer is safe from attack by all Sea Creatures.\""""
-        if self.dolphins_in_play(state):
-            escort = self.protector(state, handle)
-            if escort is not None and state.creatures[escort].cell != cell:
-                del state.protects[escort]          # it swims away from its dolphin
-                escort = None
-            free = self.free_dolphins(state, cell)
-            if escort is None and free:
-                self.protect(state, free[0], handle, events)
-        super().enter_sea(state, handle, cell, events)  # type: ignore[misc]
+        escort = self.protector(state, handle)
+        if escort is not None and state.creatures[escort].cell != cell:
+            del state.protects[escort]          # it swims away from its dolphin
+            escort = None
+        free = self.free_dolphins(state, cell)
+        if escort is None and free:
+            self.protect(state, free[0], handle, events)
+        super().enter_sea(state, handle, cell, events)
 
-    def move_explorer(self, state: State, player: str, handle: str, cell: int, swim: bool, events: list) -> None:
-        super().move_explorer(state, player, handle, cell, swim, events)  # type: ignore[misc]
-        if self.dolphins_in_play(state):
-            self.release_dolphins(state)
+    def move_explorer(self, state: AtlantisState, player: str, handle: str, cell: int, swim: bool, events: Events) -> None:
+        super().move_explorer(state, player, handle, cell, swim, events)
+        self.release_dolphins(state)
 
-    def lose_explorers(self, state: State, handles: list[str], cell: int | None, events: list, cause: str) -> None:
-        super().lose_explorers(state, handles, cell, events, cause)  # type: ignore[misc]
+    def lose_explorers(self, state: AtlantisState, handles: list[str], cell: int | None, events: Events, cause: str) -> None:
+        super().lose_explorers(state, handles, cell, events, cause)
         if state.protects:
             self.release_dolphins(state)
 
-    def after_action(self, state: State, events: list) -> None:
-        super().after_action(state, events)  # type: ignore[misc]
+    def after_action(self, state: AtlantisState, events: Events) -> None:
+        super().after_action(state, events)
         if state.protects:
             self.release_dolphins(state)
 
-    def explorer_moves(self, state: State, handle: str) -> list[dict[str, Any]]:
+    def explorer_moves(self, state: AtlantisState, handle: str) -> list[dict[str, Any]]:
         """In step 2, each swim of a protected swimmer is listed twice: alone, and with ``dolphin: true``."""
-        out = super().explorer_moves(state, handle)  # type: ignore[misc]
+        out = super().explorer_moves(state, handle)
         e = state.explorers[handle]
-        if not (self.dolphins_in_play(state) and e.where == SEA and self.current_step(state) == STEP_MOVE
+        if not (e.where == SEA and self.current_step(state) == STEP_MOVE
                 and self.protector(state, handle) and self.may_swim(state, handle)):
             return out
-        near = self.board.neighbours[e.cell]
+        near = self.board.neighbours[at(e.cell)]
         return out + [{**a, "dolphin": True} for a in out if self.board.index[a["to"]] in near]
 
-    def do_move(self, state: State, player: str, action: Mapping[str, Any], rng: Rng) -> list:
+    def do_move(self, state: AtlantisState, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         """``{move: r3, to: F4, dolphin: true}``: "When you move a protected Swimmer during step 2
         ..., you may move the Dolphin along with it (but only one sea space per turn as per the
         rules on moving Swimmers)\"."""
         carry = action.get("dolphin", False)
         if carry is False:
-            return super().do_move(state, player, action, rng)  # type: ignore[misc]
-        if not self.dolphins_in_play(state):
-            raise IllegalAction("there are no dolphins in this game (option dolphins=no): drop 'dolphin'")
+            return super().do_move(state, player, action, rng)
         if carry is not True:
             raise IllegalAction("dolphin must be true or false")
         self.expect(state, player, STEP_MOVE)
@@ -187,16 +176,20 @@ class DiveRules(RulesBase):
         events = [event({"event": "dolphin", "player": player, "dolphin": dolphin, "explorer": handle,
                          "from": self.label(frm), "to": self.label(cell)})]
         rest = {k: v for k, v in action.items() if k != "dolphin"}
-        return events + super().do_move(state, player, rest, rng)  # type: ignore[misc]
+        return events + super().do_move(state, player, rest, rng)
 
     # --- step 3: the dolphin tile ------------------------------------------------------------
-    def tile_kind(self, state: State, back: str) -> str:
+    def tile_kind(self, state: AtlantisState, back: str) -> str:
         """"consider this tile a green outlined *Play Immediately* tile\"."""
-        if back == DOLPHIN and self.dolphins_in_play(state):
+        if back == DOLPHIN:
             return "immediate"
-        return super().tile_kind(state, back)  # type: ignore[misc]
+        return super().tile_kind(state, back)
 
-    def effect_dolphin(self, state: State, tile: Tile, player: str, events: list, boarders) -> None:
+    def tile_effect_table(self) -> dict[str, TileEffect[AtlantisState]]:
+        return {**super().tile_effect_table(), DOLPHIN: self.effect_dolphin}
+
+    def effect_dolphin(self, state: AtlantisState, tile: Tile, player: str, events: Events,
+                       boarders: list[str] | None) -> None:
         """"Take a Dolphin token from off the board and place it on the sea space that had been
         occupied by the Terrain tile.\"  The explorers that stood on the tile swim there now: with
         one, the dolphin protects it; with several, the revealer chooses (decision ``protect``)."""
@@ -207,23 +200,23 @@ class DiveRules(RulesBase):
         events.append(event({"event": "appear", "piece": dolphin, "at": self.label(tile.cell)}))
         self.dolphin_arrives(state, dolphin, tile.cell, None, events)
 
-    def removal_rolls_die(self, state: State, back: str, fallen: list[str], boarders: list[str] | None) -> bool:
+    def removal_rolls_die(self, state: AtlantisState, back: str, fallen: list[str], boarders: list[str] | None) -> bool:
         """The dive dice wait while the revealer chooses the swimmer a new dolphin protects."""
-        if back == DOLPHIN and self.dolphins_in_play(state) and len(fallen) > 1 and self.supply(state, DOLPHIN):
+        if back == DOLPHIN and len(fallen) > 1 and self.supply(state, DOLPHIN):
             return False
-        return super().removal_rolls_die(state, back, fallen, boarders)  # type: ignore[misc]
+        return super().removal_rolls_die(state, back, fallen, boarders)
 
-    def waiting_decision(self, state: State) -> str | None:
+    def waiting_decision(self, state: AtlantisState) -> str | None:
         waiting = super().waiting_decision(state)
         if waiting is None and state.dolphin_choice is not None:
             return STEP_PROTECT
         return waiting
 
-    def legal_protect(self, state: State, player: str) -> list[dict[str, Any]]:
+    def legal_protect(self, state: AtlantisState, player: str) -> list[dict[str, Any]]:
         dolphin = state.creatures[state.dolphin_choice or ""]
         return [{"protect": h} for h in self.free_swimmers(state, dolphin.cell or 0)]
 
-    def do_protect(self, state: State, player: str, action: Mapping[str, Any], rng: Rng) -> list:
+    def do_protect(self, state: AtlantisState, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         """``{protect: r3}``: the swimmer the dolphin just placed protects."""
         self.expect(state, player, STEP_PROTECT)
         dolphin = state.dolphin_choice or ""
@@ -233,17 +226,15 @@ class DiveRules(RulesBase):
             raise IllegalAction(f"{swimmer} is not one of the swimmers at {self.label(cell)}: "
                                 f"{', '.join(self.free_swimmers(state, cell))}")
         die = self.roll_die(state, rng)     # step 4 follows: roll before anything changes
-        events: list = []
+        events: Events = []
         state.dolphin_choice = None
         self.protect(state, dolphin, swimmer, events)
         self.advance(state, rng, events, STEP_REMOVE, die)
         return events
 
     # --- step 4: the dive dice ------------------------------------------------------------------
-    def roll_die(self, state: State, rng: Rng | None) -> str:
+    def roll_die(self, state: AtlantisState, rng: Rng | None) -> str:
         """"roll both blue Dive Dice (instead of the red Creature Die)\": ``creature/distance``."""
-        if not self.dolphins_in_play(state):
-            return super().roll_die(state, rng)  # type: ignore[misc]
         if rng is None:
             raise NeedsSecret("the dive dice are rolled by the moderator")
         data = self.dive_data()
@@ -252,15 +243,17 @@ class DiveRules(RulesBase):
         distance = second[rng.randbelow(len(second), "dive die distance")]
         return f"{creature}/{distance}"
 
+    def die_faces_shown(self) -> list[str]:
+        data = self.dive_data()
+        return [f"{c}/{d}" for c in data["dive_die_creature"] for d in dict.fromkeys(data["dive_die_distance"])]
+
     @staticmethod
     def dive_faces(roll: str | None) -> tuple[str, str]:
         """The two faces of a dive roll ``"shark/2"`` -> ``("shark", "2")``."""
         creature, _, distance = (roll or "/").partition("/")
         return creature, distance
 
-    def start_creature_step(self, state: State, rng: Rng | None, events: list, die: str | None) -> bool:
-        if not self.dolphins_in_play(state):
-            return super().start_creature_step(state, rng, events, die)  # type: ignore[misc]
+    def start_creature_step(self, state: AtlantisState, rng: Rng | None, events: Events, die: str | None) -> bool:
         roll = die if die is not None else self.roll_die(state, rng)
         state.turn.die = roll
         state.history["rolls"] = state.history.get("rolls", 0) + 1
@@ -277,12 +270,12 @@ class DiveRules(RulesBase):
         """The first dive die's face as the pieces it names, for event texts."""
         return {BOAT: "unoccupied ship", WILD: "piece the dive dice can move"}.get(face, face)
 
-    def decision_kind(self, state: State, step: str) -> str:
-        if step == STEP_CREATURE and self.dolphins_in_play(state):
+    def decision_kind(self, state: AtlantisState, step: str) -> str:
+        if step == STEP_CREATURE:
             return STEP_DIVE
-        return super().decision_kind(state, step)  # type: ignore[misc]
+        return super().decision_kind(state, step)
 
-    def dive_kinds(self, state: State, face: str) -> list[str]:
+    def dive_kinds(self, state: AtlantisState, face: str) -> list[str]:
         """"whether you may move a Sea Serpent, Shark, Whale, Dolphin, or an unoccupied Boat. The
         Starfish symbol is wild\" (a squid goes with the whale face, see ``die_kinds``)."""
         faces = self.dive_data()["dive_die_creature"]
@@ -292,7 +285,7 @@ class DiveRules(RulesBase):
             kinds.extend([f] if f in (DOLPHIN, BOAT) else self.die_kinds(state, f))
         return kinds
 
-    def dive_pieces(self, state: State) -> list[str]:
+    def dive_pieces(self, state: AtlantisState) -> list[str]:
         """The pieces the dive roll lets the player move, in handle order ("You may never move an
         occupied Boat using the Dive Dice, even if you control the Boat")."""
         kinds = self.dive_kinds(state, self.dive_faces(state.turn.die)[0])
@@ -301,20 +294,18 @@ class DiveRules(RulesBase):
             out += [b.handle for b in state.boats.values() if b.where == SEA and not b.passengers]
         return sort_handles(out)
 
-    def vacant_spaces(self, state: State) -> list[int]:
+    def vacant_spaces(self, state: AtlantisState) -> list[int]:
         """"any unoccupied sea space on the game board\"."""
         return [c for c in range(self.board.playable_count) if self.vacant(state, c)]
 
-    def stops_serpent(self, state: State, cell: int) -> bool:
+    def stops_serpent(self, state: AtlantisState, cell: int) -> bool:
         """With the dive dice a serpent moves up to the rolled number; "If a Sea Serpent ... enters
         a sea space occupied by something it could attack ..., the Sea Creature's move ends\"."""
-        if not self.dolphins_in_play(state):
-            return super().stops_serpent(state, cell)  # type: ignore[misc]
         boat = state.boat_at.get(cell)
         return (boat is not None and bool(state.boats[boat].passengers)) or bool(
             self.unprotected(state, state.swimmers(cell)))
 
-    def dive_destinations(self, state: State, piece: str) -> list[tuple[int, list[str]]]:
+    def dive_destinations(self, state: AtlantisState, piece: str) -> list[tuple[int, list[str]]]:
         """Where ``piece`` may go with the dive roll -> the swimmers a dolphin arriving there may
         protect (each a separate choice when there are several)."""
         distance = self.dive_faces(state.turn.die)[1]
@@ -323,7 +314,7 @@ class DiveRules(RulesBase):
             if distance == DIVE:
                 cells = self.vacant_spaces(state)
             else:
-                enter = (lambda cell: self.ship_may_enter(state, piece, cell))  # type: ignore[attr-defined]
+                enter = (lambda cell: self.ship_may_enter(state, piece, cell))
                 cells = sorted(self.reach(b.cell or 0, int(distance), enter, lambda cell: False))
             return [(c, []) for c in cells if c != b.cell]
         c = state.creatures[piece]
@@ -338,7 +329,7 @@ class DiveRules(RulesBase):
             return [(d, []) for d in sorted(cells)]
         return [(d, []) for d in sorted(self.creature_reach(state, c, int(distance)))]
 
-    def legal_dive(self, state: State, player: str) -> list[dict[str, Any]]:
+    def legal_dive(self, state: AtlantisState, player: str) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = [{"dive": "none"}]
         for piece in self.dive_pieces(state):
             for cell, swimmers in self.dive_destinations(state, piece):
@@ -353,12 +344,12 @@ class DiveRules(RulesBase):
                            if s != current)
         return out
 
-    def do_dive(self, state: State, player: str, action: Mapping[str, Any], rng: Rng) -> list:
+    def do_dive(self, state: AtlantisState, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         """``{dive: K2, to: F4}`` (or ``path:``), ``{dive: P1, to: F4, protect: r3}``,
         ``{dive: P1, protect: r3}`` or ``{dive: none}``."""
         self.expect(state, player, STEP_DIVE)
         creature_face, distance = self.dive_faces(state.turn.die)
-        events: list = []
+        events: Events = []
         if is_none(action["dive"]):
             if set(action) - {"dive"}:
                 raise IllegalAction("{dive: none} takes no other keys")
@@ -379,7 +370,7 @@ class DiveRules(RulesBase):
             self.dive_creature(state, player, piece, action, distance, events)
         return self.wait_or_advance(state, rng, events, STEP_CREATURE)
 
-    def dive_to(self, state: State, action: Mapping[str, Any], what: str, stay: int | None = None) -> int:
+    def dive_to(self, state: AtlantisState, action: Mapping[str, Any], what: str, stay: int | None = None) -> int:
         """"If a "D" was rolled ..., move the chosen Sea Creature or unoccupied Boat to any
         unoccupied sea space on the game board\" (or stay at ``stay``, for a squid)."""
         if action.get("path") is not None:
@@ -391,27 +382,28 @@ class DiveRules(RulesBase):
             raise IllegalAction(f"{self.label(cell)} is not an unoccupied sea space")
         return cell
 
-    def dive_walk(self, state: State, action: Mapping[str, Any], start: int, distance: str, enter, stop,
+    def dive_walk(self, state: AtlantisState, action: Mapping[str, Any], start: int, distance: str,
+                  enter: WalkTest, stop: WalkTest,
                   what: str) -> Path:
         """A move "up to the number of sea spaces you rolled" or a dive; never back to ``start``."""
         if distance == DIVE:
             return [self.dive_to(state, action, what)]
         return self.walk_arg(action, start, int(distance), enter, stop, what, allow_return=False)
 
-    def dive_boat(self, state: State, player: str, boat: str, action: Mapping[str, Any], distance: str,
-                  events: list) -> None:
+    def dive_boat(self, state: AtlantisState, player: str, boat: str, action: Mapping[str, Any], distance: str,
+                  events: Events) -> None:
         """An unoccupied ship drifts "due to the wind and turbulent waters surrounding Atlantis"."""
         if "protect" in action:
             raise IllegalAction("protect: is for dolphins")
         start = state.boats[boat].cell or 0
-        enter = (lambda cell: self.ship_may_enter(state, boat, cell))  # type: ignore[attr-defined]
+        enter = (lambda cell: self.ship_may_enter(state, boat, cell))
         path = self.dive_walk(state, action, start, distance, enter, lambda cell: False, f"ship {boat}")
         events.append(event({"event": "sail", "player": player, "boat": boat, "how": "dive dice",
                              "from": self.label(start), "to": self.label(path[-1])}))
         self.sail(state, boat, path[-1], events)
 
-    def dive_creature(self, state: State, player: str, handle: str, action: Mapping[str, Any], distance: str,
-                      events: list) -> None:
+    def dive_creature(self, state: AtlantisState, player: str, handle: str, action: Mapping[str, Any], distance: str,
+                      events: Events) -> None:
         """A sea creature moves or dives; "If a Sea Serpent, Shark, or Whale (or Giant Squid) enters a
         sea space occupied by something it could attack ..., the Sea Creature's move ends, and the
         attack commences as per the usual rules.\""""
@@ -433,10 +425,10 @@ class DiveRules(RulesBase):
                              "how": "dived" if distance == DIVE else "dive dice",
                              "from": self.label(start), "to": self.label(dest),
                              "path": [self.label(x) for x in path]}))
-        getattr(self, "arrive_" + kind)(state, c, dest, events)
+        self.creature_rule(kind).arrive(state, c, dest, events)
 
-    def dive_dolphin(self, state: State, player: str, dolphin: str, action: Mapping[str, Any], distance: str,
-                     events: list) -> None:
+    def dive_dolphin(self, state: AtlantisState, player: str, dolphin: str, action: Mapping[str, Any], distance: str,
+                     events: Events) -> None:
         """A dolphin moves, dives, or switches the swimmer it protects."""
         start = state.creatures[dolphin].cell or 0
         old = state.protects.get(dolphin)
@@ -474,22 +466,19 @@ class DiveRules(RulesBase):
             self.exposed(state, start, old, events)
 
     # --- positions, pictures, texts ----------------------------------------------------------------
-    def extra_view(self, state: State) -> dict[str, Any]:
-        out = super().extra_view(state)  # type: ignore[misc]
-        if self.dolphins_in_play(state):
-            out["dolphins"] = {"protects": dict(sorted(state.protects.items())), "choosing": state.dolphin_choice}
+    def extra_view(self, state: AtlantisState) -> dict[str, Any]:
+        out = super().extra_view(state)
+        out["dolphins"] = {"protects": dict(sorted(state.protects.items())), "choosing": state.dolphin_choice}
         return out
 
-    def read_extra(self, state: State, pos: Mapping[str, Any]) -> None:
-        super().read_extra(state, pos)  # type: ignore[misc]
+    def read_extra(self, state: AtlantisState, pos: Mapping[str, Any]) -> None:
+        super().read_extra(state, pos)
         d = pos.get("dolphins") or {}
         state.protects = {str(k): str(v) for k, v in sorted((d.get("protects") or {}).items())}
         state.dolphin_choice = d.get("choosing")
 
     def picture(self, view: Mapping[str, Any]) -> BoardPicture:
-        pic = super().picture(view)  # type: ignore[misc]
-        if (view.get("options") or {}).get("dolphins") != "yes":
-            return pic
+        pic = super().picture(view)
         protects = (view.get("dolphins") or {}).get("protects") or {}
         for cell in pic.cells:
             cell.marks = [f"{m}:{protects[m]}" if m in protects else m for m in cell.marks]
@@ -515,9 +504,9 @@ class DiveRules(RulesBase):
                     f"{ev.get('from')} -> {ev.get('to')} ({ev['how']})")
         if kind == "sail" and ev.get("how") == "dive dice":
             return f"{ev.get('player')} sails empty ship {ev.get('boat')} {ev.get('from')} -> {ev.get('to')} (dive dice)"
-        return super().describe(ev)  # type: ignore[misc]
+        return super().describe(ev)
 
-    def variant_prompt(self, state: State, kind: str) -> str:
+    def variant_prompt(self, state: AtlantisState, kind: str) -> str:
         if kind == STEP_DIVE:
             creature, distance = self.dive_faces(state.turn.die)
             how = "dives to any unoccupied sea space" if distance == DIVE else f"moves up to {distance} sea space(s)"
@@ -527,12 +516,10 @@ class DiveRules(RulesBase):
             cell = state.creatures[state.dolphin_choice].cell
             return (f"dolphin {state.dolphin_choice} came up at {self.label(cell)}: choose the swimmer it "
                     f"protects: {{protect: {', '.join(self.free_swimmers(state, cell or 0))}}}")
-        return super().variant_prompt(state, kind)  # type: ignore[misc]
+        return super().variant_prompt(state, kind)
 
     def summary_lines(self, view: Mapping[str, Any]) -> list[str]:
-        lines = super().summary_lines(view)  # type: ignore[misc]
-        if (view.get("options") or {}).get("dolphins") != "yes":
-            return lines
+        lines = super().summary_lines(view)
         turn = view.get("turn") or {}
         if turn.get("step") == STEP_DIVE:
             creature, distance = self.dive_faces(turn.get("die"))
@@ -545,10 +532,10 @@ class DiveRules(RulesBase):
         return lines
 
     def template(self, view: Mapping[str, Any], player: str) -> str:
-        state = self.read_position(view)  # type: ignore[attr-defined]
+        state = self.read_position(view)
         step = self.current_step(state)
         if state.phase != PLAY or self.decider(state) != player or step not in (STEP_DIVE, STEP_PROTECT):
-            return super().template(view, player)  # type: ignore[misc]
+            return super().template(view, player)
         lines = ["actions:"]
         if step == STEP_PROTECT:
             lines.append(f"  - {{protect: {self.legal_protect(state, player)[0]['protect']}}}"
@@ -558,9 +545,8 @@ class DiveRules(RulesBase):
         lines.append("# any time: - {standing: {shark_defense: ask, whale_defense: auto}}")
         return "\n".join(lines) + "\n"
 
-    def template_step(self, state: State, player: str, step: str, now: bool, legal) -> list[str]:
-        if not self.dolphins_in_play(state):
-            return super().template_step(state, player, step, now, legal)  # type: ignore[misc]
+    def template_step(self, state: AtlantisState, player: str, step: str, now: bool,
+                      legal: Callable[[], list[dict[str, Any]]]) -> list[str]:
         if step == STEP_CREATURE:
             if now and state.turn.die:
                 creature, distance = self.dive_faces(state.turn.die)
@@ -571,7 +557,16 @@ class DiveRules(RulesBase):
             return ["  # step 4: the dive dice are rolled after step 3; you answer then with",
                     "  #   {dive: K2, to: F4}, {dive: P1, to: F4, protect: r3}, {dive: P1, protect: r3} "
                     "or {dive: none}"]
-        lines = super().template_step(state, player, step, now, legal)  # type: ignore[misc]
+        lines = super().template_step(state, player, step, now, legal)
         if step == STEP_MOVE:
             lines.insert(1, "  #   a protected swimmer may take its dolphin along: {move: r3, to: F4, dolphin: true}")
         return lines
+
+    # --- the tables ------------------------------------------------------------------------------
+    def action_table(self) -> dict[str, ActionHandler[AtlantisState]]:
+        return {**super().action_table(), "dive": self.do_dive, "protect": self.do_protect}
+
+    def decider_table(self) -> dict[str, Decider[AtlantisState]]:
+        table = {**super().decider_table(), STEP_DIVE: self.legal_dive, STEP_PROTECT: self.legal_protect}
+        del table[STEP_CREATURE]            # step 4 waits for the dive dice instead
+        return table

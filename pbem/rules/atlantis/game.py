@@ -1,237 +1,182 @@
-"""Survive: Escape from Atlantis! (30th anniversary), base game, 2-4 players.
+"""Survive: Escape from Atlantis! (30th anniversary), with its mini-expansions as options.
 
-:class:`AtlantisGame` wires the rules mixins to the :class:`pbem.game.Game`
-interface.  A variant subclasses it and overrides the rule steps that differ
-(``turn_steps``, ``effect_<back>``, ``stops_<creature>``, ``placement_spots``,
-``explorer_points``, ...) or points ``data_files`` at its own YAML.
+:class:`AtlantisGame` is the game at the :class:`pbem.game.Game` interface: its options,
+and which layers an option combination puts in front of
+:class:`~pbem.rules.atlantis.rules.AtlantisRules` (see :meth:`AtlantisGame.layers`).
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Mapping, Sequence
 
-from pbem.data import game_data
-from pbem.game import (
-    Action,
-    BoardPicture,
-    Decision,
-    Game,
-    IllegalAction,
-    OptionSpec,
-    Position,
-    Rng,
+from pbem.game import OptionError, OptionSpec, Position, Rng
+from pbem.rules.atlantis.challenges import (
+    END_CHOICES,
+    END_SUBMERGED,
+    END_TO_THE_LAST,
+    END_VOLCANO,
+    AllEqual,
+    Overpopulated,
+    Submerged,
+    ToTheLast,
 )
-from pbem.rules.atlantis.actions import action_kind
-from pbem.rules.atlantis.board import Board
-from pbem.rules.atlantis.challenges import ChallengeRules
-from pbem.rules.atlantis.players56 import STEP_SHIP, STEP_SUNK, Players56Rules
-from pbem.rules.atlantis.dive import STEP_DIVE, STEP_PROTECT, DiveRules
-from pbem.rules.atlantis.squid import STEP_SQUID_PLACE, STEP_SQUID_TAKE, SquidRules
-from pbem.rules.atlantis.strategy import BotHints
-from pbem.rules.atlantis.creatures import CreatureRules
-from pbem.rules.atlantis.defense import DefenseRules
-from pbem.rules.atlantis.flow import TurnFlow
-from pbem.rules.atlantis.movement import MovementRules
+from pbem.rules.atlantis.dive import Dolphins
+from pbem.rules.atlantis.players56 import Challenge5, Players56
 from pbem.rules.atlantis.position_check import PositionCheck
-from pbem.rules.atlantis.scoring import ScoringRules
-from pbem.rules.atlantis.setup import SetupRules
-from pbem.rules.atlantis.state import (
-    OVER,
-    SETUP_BOAT,
-    SETUP_PLACE,
-    STEP_BOARDERS,
-    STEP_CREATURE,
-    STEP_DEFENSE,
-    STEP_MOVE,
-    STEP_REMOVE,
-    STEP_TILE,
-    State,
+from pbem.rules.atlantis.rules import AtlantisRules
+from pbem.rules.atlantis.squid import GiantSquid, SquidsForWhales
+from pbem.rules.atlantis.state import AtlantisState
+from pbem.rules.survive.game import Layer, SurviveGame
+
+OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec("memory", "strict", ("strict", "open"),
+               "strict: you see your explorer values only during setup; open: always"),
+    OptionSpec("colours", "auto", ("auto", "1", "2"),
+               "explorer colours per player; auto = 2 in a two-player game, else 1", setup_only=True),
+    OptionSpec("defense", "auto", ("auto", "never", "ask"),
+               "default standing order for defense tiles", setup_only=True),
+    OptionSpec("lagoon", "sea", ("sea", "land"),
+               "does the central sea hex count as a sea space when choosing which tile to remove"),
+    OptionSpec("boats", "per-player", ("per-player", "per-colour"),
+               "ships at setup: 2 per player, or 2 per colour", setup_only=True),
+    OptionSpec("layout", "random", ("random", "fixup"),
+               "fixup: reshuffle the terrain until no beach/forest tile is isolated", setup_only=True),
+    # the 5-6 Players! mini-expansion's tie-breaks
+    OptionSpec("ties", "auto", ("auto", "shared", "broken"),
+               "auto: ties broken as in the 5-6 player rules in a 5-6 player game, shared otherwise; "
+               "shared: tied players share the win; broken: more explorers rescued, then (all-equal) "
+               "more points, then fewer turns taken"),
+    # the challenges
+    OptionSpec("overpopulated", "no", ("no", "yes"),
+               "yes: challenge #1 (2-4 players: up to two explorers on each inland tile at setup) or, "
+               "with 5-6 players, challenge #5", setup_only=True),
+    OptionSpec("end", END_VOLCANO, END_CHOICES,
+               "volcano: the volcano ends the game; to-the-last: challenge #2 (ends when the last explorer "
+               "leaves the board); submerged: challenge #4 (ends with the last terrain tile)"),
+    OptionSpec("scoring", "values", ("values", "all-equal"),
+               "values: add up the saved explorers' values; all-equal: challenge #3, count them"),
+    # Dolphins & Dive Dice
+    OptionSpec("dolphins", "no", ("no", "yes"),
+               "Dolphins & Dive Dice (challenge #6): dolphin tiles place dolphin tokens that protect "
+               "swimmers; two dive dice replace the creature die", setup_only=True),
+    # The Giant Squid
+    OptionSpec("squid", "no", ("no", "yes", "replace-whales"),
+               "The Giant Squid: yes = a squid comes with every whale; "
+               "replace-whales = variant #1, squids instead of whales", setup_only=True),
+    OptionSpec("squid_take", "yes", ("yes", "no"),
+               "The Giant Squid: a squid placed next to people takes one of them "
+               "(no = variant #2)"),
 )
-from pbem.rules.atlantis.tiles import TileRules
-from pbem.rules.atlantis.view import ViewRules
 
 
-class AtlantisGame(Players56Rules, ChallengeRules, DiveRules, SquidRules, BotHints,
-                   SetupRules, TurnFlow, MovementRules, TileRules, CreatureRules, DefenseRules,
-                   ScoringRules, ViewRules, Game):
+class AtlantisGame(SurviveGame[AtlantisState]):
     name = "atlantis"
     title = "Survive: Escape from Atlantis! (30th anniversary)"
     rules_version = "atlantis-30th/1"
     min_players = 2
     max_players = 6   # 5-6 with the 5-6 Players! mini-expansion (players56.py)
-
-    #: actions a player may send when it is not their decision
     anytime_actions: tuple[str, ...] = ("standing",)
-    #: the move-file action shapes (None: actions.SHAPES); a variant may bring its own
-    action_shapes: tuple | None = None
-    #: games/atlantis/ files: board geometry, tile backs, components
-    data_files: Mapping[str, str] = {"board": "board.yaml", "tiles": "tiles.yaml", "components": "components.yaml"}
-    data_game = "atlantis"
-
-    #: action kind -> handler method
-    handlers: Mapping[str, str] = {
-        "place": "do_place", "boat": "do_boat", "play": "do_play", "move": "do_move", "done": "do_done",
-        "remove": "do_remove", "board": "do_board", "creature": "do_creature", "defend": "do_defend",
-        "standing": "do_standing",
-        "dive": "do_dive", "protect": "do_protect", "squid": "do_squid", "take": "do_take"}
-    #: checks a position file before a game starts from it (a variant brings its own subclass)
+    data_folder = "atlantis"
+    base_rules = AtlantisRules
+    #: checks a position file before a game starts from it
     position_check: type[PositionCheck] = PositionCheck
-    #: decision kind -> method listing its legal actions
-    deciders: Mapping[str, str] = {
-        SETUP_PLACE: "legal_place", SETUP_BOAT: "legal_boat", STEP_TILE: "legal_play_tile",
-        STEP_MOVE: "legal_move", STEP_REMOVE: "legal_remove", STEP_BOARDERS: "legal_board",
-        STEP_CREATURE: "legal_creature", STEP_DEFENSE: "legal_defend",
-        STEP_SHIP: "legal_choose_ship", STEP_SUNK: "legal_sunk_move",
-        STEP_DIVE: "legal_dive", STEP_PROTECT: "legal_protect",
-        STEP_SQUID_PLACE: "legal_squid", STEP_SQUID_TAKE: "legal_take"}
 
     def __init__(self) -> None:
-        files = self.data_files
-        self.board = Board.from_data(game_data(self.data_game, files["board"]))
-        tiles = game_data(self.data_game, files["tiles"])
-        self.terrains = tuple(tiles["terrains"])
-        self.tile_backs = {k: dict(v) for k, v in tiles["backs"].items()}
-        self.back_kind = {k: v["kind"] for k, v in self.tile_backs.items()}
-        self.comp = game_data(self.data_game, files["components"])
-        self.option_defaults = {s.name: s.default for s in self.option_specs()}
+        super().__init__()
+        plain = self.base
+        assert isinstance(plain, AtlantisRules)
+        self.plain: AtlantisRules = plain
+        # event lines of every layer: an event is described without knowing the options
+        self.describer = self.rules_with((Challenge5, ToTheLast, Dolphins, GiantSquid))
 
-    # --- options ------------------------------------------------------------------
     def option_specs(self) -> Sequence[OptionSpec]:
-        """The base options, then each variant mixin's ``OPTIONS`` (in MRO order)."""
-        extra: list[OptionSpec] = []
-        for cls in type(self).__mro__:
-            extra.extend(cls.__dict__.get("OPTIONS", ()))
-        return tuple(self.base_option_specs()) + tuple(extra)
+        return OPTIONS
 
-    def base_option_specs(self) -> Sequence[OptionSpec]:
-        return (
-            OptionSpec("memory", "strict", ("strict", "open"),
-                       "strict: you see your explorer values only during setup; open: always"),
-            OptionSpec("colours", "auto", ("auto", "1", "2"),
-                       "explorer colours per player; auto = 2 in a two-player game, else 1", setup_only=True),
-            OptionSpec("defense", "auto", ("auto", "never", "ask"),
-                       "default standing order for defense tiles", setup_only=True),
-            OptionSpec("lagoon", "sea", ("sea", "land"),
-                       "does the central sea hex count as a sea space when choosing which tile to remove"),
-            OptionSpec("boats", "per-player", ("per-player", "per-colour"),
-                       "ships at setup: 2 per player, or 2 per colour", setup_only=True),
-            OptionSpec("layout", "random", ("random", "fixup"),
-                       "fixup: reshuffle the terrain until no beach/forest tile is isolated", setup_only=True),
-        )
+    def layers(self, options: Mapping[str, str], n_players: int) -> tuple[Layer, ...]:
+        """The mini-expansions and challenges these options play, asked in this order."""
+        out: list[Layer] = []
+        overpopulated = options["overpopulated"] == "yes"
+        if self.plain.expansion_setup(n_players) is not None:
+            out.append(Challenge5 if overpopulated else Players56)
+        elif overpopulated:
+            out.append(Overpopulated)
+        if options["end"] == END_TO_THE_LAST:
+            out.append(ToTheLast)
+        elif options["end"] == END_SUBMERGED:
+            out.append(Submerged)
+        if options["scoring"] == "all-equal":
+            out.append(AllEqual)
+        if options["dolphins"] == "yes":
+            out.append(Dolphins)
+        if options["squid"] == "yes":
+            out.append(GiantSquid)
+        elif options["squid"] == "replace-whales":
+            out.append(SquidsForWhales)
+        return tuple(out)
 
     def check_options(self, options: Mapping[str, str], players: Sequence[str]) -> None:
+        if self.plain.expansion_setup(len(players)) is not None and options.get("boats") == "per-colour":
+            raise OptionError("boats=per-colour cannot be used with 5-6 players: "
+                              "the 5-6 player rules say how many ships each seat gets")
+        end = options.get("end")
+        if isinstance(end, str) and end not in END_CHOICES:
+            asked = set(re.split(r"[\s,+&/]+", end.strip()))
+            if {END_TO_THE_LAST, END_SUBMERGED} <= asked:
+                raise OptionError("end=to-the-last (challenge #2) and end=submerged (#4) cannot be combined: "
+                                  "#2 plays on after the last tile is gone, #4 ends the game with it")
         super().check_options(options, players)
-        if not self.min_players <= len(players) <= self.max_players:
-            raise ValueError(f"{self.title} takes {self.min_players}-{self.max_players} players, not {len(players)}")
-        if len(set(players)) != len(players):
-            raise ValueError("player names must differ")
-        per = self.colours_per_player(len(players), self.full_options(options))
-        in_box = len(self.colour_prefixes(len(players)))
+        if options.get("squid_take", "yes") == "no" and options.get("squid", "no") == "no":
+            raise OptionError("squid_take=no (variant #2) needs squid=yes or squid=replace-whales")
+        self.check_player_count(players)
+        per = self.base.colours_per_player(len(players), self.full_options(options))
+        in_box = len(self.ruleset(self.full_options(options), len(players)).colour_prefixes(len(players)))
         if per * len(players) > in_box:
-            raise ValueError(f"colours={options.get('colours')} needs {per * len(players)} colours; "
-                             f"there are {in_box}")
-
-    # --- set-up and positions ------------------------------------------------------
-    def setup(self, players: Sequence[str], options: Mapping[str, str], rng: Rng) -> State:
-        self.check_options(options, players)
-        return self.new_state(players, options, rng)
-
-    def to_position(self, state: State) -> Position:
-        return self.make_view(state, None, omniscient=True)
-
-    def from_position(self, position: Mapping[str, Any]) -> State:
-        return self.read_position(position)
+            raise OptionError(f"colours={options.get('colours')} needs {per * len(players)} colours; "
+                              f"there are {in_box}")
 
     def check_position(self, position: Mapping[str, Any]) -> None:
         """Positions are validated like moves: see :mod:`pbem.rules.atlantis.position_check`."""
         self.position_check(self, position).run()
 
-    def position_options(self, position: Mapping[str, Any]) -> dict[str, str]:
-        """The position's ``options`` (a state plays with exactly these; missing ones are the defaults)."""
-        return {str(k): str(v) for k, v in (position.get("options") or {}).items()}
-
-    def position_with_options(self, position: Mapping[str, Any], options: Mapping[str, str]) -> Position:
-        return {**position, "options": {k: str(options[k]) for k in sorted(options)}}
-
-    # --- play ------------------------------------------------------------------------
-    def pending(self, state: State) -> list[Decision]:
-        who = self.decider(state)
-        if who is None:
-            return []
-        kind = self.current_step(state)
-        return [Decision(player=who, kind=kind, prompt=self.prompt(state, kind))]
-
-    def prompt(self, state: State, kind: str) -> str:
-        variant = self.variant_prompt(state, kind)
-        if variant:
-            return variant
-        if kind == SETUP_PLACE:
-            return "place an explorer on an empty terrain tile: {place: r7, on: G5}"
-        if kind == SETUP_BOAT:
-            return "place a ship on a free sea space next to the island: {boat: B1, at: F2}"
-        if kind == STEP_TILE:
-            return "step 1: play a tile from your hand ({play: T12, ...}) or {play: none}"
-        if kind == STEP_MOVE:
-            left = self.movement_points(state) - state.turn.moves
-            return (f"step 2: {left} movement point(s) left: {{move: r7, to: G5}}, {{move: B3, to: F4}} "
-                    "or {done: move}")
-        if kind == STEP_REMOVE:
-            spots = [self.label(state.tiles[h].cell) for h in self.removable_tiles(state)]
-            return f"step 3: remove a terrain tile, one of {', '.join(spots)}: {{remove: {spots[0]}}}"
-        if kind == STEP_BOARDERS:
-            b = state.open_boarding()
-            return (f"choose {self.capacity(state, b.boat)} swimmers at {self.label(b.cell)} to board "
-                    f"ship {b.boat}: {{board: [r1, b2, g3]}}")
-        if kind == STEP_CREATURE:
-            return f"step 4: the die shows {state.turn.die}: {{creature: HANDLE, to: SPACE}} or {{creature: none}}"
-        if kind == STEP_DEFENSE:
-            r = state.open_reaction()
-            return (f"{r.creature} attacks at {self.label(r.cell)}: play a defense tile {{defend: TILE}} "
-                    "or {defend: none}")
-        return ""
-
-    def legal_actions(self, state: State, player: str) -> list[Action]:
-        if self.decider(state) != player:
-            return []
-        return getattr(self, self.deciders[self.current_step(state)])(state, player)
-
-    def apply(self, state: State, player: str, action: Mapping[str, Any], rng: Rng) -> list:
-        kind = action_kind(action, self.action_shapes)
-        if kind not in self.anytime_actions and state.phase == OVER:
-            raise IllegalAction("the game is over")
-        events = getattr(self, self.handlers[kind])(state, player, action, rng)
-        self.after_action(state, events)
-        return events
-
-    # --- views --------------------------------------------------------------------------
-    def view(self, state: State, viewer: str | None) -> Position:
-        return self.make_view(state, viewer)
-
-    def secrets(self, state: State, player: str) -> dict[str, Any]:
-        """What ``player`` knows that the public does not: hand tiles with backs, own
-        explorer values when visible, standing orders."""
-        out: dict[str, Any] = {
-            "hand": {h: {"back": state.tiles[h].back, "obtained": state.tiles[h].obtained}
-                     for h in self.hand(state, player)},
-            "standing": dict(sorted((state.standing.get(player) or {}).items())),
-        }
-        values = {h: e.value for h, e in state.explorers.items()
-                  if e.owner == player and self.sees_value(state, player, e)
-                  and not self.sees_value(state, None, e)}
-        if values:
-            out["explorer_values"] = values
-        return out
-
-    def board_picture(self, view: Mapping[str, Any]) -> BoardPicture:
-        return self.picture(view)
-
     def describe_event(self, event: Mapping[str, Any]) -> str:
-        return self.describe(event)
+        return self.describer.describe(event)
 
-    def summary(self, view: Mapping[str, Any]) -> list[str]:
-        return self.summary_lines(view)
+    # --- the rules' helpers, for callers that hold a game (tests, tools) ------------------------
+    @property
+    def board(self) -> Any:
+        return self.data.board
 
-    def turn_number(self, view: Mapping[str, Any]) -> int:
-        return int(view["turn"]["number"])
+    @property
+    def comp(self) -> dict[str, Any]:
+        return self.data.comp
 
-    def move_template(self, state_view: Mapping[str, Any], player: str) -> str:
-        return self.template(state_view, player)
+    @property
+    def tile_backs(self) -> dict[str, dict[str, Any]]:
+        return self.data.tile_backs
+
+    def label(self, cell: int | None) -> str:
+        return self.base.label(cell)
+
+    def hand(self, state: AtlantisState, player: str) -> list[str]:
+        return self.rules(state).hand(state, player)
+
+    def reserve_explorers(self, state: AtlantisState, player: str) -> list[str]:
+        return self.rules(state).reserve_explorers(state, player)
+
+    def controllers(self, state: AtlantisState, boat: str) -> list[str]:
+        return self.rules(state).controllers(state, boat)
+
+    def roll_die(self, state: AtlantisState, rng: Rng | None) -> str:
+        return self.rules(state).roll_die(state, rng)
+
+    def turns_taken(self, state: AtlantisState, player: str) -> int:
+        return self.rules(state).turns_taken(state, player)
+
+    def isolated_slots(self, layout: Sequence[str], options: Mapping[str, str]) -> list[int]:
+        return self.plain.isolated_slots(layout, options)
+
+    def dive_data(self) -> Mapping[str, Any]:
+        return self.data.extra("dolphins")
+
+    def template(self, view: Position, player: str) -> str:
+        return self.move_template(view, player)

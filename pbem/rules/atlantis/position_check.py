@@ -1,7 +1,7 @@
 """Checking a position before a game starts from it: positions are validated like moves.
 
 :class:`PositionCheck` reads a position file the way
-:meth:`~pbem.rules.atlantis.view.ViewRules.read_position` does, but first makes sure
+:meth:`~pbem.rules.survive.view.ViewRules.read_position` does, but first makes sure
 that every field is there, has the right type and an allowed value, and that the
 position is one the rules can play on:
 
@@ -31,11 +31,11 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, NoReturn, Se
 
 from pbem.game import PositionError
 from pbem.rng import Rng
-from pbem.rules.atlantis.defense import ORDERS
-from pbem.rules.atlantis.dive import STEP_DIVE, STEP_PROTECT
-from pbem.rules.atlantis.players56 import STEP_SHIP, STEP_SUNK
-from pbem.rules.atlantis.setup import STANDING_KEYS
-from pbem.rules.atlantis.squid import STEP_SQUID_PLACE, STEP_SQUID_TAKE
+from pbem.rules.atlantis.dive import STEP_DIVE, STEP_PROTECT, Dolphins
+from pbem.rules.atlantis.players56 import STEP_SHIP, STEP_SUNK, Challenge5
+from pbem.rules.atlantis.squid import STEP_SQUID_PLACE, STEP_SQUID_TAKE, GiantSquid
+from pbem.rules.survive.reactions import ORDERS
+from pbem.rules.survive.rules import SurviveRules
 from pbem.rules.atlantis.state import (
     BOAT,
     HAND,
@@ -52,16 +52,22 @@ from pbem.rules.atlantis.state import (
     STEP_BOARDERS,
     STEP_CREATURE,
     STEP_DEFENSE,
+    STEP_MOVE,
+    STEP_REMOVE,
+    STEP_TILE,
     SUPPLY,
     USED,
     State,
     sort_handles,
 )
-from pbem.rules.atlantis.view import FORMAT
 
 if TYPE_CHECKING:
-    from pbem.rules.atlantis.game import AtlantisGame
+    from pbem.rules.survive.game import SurviveGame
 
+FORMAT = "atlantis/1"
+#: the decision kinds of a turn in the order error lines list them
+STEP_ORDER = (STEP_TILE, STEP_MOVE, STEP_REMOVE, STEP_BOARDERS, STEP_CREATURE, STEP_DEFENSE, STEP_SHIP, STEP_SUNK,
+              STEP_DIVE, STEP_PROTECT, STEP_SQUID_PLACE, STEP_SQUID_TAKE)
 #: the key of the Rng that builds "the box" (the pieces of a game); nothing it draws is used
 BOX_KEY = b"pbem position check: the box"
 PHASES = (SETUP_PLACE, SETUP_BOAT, PLAY, OVER)
@@ -158,30 +164,14 @@ class PositionCheck:
     TILE_PLACES: ClassVar[tuple[str, ...]] = (ISLAND, HAND, USED)
     BOAT_PLACES: ClassVar[tuple[str, ...]] = (RESERVE, SUPPLY, SEA, LOST)
     CREATURE_PLACES: ClassVar[tuple[str, ...]] = (SUPPLY, SEA, LOST)
-    #: the standing orders a player may keep (each one's values: the ``defense`` option's choices)
-    STANDING_KEYS: ClassVar[tuple[str, ...]] = STANDING_KEYS
     #: the tile kinds a hand may hold (tiles.yaml ``kind``, as the options make it)
     HAND_KINDS: ClassVar[tuple[str, ...]] = ("hand", "defense")
 
     #: turn step -> the position record it waits on (the step is open exactly when the record is set)
     STEP_RECORDS: ClassVar[Mapping[str, str]] = {STEP_BOARDERS: "boarding", STEP_DEFENSE: "reaction"}
-    #: play steps of the variants -> when the variant is in play (on the box state)
-    VARIANT_STEPS: ClassVar[Mapping[str, Callable[[Any, State], bool]]] = {
-        STEP_DIVE: lambda game, box: game.dolphins_in_play(box),
-        STEP_PROTECT: lambda game, box: game.dolphins_in_play(box),
-        STEP_CREATURE: lambda game, box: not game.dolphins_in_play(box),
-        STEP_SQUID_PLACE: lambda game, box: game.squids_in_play(box),
-        STEP_SQUID_TAKE: lambda game, box: game.squids_in_play(box),
-        STEP_SUNK: lambda game, box: game.challenge5(box),
-        STEP_SHIP: lambda game, box: game.challenge5(box),
-    }
-    #: top-level keys a variant adds -> when the variant is in play (on the box state)
-    VARIANT_KEYS: ClassVar[Mapping[str, Callable[[Any, State], bool]]] = {
-        "sunk": lambda game, box: game.challenge5(box),
-        "ship_choice": lambda game, box: game.challenge5(box),
-        "dolphins": lambda game, box: game.dolphins_in_play(box),
-        "squid": lambda game, box: game.squids_in_play(box),
-    }
+    #: top-level keys a layer adds -> the layer (the key belongs to positions it plays)
+    VARIANT_KEYS: ClassVar[Mapping[str, type[Any]]] = {
+        "sunk": Challenge5, "ship_choice": Challenge5, "dolphins": Dolphins, "squid": GiantSquid}
     REQUIRED_KEYS: ClassVar[tuple[str, ...]] = ("options", "players", "phase", "turn", "explorers", "tiles",
                                                 "boats", "creatures")
     OPTIONAL_KEYS: ClassVar[tuple[str, ...]] = ("format", "partial", "boarding", "reaction", "history")
@@ -190,6 +180,7 @@ class PositionCheck:
     partial: bool
     players: list[str]                    # names in seat order
     options: dict[str, str]               # full options
+    rules: SurviveRules[Any]              # the rules these players and options play
     box: State                            # every piece these players and options play with
     phase: str
     colours: dict[str, str]               # colour -> its player
@@ -200,10 +191,10 @@ class PositionCheck:
     creatures: dict[str, dict[str, Any]]
     explorers: dict[str, dict[str, Any]]
 
-    def __init__(self, game: AtlantisGame, position: Mapping[str, Any]) -> None:
+    def __init__(self, game: SurviveGame[Any], position: Mapping[str, Any]) -> None:
         self.game = game
         self.pos = position
-        board = game.board
+        board = game.data.board
         self.labels = board.labels
         self.index = board.index
         self.isles = {board.labels[c] for c in board.isles}
@@ -216,7 +207,8 @@ class PositionCheck:
         self.partial = expect_flag(pos.get("partial", False), "partial")
         self.players = self.player_names(pos["players"])
         self.options = self.option_values(pos["options"])
-        self.box = self.game.new_state(self.players, self.options, Rng(BOX_KEY, "box"))
+        self.rules = self.game.ruleset(self.options, len(self.players))
+        self.box = self.rules.new_state(self.players, self.options, Rng(BOX_KEY, "box"))
         self.variant_keys(pos)
         self.phase = expect_choice(pos["phase"], "phase", PHASES, "a phase")
         self.colours = self.player_records(pos["players"])
@@ -239,8 +231,8 @@ class PositionCheck:
             fail("format", f"{show(pos.get('format'))} is not {FORMAT}")
 
     def variant_keys(self, pos: Mapping[str, Any]) -> None:
-        for key, in_play in self.VARIANT_KEYS.items():
-            if key in pos and not in_play(self.game, self.box):
+        for key, layer in self.VARIANT_KEYS.items():
+            if key in pos and not isinstance(self.rules, layer):
                 fail(key, "belongs to a variant that these options do not play")
 
     # --- options and players ---------------------------------------------------------------
@@ -280,8 +272,8 @@ class PositionCheck:
     def player_records(self, records: list[dict[str, Any]]) -> dict[str, str]:
         """colour -> its player; every player has as many colours as the options give."""
         game, n = self.game, len(self.players)
-        in_box = list(game.colour_prefixes(n))
-        per_player = game.colours_per_player(n, self.options)
+        in_box = list(self.rules.colour_prefixes(n))
+        per_player = self.rules.colours_per_player(n, self.options)
         owner: dict[str, str] = {}
         for i, record in enumerate(records):
             field = f"players[{i}].colours"
@@ -303,7 +295,7 @@ class PositionCheck:
                         "({} for none; `pbem show --full` writes them)")
         orders = expect_mapping(value, field)
         for key, order in orders.items():
-            expect_choice(key, field, self.STANDING_KEYS, "a standing order")
+            expect_choice(key, field, self.rules.standing_keys(), "a standing order")
             expect_choice(order, f"{field}.{key}", ORDERS, "a standing order")
 
     # --- tiles -------------------------------------------------------------------------------
@@ -311,8 +303,8 @@ class PositionCheck:
         records = expect_mapping(value, "tiles")
         game = self.game
         handles = list(self.box.tiles)
-        backs = list(game.tile_backs)
-        box_count = Counter((t, b) for b, spec in game.tile_backs.items() for t in game.terrains
+        backs = list(self.rules.tile_backs)
+        box_count = Counter((t, b) for b, spec in self.rules.tile_backs.items() for t in self.rules.terrains
                             for _ in range(spec[t]))
         seen_at: dict[str, str] = {}
         count: Counter[tuple[str, str]] = Counter()
@@ -328,7 +320,7 @@ class PositionCheck:
             if at in seen_at:
                 fail(f"{field}.at", f"{at} is already tile {seen_at[at]}'s slot")
             seen_at[at] = h
-            terrain = expect_choice(record["terrain"], f"{field}.terrain", game.terrains, "a terrain")
+            terrain = expect_choice(record["terrain"], f"{field}.terrain", self.rules.terrains, "a terrain")
             if record["back"] is None:
                 fail(f"{field}.back", "is missing: a start position gives every tile's back "
                                       "(`pbem show --full` writes them)")
@@ -342,7 +334,7 @@ class PositionCheck:
             if where == HAND:
                 self.player(holder, f"{field}.holder")
                 expect_int(obtained, f"{field}.obtained", 0)
-                kind = game.tile_kind(self.box, back)
+                kind = self.rules.tile_kind(self.box, back)
                 if kind not in self.HAND_KINDS:
                     fail(f"{field}.where", f"a {back} tile is played at once ({kind}); it is never held in a hand")
             else:
@@ -415,8 +407,8 @@ class PositionCheck:
     def explorer_records(self, value: Any) -> dict[str, dict[str, Any]]:
         records = expect_mapping(value, "explorers")
         game = self.game
-        values = game.explorer_values(len(self.players), self.options)
-        prefixes = game.colour_prefixes(len(self.players))
+        values = self.rules.explorer_values(len(self.players), self.options)
+        prefixes = self.rules.colour_prefixes(len(self.players))
         colour_of = {f"{prefix}{i + 1}": colour for colour, prefix in prefixes.items() for i in range(len(values))}
         box_values = Counter(values)
         counted: dict[str, Counter[int]] = {c: Counter() for c in self.colours}
@@ -475,7 +467,7 @@ class PositionCheck:
     def passengers(self) -> None:
         aboard = Counter(e["at"] for e in self.explorers.values() if e["where"] == BOAT)
         for boat, n in sorted(aboard.items()):
-            room = self.game.capacity(self.box, boat)
+            room = self.rules.capacity(self.box, boat)
             if n > room:
                 fail(f"boats.{boat}", f"carries {n} explorers; a ship carries at most {room}")
 
@@ -485,7 +477,7 @@ class PositionCheck:
         expect_int(turn["number"], "turn.number", 0)
         self.player(turn["player"], "turn.player")
         step = self.step(turn["step"])
-        expect_int(turn.get("moves", 0), "turn.moves", 0, self.game.movement_points(self.box))
+        expect_int(turn.get("moves", 0), "turn.moves", 0, self.rules.movement_points(self.box))
         self.handles(turn.get("swum") or [], "turn.swum", self.explorers, "an explorer")
         expect_flag(turn.get("tile_played", False), "turn.tile_played")
         self.die(step, turn.get("die"))
@@ -501,8 +493,8 @@ class PositionCheck:
         return expect_choice(value, "turn.step", self.play_steps(), "a step of this game with these options")
 
     def play_steps(self) -> list[str]:
-        steps = [s for s in self.game.deciders if s not in SETUP_PHASES]
-        return [s for s in steps if s not in self.VARIANT_STEPS or self.VARIANT_STEPS[s](self.game, self.box)]
+        steps = [s for s in self.rules.deciders if s not in SETUP_PHASES]
+        return sorted(steps, key=lambda s: STEP_ORDER.index(s) if s in STEP_ORDER else len(STEP_ORDER))
 
     def die(self, step: str, value: Any) -> None:
         faces = self.die_faces(step)
@@ -517,11 +509,7 @@ class PositionCheck:
 
     def die_faces(self, step: str) -> list[str]:
         """The faces ``turn.die`` may show (the red die, or the two dive dice with dolphins)."""
-        game = self.game
-        if game.dolphins_in_play(self.box):
-            data = game.dive_data()
-            return [f"{c}/{d}" for c in data["dive_die_creature"] for d in dict.fromkeys(data["dive_die_distance"])]
-        return list(dict.fromkeys(game.comp["creature_die"]))
+        return self.rules.die_faces_shown()
 
     # --- what a step waits on ------------------------------------------------------------------
     def step_records(self, pos: Mapping[str, Any]) -> None:
@@ -547,7 +535,7 @@ class PositionCheck:
 
     def reaction(self, record: dict[str, Any]) -> None:
         expect_keys(record, "reaction", ("kind", "creature", "at", "queue"))
-        defenses = [b for b in self.game.tile_backs if self.game.tile_kind(self.box, b) == "defense"]
+        defenses = [b for b in self.rules.tile_backs if self.rules.tile_kind(self.box, b) == "defense"]
         expect_choice(record["kind"], "reaction.kind", defenses, "a defense tile")
         at = self.sea_space(record["at"], "reaction.at")
         creature = self.creatures.get(record["creature"]) if isinstance(record["creature"], str) else None
@@ -577,9 +565,9 @@ class PositionCheck:
             expect_keys(choice, "ship_choice", ("tile", "at"))
             self.handles([choice["tile"]], "ship_choice.tile", self.tiles, "a tile")
             self.sea_space(choice["at"], "ship_choice.at")
-        if "dolphins" in pos or self.game.dolphins_in_play(self.box):
+        if "dolphins" in pos or isinstance(self.rules, Dolphins):
             self.dolphins(pos.get("dolphins"), step)
-        if self.game.squids_in_play(self.box):
+        if isinstance(self.rules, GiantSquid):
             self.squid(pos.get("squid"), step)
 
     def dolphins(self, value: Any, step: str) -> None:
@@ -620,7 +608,7 @@ class PositionCheck:
                       "the squid decision of this step")
         squids = [h for h, c in self.creatures.items() if c["kind"] == "squid"]
         expect_choice(record["squid"], "squid.squid", squids, "a giant squid")
-        expect_choice(record["resume"], "squid.resume", self.game.turn_steps, "a turn step to go on after")
+        expect_choice(record["resume"], "squid.resume", self.rules.turn_steps, "a turn step to go on after")
         expect_flag(record["roll"], "squid.roll")
 
     # --- the rest ----------------------------------------------------------------------------

@@ -1,8 +1,9 @@
 """The Giant Squid mini-expansion and its variants #1 and #2, as options of the base game.
 
-A mixin of :class:`~pbem.rules.atlantis.game.AtlantisGame`: it declares its
-options in ``OPTIONS`` and overrides only the rule steps that differ.  With
-``squid=no`` (the default) every override hands straight to the base game.
+Layers on :class:`~pbem.rules.atlantis.rules.AtlantisRules`, added by
+:class:`~pbem.rules.atlantis.game.AtlantisGame` only when ``squid`` is not ``no``
+(:class:`GiantSquid`; :class:`SquidsForWhales` for Variant #1); they override only the
+rule steps that differ.
 
 "The Giant Squid in this mini-expansion and the Whale in the base game are
 adversaries of each other! ... The Whale will continue to attack occupied
@@ -24,68 +25,50 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from pbem.game import BoardPicture, IllegalAction, OptionSpec, Rng
-from pbem.rules.atlantis.actions import handle_arg
-from pbem.rules.atlantis.base import RulesBase, event
+from pbem.game import BoardPicture, IllegalAction, Rng
+from pbem.rules.atlantis.rules import AtlantisRules
 from pbem.rules.atlantis.state import (
     PLAY,
     SEA,
+    AtlantisState,
     Creature,
     SquidStep,
-    State,
     Tile,
     sort_handles,
 )
+from pbem.rules.survive.actions import handle_arg
+from pbem.rules.survive.base import ActionHandler, CreatureRule, Decider, Events, event
 
 STEP_SQUID_PLACE = "squid-place"   # where a new squid comes into play
 STEP_SQUID_TAKE = "squid-take"     # which person a squid takes
 SQUID, WHALE = "squid", "whale"
 
 
-class SquidRules(RulesBase):
-    OPTIONS: tuple[OptionSpec, ...] = (
-        OptionSpec("squid", "no", ("no", "yes", "replace-whales"),
-                   "The Giant Squid: yes = a squid comes with every whale; "
-                   "replace-whales = variant #1, squids instead of whales", setup_only=True),
-        OptionSpec("squid_take", "yes", ("yes", "no"),
-                   "The Giant Squid: a squid placed next to people takes one of them "
-                   "(no = variant #2)"),
-    )
+class GiantSquid(AtlantisRules):
+    """The Giant Squid: a squid comes with every whale."""
 
-    # --- the options and their data --------------------------------------------------
-    def squids_in_play(self, state: State) -> bool:
-        return self.option(state, "squid") != "no"
-
-    def whales_replaced(self, state: State) -> bool:
-        return self.option(state, "squid") == "replace-whales"
+    #: Variant #1: the squid comes instead of the whale
+    replaces_whales: bool = False
 
     def squid_data(self) -> Mapping[str, Any]:
         """games/atlantis/squid.yaml (a variant may point ``data_files["squid"]`` elsewhere)."""
-        return self.expansion_data("squid")
+        return self.data.extra("squid")
 
-    def check_options(self, options: Mapping[str, str], players: Sequence[str]) -> None:
-        super().check_options(options, players)  # type: ignore[misc]
-        if options.get("squid_take", "yes") == "no" and options.get("squid", "no") == "no":
-            raise ValueError("squid_take=no (variant #2) needs squid=yes or squid=replace-whales")
-
-    def new_state(self, players: Sequence[str], options: Mapping[str, str], rng: Rng) -> State:
+    def new_state(self, players: Sequence[str], options: Mapping[str, str], rng: Rng) -> AtlantisState:
         """"Contents: 5 Giant Squid Tokens", off the board; Variant #1: "Remove the Whale tokens
         from the game.\""""
-        state = super().new_state(players, options, rng)  # type: ignore[misc]
-        choice = state.options.get("squid", "no")
-        if choice == "no":
-            return state
-        if choice == "replace-whales":
+        state = super().new_state(players, options, rng)
+        if self.replaces_whales:
             state.creatures = {h: c for h, c in state.creatures.items() if c.kind != WHALE}
         state.add_creatures(SQUID, self.squid_data()["squids"])
         return state
 
     # --- where people are next to a squid ------------------------------------------------
-    def people_next_to(self, state: State, cell: int) -> list[str]:
+    def people_next_to(self, state: AtlantisState, cell: int) -> list[str]:
         """People on the land tiles adjacent to ``cell``."""
         return sort_handles(h for n in self.board.neighbours[cell] if n in state.tile_at for h in state.on_land(n))
 
-    def squid_prey(self, state: State, cell: int) -> list[str]:
+    def squid_prey(self, state: AtlantisState, cell: int) -> list[str]:
         """"remove one People token on a single adjacent Land tile from the game, OR remove one
         People token in the occupied Boat ... that is in the sea space with the Giant Squid\"."""
         boat = state.boat_at.get(cell)
@@ -93,26 +76,29 @@ class SquidRules(RulesBase):
         return sort_handles(self.people_next_to(state, cell) + aboard)
 
     # --- a squid comes with every whale ---------------------------------------------------------
-    def effect_whale(self, state: State, tile: Tile, player: str, events: list, boarders) -> None:
+    def effect_place_creature(self, state: AtlantisState, tile: Tile, player: str, events: Events,
+                              boarders: list[str] | None) -> None:
         """"Whenever a Whale is brought into play by a Land tile, also bring a Giant Squid into
         play\"; with Variant #1 the squid comes instead of the whale."""
-        if not self.whales_replaced(state):
-            super().effect_whale(state, tile, player, events, boarders)  # type: ignore[misc]
-        if self.squids_in_play(state):
-            self.bring_squid(state, events)
+        if self.tile_creature(tile) != WHALE:
+            super().effect_place_creature(state, tile, player, events, boarders)
+            return
+        if not self.replaces_whales:
+            super().effect_place_creature(state, tile, player, events, boarders)
+        self.bring_squid(state, events)
 
-    def bring_squid(self, state: State, events: list) -> None:
+    def bring_squid(self, state: AtlantisState, events: Events) -> None:
         squid = self.take_from_supply(state, SQUID, events)
         if squid is not None:
             state.squid_step = SquidStep(STEP_SQUID_PLACE, squid, resume=self.step_in_turn(state), roll=True)
 
-    def removal_rolls_die(self, state: State, back: str, fallen: list[str], boarders: list[str] | None) -> bool:
+    def removal_rolls_die(self, state: AtlantisState, back: str, fallen: list[str], boarders: list[str] | None) -> bool:
         """The die waits while the revealer places the squid (and it takes a person)."""
-        if back == WHALE and self.squids_in_play(state) and self.supply(state, SQUID):
+        if back == WHALE and self.supply(state, SQUID):
             return False
-        return super().removal_rolls_die(state, back, fallen, boarders)  # type: ignore[misc]
+        return super().removal_rolls_die(state, back, fallen, boarders)
 
-    def squid_spots(self, state: State) -> list[int]:
+    def squid_spots(self, state: AtlantisState) -> list[int]:
         """"The Giant Squid is placed in any vacant sea space that is adjacent to a Land tile.\"
         Should there be none, any vacant sea space (our reading; the rule does not say)."""
         vacant = [c for c in range(self.board.playable_count) if self.vacant(state, c)]
@@ -120,11 +106,11 @@ class SquidRules(RulesBase):
         coast = [c for c in vacant if any(n in state.tile_at for n in nb[c])]
         return coast or vacant
 
-    def legal_squid(self, state: State, player: str) -> list[dict[str, Any]]:
+    def legal_squid(self, state: AtlantisState, player: str) -> list[dict[str, Any]]:
         squid = self.open_squid_step(state).squid
         return [{"squid": squid, "at": self.label(c)} for c in self.squid_spots(state)]
 
-    def do_squid(self, state: State, player: str, action: Mapping[str, Any], rng: Rng) -> list:
+    def do_squid(self, state: AtlantisState, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         """``{squid: Q1, at: F4}``; "if it is placed in a sea space that is adjacent to a Land tile
         with one or more People tokens, the player **must** remove one People Token on a single
         adjacent Land tile from the game" (not with Variant #2, ``squid_take=no``)."""
@@ -138,7 +124,7 @@ class SquidRules(RulesBase):
             raise IllegalAction(f"{self.label(cell)} is not a vacant sea space next to a land tile")
         prey = self.people_next_to(state, cell) if self.option(state, "squid_take") == "yes" else []
         die = self.roll_die(state, rng) if step.roll and len(prey) <= 1 else None   # before any change
-        events: list = []
+        events: Events = []
         state.squid_step = None
         state.put_creature(squid, SEA, cell)
         events.append(event({"event": "appear", "piece": squid, "at": self.label(cell)}))
@@ -151,23 +137,23 @@ class SquidRules(RulesBase):
         self.advance(state, rng, events, step.resume, die)
         return events
 
-    def open_squid_step(self, state: State) -> SquidStep:
+    def open_squid_step(self, state: AtlantisState) -> SquidStep:
         if state.squid_step is None:
             raise IllegalAction("no giant squid is waiting for a decision")
         return state.squid_step
 
-    def waiting_decision(self, state: State) -> str | None:
-        waiting = super().waiting_decision(state)  # type: ignore[misc]
+    def waiting_decision(self, state: AtlantisState) -> str | None:
+        waiting = super().waiting_decision(state)
         if waiting is None and state.squid_step is not None:
             return state.squid_step.kind
         return waiting
 
     # --- moving a squid instead of a whale ----------------------------------------------------
-    def die_kinds(self, state: State, face: str) -> tuple[str, ...]:
+    def die_kinds(self, state: AtlantisState, face: str) -> tuple[str, ...]:
         """"Whenever a Whale may be moved ... by the roll of the red Creature Die (or the blue Dive
         Dice ...), the Giant Squid **may** be moved instead of the Whale.\""""
-        kinds = super().die_kinds(state, face)  # type: ignore[misc]
-        if WHALE in kinds and self.squids_in_play(state):
+        kinds = super().die_kinds(state, face)
+        if WHALE in kinds:
             return tuple(kinds) + (SQUID,)
         return kinds
 
@@ -176,25 +162,25 @@ class SquidRules(RulesBase):
         sea spaces.\""""
         if kind == SQUID:
             return int(self.squid_data()["squids"]["die_moves"])
-        return super().die_moves(kind)  # type: ignore[misc]
+        return super().die_moves(kind)
 
-    def may_stay(self, state: State, kind: str) -> bool:
+    def may_stay(self, state: AtlantisState, kind: str) -> bool:
         """"The Giant Squid could instead not move and remain in the same sea space. This is
         considered *movement*\"."""
-        return kind == SQUID or super().may_stay(state, kind)  # type: ignore[misc]
+        return kind == SQUID or super().may_stay(state, kind)
 
-    def stops_squid(self, state: State, cell: int) -> bool:
+    def stops_squid(self, state: AtlantisState, cell: int) -> bool:
         """"If the Giant Squid enters any sea space that contains either an occupied Boat or a Whale
         or is adjacent to a Land tile with one or more People tokens, the Giant Squid's movement ends.\""""
         boat = state.boat_at.get(cell)
         return ((boat is not None and bool(state.boats[boat].passengers)) or state.has_creature(cell, (WHALE,))
                 or bool(self.people_next_to(state, cell)))
 
-    def options_move_whale(self, state: State, player: str) -> list[dict[str, Any]]:
+    def options_move_creature(self, state: AtlantisState, player: str, back: str) -> list[dict[str, Any]]:
         """"If the movement occurs via a Land tile, you **may** move the Giant Squid to any
         unoccupied sea space" (or leave it where it is)."""
-        out = super().options_move_whale(state, player)  # type: ignore[misc]
-        if not self.squids_in_play(state):
+        out = super().options_move_creature(state, player, back)
+        if self.tile_backs[back].get("creature") != WHALE:
             return out
         vacant = [c for c in range(self.board.playable_count) if self.vacant(state, c)]
         for c in state.creatures.values():
@@ -202,11 +188,12 @@ class SquidRules(RulesBase):
                 out.extend({"creature": c.handle, "to": self.label(s)} for s in sorted(vacant + [c.cell or 0]))
         return out
 
-    def play_move_whale(self, state: State, player: str, action: Mapping[str, Any], events: list) -> None:
+    def play_move_creature(self, state: AtlantisState, player: str, back: str, action: Mapping[str, Any],
+                           events: Events) -> None:
         handle = action.get("creature")
         c = state.creatures.get(handle) if isinstance(handle, str) else None
-        if c is None or c.kind != SQUID or not self.squids_in_play(state):
-            super().play_move_whale(state, player, action, events)  # type: ignore[misc]
+        if c is None or c.kind != SQUID or self.tile_backs[back].get("creature") != WHALE:
+            super().play_move_creature(state, player, back, action, events)
             return
         self.only_keys(action, "creature")
         if c.where != SEA:
@@ -223,17 +210,17 @@ class SquidRules(RulesBase):
         self.arrive_squid(state, c, cell, events)
 
     # --- after any movement of a giant squid ------------------------------------------------------
-    def arrive_squid(self, state: State, c: Creature, cell: int, events: list) -> None:
+    def arrive_squid(self, state: AtlantisState, c: Creature, cell: int, events: Events) -> None:
         """"After any movement of a Giant Squid, the player that moved the Giant Squid must do the
         following\": eat the whale, then take one person."""
         self.squid_eats_whale(state, c, cell, events)
         self.squid_hunts(state, c, cell, events)
 
-    def squid_eats_whale(self, state: State, c: Creature, cell: int, events: list) -> None:
+    def squid_eats_whale(self, state: AtlantisState, c: Creature, cell: int, events: Events) -> None:
         """"If the Giant Squid is in a sea space containing a Whale, remove the Whale from play.\""""
         self.remove_kind_at(state, WHALE, cell, f"squid {c.handle}", events)
 
-    def remove_kind_at(self, state: State, kind: str, cell: int, cause: str, events: list) -> None:
+    def remove_kind_at(self, state: AtlantisState, kind: str, cell: int, cause: str, events: Events) -> None:
         """Remove every creature of ``kind`` at ``cell`` from play (a squid eats whales, a whale squids)."""
         gone = sorted(h for h in state.creatures_in(cell) if state.creatures[h].kind == kind)
         for h in gone:
@@ -242,7 +229,7 @@ class SquidRules(RulesBase):
             events.append(event({"event": "creatures-lost", "creatures": gone, "at": self.label(cell),
                                  "cause": cause}))
 
-    def squid_hunts(self, state: State, c: Creature, cell: int, events: list) -> None:
+    def squid_hunts(self, state: AtlantisState, c: Creature, cell: int, events: Events) -> None:
         """"Only one People token may be removed during this step, either from one adjacent Land
         tile or from the occupied Boat in the same space as the Giant Squid, but not both\"; with
         one candidate it is taken at once, with several the mover chooses (``squid-take``)."""
@@ -252,15 +239,15 @@ class SquidRules(RulesBase):
         elif prey:
             state.squid_step = SquidStep(STEP_SQUID_TAKE, c.handle, resume=self.step_in_turn(state))
 
-    def squid_takes(self, state: State, squid: str, person: str, events: list) -> None:
+    def squid_takes(self, state: AtlantisState, squid: str, person: str, events: Events) -> None:
         e = state.explorers[person]
         self.lose_explorers(state, [person], state.explorer_cell(e), events, cause=f"squid {squid}")
 
-    def legal_take(self, state: State, player: str) -> list[dict[str, Any]]:
+    def legal_take(self, state: AtlantisState, player: str) -> list[dict[str, Any]]:
         squid = state.creatures[self.open_squid_step(state).squid]
         return [{"take": h} for h in self.squid_prey(state, squid.cell or 0)]
 
-    def do_take(self, state: State, player: str, action: Mapping[str, Any], rng: Rng) -> list:
+    def do_take(self, state: AtlantisState, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         """``{take: r3}``: the person the squid removes from the game."""
         self.expect(state, player, STEP_SQUID_TAKE)
         step = self.open_squid_step(state)
@@ -271,63 +258,57 @@ class SquidRules(RulesBase):
             raise IllegalAction(f"squid {step.squid} at {self.label(cell)} takes one of {', '.join(prey)}, "
                                 f"not {person}")
         die = self.roll_die(state, rng) if step.roll else None   # before any change
-        events: list = []
+        events: Events = []
         state.squid_step = None
         self.squid_takes(state, step.squid, person, events)
         self.advance(state, rng, events, step.resume, die)
         return events
 
     # --- whales end squids; ships keep away ------------------------------------------------------
-    def stops_whale(self, state: State, cell: int) -> bool:
+    def stops_whale(self, state: AtlantisState, cell: int) -> bool:
         """"If a Whale enters a sea space that contains a Giant Squid, the Whale's movement ends\"."""
-        return super().stops_whale(state, cell) or (  # type: ignore[misc]
-            self.squids_in_play(state) and state.has_creature(cell, (SQUID,)))
+        return super().stops_whale(state, cell) or state.has_creature(cell, (SQUID,))
 
-    def arrive_whale(self, state: State, c: Creature, cell: int, events: list) -> None:
+    def arrive_whale(self, state: AtlantisState, c: Creature, cell: int, events: Events) -> None:
         """"the player that moved the Whale **must** do the following: Remove the Giant Squid from
         play. As per the standard rules, if the Whale is in a sea space with an occupied Boat as
         well, remove the Boat from the game and the People aboard become Swimmers.\""""
         self.remove_kind_at(state, SQUID, cell, f"whale {c.handle}", events)
-        super().arrive_whale(state, c, cell, events)  # type: ignore[misc]
+        super().arrive_whale(state, c, cell, events)
 
-    def ship_may_enter(self, state: State, boat: str, cell: int) -> bool:
+    def ship_may_enter(self, state: AtlantisState, boat: str, cell: int) -> bool:
         """"An occupied Boat may not be moved into a space with a Giant Squid.\""""
-        return super().ship_may_enter(state, boat, cell) and not (  # type: ignore[misc]
+        return super().ship_may_enter(state, boat, cell) and not (
             state.boats[boat].passengers and state.has_creature(cell, (SQUID,)))
 
-    def move_boat(self, state: State, player: str, boat: str, cell: int, swim: bool, events: list) -> None:
+    def move_boat(self, state: AtlantisState, player: str, boat: str, cell: int, swim: bool, events: Events) -> None:
         if state.boats[boat].passengers and state.has_creature(cell, (SQUID,)):
             raise IllegalAction(f"an occupied ship may not be moved into a space with a giant squid "
                                 f"({self.label(cell)})")
-        super().move_boat(state, player, boat, cell, swim, events)  # type: ignore[misc]
+        super().move_boat(state, player, boat, cell, swim, events)
 
     # --- positions, pictures, texts ------------------------------------------------------------------
-    def extra_view(self, state: State) -> dict[str, Any]:
-        out = super().extra_view(state)  # type: ignore[misc]
-        if self.squids_in_play(state):
-            s = state.squid_step
-            out["squid"] = None if s is None else {"kind": s.kind, "squid": s.squid, "resume": s.resume,
-                                                    "roll": s.roll}
+    def extra_view(self, state: AtlantisState) -> dict[str, Any]:
+        out = super().extra_view(state)
+        s = state.squid_step
+        out["squid"] = None if s is None else {"kind": s.kind, "squid": s.squid, "resume": s.resume, "roll": s.roll}
         return out
 
-    def read_extra(self, state: State, pos: Mapping[str, Any]) -> None:
-        super().read_extra(state, pos)  # type: ignore[misc]
+    def read_extra(self, state: AtlantisState, pos: Mapping[str, Any]) -> None:
+        super().read_extra(state, pos)
         s = pos.get("squid")
         state.squid_step = None if s is None else SquidStep(s["kind"], s["squid"], s["resume"], bool(s["roll"]))
 
     def picture(self, view: Mapping[str, Any]) -> BoardPicture:
-        pic = super().picture(view)  # type: ignore[misc]
-        choice = (view.get("options") or {}).get("squid", "no")
-        if choice == "no":
-            return pic
+        pic = super().picture(view)
         spec = self.squid_data()["squids"]
         pic.legend[f"{spec['prefix']}1..{spec['prefix']}{spec['count']}"] = "giant squid"
-        if choice == "replace-whales":
+        if self.replaces_whales:
             whale = self.comp["creatures"][WHALE]
             pic.legend.pop(f"{whale['prefix']}1..{whale['prefix']}{whale['count']}", None)
         return pic
 
-    def variant_prompt(self, state: State, kind: str) -> str:
+    def variant_prompt(self, state: AtlantisState, kind: str) -> str:
         if kind == STEP_SQUID_PLACE and state.squid_step is not None:
             spots = [self.label(c) for c in self.squid_spots(state)]
             return (f"a giant squid comes with the whale: place {state.squid_step.squid} on a vacant sea space "
@@ -337,20 +318,20 @@ class SquidRules(RulesBase):
             prey = self.squid_prey(state, squid.cell or 0)
             return (f"giant squid {squid.handle} at {self.label(squid.cell)} takes one person: "
                     f"{{take: {prey[0] if prey else 'r1'}}} (one of {', '.join(prey)})")
-        return super().variant_prompt(state, kind)  # type: ignore[misc]
+        return super().variant_prompt(state, kind)
 
     def describe(self, ev: Mapping[str, Any]) -> str:
         if ev.get("event") == "creature" and ev.get("kind") == SQUID and ev.get("from") == ev.get("to") \
                 and ev.get("creature"):
             return f"{ev.get('player')} leaves giant squid {ev['creature']} at {ev.get('to')}"
-        return super().describe(ev)  # type: ignore[misc]
+        return super().describe(ev)
 
     def template(self, view: Mapping[str, Any], player: str) -> str:
-        state = self.read_position(view)  # type: ignore[attr-defined]
+        state = self.read_position(view)
         step = self.current_step(state)
         if (state.phase != PLAY or self.decider(state) != player or state.squid_step is None
                 or step not in (STEP_SQUID_PLACE, STEP_SQUID_TAKE)):
-            return super().template(view, player)  # type: ignore[misc]
+            return super().template(view, player)
         if step == STEP_SQUID_PLACE:
             spots = [a["at"] for a in self.legal_squid(state, player)]
             line = (f"  - {{squid: {state.squid_step.squid}, at: {spots[0]}}}"
@@ -361,3 +342,19 @@ class SquidRules(RulesBase):
         return ("actions:\n" + line + "\n"
                 "# any time: - {standing: {shark_defense: ask, whale_defense: auto}}\n")
 
+
+    # --- the tables ------------------------------------------------------------------------------
+    def creature_rule_table(self) -> dict[str, CreatureRule[AtlantisState]]:
+        return {**super().creature_rule_table(), SQUID: CreatureRule(self.stops_squid, self.arrive_squid)}
+
+    def action_table(self) -> dict[str, ActionHandler[AtlantisState]]:
+        return {**super().action_table(), "squid": self.do_squid, "take": self.do_take}
+
+    def decider_table(self) -> dict[str, Decider[AtlantisState]]:
+        return {**super().decider_table(), STEP_SQUID_PLACE: self.legal_squid, STEP_SQUID_TAKE: self.legal_take}
+
+
+class SquidsForWhales(GiantSquid):
+    """Variant #1: "Remove the Whale tokens from the game"; the whale tile brings only the squid."""
+
+    replaces_whales = True

@@ -10,27 +10,16 @@ games/atlantis-1986/.
 """
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from pbem.data import game_data
-from pbem.game import OptionSpec, Rng
-from pbem.rules.atlantis.actions import SHAPES, ActionShape
-from pbem.rules.atlantis.game import AtlantisGame
-from pbem.rules.atlantis.state import (
-    PLAY,
-    SETUP_BOAT,
-    SETUP_PLACE,
-    STEP_BOARDERS,
-    STEP_CREATURE,
-    STEP_MOVE,
-    STEP_REMOVE,
-    State,
-)
+from pbem.game import OptionError, OptionSpec, Position, Rng
 from pbem.rules.atlantis1986.island import IslandRules1986
 from pbem.rules.atlantis1986.position_check import PositionCheck1986
-from pbem.rules.atlantis1986.sea import SeaRules1986
-from pbem.rules.atlantis1986.spinner import STEP_DIVE, SpinnerRules1986
-from pbem.rules.atlantis1986.view import View1986
+from pbem.rules.survive.actions import SHAPES, ActionShape
+from pbem.rules.survive.base import Events, SurviveData
+from pbem.rules.survive.game import SurviveGame
+from pbem.rules.survive.state import PLAY, STEP_CREATURE, STEP_MOVE, STEP_REMOVE, State
 
 OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("spinner", "swirler", ("swirler", "dice"),
@@ -63,64 +52,97 @@ ACTION_SHAPES: tuple[ActionShape, ...] = (
 )
 
 
-class Atlantis1986Game(IslandRules1986, SeaRules1986, SpinnerRules1986, View1986, AtlantisGame):
-    name = "atlantis-1986"
-    title = "Escape from Atlantis (1986 edition)"
-    rules_version = "atlantis-1986/1"
-    min_players = 2
-    max_players = 4
+class Atlantis1986Rules(IslandRules1986):
+    """The 1986 edition: its own layer on the Survive core."""
 
-    data_game = "atlantis-1986"
-    data_files: Mapping[str, str] = {"board": "board.yaml", "tiles": "tiles.yaml", "components": "components.yaml"}
-
-    anytime_actions: tuple[str, ...] = ()
     action_shapes = ACTION_SHAPES
-    position_check = PositionCheck1986
-    handlers: Mapping[str, str] = {
-        "place": "do_place", "boat": "do_boat", "move": "do_move", "done": "do_done", "remove": "do_remove",
-        "board": "do_board", "creature": "do_creature", "dive": "do_dive"}
-    deciders: Mapping[str, str] = {
-        SETUP_PLACE: "legal_place", SETUP_BOAT: "legal_boat", STEP_MOVE: "legal_move", STEP_REMOVE: "legal_remove",
-        STEP_BOARDERS: "legal_board", STEP_CREATURE: "legal_creature", STEP_DIVE: "legal_dive"}
-    #: "Moves his/her villagers, Sinks one tile ..., Spins the spinner"
-    turn_steps: tuple[str, ...] = (STEP_MOVE, STEP_REMOVE, STEP_CREATURE)
+    anytime_actions = ()
 
-    def __init__(self) -> None:
-        super().__init__()
-        board = game_data(self.data_game, self.data_files["board"])
-        index = self.board.index
-        self.rings = tuple((ring["terrain"], tuple(index[lab] for lab in ring["cells"])) for ring in board["rings"])
+    def __init__(self, data: SurviveData, option_specs: Sequence[OptionSpec]) -> None:
+        board = game_data(data.folder, data.files["board"])
+        index = data.board.index
+        self.rings = tuple((str(ring["terrain"]), tuple(index[lab] for lab in ring["cells"])) for ring in board["rings"])
         self.ring_of = {cell: i for i, (_, cells) in enumerate(self.rings) for cell in cells}
-        if sorted(self.ring_of) != sorted(self.board.island_slots):
+        if sorted(self.ring_of) != sorted(data.board.island_slots):
             raise ValueError("atlantis-1986 board.yaml: the rings must cover the island slots exactly once")
         self.boat_starts = tuple(index[lab] for lab in board["boat_starts"])
-        # Rule steps inherited from the 30th-anniversary mixins read their own options;
-        # here they always keep their defaults (the base game's behaviour).
-        inherited = {s.name: s.default for s in AtlantisGame.option_specs(self)}
-        self.option_defaults = {**inherited, **self.option_defaults}
+        super().__init__(data, option_specs)
 
-    def option_specs(self) -> Sequence[OptionSpec]:
-        return OPTIONS
-
-    def expansion_setup(self, n_players: int) -> Mapping[str, object] | None:
-        """The 30th-anniversary 5-6 player mini-expansion is not part of this edition."""
-        return None
+    def turn_step_list(self) -> tuple[str, ...]:
+        """"Moves his/her villagers, Sinks one tile ..., Spins the spinner"."""
+        return (STEP_MOVE, STEP_REMOVE, STEP_CREATURE)
 
     # --- the end ------------------------------------------------------------------------
-    def after_action(self, state: State, events: list) -> None:
+    def after_action(self, state: State, events: Events) -> None:
         super().after_action(state, events)
         self.end_when_everyone_is_safe_or_dead(state, events)
 
-    def advance(self, state: State, rng: Rng | None, events: list, after: str | None,
+    def advance(self, state: State, rng: Rng | None, events: Events, after: str | None,
                 die: str | None = None) -> None:
         if self.end_when_everyone_is_safe_or_dead(state, events):
             return
         super().advance(state, rng, events, after, die)
 
-    def end_when_everyone_is_safe_or_dead(self, state: State, events: list) -> bool:
+    def end_when_everyone_is_safe_or_dead(self, state: State, events: Events) -> bool:
         """"The game ends when all villagers either have safely arrived on the coral islands,
-        or are dead, or if the volcano tile is flipped over" (the volcano: ``effect_volcano``)."""
+        or are dead, or if the volcano tile is flipped over" (the volcano: the ``end-game`` rule)."""
         if state.phase != PLAY or self.villagers_in_play(state):
             return False
         self.end_game(state, events, "all villagers saved or lost")
         return True
+
+
+class Atlantis1986Game(SurviveGame[State]):
+    name = "atlantis-1986"
+    title = "Escape from Atlantis (1986 edition)"
+    rules_version = "atlantis-1986/1"
+    min_players = 2
+    max_players = 4
+    anytime_actions: tuple[str, ...] = ()
+    data_folder = "atlantis-1986"
+    base_rules = Atlantis1986Rules
+    position_check = PositionCheck1986
+
+    def option_specs(self) -> Sequence[OptionSpec]:
+        return OPTIONS
+
+    def check_options(self, options: Mapping[str, str], players: Sequence[str]) -> None:
+        super().check_options(options, players)
+        self.check_player_count(players)
+
+    def check_position(self, position: Mapping[str, Any]) -> None:
+        self.position_check(self, position).run()
+
+    def describe_event(self, event: Mapping[str, Any]) -> str:
+        return self.base.describe(event)
+
+    # --- the rules' helpers, for callers that hold a game (tests, tools) ------------------------
+    @property
+    def rules_1986(self) -> Atlantis1986Rules:
+        rules = self.base
+        assert isinstance(rules, Atlantis1986Rules)
+        return rules
+
+    @property
+    def rings(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        return self.rules_1986.rings
+
+    @property
+    def board(self) -> Any:
+        return self.data.board
+
+    @property
+    def comp(self) -> dict[str, Any]:
+        return self.data.comp
+
+    def label(self, cell: int | None) -> str:
+        return self.base.label(cell)
+
+    def roll_die(self, state: State, rng: Rng | None) -> str:
+        return self.rules(state).roll_die(state, rng)
+
+    def decision_kind(self, state: State, step: str) -> str:
+        return self.rules(state).decision_kind(state, step)
+
+    def template(self, view: Position, player: str) -> str:
+        return self.move_template(view, player)

@@ -13,11 +13,12 @@ from __future__ import annotations
 from typing import Mapping, Sequence
 
 from pbem.game import Rng
-from pbem.rules.atlantis.base import RulesBase, event
-from pbem.rules.atlantis.state import BOAT, ISLAND, LAND, RESERVE, SEA, SUPPLY, State, Tile
+from pbem.rules.atlantis1986.spinner import SpinnerRules1986
+from pbem.rules.survive.base import Events
+from pbem.rules.survive.state import BOAT, ISLAND, LAND, RESERVE, SEA, SUPPLY, State, Tile
 
 
-class IslandRules1986(RulesBase):
+class IslandRules1986(SpinnerRules1986):
     #: ring index -> (terrain, cells), outer ring first (set by the game from board.yaml)
     rings: tuple[tuple[str, tuple[int, ...]], ...]
     ring_of: dict[int, int]              # island cell -> ring index
@@ -29,21 +30,15 @@ class IslandRules1986(RulesBase):
         return [self.rings[self.ring_of[cell]][0] for cell in self.board.island_slots]
 
     # --- the tribes --------------------------------------------------------------
-    def colours_per_player(self, n_players: int, options: Mapping[str, str]) -> int:
-        """Each player leads one tribe."""
-        return 1
+    # Each player leads one tribe (the core's default); every villager counts one: the winner
+    # saves "the most of their own villagers" (components ``explorer_values``).
 
-    def explorer_values(self, n_players: int, options: Mapping[str, str]) -> list[int]:
-        """Every villager counts one: the winner saves "the most of their own villagers"."""
-        return list(self.comp["explorer_values"])
-
-    def deal_values(self, colour: str, rng: Rng, values: Sequence[int] | None = None) -> list[int]:
+    def deal_values(self, colour: str, rng: Rng, values: Sequence[int]) -> list[int]:
         """Nothing hidden to deal: no draw."""
-        return list(self.comp["explorer_values"])
+        return list(values)
 
     def new_state(self, players: Sequence[str], options: Mapping[str, str], rng: Rng) -> State:
-        state = super().new_state(players, options, rng)  # type: ignore[misc]
-        state.standing = {p: {} for p in state.players}  # no defense tiles, so no standing orders
+        state = super().new_state(players, options, rng)   # no reaction tiles, so no standing orders
         self.put_out_starting_boats(state)
         return state
 
@@ -121,37 +116,19 @@ class IslandRules1986(RulesBase):
         return f"{here} has villagers on it and its ring still has empty tiles"
 
     # --- what appears in the sunk tile's place ----------------------------------------------
-    def appear(self, state: State, kind: str, tile: Tile, events: list) -> str | None:
-        """Put the next ``kind`` piece from the supply in the tile's place (None: none left)."""
-        handle = self.take_from_supply(state, kind, events)  # type: ignore[attr-defined]
-        if handle is not None:
-            state.put_creature(handle, SEA, tile.cell)
-            events.append(event({"event": "appear", "piece": handle, "at": self.label(tile.cell)}))
-        return handle
+    # The tile bottoms follow the core's rules (games/atlantis-1986/tiles.yaml): a shark, an
+    # octopus (giant squid), a sea monster ("Sea Monsters both destroy boats and kill villagers")
+    # or a dolphin comes up (place-creature), a boat that the villagers there climb into
+    # (place-ship), a whirlpool (clear-area, below) or the volcano (end-game).
+    def cause_name(self, kind: str) -> str:
+        return "sea monster" if kind == "monster" else kind
 
-    # effect_shark (the base game's) places a shark and kills the villagers swimming there;
-    # effect_boat places a boat that the villagers there climb into.
-
-    def effect_octopus(self, state: State, tile: Tile, player: str, events: list, boarders) -> None:
-        """An octopus (giant squid) appears (there is no boat in a space that was land)."""
-        self.appear(state, "octopus", tile, events)
-
-    def effect_monster(self, state: State, tile: Tile, player: str, events: list, boarders) -> None:
-        """A sea monster appears: "Sea Monsters both destroy boats and kill villagers"."""
-        monster = self.appear(state, "monster", tile, events)
-        if monster is not None:
-            self.lose_explorers(state, list(state.swimmers(tile.cell)), tile.cell, events,
-                                cause=f"sea monster {monster}")
-
-    def effect_dolphin(self, state: State, tile: Tile, player: str, events: list, boarders) -> None:
-        """A dolphin appears; the villagers who fell into the water here may ride it."""
-        self.appear(state, "dolphin", tile, events)
-
-    def effect_whirlpool(self, state: State, tile: Tile, player: str, events: list, boarders) -> None:
+    def effect_clear_area(self, state: State, tile: Tile, player: str, events: Events,
+                          boarders: list[str] | None) -> None:
         """"Whirlpools destroy all moving objects (but not land) from the same space and
         adjacent spaces. The whirlpool is then discarded."  With ``whirlpool=all`` that
         includes the villagers standing on the adjacent land tiles."""
-        super().effect_whirlpool(state, tile, player, events, boarders)  # type: ignore[misc]
+        super().effect_clear_area(state, tile, player, events, boarders)
         if self.option(state, "whirlpool") != "all":
             return
         for cell in sorted(n for n in self.board.neighbours[tile.cell] if n in state.tile_at):

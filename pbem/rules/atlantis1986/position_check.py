@@ -8,26 +8,24 @@ exactly at the ``dive`` step.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, Mapping
+from typing import Any, ClassVar
 
 from pbem.rules.atlantis.position_check import PositionCheck, fail
-from pbem.rules.atlantis.state import ISLAND, STEP_CREATURE, USED, State
-from pbem.rules.atlantis1986.spinner import DIVE, STEP_DIVE, face_parts
+from pbem.rules.survive.state import ISLAND, STEP_CREATURE, USED
+from pbem.rules.atlantis1986.spinner import DIVE, STEP_DIVE, SpinnerRules1986, face_parts
 
 
 class PositionCheck1986(PositionCheck):
     TILE_PLACES: ClassVar[tuple[str, ...]] = (ISLAND, USED)
-    STANDING_KEYS: ClassVar[tuple[str, ...]] = ()
-    #: the edition's own steps (its ``deciders``) need no variant
-    VARIANT_STEPS: ClassVar[Mapping[str, Callable[[Any, State], bool]]] = {}
 
     def die_faces(self, step: str) -> list[str]:
-        game = self.game
-        if game.option(self.box, "spinner") == "dice":
-            dice = game.comp["dice"]
+        rules = self.rules
+        assert isinstance(rules, SpinnerRules1986)
+        if rules.option(self.box, "spinner") == "dice":
+            dice = rules.comp["dice"]
             faces = [f"{kind}-{move}" for kind in dict.fromkeys(dice["creature"]) for move in dict.fromkeys(dice["move"])]
         else:
-            faces = game.spinner_faces()
+            faces = rules.spinner_faces()
         if step == STEP_DIVE:
             return [f for f in faces if face_parts(f)[1] == DIVE]
         if step == STEP_CREATURE:

@@ -17,16 +17,17 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from pbem.game import IllegalAction, Rng
-from pbem.rules.atlantis.actions import handle_arg
-from pbem.rules.atlantis.base import RulesBase, event
-from pbem.rules.atlantis.state import SEA, STEP_MOVE, State
+from pbem.rules.atlantis1986.view import View1986
+from pbem.rules.survive.actions import handle_arg
+from pbem.rules.survive.base import Events, event
+from pbem.rules.survive.state import SEA, STEP_MOVE, State
 
 
-class SeaRules1986(RulesBase):
+class SeaRules1986(View1986):
     # --- who is in danger where ---------------------------------------------------
-    def deadly_for_swimmers(self, state: State, cell: int) -> bool:
+    def swimmer_killers(self) -> tuple[str, ...]:
         """"Sharks kill villagers swimming in the water" and "Sea Monsters ... kill villagers"."""
-        return state.has_creature(cell, ("shark", "monster"))
+        return ("shark", "monster")
 
     def boat_is_prey(self, state: State, boat: str) -> bool:
         """"Whales [the octopus, or giant squid] destroy boats", "Sea Monsters both destroy boats ...": any boat,
@@ -40,12 +41,12 @@ class SeaRules1986(RulesBase):
     def ship_stops(self, state: State, boat: str, cell: int) -> bool:
         return self.boat_is_prey(state, boat) and state.has_creature(cell, ("octopus", "monster"))
 
-    def sail(self, state: State, boat: str, cell: int, events: list) -> None:
+    def sail(self, state: State, boat: str, cell: int, events: Events) -> None:
         """A boat moved into an octopus's or a sea monster's space meets it there."""
         state.put_boat(boat, SEA, cell)
         self.boat_meets_creatures(state, boat, cell, events)
 
-    def boat_meets_creatures(self, state: State, boat: str, cell: int, events: list) -> None:
+    def boat_meets_creatures(self, state: State, boat: str, cell: int, events: Events) -> None:
         if not self.boat_is_prey(state, boat):
             return
         monster = self.creature_here(state, cell, "monster")
@@ -55,7 +56,7 @@ class SeaRules1986(RulesBase):
         elif octopus is not None:
             self.capsize(state, boat, events, cause=f"octopus {octopus}")
 
-    def sink_with_all_hands(self, state: State, boat: str, monster: str, events: list) -> None:
+    def sink_with_all_hands(self, state: State, boat: str, monster: str, events: Events) -> None:
         """"Sea Monsters both destroy boats and kill villagers": the boat and everyone aboard."""
         self.lose_ship_and_crew(state, boat, events, cause=f"sea monster {monster}")
 
@@ -76,15 +77,15 @@ class SeaRules1986(RulesBase):
                 for n in self.board.neighbours[e.cell] if state.is_sea(n)]
 
     def legal_move(self, state: State, player: str) -> list[dict[str, Any]]:
-        out = super().legal_move(state, player)  # type: ignore[misc]
+        out = super().legal_move(state, player)
         for e in state.explorers.values():
             if e.owner == player and e.where == SEA:
                 out.extend(self.ride_moves(state, e.handle))
         return out
 
-    def do_move(self, state: State, player: str, action: Mapping[str, Any], rng: Rng) -> list:
+    def do_move(self, state: State, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         if action.get("ride") is None:
-            return super().do_move(state, player, action, rng)  # type: ignore[misc]
+            return super().do_move(state, player, action, rng)
         self.expect(state, player, STEP_MOVE)
         handle = handle_arg(action["move"], "move")
         dolphin = handle_arg(action["ride"], "ride")
@@ -92,7 +93,7 @@ class SeaRules1986(RulesBase):
         if action.get("swim"):
             raise IllegalAction("a villager riding a dolphin is not swimming: leave out swim")
         self.check_ride(state, player, handle, dolphin, cell)
-        events: list = []
+        events: Events = []
         self.ride(state, player, handle, dolphin, cell, events)
         state.turn.moves += 1
         if state.turn.moves >= self.movement_points(state):
@@ -113,7 +114,7 @@ class SeaRules1986(RulesBase):
             raise IllegalAction(f"a dolphin carries its rider one sea space per movement point; "
                                 f"{self.label(cell)} is not a sea space next to {self.label(d.cell)}")
 
-    def ride(self, state: State, player: str, handle: str, dolphin: str, cell: int, events: list) -> None:
+    def ride(self, state: State, player: str, handle: str, dolphin: str, cell: int, events: Events) -> None:
         """"Dolphins allow villagers to ride them, giving them a maximum of three blocks of
         movement instead of one."  "Dolphins can only transport one villager at a time."
         "They do not protect villagers from sharks or sea monsters.\""""

@@ -22,26 +22,20 @@ Each kind has ``stops_<kind>`` (its movement ends when it enters that space:
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 from pbem.game import IllegalAction, NeedsSecret, Rng
-from pbem.rules.atlantis.actions import face_entry, handle_arg, is_none
-from pbem.rules.atlantis.base import RulesBase, event
-from pbem.rules.atlantis.state import SEA, STEP_CREATURE, Creature, State
+from pbem.rules.atlantis1986.sea import SeaRules1986
+from pbem.rules.atlantis1986.view import STEP_DIVE, face_parts
+from pbem.rules.survive.actions import face_entry, handle_arg, is_none
+from pbem.rules.survive.base import ActionHandler, CreatureRule, Decider, Events, Path, event
+from pbem.rules.survive.state import SEA, STEP_CREATURE, Creature, State
 
-STEP_DIVE = "dive"
 DIVE = "dive"
-
-Path = list[int]
-
-
-def face_parts(face: str) -> tuple[str, str]:
-    """``"shark-2"`` -> ``("shark", "2")``; ``"octopus-dive"`` -> ``("octopus", "dive")``."""
-    kind, _, move = face.rpartition("-")
-    return kind, move
+__all__ = ["DIVE", "STEP_DIVE", "SpinnerRules1986", "face_parts"]
 
 
-class SpinnerRules1986(RulesBase):
+class SpinnerRules1986(SeaRules1986):
     # --- the spin ------------------------------------------------------------------
     def spinner_faces(self) -> list[str]:
         spec = self.comp["spinner"]
@@ -64,18 +58,18 @@ class SpinnerRules1986(RulesBase):
             raise RuntimeError("nothing has been spun this turn")
         return face_parts(state.turn.die)
 
-    def start_creature_step(self, state: State, rng: Rng | None, events: list, die: str | None) -> bool:
+    def start_creature_step(self, state: State, rng: Rng | None, events: Events, die: str | None) -> bool:
         face = die if die is not None else self.roll_die(state, rng)
         state.turn.die = face
         state.history["rolls"] = state.history.get("rolls", 0) + 1
         kind, move = face_parts(face)
         events.append(event({"event": "spin", "player": state.turn.player, "face": face, "creature": kind,
                              "move": move}, chance=True))
-        if not self.on_board(state, kind):  # type: ignore[attr-defined]
+        if not self.on_board(state, kind):
             events.append(event({"event": "no-creature", "player": state.turn.player, "kind": kind}))
             return False
         if not any(self.creature_destinations(state, state.creatures[h])
-                   for h in self.on_board(state, kind)):  # type: ignore[attr-defined]
+                   for h in self.on_board(state, kind)):
             events.append(event({"event": "no-move", "player": state.turn.player, "kind": kind}))
             return False
         return True
@@ -84,12 +78,23 @@ class SpinnerRules1986(RulesBase):
         """The spinning phase waits for a ``dive`` decision when the spinner shows a dive."""
         if step == STEP_CREATURE and state.turn.die is not None and self.spun(state)[1] == DIVE:
             return STEP_DIVE
-        return super().decision_kind(state, step)  # type: ignore[misc]
+        return super().decision_kind(state, step)
 
     # --- where a creature may go ---------------------------------------------------------
-    def stopper(self, state: State, kind: str) -> Callable[[int], bool]:
-        stops = getattr(self, "stops_" + kind)
-        return lambda cell: stops(state, cell)
+    def creature_rule_table(self) -> dict[str, CreatureRule[State]]:
+        """"Sharks kill villagers swimming in the water ... [the octopus destroys] boats ...
+        Sea Monsters both destroy boats and kill villagers"; dolphins harm nobody."""
+        return {**super().creature_rule_table(),
+                "shark": CreatureRule(self.stops_shark, self.arrive_shark),
+                "octopus": CreatureRule(self.stops_octopus, self.arrive_octopus),
+                "monster": CreatureRule(self.stops_monster, self.arrive_monster),
+                "dolphin": CreatureRule(self.stops_dolphin, self.arrive_dolphin)}
+
+    def action_table(self) -> dict[str, ActionHandler[State]]:
+        return {**super().action_table(), "dive": self.do_dive}
+
+    def decider_table(self) -> dict[str, Decider[State]]:
+        return {**super().decider_table(), STEP_DIVE: self.legal_dive}
 
     def stops_shark(self, state: State, cell: int) -> bool:
         """Sharks go for villagers swimming in the water."""
@@ -98,7 +103,7 @@ class SpinnerRules1986(RulesBase):
     def stops_octopus(self, state: State, cell: int) -> bool:
         """The octopus (giant squid) goes for boats."""
         boat = state.boat_at.get(cell)
-        return boat is not None and self.boat_is_prey(state, boat)  # type: ignore[attr-defined]
+        return boat is not None and self.boat_is_prey(state, boat)
 
     def stops_monster(self, state: State, cell: int) -> bool:
         """Sea monsters go for both."""
@@ -140,7 +145,7 @@ class SpinnerRules1986(RulesBase):
     def creature_choices(self, state: State, key: str) -> list[dict[str, Any]]:
         kind, _ = self.spun(state)
         out: list[dict[str, Any]] = [{key: "none"}] if self.may_pass(state) else []
-        for handle in self.on_board(state, kind):  # type: ignore[attr-defined]
+        for handle in self.on_board(state, kind):
             dests = self.creature_destinations(state, state.creatures[handle])
             out.extend({key: handle, "to": self.label(d)} for d in sorted(dests))
         return out
@@ -180,11 +185,11 @@ class SpinnerRules1986(RulesBase):
             return None
         return order
 
-    def do_creature(self, state: State, player: str, action: Mapping[str, Any], rng: Rng) -> list:
+    def do_creature(self, state: State, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         self.expect(state, player, STEP_CREATURE, STEP_DIVE)
         return self.move_spun_creature(state, player, self.creature_order(state, action), rng)
 
-    def do_dive(self, state: State, player: str, action: Mapping[str, Any], rng: Rng) -> list:
+    def do_dive(self, state: State, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         self.expect(state, player, STEP_DIVE)
         if is_none(action["dive"]):
             if set(action) - {"dive"}:
@@ -192,9 +197,9 @@ class SpinnerRules1986(RulesBase):
             return self.move_spun_creature(state, player, None, rng)
         return self.move_spun_creature(state, player, {"creature": action["dive"], "to": action.get("to")}, rng)
 
-    def move_spun_creature(self, state: State, player: str, order: Mapping[str, Any] | None, rng: Rng) -> list:
+    def move_spun_creature(self, state: State, player: str, order: Mapping[str, Any] | None, rng: Rng) -> Events:
         kind, move = self.spun(state)
-        events: list = []
+        events: Events = []
         if order is None:
             if not self.may_pass(state):
                 raise IllegalAction(f"the spinner shows {state.turn.die}: you must move a {kind} "
@@ -213,7 +218,7 @@ class SpinnerRules1986(RulesBase):
         self.advance(state, rng, events, STEP_CREATURE)
         return events
 
-    def dive(self, state: State, player: str, c: Creature, order: Mapping[str, Any], events: list) -> None:
+    def dive(self, state: State, player: str, c: Creature, order: Mapping[str, Any], events: Events) -> None:
         if order.get("path") is not None:
             raise IllegalAction("a diving creature does not swim a route: write to: SPACE")
         cell = self.cell_arg(order.get("to"), "to")
@@ -225,7 +230,7 @@ class SpinnerRules1986(RulesBase):
         events.append(event({"event": "dive", "player": player, "creature": c.handle, "kind": c.kind,
                              "from": self.label(frm), "to": self.label(cell)}))
 
-    def swim_creature(self, state: State, player: str, c: Creature, order: Mapping[str, Any], events: list) -> None:
+    def swim_creature(self, state: State, player: str, c: Creature, order: Mapping[str, Any], events: Events) -> None:
         what = f"{c.kind} {c.handle}"
         if order.get("path") is not None:
             path = self.path_arg(order["path"], what + " path")
@@ -245,25 +250,25 @@ class SpinnerRules1986(RulesBase):
         events.append(event({"event": "creature", "player": player, "creature": c.handle, "kind": c.kind,
                              "from": self.label(frm), "to": self.label(dest),
                              "path": [self.label(x) for x in path]}))
-        getattr(self, "arrive_" + c.kind)(state, c, dest, events)
+        self.creature_rule(c.kind).arrive(state, c, dest, events)
 
     # --- what each creature does where its move ends ---------------------------------------------
-    def arrive_shark(self, state: State, c: Creature, cell: int, events: list) -> None:
+    def arrive_shark(self, state: State, c: Creature, cell: int, events: Events) -> None:
         """"Sharks kill villagers swimming in the water. They do not harm boats or their passengers.\""""
         self.lose_explorers(state, list(state.swimmers(cell)), cell, events, cause=f"shark {c.handle}")
 
-    def arrive_octopus(self, state: State, c: Creature, cell: int, events: list) -> None:
+    def arrive_octopus(self, state: State, c: Creature, cell: int, events: Events) -> None:
         """"[It] destroy[s] boats. Any passengers in the boat survive, but are dropped in the water.\""""
         boat = state.boat_at.get(cell)
-        if boat is not None and self.boat_is_prey(state, boat):  # type: ignore[attr-defined]
+        if boat is not None and self.boat_is_prey(state, boat):
             self.capsize(state, boat, events, cause=f"octopus {c.handle}")
 
-    def arrive_monster(self, state: State, c: Creature, cell: int, events: list) -> None:
+    def arrive_monster(self, state: State, c: Creature, cell: int, events: Events) -> None:
         """"Sea Monsters both destroy boats and kill villagers.\""""
         boat = state.boat_at.get(cell)
-        if boat is not None and self.boat_is_prey(state, boat):  # type: ignore[attr-defined]
-            self.sink_with_all_hands(state, boat, c.handle, events)  # type: ignore[attr-defined]
+        if boat is not None and self.boat_is_prey(state, boat):
+            self.sink_with_all_hands(state, boat, c.handle, events)
         self.lose_explorers(state, list(state.swimmers(cell)), cell, events, cause=f"sea monster {c.handle}")
 
-    def arrive_dolphin(self, state: State, c: Creature, cell: int, events: list) -> None:
+    def arrive_dolphin(self, state: State, c: Creature, cell: int, events: Events) -> None:
         """A dolphin harms nobody; a villager swimming here may ride it in a later movement phase."""

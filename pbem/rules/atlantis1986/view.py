@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from pbem.game import BoardPicture, NeedsSecret
-from pbem.rules.atlantis.base import RulesBase
-from pbem.rules.atlantis.state import (
+from pbem.game import NeedsSecret
+from pbem.rules.survive.base import Events
+from pbem.rules.survive.rules import SurviveRules
+from pbem.rules.survive.state import (
     ISLE,
     LOST,
     OVER,
@@ -25,13 +26,23 @@ from pbem.rules.atlantis.state import (
     State,
     sort_handles,
 )
-from pbem.rules.atlantis.view import ViewRules
-from pbem.rules.atlantis1986.spinner import STEP_DIVE, face_parts
+from pbem.rules.survive.view import ViewRules
+
+STEP_DIVE = "dive"
+
+
+def face_parts(face: str) -> tuple[str, str]:
+    """``"shark-2"`` -> ``("shark", "2")``; ``"octopus-dive"`` -> ``("octopus", "dive")``."""
+    kind, _, move = face.rpartition("-")
+    return kind, move
+
 
 CREATURE_NAMES = {"shark": "shark", "octopus": "octopus (giant squid)", "monster": "sea monster", "dolphin": "dolphin"}
 
 
-class View1986(RulesBase):
+class View1986(SurviveRules[State]):
+    state_class = State
+
     # --- who sees what ------------------------------------------------------------
     def sees_value(self, state: State, viewer: str | None, e: Explorer) -> bool:
         """Villagers carry no hidden number in this edition."""
@@ -59,9 +70,9 @@ class View1986(RulesBase):
         if ev.get("event") == "move" and ev.get("how") == "dolphin":
             return "{player}'s villager {explorer} rides dolphin {dolphin} {from} -> {to}".format(
                 **{k: ev.get(k, "") for k in ("player", "explorer", "dolphin", "from", "to")})
-        return super().describe(ev)  # type: ignore[misc]
+        return super().describe(ev)
 
-    def variant_prompt(self, state: State, kind: str) -> str:
+    def game_prompt(self, state: State, kind: str) -> str:
         if kind == SETUP_PLACE:
             return "place a villager on an island tile (one per beach tile): {place: r7, on: G5}"
         if kind == SETUP_BOAT:
@@ -84,11 +95,11 @@ class View1986(RulesBase):
         if kind == STEP_DIVE:
             creature, _ = face_parts(state.turn.die or "")
             return f"the spinner shows {state.turn.die}: a {creature} dives: {{dive: HANDLE, to: SPACE}}"
-        return super().variant_prompt(state, kind)  # type: ignore[misc]
+        return super().game_prompt(state, kind)
 
     def summary_lines(self, view: Mapping[str, Any]) -> list[str]:
-        state = self.read_position(view)  # type: ignore[attr-defined]
-        lines = [self.variants_line(state)]  # type: ignore[attr-defined]
+        state = self.read_position(view)
+        lines = [self.variants_line(state)]
         if state.phase == OVER:
             lines.append("Game over.")
         elif state.phase in (SETUP_PLACE, SETUP_BOAT):
@@ -113,7 +124,7 @@ class View1986(RulesBase):
         return lines
 
     def template(self, view: Mapping[str, Any], player: str) -> str:
-        state = self.read_position(view)  # type: ignore[attr-defined]
+        state = self.read_position(view)
         who = self.decider(state)
         if state.phase == OVER:
             return "actions: []   # the game is over\n"
@@ -142,8 +153,7 @@ class View1986(RulesBase):
         return "\n".join(lines) + "\n"
 
     # --- the board picture -----------------------------------------------------------
-    def picture(self, view: Mapping[str, Any]) -> BoardPicture:
-        pic = super().picture(view)  # type: ignore[misc]
+    def picture_legend(self, view: Mapping[str, Any]) -> dict[str, str]:
         legend = {}
         for kind, spec in self.comp["creatures"].items():
             legend[f"{spec['prefix']}1..{spec['prefix']}{spec['count']}"] = CREATURE_NAMES.get(kind, kind)
@@ -155,8 +165,7 @@ class View1986(RulesBase):
                 if handles:
                     legend[f"{handles[0]}..{handles[-1]}"] = (f"{colour} villager ({p['name']}): on an island tile, "
                                                               "swimming, or saved on a coral island")
-        pic.legend = legend
-        return pic
+        return legend
 
 
 def _flow(action: Mapping[str, Any]) -> str:

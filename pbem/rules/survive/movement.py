@@ -15,9 +15,10 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from pbem.game import IllegalAction, Rng
-from pbem.rules.atlantis.actions import handle_arg, swim_arg
-from pbem.rules.atlantis.base import RulesBase, event
-from pbem.rules.atlantis.state import (
+from pbem.rules.survive.actions import handle_arg, swim_arg
+from pbem.rules.survive.base import ActionHandler, Decider, Events, StateT, event
+from pbem.rules.survive.setup import SetupRules
+from pbem.rules.survive.state import (
     BOAT,
     ISLE,
     LAND,
@@ -25,20 +26,35 @@ from pbem.rules.atlantis.state import (
     SEA,
     STEP_MOVE,
     STEP_REMOVE,
-    State,
+    Explorer,
+    at,
+    ship_of,
 )
 
 
-class MovementRules(RulesBase):
+class MovementRules(SetupRules[StateT]):
+    # --- what creatures do to people and ships (from the creature rules in the data) ----------
+    def kinds_following(self, *rules: str) -> tuple[str, ...]:
+        """The creature kinds whose ``rule:`` (default: the kind) is one of ``rules``."""
+        return tuple(k for k, spec in self.comp["creatures"].items() if spec.get("rule", k) in rules)
+
+    def swimmer_killers(self) -> tuple[str, ...]:
+        """Kinds that remove a swimmer entering their space: serpent and shark rules."""
+        return self.kinds_following("serpent", "shark")
+
+    def ship_sinkers(self) -> tuple[str, ...]:
+        """Kinds that destroy an occupied ship sailing into their space: serpent and whale rules."""
+        return self.kinds_following("serpent", "whale")
+
     # --- ships ---------------------------------------------------------------
-    def capacity(self, state: State, boat: str) -> int:
+    def capacity(self, state: StateT, boat: str) -> int:
         """"Each Ship can only carry a maximum of three Explorer tokens (regardless of color)"."""
         return self.comp["boats"]["capacity"]
 
-    def has_room(self, state: State, boat: str) -> bool:
+    def has_room(self, state: StateT, boat: str) -> bool:
         return len(state.boats[boat].passengers) < self.capacity(state, boat)
 
-    def controllers(self, state: State, boat: str) -> list[str]:
+    def controllers(self, state: StateT, boat: str) -> list[str]:
         """"it's the player with the most Explorers on board who controls the Ship ...
         When multiple players have the same number of Explorers in a Ship, each player
         controls the Ship."  An empty ship: "any player can move it"."""
@@ -52,15 +68,15 @@ class MovementRules(RulesBase):
         top = max(counts.values())
         return [p for p in state.players if counts.get(p) == top]
 
-    def ship_may_enter(self, state: State, boat: str, cell: int) -> bool:
+    def ship_may_enter(self, state: StateT, boat: str, cell: int) -> bool:
         """"A given sea space can only contain one Ship at any time"."""
         return cell not in state.tile_at and cell not in state.boat_at
 
-    def ship_stops(self, state: State, boat: str, cell: int) -> bool:
+    def ship_stops(self, state: StateT, boat: str, cell: int) -> bool:
         """An occupied ship entering a serpent or whale space is destroyed there."""
-        return bool(state.boats[boat].passengers) and state.has_creature(cell, ("serpent", "whale"))
+        return bool(state.boats[boat].passengers) and state.has_creature(cell, self.ship_sinkers())
 
-    def sail(self, state: State, boat: str, cell: int, events: list) -> None:
+    def sail(self, state: StateT, boat: str, cell: int, events: Events) -> None:
         """Move a ship one or more spaces ending at ``cell`` and apply what it meets there.
 
         "If you move a Ship containing one or more Explorers into a sea space containing
@@ -70,10 +86,10 @@ class MovementRules(RulesBase):
         if self.ship_stops(state, boat, cell):
             self.capsize(state, boat, events, cause="sailed into a sea creature")
 
-    def capsize(self, state: State, boat: str, events: list, cause: str) -> None:
+    def capsize(self, state: StateT, boat: str, events: Events, cause: str) -> None:
         """The ship leaves the game; its passengers fall into its space as swimmers."""
         b = state.boats[boat]
-        cell = b.cell
+        cell = at(b.cell)
         passengers = sorted(b.passengers)
         for h in passengers:
             state.put_explorer(h, SEA, cell)
@@ -82,29 +98,29 @@ class MovementRules(RulesBase):
                              "swimmers": passengers}))
         self.swimmers_fall_in(state, cell, passengers, events)
 
-    def swimmers_fall_in(self, state: State, cell: int, handles: list[str], events: list) -> None:
+    def swimmers_fall_in(self, state: StateT, cell: int, handles: list[str], events: Events) -> None:
         """"if the sea space contains a Shark or Sea Serpent, these Swimmers are immediately removed"."""
         if handles and self.deadly_for_swimmers(state, cell):
             self.lose_explorers(state, self.unprotected(state, handles), cell, events, cause="eaten")
 
-    def deadly_for_swimmers(self, state: State, cell: int) -> bool:
+    def deadly_for_swimmers(self, state: StateT, cell: int) -> bool:
         """"If you move a Swimmer into a sea space containing a Sea Serpent or a Shark,
         the Swimmer is immediately removed from the game"."""
-        return state.has_creature(cell, ("serpent", "shark"))
+        return state.has_creature(cell, self.swimmer_killers())
 
-    def unprotected(self, state: State, swimmers: list[str]) -> list[str]:
+    def unprotected(self, state: StateT, swimmers: list[str]) -> list[str]:
         """The swimmers among ``swimmers`` that sea creatures can attack (all of them in the
         base game; a dolphin protects one)."""
         return list(swimmers)
 
-    def lose_explorers(self, state: State, handles: list[str], cell: int | None, events: list, cause: str) -> None:
+    def lose_explorers(self, state: StateT, handles: list[str], cell: int | None, events: Events, cause: str) -> None:
         handles = sorted(handles)
         for h in handles:
             state.put_explorer(h, LOST)
         if handles:
             events.append(event({"event": "lost", "explorers": handles, "at": self.label(cell), "cause": cause}))
 
-    def lose_ship_and_crew(self, state: State, boat: str, events: list, cause: str) -> None:
+    def lose_ship_and_crew(self, state: StateT, boat: str, events: Events, cause: str) -> None:
         b = state.boats[boat]
         cell = b.cell
         crew = sorted(b.passengers)
@@ -117,30 +133,30 @@ class MovementRules(RulesBase):
             events.append(event({"event": "lost", "explorers": crew, "at": self.label(cell), "cause": cause}))
 
     # --- one movement point ------------------------------------------------------
-    def movement_points(self, state: State) -> int:
+    def movement_points(self, state: StateT) -> int:
         return self.comp["movement_points"]
 
-    def may_swim(self, state: State, explorer: str) -> bool:
+    def may_swim(self, state: StateT, explorer: str) -> bool:
         """"You can move a Swimmer only one sea space on your turn. When a Swimmer goes
         from a Terrain tile or Ship into a sea space, it's considered to be a movement
         of one sea space"."""
         return explorer not in state.turn.swum
 
-    def may_board_from_the_sea(self, state: State, explorer: str) -> bool:
+    def may_board_from_the_sea(self, state: StateT, explorer: str) -> bool:
         """"You may not move a Swimmer from a sea space into a Boat in an adjacent sea space
         (since this would be considered 2 movements, and a Swimmer may move only one sea space
         in a turn)": climbing into the ship in its own space is the swimmer's one sea movement,
         so a swimmer that has swum (or jumped) this turn may not board."""
         return self.may_swim(state, explorer)
 
-    def explorer_moves(self, state: State, handle: str) -> list[dict[str, Any]]:
+    def explorer_moves(self, state: StateT, handle: str) -> list[dict[str, Any]]:
         """Every legal one-point move of one explorer, as actions."""
         e = state.explorers[handle]
         out: list[dict[str, Any]] = []
         nb = self.board.neighbours
         lab = self.board.labels
         if e.where == LAND:
-            for n in nb[e.cell]:
+            for n in nb[at(e.cell)]:
                 if n in state.tile_at:
                     out.append({"move": handle, "to": lab[n]})
                     continue
@@ -150,7 +166,7 @@ class MovementRules(RulesBase):
                 if boat is not None:
                     out.append({"move": handle, "to": lab[n], "swim": True})
         elif e.where == BOAT:
-            cell = state.boats[e.boat].cell
+            cell = at(state.boats[ship_of(e.boat)].cell)
             for n in nb[cell]:
                 boat = state.boat_at.get(n)
                 if boat is not None and self.has_room(state, boat):
@@ -159,7 +175,7 @@ class MovementRules(RulesBase):
                 out.append({"move": handle, "to": lab[cell]})
             out.extend({"move": handle, "to": lab[i]} for i in self.board.isles_next_to[cell])
         elif e.where == SEA:
-            cell = e.cell
+            cell = at(e.cell)
             boat = state.boat_at.get(cell)
             if boat is not None and self.has_room(state, boat) and self.may_board_from_the_sea(state, handle):
                 out.append({"move": handle, "to": lab[cell]})
@@ -169,17 +185,17 @@ class MovementRules(RulesBase):
             out.extend({"move": handle, "to": lab[i]} for i in self.board.isles_next_to[cell])
         return out
 
-    def boat_moves(self, state: State, boat: str) -> list[dict[str, Any]]:
+    def boat_moves(self, state: StateT, boat: str) -> list[dict[str, Any]]:
         lab = self.board.labels
         may_enter = self.ship_may_enter
-        return [{"move": boat, "to": lab[n]} for n in self.board.neighbours[state.boats[boat].cell]
+        return [{"move": boat, "to": lab[n]} for n in self.board.neighbours[at(state.boats[boat].cell)]
                 if may_enter(state, boat, n)]
 
-    def movable_boats(self, state: State, player: str) -> list[str]:
+    def movable_boats(self, state: StateT, player: str) -> list[str]:
         return [b.handle for b in state.boats.values()
                 if b.where == SEA and player in self.controllers(state, b.handle)]
 
-    def legal_move(self, state: State, player: str) -> list[dict[str, Any]]:
+    def legal_move(self, state: StateT, player: str) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = [{"done": "move"}]
         for e in state.explorers.values():
             if e.owner == player and e.where in (LAND, BOAT, SEA):
@@ -188,12 +204,12 @@ class MovementRules(RulesBase):
             out.extend(self.boat_moves(state, boat))
         return out
 
-    def do_move(self, state: State, player: str, action: Mapping[str, Any], rng: Rng) -> list:
+    def do_move(self, state: StateT, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         self.expect(state, player, STEP_MOVE)
         handle = handle_arg(action["move"], "move")
         cell = self.cell_arg(action["to"])
         swim = swim_arg(action)
-        events: list = []
+        events: Events = []
         if handle in state.boats:
             self.move_boat(state, player, handle, cell, swim, events)
         elif handle in state.explorers:
@@ -205,7 +221,7 @@ class MovementRules(RulesBase):
             self.advance(state, rng, events, STEP_MOVE)
         return events
 
-    def move_boat(self, state: State, player: str, boat: str, cell: int, swim: bool, events: list) -> None:
+    def move_boat(self, state: StateT, player: str, boat: str, cell: int, swim: bool, events: Events) -> None:
         b = state.boats[boat]
         if swim:
             raise IllegalAction("swim is for explorers, not ships")
@@ -213,7 +229,7 @@ class MovementRules(RulesBase):
             raise IllegalAction(f"ship {boat} is not on the board")
         if player not in self.controllers(state, boat):
             raise IllegalAction(f"you do not control ship {boat} (most explorers aboard decide)")
-        if cell not in self.board.neighbours[b.cell]:
+        if cell not in self.board.neighbours[at(b.cell)]:
             raise IllegalAction(f"{self.label(cell)} is not next to ship {boat} at {self.label(b.cell)}")
         if not state.is_sea(cell):
             raise IllegalAction(f"ships sail on sea spaces; {self.label(cell)} is land")
@@ -224,7 +240,7 @@ class MovementRules(RulesBase):
                              "from": self.label(frm), "to": self.label(cell)}))
         self.sail(state, boat, cell, events)
 
-    def move_explorer(self, state: State, player: str, handle: str, cell: int, swim: bool, events: list) -> None:
+    def move_explorer(self, state: StateT, player: str, handle: str, cell: int, swim: bool, events: Events) -> None:
         """Validate one explorer step, then carry it out."""
         e = state.explorers[handle]
         if e.owner != player:
@@ -244,10 +260,10 @@ class MovementRules(RulesBase):
         else:  # swim / jump
             self.enter_sea(state, handle, cell, events)
 
-    def explorer_step_kind(self, state: State, e, cell: int, swim: bool) -> tuple[str, str | None]:
+    def explorer_step_kind(self, state: StateT, e: Explorer, cell: int, swim: bool) -> tuple[str, str | None]:
         """What a one-point move to ``cell`` means from where ``e`` is; IllegalAction if none."""
         nb = self.board.neighbours
-        here = state.explorer_cell(e)
+        here = at(state.explorer_cell(e))
         target = self.label(cell)
         if e.where == LAND:
             if cell not in nb[here]:
@@ -300,7 +316,7 @@ class MovementRules(RulesBase):
             raise IllegalAction(f"{e.handle} has already swum a sea space this turn")
         return "swim", None
 
-    def enter_sea(self, state: State, handle: str, cell: int, events: list) -> None:
+    def enter_sea(self, state: StateT, handle: str, cell: int, events: Events) -> None:
         """The explorer becomes a swimmer in ``cell`` (its sea move for this turn)."""
         state.put_explorer(handle, SEA, cell)
         state.turn.swum.append(handle)
@@ -308,7 +324,7 @@ class MovementRules(RulesBase):
             self.lose_explorers(state, self.unprotected(state, [handle]), cell, events,
                                 cause="swam into a sea creature")
 
-    def do_done(self, state: State, player: str, action: Mapping[str, Any], rng: Rng) -> list:
+    def do_done(self, state: StateT, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         if action["done"] != "move":
             raise IllegalAction("write {done: move} to end your movement step")
         # Harmless after the step already ended (three points used, or skipped).
@@ -318,3 +334,10 @@ class MovementRules(RulesBase):
         events = [event({"event": "done", "player": player, "used": state.turn.moves})]
         self.advance(state, rng, events, STEP_MOVE)
         return events
+
+    # --- the tables ------------------------------------------------------------------------
+    def action_table(self) -> dict[str, ActionHandler[StateT]]:
+        return {**super().action_table(), "move": self.do_move, "done": self.do_done}
+
+    def decider_table(self) -> dict[str, Decider[StateT]]:
+        return {**super().decider_table(), STEP_MOVE: self.legal_move}

@@ -1,38 +1,61 @@
-"""Step 4: "Roll the die and move a creature", and what each creature does.
+"""Step 4: "Roll the die and move a creature", and the shared creature behaviours.
 
 "The Sea Serpents, Sharks and Whales have no effect on each other. They can
 occupy the same sea space. If the Creature rolled isn't present on the board,
 nothing happens."
 
-Each kind has ``stops_<kind>`` (its movement ends on entering that space),
-``arrive_<kind>`` (what happens where it ends) and, for the kinds a defense
-tile answers, ``attack_<kind>`` (the attack once no defense was played).
+A creature kind in the components data names its behaviour with ``rule:`` (default:
+the kind), so a re-themed piece reuses one (Space Attack's Queen, Spawn and Warrior
+are ``rule: serpent``, ``shark``, ``whale``).  :meth:`CreatureRules.creature_rule_table`
+maps each kind to its :class:`~pbem.rules.survive.base.CreatureRule`: ``stops`` (its
+movement ends on entering a space), ``arrive`` (what happens where it ends) and, for
+the behaviours a reaction tile answers, ``attack`` (the attack once nobody defended).
+The die's faces come from the data (``creature_die``).
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from pbem.game import IllegalAction, NeedsSecret, Rng
-from pbem.rules.atlantis.actions import face_entry, handle_arg, is_none
-from pbem.rules.atlantis.base import RulesBase, event
-from pbem.rules.atlantis.state import (
-    LOST,
-    SEA,
-    STEP_CREATURE,
-    Creature,
-    State,
-)
+from pbem.rules.survive.actions import face_entry, handle_arg, is_none
+from pbem.rules.survive.base import ActionHandler, CreatureRule, Decider, Events, StateT, StepStarter, event
+from pbem.rules.survive.reactions import ReactionRules
+from pbem.rules.survive.state import SEA, STEP_CREATURE, Creature, at
 
 
-class CreatureRules(RulesBase):
+class CreatureRules(ReactionRules[StateT]):
+    # --- the behaviours ------------------------------------------------------------
+    def creature_behaviours(self) -> dict[str, CreatureRule[StateT]]:
+        """Behaviour name (a ``rule:``) -> what it does: the three of the Survive games."""
+        return {"serpent": CreatureRule(self.stops_serpent, self.arrive_serpent),
+                "shark": CreatureRule(self.stops_shark, self.arrive_shark, self.attack_shark),
+                "whale": CreatureRule(self.stops_whale, self.arrive_whale, self.attack_whale)}
+
+    def creature_rule_table(self) -> dict[str, CreatureRule[StateT]]:
+        behaviours = self.creature_behaviours()
+        table = super().creature_rule_table()
+        for kind, spec in self.comp["creatures"].items():
+            rule = str(spec.get("rule", kind))
+            if rule in behaviours:
+                table[kind] = behaviours[rule]
+        return table
+
     # --- the roll ---------------------------------------------------------------
-    def roll_die(self, state: State, rng: Rng | None) -> str:
+    def roll_die(self, state: StateT, rng: Rng | None) -> str:
         if rng is None:
             raise NeedsSecret("the creature die is rolled by the moderator")
-        faces = self.comp["creature_die"]
+        faces = self.creature_die_faces()
         return faces[rng.randbelow(len(faces), "creature die")]
 
-    def start_creature_step(self, state: State, rng: Rng | None, events: list, die: str | None) -> bool:
+    def creature_die_faces(self) -> list[str]:
+        """The creature die's faces (components ``creature_die``)."""
+        return list(self.comp["creature_die"])
+
+    def die_faces_shown(self) -> list[str]:
+        """Every value ``turn.die`` may hold after the roll (for position checks)."""
+        return list(dict.fromkeys(self.creature_die_faces()))
+
+    def start_creature_step(self, state: StateT, rng: Rng | None, events: Events, die: str | None) -> bool:
         """"You must roll the Creature die. Then, you may move a Creature ... corresponding to
         the die result and already on the game board"."""
         face = die if die is not None else self.roll_die(state, rng)
@@ -44,55 +67,56 @@ class CreatureRules(RulesBase):
         events.append(event({"event": "no-creature", "player": state.turn.player, "kind": face}))
         return False
 
-    def on_board(self, state: State, kind: str) -> list[str]:
+    def on_board(self, state: StateT, kind: str) -> list[str]:
         return [c.handle for c in state.creatures.values() if c.kind == kind and c.where == SEA]
 
-    def die_kinds(self, state: State, face: str) -> tuple[str, ...]:
+    def die_kinds(self, state: StateT, face: str) -> tuple[str, ...]:
         """The creature kinds a die face lets you move (in the base game: the face's own)."""
         return (face,)
 
-    def movable_creatures(self, state: State, face: str) -> list[str]:
+    def movable_creatures(self, state: StateT, face: str) -> list[str]:
         """The creatures on the board that the rolled ``face`` lets you move."""
         kinds = self.die_kinds(state, face)
         return [c.handle for c in state.creatures.values() if c.kind in kinds and c.where == SEA]
 
-    def may_stay(self, state: State, kind: str) -> bool:
+    def may_stay(self, state: StateT, kind: str) -> bool:
         """May a ``kind`` creature "move" by staying where it is?  (Not in the base game.)"""
         return False
 
     def die_moves(self, kind: str) -> int:
-        return self.comp["creatures"][kind]["die_moves"]
+        """How far the die lets a ``kind`` creature move (components ``die_moves``)."""
+        return int(self.comp["creatures"][kind]["die_moves"])
 
     # --- where a creature may go -------------------------------------------------------
-    def stopper(self, state: State, kind: str):
+    def stopper(self, state: StateT, kind: str) -> Callable[[int], bool]:
         """``cell -> bool``: does a ``kind`` creature's movement end on entering ``cell``?"""
-        stops = getattr(self, "stops_" + kind)
+        stops = self.creature_rule(kind).stops
         return lambda cell: stops(state, cell)
 
-    def stops_serpent(self, state: State, cell: int) -> bool:
+    def stops_serpent(self, state: StateT, cell: int) -> bool:
         return True   # it moves one sea space anyway
 
-    def stops_shark(self, state: State, cell: int) -> bool:
+    def stops_shark(self, state: StateT, cell: int) -> bool:
         """"If the Shark enters a sea space occupied by one or more Swimmers, the Shark's movement ends"."""
         return bool(self.unprotected(state, state.swimmers(cell)))
 
-    def stops_whale(self, state: State, cell: int) -> bool:
+    def stops_whale(self, state: StateT, cell: int) -> bool:
         """"If the Whale enters a sea space occupied by a Ship containing one or more passengers, its movement ends"."""
         boat = state.boat_at.get(cell)
         return boat is not None and bool(state.boats[boat].passengers)
 
-    def creature_reach(self, state: State, creature: Creature,
+    def creature_reach(self, state: StateT, creature: Creature,
                        max_steps: int | None = None) -> dict[int, list[int]]:
         """Where ``creature`` may end its move (at most ``max_steps``, default its die move)
         -> one path there ([] for staying put)."""
         kind = creature.kind
         steps = self.die_moves(kind) if max_steps is None else max_steps
-        paths = self.reach(creature.cell, steps, state.is_sea, self.stopper(state, kind))
+        paths = self.reach(at(creature.cell), steps, state.is_sea, self.stopper(state, kind))
         if self.may_stay(state, kind):
-            paths[creature.cell] = []
+            paths[at(creature.cell)] = []
         return paths
 
-    def creature_walk(self, state: State, creature: Creature, order: Mapping[str, Any],
+    def creature_walk(self, state: StateT, creature: Creature, order: Mapping[str, Any],
                       max_steps: int | None = None) -> list[int]:
         """The checked path of an order ``{to: ...}`` / ``{path: [...]}``; [] for staying put."""
         kind = creature.kind
@@ -100,18 +124,18 @@ class CreatureRules(RulesBase):
                 and self.cell_arg(order["to"], "to") == creature.cell):
             return []
         steps = self.die_moves(kind) if max_steps is None else max_steps
-        return self.walk_arg(order, creature.cell, steps, state.is_sea, self.stopper(state, kind),
+        return self.walk_arg(order, at(creature.cell), steps, state.is_sea, self.stopper(state, kind),
                              f"{kind} {creature.handle}")
 
-    def legal_creature(self, state: State, player: str) -> list[dict[str, Any]]:
+    def legal_creature(self, state: StateT, player: str) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = [{"creature": "none"}]
-        for handle in self.movable_creatures(state, state.turn.die):
+        for handle in self.movable_creatures(state, state.turn.die or ""):
             c = state.creatures[handle]
             out.extend({"creature": handle, "to": self.label(d)} for d in sorted(self.creature_reach(state, c)))
         return out
 
     # --- the move -------------------------------------------------------------------
-    def creature_order(self, state: State, action: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    def creature_order(self, state: StateT, action: Mapping[str, Any]) -> Mapping[str, Any] | None:
         """The order for the rolled face: ``{creature: K2, to: F4}``, or None for ``none``.
 
         Written ahead: ``{creature: {serpent: ..., shark: ..., whale: ...}}``; the entry for
@@ -139,63 +163,80 @@ class CreatureRules(RulesBase):
             return None
         return order
 
-    def do_creature(self, state: State, player: str, action: Mapping[str, Any], rng: Rng) -> list:
+    def do_creature(self, state: StateT, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         self.expect(state, player, STEP_CREATURE)
         order = self.creature_order(state, action)
-        events: list = []
+        events: Events = []
         if order is None:
             events.append(event({"event": "creature", "player": player, "creature": None, "kind": state.turn.die}))
             self.advance(state, rng, events, STEP_CREATURE)
             return events
         handle = handle_arg(order["creature"], "creature")
         c = state.creatures.get(handle)
-        face = state.turn.die
+        face = state.turn.die or ""
         if c is None or c.where != SEA or c.kind not in self.die_kinds(state, face):
             raise IllegalAction(f"the die shows {face}: move a {face} on the board, not {handle}")
         kind = c.kind
         path = self.creature_walk(state, c, order)
-        dest = path[-1] if path else c.cell
+        dest = path[-1] if path else at(c.cell)
         self.check_defense_knowledge(state, kind, dest)
         frm = c.cell
         state.put_creature(handle, SEA, dest)
         events.append(event({"event": "creature", "player": player, "creature": handle, "kind": kind,
                              "from": self.label(frm), "to": self.label(dest),
                              "path": [self.label(x) for x in path]}))
-        getattr(self, "arrive_" + kind)(state, c, dest, events)
+        self.creature_rule(kind).arrive(state, c, dest, events)
         return self.wait_or_advance(state, rng, events, STEP_CREATURE)
 
     # --- what each creature does where it ends --------------------------------------------
-    def arrive_serpent(self, state: State, c: Creature, cell: int, events: list) -> None:
+    def arrive_serpent(self, state: StateT, c: Creature, cell: int, events: Events) -> None:
         """"If the Sea Serpent enters a sea space occupied by a Ship containing passengers, remove
         that Ship and any passengers from the game. Also remove any Swimmers on the sea space.
         If it was an empty ship, it remains in play"."""
         boat = state.boat_at.get(cell)
         if boat is not None and state.boats[boat].passengers:
-            self.lose_ship_and_crew(state, boat, events, cause=f"serpent {c.handle}")
+            self.lose_ship_and_crew(state, boat, events, cause=f"{self.cause_name(c.kind)} {c.handle}")
         self.lose_explorers(state, self.unprotected(state, state.swimmers(cell)), cell, events,
-                            cause=f"serpent {c.handle}")
+                            cause=f"{self.cause_name(c.kind)} {c.handle}")
 
-    def arrive_shark(self, state: State, c: Creature, cell: int, events: list) -> None:
+    def arrive_shark(self, state: StateT, c: Creature, cell: int, events: Events) -> None:
         """"Remove all Swimmers from the sea space when the Shark has stopped. If the space on
         which the Shark is contains a Ship, the Shark doesn't affect it"."""
         if self.unprotected(state, state.swimmers(cell)):
-            self.threaten(state, "shark_defense", c, cell, events)
+            self.threaten_from(state, c, cell, events)
 
-    def attack_shark(self, state: State, c: Creature, cell: int, events: list) -> None:
+    def attack_shark(self, state: StateT, c: Creature, cell: int, events: Events) -> None:
         self.lose_explorers(state, self.unprotected(state, state.swimmers(cell)), cell, events,
-                            cause=f"shark {c.handle}")
+                            cause=f"{self.cause_name(c.kind)} {c.handle}")
 
-    def arrive_whale(self, state: State, c: Creature, cell: int, events: list) -> None:
+    def arrive_whale(self, state: StateT, c: Creature, cell: int, events: Events) -> None:
         """"A Whale doesn't affect Swimmers or empty Ships on the same sea space as itself"."""
         if self.stops_whale(state, cell):
-            self.threaten(state, "whale_defense", c, cell, events)
+            self.threaten_from(state, c, cell, events)
 
-    def attack_whale(self, state: State, c: Creature, cell: int, events: list) -> None:
+    def attack_whale(self, state: StateT, c: Creature, cell: int, events: Events) -> None:
         """"the Ship is removed from the game and its passengers become Swimmers. If the sea
         space also contained a Shark, the Swimmers are removed from the game"."""
         boat = state.boat_at.get(cell)
         if boat is not None:
-            self.capsize(state, boat, events, cause=f"whale {c.handle}")
+            self.capsize(state, boat, events, cause=f"{self.cause_name(c.kind)} {c.handle}")
 
-    def remove_creature(self, state: State, handle: str) -> None:
-        state.put_creature(handle, LOST)
+    def threaten_from(self, state: StateT, c: Creature, cell: int, events: Events) -> None:
+        """``c`` attacks at ``cell``: a reaction window for the tile that answers it, or at once."""
+        kind = self.answering_back(c.kind)
+        if kind is None:
+            attack = self.creature_rule(c.kind).attack
+            if attack is not None:
+                attack(state, c, cell, events)
+            return
+        self.threaten(state, kind, c, cell, events)
+
+    # --- the tables ---------------------------------------------------------------------
+    def action_table(self) -> dict[str, ActionHandler[StateT]]:
+        return {**super().action_table(), "creature": self.do_creature}
+
+    def decider_table(self) -> dict[str, Decider[StateT]]:
+        return {**super().decider_table(), STEP_CREATURE: self.legal_creature}
+
+    def step_table(self) -> dict[str, StepStarter[StateT]]:
+        return {**super().step_table(), STEP_CREATURE: self.start_creature_step}

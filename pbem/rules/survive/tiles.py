@@ -1,9 +1,20 @@
-"""Step 3 "Remove a Terrain Tile", the tile backs, and step 1 "Play a Terrain tile".
+"""Step 3 "Remove a Terrain Tile", the shared tile rules, and playing tiles from the hand.
 
-Each back has a method: ``effect_<back>`` for green (immediate) backs and
-``play_<back>`` / ``options_<back>`` for red backs played from the hand.  A
-variant that changes one tile overrides that one method (or the kind in its
-own tiles.yaml).
+The tile kinds are removed in the data's order (``terrains``), each tile "adjacent to at
+least one sea space", a tile surrounded by later kinds last of its kind.  A tile back
+names its rule with ``rule:`` in the tiles data (default: the back's own name); the rules
+shared by the Survive games are here:
+
+* ``place-creature`` (``creature: KIND``, ``removes_swimmers: true`` for sharks): the next
+  creature of that kind from the supply comes up in the tile's space;
+* ``place-ship``: the next ship from the supply, the swimmers there board it;
+* ``clear-area``: the space and the sea spaces next to it are cleared (a whirlpool);
+* ``end-game``: the game ends (the volcano);
+* ``move-to-empty-space`` (a hand tile, ``creature: KIND``): a creature on the board
+  moves to any vacant sea space.
+
+A game adds its own rules to :meth:`TileRules.tile_effect_table` (played at once) and
+:meth:`TileRules.hand_tile_table` (kept in hand).
 """
 from __future__ import annotations
 
@@ -11,9 +22,10 @@ from itertools import combinations
 from typing import Any, Mapping
 
 from pbem.game import IllegalAction, Rng
-from pbem.rules.atlantis.actions import handle_arg, handle_list, is_none
-from pbem.rules.atlantis.base import RulesBase, event
-from pbem.rules.atlantis.state import (
+from pbem.rules.survive.actions import handle_arg, handle_list, is_none
+from pbem.rules.survive.base import ActionHandler, Decider, Events, HandTile, StateT, StepStarter, TileEffect, event
+from pbem.rules.survive.creatures import CreatureRules
+from pbem.rules.survive.state import (
     BOAT,
     HAND,
     ISLAND,
@@ -26,22 +38,26 @@ from pbem.rules.atlantis.state import (
     SUPPLY,
     USED,
     Boarding,
-    State,
     Tile,
 )
 
 
-class TileRules(RulesBase):
+class TileRules(CreatureRules[StateT]):
     # --- 3. which tiles may be removed ----------------------------------------
-    def counts_as_sea_for_removal(self, state: State, cell: int) -> bool:
+    def counts_as_sea_for_removal(self, state: StateT, cell: int) -> bool:
         """"a sea space (even if it's a space which previously had a Terrain tile)".
 
-        Option ``lagoon=land``: the central sea hex does not count."""
+        The central (enclosed) space counts unless :meth:`central_counts_as_sea` says no."""
         if cell in state.tile_at:
             return False
-        return cell != self.board.central or self.option(state, "lagoon") == "sea"
+        return cell != self.board.central or self.central_counts_as_sea(state)
 
-    def removable_tiles(self, state: State) -> list[str]:
+    def central_counts_as_sea(self, state: StateT) -> bool:
+        """Does the enclosed space in the middle count as a sea space when choosing which tile
+        to remove?  Default: yes (Atlantis makes it the ``lagoon`` option)."""
+        return True
+
+    def removable_tiles(self, state: StateT) -> list[str]:
         """"all of the Beach tiles must be removed first, followed by the Forest tiles, and
         finally the Mountain tiles"; the tile must be "adjacent to at least one sea space";
         "If a Beach tile is completely surrounded by Forest and/or Mountain tiles, remove it
@@ -58,10 +74,10 @@ class TileRules(RulesBase):
         coastal = [t.handle for t in group if any(sea(state, n) for n in nb[t.cell])]
         return coastal or [t.handle for t in group]
 
-    def legal_remove(self, state: State, player: str) -> list[dict[str, Any]]:
+    def legal_remove(self, state: StateT, player: str) -> list[dict[str, Any]]:
         return [{"remove": self.label(state.tiles[h].cell)} for h in self.removable_tiles(state)]
 
-    def tile_arg(self, state: State, value: Any) -> Tile:
+    def tile_arg(self, state: StateT, value: Any) -> Tile:
         """A tile named by its space (G5) or handle (T12)."""
         if isinstance(value, str) and value in state.tiles:
             return state.tiles[value]
@@ -71,7 +87,7 @@ class TileRules(RulesBase):
             raise IllegalAction(f"there is no terrain tile at {self.label(cell)}")
         return state.tiles[handle]
 
-    def do_remove(self, state: State, player: str, action: Mapping[str, Any], rng: Rng) -> list:
+    def do_remove(self, state: StateT, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         self.expect(state, player, STEP_REMOVE)
         tile = self.tile_arg(state, action["remove"])
         if tile.where != ISLAND:
@@ -92,7 +108,7 @@ class TileRules(RulesBase):
         self.resolve_back(state, tile, player, events, boarders)
         return self.wait_or_advance(state, rng, events, STEP_REMOVE, die)
 
-    def why_not_removable(self, state: State, tile: Tile) -> str:
+    def why_not_removable(self, state: StateT, tile: Tile) -> str:
         left = {t.terrain for t in state.tiles.values() if t.where == ISLAND}
         first = next(t for t in self.terrains if t in left)
         if tile.terrain != first:
@@ -112,24 +128,24 @@ class TileRules(RulesBase):
                 raise IllegalAction(f"board: {h} is not on the tile being removed")
         return chosen
 
-    def removal_rolls_die(self, state: State, back: str, fallen: list[str], boarders: list[str] | None) -> bool:
+    def removal_rolls_die(self, state: StateT, back: str, fallen: list[str], boarders: list[str] | None) -> bool:
         """Whether step 4 follows at once (not after a volcano, nor when boarders must be chosen)."""
         if self.back_ends_game(state, back):
             return False
         cap = self.comp["boats"]["capacity"]
-        if back == "boat" and len(fallen) > cap and (boarders is None or len(boarders) != cap):
+        if self.back_rule(back) == "place-ship" and len(fallen) > cap and (boarders is None or len(boarders) != cap):
             return not self.supply(state, "boat")
         return True
 
-    def back_ends_game(self, state: State, back: str) -> bool:
-        return back == "volcano"
+    def back_ends_game(self, state: StateT, back: str) -> bool:
+        return self.back_rule(back) == "end-game"
 
     # --- resolving the back -----------------------------------------------------
-    def tile_kind(self, state: State, back: str) -> str:
+    def tile_kind(self, state: StateT, back: str) -> str:
         """How a back is played: immediate (green), hand or defense (red), as in tiles.yaml."""
         return self.back_kind[back]
 
-    def resolve_back(self, state: State, tile: Tile, player: str, events: list, boarders: list[str] | None) -> None:
+    def resolve_back(self, state: StateT, tile: Tile, player: str, events: Events, boarders: list[str] | None) -> None:
         back = self.known_back(state, tile.handle)
         kind = self.tile_kind(state, back)
         if kind == "immediate":
@@ -138,11 +154,11 @@ class TileRules(RulesBase):
             tile.where = USED
             events.append(event({"event": "reveal", "player": player, "tile": tile.handle, "back": back},
                                 chance=True))
-            getattr(self, "effect_" + back)(state, tile, player, events, boarders)
+            self.tile_effects[back](state, tile, player, events, boarders)
         else:
             self.take_into_hand(state, tile, player, events)
 
-    def take_into_hand(self, state: State, tile: Tile, player: str, events: list) -> None:
+    def take_into_hand(self, state: StateT, tile: Tile, player: str, events: Events) -> None:
         """"place the tile face down in front of you (in your "hand" of tiles)"."""
         tile.where, tile.holder, tile.obtained = HAND, player, state.turn.number
         events.append(event({"event": "to-hand", "player": player, "tile": tile.handle},
@@ -150,13 +166,13 @@ class TileRules(RulesBase):
                                               "back": tile.back}},
                             chance=True))
 
-    def supply(self, state: State, kind: str) -> list[str]:
+    def supply(self, state: StateT, kind: str) -> list[str]:
         """Tokens "set aside" that may still come into play, in handle order."""
         if kind == "boat":
             return [b.handle for b in state.boats.values() if b.where == SUPPLY]
         return [c.handle for c in state.creatures.values() if c.kind == kind and c.where == SUPPLY]
 
-    def take_from_supply(self, state: State, kind: str, events: list) -> str | None:
+    def take_from_supply(self, state: StateT, kind: str, events: Events) -> str | None:
         """The next token of ``kind``; when none is left the tile does nothing (logged)."""
         left = self.supply(state, kind)
         if not left:
@@ -164,22 +180,26 @@ class TileRules(RulesBase):
             return None
         return left[0]
 
-    def effect_shark(self, state: State, tile: Tile, player: str, events: list, boarders) -> None:
-        """"place it on the sea space ... Any Swimmer on that sea space is removed from the game"."""
-        shark = self.take_from_supply(state, "shark", events)
-        if shark is None:
+    def tile_creature(self, tile: Tile) -> str:
+        """The creature kind a tile's rule names (its ``creature:`` in the tiles data)."""
+        return str(self.tile_backs[tile.back or ""]["creature"])
+
+    def effect_place_creature(self, state: StateT, tile: Tile, player: str, events: Events,
+                              boarders: list[str] | None) -> None:
+        """"place it on the sea space ... Any Swimmer on that sea space is removed from the game"
+        (the swimmers only with ``removes_swimmers: true``)."""
+        kind = self.tile_creature(tile)
+        handle = self.take_from_supply(state, kind, events)
+        if handle is None:
             return
-        state.put_creature(shark, SEA, tile.cell)
-        events.append(event({"event": "appear", "piece": shark, "at": self.label(tile.cell)}))
-        self.lose_explorers(state, list(state.swimmers(tile.cell)), tile.cell, events, cause=f"shark {shark}")
+        state.put_creature(handle, SEA, tile.cell)
+        events.append(event({"event": "appear", "piece": handle, "at": self.label(tile.cell)}))
+        if self.tile_backs[tile.back or ""].get("removes_swimmers"):
+            self.lose_explorers(state, list(state.swimmers(tile.cell)), tile.cell, events,
+                                cause=f"{self.cause_name(kind)} {handle}")
 
-    def effect_whale(self, state: State, tile: Tile, player: str, events: list, boarders) -> None:
-        whale = self.take_from_supply(state, "whale", events)
-        if whale is not None:
-            state.put_creature(whale, SEA, tile.cell)
-            events.append(event({"event": "appear", "piece": whale, "at": self.label(tile.cell)}))
-
-    def effect_boat(self, state: State, tile: Tile, player: str, events: list, boarders) -> None:
+    def effect_place_ship(self, state: StateT, tile: Tile, player: str, events: Events,
+                          boarders: list[str] | None) -> None:
         """"If that sea space contained one or more Swimmers, place them on board the Ship. If
         the sea space contained more than three Swimmers, it's the player who has revealed
         the Terrain tile who chooses which ones get on board"."""
@@ -189,7 +209,8 @@ class TileRules(RulesBase):
         events.append(event({"event": "appear", "piece": boat, "at": self.label(tile.cell)}))
         self.launch_ship(state, boat, tile, player, events, boarders)
 
-    def launch_ship(self, state: State, boat: str, tile: Tile, player: str, events: list, boarders) -> None:
+    def launch_ship(self, state: StateT, boat: str, tile: Tile, player: str, events: Events,
+                    boarders: list[str] | None) -> None:
         """Put ``boat`` on the removed tile's space; the swimmers there board it (or a choice opens)."""
         state.put_boat(boat, SEA, tile.cell)
         swimmers = sorted(state.swimmers(tile.cell))
@@ -201,13 +222,14 @@ class TileRules(RulesBase):
         else:
             state.boarding = Boarding(tile.handle, boat, tile.cell)
 
-    def board_ship(self, state: State, boat: str, handles: list[str], player: str, events: list) -> None:
+    def board_ship(self, state: StateT, boat: str, handles: list[str], player: str, events: Events) -> None:
         for h in sorted(handles):
             state.put_explorer(h, BOAT, boat=boat)
         if handles:
             events.append(event({"event": "board", "player": player, "boat": boat, "explorers": sorted(handles)}))
 
-    def effect_whirlpool(self, state: State, tile: Tile, player: str, events: list, boarders) -> None:
+    def effect_clear_area(self, state: StateT, tile: Tile, player: str, events: Events,
+                          boarders: list[str] | None) -> None:
         """"remove from the game all Swimmers, Sea Serpents, Sharks, Whales, Ships and Explorers
         from the sea space the Terrain tile used to occupy, as well as from all adjacent sea spaces"."""
         cells = [tile.cell] + [n for n in self.board.neighbours[tile.cell] if state.is_sea(n)]
@@ -223,19 +245,20 @@ class TileRules(RulesBase):
                 self.lose_ship_and_crew(state, boat, events, cause="whirlpool")
             self.lose_explorers(state, list(state.swimmers(cell)), cell, events, cause="whirlpool")
 
-    def effect_volcano(self, state: State, tile: Tile, player: str, events: list, boarders) -> None:
+    def effect_end_game(self, state: StateT, tile: Tile, player: str, events: Events,
+                        boarders: list[str] | None) -> None:
         """"a volcanic eruption destroys what remains of the island as well as any Explorers
         who haven't reached safe isles. The game ends"."""
         self.end_game(state, events, "volcano")
 
     # --- choosing boarders (a boat tile next to more than three swimmers) ---------------
-    def legal_board(self, state: State, player: str) -> list[dict[str, Any]]:
+    def legal_board(self, state: StateT, player: str) -> list[dict[str, Any]]:
         b = state.open_boarding()
         swimmers = sorted(state.swimmers(b.cell))
         cap = self.capacity(state, b.boat)
         return [{"board": list(c)} for c in combinations(swimmers, cap)]
 
-    def do_board(self, state: State, player: str, action: Mapping[str, Any], rng: Rng) -> list:
+    def do_board(self, state: StateT, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         self.expect(state, player, STEP_BOARDERS)
         b = state.open_boarding()
         swimmers = state.swimmers(b.cell)
@@ -247,32 +270,32 @@ class TileRules(RulesBase):
             if h not in swimmers:
                 raise IllegalAction(f"{h} is not swimming at {self.label(b.cell)}")
         die = self.roll_die(state, rng)
-        events: list = []
+        events: Events = []
         self.board_ship(state, b.boat, chosen, player, events)
         state.boarding = None
         self.advance(state, rng, events, STEP_REMOVE, die)
         return events
 
     # --- 1. playing a tile from the hand ------------------------------------------------
-    def playable_now(self, state: State, player: str) -> list[str]:
+    def playable_now(self, state: StateT, player: str) -> list[str]:
         """Hand tiles "obtained during a previous round" (kinds not yet checked)."""
         number = state.turn.number
         return [h for h in self.hand(state, player) if (state.tiles[h].obtained or 0) < number]
 
-    def legal_play_tile(self, state: State, player: str) -> list[dict[str, Any]]:
+    def legal_play_tile(self, state: StateT, player: str) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = [{"play": "none"}]
         for h in self.playable_now(state, player):
             back = self.known_back(state, h)
             if self.back_kind[back] == "hand":
-                out.extend({"play": h, **params} for params in getattr(self, "options_" + back)(state, player))
+                out.extend({"play": h, **params} for params in self.hand_tiles[back].options(state, player, back))
         return out
 
-    def do_play(self, state: State, player: str, action: Mapping[str, Any], rng: Rng) -> list:
+    def do_play(self, state: StateT, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         if (is_none(action["play"]) and self.current_step(state) in (STEP_MOVE, STEP_REMOVE)
                 and self.decider(state) == player and state.turn.moves == 0 and not state.turn.tile_played):
             return []   # harmless: there was no tile to play this turn
         self.expect(state, player, STEP_TILE)
-        events: list = []
+        events: Events = []
         if is_none(action["play"]):
             if set(action) - {"play"}:
                 raise IllegalAction("{play: none} takes no other keys")
@@ -287,7 +310,7 @@ class TileRules(RulesBase):
             raise IllegalAction(f"{handle} cannot be played in step 1")
         tile = state.tiles[handle]
         mark = len(events)
-        getattr(self, "play_" + back)(state, player, action, events)
+        self.hand_tiles[back].play(state, player, back, action, events)
         # "Once a tile is played in this manner, remove it from the game."
         tile.where, tile.holder = USED, None
         state.turn.tile_played = True
@@ -299,78 +322,19 @@ class TileRules(RulesBase):
         if extra:
             raise IllegalAction(f"this tile does not take {extra[0]!r}")
 
-    # dolphin: "Move one of your Swimmers 1 to 3 sea spaces."
-    def dolphin_walk(self, state: State):
-        return state.is_sea, (lambda cell: self.deadly_for_swimmers(state, cell))
-
-    def options_dolphin(self, state: State, player: str) -> list[dict[str, Any]]:
-        enter, stop = self.dolphin_walk(state)
-        out = []
-        for e in state.explorers.values():
-            if e.owner == player and e.where == SEA:
-                for dest in sorted(self.reach(e.cell, self.comp["tile_moves"]["dolphin"], enter, stop)):
-                    if dest != e.cell:
-                        out.append({"swimmer": e.handle, "to": self.label(dest)})
-        return out
-
-    def play_dolphin(self, state: State, player: str, action: Mapping[str, Any], events: list) -> None:
-        self.only_keys(action, "swimmer")
-        handle = handle_arg(action.get("swimmer"), "swimmer")
-        e = state.explorers.get(handle)
-        if e is None or e.owner != player or e.where != SEA:
-            raise IllegalAction(f"the dolphin helps one of your swimmers; {handle} is not one")
-        enter, stop = self.dolphin_walk(state)
-        path = self.walk_arg(action, e.cell, self.comp["tile_moves"]["dolphin"], enter, stop,
-                             f"swimmer {handle}", allow_return=False)
-        frm = e.cell
-        state.put_explorer(handle, SEA, path[-1])
-        events.append(event({"event": "move", "player": player, "explorer": handle, "how": "dolphin",
-                             "from": self.label(frm), "to": self.label(path[-1])}))
-        if self.deadly_for_swimmers(state, path[-1]):
-            self.lose_explorers(state, [handle], path[-1], events, cause="swam into a sea creature")
-
-    # wind: "Move a Ship you control 1 to 3 sea spaces."
-    def wind_walk(self, state: State, boat: str):
-        return ((lambda cell: self.ship_may_enter(state, boat, cell)),
-                (lambda cell: self.ship_stops(state, boat, cell)))
-
-    def options_wind(self, state: State, player: str) -> list[dict[str, Any]]:
-        out = []
-        for boat in self.movable_boats(state, player):
-            enter, stop = self.wind_walk(state, boat)
-            start = state.boats[boat].cell
-            for dest in sorted(self.reach(start, self.comp["tile_moves"]["wind"], enter, stop)):
-                if dest != start:
-                    out.append({"boat": boat, "to": self.label(dest)})
-        return out
-
-    def play_wind(self, state: State, player: str, action: Mapping[str, Any], events: list) -> None:
-        self.only_keys(action, "boat")
-        boat = handle_arg(action.get("boat"), "boat")
-        b = state.boats.get(boat)
-        if b is None or b.where != SEA or player not in self.controllers(state, boat):
-            raise IllegalAction(f"the wind moves a ship you control; {boat} is not one")
-        enter, stop = self.wind_walk(state, boat)
-        start = b.cell
-        path = self.walk_arg(action, start, self.comp["tile_moves"]["wind"], enter, stop,
-                             f"ship {boat}", allow_return=False)
-        events.append(event({"event": "sail", "player": player, "boat": boat, "how": "wind",
-                             "from": self.label(start), "to": self.label(path[-1])}))
-        self.sail(state, boat, path[-1], events)
-
     # "Move the Sea Serpent / Shark / Whale of your choice (already present on the game
     # board) to any vacant sea space of your choice."
-    def vacant(self, state: State, cell: int) -> bool:
+    def vacant(self, state: StateT, cell: int) -> bool:
         """A sea space with no ship, no swimmer and no creature."""
         return (not self.board.is_isle(cell) and state.is_sea(cell) and cell not in state.boat_at
                 and not state.swimmers(cell) and not state.creatures_in(cell))
 
-    def relocation_options(self, state: State, kind: str) -> list[dict[str, Any]]:
+    def relocation_options(self, state: StateT, kind: str) -> list[dict[str, Any]]:
         spots = [self.label(c) for c in range(self.board.playable_count) if self.vacant(state, c)]
         return [{"creature": c.handle, "to": s} for c in state.creatures.values()
                 if c.kind == kind and c.where == SEA for s in spots]
 
-    def relocate(self, state: State, player: str, action: Mapping[str, Any], events: list, kind: str) -> None:
+    def relocate(self, state: StateT, player: str, action: Mapping[str, Any], events: Events, kind: str) -> None:
         self.only_keys(action, "creature")
         handle = handle_arg(action.get("creature"), "creature")
         c = state.creatures.get(handle)
@@ -386,20 +350,54 @@ class TileRules(RulesBase):
         events.append(event({"event": "creature", "player": player, "creature": handle, "kind": kind, "how": "tile",
                              "from": self.label(frm), "to": self.label(cell)}))
 
-    def options_move_serpent(self, state: State, player: str) -> list[dict[str, Any]]:
-        return self.relocation_options(state, "serpent")
+    def options_move_creature(self, state: StateT, player: str, back: str) -> list[dict[str, Any]]:
+        return self.relocation_options(state, str(self.tile_backs[back]["creature"]))
 
-    def options_move_shark(self, state: State, player: str) -> list[dict[str, Any]]:
-        return self.relocation_options(state, "shark")
+    def play_move_creature(self, state: StateT, player: str, back: str, action: Mapping[str, Any],
+                           events: Events) -> None:
+        self.relocate(state, player, action, events, str(self.tile_backs[back]["creature"]))
 
-    def options_move_whale(self, state: State, player: str) -> list[dict[str, Any]]:
-        return self.relocation_options(state, "whale")
+    # --- the tables ------------------------------------------------------------------------
+    def tile_effect_table(self) -> dict[str, TileEffect[StateT]]:
+        return {**super().tile_effect_table(), "place-creature": self.effect_place_creature,
+                "place-ship": self.effect_place_ship, "clear-area": self.effect_clear_area,
+                "end-game": self.effect_end_game}
 
-    def play_move_serpent(self, state: State, player: str, action: Mapping[str, Any], events: list) -> None:
-        self.relocate(state, player, action, events, "serpent")
+    def hand_tile_table(self) -> dict[str, HandTile[StateT]]:
+        return {**super().hand_tile_table(),
+                "move-to-empty-space": HandTile(self.options_move_creature, self.play_move_creature)}
 
-    def play_move_shark(self, state: State, player: str, action: Mapping[str, Any], events: list) -> None:
-        self.relocate(state, player, action, events, "shark")
+    def action_table(self) -> dict[str, ActionHandler[StateT]]:
+        table: dict[str, ActionHandler[StateT]] = {**super().action_table(), "remove": self.do_remove,
+                                                   "board": self.do_board}
+        if self.hand_tiles:
+            table["play"] = self.do_play
+        return table
 
-    def play_move_whale(self, state: State, player: str, action: Mapping[str, Any], events: list) -> None:
-        self.relocate(state, player, action, events, "whale")
+    def decider_table(self) -> dict[str, Decider[StateT]]:
+        table = {**super().decider_table(), STEP_REMOVE: self.legal_remove, STEP_BOARDERS: self.legal_board}
+        if self.hand_tiles:
+            table[STEP_TILE] = self.legal_play_tile
+        return table
+
+    def step_table(self) -> dict[str, StepStarter[StateT]]:
+        return {**super().step_table(), STEP_TILE: self.start_tile_step, STEP_REMOVE: self.start_remove_step}
+
+    # --- 1. Play a Terrain tile from your "hand" ------------------------------
+    def start_tile_step(self, state: StateT, rng: Rng | None, events: Events, die: str | None) -> bool:
+        """"Once and once per turn only, you may play a Terrain tile you've obtained during a previous round."
+
+        The step opens whenever the player holds any tile from an earlier turn,
+        defense tiles included, so the public cannot tell what kind they hold.
+        """
+        number = state.turn.number
+        return any(t.where == HAND and t.holder == state.turn.player and (t.obtained or 0) < number
+                   for t in state.tiles.values())
+
+    # --- 3. Remove a Terrain Tile -------------------------------------------------
+    def start_remove_step(self, state: StateT, rng: Rng | None, events: Events, die: str | None) -> bool:
+        if any(t.where == ISLAND for t in state.tiles.values()):
+            return True
+        events.append(event({"event": "skip", "player": state.turn.player, "step": STEP_REMOVE,
+                             "reason": "no terrain tiles left"}))
+        return False

@@ -1,0 +1,336 @@
+"""The root of every Survive ruleset: the game's data, small helpers, and the declared hooks.
+
+A Survive ruleset is one linear chain of classes, one per part of the rulebook, each
+module building on the one before (``base`` -> ``scoring`` -> ``setup`` -> ``movement``
+-> ``reactions`` -> ``creatures`` -> ``tiles`` -> ``flow`` -> ``view`` -> ``rules``).
+A part calls what the parts before it define; the few calls forward (``advance``,
+``start_play``) are declared here.  A game (Atlantis, 1986, Space Attack) is a subclass
+of :class:`~pbem.rules.survive.rules.SurviveRules`, and each expansion a subclass of its
+game that joins only when its option is on (:mod:`pbem.rules.survive.game` composes them).
+
+The dispatch tables (action kind -> handler, decision kind -> legal actions, turn step
+-> starter, tile rule -> effect, creature rule -> behaviour) are built once per ruleset
+in ``__init__`` from ``*_table`` methods that each part and layer extends with
+``{**super().x_table(), ...}``: explicit, typed, and never a method name built from a
+data string.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, Callable, Generic, Mapping, Sequence, TypeVar
+
+from pbem.data import game_data
+from pbem.game import Event, IllegalAction, NeedsSecret, OptionSpec, Rng
+from pbem.rules.survive.board import Board
+from pbem.rules.survive.state import HAND, ISLAND, OVER, PLAY, STEP_BOARDERS, STEP_DEFENSE, Creature, State, Tile
+
+Path = list[int]
+Events = list[Event]
+StateT = TypeVar("StateT", bound=State)
+
+
+@dataclass
+class SurviveData:
+    """A game's YAML, read once per game object and shared by all its rulesets.
+
+    ``files``: data kind -> file name in ``games/<folder>/``; an expansion's numbers are
+    ``<name>.yaml`` there unless ``files`` names another file."""
+
+    folder: str
+    files: Mapping[str, str]
+    board: Board = field(init=False)
+    terrains: tuple[str, ...] = field(init=False)        # tile kinds in removal order
+    tile_backs: dict[str, dict[str, Any]] = field(init=False)
+    comp: dict[str, Any] = field(init=False)             # components.yaml
+    extras: dict[str, Mapping[str, Any]] = field(init=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.board = Board.from_data(game_data(self.folder, self.files["board"]))
+        tiles = game_data(self.folder, self.files["tiles"])
+        self.terrains = tuple(tiles["terrains"])
+        self.tile_backs = {k: dict(v) for k, v in tiles["backs"].items()}
+        self.comp = game_data(self.folder, self.files["components"])
+
+    def extra(self, name: str) -> Mapping[str, Any]:
+        """An expansion's numbers: ``NAME.yaml`` (or ``files[NAME]``), read once."""
+        if name not in self.extras:
+            self.extras[name] = game_data(self.folder, self.files.get(name, f"{name}.yaml"))
+        return self.extras[name]
+
+
+ActionHandler = Callable[[StateT, str, Mapping[str, Any], Rng], Events]
+Decider = Callable[[StateT, str], list[dict[str, Any]]]
+StepStarter = Callable[[StateT, "Rng | None", Events, "str | None"], bool]
+TileEffect = Callable[[StateT, Tile, str, Events, "list[str] | None"], None]
+WalkTest = Callable[[int], bool]
+
+
+@dataclass(frozen=True)
+class CreatureRule(Generic[StateT]):
+    """What a creature behaviour (a ``rule:`` such as serpent, shark or whale) does.
+
+    ``stops``: its movement ends on entering the cell; ``arrive``: what happens where it
+    ends (it may open a reaction window); ``attack``: the attack once a reaction window
+    closed with no defence (None: it never opens one)."""
+
+    stops: Callable[[StateT, int], bool]
+    arrive: Callable[[StateT, Creature, int, Events], None]
+    attack: Callable[[StateT, Creature, int, Events], None] | None = None
+
+
+@dataclass(frozen=True)
+class HandTile(Generic[StateT]):
+    """A tile rule played from the hand: its legal parameter sets, and its effect."""
+
+    options: Callable[[StateT, str, str], list[dict[str, Any]]]      # (state, player, back)
+    play: Callable[[StateT, str, str, Mapping[str, Any], Events], None]  # (state, player, back, action, events)
+
+
+class SurviveBase(ABC, Generic[StateT]):
+    """Data, helpers and declared hooks shared by every part of a Survive ruleset."""
+
+    #: the state record this game plays on (a game may extend the core's)
+    state_class: type[StateT]
+
+    def __init__(self, data: SurviveData, option_specs: Sequence[OptionSpec]) -> None:
+        self.data = data
+        self.board = data.board
+        self.comp = data.comp
+        self.tile_backs = data.tile_backs
+        self.terrains = data.terrains
+        self.back_kind = {k: str(v["kind"]) for k, v in data.tile_backs.items()}
+        self.option_specs = tuple(option_specs)
+        self.option_defaults = {spec.name: spec.default for spec in option_specs}
+        # the tables, built once per ruleset (tile backs first: the action tables ask for them)
+        self.tile_effects: dict[str, TileEffect[StateT]] = {}
+        self.hand_tiles: dict[str, HandTile[StateT]] = {}
+        effects, hand = self.tile_effect_table(), self.hand_tile_table()
+        for back in self.tile_backs:
+            rule = self.back_rule(back)
+            if rule in effects:
+                self.tile_effects[back] = effects[rule]
+            if rule in hand:
+                self.hand_tiles[back] = hand[rule]
+        self.turn_steps: tuple[str, ...] = self.turn_step_list()
+        self.action_handlers: dict[str, ActionHandler[StateT]] = self.action_table()
+        self.deciders: dict[str, Decider[StateT]] = self.decider_table()
+        self.step_starters: dict[str, StepStarter[StateT]] = self.step_table()
+        self.step_handlers: dict[str, dict[str, ActionHandler[StateT]]] = self.step_handler_table()
+        self.creature_rules: dict[str, CreatureRule[StateT]] = self.creature_rule_table()
+
+    # --- the tables (each part and layer extends them) ------------------------------
+    def turn_step_list(self) -> tuple[str, ...]:
+        """The turn steps in order (each a key of :meth:`step_table`)."""
+        return ()
+
+    def action_table(self) -> dict[str, ActionHandler[StateT]]:
+        """Action kind (an action's first key) -> its handler."""
+        return {}
+
+    def step_handler_table(self) -> dict[str, dict[str, ActionHandler[StateT]]]:
+        """Decision kind -> action kind -> the handler that answers that decision instead of
+        the kind's usual one (e.g. a ``move`` in challenge #5's sunk-tile round)."""
+        return {}
+
+    def decider_table(self) -> dict[str, Decider[StateT]]:
+        """Decision kind -> the function listing its legal actions."""
+        return {}
+
+    def step_table(self) -> dict[str, StepStarter[StateT]]:
+        """Turn step -> its starter: True when the step waits for a decision, False when it
+        was skipped or resolved at once."""
+        return {}
+
+    def creature_rule_table(self) -> dict[str, CreatureRule[StateT]]:
+        """Creature kind -> its behaviour (from the components' ``rule:``, default the kind)."""
+        return {}
+
+    def tile_effect_table(self) -> dict[str, TileEffect[StateT]]:
+        """Tile rule -> the effect of a tile revealed with that rule (played at once)."""
+        return {}
+
+    def hand_tile_table(self) -> dict[str, HandTile[StateT]]:
+        """Tile rule -> how a tile with that rule is played from the hand."""
+        return {}
+
+    def back_rule(self, back: str) -> str:
+        """The rule a tile back follows: its ``rule:`` in the tiles data, else its own name."""
+        return str(self.tile_backs[back].get("rule", back))
+
+    def creature_rule(self, kind: str) -> CreatureRule[StateT]:
+        return self.creature_rules[kind]
+
+    # --- hooks declared here, defined by later parts ---------------------------------
+    @abstractmethod
+    def advance(self, state: StateT, rng: Rng | None, events: Events, after: str | None,
+                die: str | None = None) -> None:
+        """Go on from the end of turn step ``after`` (None: the start of a turn) to the next
+        decision (defined by :class:`~pbem.rules.survive.flow.TurnFlow`)."""
+
+    @abstractmethod
+    def start_play(self, state: StateT, events: Events) -> None:
+        """Set-up is over: the first turn begins (defined by the turn flow)."""
+
+    def variant_prompt(self, state: StateT, kind: str) -> str:
+        """A layer's prompt for decision ``kind`` ("" = the game's own prompt)."""
+        return ""
+
+    def cause_name(self, kind: str) -> str:
+        """A creature kind as the log names it in a cause ("shark K2").  Default: the kind."""
+        return kind
+
+    # --- labels ---------------------------------------------------------
+    def label(self, cell: int | None) -> str:
+        """The label of a cell ("" for no cell)."""
+        return "" if cell is None else self.board.labels[cell]
+
+    def cell_arg(self, value: Any, what: str = "space") -> int:
+        """A board label typed by a player -> cell index, or a one-line IllegalAction."""
+        if isinstance(value, str) and value in self.board.index:
+            return self.board.index[value]
+        if isinstance(value, str) and value.upper() in self.board.index:
+            return self.board.index[value.upper()]
+        raise IllegalAction(f"{what} {value!r} is not a space on the board (spaces look like G6)")
+
+    def path_arg(self, value: Any, what: str = "path") -> list[int]:
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not value:
+            raise IllegalAction(f"{what} must be a list of spaces, e.g. [F4, F3]")
+        return [self.cell_arg(v, what) for v in value]
+
+    # --- whose decision ---------------------------------------------------
+    def current_step(self, state: StateT) -> str:
+        """The decision kind the game waits for ("" when over)."""
+        return state.turn.step if state.phase == PLAY else (state.phase if state.phase != OVER else "")
+
+    def decider(self, state: StateT) -> str | None:
+        if state.phase == OVER:
+            return None
+        if state.phase == PLAY and state.turn.step == STEP_DEFENSE and state.reaction is not None:
+            return state.open_reaction().queue[0]
+        return state.turn.player
+
+    def waiting_decision(self, state: StateT) -> str | None:
+        """The decision an effect has just opened in the middle of a turn step (a defense
+        window, a boat choice, a layer's own), or None: the turn goes on."""
+        if state.reaction is not None:
+            return STEP_DEFENSE
+        if state.boarding is not None:
+            return STEP_BOARDERS
+        return None
+
+    def wait_or_advance(self, state: StateT, rng: Rng | None, events: Events, after: str,
+                        die: str | None = None) -> Events:
+        """End an action of step ``after``: wait for the decision its effects opened (see
+        :meth:`waiting_decision`), else go on to the next decision.  Returns ``events``."""
+        waiting = self.waiting_decision(state)
+        if waiting:
+            state.turn.step = waiting
+        else:
+            self.advance(state, rng, events, after, die)
+        return events
+
+    def expect(self, state: StateT, player: str, *steps: str) -> None:
+        """Raise IllegalAction unless ``player`` is to decide one of ``steps`` now."""
+        if state.phase == OVER:
+            raise IllegalAction("the game is over")
+        if player not in state.players:
+            raise IllegalAction(f"{player!r} is not playing in this game")
+        step, who = self.current_step(state), self.decider(state)
+        if who != player:
+            raise IllegalAction(f"it is not your decision: waiting for {who} ({step})")
+        if step not in steps:
+            raise IllegalAction(f"not now: the game waits for {step}, not {' or '.join(steps)}")
+
+    # --- options ----------------------------------------------------------
+    def option(self, state: StateT, name: str) -> str:
+        value = state.options.get(name)
+        return self.option_defaults[name] if value is None else str(value)
+
+    # --- hidden information -------------------------------------------------
+    @staticmethod
+    def known_back(state: State, tile: str) -> str:
+        back = state.tiles[tile].back
+        if back is None:
+            raise NeedsSecret(f"the back of tile {tile} is hidden")
+        return back
+
+    def hand(self, state: StateT, player: str) -> list[str]:
+        """Tile handles in ``player``'s hand, in handle order."""
+        return [t.handle for t in state.tiles.values() if t.where == HAND and t.holder == player]
+
+    # --- summaries ------------------------------------------------------------
+    def tiles_left(self, state: StateT) -> str:
+        """Island tiles left per terrain, for the summary: "beach 3, forest 5, mountain 2"."""
+        left = {t: 0 for t in self.terrains}
+        for t in state.tiles.values():
+            if t.where == ISLAND:
+                left[t.terrain] += 1
+        return ", ".join(f"{k} {v}" for k, v in left.items())
+
+    # --- sea walks ------------------------------------------------------------
+    def reach(self, start: int, max_steps: int, enter_ok: WalkTest, stop_at: WalkTest) -> dict[int, Path]:
+        """Sea spaces reachable in 1..max_steps steps -> one shortest path (start excluded).
+
+        ``enter_ok(cell)``: the piece may move into ``cell``; ``stop_at(cell)``: its
+        movement ends when it enters ``cell`` (it may still end there).  The start
+        space is reachable again by going out and back when ``max_steps >= 2``.
+        """
+        neighbours = self.board.neighbours
+        paths: dict[int, Path] = {}
+        frontier: list[tuple[int, Path]] = [(start, [])]
+        for _ in range(max_steps):
+            nxt: list[tuple[int, Path]] = []
+            for cell, path in frontier:
+                for n in neighbours[cell]:
+                    if n in paths or not enter_ok(n):
+                        continue
+                    p = path + [n]
+                    paths[n] = p
+                    if not stop_at(n):
+                        nxt.append((n, p))
+            frontier = nxt
+        return paths
+
+    def check_path(self, start: int, path: Path, min_steps: int, max_steps: int,
+                   enter_ok: WalkTest, stop_at: WalkTest, what: str) -> None:
+        """Raise IllegalAction unless ``path`` is a legal walk from ``start``."""
+        if not min_steps <= len(path) <= max_steps:
+            raise IllegalAction(f"{what} moves {min_steps} to {max_steps} spaces, not {len(path)}")
+        here = start
+        for i, cell in enumerate(path):
+            if cell not in self.board.neighbours[here]:
+                raise IllegalAction(f"{what}: {self.label(cell)} is not next to {self.label(here)}")
+            if not enter_ok(cell):
+                raise IllegalAction(f"{what} cannot enter {self.label(cell)}")
+            if i < len(path) - 1 and stop_at(cell):
+                raise IllegalAction(f"{what} must stop at {self.label(cell)}")
+            here = cell
+
+    def walk_arg(self, action: Mapping[str, Any], start: int, max_steps: int,
+                 enter_ok: WalkTest, stop_at: WalkTest, what: str, allow_return: bool = True) -> Path:
+        """The path of a ``to:``/``path:`` walk, checked; ``to:`` finds a shortest legal path."""
+        if "path" in action and action["path"] is not None:
+            path = self.path_arg(action["path"], what + " path")
+            if "to" in action and action["to"] is not None and self.cell_arg(action["to"]) != path[-1]:
+                raise IllegalAction(f"{what}: 'to' and the end of 'path' differ")
+            self.check_path(start, path, 1, max_steps, enter_ok, stop_at, what)
+        elif "to" in action and action["to"] is not None:
+            dest = self.cell_arg(action["to"], what + " destination")
+            found = self.reach(start, max_steps, enter_ok, stop_at).get(dest)
+            if found is None:
+                raise IllegalAction(f"{what} cannot reach {self.label(dest)} "
+                                    f"(at most {max_steps} sea space{'s' if max_steps > 1 else ''})")
+            path = found
+        else:
+            raise IllegalAction(f"{what}: say where, with to: SPACE or path: [SPACE, ...]")
+        if not allow_return and path[-1] == start:
+            raise IllegalAction(f"{what} must end away from where it starts")
+        return path
+
+
+def event(public: dict[str, Any], private: dict[str, dict[str, Any]] | None = None,
+          chance: bool = False, auto: str = "") -> Event:
+    return Event(public=public, private=private or {}, chance=chance, auto=auto)

@@ -1,0 +1,131 @@
+"""A Survive game at the :class:`pbem.game.Game` interface: the ruleset for a state's options.
+
+A :class:`SurviveGame` names its data folder, its options, its base ruleset (the game's
+layer on the core, e.g. ``AtlantisRules``) and the expansion layers an option
+combination switches on (:meth:`SurviveGame.layers`).  The ruleset for an option
+combination is the base ruleset with those layers in front of it, built once and cached:
+a layer is present only when its option is on, so it never asks "is my option on?".
+
+Every :class:`~pbem.game.Game` call on a state goes to the ruleset of that state's
+options and player count; calls on a view (board picture, summary, template) to the
+ruleset of the view's options.
+"""
+from __future__ import annotations
+
+from typing import Any, Generic, Mapping, Sequence, cast
+
+from pbem.game import Action, BoardPicture, Decision, Event, Game, OptionError, Position, Result, Rng
+from pbem.rules.survive.base import StateT, SurviveData
+from pbem.rules.survive.rules import SurviveRules
+
+Layer = type[SurviveRules[Any]]
+
+
+class SurviveGame(Game[StateT], Generic[StateT]):
+    #: games/<folder>/ with this game's YAML, and its files per data kind
+    data_folder: str = ""
+    data_files: Mapping[str, str] = {"board": "board.yaml", "tiles": "tiles.yaml", "components": "components.yaml"}
+    #: the game's own ruleset (its layer on the core)
+    base_rules: type[SurviveRules[StateT]]
+
+    def __init__(self) -> None:
+        self.data = SurviveData(self.data_folder, self.data_files)
+        self._rulesets: dict[tuple[Layer, ...], SurviveRules[StateT]] = {}
+        self.base = self.rules_with(())
+
+    # --- composing the rules ------------------------------------------------------------
+    def layers(self, options: Mapping[str, str], n_players: int) -> tuple[Layer, ...]:
+        """The expansion layers these (full) options and player count switch on, in the order
+        they stand in front of the base ruleset (first = asked first).  Default: none."""
+        return ()
+
+    def rules_with(self, layers: tuple[Layer, ...]) -> SurviveRules[StateT]:
+        """The ruleset of the base rules with ``layers`` in front (built once)."""
+        rules = self._rulesets.get(layers)
+        if rules is None:
+            cls: type[SurviveRules[StateT]] = self.base_rules
+            if layers:
+                name = "+".join(layer.__name__ for layer in layers)
+                cls = cast(type[SurviveRules[StateT]], type(name, (*layers, self.base_rules), {}))
+            rules = cls(self.data, self.option_specs())
+            self._rulesets[layers] = rules
+        return rules
+
+    def ruleset(self, options: Mapping[str, str], n_players: int) -> SurviveRules[StateT]:
+        """The rules for these options (missing ones are the defaults) and player count."""
+        full = {s.name: str(options.get(s.name, s.default)) for s in self.option_specs()}
+        return self.rules_with(self.layers(full, n_players))
+
+    def rules(self, state: StateT) -> SurviveRules[StateT]:
+        return self.ruleset(state.options, len(state.players))
+
+    def view_rules(self, view: Mapping[str, Any]) -> SurviveRules[StateT]:
+        """The rules a view was made with (the base rules if the view does not say)."""
+        options, players = view.get("options"), view.get("players")
+        if not isinstance(options, Mapping) or not isinstance(players, list):
+            return self.base
+        return self.ruleset({str(k): str(v) for k, v in options.items()}, len(players))
+
+    # --- set-up ---------------------------------------------------------------------------
+    def check_player_count(self, players: Sequence[str]) -> None:
+        if not self.min_players <= len(players) <= self.max_players:
+            raise OptionError(f"{self.title} takes {self.min_players}-{self.max_players} players, not {len(players)}")
+        if len(set(players)) != len(players):
+            raise OptionError("player names must differ")
+
+    def setup(self, players: Sequence[str], options: Mapping[str, str], rng: Rng) -> StateT:
+        self.check_options(options, players)
+        full = self.full_options(options)
+        return self.ruleset(full, len(players)).new_state(players, full, rng)
+
+    # --- positions ------------------------------------------------------------------------
+    def to_position(self, state: StateT) -> Position:
+        return self.rules(state).make_view(state, None, omniscient=True)
+
+    def from_position(self, position: Mapping[str, Any]) -> StateT:
+        return self.view_rules(position).read_position(position)
+
+    def position_options(self, position: Mapping[str, Any]) -> dict[str, str]:
+        """The position's ``options`` (a state plays with exactly these; missing ones are the defaults)."""
+        return {str(k): str(v) for k, v in (position.get("options") or {}).items()}
+
+    def position_with_options(self, position: Mapping[str, Any], options: Mapping[str, str]) -> Position:
+        return {**position, "options": {k: str(options[k]) for k in sorted(options)}}
+
+    # --- play -----------------------------------------------------------------------------
+    def pending(self, state: StateT) -> list[Decision]:
+        return self.rules(state).pending(state)
+
+    def legal_actions(self, state: StateT, player: str) -> list[Action]:
+        return self.rules(state).legal_actions(state, player)
+
+    def apply(self, state: StateT, player: str, action: Mapping[str, Any], rng: Rng) -> list[Event]:
+        return self.rules(state).apply(state, player, action, rng)
+
+    def result(self, state: StateT) -> Result | None:
+        return self.rules(state).result(state)
+
+    # --- views ------------------------------------------------------------------------------
+    def view(self, state: StateT, viewer: str | None) -> Position:
+        return self.rules(state).make_view(state, viewer)
+
+    def secrets(self, state: StateT, player: str) -> dict[str, Any]:
+        return self.rules(state).secrets(state, player)
+
+    def board_picture(self, view: Mapping[str, Any]) -> BoardPicture:
+        return self.view_rules(view).picture(view)
+
+    def summary(self, view: Mapping[str, Any]) -> list[str]:
+        return self.view_rules(view).summary_lines(view)
+
+    def turn_number(self, view: Mapping[str, Any]) -> int:
+        return int(view["turn"]["number"])
+
+    def move_template(self, state_view: Mapping[str, Any], player: str) -> str:
+        return self.view_rules(state_view).template(state_view, player)
+
+    def pass_action(self, state: StateT, player: str) -> Action | None:
+        return self.rules(state).pass_action(state, player)
+
+    def bot_preference(self, state: StateT, player: str, action: Mapping[str, Any]) -> float:
+        return self.rules(state).bot_preference(state, player, action)

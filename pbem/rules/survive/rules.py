@@ -1,0 +1,156 @@
+"""The end of the core's chain: a Survive ruleset's entry points (decisions, legal actions,
+applying an action, secrets), dispatched through the tables.
+
+A game is a subclass (``AtlantisRules(SurviveRules[AtlantisState])``) that names its
+state, its move-file shapes and its words; an expansion is a subclass of its game that
+:class:`~pbem.rules.survive.game.SurviveGame` adds only when its option is on.
+"""
+from __future__ import annotations
+
+from collections import deque
+from functools import cached_property
+from typing import Any, Mapping
+
+from pbem.game import Action, Decision, IllegalAction, Rng
+from pbem.rules.survive.actions import SHAPES, ActionShape, action_kind
+from pbem.rules.survive.base import Events, StateT, event
+from pbem.rules.survive.state import BOAT, OVER, at
+
+SAVE = 100.0      # the greedy bot: landing a person on an exit
+BOARD = 3.0       # getting onto a ship
+STAY = -0.5       # ending movement early
+from pbem.rules.survive.view import ViewRules
+
+__all__ = ["SurviveRules", "event"]
+
+
+class SurviveRules(ViewRules[StateT]):
+    #: the move-file action shapes of this game (every layer's: the syntax does not change
+    #: with the options)
+    action_shapes: tuple[ActionShape, ...] = SHAPES
+    #: action kinds a player may send when it is not their decision (standing orders)
+    anytime_actions: tuple[str, ...] = ()
+    #: action kinds whose layer may be off -> the decision they answer (for the refusal)
+    layer_action_steps: Mapping[str, str] = {}
+
+    # --- decisions ------------------------------------------------------------------
+    def pending(self, state: StateT) -> list[Decision]:
+        who = self.decider(state)
+        if who is None:
+            return []
+        kind = self.current_step(state)
+        return [Decision(player=who, kind=kind, prompt=self.prompt(state, kind))]
+
+    def prompt(self, state: StateT, kind: str) -> str:
+        """One line for decision ``kind``: a layer's (:meth:`variant_prompt`), else the game's."""
+        return self.variant_prompt(state, kind) or self.game_prompt(state, kind)
+
+    def game_prompt(self, state: StateT, kind: str) -> str:
+        """The game's own prompt for decision ``kind`` (its words)."""
+        return ""
+
+    def legal_actions(self, state: StateT, player: str) -> list[Action]:
+        if self.decider(state) != player:
+            return []
+        return self.deciders[self.current_step(state)](state, player)
+
+    # --- applying an action ----------------------------------------------------------
+    def apply(self, state: StateT, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
+        kind = action_kind(action, self.action_shapes)
+        if kind not in self.anytime_actions and state.phase == OVER:
+            raise IllegalAction("the game is over")
+        handler = self.step_handlers.get(self.current_step(state), {}).get(kind) or self.action_handlers.get(kind)
+        if handler is None:
+            # an action of a layer these options leave out: refused as out of turn
+            self.expect(state, player, self.layer_action_steps.get(kind, kind))
+            raise IllegalAction(f"{kind} actions are not part of this game with these options")
+        events = handler(state, player, action, rng)
+        self.after_action(state, events)
+        return events
+
+    # --- secrets -----------------------------------------------------------------------
+    def secrets(self, state: StateT, player: str) -> dict[str, Any]:
+        """What ``player`` knows that the public does not: hand tiles with backs, own
+        values when visible, standing orders."""
+        out: dict[str, Any] = {
+            "hand": {h: {"back": state.tiles[h].back, "obtained": state.tiles[h].obtained}
+                     for h in self.hand(state, player)},
+            "standing": dict(sorted((state.standing.get(player) or {}).items())),
+        }
+        values = {h: e.value for h, e in state.explorers.items()
+                  if e.owner == player and self.sees_value(state, player, e)
+                  and not self.sees_value(state, None, e)}
+        if values:
+            out["explorer_values"] = values
+        return out
+
+    # --- bots ---------------------------------------------------------------------------
+    #: the actions that decline a decision, in the order they are looked for
+    PASSES: tuple[dict[str, str], ...] = ({"play": "none"}, {"done": "move"}, {"creature": "none"},
+                                          {"defend": "none"})
+
+    def pass_action(self, state: StateT, player: str) -> dict[str, Any] | None:
+        """Decline the pending decision if the rules allow it (tile removal and set-up do not)."""
+        legal = self.legal_actions(state, player)
+        for candidate in self.PASSES:
+            if candidate in legal:
+                return dict(candidate)
+        return None
+
+    # --- hints for the greedy bot: a cheap score per action, no look-ahead -----------------
+    # Scores only use what the deciding player can see (positions of pieces), never hidden
+    # values, so a bot's choices leak nothing.
+    @cached_property
+    def isle_distance(self) -> tuple[int, ...]:
+        """Steps from each cell to the nearest safe isle (breadth-first over all hexes)."""
+        n = len(self.board.labels)
+        dist = [n] * n
+        queue = deque(self.board.isles)
+        for cell in self.board.isles:
+            dist[cell] = 0
+        while queue:
+            cell = queue.popleft()
+            for nb in self.neighbours_with_isles(cell):
+                if dist[nb] > dist[cell] + 1:
+                    dist[nb] = dist[cell] + 1
+                    queue.append(nb)
+        return tuple(dist)
+
+    def neighbours_with_isles(self, cell: int) -> list[int]:
+        if self.board.is_isle(cell):
+            return [c for c in range(len(self.board.labels)) if cell in self.board.isles_next_to[c]]
+        return list(self.board.neighbours[cell]) + list(self.board.isles_next_to[cell])
+
+    def bot_preference(self, state: StateT, player: str, action: Mapping[str, Any]) -> float:
+        if "move" in action and "to" in action:
+            return self.prefer_move(state, player, str(action["move"]), str(action["to"]))
+        if action.get("done") == "move":
+            return STAY
+        return 0.0
+
+    def prefer_move(self, state: StateT, player: str, piece: str, to: str) -> float:
+        target = self.board.index.get(to)
+        if target is None:
+            return 0.0
+        dist = self.isle_distance
+        if piece in state.explorers:
+            e = state.explorers[piece]
+            here = state.explorer_cell(e)
+            if here is None:
+                return 0.0
+            if self.board.is_isle(target):
+                return SAVE
+            bonus = BOARD if target in state.boat_at and e.where != BOAT else 0.0
+            return bonus + dist[here] - dist[target]
+        if piece in state.boats and state.boats[piece].cell is not None:
+            boat = state.boats[piece]
+            mine = sum(1 for p in boat.passengers if state.explorers[p].owner == player)
+            return mine * (dist[at(boat.cell)] - dist[target])
+        return 0.0
+
+    # --- texts from a view --------------------------------------------------------------
+    def summary_lines(self, view: Mapping[str, Any]) -> list[str]:
+        return []
+
+    def template(self, view: Mapping[str, Any], player: str) -> str:
+        return "actions:\n  - {}  # see `pbem legal`\n"
