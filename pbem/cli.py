@@ -63,7 +63,7 @@ class PbemGroup(click.Group):
     """The top-level group: every failure is one `pbem: error:` line, click's own ones too
     (a usage mistake exits 2, Ctrl-C exits 130), never click's `Error:` or `Aborted!`."""
 
-    def main(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    def main(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["standalone_mode"] = False
         try:
             return super().main(*args, **kwargs)
@@ -354,7 +354,7 @@ def receipt_allowed_signers(game_dir: Path) -> None:
 
 # --- looking at a game -------------------------------------------------------
 
-def _load_any(game_dir: Path, public_ok: bool = False):  # type: ignore[no-untyped-def]
+def _load_any(game_dir: Path, public_ok: bool = False) -> Any:
     """The moderator's table; on a player's copy (no seed) the public view, where that is enough."""
     from pbem.gamedir import GameDir
     from pbem.repair import is_moderator_copy, load_repaired

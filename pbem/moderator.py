@@ -14,7 +14,7 @@ signed with the moderator's key (SSHSIG namespace ``pbem-moderator``), with a
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from pbem.append import add_outcome, append_entry
 from pbem.bots import bot_actions
@@ -180,7 +180,7 @@ def _bot_move(table: Table, entry: dict[str, Any], player: str) -> Table:
 #: moderator actions that change nothing in the game, so they are taken after the reveal too
 AFTER_REVEAL = ("note",)
 
-_HANDLERS = {"note": _note, "pause": _pause, "resume": _resume, "extend": _extend, "replace-key": _replace_key,
+_HANDLERS: dict[str, Callable[..., Table]] = {"note": _note, "pause": _pause, "resume": _resume, "extend": _extend, "replace-key": _replace_key,
              "seat": _seat, "undo": _undo, "timeout": _timeout, "bot-move": _bot_move}
 
 

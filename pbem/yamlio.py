@@ -35,7 +35,7 @@ import yaml
 from pbem.errors import PbemError, excerpt
 
 try:
-    from yaml.cyaml import CParser as _Parser
+    from yaml.cyaml import CParser as _Parser  # type: ignore[attr-defined]
     from yaml.cyaml import CSafeDumper as _BaseDumper
     HAVE_LIBYAML = True
 except ImportError:  # pragma: no cover - PyYAML built without libyaml
@@ -68,11 +68,11 @@ MAX_DIGITS = 100
 
 # --- writing ---------------------------------------------------------------------
 
-class _Dumper(_BaseDumper):  # type: ignore[misc,valid-type]
+class _Dumper(_BaseDumper):
     """Safe dumper that writes multi-line strings (signatures) as literal blocks."""
 
 
-def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+def _str(dumper: Any, value: str) -> yaml.ScalarNode:
     style = "|" if "\n" in value else None
     return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
 
