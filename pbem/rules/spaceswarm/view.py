@@ -47,9 +47,7 @@ def make_position(state: SwarmState, viewer: str | None, omniscient: bool) -> di
         "format": FORMAT,
         "options": {k: state.options[k] for k in sorted(state.options)},
         "map": {"width": state.hexmap.width, "height": state.hexmap.height, "rows": map_rows(state.hexmap)},
-        "players": [{"name": p, "home": lab[state.homes[p]],
-                     "standing": (dict(state.standing[p]) if state.standing[p] is not None
-                                  and (omniscient or viewer == p) else None)}
+        "players": [{"name": p, "home": lab[state.homes[p]], "standing": _standing(state, p, viewer, omniscient)}
                     for p in state.players],
         "phase": state.phase,
         "step": state.step,
@@ -135,3 +133,9 @@ def secrets_of(state: SwarmState, player: str) -> dict[str, Any]:
     if state.standing.get(player) is not None:
         out["standing"] = {k: standing_order(state, player, k) for k in STANDING_KEYS}
     return out
+
+
+def _standing(state: SwarmState, player: str, viewer: str | None, omniscient: bool) -> dict[str, Any] | None:
+    """A player's standing orders: their own and the moderator's to see (sealed ones are secrets)."""
+    orders = state.standing[player]
+    return dict(orders) if orders is not None and (omniscient or viewer == player) else None
