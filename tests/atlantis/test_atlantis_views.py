@@ -241,3 +241,25 @@ def test_illegal_actions_leave_the_state_untouched():
 def test_the_digest_says_which_variants_are_in_play():
     st = GAME.setup(["red", "blue", "green"], GAME.full_options({"end": "submerged", "squid": "yes"}), Rng(b"v" * 32, "setup"))
     assert GAME.summary(GAME.view(st, None))[0] == "In play: 3 players, end=submerged, squid=yes."
+
+
+def test_prompts_show_the_deciding_players_own_pieces_and_strict_memory_is_announced():
+    from pbem.draws import setup_rng
+    from pbem.registry import load_game
+    game = load_game("atlantis")
+    state = game.setup(["red", "blue", "green"], game.full_options({}), setup_rng(b"p" * 32, "prompt"))
+    for _ in range(4):                                   # red, blue, green, red place
+        [decision] = game.pending(state)
+        prefix = {"red": "r", "blue": "b", "green": "g"}[decision.player]
+        assert f"{{place: {prefix}" in decision.prompt, decision.prompt
+        game.apply(state, decision.player, game.legal_actions(state, decision.player)[0], setup_rng(b"x", "a"))
+    view = game.view(state, None)
+    assert not any("memory=strict" in line for line in game.summary(view))        # set-up: values are shown
+    for memory, shown in (("open", False), ("strict", True)):
+        after = game.setup(["red", "blue"], game.full_options({"memory": memory}), setup_rng(b"p" * 32, memory))
+        while game.pending(after)[0].kind.startswith("setup"):
+            d = game.pending(after)[0]
+            game.apply(after, d.player, game.legal_actions(after, d.player)[0], setup_rng(b"x", memory))
+        said = any("memory=strict: your explorers' values are no longer shown" in line
+                   for line in game.summary(game.view(after, "red")))
+        assert said == shown, memory

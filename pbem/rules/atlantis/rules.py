@@ -195,24 +195,34 @@ class AtlantisRules(SurviveRules[AtlantisState]):
                                                  "saved on a safe isle")
         return legend
 
+    def own_example(self, state: AtlantisState, *wheres: str) -> str:
+        """One of the deciding player's own explorers (where ``wheres`` says), for a prompt's example."""
+        player = self.decider(state)
+        mine = [h for h, e in state.explorers.items() if e.owner == player and (not wheres or e.where in wheres)]
+        return mine[0] if mine else next((h for h, e in state.explorers.items() if e.owner == player), "r1")
+
     def game_prompt(self, state: AtlantisState, kind: str) -> str:
         if kind == SETUP_PLACE:
-            return "place an explorer on an empty terrain tile: {place: r7, on: G5}"
+            return f"place an explorer on an empty terrain tile: {{place: {self.own_example(state, 'reserve')}, on: G5}}"
         if kind == SETUP_BOAT:
             return "place a ship on a free sea space next to the island: {boat: B1, at: F2}"
         if kind == STEP_TILE:
             return "step 1: play a tile from your hand ({play: T12, ...}) or {play: none}"
         if kind == STEP_MOVE:
             left = self.movement_points(state) - state.turn.moves
-            return (f"step 2: {left} movement point(s) left: {{move: r7, to: G5}}, {{move: B3, to: F4}} "
-                    "or {done: move}")
+            boats = self.movable_boats(state, state.turn.player)
+            ship = f", {{move: {boats[0]}, to: F4}}" if boats else ""
+            explorer = self.own_example(state, "land", "sea", "boat")
+            return f"step 2: {left} movement point(s) left: {{move: {explorer}, to: G5}}{ship} or {{done: move}}"
         if kind == STEP_REMOVE:
             spots = [self.label(state.tiles[h].cell) for h in self.removable_tiles(state)]
             return f"step 3: remove a terrain tile, one of {', '.join(spots)}: {{remove: {spots[0]}}}"
         if kind == STEP_BOARDERS:
             b = state.open_boarding()
-            return (f"choose {self.capacity(state, b.boat)} swimmers at {self.label(b.cell)} to board "
-                    f"ship {b.boat}: {{board: [r1, b2, g3]}}")
+            there = [h for h, e in state.explorers.items() if e.where == "sea" and e.cell == b.cell]
+            n = self.capacity(state, b.boat)
+            return (f"choose {n} swimmers at {self.label(b.cell)} to board ship {b.boat}: "
+                    f"{{board: [{', '.join(there[:n])}]}}")
         if kind == STEP_CREATURE:
             return f"step 4: the die shows {state.turn.die}: {{creature: HANDLE, to: SPACE}} or {{creature: none}}"
         if kind == STEP_DEFENSE:
@@ -224,6 +234,10 @@ class AtlantisRules(SurviveRules[AtlantisState]):
     def summary_lines(self, view: Mapping[str, Any]) -> list[str]:
         state = self.read_position(view)
         lines = [self.variants_line(state)]
+        if state.phase not in SETUP_PHASES and state.phase != OVER and not self.owner_always_sees_values(state):
+            lines.append("memory=strict: your explorers' values are no longer shown (the rulebook: \"Once the game "
+                         "has begun, you can no longer look at or reveal the value of your Explorer tokens\"); "
+                         "they were in your set-up digests, and all are revealed at the end.")
         if state.phase == OVER:
             lines.append("Game over.")
         elif state.phase in SETUP_PHASES:
