@@ -175,7 +175,7 @@ def decrypt(file: Path, key: Path) -> None:
 
 @main.command()
 @GAME_DIR
-@click.option("--game", "game_name", required=True, help="which game, e.g. atlantis")
+@click.option("--game", "game_name", required=True, help="which game, e.g. atlantis (see the README for the list)")
 @click.option("--player", "players", multiple=True, required=True, help="NAME=PUBKEY_FILE, in seat order (first player first)")
 @click.option("--option", "options", multiple=True, help="NAME=VALUE game option (see docs/games/)")
 @click.option("--seed", default=None, help="the secret seed as hex (default: 32 random bytes)")
@@ -532,7 +532,7 @@ def turn(game_dir: Path, player: str, key: Path | None, secrets_file: Path | Non
 
 
 @main.command()
-@click.option("--game", "game_name", default="atlantis", help="which game")
+@click.option("--game", "game_name", required=True, help="which game (`pbem new --help` lists them)")
 @click.option("--players", "n_players", default=4, help="number of players")
 @click.option("--games", "n_games", default=10, help="how many games")
 @click.option("--seed", default="simulate", help="base seed (text)")
@@ -568,11 +568,11 @@ def simulate(game_name: str, n_players: int, n_games: int, seed: str, options: t
 @main.command()
 @click.option("--dir", "directory", default="demo-game", type=click.Path(path_type=Path), help="where to play")
 @click.option("--players", "n_players", default=4, help="number of players (the game's limits apply)")
-@click.option("--game", "game_name", default="atlantis", help="which game, e.g. space-swarm")
+@click.option("--game", "game_name", default=None, help="which game (default: the first known, by name)")
 @click.option("--seed", default=None, help="seed as hex (default: random)")
 @click.option("--bot", type=click.Choice(["random", "greedy"]), default="greedy", help="which bot plays")
 @friendly
-def demo(directory: Path, n_players: int, game_name: str, seed: str | None, bot: str) -> None:
+def demo(directory: Path, n_players: int, game_name: str | None, seed: str | None, bot: str) -> None:
     """Play a whole game with bots through the real pipeline: keys, signed
     move files, submit, digests, secrets, reveal and audit.
 
@@ -580,8 +580,9 @@ def demo(directory: Path, n_players: int, game_name: str, seed: str | None, bot:
     Example:  pbem demo --dir /tmp/demo --game space-swarm --players 3
     """
     from pbem.demo import run_demo
+    from pbem.registry import game_names
     run_demo(directory, n_players, bytes.fromhex(seed) if seed else None, echo=click.echo,
-             game_name=game_name, bot=bot)
+             game_name=game_name or game_names()[0], bot=bot)
 
 
 # --- moderator repairs and deadlines --------------------------------------------

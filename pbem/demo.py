@@ -15,7 +15,7 @@ from pbem.gamedir import GameDir
 from pbem.moderator import reveal
 from pbem.movefile import render_move
 from pbem.newgame import PlayerSpec, create_game
-from pbem.registry import load_game
+from pbem.registry import game_names, load_game
 from pbem.repair import load_repaired
 from pbem.rng import Rng
 from pbem.submit import submit
@@ -46,7 +46,8 @@ def _sign(key_path: Path, move_path: Path, use_ssh_keygen: bool) -> str:
 
 
 def run_demo(directory: Path, n_players: int, seed: bytes | None, echo: Callable[[str], None] = print,
-             game_name: str = "atlantis", bot: str = "greedy") -> GameDir:
+             game_name: str = "", bot: str = "greedy") -> GameDir:
+    game_name = game_name or game_names()[0]
     game = load_game(game_name)
     most = min(game.max_players, len(COLOURS))
     if not game.min_players <= n_players <= most:

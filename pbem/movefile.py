@@ -10,7 +10,7 @@ from pbem.errors import PbemError, excerpt
 FORMAT = "pbem-move/1"
 MAX_BYTES = yamlio.MOVE_LIMITS.max_bytes
 MAX_SIGNATURE_BYTES = 8 * 1024   # an SSHSIG armour is about 300 bytes
-MAX_ACTIONS = 100                # a whole Atlantis turn written ahead is about 20
+MAX_ACTIONS = 100                # a whole turn written ahead is about 20 actions in the games we have
 MAX_NAME = 128
 KEYS = ("format", "game", "player", "after", "after_hash", "actions")
 

@@ -180,3 +180,7 @@ class AtlantisGame(SurviveGame[AtlantisState]):
 
     def template(self, view: Position, player: str) -> str:
         return self.move_template(view, player)
+
+
+#: the game this module registers (entry point "pbem.games"; the source-checkout scan reads it)
+GAME = AtlantisGame

@@ -146,3 +146,7 @@ class Atlantis1986Game(SurviveGame[State]):
 
     def template(self, view: Position, player: str) -> str:
         return self.move_template(view, player)
+
+
+#: the game this module registers (entry point "pbem.games"; the source-checkout scan reads it)
+GAME = Atlantis1986Game

@@ -149,3 +149,7 @@ class SpaceSwarmGame(Game[SwarmState]):
             return [f"round {state.round} is over: Round Bid for round {state.round + 1}; {deck}"]
         return [f"round {state.round}, turn {state.turns}: {state.active}'s {state.phase} phase; {deck}"]
 
+
+
+#: the game this module registers (entry point "pbem.games"; the source-checkout scan reads it)
+GAME = SpaceSwarmGame
