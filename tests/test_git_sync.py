@@ -246,3 +246,30 @@ def test_a_whole_atlantis_game_through_git_with_players_working_from_their_clone
     report = audit(GameDir(clone / GAME))
     assert report.ok, report.problems
     assert any("replayed" in note for note in report.notes)
+
+
+@pytest.mark.slow(seconds=40)
+def test_a_whole_space_swarm_game_through_git_with_players_using_their_own_secrets(tmp_path, key_pool):
+    """As above, with the hidden hands of Space Swarm: each player's bot works on the player's own
+    view, read from their encrypted secrets in the clone with their key (as `pbem turn --key` does)."""
+    from pbem.bots import bot_move_file
+    from pbem.rng import Rng
+    from pbem.turn import player_table
+
+    shared = make_shared(tmp_path, key_pool, game="space-swarm")
+    moves = 0
+    while waiting := shared.waiting_for():
+        player = shared.players[waiting[0]]
+        player.pull()
+        table, private = player_table(GameDir(player.clone / GAME), player.name, key_pool[player.name], None)
+        assert private
+        move = bot_move_file(table, player.name, Rng(b"git-bots", str(moves)), "greedy")
+        assert move.actions, f"{player.name} could not move from their own view"
+        index = table.last["index"]
+        player.send(f"{index:04d}.yaml", move.actions, pull=False)
+        assert f"accepted {player.name}/{index:04d}.yaml" in shared.sync().output
+        moves += 1
+        assert moves < 400, "the game did not end"
+    assert "pushed" in shared.sync("--reveal-at-end").output
+    report = audit(GameDir(shared.fresh_clone("auditor") / GAME))
+    assert report.ok, report.problems

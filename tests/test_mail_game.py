@@ -100,6 +100,7 @@ class Player:
 @pytest.mark.parametrize("game, fill_in, cycles", [
     pytest.param("toy", toy_fill_in, 40, marks=pytest.mark.slow(seconds=4)),
     pytest.param("atlantis", as_suggested, 400, marks=pytest.mark.slow(seconds=50)),
+    pytest.param("space-swarm", as_suggested, 400, marks=pytest.mark.slow(seconds=50)),
 ])
 def test_a_whole_game_by_email(tmp_path, key_pool, toy_registered, dovecot, game, fill_in, cycles):
     world = start_world(tmp_path, key_pool, dovecot, smtp_mode="starttls", game=game)

@@ -10,7 +10,15 @@ from typing import Any, Callable, Mapping
 
 from pbem.game import Event, IllegalAction
 from pbem.rng import Rng
-from pbem.rules.spaceswarm import attack, bid, development, events, flow, movement, production
+from pbem.rules.spaceswarm import (
+    attack,
+    bid,
+    development,
+    events,
+    flow,
+    movement,
+    production,
+)
 from pbem.rules.spaceswarm.cards import draw
 from pbem.rules.spaceswarm.data import swarm_data
 from pbem.rules.spaceswarm.state import (

@@ -17,7 +17,12 @@ from __future__ import annotations
 from pbem.game import Event
 from pbem.rules.spaceswarm import attack, bid, research, terrain, victory
 from pbem.rules.spaceswarm.development import excess_cards
-from pbem.rules.spaceswarm.events import clear_boosts, open_window, run_window, standing_order
+from pbem.rules.spaceswarm.events import (
+    clear_boosts,
+    open_window,
+    run_window,
+    standing_order,
+)
 from pbem.rules.spaceswarm.movement import end_of_move_phase
 from pbem.rules.spaceswarm.options import Settings
 from pbem.rules.spaceswarm.state import (

@@ -3,19 +3,42 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from pbem.game import Action, BoardPicture, Decision, Event, Game, OptionSpec, Position, Result, Rng, Section
+from pbem.game import (
+    Action,
+    BoardPicture,
+    Decision,
+    Event,
+    Game,
+    IllegalAction,
+    NeedsSecret,
+    OptionSpec,
+    Position,
+    Result,
+    Rng,
+    Section,
+)
 from pbem.rules.spaceswarm import bot, flow, legal, picture
 from pbem.rules.spaceswarm.actions import ANYTIME, decision, handler_for
 from pbem.rules.spaceswarm.attributes import production
 from pbem.rules.spaceswarm.bid import free_places
 from pbem.rules.spaceswarm.describe import describe
-from pbem.rules.spaceswarm.mapgen import GENERATED, MapError, display_value, is_map_text, map_size, \
-    parse_map_text, read_map_file
+from pbem.rules.spaceswarm.mapgen import (
+    GENERATED,
+    MapError,
+    display_value,
+    is_map_text,
+    map_size,
+    parse_map_text,
+    read_map_file,
+)
 from pbem.rules.spaceswarm.options import OPTION_SPECS, Settings
 from pbem.rules.spaceswarm.setup import new_state
 from pbem.rules.spaceswarm.state import BID, OVER, RESEARCH, SwarmState
 from pbem.rules.spaceswarm.victory import scores
 from pbem.rules.spaceswarm.view import make_position, read_position, secrets_of
+from pbem.yamlio import load_strict
+
+MAX_TEMPLATE_STEPS = 12   # a whole turn: develop, discard, produce, move, attack... and reactions
 
 PROMPTS = {
     "develop": "Development Phase: place a Technology card {develop: C17} or {develop: none}",
@@ -128,7 +151,27 @@ class SpaceSwarmGame(Game[SwarmState]):
         return describe(event)
 
     def move_template(self, state_view: Mapping[str, Any], player: str) -> str:
-        return legal.template(read_position(state_view), player)
+        """The rest of the player's turn, each suggestion applied to a copy before the next is
+        written, so that the template as it stands is a legal move (it stops where the next step
+        needs what the player cannot know)."""
+        work = read_position(state_view)
+        lines = ["actions:"]
+        for _ in range(MAX_TEMPLATE_STEPS):
+            now = decision(work)
+            if now is None or now[0] != player:
+                break
+            comments, suggestion = legal.template_step(work, player, now[1])
+            lines += comments
+            if not suggestion:
+                break
+            lines.append(f"  - {suggestion}")
+            try:
+                self.apply(work, player, load_strict(suggestion, "a suggestion"), Rng.unavailable())
+            except (NeedsSecret, IllegalAction):
+                break
+        if len(lines) == 1:
+            lines.append("  # nothing is asked of you now; any time: {event: C17}, {standing: {combat: auto}}")
+        return "\n".join(lines) + "\n"
 
     def bot_preference(self, state: SwarmState, player: str, action: Mapping[str, Any]) -> float:
         return bot.preference(state, player, action)

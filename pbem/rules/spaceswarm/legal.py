@@ -16,7 +16,6 @@ from pbem.rules.spaceswarm.state import (
     MOVE,
     PRODUCE,
     REACT,
-    RESEARCH,
     SLOT,
     WINDOW_COMBAT,
     SwarmState,
@@ -101,46 +100,35 @@ def pass_action(state: SwarmState, player: str) -> Action | None:
     return {"slot": bid.free_places(state)[0]}
 
 
-def template(state: SwarmState, player: str) -> str:
-    """A fill-in actions section: the rest of the turn when it is the player's turn."""
-    now = decision(state)
-    lines = ["actions:"]
-    if now is None or now[0] != player:
-        lines.append("  # nothing is asked of you now; any time: {event: C17}, {standing: {combat: auto}}")
-        return "\n".join(lines) + "\n"
-    kind = now[1]
+def template_step(state: SwarmState, player: str, kind: str) -> tuple[list[str], str]:
+    """The comment lines and the suggested action (move-file syntax) for ``player``'s decision ``kind``."""
     lab = state.hexmap.label
     stacks = sorted(state.fleets[player])
     if kind == REACT:
         targets = " (before battles you may add targets: {D4: green})" if state.window and \
             state.window.kind == WINDOW_COMBAT else ""
-        lines += [f"  # play cards as events now{targets}, or none", "  - {react: none}"]
-        return "\n".join(lines) + "\n"
+        return [f"  # play cards as events now{targets}, or none"], "{react: none}"
     if kind == SLOT:
         free = ", ".join(map(str, bid.free_places(state)))
-        lines += [f"  # pick your place in the next round's turn order: one of {free}",
-                  f"  - {{slot: {bid.free_places(state)[0]}}}"]
-        return "\n".join(lines) + "\n"
-    steps = [DEVELOP, DISCARD, PRODUCE, MOVE, FIGHT]
-    rest = [DEVELOP] if state.phase == RESEARCH else steps[steps.index(kind):]
-    for step in rest:
-        if step == DEVELOP:
-            lines += ["  # Development Phase: place a Technology card from your hand (see your secrets), or none",
-                      "  - {develop: none}"]
-        elif step == DISCARD and kind == DISCARD:
-            excess = excess_cards(state, player)
-            lines += [f"  # hand limit: discard {excess} card(s)",
-                      f"  - {{discard: [{', '.join(state.hands[player][-excess:])}]}}"]
-        elif step == PRODUCE:
-            lines += [f"  # Production Phase: {production(state, player)} new fleet(s) on your stacks "
-                      f"({', '.join(lab(c) for c in stacks)}); e.g. {{produce: {{{lab(stacks[0])}: 1}}}}",
-                      f"  - {{produce: {lab(stacks[0])}}}"]
-        elif step == MOVE:
-            lines += [f"  # Move Phase: up to {movement.stacks_left(state, player)} stack(s), "
-                      f"up to {current(state, player, 'movement')} space(s) each",
-                      f"  # - {{move: {lab(stacks[0])}, path: [SPACE, ...], fleets: N, pick: {{}}, drop: {{}}}}",
-                      "  - {done: move}"]
-        elif step == FIGHT:
-            lines += ["  # Attack Phase: every space with opposing stacks fights; name targets where several "
-                      "enemies share one", "  - {attack: all}"]
-    return "\n".join(lines) + "\n"
+        return [f"  # pick your place in the next round's turn order: one of {free}"], \
+            f"{{slot: {bid.free_places(state)[0]}}}"
+    if kind == DEVELOP:
+        return ["  # Development Phase: place a Technology card from your hand (see your secrets), or none"], \
+            "{develop: none}"
+    if kind == DISCARD:
+        excess = excess_cards(state, player)
+        return [f"  # hand limit: discard {excess} card(s)"], \
+            f"{{discard: [{', '.join(state.hands[player][-excess:])}]}}"
+    if kind == PRODUCE:
+        return [f"  # Production Phase: {production(state, player)} new fleet(s) on your stacks "
+                f"({', '.join(lab(c) for c in stacks)}); e.g. {{produce: {{{lab(stacks[0])}: 1}}}}"], \
+            f"{{produce: {lab(stacks[0])}}}"
+    if kind == MOVE:
+        return [f"  # Move Phase: up to {movement.stacks_left(state, player)} stack(s), "
+                f"up to {current(state, player, 'movement')} space(s) each",
+                f"  # - {{move: {lab(stacks[0])}, path: [SPACE, ...], fleets: N, pick: {{}}, drop: {{}}}}"], \
+            "{done: move}"
+    if kind == FIGHT:
+        return ["  # Attack Phase: every space with opposing stacks fights; name targets where several "
+                "enemies share one"], "{attack: all}"
+    return [f"  # {kind}: see `pbem legal`"], ""
