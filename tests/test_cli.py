@@ -190,3 +190,14 @@ def test_text_digests_wrap_prose_at_78_columns(tmp_path, key_pool):
     after_board = rest[rest.index("\nWhat happened\n"):]
     for line in (before_board + after_board).splitlines():
         assert len(line) <= 78 or " " not in line.strip(), line     # only an unbreakable word may be longer
+
+
+def test_shell_completion_completes_commands():
+    """README's completion set-up works: bash asks, pbem answers with the matching commands."""
+    import os
+    import sys
+    from pathlib import Path
+    pbem = str(Path(sys.executable).with_name("pbem"))
+    env = {**os.environ, "_PBEM_COMPLETE": "bash_complete", "COMP_WORDS": "pbem sub", "COMP_CWORD": "1"}
+    out = subprocess.run([pbem], env=env, capture_output=True, text=True, check=True).stdout
+    assert "plain,submit" in out.splitlines()
