@@ -10,10 +10,12 @@ import re
 
 from pbem.errors import PbemError
 
-__all__ = ["PNG_MAGIC", "ZOOM", "svg_size", "svg_to_png"]
+__all__ = ["PNG_MAGIC", "ZOOM", "MAIL_ZOOM", "MAIL_COLOURS", "svg_size", "svg_to_png", "mail_png"]
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 ZOOM = 2.0   # rendered at twice the display size, so it stays sharp on high-density screens
+MAIL_ZOOM = 1.0      # the board in a mail: its own size (an Atlantis board is about 860 x 1000 pixels)
+MAIL_COLOURS = 48    # ... with a palette this small (the board has few colours), so the message stays small
 
 _ROOT = re.compile(r"<svg\b[^>]*>", re.DOTALL)
 _NUM = r"\s*=\s*[\"']\s*([0-9]+(?:\.[0-9]+)?)\s*(?:px)?\s*[\"']"
@@ -36,6 +38,19 @@ def svg_to_png(svg: str, zoom: float = ZOOM) -> bytes:
     if not png.startswith(PNG_MAGIC):
         raise PbemError("cannot render the board SVG as PNG: the renderer returned no PNG data")
     return png
+
+
+def mail_png(svg: str, zoom: float = MAIL_ZOOM, colours: int = MAIL_COLOURS) -> bytes:
+    """The board as a small PNG for e-mail: rendered at ``zoom``, quantized to ``colours``
+    colours (no dithering: flat fills stay flat) and saved optimized.  Deterministic."""
+    import io
+
+    from PIL import Image
+    image = Image.open(io.BytesIO(svg_to_png(svg, zoom))).convert("RGB")
+    small = image.quantize(colors=colours, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    small.save(out, "PNG", optimize=True)
+    return out.getvalue()
 
 
 def svg_size(svg: str) -> tuple[int, int] | None:

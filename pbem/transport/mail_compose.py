@@ -8,9 +8,13 @@ folder, one message per player::
         text/plain             public/digest.txt
         multipart/related
           text/html            public/digest.html, inline SVG replaced by <img src="cid:...">
-          image/png            the board (Content-ID, inline)
-      image/svg+xml            board-entryN.svg (attachment, for zooming and printing)
-      application/octet-stream PLAYER-entryN.age (attachment: that player's encrypted secrets)
+          image/png            the public board (Content-ID, inline; a small palette PNG)
+      application/octet-stream PLAYER-entryN.age (attachment: that player's own digest as text, with secrets)
+      application/octet-stream PLAYER-entryN.html.age (attachment: the same as an HTML page, their private board)
+
+No separate SVG attachment: the HTML page in ``PLAYER-entryN.html.age`` holds the board as
+SVG (zoom and print it from a browser), and the PNG shows it in the mail itself.  A digest
+message stays under 100 KB (docs/email.md, "Message size").
 """
 from __future__ import annotations
 
@@ -23,7 +27,7 @@ from email.utils import formatdate, make_msgid
 from typing import Any
 
 from pbem.gamedir import GameDir
-from pbem.render.png import svg_size, svg_to_png
+from pbem.render.png import mail_png, svg_size
 
 HEADER_GAME = "X-PBEM-Game"
 HEADER_ENTRY = "X-PBEM-Entry"
@@ -97,7 +101,7 @@ class DigestParts:
         public = gd.public_dir
         svg = (public / "board.svg").read_text(encoding="utf-8")
         return cls(Turn.read(gd), (public / "digest.txt").read_text(encoding="utf-8"),
-                   (public / "digest.html").read_text(encoding="utf-8"), svg, svg_to_png(svg))
+                   (public / "digest.html").read_text(encoding="utf-8"), svg, mail_png(svg))
 
 
 @dataclass(frozen=True)
@@ -128,9 +132,10 @@ def status_line(turn: Turn, player: str) -> str:
 
 def compose_digest(parts: DigestParts, secrets: bytes, player: str, to: str, sender: str,
                    reply_to: str, domain: str, thread: Thread | None = None,
-                   bundle: tuple[str, bytes] | None = None) -> EmailMessage:
-    """One player's digest message: public digest plus that player's own secrets attachment
-    (and, when given, the public copy of the game as ``bundle``: its file name and bytes)."""
+                   bundle: tuple[str, bytes] | None = None, secrets_html: bytes | None = None) -> EmailMessage:
+    """One player's digest message: public digest plus that player's own encrypted digest
+    (text, and the HTML page with their private board when ``secrets_html`` is given), and,
+    when given, the public copy of the game as ``bundle``: its file name and bytes."""
     turn = parts.turn
     msg = EmailMessage()
     msg["From"] = sender
@@ -154,8 +159,9 @@ def compose_digest(parts: DigestParts, secrets: bytes, player: str, to: str, sen
     assert isinstance(html_part, EmailMessage)
     html_part.add_related(parts.png, "image", "png", cid=cid, filename=f"board-entry{turn.index}.png",
                           disposition="inline")
-    msg.add_attachment(parts.svg.encode("utf-8"), "image", "svg+xml", filename=f"board-entry{turn.index}.svg")
     msg.add_attachment(secrets, "application", "octet-stream", filename=f"{player}-entry{turn.index}.age")
+    if secrets_html is not None:
+        msg.add_attachment(secrets_html, "application", "octet-stream", filename=f"{player}-entry{turn.index}.html.age")
     if bundle is not None:
         msg.add_attachment(bundle[1], "application", "gzip", filename=bundle[0])
     return msg

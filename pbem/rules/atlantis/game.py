@@ -48,6 +48,7 @@ from pbem.rules.atlantis.state import (
 )
 from pbem.rules.atlantis.tiles import TileRules
 from pbem.rules.atlantis.view import ViewRules
+from pbem.rules.atlantis.picture import atlantis_picture   # the board picture reads the view only
 
 
 class AtlantisGame(Players56Rules, ChallengeRules, DiveRules, SquidRules, BotHints,
@@ -222,7 +223,7 @@ class AtlantisGame(Players56Rules, ChallengeRules, DiveRules, SquidRules, BotHin
         return out
 
     def board_picture(self, view: Mapping[str, Any]) -> BoardPicture:
-        return self.picture(view)
+        return atlantis_picture(view, self.data_game)   # pbem/rules/atlantis/picture.py: pieces, from the view
 
     def describe_event(self, event: Mapping[str, Any]) -> str:
         return self.describe(event)
