@@ -186,17 +186,21 @@ def _vessel_width(p: Piece, u: float, room: float) -> float:
     return min(room, u * max(2.2, 0.95 * len(p.passengers) + 0.4))
 
 
+VESSEL_ROW = 1.2     # a vessel's row is this many units high: its passengers stand above the deck
+
+
 def _vessel(p: Piece, x: float, y: float, u: float, room: float, used: set[str]) -> list[str]:
-    """A ship or pod across the row: hull, the owner's stripe, its handle, passengers aboard."""
+    """A ship or pod across a row centred on ``y``: hull, the owner's stripe, its handle,
+    passengers aboard (standing on the deck)."""
     hull, edge = HULLS.get(p.shape, HULLS["ship"])
     w = _vessel_width(p, u, room)
-    top, bottom = y + u * 0.08, y + u * 0.56
+    top, bottom = y + u * 0.08, y + u * 0.58
     out = [f'<g class="pbem-piece pbem-vessel"><title>{_text(piece_title(p))}</title>']
     if p.moved:
-        out.append(_moved_ring(x, y + u * 0.02, w / 2 + 3, u * 0.62))
+        out.append(_moved_ring(x, y, w / 2 + 3, u * 0.62))
     if p.shape == "pod":
-        out.append(f'<rect x="{_n(x - w / 2)}" y="{_n(top - u * 0.08)}" width="{_n(w)}" height="{_n(u * 0.56)}" '
-                   f'rx="{_n(u * 0.28)}" fill="{hull}" stroke="{edge}" stroke-width="1"/>')
+        out.append(f'<rect x="{_n(x - w / 2)}" y="{_n(top - u * 0.05)}" width="{_n(w)}" height="{_n(u * 0.55)}" '
+                   f'rx="{_n(u * 0.27)}" fill="{hull}" stroke="{edge}" stroke-width="1"/>')
     else:
         slant = u * 0.3
         out.append(f'<polygon points="{_n(x - w / 2)},{_n(top)} {_n(x + w / 2)},{_n(top)} '
@@ -206,17 +210,17 @@ def _vessel(p: Piece, x: float, y: float, u: float, room: float, used: set[str])
         out.append(f'<path d="M{_n(x - w / 2 + 2)} {_n(top + u * 0.07)}H{_n(x + w / 2 - 2)}" '
                    f'stroke="{fill_of(p.colour)}" stroke-width="{_n(u * 0.12)}"/>')
     if p.text:
-        out.append(f'<text x="{_n(x)}" y="{_n(top + u * 0.38)}" class="pbem-pt" font-size="{_n(u * 0.3)}" '
+        out.append(f'<text x="{_n(x)}" y="{_n(top + u * 0.4)}" class="pbem-pt" font-size="{_n(u * 0.33)}" '
                    f'fill="#ffffff">{_text(p.text)}</text>')
     n = len(p.passengers)
     if n == 0 and p.shape != "pod":   # an empty ship shows its sail
         out.append(f'<path d="M{_n(x)} {_n(top)}V{_n(top - u * 0.55)}L{_n(x + u * 0.4)} {_n(top - u * 0.12)}Z" '
                    f'fill="#ffffff" stroke="{edge}" stroke-width="0.8"/>')
     if n:
-        s = min(u * 0.9, (w - 4) / n)
+        s = min(u * 0.74, (w - 4) / n)
         for i, passenger in enumerate(p.passengers):
             px = x - w / 2 + 2 + (i + 0.5) * (w - 4) / n
-            out.extend(_small_piece(passenger, px, top - s * 0.4, s, used))
+            out.extend(_small_piece(passenger, px, y - u * 0.3, s, used))
     out.append(_value_dot(p, x + w / 2 - u * 0.42, y, u))
     out.append("</g>")
     return ["".join(out)]
@@ -243,22 +247,26 @@ def _rows(pieces: list[Piece], u: float) -> list[list[Piece]]:
     return rows
 
 
+def _row_height(row: list[Piece], u: float) -> float:
+    return u * VESSEL_ROW if len(row) == 1 and shape_of(row[0].shape).wide else u
+
+
 def _pieces_svg(c: HexCell, cx: float, cy: float, used: set[str]) -> list[str]:
     for u in UNITS:
         rows = _rows(c.pieces, u)
-        if len(rows) * u <= PIECES_H:
+        if sum(_row_height(row, u) for row in rows) <= PIECES_H:
             break
-    step = u
-    y0 = cy + PIECES_DY - (len(rows) - 1) * step / 2
+    y = cy + PIECES_DY - sum(_row_height(row, u) for row in rows) / 2
     out: list[str] = []
-    for i, row in enumerate(rows):
-        y = y0 + i * step
+    for row in rows:
+        h = _row_height(row, u)
         if len(row) == 1 and shape_of(row[0].shape).wide:
-            out.extend(_vessel(row[0], cx, y - u * 0.2, u, PIECES_W, used))
-            continue
-        x0 = cx - (len(row) - 1) * u / 2
-        for j, p in enumerate(row):
-            out.extend(_small_piece(p, x0 + j * u, y, u * 0.94, used))
+            out.extend(_vessel(row[0], cx, y + h / 2, u, PIECES_W, used))
+        else:
+            x0 = cx - (len(row) - 1) * u / 2
+            for j, p in enumerate(row):
+                out.extend(_small_piece(p, x0 + j * u, y + h / 2, u * 0.94, used))
+        y += h
     return out
 
 
@@ -387,7 +395,7 @@ def _key(board: BoardPicture, kinds: list[str], fills: dict[str, str], top: floa
             pw = KEY_PIECE * (2.6 if shape_of(piece.shape).wide else 1.0)
             cx, cy = x + pw / 2, y + KEY_PIECE / 2
             if shape_of(piece.shape).wide:
-                items.extend(_vessel(piece, cx, cy - KEY_PIECE * 0.2, KEY_PIECE, pw, used))
+                items.extend(_vessel(piece, cx, cy, KEY_PIECE, pw, used))
             else:
                 items.extend(_small_piece(piece, cx, cy, KEY_PIECE, used))
             items.append(f'<text x="{_n(x + pw + 6.0)}" y="{_n(cy + 4.0)}">{_text(meaning)}</text>')

@@ -13,6 +13,8 @@ What the picture shows:
 * ships drawn across the space with the explorers aboard (and the owner's stripe during
   the game's set-up and control), creatures as distinct icons: sea serpent, shark, whale,
   dolphin, giant squid (1986: shark, octopus, sea monster, dolphin);
+* the text map writes the same pieces as codes: ``B3:r7,b2`` (a ship and who is aboard),
+  ``P1:r3`` (a dolphin protecting a swimmer), ``r7=5`` (a value the reader may see);
 * an explorer's value where the view shows it (the reader's own private board while the
   rules let them look, everybody's saved explorers once the game is over).  Values are
   left off when every token has the same value (the 1986 edition), since they tell nothing.
@@ -26,6 +28,7 @@ from typing import Any, Mapping
 
 from pbem.data import game_data
 from pbem.game import BoardPicture, HexCell, Piece
+from pbem.render.hexmap_text import piece_code
 
 __all__ = ["atlantis_picture", "Words", "WORDS"]
 
@@ -142,7 +145,9 @@ def atlantis_picture(view: Mapping[str, Any], data_game: str = "atlantis") -> Bo
     cells = []
     for label, (q, r) in geo.axial.items():
         kind = "isle" if label in geo.isles else tile_at.get(label, "sea")
-        cells.append(HexCell(q, r, label, kind, pieces=pieces.get(label, [])))
+        here = pieces.get(label, [])
+        marks = [piece_code(x) + (f":{protects[x.handle]}" if x.handle in protects else "") for x in here]
+        cells.append(HexCell(q, r, label, kind, marks=marks, pieces=here))
     return BoardPicture(cells, legend=_legend(view, words), colours=dict(CELL_COLOURS), textures=dict(TEXTURES),
                         key=_key(view, words, owners))
 
