@@ -422,6 +422,31 @@ def show(game_dir: Path, viewer: str | None, fmt: str, full: bool) -> None:
 
 @main.command()
 @GAME_DIR
+@click.option("--html", "html_out", required=True, type=click.Path(path_type=Path),
+              help="where to write the page (one self-contained HTML file)")
+@click.option("--with-hidden", is_flag=True,
+              help="before the reveal, on the moderator's copy: add every hidden value (do not share that page)")
+@friendly
+def replay(game_dir: Path, html_out: Path, with_hidden: bool) -> None:
+    """Write one HTML page that steps through the whole game, entry by entry.
+
+    The board, what happened and the scores after each log entry, with a slider
+    and the keyboard.  It needs the seed (the moderator's copy, or any copy after
+    `pbem reveal`); after the reveal it can show every hidden value.
+
+    \b
+    Example:  pbem replay game1 --html game1-replay.html
+    """
+    from pbem.fsutil import write_atomic
+    from pbem.gamedir import GameDir
+    from pbem.replay import build_replay, render_replay
+    page = render_replay(build_replay(GameDir(game_dir), with_hidden=with_hidden))
+    write_atomic(html_out, page.encode("utf-8"), mode=0o644)
+    click.echo(f"wrote {html_out} ({len(page.encode('utf-8')) // 1024} KB): open it in a browser")
+
+
+@main.command()
+@GAME_DIR
 @click.option("--player", required=True, help="whose legal actions")
 @friendly
 def legal(game_dir: Path, player: str) -> None:

@@ -133,9 +133,12 @@ def piece_title(p: Piece) -> str:
         tip += f"; value {p.value}"
     if p.passengers:
         tip += "; aboard: " + ", ".join(piece_title(x) for x in p.passengers)
-    if p.moved:
-        tip += f"; moved from {p.moved_from} since your last turn" if p.moved_from else "; new since your last turn"
     return tip
+
+
+def moved_title(p: Piece) -> str:
+    return f"{p.handle}: moved from {p.moved_from} since your last turn" if p.moved_from \
+        else f"{p.handle}: new since your last turn"
 
 
 def _piece_text(p: Piece, x: float, y: float, u: float, fill: str, own_ink: bool) -> str:
@@ -159,21 +162,22 @@ def _value_dot(p: Piece, x: float, y: float, u: float) -> str:
             f'font-size="{_n(r * 1.35)}" fill="#000000">{_text(p.value)}</text>')
 
 
-def _moved_ring(x: float, y: float, rx: float, ry: float) -> str:
-    """A dashed ring (white under black: seen on light and dark ground) around a moved piece."""
+def _moved_ring(p: Piece, x: float, y: float, rx: float, ry: float) -> str:
+    """A dashed ring (white under black: seen on light and dark ground) around a moved piece,
+    drawn over the pieces (the rings and arrows are a layer of their own)."""
     box = f'x="{_n(x - rx)}" y="{_n(y - ry)}" width="{_n(2 * rx)}" height="{_n(2 * ry)}" rx="{_n(min(rx, ry))}"'
-    return (f'<rect {box} class="pbem-ring-w"/>'
-            f'<rect {box} class="pbem-ring"/>')
+    return (f'<g class="pbem-moved"><title>{_text(moved_title(p))}</title><rect {box} class="pbem-ring-w"/>'
+            f'<rect {box} class="pbem-ring"/></g>')
 
 
-def _small_piece(p: Piece, x: float, y: float, u: float, used: set[str]) -> list[str]:
+def _small_piece(p: Piece, x: float, y: float, u: float, used: set[str], rings: list[str]) -> list[str]:
     shape = shape_of(p.shape)
     used.add(symbol_id(p.shape))
     fill = fill_of(p.colour) if shape.owned else NEUTRAL
     fill_attr = f' fill="{fill}"' if shape.owned else ""
     out = [f'<g class="pbem-piece"><title>{_text(piece_title(p))}</title>']
     if p.moved:
-        out.append(_moved_ring(x, y, u * 0.62, u * 0.62))
+        rings.append(_moved_ring(p, x, y, u * 0.62, u * 0.62))
     out.append(f'<use href="#{symbol_id(p.shape)}" x="{_n(x - u / 2)}" y="{_n(y - u / 2)}" '
                f'width="{_n(u)}" height="{_n(u)}"{fill_attr}/>')
     out.append(_piece_text(p, x, y, u, fill, shape.owned))
@@ -189,7 +193,7 @@ def _vessel_width(p: Piece, u: float, room: float) -> float:
 VESSEL_ROW = 1.2     # a vessel's row is this many units high: its passengers stand above the deck
 
 
-def _vessel(p: Piece, x: float, y: float, u: float, room: float, used: set[str]) -> list[str]:
+def _vessel(p: Piece, x: float, y: float, u: float, room: float, used: set[str], rings: list[str]) -> list[str]:
     """A ship or pod across a row centred on ``y``: hull, the owner's stripe, its handle,
     passengers aboard (standing on the deck)."""
     hull, edge = HULLS.get(p.shape, HULLS["ship"])
@@ -197,7 +201,7 @@ def _vessel(p: Piece, x: float, y: float, u: float, room: float, used: set[str])
     top, bottom = y + u * 0.08, y + u * 0.58
     out = [f'<g class="pbem-piece pbem-vessel"><title>{_text(piece_title(p))}</title>']
     if p.moved:
-        out.append(_moved_ring(x, y, w / 2 + 3, u * 0.62))
+        rings.append(_moved_ring(p, x, y, w / 2 + 3, u * 0.62))
     if p.shape == "pod":
         out.append(f'<rect x="{_n(x - w / 2)}" y="{_n(top - u * 0.05)}" width="{_n(w)}" height="{_n(u * 0.55)}" '
                    f'rx="{_n(u * 0.27)}" fill="{hull}" stroke="{edge}" stroke-width="1"/>')
@@ -220,7 +224,7 @@ def _vessel(p: Piece, x: float, y: float, u: float, room: float, used: set[str])
         s = min(u * 0.74, (w - 4) / n)
         for i, passenger in enumerate(p.passengers):
             px = x - w / 2 + 2 + (i + 0.5) * (w - 4) / n
-            out.extend(_small_piece(passenger, px, y - u * 0.3, s, used))
+            out.extend(_small_piece(passenger, px, y - u * 0.3, s, used, rings))
     out.append(_value_dot(p, x + w / 2 - u * 0.42, y, u))
     out.append("</g>")
     return ["".join(out)]
@@ -251,7 +255,7 @@ def _row_height(row: list[Piece], u: float) -> float:
     return u * VESSEL_ROW if len(row) == 1 and shape_of(row[0].shape).wide else u
 
 
-def _pieces_svg(c: HexCell, cx: float, cy: float, used: set[str]) -> list[str]:
+def _pieces_svg(c: HexCell, cx: float, cy: float, used: set[str], rings: list[str]) -> list[str]:
     for u in UNITS:
         rows = _rows(c.pieces, u)
         if sum(_row_height(row, u) for row in rows) <= PIECES_H:
@@ -261,11 +265,11 @@ def _pieces_svg(c: HexCell, cx: float, cy: float, used: set[str]) -> list[str]:
     for row in rows:
         h = _row_height(row, u)
         if len(row) == 1 and shape_of(row[0].shape).wide:
-            out.extend(_vessel(row[0], cx, y + h / 2, u, PIECES_W, used))
+            out.extend(_vessel(row[0], cx, y + h / 2, u, PIECES_W, used, rings))
         else:
             x0 = cx - (len(row) - 1) * u / 2
             for j, p in enumerate(row):
-                out.extend(_small_piece(p, x0 + j * u, y + h / 2, u * 0.94, used))
+                out.extend(_small_piece(p, x0 + j * u, y + h / 2, u * 0.94, used, rings))
         y += h
     return out
 
@@ -273,14 +277,16 @@ def _pieces_svg(c: HexCell, cx: float, cy: float, used: set[str]) -> list[str]:
 # --- cells ------------------------------------------------------------------------------------
 
 def _cell_tip(c: HexCell) -> str:
-    tip = f"{c.label} ({c.kind})"
-    if c.changed:
-        tip += f", was {c.was} at your last turn" if c.was else ", changed since your last turn"
-    if c.pieces:
-        tip += ": " + " ".join(p.handle for p in c.pieces)
-    elif c.marks:
+    tip = f"{c.label} ({c.kind})"     # pieces have tooltips of their own
+    if c.marks and not c.pieces:
         tip += ": " + " ".join(map(str, c.marks))
     return tip
+
+
+def _changed_outline(c: HexCell, cx: float, cy: float) -> str:
+    """A dashed hexagon inside a cell whose kind changed (drawn with the rings and arrows)."""
+    tip = f"{c.label}: was {c.was} at your last turn" if c.was else f"{c.label}: changed since your last turn"
+    return f'<polygon points="{_hex_points(cx, cy, 0.84)}" class="pbem-changed"><title>{_text(tip)}</title></polygon>'
 
 
 def _ground(board: BoardPicture, fill: str, c: HexCell, cx: float, cy: float, used: set[str]) -> list[str]:
@@ -291,8 +297,6 @@ def _ground(board: BoardPicture, fill: str, c: HexCell, cx: float, cy: float, us
     if texture in TEXTURES:
         used.add(texture_id(texture))
         extra.append(f'<polygon points="{_hex_points(cx, cy)}" fill="url(#{texture_id(texture)})" class="pbem-tex"/>')
-    if c.changed:
-        extra.append(f'<polygon points="{_hex_points(cx, cy, 0.84)}" class="pbem-changed"/>')
     if extra:
         out.append('<g class="pbem-over">' + "".join(extra) + "</g>")
     out.append(f'<text x="{_n(cx)}" y="{_n(cy - SIZE * 0.52)}" class="pbem-label">{_text(c.label)}</text>')
@@ -316,8 +320,8 @@ def _marks(c: HexCell, cx: float, cy: float) -> list[str]:
     return out
 
 
-def _cell_contents(c: HexCell, cx: float, cy: float, used: set[str]) -> list[str]:
-    return _pieces_svg(c, cx, cy, used) if c.pieces else _marks(c, cx, cy)
+def _cell_contents(c: HexCell, cx: float, cy: float, used: set[str], rings: list[str]) -> list[str]:
+    return _pieces_svg(c, cx, cy, used, rings) if c.pieces else _marks(c, cx, cy)
 
 
 # --- arrows -------------------------------------------------------------------------------------
@@ -339,10 +343,11 @@ def _moves(board: BoardPicture) -> list[tuple[str, str]]:
     return pairs
 
 
-def _arrows(pairs: list[tuple[str, str]], centres: dict[str, tuple[float, float]]) -> str:
-    if not pairs:
+def _arrows(pairs: list[tuple[str, str]], centres: dict[str, tuple[float, float]], rings: list[str]) -> str:
+    """The rings around moved pieces and the arrows from where they were, as one layer."""
+    if not pairs and not rings:
         return ""
-    out = ['<g class="pbem-arrows">']
+    out = ['<g class="pbem-arrows">', *rings]
     for a, b in pairs:
         (x1, y1), (x2, y2) = centres[a], centres[b]
         d = math.hypot(x2 - x1, y2 - y1)
@@ -362,6 +367,7 @@ def _arrows(pairs: list[tuple[str, str]], centres: dict[str, tuple[float, float]
 def _key(board: BoardPicture, kinds: list[str], fills: dict[str, str], top: float, width: float,
          used: set[str], moved: bool, changed: bool, values: bool) -> tuple[str, float]:
     """Terrain swatches, the pieces' key, what rings and arrows mean, the mark legend; and its bottom."""
+    sample_rings: list[str] = []    # the key's samples never moved
     items: list[str] = []
     x, y = MARGIN, top
     item_w = 14.0 + 6.0 + max((len(k) for k in kinds), default=0) * KEY_PX * 0.62 + 18.0
@@ -395,9 +401,9 @@ def _key(board: BoardPicture, kinds: list[str], fills: dict[str, str], top: floa
             pw = KEY_PIECE * (2.6 if shape_of(piece.shape).wide else 1.0)
             cx, cy = x + pw / 2, y + KEY_PIECE / 2
             if shape_of(piece.shape).wide:
-                items.extend(_vessel(piece, cx, cy, KEY_PIECE, pw, used))
+                items.extend(_vessel(piece, cx, cy, KEY_PIECE, pw, used, sample_rings))
             else:
-                items.extend(_small_piece(piece, cx, cy, KEY_PIECE, used))
+                items.extend(_small_piece(piece, cx, cy, KEY_PIECE, used, sample_rings))
             items.append(f'<text x="{_n(x + pw + 6.0)}" y="{_n(cy + 4.0)}">{_text(meaning)}</text>')
             x += w
         y += KEY_PIECE
@@ -465,7 +471,9 @@ class BoardLayers:
     used: set[str] = field(default_factory=set)
 
 
-def board_layers(board: BoardPicture, title: str = "") -> BoardLayers:
+def board_layers(board: BoardPicture, title: str = "", every_note: bool = False) -> BoardLayers:
+    """The board in parts.  ``every_note``: the key explains rings, arrows and changed spaces
+    even when none is drawn (a replay's key then stays the same from frame to frame)."""
     cells = sorted(board.cells, key=lambda c: (c.r, c.q))
     top = MARGIN + (TITLE_PX + 10.0 if title else 0.0)
     if cells:
@@ -479,22 +487,27 @@ def board_layers(board: BoardPicture, title: str = "") -> BoardLayers:
         xs, ys, x0, y0, board_w, board_h = [], [], MARGIN, top, 0.0, 0.0
     fills = _fills(board)
     used: set[str] = set()
+    rings: list[str] = []
     parts: list[tuple[str, str]] = []
     centres: dict[str, tuple[float, float]] = {}
     for c, cx, cy in zip(cells, xs, ys):
         x, y = x0 + cx, y0 + cy
         centres[c.label] = (x, y)
-        parts.append(("".join(_ground(board, fills[c.kind], c, x, y, used)), "".join(_cell_contents(c, x, y, used))))
+        parts.append(("".join(_ground(board, fills[c.kind], c, x, y, used)),
+                      "".join(_cell_contents(c, x, y, used, rings))))
+        if c.changed:
+            rings.insert(0, _changed_outline(c, x, y))
     pairs = _moves(board)
-    arrows = _arrows(pairs, centres)
-    if arrows:
+    arrows = _arrows(pairs, centres, rings)
+    if pairs:
         used.add("pbem-arrowhead")
     width = max(board_w + 2 * MARGIN, 320.0)
     kinds = sorted({c.kind for c in cells})
     everything = [p for c in cells for p in c.pieces]
     everything += [x for p in everything for x in p.passengers]
     key, bottom = _key(board, kinds, fills, top + board_h + 14.0, width, used,
-                       moved=any(p.moved for p in everything), changed=any(c.changed for c in cells),
+                       moved=every_note or any(p.moved for p in everything),
+                       changed=every_note or any(c.changed for c in cells),
                        values=any(p.value is not None for p in everything))
     return BoardLayers(width, bottom + MARGIN, title, parts, arrows, key, used)
 
