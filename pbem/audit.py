@@ -9,6 +9,7 @@ the public digests on disk.
 """
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
@@ -24,7 +25,7 @@ from pbem.gamedir import GameDir
 from pbem.log import split_chunks, verify_chain
 from pbem.movefile import MoveFileError, parse_move
 from pbem.boardmoves import BoardHistory
-from pbem.outputs import player_plaintexts, public_outputs, secrets_file
+from pbem.outputs import opened_bytes, player_plaintexts, public_outputs, secrets_file
 from pbem.repair import is_moderator_copy, repair
 from pbem.rng import derive_key, seed_commitment
 from pbem.sealed import is_sealed
@@ -209,8 +210,8 @@ def _check_secrets(table: Any, report: AuditReport) -> None:
             path = secrets_file(table, player, suffix)
             name = f"secrets/{path.name}"
             try:
-                plain = agecrypt.decrypt(path.read_bytes(), table.gd.moderator_key_path)
-            except (OSError, agecrypt.AgeError) as exc:
+                plain = opened_bytes(agecrypt.decrypt(path.read_bytes(), table.gd.moderator_key_path))
+            except (OSError, EOFError, zlib.error, agecrypt.AgeError) as exc:
                 report.problems.append(f"{name} cannot be read with the moderator key: {exc}")
                 continue
             if plain != expected:

@@ -162,13 +162,18 @@ def seal(game_dir: Path, action: str) -> None:
 @click.option("--key", required=True, type=click.Path(path_type=Path), help="your ed25519 private key")
 @friendly
 def decrypt(file: Path, key: Path) -> None:
-    """Decrypt your secrets (same as `age -d -i KEY FILE`).
+    """Decrypt your secrets (same as `age -d -i KEY FILE`, and `| gunzip` for the HTML page).
+
+    `red.age` is your own digest as text; `red.html.gz.age` the same as an HTML
+    page with your private board (save it and open it in a browser).
 
     \b
     Example:  pbem decrypt game1/secrets/red.age --key ~/.ssh/id_ed25519
+              pbem decrypt game1/secrets/red.html.gz.age --key ~/.ssh/id_ed25519 > red.html
     """
     from pbem.crypto.agecrypt import decrypt as age_decrypt
-    sys.stdout.write(age_decrypt(file.read_bytes(), key).decode("utf-8"))
+    from pbem.outputs import opened_bytes
+    sys.stdout.write(opened_bytes(age_decrypt(file.read_bytes(), key)).decode("utf-8"))
 
 
 # --- the moderator's commands ----------------------------------------------

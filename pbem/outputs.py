@@ -5,8 +5,10 @@ the public log entries, and for a player ``game.secrets(state, player)``.
 """
 from __future__ import annotations
 
+import gzip
 import json
 import textwrap
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +24,8 @@ from pbem.render.plain import readable_line
 from pbem.results import result_lines
 from pbem.table import Table
 
-HTML_SUFFIX = ".html.age"   # secrets/PLAYER.html.age: the player's own digest as an HTML page
+GZIP_MAGIC = b"\x1f\x8b"
+HTML_SUFFIX = ".html.gz.age"   # secrets/PLAYER.html.gz.age: the player's own digest as an HTML page, gzipped
 
 
 def describe(table: Table, event: dict[str, Any]) -> str:
@@ -136,9 +139,10 @@ def public_outputs(table: Table, history: BoardHistory | None = None) -> dict[st
 
 
 def player_plaintexts(table: Table, player: str, history: BoardHistory | None = None) -> dict[str, bytes]:
-    """The plaintexts of that player's encrypted files, by suffix: ``.age`` their own digest as
-    text with their secrets, ``.html.age`` the same digest as an HTML page with their private
-    board drawn in it (their own hidden values shown)."""
+    """The contents of that player's encrypted files, by suffix: ``.age`` their own digest as
+    text with their secrets, ``.html.gz.age`` the same digest as an HTML page with their private
+    board drawn in it (their own hidden values shown); that one is gzip-compressed before it is
+    encrypted (:func:`seal_bytes`), so that it fits in a mail beside the board picture."""
     ctx = digest_context(table, player, history=history)
     return {".age": render_digest(ctx, "text").encode(), HTML_SUFFIX: render_digest(ctx, "html").encode()}
 
@@ -171,13 +175,24 @@ def write_outputs(table: Table, careful: bool = False) -> None:
             path = secrets_file(table, player, suffix)
             if careful and _holds(path, plain, table.gd.moderator_key_path):
                 continue
-            cipher = agecrypt.encrypt(plain, [table.player_keys(player)[0], moderator_pub])
+            cipher = agecrypt.encrypt(seal_bytes(suffix, plain), [table.player_keys(player)[0], moderator_pub])
             write_atomic(path, cipher, mode=0o600)   # encrypted, but still only the player's
 
 
+def seal_bytes(suffix: str, plain: bytes) -> bytes:
+    """What is encrypted for a file with ``suffix``: the HTML page gzip-compressed (fixed time:
+    deterministic), the text as it is."""
+    return gzip.compress(plain, compresslevel=9, mtime=0) if suffix == HTML_SUFFIX else plain
+
+
+def opened_bytes(decrypted: bytes) -> bytes:
+    """The content of a decrypted file: gunzipped when it is gzip data."""
+    return gzip.decompress(decrypted) if decrypted[:2] == GZIP_MAGIC else decrypted
+
+
 def _holds(path: Path, plain: bytes, moderator_key: Path) -> bool:
-    """Does the encrypted file at ``path`` hold exactly ``plain``?"""
+    """Does the encrypted file at ``path`` hold exactly ``plain`` (once gunzipped)?"""
     try:
-        return agecrypt.decrypt(path.read_bytes(), moderator_key) == plain
-    except (OSError, agecrypt.AgeError):
+        return opened_bytes(agecrypt.decrypt(path.read_bytes(), moderator_key)) == plain
+    except (OSError, EOFError, zlib.error, gzip.BadGzipFile, agecrypt.AgeError):
         return False

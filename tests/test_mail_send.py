@@ -1,6 +1,7 @@
 """`pbem mail send`: one digest message per player, over real SMTP (STARTTLS and implicit TLS)."""
 from __future__ import annotations
 
+import gzip
 import re
 import struct
 
@@ -76,7 +77,7 @@ def test_send_gives_each_player_one_message_with_only_their_secrets(world):
                          ("multipart/related", None), ("text/html", None),
                          ("image/png", "board-entry0.png"),
                          ("application/octet-stream", f"{player}-entry0.age"),
-                         ("application/octet-stream", f"{player}-entry0.html.age")]
+                         ("application/octet-stream", f"{player}-entry0.html.gz.age")]
         parts = {t: p for t, _f, p in _parts(msg)}
         assert parts["text/plain"].get_content().replace("\r\n", "\n") == first + (
             ": the move template is below." if player == "red" else "") + "\n\n" + digest_txt
@@ -89,11 +90,11 @@ def test_send_gives_each_player_one_message_with_only_their_secrets(world):
         assert png.get_content().startswith(PNG_MAGIC)
         assert len(received.raw) < 100_000
         ages = {f: p for _t, f, p in _parts(msg) if f and f.endswith(".age")}
-        age, page = ages[f"{player}-entry0.age"], ages[f"{player}-entry0.html.age"]
+        age, page = ages[f"{player}-entry0.age"], ages[f"{player}-entry0.html.gz.age"]
         assert age.get_content_disposition() == "attachment"
         secret = agecrypt.decrypt(age.get_content(), world.keys[player]).decode()
         assert f"For:     {player}" in secret and "Your secrets" in secret
-        html_secret = agecrypt.decrypt(page.get_content(), world.keys[player]).decode()
+        html_secret = gzip.decompress(agecrypt.decrypt(page.get_content(), world.keys[player])).decode()
         assert html_secret.startswith("<!DOCTYPE html>") and board_svg.splitlines()[0] in html_secret
         assert "Your secrets" in html_secret
         for other in (p for p in PLAYERS if p != player):

@@ -10,9 +10,10 @@ folder, one message per player::
           text/html            public/digest.html, inline SVG replaced by <img src="cid:...">
           image/png            the public board (Content-ID, inline; a small palette PNG)
       application/octet-stream PLAYER-entryN.age (attachment: that player's own digest as text, with secrets)
-      application/octet-stream PLAYER-entryN.html.age (attachment: the same as an HTML page, their private board)
+      application/octet-stream PLAYER-entryN.html.gz.age (attachment: the same as an HTML page with their
+                               private board, gzipped: age -d -i KEY FILE | gunzip > page.html)
 
-No separate SVG attachment: the HTML page in ``PLAYER-entryN.html.age`` holds the board as
+No separate SVG attachment: the HTML page in ``PLAYER-entryN.html.gz.age`` holds the board as
 SVG (zoom and print it from a browser), and the PNG shows it in the mail itself.  A digest
 message stays under 100 KB (docs/email.md, "Message size").
 """
@@ -35,6 +36,7 @@ HEADER_RECEIPT = "X-PBEM-Receipt"
 HEADER_STATUS = "X-PBEM-Status"      # your-move | waiting | over: what a digest means for its reader
 _BOARD_SVG = re.compile(r"<svg\b[^>]*\bclass=\"pbem-board\"[^>]*>.*?</svg>", re.DOTALL)
 _ANY_SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL)
+_TEXT_MAP = re.compile(r"<details[^>]*>\s*<summary>Text map</summary>.*?</details>\n?", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -73,7 +75,8 @@ def email_html(page: str, cid: str, size: tuple[int, int] | None, alt: str) -> s
     """The digest page with its inline SVG board replaced by ``<img src="cid:...">``.
 
     ``cid`` is the Content-ID without angle brackets.  Any other inline SVG is
-    dropped, since mail clients would strip it and leak its text.
+    dropped, since mail clients would strip it and leak its text.  The text map is
+    dropped too: the picture shows the board, and the plain-text part has the map.
     """
     dims = f' width="{size[0]}" height="{size[1]}"' if size else ""
     img = (f'<img src="cid:{html.escape(cid, quote=True)}"{dims} alt="{html.escape(alt, quote=True)}" '
@@ -81,7 +84,7 @@ def email_html(page: str, cid: str, size: tuple[int, int] | None, alt: str) -> s
     page, n = _BOARD_SVG.subn(lambda _m: img, page, count=1)
     if n == 0:
         page, n = _ANY_SVG.subn(lambda _m: img, page, count=1)
-    return _ANY_SVG.sub("", page)
+    return _TEXT_MAP.sub("", _ANY_SVG.sub("", page))
 
 
 # --- digest messages ----------------------------------------------------------
@@ -161,7 +164,7 @@ def compose_digest(parts: DigestParts, secrets: bytes, player: str, to: str, sen
                           disposition="inline")
     msg.add_attachment(secrets, "application", "octet-stream", filename=f"{player}-entry{turn.index}.age")
     if secrets_html is not None:
-        msg.add_attachment(secrets_html, "application", "octet-stream", filename=f"{player}-entry{turn.index}.html.age")
+        msg.add_attachment(secrets_html, "application", "octet-stream", filename=f"{player}-entry{turn.index}.html.gz.age")
     if bundle is not None:
         msg.add_attachment(bundle[1], "application", "gzip", filename=bundle[0])
     return msg
