@@ -49,6 +49,8 @@ from pbem.rules.atlantis.state import (
 from pbem.rules.atlantis.tiles import TileRules
 from pbem.rules.atlantis.view import ViewRules
 from pbem.rules.atlantis.picture import atlantis_picture   # the board picture reads the view only
+from pbem.rules.atlantis.result_page import result_sections as atlantis_result_sections
+from pbem.game import Result, Section   # for result_sections
 
 
 class AtlantisGame(Players56Rules, ChallengeRules, DiveRules, SquidRules, BotHints,
@@ -224,6 +226,9 @@ class AtlantisGame(Players56Rules, ChallengeRules, DiveRules, SquidRules, BotHin
 
     def board_picture(self, view: Mapping[str, Any]) -> BoardPicture:
         return atlantis_picture(view, self.data_game)   # pbem/rules/atlantis/picture.py: pieces, from the view
+
+    def result_sections(self, view: Mapping[str, Any], result: Result) -> list[Section]:
+        return atlantis_result_sections(view, result)   # pbem/rules/atlantis/result_page.py: the end-of-game table
 
     def describe_event(self, event: Mapping[str, Any]) -> str:
         return self.describe(event)
