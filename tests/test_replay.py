@@ -71,3 +71,15 @@ def test_a_typical_digest_message_with_the_board_is_under_100_kb(game):
     final = digest_message(game, last, "red", with_log=True)        # the last one carries the whole log too
     attached = [p for p in final.walk() if (p.get_filename() or "").endswith(".tar.gz")]
     assert len(attached) == 1 and len(final.as_bytes()) - len(attached[0].as_bytes()) < 100_000
+
+
+def test_pbem_show_as_a_player_in_html_is_their_private_page(game):
+    from pbem.crypto import agecrypt
+    from pbem.outputs import opened_bytes
+    result = CliRunner().invoke(main, ["show", str(game.root), "--as", "red", "--format", "html"])
+    assert result.exit_code == 0, result.output
+    key = game.root.parent / "keys" / "red"
+    page = opened_bytes(agecrypt.decrypt(game.secrets_html_path("red").read_bytes(), key)).decode()
+    assert result.output == page and "<svg" in page
+    text = CliRunner().invoke(main, ["decrypt", str(game.secrets_html_path("red")), "--key", str(key)])
+    assert text.exit_code == 0 and text.output == page                 # pbem decrypt gunzips the page
