@@ -9,6 +9,7 @@ the public digests on disk.
 """
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
@@ -23,7 +24,8 @@ from pbem.fsutil import TEMP_NAME, locked
 from pbem.gamedir import GameDir
 from pbem.log import split_chunks, verify_chain
 from pbem.movefile import MoveFileError, parse_move
-from pbem.outputs import player_plaintext, public_outputs
+from pbem.boardmoves import BoardHistory
+from pbem.outputs import opened_bytes, player_plaintexts, public_outputs, secrets_file
 from pbem.repair import is_moderator_copy, repair
 from pbem.rng import derive_key, seed_commitment
 from pbem.sealed import is_sealed
@@ -201,16 +203,19 @@ def _check_turn(entries: list[dict[str, Any]], i: int, report: AuditReport) -> N
 
 
 def _check_secrets(table: Any, report: AuditReport) -> None:
-    """On the moderator's copy: every player's encrypted secrets hold exactly their digest."""
+    """On the moderator's copy: every player's encrypted secrets (text and HTML) hold exactly their digest."""
+    history = BoardHistory.for_viewers(table, table.players)
     for player in table.players:
-        path = table.gd.secrets_path(player)
-        try:
-            plain = agecrypt.decrypt(path.read_bytes(), table.gd.moderator_key_path)
-        except (OSError, agecrypt.AgeError) as exc:
-            report.problems.append(f"secrets/{player}.age cannot be read with the moderator key: {exc}")
-            continue
-        if plain != player_plaintext(table, player):
-            report.problems.append(f"secrets/{player}.age differs from what the log produces")
+        for suffix, expected in player_plaintexts(table, player, history).items():
+            path = secrets_file(table, player, suffix)
+            name = f"secrets/{path.name}"
+            try:
+                plain = opened_bytes(agecrypt.decrypt(path.read_bytes(), table.gd.moderator_key_path))
+            except (OSError, EOFError, zlib.error, agecrypt.AgeError) as exc:
+                report.problems.append(f"{name} cannot be read with the moderator key: {exc}")
+                continue
+            if plain != expected:
+                report.problems.append(f"{name} differs from what the log produces")
     report.notes.append("every player's encrypted secrets decrypt with the moderator key and match the log")
 
 

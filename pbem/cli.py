@@ -162,13 +162,18 @@ def seal(game_dir: Path, action: str) -> None:
 @click.option("--key", required=True, type=click.Path(path_type=Path), help="your ed25519 private key")
 @friendly
 def decrypt(file: Path, key: Path) -> None:
-    """Decrypt your secrets (same as `age -d -i KEY FILE`).
+    """Decrypt your secrets (same as `age -d -i KEY FILE`, and `| gunzip` for the HTML page).
+
+    `red.age` is your own digest as text; `red.html.gz.age` the same as an HTML
+    page with your private board (save it and open it in a browser).
 
     \b
     Example:  pbem decrypt game1/secrets/red.age --key ~/.ssh/id_ed25519
+              pbem decrypt game1/secrets/red.html.gz.age --key ~/.ssh/id_ed25519 > red.html
     """
     from pbem.crypto.agecrypt import decrypt as age_decrypt
-    sys.stdout.write(age_decrypt(file.read_bytes(), key).decode("utf-8"))
+    from pbem.outputs import opened_bytes
+    sys.stdout.write(opened_bytes(age_decrypt(file.read_bytes(), key)).decode("utf-8"))
 
 
 # --- the moderator's commands ----------------------------------------------
@@ -419,6 +424,31 @@ def show(game_dir: Path, viewer: str | None, fmt: str, full: bool) -> None:
         click.echo(json.dumps(table.game.view(table.state, viewer), indent=1, sort_keys=True))
         return
     click.echo(render_digest(digest_context(table, viewer), fmt), nl=False)
+
+
+@main.command()
+@GAME_DIR
+@click.option("--html", "html_out", required=True, type=click.Path(path_type=Path),
+              help="where to write the page (one self-contained HTML file)")
+@click.option("--with-hidden", is_flag=True,
+              help="before the reveal, on the moderator's copy: add every hidden value (do not share that page)")
+@friendly
+def replay(game_dir: Path, html_out: Path, with_hidden: bool) -> None:
+    """Write one HTML page that steps through the whole game, entry by entry.
+
+    The board, what happened and the scores after each log entry, with a slider
+    and the keyboard.  It needs the seed (the moderator's copy, or any copy after
+    `pbem reveal`); after the reveal it can show every hidden value.
+
+    \b
+    Example:  pbem replay game1 --html game1-replay.html
+    """
+    from pbem.fsutil import write_atomic
+    from pbem.gamedir import GameDir
+    from pbem.replay import build_replay, render_replay
+    page = render_replay(build_replay(GameDir(game_dir), with_hidden=with_hidden))
+    write_atomic(html_out, page.encode("utf-8"), mode=0o644)
+    click.echo(f"wrote {html_out} ({len(page.encode('utf-8')) // 1024} KB): open it in a browser")
 
 
 @main.command()

@@ -38,7 +38,7 @@ Position = dict[str, Any]
 S = TypeVar("S")   # a game's state type
 
 __all__ = ["Action", "Position", "IllegalAction", "OptionError", "NeedsSecret", "PositionError", "OptionSpec",
-           "Decision", "Event", "Result", "HexCell", "BoardPicture", "Section", "Game", "Rng"]
+           "Decision", "Event", "Result", "Piece", "HexCell", "BoardPicture", "Section", "Game", "Rng"]
 
 
 class IllegalAction(Exception):
@@ -112,8 +112,39 @@ class Result:
 
 
 @dataclass
+class Piece:
+    """One piece drawn on a board picture: the game decides what it is, the renderer how it looks.
+
+    ``shape`` names a drawing the renderers know (``pbem.render.shapes.SHAPES``): people
+    (``explorer``, ``swimmer``), vessels that carry ``passengers`` (``ship``, ``pod``),
+    creatures (``serpent``, ``shark``, ``whale``, ``dolphin``, ``squid``, ``monster``,
+    ``octopus``), stacks (``fleet``) and a plain ``disc``; an unknown shape is drawn as a disc.
+    ``colour`` is the owner's colour: a name the palette knows (``red``, ``blue``... drawn in
+    a colour-blind-safe palette) or a CSS ``#rrggbb``; "" for a piece nobody owns (a creature).
+    ``text`` is the short letter or count written on it.  ``value`` is a hidden value the
+    reader may see (their own token's number): games put it only in pictures made from a view
+    that shows it, so it appears on the reader's private board and never on the public one.
+    ``moved``/``moved_from`` are filled by the engine (:func:`pbem.boardmoves.mark_moves`):
+    the piece is not where it was at the reader's last turn (``moved_from`` is that space's
+    label, "" when it was not on the board)."""
+
+    handle: str                  # the piece's public handle, e.g. "r7", "B3", "K1"
+    shape: str = "disc"
+    colour: str = ""
+    text: str = ""
+    title: str = ""              # hover text, e.g. "r7: red explorer (alice), swimming"
+    passengers: list["Piece"] = field(default_factory=list)
+    value: str | None = None
+    moved: bool = False
+    moved_from: str = ""
+
+
+@dataclass
 class HexCell:
-    """One cell of a hex board picture, for the generic renderers."""
+    """One cell of a hex board picture, for the generic renderers.
+
+    A game gives either ``pieces`` (drawn as shapes in player colours) or the older ``marks``
+    (short codes drawn as text); the text map shows pieces by their handles."""
 
     q: int                     # axial column (pointy-top hexes)
     r: int                     # axial row, grows southward
@@ -121,6 +152,11 @@ class HexCell:
     kind: str                  # terrain/fill key, e.g. "sea", "beach", "forest", "mountain", "isle"
     marks: list[str] = field(default_factory=list)  # short piece codes drawn in the cell, e.g. ["S", "B3", "r7"]
     mark_colours: list[str] = field(default_factory=list)   # optional CSS colour per mark (SVG), "" = default
+    pieces: list[Piece] = field(default_factory=list)
+    #: the cell's kind is not what it was at the reader's last turn (a tile removed, a ruin visited);
+    #: filled by the engine like ``Piece.moved``
+    changed: bool = False
+    was: str = ""              # the kind it had then, when ``changed``
 
 
 @dataclass
@@ -128,12 +164,18 @@ class BoardPicture:
     """Everything a renderer needs to draw a hex board.  ``legend`` explains mark codes.
 
     ``colours`` gives each kind its SVG fill and ``symbols`` its one character on
-    the text map (kinds without one get a letter of their name)."""
+    the text map (kinds without one get a letter of their name).  ``key`` explains the
+    pieces: a sample piece and what it stands for, drawn under the board.  Renderers know
+    no game's terrain names: everything about a kind comes from these tables."""
 
     cells: list[HexCell]
     legend: dict[str, str] = field(default_factory=dict)
     colours: dict[str, str] = field(default_factory=dict)   # kind -> CSS colour for SVG
     symbols: dict[str, str] = field(default_factory=dict)   # kind -> one ASCII character for the text map
+    key: list[tuple[Piece, str]] = field(default_factory=list)
+    #: kind -> a texture drawn over its fill (``pbem.render.textures.TEXTURES``: "dots", "trees",
+    #: "peaks", "stars", "grid"...), so that kinds differ by more than their colour
+    textures: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -276,6 +318,14 @@ class Game(ABC, Generic[S]):
     def sections(self, view: Mapping[str, Any]) -> list[Section]:
         """Other parts of a view for the digests (tables, card rows, tracks), from a view only.  Default: none."""
         return []
+
+    def result_sections(self, view: Mapping[str, Any], result: Result) -> list[Section]:
+        """The end-of-game page: the score table (with what each score is made of where the
+        game can show it, e.g. every saved piece's value), the tie-break applied and the
+        winner, from the viewer's view and the result.  Default: one row per player with
+        their score, winners marked (``pbem.results.score_table``)."""
+        from pbem.results import score_table
+        return [score_table(result)]
 
     def describe_event(self, event: Mapping[str, Any]) -> str:
         """One human line for a public (or private) event mapping."""

@@ -4,6 +4,7 @@
     GAME_DIR/moves/              archived signed move files (public)
     GAME_DIR/public/             digest.txt, digest.html, board.svg, view.json (public)
     GAME_DIR/secrets/P.age       each player's private digest, age-encrypted (player + moderator)
+    GAME_DIR/secrets/P.html.gz.age  the same digest as an HTML page with the player's private board (gzip)
     GAME_DIR/moderator/          PRIVATE to the moderator: seed, moderator key, state snapshot, lock
                                  (has its own .gitignore so it never enters a shared repository)
 """
@@ -59,6 +60,11 @@ class GameDir:
 
     def secrets_path(self, player: str) -> Path:
         return self.secrets_dir / f"{player}.age"
+
+    def secrets_html_path(self, player: str) -> Path:
+        """The player's own digest as an HTML page (their private board), gzip-compressed, then
+        encrypted like their secrets: ``age -d -i KEY P.html.gz.age | gunzip > P.html``."""
+        return self.secrets_dir / f"{player}.html.gz.age"
 
     def require(self) -> None:
         if not self.log_path.is_file():

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem import yamlio
+from pbem.boardmoves import BoardHistory, mark_moves, since_entry
 from pbem.canonical import canonical
 from pbem.crypto import agecrypt
 from pbem.errors import PbemError
@@ -22,28 +23,29 @@ from pbem.movefile import MoveFile, render_move
 from pbem.render.digest import DigestContext, render_digest
 from pbem.render.hexmap_svg import render_svg
 from pbem.render.hexmap_text import render_text
+from pbem.render.plain import readable_line
+from pbem.results import result_lines
 from pbem.table import Table
+
+GZIP_MAGIC = b"\x1f\x8b"
+HTML_SUFFIX = ".html.gz.age"   # secrets/PLAYER.html.gz.age: the player's own digest as an HTML page, gzipped
+
+
+def describe(table: Table, event: dict[str, Any]) -> str:
+    """One human line for a logged event: the game's words, with no Python dict or list in it."""
+    shown = {k: v for k, v in event.items() if k != "auto"}
+    return readable_line(table.game.describe_event(shown), shown)
 
 
 def events_since(table: Table, viewer: str | None) -> list[str]:
-    """Public event lines since the viewer's last move (public: since the last move entry)."""
-    entries = table.entries
-    start = len(entries) - 1
-    for i in range(len(entries) - 1, 0, -1):
-        e = entries[i]
-        if e.get("kind") != "move":
-            continue
-        if viewer is None or e.get("player") == viewer:
-            start = i   # from the reader's own last move (its die roll and what followed)
-            break
-        start = i
+    """Public event lines since the viewer's last move (public: since the last move entry),
+    from the reader's own last move on (its die roll and what followed)."""
     lines: list[str] = []
-    for e in entries[max(start, 1):]:
+    for e in table.entries[since_entry(table.entries, viewer):]:
         who = e.get("player", "moderator")
         lines.append(f"entry {e['index']} ({e['kind']}, {who}):")
         for ev in e.get("events", []):
-            text = table.game.describe_event({k: v for k, v in ev.items() if k != "auto"})
-            lines.append(f"  {text}" + (f"  [auto: {ev['auto']}]" if "auto" in ev else ""))
+            lines.append(f"  {describe(table, ev)}" + (f"  [auto: {ev['auto']}]" if "auto" in ev else ""))
         if e.get("dropped"):
             lines.append(f"  orders dropped: {e['dropped']['reason']}")
     return lines
@@ -84,11 +86,17 @@ def fold_comments(template: str, width: int = 78) -> str:
     return "\n".join(out) + ("\n" if template.endswith("\n") else "")
 
 
-def digest_context(table: Table, viewer: str | None, with_svg: bool = True) -> DigestContext:
-    """Everything a digest shows, for the public (viewer None) or one player."""
+def digest_context(table: Table, viewer: str | None, with_svg: bool = True,
+                   history: BoardHistory | None = None) -> DigestContext:
+    """Everything a digest shows, for the public (viewer None) or one player.
+
+    The board marks what moved since the reader's last turn when ``history`` (or, if not
+    given, a replay of the log, which needs the seed) has the earlier board."""
     game, state = table.game, table.state
     view = game.view(state, viewer)
-    board = game.board_picture(view)
+    if history is None:
+        history = BoardHistory.for_viewers(table, [viewer])
+    board = mark_moves(game.board_picture(view), history.after(since_entry(table.entries, viewer) - 1))
     pending = game.pending(state)
     waiting = [f"{d.player}: {d.kind}" + (f" - {d.prompt}" if d.prompt else "") for d in pending]
     template_player = viewer if viewer is not None else (pending[0].player if pending else None)
@@ -96,12 +104,8 @@ def digest_context(table: Table, viewer: str | None, with_svg: bool = True) -> D
         template_player = None
     events = events_since(table, viewer)
     if viewer is not None:
-        events += [f"  (only you) {game.describe_event(ev)}" for ev in table.private.get(viewer, [])]
+        events += [f"  (only you) {readable_line(game.describe_event(ev), ev)}" for ev in table.private.get(viewer, [])]
     result = game.result(state)
-    result_lines: list[str] = []
-    if result is not None:
-        result_lines = [f"{p}: {s}" for p, s in result.scores.items()]
-        result_lines.append("winner(s): " + ", ".join(result.winners))
     h = table.header
     return DigestContext(
         game_title=game.title, game_id=table.game_id, game_name=h["game"],
@@ -113,7 +117,8 @@ def digest_context(table: Table, viewer: str | None, with_svg: bool = True) -> D
         sections=game.sections(view),
         move_template=template_for(table, template_player, view) if template_player else "",
         secrets_yaml=yamlio.dump(player_secrets(table, viewer)) if viewer is not None else None,
-        result=result_lines,
+        result=result_lines(result) if result is not None else [],
+        result_sections=game.result_sections(view, result) if result is not None else [],
         footer=moderator_lines(table) + [f"seed commitment: {h['seed_commitment']}", f"rules: {h['game']} {h['rules']}"],
     )
 
@@ -135,8 +140,8 @@ def public_view_file(table: Table) -> dict[str, Any]:
             "view": table.game.view(table.state, None)}
 
 
-def public_outputs(table: Table) -> dict[str, bytes]:
-    ctx = digest_context(table, None)
+def public_outputs(table: Table, history: BoardHistory | None = None) -> dict[str, bytes]:
+    ctx = digest_context(table, None, history=history)
     return {
         "public/digest.txt": render_digest(ctx, "text").encode(),
         "public/digest.html": render_digest(ctx, "html").encode(),
@@ -145,11 +150,20 @@ def public_outputs(table: Table) -> dict[str, bytes]:
     }
 
 
+def player_plaintexts(table: Table, player: str, history: BoardHistory | None = None) -> dict[str, bytes]:
+    """The contents of that player's encrypted files, by suffix: ``.age`` their own digest as
+    text with their secrets, ``.html.gz.age`` the same digest as an HTML page with their private
+    board drawn in it (their own hidden values shown); that one is gzip-compressed before it is
+    encrypted (:func:`seal_bytes`), so that it fits in a mail beside the board picture."""
+    ctx = digest_context(table, player, history=history)
+    text = render_digest(ctx, "text") + private_view_block(table, player)
+    return {".age": text.encode(), HTML_SUFFIX: render_digest(ctx, "html").encode()}
+
+
 def player_plaintext(table: Table, player: str) -> bytes:
     """The plaintext of secrets/PLAYER.age: that player's own digest with their secrets, and
     their view for `pbem turn` (the view block at the end)."""
-    digest = render_digest(digest_context(table, player, with_svg=False), "text")
-    return (digest + private_view_block(table, player)).encode()
+    return player_plaintexts(table, player)[".age"]
 
 
 VIEW_BEGIN, VIEW_END = "----- BEGIN view -----", "----- END view -----"
@@ -180,13 +194,18 @@ def read_private_view(plaintext: str) -> dict[str, Any]:
     return data
 
 
+def secrets_file(table: Table, player: str, suffix: str) -> Path:
+    return table.gd.secrets_html_path(player) if suffix == HTML_SUFFIX else table.gd.secrets_path(player)
+
+
 def write_outputs(table: Table, careful: bool = False) -> None:
-    """The public files and every player's encrypted secrets.
+    """The public files and every player's encrypted secrets (text and HTML).
 
     ``careful``: leave a file alone when it already holds the right content
     (for secrets: when it decrypts, with the moderator key, to the right text).
     """
-    for rel, data in public_outputs(table).items():
+    history = BoardHistory.for_viewers(table, [None, *table.players])
+    for rel, data in public_outputs(table, history).items():
         path = table.gd.root / rel
         if careful:
             write_if_changed(path, data, mode=public_mode())
@@ -194,17 +213,28 @@ def write_outputs(table: Table, careful: bool = False) -> None:
             write_atomic(path, data, mode=public_mode())
     moderator_pub = table.header["moderator"]["key"]
     for player in table.players:
-        plain = player_plaintext(table, player)
-        path = table.gd.secrets_path(player)
-        if careful and _holds(path, plain, table.gd.moderator_key_path):
-            continue
-        cipher = agecrypt.encrypt(plain, [table.player_keys(player)[0], moderator_pub])
-        write_atomic(path, cipher, mode=0o600)   # encrypted, but still only the player's
+        for suffix, plain in player_plaintexts(table, player, history).items():
+            path = secrets_file(table, player, suffix)
+            if careful and _holds(path, plain, table.gd.moderator_key_path):
+                continue
+            cipher = agecrypt.encrypt(seal_bytes(suffix, plain), [table.player_keys(player)[0], moderator_pub])
+            write_atomic(path, cipher, mode=0o600)   # encrypted, but still only the player's
+
+
+def seal_bytes(suffix: str, plain: bytes) -> bytes:
+    """What is encrypted for a file with ``suffix``: the HTML page gzip-compressed (fixed time:
+    deterministic), the text as it is."""
+    return gzip.compress(plain, compresslevel=9, mtime=0) if suffix == HTML_SUFFIX else plain
+
+
+def opened_bytes(decrypted: bytes) -> bytes:
+    """The content of a decrypted file: gunzipped when it is gzip data."""
+    return gzip.decompress(decrypted) if decrypted[:2] == GZIP_MAGIC else decrypted
 
 
 def _holds(path: Path, plain: bytes, moderator_key: Path) -> bool:
-    """Does the encrypted file at ``path`` hold exactly ``plain``?"""
+    """Does the encrypted file at ``path`` hold exactly ``plain`` (once gunzipped)?"""
     try:
-        return agecrypt.decrypt(path.read_bytes(), moderator_key) == plain
-    except (OSError, agecrypt.AgeError):
+        return opened_bytes(agecrypt.decrypt(path.read_bytes(), moderator_key)) == plain
+    except (OSError, EOFError, zlib.error, gzip.BadGzipFile, agecrypt.AgeError):
         return False

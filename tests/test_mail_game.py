@@ -73,7 +73,8 @@ class Player:
         return sent
 
     def answer(self, digest: EmailMessage) -> None:
-        [age] = [p for p in digest.walk() if (p.get_filename() or "").endswith(".age")]
+        [age] = [p for p in digest.walk() if (p.get_filename() or "").endswith(".age")
+                 and not p.get_filename().endswith(".html.gz.age")]       # the text one; the HTML page is beside it
         assert age.get_filename() == f"{self.name}-entry{digest['X-PBEM-Entry']}.age"
         mine = agecrypt.decrypt(age.get_content(), self.world.keys[self.name]).decode()
         template = re.search(r"----- BEGIN move.yaml -----\n(.*?)----- END move.yaml -----", mine, re.DOTALL).group(1)

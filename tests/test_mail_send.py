@@ -1,6 +1,7 @@
 """`pbem mail send`: one digest message per player, over real SMTP (STARTTLS and implicit TLS)."""
 from __future__ import annotations
 
+import gzip
 import re
 import struct
 
@@ -74,8 +75,9 @@ def test_send_gives_each_player_one_message_with_only_their_secrets(world):
         kinds = [(t, f) for t, f, _p in _parts(msg)]
         assert kinds == [("multipart/mixed", None), ("multipart/alternative", None), ("text/plain", None),
                          ("multipart/related", None), ("text/html", None),
-                         ("image/png", "board-entry0.png"), ("image/svg+xml", "board-entry0.svg"),
-                         ("application/octet-stream", f"{player}-entry0.age")]
+                         ("image/png", "board-entry0.png"),
+                         ("application/octet-stream", f"{player}-entry0.age"),
+                         ("application/octet-stream", f"{player}-entry0.html.gz.age")]
         parts = {t: p for t, _f, p in _parts(msg)}
         assert parts["text/plain"].get_content().replace("\r\n", "\n") == first + (
             ": the move template is below." if player == "red" else "") + "\n\n" + digest_txt
@@ -86,14 +88,19 @@ def test_send_gives_each_player_one_message_with_only_their_secrets(world):
         assert cids == [png["Content-ID"].strip("<>")]
         assert png.get_content_disposition() == "inline"
         assert png.get_content().startswith(PNG_MAGIC)
-        assert parts["image/svg+xml"].get_content().decode() == board_svg
-        age = parts["application/octet-stream"]
+        assert len(received.raw) < 100_000
+        ages = {f: p for _t, f, p in _parts(msg) if f and f.endswith(".age")}
+        age, page = ages[f"{player}-entry0.age"], ages[f"{player}-entry0.html.gz.age"]
         assert age.get_content_disposition() == "attachment"
         secret = agecrypt.decrypt(age.get_content(), world.keys[player]).decode()
         assert f"For:     {player}" in secret and "Your secrets" in secret
+        html_secret = gzip.decompress(agecrypt.decrypt(page.get_content(), world.keys[player])).decode()
+        assert html_secret.startswith("<!DOCTYPE html>") and board_svg.splitlines()[0] in html_secret
+        assert "Your secrets" in html_secret
         for other in (p for p in PLAYERS if p != player):
-            with pytest.raises(agecrypt.AgeError):
-                agecrypt.decrypt(age.get_content(), world.keys[other])
+            for part in (age, page):
+                with pytest.raises(agecrypt.AgeError):
+                    agecrypt.decrypt(part.get_content(), world.keys[other])
 
 
 @pytest.mark.filterwarnings(QUIET_TLS)

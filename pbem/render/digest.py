@@ -47,6 +47,7 @@ class DigestContext:
     move_template: str = ""            # YAML to fill in; "" when no move is expected
     secrets_yaml: str | None = None    # only in per-player digests
     result: list[str] = field(default_factory=list)    # empty until the game is over
+    result_sections: list[Section] = field(default_factory=list)   # the end-of-game page (Game.result_sections)
     footer: list[str] = field(default_factory=list)
 
 

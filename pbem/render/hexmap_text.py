@@ -27,10 +27,11 @@ order, followed by the terrain key and the board's mark legend.
 from __future__ import annotations
 
 import string
+import textwrap
 import unicodedata
 from typing import Iterable
 
-from pbem.game import BoardPicture, HexCell
+from pbem.game import BoardPicture, HexCell, Piece
 
 __all__ = ["render_text", "terrain_letters"]
 
@@ -83,8 +84,47 @@ def map_symbols(board: BoardPicture) -> dict[str, str]:
     return {k: given.get(k) or letters[k] for k in kinds}
 
 
+def piece_code(p: Piece) -> str:
+    """A piece as text: its handle, ``=value`` when the reader may see it, ``:passengers`` aboard
+    (``B3:r7=5,b2``)."""
+    code = p.handle + (f"={p.value}" if p.value is not None else "")
+    if p.passengers:
+        code += ":" + ",".join(piece_code(x) for x in p.passengers)
+    return code
+
+
+def cell_marks(cell: HexCell) -> list[str]:
+    """What the text map writes in a cell: its marks, or its pieces' codes."""
+    return list(cell.marks) if cell.marks or not cell.pieces else [piece_code(p) for p in cell.pieces]
+
+
 def _marks_text(cell: HexCell) -> str:
-    return " ".join(_token(m) for m in cell.marks)
+    return " ".join(_token(m) for m in cell_marks(cell))
+
+
+def moved_lines(board: BoardPicture) -> list[str]:
+    """``Moved since your last turn: r7 F4->G5, K1 (new) G6; changed: F3 (was beach)``, wrapped."""
+    moves: list[str] = []
+
+    def visit(p: Piece, at: str) -> None:
+        if p.moved:
+            moves.append(f"{_token(p.handle)} {_token(p.moved_from)}->{_token(at)}" if p.moved_from
+                         else f"{_token(p.handle)} (new) {_token(at)}")
+        for x in p.passengers:
+            visit(x, at)
+
+    cells = sorted(board.cells, key=lambda c: (c.r, c.q))
+    for c in cells:
+        for p in c.pieces:
+            visit(p, c.label)
+    changed = [f"{_token(c.label)} (was {_ascii(c.was)})" if c.was else _token(c.label) for c in cells if c.changed]
+    if not moves and not changed:
+        return []
+    words = ([w + "," for w in moves[:-1]] + moves[-1:]) if moves else []
+    text = "Moved since your last turn: " + " ".join(words) if moves else ""
+    if changed:
+        text += ("; " if text else "") + "changed: " + ", ".join(changed)
+    return textwrap.wrap(text, width=78, subsequent_indent="  ", break_long_words=False, break_on_hyphens=False)
 
 
 def render_text(board: BoardPicture) -> str:
@@ -130,7 +170,7 @@ def render_text(board: BoardPicture) -> str:
         top = " " + labels[id(c)].ljust(inner - 3) + letters[c.kind] + " "
         marks = _marks_text(c)
         if len(marks) > inner - 2:
-            marks = f"*{len(c.marks)}"
+            marks = f"*{len(cell_marks(c))}"
             overflow = True
         bottom = marks.center(inner - 2).join("  ")
         for line, text in ((y + 1, top), (y + 2, bottom)):
@@ -142,12 +182,16 @@ def render_text(board: BoardPicture) -> str:
     while out and not out[-1]:
         out.pop()
 
-    marked = [c for c in cells if c.marks]
+    marked = [c for c in cells if cell_marks(c)]
     if marked:
         out.append("")
         out.append("Marks:")
         for c in marked:
             out.append(f"  {labels[id(c)]}: {_marks_text(c)}".rstrip())
+    moved = moved_lines(board)
+    if moved:
+        out.append("")
+        out.extend(moved)
     out.append("")
     key = "Key: " + " ".join(f"{letter}={_ascii(kind) or '?'}" for kind, letter in letters.items())
     if overflow:
@@ -157,4 +201,8 @@ def render_text(board: BoardPicture) -> str:
         out.append("Mark codes:")
         for code, text in board.legend.items():
             out.append(f"  {_ascii(code).strip()} = {_ascii(text).strip()}".rstrip())
+    elif board.key:   # the legend's codes read better as text; the key is drawn in the SVG
+        out.append("Pieces:")
+        for piece, text in board.key:
+            out.append(f"  {_ascii(piece.text or piece.handle).strip()} = {_ascii(text).strip()}".rstrip())
     return "\n".join(line.rstrip() for line in out) + "\n"

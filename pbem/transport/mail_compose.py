@@ -8,9 +8,14 @@ folder, one message per player::
         text/plain             public/digest.txt
         multipart/related
           text/html            public/digest.html, inline SVG replaced by <img src="cid:...">
-          image/png            the board (Content-ID, inline)
-      image/svg+xml            board-entryN.svg (attachment, for zooming and printing)
-      application/octet-stream PLAYER-entryN.age (attachment: that player's encrypted secrets)
+          image/png            the public board (Content-ID, inline; a small palette PNG)
+      application/octet-stream PLAYER-entryN.age (attachment: that player's own digest as text, with secrets)
+      application/octet-stream PLAYER-entryN.html.gz.age (attachment: the same as an HTML page with their
+                               private board, gzipped: age -d -i KEY FILE | gunzip > page.html)
+
+No separate SVG attachment: the HTML page in ``PLAYER-entryN.html.gz.age`` holds the board as
+SVG (zoom and print it from a browser), and the PNG shows it in the mail itself.  A digest
+message stays under 100 KB (docs/email.md, "Message size").
 """
 from __future__ import annotations
 
@@ -23,7 +28,7 @@ from email.utils import formatdate, make_msgid
 from typing import Any
 
 from pbem.gamedir import GameDir
-from pbem.render.png import svg_size, svg_to_png
+from pbem.render.png import mail_png, svg_size
 
 HEADER_GAME = "X-PBEM-Game"
 HEADER_ENTRY = "X-PBEM-Entry"
@@ -31,6 +36,7 @@ HEADER_RECEIPT = "X-PBEM-Receipt"
 HEADER_STATUS = "X-PBEM-Status"      # your-move | waiting | over: what a digest means for its reader
 _BOARD_SVG = re.compile(r"<svg\b[^>]*\bclass=\"pbem-board\"[^>]*>.*?</svg>", re.DOTALL)
 _ANY_SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL)
+_TEXT_MAP = re.compile(r"<details[^>]*>\s*<summary>Text map</summary>.*?</details>\n?", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -69,7 +75,8 @@ def email_html(page: str, cid: str, size: tuple[int, int] | None, alt: str) -> s
     """The digest page with its inline SVG board replaced by ``<img src="cid:...">``.
 
     ``cid`` is the Content-ID without angle brackets.  Any other inline SVG is
-    dropped, since mail clients would strip it and leak its text.
+    dropped, since mail clients would strip it and leak its text.  The text map is
+    dropped too: the picture shows the board, and the plain-text part has the map.
     """
     dims = f' width="{size[0]}" height="{size[1]}"' if size else ""
     img = (f'<img src="cid:{html.escape(cid, quote=True)}"{dims} alt="{html.escape(alt, quote=True)}" '
@@ -77,7 +84,7 @@ def email_html(page: str, cid: str, size: tuple[int, int] | None, alt: str) -> s
     page, n = _BOARD_SVG.subn(lambda _m: img, page, count=1)
     if n == 0:
         page, n = _ANY_SVG.subn(lambda _m: img, page, count=1)
-    return _ANY_SVG.sub("", page)
+    return _TEXT_MAP.sub("", _ANY_SVG.sub("", page))
 
 
 # --- digest messages ----------------------------------------------------------
@@ -97,7 +104,7 @@ class DigestParts:
         public = gd.public_dir
         svg = (public / "board.svg").read_text(encoding="utf-8")
         return cls(Turn.read(gd), (public / "digest.txt").read_text(encoding="utf-8"),
-                   (public / "digest.html").read_text(encoding="utf-8"), svg, svg_to_png(svg))
+                   (public / "digest.html").read_text(encoding="utf-8"), svg, mail_png(svg))
 
 
 @dataclass(frozen=True)
@@ -128,9 +135,10 @@ def status_line(turn: Turn, player: str) -> str:
 
 def compose_digest(parts: DigestParts, secrets: bytes, player: str, to: str, sender: str,
                    reply_to: str, domain: str, thread: Thread | None = None,
-                   bundle: tuple[str, bytes] | None = None) -> EmailMessage:
-    """One player's digest message: public digest plus that player's own secrets attachment
-    (and, when given, the public copy of the game as ``bundle``: its file name and bytes)."""
+                   bundle: tuple[str, bytes] | None = None, secrets_html: bytes | None = None) -> EmailMessage:
+    """One player's digest message: public digest plus that player's own encrypted digest
+    (text, and the HTML page with their private board when ``secrets_html`` is given), and,
+    when given, the public copy of the game as ``bundle``: its file name and bytes."""
     turn = parts.turn
     msg = EmailMessage()
     msg["From"] = sender
@@ -154,8 +162,9 @@ def compose_digest(parts: DigestParts, secrets: bytes, player: str, to: str, sen
     assert isinstance(html_part, EmailMessage)
     html_part.add_related(parts.png, "image", "png", cid=cid, filename=f"board-entry{turn.index}.png",
                           disposition="inline")
-    msg.add_attachment(parts.svg.encode("utf-8"), "image", "svg+xml", filename=f"board-entry{turn.index}.svg")
     msg.add_attachment(secrets, "application", "octet-stream", filename=f"{player}-entry{turn.index}.age")
+    if secrets_html is not None:
+        msg.add_attachment(secrets_html, "application", "octet-stream", filename=f"{player}-entry{turn.index}.html.gz.age")
     if bundle is not None:
         msg.add_attachment(bundle[1], "application", "gzip", filename=bundle[0])
     return msg

@@ -406,6 +406,7 @@ def _send(gd: GameDir, cfg: MailConfig, players: Sequence[str], only_changed: bo
         entries = gd.entries()
         everyone = [p["name"] for p in entries[0]["players"]]
         secrets = {p: gd.secrets_path(p).read_bytes() for p in everyone}
+        pages = {p: gd.secrets_html_path(p).read_bytes() for p in everyone if gd.secrets_html_path(p).is_file()}
     cfg.check_players(everyone)
     unknown = [p for p in players if p not in everyone]
     if unknown:
@@ -422,7 +423,8 @@ def _send(gd: GameDir, cfg: MailConfig, players: Sequence[str], only_changed: bo
         for player in targets:
             thread = state.thread(player)
             msg = compose_digest(parts, secrets[player], player, cfg.players[player], cfg.sender,
-                                 cfg.reply_to, cfg.domain, Thread(*thread) if thread else None, bundle)
+                                 cfg.reply_to, cfg.domain, Thread(*thread) if thread else None, bundle,
+                                 pages.get(player))
             outbox.send(msg, cfg.players[player])
             state.mark(player, turn.index, turn.entry_hash, str(msg["Message-ID"]))
             report.sent += 1

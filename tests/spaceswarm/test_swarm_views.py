@@ -69,7 +69,9 @@ def test_the_board_picture_shows_terrain_and_stacks_in_race_colours():
     cells = {c.label: c for c in board.cells}
     assert cells["A1"].kind == "star cluster" and cells["A1"].marks == ["r4"]   # 3 + 2 produced - 1 moved
     assert cells["B1"].kind == "visited ruins" and cells["B1"].marks == ["r1", "b1"]
-    assert cells["B1"].mark_colours == ["#d32f2f", "#1565c0"]
+    assert cells["B1"].mark_colours == ["#d55e00", "#0072b2"]     # Okabe-Ito vermillion and blue
+    assert [(p.shape, p.colour, p.text) for p in cells["B1"].pieces] == [("fleet", "#d55e00", "1"),
+                                                                          ("fleet", "#0072b2", "1")]
     assert cells["C2"].kind == "nebula" and board.symbols["nebula"] == "N" and board.symbols["deep space"] == "."
     assert board.colours["star cluster"] != board.colours["deep space"]
     assert (cells["A2"].q, cells["A2"].r) == (0, 1) and (cells["A3"].q, cells["A3"].r) == (-1, 2)

@@ -9,7 +9,15 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping, Sequence
 
-from pbem.game import OptionError, OptionSpec, Position, Rng
+from pbem.game import (
+    BoardPicture,
+    OptionError,
+    OptionSpec,
+    Position,
+    Result,
+    Rng,
+    Section,
+)
 from pbem.rules.atlantis.challenges import (
     END_CHOICES,
     END_SUBMERGED,
@@ -21,8 +29,10 @@ from pbem.rules.atlantis.challenges import (
     ToTheLast,
 )
 from pbem.rules.atlantis.dive import Dolphins
+from pbem.rules.atlantis.picture import atlantis_picture
 from pbem.rules.atlantis.players56 import Challenge5, Players56
 from pbem.rules.atlantis.position_check import PositionCheck
+from pbem.rules.atlantis.result_page import result_sections as atlantis_result_sections
 from pbem.rules.atlantis.rules import AtlantisRules
 from pbem.rules.atlantis.squid import GiantSquid, SquidsForWhales
 from pbem.rules.atlantis.state import AtlantisState
@@ -180,6 +190,15 @@ class AtlantisGame(SurviveGame[AtlantisState]):
 
     def template(self, view: Position, player: str) -> str:
         return self.move_template(view, player)
+
+
+    def board_picture(self, view: Mapping[str, Any]) -> BoardPicture:
+        """Pieces in player colours, drawn from the view only (pbem/rules/atlantis/picture.py)."""
+        return atlantis_picture(view, self.data_folder)
+
+    def result_sections(self, view: Mapping[str, Any], result: Result) -> list[Section]:
+        """The end-of-game table: every saved explorer's value, the tie-break (result_page.py)."""
+        return atlantis_result_sections(view, result)
 
 
 #: the game this module registers (entry point "pbem.games"; the source-checkout scan reads it)

@@ -13,7 +13,16 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from pbem.data import game_data
-from pbem.game import OptionError, OptionSpec, Position, Rng
+from pbem.game import (
+    BoardPicture,
+    OptionSpec,
+    Position,
+    Result,
+    Rng,
+    Section,
+)
+from pbem.rules.atlantis.picture import atlantis_picture
+from pbem.rules.atlantis.result_page import result_sections as atlantis_result_sections
 from pbem.rules.atlantis1986.island import IslandRules1986
 from pbem.rules.atlantis1986.position_check import PositionCheck1986
 from pbem.rules.survive.actions import SHAPES, ActionShape
@@ -146,6 +155,15 @@ class Atlantis1986Game(SurviveGame[State]):
 
     def template(self, view: Position, player: str) -> str:
         return self.move_template(view, player)
+
+
+    def board_picture(self, view: Mapping[str, Any]) -> BoardPicture:
+        """Pieces in player colours, drawn from the view only (pbem/rules/atlantis/picture.py)."""
+        return atlantis_picture(view, self.data_folder)
+
+    def result_sections(self, view: Mapping[str, Any], result: Result) -> list[Section]:
+        """The end-of-game table: every saved explorer's value, the tie-break (result_page.py)."""
+        return atlantis_result_sections(view, result)
 
 
 #: the game this module registers (entry point "pbem.games"; the source-checkout scan reads it)

@@ -2,7 +2,9 @@
 
 The map: each space filled by its terrain (colours and one-character codes from
 games/space-swarm/terrain.yaml; an Alien Ruins already visited is shown as
-"visited ruins"), stacks as ``r3`` (race code and fleets) in the race's colour.
+"visited ruins"), each race's stack as a fleet piece in the race's colour (from the
+colour-blind-safe palette, :mod:`pbem.render.palette`) with its count written on it;
+the text map writes a stack as ``r3`` (race code and fleets).
 Sections: the races (attributes, technology in play, hand size), the turn order,
 the deck and the discard pile, and in a player's own digest their hand.
 """
@@ -10,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from pbem.game import BoardPicture, HexCell, Section
+from pbem.game import BoardPicture, HexCell, Piece, Section
+from pbem.render.palette import fill_of, seat_colours
 from pbem.rules.spaceswarm.attributes import current, permanent
 from pbem.rules.spaceswarm.data import swarm_data
 from pbem.rules.spaceswarm.state import BID, OVER, SwarmState
@@ -20,7 +23,6 @@ from pbem.rules.spaceswarm.view import read_position
 VISITED_RUINS = "visited ruins"
 VISITED_CODE = "x"
 VISITED_COLOUR = "#e6dcc0"
-SPARE_COLOURS = ("#6d4c41", "#00838f", "#c2185b", "#558b2f", "#5e35b1", "#37474f")
 
 
 def kind_name(key: str) -> str:
@@ -38,18 +40,18 @@ def race_codes(players: list[str]) -> dict[str, str]:
 
 
 def race_colours(players: list[str]) -> dict[str, str]:
-    """A player named after a colour gets it; the others the free colours in seat order."""
-    palette = swarm_data().colours
-    taken = {p: palette[p.lower()] for p in players if p.lower() in palette}
-    free = [c for name, c in palette.items() if c not in taken.values()] + list(SPARE_COLOURS)
-    out = {}
-    for p in players:
-        out[p] = taken[p] if p in taken else free.pop(0)
-    return out
+    """A player named after a colour gets it; the others the free colours in seat order
+    (CSS colours of the colour-blind-safe palette)."""
+    return {p: fill_of(name) for p, name in seat_colours(players).items()}
 
 
 def stack_mark(code: str, fleets: int) -> str:
     return f"{code}-{fleets}" if code[-1].isdigit() else f"{code}{fleets}"
+
+
+def stack_piece(player: str, code: str, colour: str, fleets: int, label: str) -> Piece:
+    """A race's stack on one space: its handle is ``code@space`` (stacks have no handles of their own)."""
+    return Piece(f"{code}@{label}", "fleet", colour, str(fleets), f"{player}: {fleets} fleet(s) at {label}")
 
 
 def picture(view: Mapping[str, Any]) -> BoardPicture:
@@ -64,16 +66,21 @@ def picture(view: Mapping[str, Any]) -> BoardPicture:
         kind = VISITED_RUINS if key == ALIEN_RUINS and cell in state.visited else kind_name(key)
         races = state.races_at(cell)
         q, r = hexmap.axial(cell)
-        cells.append(HexCell(q, r, hexmap.label(cell), kind,
+        label = hexmap.label(cell)
+        cells.append(HexCell(q, r, label, kind,
                              [stack_mark(codes[p], state.fleets_at(p, cell)) for p in races],
-                             [colours[p] for p in races]))
+                             [colours[p] for p in races],
+                             pieces=[stack_piece(p, codes[p], colours[p], state.fleets_at(p, cell), label)
+                                     for p in races]))
     kind_colours = {kind_name(k): t.colour for k, t in data.terrains.items()}
     kind_colours[VISITED_RUINS] = VISITED_COLOUR
     symbols = {kind_name(k): t.code for k, t in data.terrains.items()}
     symbols[VISITED_RUINS] = VISITED_CODE
     legend = {codes[p]: f"{p}'s fleets ({stack_mark(codes[p], 3)} = a stack of 3), home {hexmap.label(state.homes[p])}"
               for p in state.players}
-    return BoardPicture(cells, legend, kind_colours, symbols)
+    fleets_key = [(Piece(codes[p], "fleet", colours[p], "3"),
+                   f"{p}'s fleets (3 = a stack of 3), home {hexmap.label(state.homes[p])}") for p in state.players]
+    return BoardPicture(cells, legend, kind_colours, symbols, key=fleets_key)
 
 
 # --- sections -------------------------------------------------------------------------------

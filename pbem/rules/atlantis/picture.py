@@ -1,0 +1,197 @@
+"""The Atlantis board picture, drawn from a view (the position-shaped dict of ``Game.view``) only.
+
+Used by Survive: Escape from Atlantis! with its mini-expansions and by the 1986 edition
+(same view format ``atlantis/1``); the board geometry comes from the game's
+``board.yaml``, the names of its pieces from :data:`WORDS`.
+
+What the picture shows:
+
+* every space filled by what is there: sea, a terrain tile (beach, forest, mountain,
+  each with its own texture as well as its colour) or a safe isle;
+* explorers in their colour, as a person standing on land or on a safe isle, or as a
+  head above the waves when swimming; each with its handle written on it;
+* ships drawn across the space with the explorers aboard (and the owner's stripe during
+  the game's set-up and control), creatures as distinct icons: sea serpent, shark, whale,
+  dolphin, giant squid (1986: shark, octopus, sea monster, dolphin);
+* the text map writes the same pieces as codes: ``B3:r7,b2`` (a ship and who is aboard),
+  ``P1:r3`` (a dolphin protecting a swimmer), ``r7=5`` (a value the reader may see);
+* an explorer's value where the view shows it (the reader's own private board while the
+  rules let them look, everybody's saved explorers once the game is over).  Values are
+  left off when every token has the same value (the 1986 edition), since they tell nothing.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Mapping
+
+from pbem.data import game_data
+from pbem.game import BoardPicture, HexCell, Piece
+from pbem.render.hexmap_text import piece_code
+
+__all__ = ["atlantis_picture", "Words", "WORDS"]
+
+CELL_COLOURS = {"sea": "#4a90d9", "beach": "#f1e2a0", "forest": "#5b9a47", "mountain": "#8d7d72", "isle": "#e9c46a"}
+TEXTURES = {"beach": "dots", "forest": "trees", "mountain": "peaks", "isle": "stars"}
+CREATURE_SHAPES = {"serpent": "serpent", "shark": "shark", "whale": "whale", "dolphin": "dolphin", "squid": "squid",
+                   "octopus": "octopus", "monster": "monster"}
+WHERE = {"land": "on land", "sea": "swimming", "isle": "saved on a safe isle", "boat": "aboard"}
+_HANDLE = re.compile(r"([A-Za-z]+)(\d+)$")
+
+
+@dataclass(frozen=True)
+class Words:
+    """What a game calls its pieces."""
+
+    person: str
+    ship: str
+    isle: str
+    creatures: Mapping[str, str]
+
+
+WORDS = {
+    "atlantis": Words("explorer", "ship", "safe isle",
+                      {"serpent": "sea serpent", "shark": "shark", "whale": "whale", "dolphin": "dolphin",
+                       "squid": "giant squid"}),
+    "atlantis-1986": Words("villager", "boat", "coral island",
+                           {"shark": "shark", "octopus": "octopus (giant squid)", "monster": "sea monster",
+                            "dolphin": "dolphin"}),
+}
+
+
+def handle_key(handle: str) -> tuple[str, int]:
+    """``r2`` before ``r10``."""
+    m = _HANDLE.match(handle)
+    return (m.group(1), int(m.group(2))) if m else (handle, 0)
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """Every space of the board: label -> axial (q, r), and which are safe isles."""
+
+    axial: Mapping[str, tuple[int, int]]
+    isles: frozenset[str]
+    equal_values: bool            # every explorer token has the same value: values tell nothing
+
+
+@lru_cache(maxsize=None)
+def geometry(data_game: str) -> Geometry:
+    """From ``games/<data_game>/board.yaml``: offset labels (row letter, column number;
+    "even-r": axial q = col - (row + (row & 1)) // 2 - 2, r = row - 6, as that file says)."""
+    board = game_data(data_game, "board.yaml")
+    rows = board["label_rows"]
+    labels = [lab for row in rows for lab in board["playable"].get(row, [])]
+    isles = [board["safe_isles"][name]["cell"] for name in sorted(board["safe_isles"])]
+    axial = {}
+    for label in labels + isles:
+        row, col = rows.index(label[0]), int(label[1:]) - 1
+        axial[label] = (col - (row + (row & 1)) // 2 - 2, row - 6)
+    values = game_data(data_game, "components.yaml").get("explorer_values") or [0]
+    return Geometry(axial, frozenset(isles), len(set(values)) == 1)
+
+
+def _owner_of(view: Mapping[str, Any]) -> dict[str, str]:
+    return {c: p["name"] for p in view["players"] for c in p["colours"]}
+
+
+def _explorer(view: Mapping[str, Any], h: str, e: Mapping[str, Any], words: Words, geo: Geometry,
+              owners: dict[str, str]) -> Piece:
+    where = e["where"]
+    shape = "swimmer" if where == "sea" else "explorer"
+    value = None if geo.equal_values or e.get("value") is None else str(e["value"])
+    place = WHERE.get(where, where) + (f" {e['at']}" if where == "boat" else "")
+    title = f"{h}: {e['colour']} {words.person} ({owners.get(e['colour'], '?')}), {place}"
+    return Piece(h, shape, e["colour"], h, title, value=value)
+
+
+def atlantis_picture(view: Mapping[str, Any], data_game: str = "atlantis") -> BoardPicture:
+    """The board of an Atlantis view (any viewer's; a full position works too)."""
+    geo = geometry(data_game)
+    words = WORDS.get(data_game, WORDS["atlantis"])
+    owners = _owner_of(view)
+    first_colour = {p["name"]: p["colours"][0] for p in view["players"] if p["colours"]}
+    pieces: dict[str, list[Piece]] = {}
+    protects = (view.get("dolphins") or {}).get("protects") or {}
+
+    for h in sorted(view["creatures"], key=handle_key):
+        c = view["creatures"][h]
+        if c["where"] != "sea" or c.get("at") is None:
+            continue
+        name = words.creatures.get(c["kind"], c["kind"])
+        title = f"{h}: {name}" + (f", protecting {protects[h]}" if h in protects else "")
+        pieces.setdefault(c["at"], []).append(Piece(h, CREATURE_SHAPES.get(c["kind"], "disc"), "", h, title))
+    aboard: dict[str, list[str]] = {}
+    for h in sorted(view["explorers"], key=handle_key):
+        e = view["explorers"][h]
+        if e["where"] == "boat":
+            aboard.setdefault(e["at"], []).append(h)
+    for h in sorted(view["boats"], key=handle_key):
+        b = view["boats"][h]
+        if b["where"] != "sea" or b.get("at") is None:
+            continue
+        crew = [_explorer(view, x, view["explorers"][x], words, geo, owners) for x in aboard.get(h, [])]
+        owner = b.get("owner")
+        title = f"{h}: {words.ship}" + (f" ({owner}'s)" if owner else "") + \
+            (f", {len(crew)} aboard" if crew else ", empty")
+        pieces.setdefault(b["at"], []).append(
+            Piece(h, "ship", first_colour.get(owner, "") if owner else "", h, title, passengers=crew))
+    for h in sorted(view["explorers"], key=handle_key):
+        e = view["explorers"][h]
+        if e["where"] in ("land", "sea", "isle") and e.get("at") is not None:
+            pieces.setdefault(e["at"], []).append(_explorer(view, h, e, words, geo, owners))
+
+    tile_at = {t["at"]: t["terrain"] for t in view["tiles"].values() if t.get("where") == "island"}
+    cells = []
+    for label, (q, r) in geo.axial.items():
+        kind = "isle" if label in geo.isles else tile_at.get(label, "sea")
+        here = pieces.get(label, [])
+        marks = [piece_code(x) + (f":{protects[x.handle]}" if x.handle in protects else "") for x in here]
+        cells.append(HexCell(q, r, label, kind, marks=marks, pieces=here))
+    return BoardPicture(cells, legend=_legend(view, words), colours=dict(CELL_COLOURS), textures=dict(TEXTURES),
+                        key=_key(view, words, owners))
+
+
+def _legend(view: Mapping[str, Any], words: Words) -> dict[str, str]:
+    """The handles' codes, for the text map."""
+    legend: dict[str, str] = {}
+    kinds: dict[str, list[str]] = {}
+    for h, c in view["creatures"].items():
+        kinds.setdefault(c["kind"], []).append(h)
+    for kind in sorted(kinds):
+        handles = sorted(kinds[kind], key=handle_key)
+        legend[f"{handles[0]}..{handles[-1]}"] = words.creatures.get(kind, kind)
+    ships = sorted(view["boats"], key=handle_key)
+    if ships:
+        legend[f"{ships[0]}..{ships[-1]}"] = f"{words.ship}; B3:r7,b2 = {words.ship} B3 carrying r7 and b2"
+    for p in view["players"]:
+        for colour in p["colours"]:
+            handles = sorted((h for h, e in view["explorers"].items() if e["colour"] == colour), key=handle_key)
+            if handles:
+                legend[f"{handles[0]}..{handles[-1]}"] = (f"{colour} {words.person} ({p['name']}): on land, "
+                                                          f"swimming, or saved on a {words.isle}")
+    legend["r7=5"] = f"{words.person} r7 with its value, where you may see it"
+    return legend
+
+
+def _key(view: Mapping[str, Any], words: Words, owners: dict[str, str]) -> list[tuple[Piece, str]]:
+    """A sample of each piece in play, with its handles."""
+    key: list[tuple[Piece, str]] = []
+    for p in view["players"]:
+        for colour in p["colours"]:
+            handles = sorted((h for h, e in view["explorers"].items() if e["colour"] == colour), key=handle_key)
+            if handles:
+                key.append((Piece(handles[0], "explorer", colour, handles[0][:-1] or handles[0]),
+                            f"{colour} {words.person}s, {p['name']}'s ({handles[0]}..{handles[-1]})"))
+    key.append((Piece("r", "swimmer", "", ""), f"swimming {words.person}"))
+    ships = sorted(view["boats"], key=handle_key)
+    if ships:
+        key.append((Piece("B", "ship", "", "B"), f"{words.ship} {ships[0]}..{ships[-1]}, with who is aboard"))
+    kinds: dict[str, list[str]] = {}
+    for h, c in view["creatures"].items():
+        kinds.setdefault(c["kind"], []).append(h)
+    for kind in sorted(kinds):
+        handles = sorted(kinds[kind], key=handle_key)
+        key.append((Piece(kind, CREATURE_SHAPES.get(kind, "disc"), "", ""),
+                    f"{words.creatures.get(kind, kind)} {handles[0]}..{handles[-1]}"))
+    return key

