@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Sequence
 
-from pbem.game import BoardPicture, IllegalAction, NeedsSecret, Rng
+from pbem.game import IllegalAction, NeedsSecret, Rng
 from pbem.rules.atlantis.rules import AtlantisRules
 from pbem.rules.atlantis.state import (
     PLAY,
@@ -476,16 +476,6 @@ class Dolphins(AtlantisRules):
         d = pos.get("dolphins") or {}
         state.protects = {str(k): str(v) for k, v in sorted((d.get("protects") or {}).items())}
         state.dolphin_choice = d.get("choosing")
-
-    def picture(self, view: Mapping[str, Any]) -> BoardPicture:
-        pic = super().picture(view)
-        protects = (view.get("dolphins") or {}).get("protects") or {}
-        for cell in pic.cells:
-            cell.marks = [f"{m}:{protects[m]}" if m in protects else m for m in cell.marks]
-        spec = self.dive_data()["dolphins"]
-        pic.legend[f"{spec['prefix']}1..{spec['prefix']}{spec['count']}"] = (
-            "dolphin; P1:r3 = dolphin P1 protecting swimmer r3")
-        return pic
 
     def describe(self, ev: Mapping[str, Any]) -> str:
         kind = ev.get("event")

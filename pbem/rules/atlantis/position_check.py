@@ -27,7 +27,7 @@ edition) subclasses and changes the tables or one check.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, NoReturn, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Mapping, NoReturn, Sequence
 
 from pbem.game import PositionError
 from pbem.rng import Rng
@@ -271,7 +271,7 @@ class PositionCheck:
 
     def player_records(self, records: list[dict[str, Any]]) -> dict[str, str]:
         """colour -> its player; every player has as many colours as the options give."""
-        game, n = self.game, len(self.players)
+        n = len(self.players)
         in_box = list(self.rules.colour_prefixes(n))
         per_player = self.rules.colours_per_player(n, self.options)
         owner: dict[str, str] = {}
@@ -301,7 +301,6 @@ class PositionCheck:
     # --- tiles -------------------------------------------------------------------------------
     def tile_records(self, value: Any) -> dict[str, dict[str, Any]]:
         records = expect_mapping(value, "tiles")
-        game = self.game
         handles = list(self.box.tiles)
         backs = list(self.rules.tile_backs)
         box_count = Counter((t, b) for b, spec in self.rules.tile_backs.items() for t in self.rules.terrains
@@ -406,7 +405,6 @@ class PositionCheck:
     # --- explorers ---------------------------------------------------------------------------
     def explorer_records(self, value: Any) -> dict[str, dict[str, Any]]:
         records = expect_mapping(value, "explorers")
-        game = self.game
         values = self.rules.explorer_values(len(self.players), self.options)
         prefixes = self.rules.colour_prefixes(len(self.players))
         colour_of = {f"{prefix}{i + 1}": colour for colour, prefix in prefixes.items() for i in range(len(values))}

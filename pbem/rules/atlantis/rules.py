@@ -14,7 +14,6 @@ from typing import Any, Callable, Mapping, Sequence
 
 from pbem.game import IllegalAction, NeedsSecret, Rng
 from pbem.rules.atlantis.state import (
-    BOAT,
     ISLE,
     OVER,
     SEA,
@@ -180,21 +179,6 @@ class AtlantisRules(SurviveRules[AtlantisState]):
         self.sail(state, boat, path[-1], events)
 
     # --- words -------------------------------------------------------------------------
-    def picture_legend(self, view: Mapping[str, Any]) -> dict[str, str]:
-        legend = {}
-        for kind, spec in self.comp["creatures"].items():
-            legend[f"{spec['prefix']}1..{spec['prefix']}{spec['count']}"] = kind.replace("serpent", "sea serpent")
-        boats = self.comp["boats"]
-        legend[f"{boats['prefix']}1..{boats['prefix']}{boats['count']}"] = "ship; B3:r7,b2 = ship B3 carrying r7 and b2"
-        in_play = {c for p in view["players"] for c in p["colours"]}
-        for colour, prefix in self.colour_prefixes(len(view["players"])).items():
-            if colour not in in_play:
-                continue
-            n = sum(1 for e in view["explorers"].values() if e["colour"] == colour)
-            legend[f"{prefix}1..{prefix}{n}"] = (f"{colour} explorer: on a terrain tile, swimming on sea, "
-                                                 "saved on a safe isle")
-        return legend
-
     def own_example(self, state: AtlantisState, *wheres: str) -> str:
         """One of the deciding player's own explorers (where ``wheres`` says), for a prompt's example."""
         player = self.decider(state)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from pbem.game import BoardPicture, IllegalAction, Rng
+from pbem.game import IllegalAction, Rng
 from pbem.rules.atlantis.rules import AtlantisRules
 from pbem.rules.atlantis.state import (
     PLAY,
@@ -298,15 +298,6 @@ class GiantSquid(AtlantisRules):
         super().read_extra(state, pos)
         s = pos.get("squid")
         state.squid_step = None if s is None else SquidStep(s["kind"], s["squid"], s["resume"], bool(s["roll"]))
-
-    def picture(self, view: Mapping[str, Any]) -> BoardPicture:
-        pic = super().picture(view)
-        spec = self.squid_data()["squids"]
-        pic.legend[f"{spec['prefix']}1..{spec['prefix']}{spec['count']}"] = "giant squid"
-        if self.replaces_whales:
-            whale = self.comp["creatures"][WHALE]
-            pic.legend.pop(f"{whale['prefix']}1..{whale['prefix']}{whale['count']}", None)
-        return pic
 
     def variant_prompt(self, state: AtlantisState, kind: str) -> str:
         if kind == STEP_SQUID_PLACE and state.squid_step is not None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from pbem.game import NeedsSecret
-from pbem.rules.survive.base import Events
 from pbem.rules.survive.rules import SurviveRules
 from pbem.rules.survive.state import (
     ISLE,
@@ -24,7 +23,6 @@ from pbem.rules.survive.state import (
     STEP_REMOVE,
     Explorer,
     State,
-    sort_handles,
 )
 from pbem.rules.survive.view import ViewRules
 
@@ -153,21 +151,6 @@ class View1986(SurviveRules[State]):
         return "\n".join(lines) + "\n"
 
     # --- the board picture -----------------------------------------------------------
-    def picture_legend(self, view: Mapping[str, Any]) -> dict[str, str]:
-        legend = {}
-        for kind, spec in self.comp["creatures"].items():
-            legend[f"{spec['prefix']}1..{spec['prefix']}{spec['count']}"] = CREATURE_NAMES.get(kind, kind)
-        boats = self.comp["boats"]
-        legend[f"{boats['prefix']}1..{boats['prefix']}{boats['count']}"] = "boat; B3:r7,b2 = boat B3 carrying r7 and b2"
-        for p in view["players"]:
-            for colour in p["colours"]:
-                handles = sort_handles(h for h, e in view["explorers"].items() if e["colour"] == colour)
-                if handles:
-                    legend[f"{handles[0]}..{handles[-1]}"] = (f"{colour} villager ({p['name']}): on an island tile, "
-                                                              "swimming, or saved on a coral island")
-        return legend
-
-
 def _flow(action: Mapping[str, Any]) -> str:
     """An action in YAML flow style: {creature: K2, to: F4}."""
     parts = []
