@@ -143,6 +143,10 @@ def test_a_whole_game_by_email(tmp_path, key_pool, toy_registered, dovecot, game
             assert len({d["Subject"] for d in digests}) == 1
             assert digests[-1]["X-PBEM-Status"] == "over"
             assert any(a.get_filename().endswith("-public.tar.gz") for a in digests[-1].iter_attachments())
+            for received in world.mail_to(name):             # every message <= 100 KB, the game's log aside
+                log_copy = sum(len(part.as_bytes()) for part in received.msg.iter_attachments()
+                               if (part.get_filename() or "").endswith("-public.tar.gz"))
+                assert len(received.raw) - log_copy < 100_000, (name, received.msg["X-PBEM-Entry"], len(received.raw))
         assert len([r for r in world.router.log if r.msg["X-PBEM-Entry"]]) < len(PLAYERS) * len(entries) / 2
         assert mail_run() == ""                                        # cron keeps running: no repeats
         result = CliRunner().invoke(mail, ["run", "--verbose", str(world.gd.root)], env=world.env())
