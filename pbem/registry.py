@@ -10,6 +10,7 @@ from pbem.game import Game
 GAMES: dict[str, str] = {
     "atlantis": "pbem.rules.atlantis.game:AtlantisGame",
     "atlantis-1986": "pbem.rules.atlantis1986.game:Atlantis1986Game",
+    "space-attack": "pbem.rules.spaceattack.game:SpaceAttackGame",
     "space-swarm": "pbem.rules.spaceswarm.game:SpaceSwarmGame",
 }
 
