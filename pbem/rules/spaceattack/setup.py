@@ -141,6 +141,10 @@ class SpaceAttackSetup(SurviveRules[SpaceAttackState]):
         each individual color you get to each Jump Point"."""
         return int(self.comp["jump_point_bonus"]) * len(self.jump_points_reached(state, player))
 
+    def score_detail(self, state: SpaceAttackState) -> dict[str, Any]:
+        """The Jump Point bonus of each player (in the game-over event and the result)."""
+        return {"bonus": {p: self.exit_bonus(state, p) for p in state.players}}
+
     def tie_break_chain(self, state: SpaceAttackState) -> list[str]:
         """"the player who saved the most Crew tokens wins. If it is still tied, the player who
         reached the most different Jump Points wins. If still tied, the player who went latest

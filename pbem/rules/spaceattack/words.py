@@ -12,7 +12,7 @@ from typing import Any, Callable, Mapping
 
 from pbem.game import BoardPicture, NeedsSecret, Section
 from pbem.rules.survive.state import ISLAND, ISLE, LOST, OVER, STEP_BOARDERS, STEP_CREATURE, STEP_DEFENSE
-from pbem.rules.survive.state import STEP_MOVE, STEP_REMOVE, sort_handles
+from pbem.rules.survive.state import STEP_MOVE, STEP_REMOVE, Tile, sort_handles
 from pbem.rules.survive.view import SETUP_PHASES
 from pbem.rules.spaceattack import picture as drawing
 from pbem.rules.spaceattack.state import SpaceAttackState, Steal
@@ -182,6 +182,14 @@ class Words(TurnRules):
             return (f"{s.capturer} captured {', '.join(s.creatures)}: steal them with {{steal: TILE}} "
                     "or {steal: none}")
         return ""
+
+    def why_not_removable(self, state: SpaceAttackState, tile: Tile) -> str:
+        left = {t.terrain for t in state.tiles.values() if t.where == ISLAND}
+        first = next(t for t in self.terrains if t in left)
+        if tile.terrain != first:
+            return (f"{self.label(tile.cell)} is a {drawing.kind_words(tile.terrain)} tile: all "
+                    f"{drawing.kind_words(first)} tiles go first (Cargo Bay, Habitat, Bridge, then Reactor)")
+        return f"{self.label(tile.cell)} is not next to an open space"
 
     # --- the summary --------------------------------------------------------------------------------
     def tiles_left(self, state: SpaceAttackState) -> str:
