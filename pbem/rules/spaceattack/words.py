@@ -38,6 +38,11 @@ def in_our_words(text: str) -> str:
     return _PATTERN.sub(lambda m: _NEW[m.group(0)], text)
 
 
+def back_words(back: str) -> str:
+    """A tile back as a reader writes it: ``core_breach`` -> ``core breach``."""
+    return back.replace("_", " ")
+
+
 HOW = {"walk": "walks", "board": "boards", "transfer": "changes ship", "isle": "reaches a Jump Point",
        "swim": "drifts", "jump": "jumps into open space", "tile": "by a tile"}
 
@@ -97,7 +102,7 @@ class Words(TurnRules):
         "evolve": "{player} evolves {kind} {creature} at {at} into {new_kind} {into}",
         "done": "{player} ends movement after {used} point(s)",
         "remove": "{player} removes {terrain} tile {tile} at {at}{fell}",
-        "reveal": "{tile} is {back}",
+        "reveal": "{tile} is revealed: {back}",
         "to-hand": "{player} takes {tile} into hand{secret}",
         "appear": "{piece} comes into play at {at}",
         "board": "{explorers} board ship {boat}",
@@ -125,7 +130,9 @@ class Words(TurnRules):
         fields.setdefault("player", "")
         drifting = f"; {fields['swimmers']} now drifting" if ev.get("swimmers") else ""
         fields["fell"] = fields["swim"] = drifting
-        fields["secret"] = f" ({ev['back']})" if ev.get("back") else ""
+        if isinstance(ev.get("back"), str):
+            fields["back"] = back_words(ev["back"])
+        fields["secret"] = f" ({fields['back']})" if ev.get("back") else ""
         fields["orders"] = f": {ev['orders']}" if ev.get("orders") else ""
         if isinstance(ev.get("terrain"), str):
             fields["terrain"] = drawing.kind_words(ev["terrain"])
@@ -266,7 +273,7 @@ class Words(TurnRules):
                          f"   # yours: {hint(mine)}; free tiles: {hint(spots)}")
         elif step == "setup-boat":
             acts = legal()
-            pods = sort_handles({a["boat"] for a in acts})
+            pods = sort_handles({a["pod"] for a in acts})
             spots = sorted({a["at"] for a in acts}, key=lambda s: self.board.index[s])
             lines.append(f"  - {{pod: {pods[0] if pods else 'P1'}, at: {spots[0] if spots else 'F2'}}}"
                          f"   # open spaces next to the station: {hint(spots)}")
