@@ -24,7 +24,7 @@ from typing import Any, Callable, Mapping
 from pbem.game import IllegalAction, NeedsSecret, Rng
 from pbem.rules.survive.actions import handle_arg, is_none
 from pbem.rules.survive.base import ActionHandler, Decider, Events, StepStarter, event
-from pbem.rules.survive.state import PLAY, SEA, STEP_CREATURE, STEP_DEFENSE, STEP_MOVE, STEP_REMOVE, USED, Tile
+from pbem.rules.survive.state import PLAY, SEA, STEP_CREATURE, STEP_DEFENSE, STEP_MOVE, STEP_REMOVE, STEP_TILE, USED, Tile
 from pbem.rules.spaceattack.craft import STEP_STEAL
 from pbem.rules.spaceattack.data import AFTER_ROLL, MOVEMENT, STEAL
 from pbem.rules.spaceattack.state import SpaceAttackState
@@ -396,8 +396,10 @@ class TurnRules(StationTiles):
                 "pod": self.do_pod, "play": self.do_play}
 
     def decider_table(self) -> dict[str, Decider[SpaceAttackState]]:
-        return {**super().decider_table(), STEP_DEPLOY: self.legal_deploy, STEP_BLUE: self.legal_blue,
-                STEP_STEAL: self.legal_steal}
+        table = {**super().decider_table(), STEP_DEPLOY: self.legal_deploy, STEP_BLUE: self.legal_blue,
+                 STEP_STEAL: self.legal_steal}
+        table.pop(STEP_TILE, None)      # tiles are played in steps 2 and 4, not in a step of their own
+        return table
 
     def step_handler_table(self) -> dict[str, dict[str, ActionHandler[SpaceAttackState]]]:
         return {**super().step_handler_table(), STEP_BLUE: {"creature": self.creature_after_blue}}

@@ -24,9 +24,10 @@ WORDS: tuple[tuple[str, str], ...] = (
     ("explorers", "crew tokens"), ("explorer", "crew token"), ("Explorers", "Crew tokens"), ("Explorer", "Crew token"),
     ("Swimmers", "Drifters"), ("swimmers", "drifters"), ("Swimmer", "Drifter"), ("swimmer", "drifter"),
     ("swimming", "drifting"), ("swum", "drifted"), ("swim: true", "drift: true"), ("swim", "drift"),
-    ("safe isles", "Jump Points"), ("safe isle", "Jump Point"), ("sea spaces", "open spaces"),
+    ("safe isles", "Jump Points"), ("safe isle", "Jump Point"), ("sea spaces", "open spaces"), ("a sea space", "an open space"),
     ("sea space", "open space"), ("Terrain tiles", "Station tiles"), ("Terrain tile", "Station tile"),
-    ("terrain tiles", "station tiles"), ("terrain tile", "station tile"), ("island", "station"),
+    ("terrain tiles", "station tiles"), ("terrain tile", "station tile"), ("an island", "a station"),
+    ("island", "station"), ("a safe isle", "a Jump Point"), ("an explorer", "a crew token"),
     ("is land", "is a station tile"), ("sail on", "fly through"), ("ships sail", "ships move"),
 )
 _PATTERN = re.compile("|".join(rf"\b{re.escape(old)}\b" for old, _ in WORDS))
