@@ -45,6 +45,7 @@ def test_the_board_picture_in_the_games_own_words():
     picture = GAME.board_picture(GAME.view(st, None))
     kinds = {c.label: c.kind for c in picture.cells}
     assert kinds["B1"] == kinds["L12"] == "jump point" and kinds["G6"] == "open space"
+    assert kinds["B2"] == kinds["C1"] == "stargate"
     assert {kinds["F6"], kinds["F7"]} <= {"cargo bay", "habitat", "bridge", "reactor"}
     marks = {c.label: c.marks for c in picture.cells}
     assert marks["E3"] == ["P1:b2,r2"] and marks["B3"] == ["X1:g1"] and marks["B1"] == ["r3"]

@@ -8,7 +8,8 @@ pieces on it, coloured by crew colour and creature kind:
 * ``Q1`` ``S2`` ``W3``: a Queen, Spawn or Warrior;
 * ``P3:r1,b2``: escape pod P3 carrying r1 and b2; ``X1:g4``: fighter X1 piloted by g4;
 * ``r7``: a crew token on a station tile, drifting in open space, or saved on a Jump Point;
-* a Reactor tile carries its laser turret (``R`` on the text map).
+* a Reactor tile carries its laser turret (``R`` on the text map); the open spaces next to a Jump
+  Point are its stargates (``+``).
 """
 from __future__ import annotations
 
@@ -20,10 +21,11 @@ from pbem.rules.survive.state import HAND, ISLE, LAND, LOST, SEA, at, sort_handl
 if TYPE_CHECKING:
     from pbem.rules.spaceattack.words import Words as SpaceAttackRules
 
-OPEN, JUMP_POINT = "open space", "jump point"
-KIND_COLOURS = {OPEN: "#cfd8e8", "cargo bay": "#e9dcb5", "habitat": "#bfe3c9", "bridge": "#bccbea",
-                "reactor": "#f2b0a6", JUMP_POINT: "#ffe27a"}
-KIND_SYMBOLS = {OPEN: ".", "cargo bay": "c", "habitat": "h", "bridge": "b", "reactor": "R", JUMP_POINT: "J"}
+OPEN, STARGATE, JUMP_POINT = "open space", "stargate", "jump point"
+KIND_COLOURS = {OPEN: "#cfd8e8", STARGATE: "#f3eec2", "cargo bay": "#e9dcb5", "habitat": "#bfe3c9",
+                "bridge": "#bccbea", "reactor": "#f2b0a6", JUMP_POINT: "#ffe27a"}
+KIND_SYMBOLS = {OPEN: ".", STARGATE: "+", "cargo bay": "c", "habitat": "h", "bridge": "b", "reactor": "R",
+                JUMP_POINT: "J"}
 CREW_COLOURS = {"red": "#c62828", "blue": "#1565c0", "green": "#2e7d32", "yellow": "#9a7400",
                 "orange": "#d84315", "white": "#6d6d6d"}
 CREATURE_COLOURS = {"queen": "#6a1b9a", "spawn": "#00796b", "warrior": "#8e1b1b"}
@@ -56,6 +58,8 @@ def picture(rules: SpaceAttackRules, view: Mapping[str, Any]) -> BoardPicture:
             kind = JUMP_POINT
         elif cell in state.tile_at:
             kind = kind_words(state.tiles[state.tile_at[cell]].terrain)
+        elif rules.board.isles_next_to[cell]:
+            kind = STARGATE          # "the two Stargate spaces adjacent to each Jump Point"
         else:
             kind = OPEN
         q, r = rules.board.axial[cell]

@@ -113,8 +113,8 @@ class TurnRules(StationTiles):
         return [{"deploy": "none"}] + [{"deploy": h, "to": s} for h in state.captured.get(player, []) for s in spaces]
 
     def do_deploy(self, state: SpaceAttackState, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
-        if (is_none(action["deploy"]) and self.current_step(state) == STEP_MOVE and self.decider(state) == player
-                and state.turn.moves == 0):
+        if (is_none(action["deploy"]) and self.current_step(state) in (STEP_MOVE, STEP_REMOVE)
+                and self.decider(state) == player and state.turn.moves == 0):
             return []   # harmless: there was nothing to deploy this turn
         self.expect(state, player, STEP_DEPLOY)
         events: Events = []
