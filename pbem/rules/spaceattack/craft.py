@@ -176,6 +176,15 @@ class Craft(SpaceAttackSetup):
         events.append(event({"event": "steal", "player": player, "tile": tile, "back": t.back, "from": s.capturer,
                              "creatures": list(s.creatures)}, chance=True, auto=auto))
 
+    def close_open_records(self, state: SpaceAttackState) -> None:
+        """The game ends: a steal window still open leaves the capture with the capturer."""
+        if state.steal is not None:
+            mine = state.captured_by(state.steal.capturer)
+            mine[:] = sort_handles([*mine, *state.steal.creatures])
+            state.steal = None
+        state.resume = ""
+        super().close_open_records(state)
+
     def standing_order(self, state: SpaceAttackState, player: str, kind: str) -> str:
         """The order for a yellow tile ``kind`` (a back): its standing order's name (tiles.yaml)."""
         return super().standing_order(state, player, self.standing_of.get(kind, kind))
