@@ -22,8 +22,8 @@ if TYPE_CHECKING:
     from pbem.rules.spaceattack.words import Words as SpaceAttackRules
 
 OPEN, STARGATE, JUMP_POINT = "open space", "stargate", "jump point"
-KIND_COLOURS = {OPEN: "#cfd8e8", STARGATE: "#f3eec2", "cargo bay": "#e9dcb5", "habitat": "#bfe3c9",
-                "bridge": "#bccbea", "reactor": "#f2b0a6", JUMP_POINT: "#ffe27a"}
+KIND_COLOURS = {OPEN: "#c9d1de", STARGATE: "#f3eec2", "cargo bay": "#e9dcb5", "habitat": "#bfe3c9",
+                "bridge": "#d9c8f2", "reactor": "#f2b0a6", JUMP_POINT: "#ffe27a"}
 KIND_SYMBOLS = {OPEN: ".", STARGATE: "+", "cargo bay": "c", "habitat": "h", "bridge": "b", "reactor": "R",
                 JUMP_POINT: "J"}
 CREW_COLOURS = {"red": "#c62828", "blue": "#1565c0", "green": "#2e7d32", "yellow": "#9a7400",
