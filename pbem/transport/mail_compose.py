@@ -162,12 +162,20 @@ def compose_digest(parts: DigestParts, secrets: bytes, player: str, to: str, sen
     assert isinstance(html_part, EmailMessage)
     html_part.add_related(parts.png, "image", "png", cid=cid, filename=f"board-entry{turn.index}.png",
                           disposition="inline")
-    msg.add_attachment(secrets, "application", "octet-stream", filename=f"{player}-entry{turn.index}.age")
+    attach_armored(msg, secrets, f"{player}-entry{turn.index}.age")
     if secrets_html is not None:
-        msg.add_attachment(secrets_html, "application", "octet-stream", filename=f"{player}-entry{turn.index}.html.gz.age")
+        attach_armored(msg, secrets_html, f"{player}-entry{turn.index}.html.gz.age")
     if bundle is not None:
         msg.add_attachment(bundle[1], "application", "gzip", filename=bundle[0])
     return msg
+
+
+def attach_armored(msg: EmailMessage, data: bytes, filename: str) -> None:
+    """An age file as an attachment: armored age is already 7-bit text in 64-character lines,
+    so it travels as it is (base64 over it would add a third for nothing); anything else
+    (binary age) is base64-encoded."""
+    armored = data.isascii() and all(len(line) <= 76 for line in data.splitlines())
+    msg.add_attachment(data, "application", "octet-stream", filename=filename, cte="7bit" if armored else "base64")
 
 
 # --- receipts -------------------------------------------------------------------
