@@ -5,8 +5,8 @@ from __future__ import annotations
 import shutil
 
 import pytest
-
 from pipeline_helpers import new_game, signed_move
+
 from pbem.audit import audit
 from pbem.engine import Rejected
 from pbem.gamedir import GameDir
