@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pexpect
 import pytest
-
 from crypto_helpers import require_tool
 from pipeline_helpers import new_game
+
 from pbem.compose import Composer
 from pbem.engine import Rejected
 from pbem.gamedir import GameDir
