@@ -576,5 +576,6 @@ class SwarmPositionCheck:
 
 
 def check_position(game: SpaceSwarmGame, position: Mapping[str, Any]) -> None:
-    """Raise :class:`~pbem.game.PositionError` (one line naming the field) unless the game can start from ``position``."""
+    """Raise :class:`~pbem.game.PositionError` (one line naming the field) unless the game can start
+    from ``position``."""
     SwarmPositionCheck(game, position).run()
