@@ -182,7 +182,9 @@ def test_a_sealed_standing_order_naming_cards_plays_them_without_showing_the_han
     pos.turn("red", "move")
     specs = [PlayerSpec(n, keys.normalise_public_key(key_pool[n].with_name(key_pool[n].name + ".pub").read_text()))
              for n in ("red", "blue")]
-    create_game(tmp_path / "g", "space-swarm", specs, {}, b"q" * 32, position=pos.p, moderator_key=key_pool["mallory"])
+    teaching = {**pos.p, "partial": True}          # a few cards, not the whole deck
+    create_game(tmp_path / "g", "space-swarm", specs, {}, b"q" * 32, position=teaching,
+                moderator_key=key_pool["mallory"])
     gd = GameDir(tmp_path / "g")
     table = Table.load(gd)
     sealed = seal_action({"standing": {"combat": [tech]}}, table.header["moderator"]["key"])
