@@ -29,7 +29,7 @@ from pbem.outputs import opened_bytes, player_plaintexts, public_outputs, secret
 from pbem.repair import is_moderator_copy, repair
 from pbem.rng import derive_key, seed_commitment
 from pbem.sealed import is_sealed
-from pbem.table import acting_player, keys_at, replay, start_position
+from pbem.table import acting_player, board_view_indices, keys_at, replay, start_position
 from pbem.yamlio import YamlError
 
 
@@ -54,7 +54,7 @@ def audit(gd: GameDir, receipt_paths: Sequence[Path] = ()) -> AuditReport:
         return _audit(gd, receipt_paths)
     with locked(gd.root):
         try:
-            repair(gd)
+            repair(gd, check_derived=False)   # a changed digest or secret is reported, not rewritten
         except PbemError:
             pass            # a damaged log cannot be repaired; the audit below says what is wrong
     with locked(gd.root, shared=True):
@@ -264,7 +264,7 @@ def _replay_and_compare(gd: GameDir, entries: list[dict[str, Any]], seed: bytes,
             return
     table = None
     try:
-        for table, entry, applied in replay(gd, game, entries, seed):
+        for table, entry, applied in replay(gd, game, entries, seed, board_view_indices(entries)):
             n = entry["index"]
             if n == 0:
                 _check_options(game, table.state, header, report)

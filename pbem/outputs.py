@@ -201,27 +201,32 @@ def secrets_file(table: Table, player: str, suffix: str) -> Path:
     return table.gd.secrets_html_path(player) if suffix == HTML_SUFFIX else table.gd.secrets_path(player)
 
 
-def write_outputs(table: Table, careful: bool = False) -> None:
-    """The public files and every player's encrypted secrets (text and HTML).
+def write_outputs(table: Table, careful: bool = False) -> list[Path]:
+    """The public files and every player's encrypted secrets (text and HTML); returns their paths.
 
     ``careful``: leave a file alone when it already holds the right content
     (for secrets: when it decrypts, with the moderator key, to the right text).
+    Not flushed one by one: the snapshot records them (:mod:`pbem.append`).
     """
     history = BoardHistory.for_viewers(table, [None, *table.players])
+    paths: list[Path] = []
     for rel, data in public_outputs(table, history).items():
         path = table.gd.root / rel
+        paths.append(path)
         if careful:
-            write_if_changed(path, data, mode=public_mode())
+            write_if_changed(path, data, mode=public_mode(), durable=False)
         else:
-            write_atomic(path, data, mode=public_mode())
+            write_atomic(path, data, mode=public_mode(), durable=False)
     moderator_pub = table.header["moderator"]["key"]
     for player in table.players:
         for suffix, plain in player_plaintexts(table, player, history).items():
             path = secrets_file(table, player, suffix)
+            paths.append(path)
             if careful and _holds(path, plain, table.gd.moderator_key_path):
                 continue
             cipher = agecrypt.encrypt(seal_bytes(suffix, plain), [table.player_keys(player)[0], moderator_pub])
-            write_atomic(path, cipher, mode=0o600)   # encrypted, but still only the player's
+            write_atomic(path, cipher, mode=0o600, durable=False)   # encrypted, but still only the player's
+    return paths
 
 
 def seal_bytes(suffix: str, plain: bytes) -> bytes:

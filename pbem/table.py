@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from pathlib import Path
+from typing import AbstractSet, Any, Iterator, Sequence
 
+from pbem.boardmoves import since_entry
 from pbem.canonical import sha256_hex
 from pbem.draws import ACTING, Draws, auto_draws, move_draws, setup_rng
 from pbem.engine import Applied, Opener, apply_actions, game_for, state_hash
@@ -32,6 +34,11 @@ class Table:
     derived_stale: bool = False
     #: the players' preference lists, derived from the log (pbem.preferences)
     prefs: Preferences = field(default_factory=Preferences)
+    #: the public view (as JSON data) after the recent entries a digest compares the board with
+    #: (:func:`board_view_indices`): what moved is drawn without replaying the log
+    board_views: dict[int, Any] = field(default_factory=dict)
+    #: the text of the log as read (and appended to), so that it is read once per command
+    log_text: str = field(default="", repr=False)
 
     @property
     def header(self) -> dict[str, Any]:
@@ -68,25 +75,32 @@ class Table:
 
     # --- loading ---------------------------------------------------------
     @classmethod
-    def load(cls, gd: GameDir) -> "Table":
-        """The moderator's table: needs the seed; uses the snapshot when it matches the log."""
+    def load(cls, gd: GameDir, check_derived: bool = True) -> "Table":
+        """The moderator's table: needs the seed; uses the snapshot when it matches the log.
+
+        ``check_derived``: also compare the derived files with the snapshot's record of them
+        (:func:`_derived_intact`); a file that differs makes the table ``derived_stale``."""
         log_text = gd.read_log_text()
-        snap = _read_snapshot(gd)
+        snap = read_snapshot(gd)
         if snap and snap.get("log_sha256") == sha256_hex(log_text.encode()):
             # the log is byte for byte the one the snapshot was made with: skip parsing it
             entries = snap["entries"]
             game = game_for(entries[0])
             seed = gd.require_seed(entries)
+            views = {int(k): v for k, v in (snap.get("board_views") or {}).items()}
             return cls(gd, game, entries, seed, game.from_position(snap["position"]), snap["private"],
-                       prefs=Preferences.from_data(snap.get("preferences")))
+                       prefs=Preferences.from_data(snap.get("preferences")), board_views=views,
+                       log_text=log_text,
+                       derived_stale=check_derived and not _derived_intact(gd, snap.get("derived")))
         entries = parse_entries(log_text, str(gd.log_path))   # the text already read, not the file again
         game = game_for(entries[0])
         seed = gd.require_seed(entries)
         table = None
-        for table, _entry, _applied in replay(gd, game, entries, seed):
+        for table, _entry, _applied in replay(gd, game, entries, seed, board_view_indices(entries)):
             pass
         assert table is not None
         table.derived_stale = True
+        table.log_text = log_text
         return table
 
     @classmethod
@@ -99,14 +113,25 @@ class Table:
             raise PbemError(f"{gd.public_dir / 'view.json'} is older than the log; fetch the game folder again")
         return cls(gd, game, entries, None, game.from_position(view["view"]), {})
 
-    def save_snapshot(self, log_text: str) -> None:
-        """The moderator's cache: the state and parsed entries for exactly this log text."""
-        snap = {"log_sha256": sha256_hex(log_text.encode()), "entries": self.entries,
+    def save_snapshot(self, log_text: str, derived: Sequence[Path] = ()) -> None:
+        """The moderator's cache: the state and parsed entries for exactly this log text, and
+        the size and modification time of each file derived from it (``derived``, written just before)."""
+        data = log_text.encode()
+        snap = {"log_sha256": sha256_hex(data), "log_bytes": len(data), "entries": self.entries,
                 "position": self.game.to_position(self.state), "private": self.private,
-                "preferences": self.prefs.to_data()}
+                "preferences": self.prefs.to_data(),
+                "board_views": {str(k): v for k, v in sorted(self.board_views.items())},
+                "derived": {str(p.relative_to(self.gd.root)): _identity(p) for p in derived}}
         # insertion order kept (no sort_keys): a state loaded from the snapshot
         # must be indistinguishable from the replayed one
         write_atomic(self.gd.snapshot_path, json.dumps(snap, separators=(",", ":")).encode(), mode=0o600)
+
+    def remember_board(self) -> None:
+        """Keep the public view after the last entry (a later digest compares its board with it),
+        and forget the views no digest needs any more."""
+        self.board_views[self.last["index"]] = public_view_data(self.game, self.state)
+        keep = board_view_indices(self.entries)
+        self.board_views = {k: v for k, v in self.board_views.items() if k in keep}
 
     def note_private(self, player: str, applied: Applied) -> None:
         """Keep each player's private events since their own last move (for their digest)."""
@@ -118,6 +143,18 @@ class Table:
     def current_state_hash(self) -> str:
         assert self.seed is not None
         return state_hash(self.game, self.state, self.seed, self.game_id)
+
+
+def public_view_data(game: Game, state: Any) -> Any:
+    """The public view as JSON data (what the snapshot holds of it: tuples become lists)."""
+    return json.loads(json.dumps(game.view(state, None)))
+
+
+def board_view_indices(entries: list[dict[str, Any]]) -> set[int]:
+    """The entries after which a digest needs the public board: the one before each reader's
+    first unseen entry (:func:`pbem.boardmoves.since_entry`), and the last (the next digest's)."""
+    readers: list[str | None] = [None, *(p["name"] for p in entries[0]["players"])]
+    return {since_entry(entries, reader) - 1 for reader in readers} | {len(entries) - 1}
 
 
 def keys_at(entries: list[dict[str, Any]], player: str, upto: int) -> list[str]:
@@ -157,7 +194,28 @@ def bot_seats(entries: list[dict[str, Any]]) -> dict[str, str]:
     return seats
 
 
-def _read_snapshot(gd: GameDir) -> dict[str, Any] | None:
+def _identity(path: Path) -> list[int]:
+    """What tells a file apart from an older or lost copy of it: its size and modification time
+    (a copy of the game folder keeps both)."""
+    st = path.stat()
+    return [st.st_size, st.st_mtime_ns]
+
+
+def _derived_intact(gd: GameDir, derived: Any) -> bool:
+    """Are the files derived from the log the ones written with the snapshot?  (A power cut
+    may lose files that were renamed into place but not yet flushed.)"""
+    if not isinstance(derived, dict):
+        return False            # a snapshot from before the derived files were recorded
+    for rel, identity in derived.items():
+        try:
+            if _identity(gd.root / rel) != identity:
+                return False
+        except OSError:
+            return False
+    return True
+
+
+def read_snapshot(gd: GameDir) -> dict[str, Any] | None:
     try:
         return json.loads(gd.snapshot_path.read_bytes())
     except (FileNotFoundError, ValueError):
@@ -237,16 +295,21 @@ def entry_draws(before: list[dict[str, Any]], entry: dict[str, Any], seed: bytes
     return auto_draws(before[0], seed, entry["index"], before, entry["player"])
 
 
-def replay(gd: GameDir, game: Game, entries: list[dict[str, Any]], seed: bytes | None
+def replay(gd: GameDir, game: Game, entries: list[dict[str, Any]], seed: bytes | None,
+           board_views: AbstractSet[int] = frozenset()
            ) -> Iterator[tuple[Table, dict[str, Any], Applied]]:
     """Rebuild the game entry by entry, yielding the table after each entry.
 
     An ``undo`` moderator entry rebuilds the state without the entry it undoes
-    (that entry stays in the log, visibly undone).
+    (that entry stays in the log, visibly undone).  ``board_views``: the entries after
+    which the table keeps the public view (:attr:`Table.board_views`).
     """
     start = start_position(gd, entries)
     store = sealed_store(gd, entries)
     table = initial_table(gd, game, entries[0], seed, start)
+    views = table.board_views
+    if 0 in board_views:
+        views[0] = public_view_data(game, table.state)
     yield table, entries[0], Applied()
     undone: set[int] = set()
     for entry in entries[1:]:
@@ -260,7 +323,10 @@ def replay(gd: GameDir, game: Game, entries: list[dict[str, Any]], seed: bytes |
         elif entry.get("kind") == "moderator" and entry.get("action") == "undo":
             undone.add(entry["undoes"])
             table = _rebuild(gd, game, table.entries, seed, start, undone, store)
+            table.board_views = views
         table.entries.append(entry)
+        if entry["index"] in board_views:
+            views[entry["index"]] = public_view_data(game, table.state)
         yield table, entry, applied
 
 
