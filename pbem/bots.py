@@ -29,7 +29,7 @@ def random_action(game: Game, state: Any, player: str, rng: Rng) -> dict[str, An
 def greedy_action(game: Game, state: Any, player: str, rng: Rng) -> dict[str, Any]:
     """The action the game's hints like best (``Game.bot_preference``), ties broken at random."""
     actions = _legal(game, state, player)
-    scores = [game.bot_preference(state, player, a) for a in actions]
+    scores = game.bot_preferences(state, player, actions)
     best = max(scores)
     top = [a for a, s in zip(actions, scores) if s >= best - 1e-9]
     return top[rng.randbelow(len(top), "bot")]

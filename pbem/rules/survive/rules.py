@@ -39,7 +39,7 @@ class SurviveRules(ViewRules[StateT]):
         if who is None:
             return []
         kind = self.current_step(state)
-        return [Decision(player=who, kind=kind, prompt=self.prompt(state, kind))]
+        return [Decision(who, kind, lambda: self.prompt(state, kind))]   # the text only when read
 
     def prompt(self, state: StateT, kind: str) -> str:
         """One line for decision ``kind``: a layer's (:meth:`variant_prompt`), else the game's."""
