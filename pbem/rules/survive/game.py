@@ -34,6 +34,9 @@ class SurviveGame(Game[StateT], Generic[StateT]):
         #: (the options as given, player count) -> ruleset: every call on a state asks, so the
         #: layers are worked out once per option combination, not on every call
         self._by_options: dict[tuple[tuple[tuple[str, Any], ...], int], SurviveRules[StateT]] = {}
+        #: the options mapping last asked about (the very object), its player count and ruleset:
+        #: a game in play asks with the same state again and again
+        self._last: tuple[Mapping[str, str], int, SurviveRules[StateT]] | None = None
         default = self.data_variant(self.full_options({}))
         self.data = self.data_for(default)
         self.base = self.rules_with((), default)
@@ -90,7 +93,12 @@ class SurviveGame(Game[StateT], Generic[StateT]):
         return rules
 
     def rules(self, state: StateT) -> SurviveRules[StateT]:
-        return self.ruleset(state.options, len(state.players))
+        last, options, n = self._last, state.options, len(state.players)
+        if last is not None and last[0] is options and last[1] == n:
+            return last[2]
+        rules = self.ruleset(options, n)
+        self._last = (options, n, rules)
+        return rules
 
     def view_rules(self, view: Mapping[str, Any]) -> SurviveRules[StateT]:
         """The rules a view was made with (the base rules if the view does not say)."""
