@@ -21,8 +21,10 @@ def copy_state(game: Game, state: Any) -> Any:
 
 
 def random_action(game: Game, state: Any, player: str, rng: Rng) -> dict[str, Any]:
-    """Uniformly among the legal actions."""
-    actions = _legal(game, state, player)
+    """Uniformly among the legal actions (only the one taken is made: ``Game.legal_choices``)."""
+    actions = game.legal_choices(state, player)
+    if not actions:
+        raise RuntimeError(f"{player} has a pending decision but no legal action (rules bug)")
     return actions[rng.randbelow(len(actions), "bot")]
 
 

@@ -309,6 +309,12 @@ class Game(ABC, Generic[S]):
     def legal_actions(self, state: S, player: str) -> list[Action]:
         """Every atomic action ``player`` may take now, in move-file syntax."""
 
+    def legal_choices(self, state: S, player: str) -> Sequence[Action]:
+        """:meth:`legal_actions` as a sequence of the same length and order that may make each
+        action only when it is read (:mod:`pbem.choices`): a bot taking one of hundreds builds
+        one.  Default: the list itself."""
+        return self.legal_actions(state, player)
+
     @abstractmethod
     def apply(self, state: S, player: str, action: Mapping[str, Any], rng: Rng) -> list[Event]:
         """Apply one action by ``player``; mutate ``state``; return what happened.

@@ -60,3 +60,19 @@ def test_simulated_games_end_where_they_always_did(name: str, bot: str) -> None:
     if os.environ.get("PRINT_PINS"):
         print(f"\nPIN {name} {bot} {got}")
     assert got == SIMULATED[name][bot]
+
+
+@pytest.mark.parametrize("config", CONFIGS[::3], ids=[f"game{c.game_no:02d}-{c.game}" for c in CONFIGS[::3]])
+def test_legal_choices_are_the_legal_actions_in_order(config: Config) -> None:
+    """``Game.legal_choices`` (what the random bot samples from, made lazily) has exactly the
+    legal actions, in order, at every step of a golden game, for every player."""
+    record = read(config)
+    game = load_game(config.game)
+    state = game.setup(list(config.players), record["options"], step_rng(config, 0))
+    for number, step in enumerate(record["steps"], start=1):
+        for player in config.players:
+            choices = game.legal_choices(state, player)
+            listed = game.legal_actions(state, player)
+            assert len(choices) == len(listed) and list(choices) == listed, f"{config.describe()}: step {number}"
+            assert [choices[i] for i in range(len(choices))] == listed
+        game.apply(state, step["player"], step["action"], step_rng(config, number))

@@ -140,6 +140,9 @@ class SurviveGame(Game[StateT], Generic[StateT]):
     def legal_actions(self, state: StateT, player: str) -> list[Action]:
         return self.rules(state).legal_actions(state, player)
 
+    def legal_choices(self, state: StateT, player: str) -> Sequence[Action]:
+        return self.rules(state).legal_choices(state, player)
+
     def apply(self, state: StateT, player: str, action: Mapping[str, Any], rng: Rng) -> list[Event]:
         return self.rules(state).apply(state, player, action, rng)
 

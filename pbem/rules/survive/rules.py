@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from collections import deque
 from functools import cached_property
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
+from pbem.choices import Pairs
 from pbem.game import Action, Decision, IllegalAction, Rng
 from pbem.rules.survive.actions import SHAPES, ActionShape, action_kind
 from pbem.rules.survive.base import Events, StateT, event
-from pbem.rules.survive.state import BOAT, OVER, at
+from pbem.rules.survive.setup import SetupRules
+from pbem.rules.survive.state import BOAT, OVER, SETUP_PLACE, at
 
 SAVE = 100.0      # the greedy bot: landing a person on an exit
 BOARD = 3.0       # getting onto a ship
@@ -24,7 +26,16 @@ from pbem.rules.survive.view import ViewRules
 __all__ = ["SurviveRules", "event"]
 
 
+def _placement(handle: str, spot: str) -> Action:
+    return {"place": handle, "on": spot}
+
+
 class SurviveRules(ViewRules[StateT]):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: the core lists the set-up placements (no layer lists them its own way)
+        self.plain_place_listing = type(self).legal_place is SetupRules.legal_place
+
     #: the move-file action shapes of this game (every layer's: the syntax does not change
     #: with the options)
     action_shapes: tuple[ActionShape, ...] = SHAPES
@@ -53,6 +64,18 @@ class SurviveRules(ViewRules[StateT]):
         if self.decider(state) != player:
             return []
         return self.deciders[self.current_step(state)](state, player)
+
+    def legal_choices(self, state: StateT, player: str) -> Sequence[Action]:
+        """The legal actions, made only when read where a decision pairs two lists (set-up
+        placement: every explorer in reserve on every empty tile), unless a layer lists them
+        its own way."""
+        if self.decider(state) != player:
+            return []
+        step = self.current_step(state)
+        if step == SETUP_PLACE and self.deciders[step] == self.legal_place and self.plain_place_listing:
+            spots = [self.label(c) for c in self.placement_spots(state)]
+            return Pairs(self.reserve_explorers(state, player), spots, _placement)
+        return self.deciders[step](state, player)
 
     # --- applying an action ----------------------------------------------------------
     def apply(self, state: StateT, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
