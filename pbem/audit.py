@@ -25,7 +25,7 @@ from pbem.gamedir import GameDir
 from pbem.log import split_chunks, verify_chain
 from pbem.movefile import MoveFileError, parse_move
 from pbem.boardmoves import BoardHistory
-from pbem.outputs import opened_bytes, player_plaintexts, public_outputs, secrets_file
+from pbem.outputs import BoardDrawings, opened_bytes, player_plaintexts, public_outputs, secrets_file
 from pbem.repair import is_moderator_copy, repair
 from pbem.rng import derive_key, seed_commitment
 from pbem.sealed import is_sealed
@@ -205,8 +205,9 @@ def _check_turn(entries: list[dict[str, Any]], i: int, report: AuditReport) -> N
 def _check_secrets(table: Any, report: AuditReport) -> None:
     """On the moderator's copy: every player's encrypted secrets (text and HTML) hold exactly their digest."""
     history = BoardHistory.for_viewers(table, table.players)
+    drawings = BoardDrawings()
     for player in table.players:
-        for suffix, expected in player_plaintexts(table, player, history).items():
+        for suffix, expected in player_plaintexts(table, player, history, drawings).items():
             path = secrets_file(table, player, suffix)
             name = f"secrets/{path.name}"
             try:
