@@ -63,7 +63,7 @@ def append_entry(table: Table, entry: dict[str, Any], archive: Mapping[str, byte
     fsutil.append_durable(gd.log_path, text)                                # the commit point
     fsutil.fault_point("committed")
     table.log_text += text
-    table.entries.append(entry)
+    table.add_entry(entry)
     table.remember_board()
     try:
         publish(table, table.log_text, now=time.time())
@@ -96,7 +96,7 @@ def publish(table: Table, log_text: str, now: float | None = None, careful: bool
     """
     gd = table.gd
     derived = write_outputs(table, careful=careful)
-    store = sealed_store(gd, table.entries)
+    store = sealed_store(gd, table.entries if careful else table.tail)   # the older ones are in the store
     if store:
         fsutil.write_if_changed(gd.moderator_dir / SEALED, json.dumps(store, sort_keys=True, indent=1), mode=0o600,
                                 durable=False)

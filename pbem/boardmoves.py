@@ -93,7 +93,7 @@ class BoardHistory:
 
     @classmethod
     def for_viewers(cls, table: Any, viewers: Iterable[str | None]) -> "BoardHistory":
-        return cls(table, {since_entry(table.entries, v) - 1 for v in viewers})
+        return cls(table, {table.since(v) - 1 for v in viewers})
 
     def after(self, index: int) -> BoardPicture | None:
         """The public picture after entry ``index``, or None when it was not made (no seed)."""

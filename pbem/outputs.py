@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from pbem import yamlio
-from pbem.boardmoves import BoardHistory, mark_moves, since_entry
+from pbem.boardmoves import BoardHistory, mark_moves
 from pbem.canonical import canonical
 from pbem.crypto import agecrypt
 from pbem.errors import PbemError
-from pbem.game import BoardPicture
 from pbem.fsutil import public_mode, write_atomic, write_if_changed
+from pbem.game import BoardPicture
 from pbem.movefile import MoveFile, render_move
 from pbem.render.digest import DigestContext, render_digest
 from pbem.render.hexmap_svg import render_svg
@@ -43,7 +43,7 @@ def events_since(table: Table, viewer: str | None) -> list[str]:
     """Public event lines since the viewer's last move (public: since the last move entry),
     from the reader's own last move on (its die roll and what followed)."""
     lines: list[str] = []
-    for e in table.entries[since_entry(table.entries, viewer):]:
+    for e in table.entries_from(table.since(viewer)):
         who = e.get("player", "moderator")
         lines.append(f"entry {e['index']} ({e['kind']}, {who}):")
         for ev in e.get("events", []):
@@ -56,7 +56,7 @@ def events_since(table: Table, viewer: str | None) -> list[str]:
 def moderator_lines(table: Table) -> list[str]:
     """Every moderator action so far, with its reason (shown in every digest)."""
     lines = []
-    for e in table.entries:
+    for e in table.notes:
         if e.get("kind") == "moderator" and e.get("action") not in ("bot-move",):
             who = f" {e['player']}" if "player" in e else ""
             extra = f" (entry {e['undoes']})" if "undoes" in e else ""
@@ -119,7 +119,7 @@ def digest_context(table: Table, viewer: str | None, with_svg: bool = True,
     view = game.view(state, viewer)
     if history is None:
         history = BoardHistory.for_viewers(table, [viewer])
-    board = mark_moves(game.board_picture(view), history.after(since_entry(table.entries, viewer) - 1))
+    board = mark_moves(game.board_picture(view), history.after(table.since(viewer) - 1))
     board_text, board_svg = (drawings or BoardDrawings()).draw(board, game.title, with_svg)
     pending = game.pending(state)
     waiting = [f"{d.player}: {d.kind}" + (f" - {d.prompt}" if d.prompt else "") for d in pending]
@@ -257,7 +257,7 @@ def write_outputs(table: Table, careful: bool = False) -> list[Path]:
 
 def seal_bytes(suffix: str, plain: bytes) -> bytes:
     """What is encrypted for a file with ``suffix``: the HTML page gzip-compressed (fixed time:
-    deterministic), the text as it is."""
+    deterministic; level 9: a mail holds it beside the board picture, under 100 KB), the text as it is."""
     return gzip.compress(plain, compresslevel=9, mtime=0) if suffix == HTML_SUFFIX else plain
 
 

@@ -53,7 +53,7 @@ def repair(gd: GameDir, check_derived: bool = True) -> tuple[Table, list[str]]:
             notes.append(f"removed {path.relative_to(gd.root)}, left by an interrupted write")
     notes += _cut_torn_end(gd)
     table = Table.load(gd, check_derived)
-    notes += _remove_stray_archives(gd, table.entries)
+    notes += _remove_stray_archives(gd, table)
     if table.derived_stale:
         clock = read_clock(gd.moderator_dir)
         if (gd.moderator_dir / CLOCK).is_file() and str(table.last["index"]) not in clock:
@@ -65,7 +65,7 @@ def repair(gd: GameDir, check_derived: bool = True) -> tuple[Table, list[str]]:
 
 def _cut_torn_end(gd: GameDir) -> list[str]:
     snap = read_snapshot(gd)
-    if not snap or not isinstance(snap.get("log_bytes"), int) or not snap.get("entries"):
+    if not snap or not isinstance(snap.get("log_bytes"), int) or not snap.get("tail"):
         return []
     committed = snap["log_bytes"]
     if gd.log_path.stat().st_size <= committed:
@@ -73,7 +73,7 @@ def _cut_torn_end(gd: GameDir) -> list[str]:
     data = gd.log_path.read_bytes()
     if sha256_hex(data[:committed]) != snap.get("log_sha256"):
         return []           # not the log the snapshot was made from: Table.load replays it, audit judges it
-    last = snap["entries"][-1]
+    last = snap["tail"][-1]
     if _one_whole_entry(data[committed:], last):
         return []
     with open(gd.log_path, "r+b") as fh:
@@ -96,18 +96,25 @@ def _one_whole_entry(tail: bytes, last: dict[str, Any]) -> bool:
             and entry_hash_ok(entry) and render_entry(entry).encode() == tail)
 
 
-def _remove_stray_archives(gd: GameDir, entries: list[dict[str, Any]]) -> list[str]:
+def _remove_stray_archives(gd: GameDir, table: Table) -> list[str]:
+    """Archived moves no entry refers to.  An archive is named by the entry it was written for,
+    so a stray is numbered after the last entry (its move never reached the log); a table
+    replayed from the log (after a crash) checks every name against the entries."""
     referenced: set[str] = set()
-    for entry in entries:
+    for entry in table.tail:
         name = str(entry.get("move", {}).get("file", "")).rpartition("/")[2]
         if name:
             referenced |= {name, name + ".sig"}
+    last = table.last["index"]
     notes = []
     if gd.moves_dir.is_dir():
         for path in sorted(gd.moves_dir.iterdir()):
-            if ARCHIVE_NAME.match(path.name) and path.name not in referenced and not path.is_dir():
-                path.unlink()
-                notes.append(f"removed moves/{path.name}: its move never reached the log (it may be sent again)")
+            if not ARCHIVE_NAME.match(path.name) or path.name in referenced or path.is_dir():
+                continue
+            if table.tail_start and int(path.name.split("-", 1)[0]) <= last:
+                continue        # an older entry's: the snapshot matches the log, so that append finished
+            path.unlink()
+            notes.append(f"removed moves/{path.name}: its move never reached the log (it may be sent again)")
     return notes
 
 

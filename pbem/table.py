@@ -22,11 +22,26 @@ START_POSITION = "start_position.json"
 SEALED = "sealed.json"   # moderator/: the plaintexts of sealed actions, "<entry>/<action number>" -> text
 
 
+#: the fields of a non-move entry that the table keeps at hand (:attr:`Table.notes`): what the
+#: keys, seats, pause, reveal and the digests' moderator lines are read from
+NOTE_FIELDS = ("index", "kind", "action", "player", "undoes", "reason", "new_key", "to", "seed")
+
+
+def note_of(entry: dict[str, Any]) -> dict[str, Any]:
+    return {k: entry[k] for k in NOTE_FIELDS if k in entry}
+
+
 @dataclass
 class Table:
+    """A game in memory.  A table replayed from the log holds every entry; a table loaded from
+    the moderator's snapshot holds the header, the entries from the first one a digest still
+    needs (``tail``, from index ``tail_start``), and the moderator's entries in brief
+    (:attr:`notes`), and parses the log only when something asks for :attr:`entries`:
+    `pbem submit` never does, so its work does not grow with the log."""
+
     gd: GameDir
     game: Game
-    entries: list[dict[str, Any]]
+    tail: list[dict[str, Any]]          # the entries from index tail_start on (0: every entry)
     seed: bytes | None
     state: Any
     private: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
@@ -39,10 +54,54 @@ class Table:
     board_views: dict[int, Any] = field(default_factory=dict)
     #: the text of the log as read (and appended to), so that it is read once per command
     log_text: str = field(default="", repr=False)
+    tail_start: int = 0
+    head: dict[str, Any] | None = field(default=None, repr=False)   # entry 0 (when the tail starts later)
+    _notes: list[dict[str, Any]] | None = field(default=None, repr=False)
+
+    @property
+    def entries(self) -> list[dict[str, Any]]:
+        """Every entry of the log (parsed from the log text the first time, for a table loaded
+        from the snapshot)."""
+        if self.tail_start:
+            full = parse_entries(self.log_text, str(self.gd.log_path))
+            if len(full) != self.tail_start + len(self.tail) or full[-1].get("hash") != self.tail[-1].get("hash"):
+                raise PbemError(f"{self.gd.log_path} changed while it was read; run the command again")
+            self.tail, self.tail_start = full, 0
+        return self.tail
+
+    @property
+    def notes(self) -> list[dict[str, Any]]:
+        """Every entry after the header that is not a player's move, in brief (:data:`NOTE_FIELDS`)."""
+        if self._notes is None:
+            self._notes = [note_of(e) for e in self.entries[1:] if e.get("kind") != "move"]
+        return self._notes
+
+    def add_entry(self, entry: dict[str, Any]) -> None:
+        """The entry just committed to the log."""
+        if self._notes is not None and entry.get("kind") != "move":
+            self._notes.append(note_of(entry))
+        self.tail.append(entry)
+
+    def entries_from(self, index: int) -> list[dict[str, Any]]:
+        """The entries with index ``index`` and later."""
+        index = max(index, 0)
+        if index >= self.tail_start:
+            return self.tail[index - self.tail_start:]
+        return self.entries[index:]
+
+    def since(self, viewer: str | None) -> int:
+        """:func:`pbem.boardmoves.since_entry` of the log, from the tail when it reaches back far enough."""
+        if self.tail_start:
+            for entry in reversed(self.tail):
+                if entry.get("kind") == "move" and (viewer is None or entry.get("player") == viewer):
+                    return max(entry["index"], 1)
+        return since_entry(self.entries, viewer)
 
     @property
     def header(self) -> dict[str, Any]:
-        return self.entries[0]
+        if self.tail_start and self.head is not None:
+            return self.head
+        return self.tail[0] if not self.tail_start else self.entries[0]
 
     @property
     def game_id(self) -> str:
@@ -54,24 +113,29 @@ class Table:
 
     @property
     def last(self) -> dict[str, Any]:
-        return self.entries[-1]
+        return self.tail[-1]
+
+    def key_entries(self) -> list[dict[str, Any]]:
+        """The header and the moderator's entries: what :func:`keys_at` reads."""
+        return [self.header, *self.notes]
 
     def player_keys(self, player: str) -> list[str]:
-        return keys_at(self.entries, player, len(self.entries))
+        key_entries = self.key_entries()
+        return keys_at(key_entries, player, len(key_entries))
 
     @property
     def paused(self) -> str:
         """The reason the game is paused, or "" when it runs."""
-        return paused_reason(self.entries)
+        return paused_reason(self.notes)
 
     @property
     def revealed_at(self) -> int | None:
         """The index of the reveal entry: from then on the game is closed."""
-        return revealed_at(self.entries)
+        return revealed_at(self.notes)
 
     def seats(self) -> dict[str, str]:
         """player -> "bot" for seats handed to a bot."""
-        return bot_seats(self.entries)
+        return bot_seats(self.notes)
 
     # --- loading ---------------------------------------------------------
     @classmethod
@@ -82,15 +146,16 @@ class Table:
         (:func:`_derived_intact`); a file that differs makes the table ``derived_stale``."""
         log_text = gd.read_log_text()
         snap = read_snapshot(gd)
-        if snap and snap.get("log_sha256") == sha256_hex(log_text.encode()):
+        if snap and snap.get("log_sha256") == sha256_hex(log_text.encode()) and "tail" in snap:
             # the log is byte for byte the one the snapshot was made with: skip parsing it
-            entries = snap["entries"]
-            game = game_for(entries[0])
-            seed = gd.require_seed(entries)
+            header, tail, start = snap["header"], snap["tail"], int(snap["tail_start"])
+            game = game_for(header)
+            seed = gd.require_seed([header, *snap["notes"]])
             views = {int(k): v for k, v in (snap.get("board_views") or {}).items()}
-            return cls(gd, game, entries, seed, game.from_position(snap["position"]), snap["private"],
+            return cls(gd, game, tail, seed,
+                       game.from_position(snap["position"]), snap["private"],
                        prefs=Preferences.from_data(snap.get("preferences")), board_views=views,
-                       log_text=log_text,
+                       log_text=log_text, tail_start=start, head=header, _notes=snap["notes"],
                        derived_stale=check_derived and not _derived_intact(gd, snap.get("derived")))
         entries = parse_entries(log_text, str(gd.log_path))   # the text already read, not the file again
         game = game_for(entries[0])
@@ -114,10 +179,14 @@ class Table:
         return cls(gd, game, entries, None, game.from_position(view["view"]), {})
 
     def save_snapshot(self, log_text: str, derived: Sequence[Path] = ()) -> None:
-        """The moderator's cache: the state and parsed entries for exactly this log text, and
-        the size and modification time of each file derived from it (``derived``, written just before)."""
+        """The moderator's cache for exactly this log text: the state, the header, the entries
+        from the first one a digest still needs, the moderator's entries in brief, and the size
+        and modification time of each file derived from the log (``derived``, written just
+        before).  Its size does not grow with the log as players move."""
         data = log_text.encode()
-        snap = {"log_sha256": sha256_hex(data), "log_bytes": len(data), "entries": self.entries,
+        start = min(board_view_indices(self))
+        snap = {"log_sha256": sha256_hex(data), "log_bytes": len(data),
+                "header": self.header, "tail_start": start, "tail": self.entries_from(start), "notes": self.notes,
                 "position": self.game.to_position(self.state), "private": self.private,
                 "preferences": self.prefs.to_data(),
                 "board_views": {str(k): v for k, v in sorted(self.board_views.items())},
@@ -130,7 +199,7 @@ class Table:
         """Keep the public view after the last entry (a later digest compares its board with it),
         and forget the views no digest needs any more."""
         self.board_views[self.last["index"]] = public_view_data(self.game, self.state)
-        keep = board_view_indices(self.entries)
+        keep = board_view_indices(self)
         self.board_views = {k: v for k, v in self.board_views.items() if k in keep}
 
     def note_private(self, player: str, applied: Applied) -> None:
@@ -150,11 +219,15 @@ def public_view_data(game: Game, state: Any) -> Any:
     return json.loads(json.dumps(game.view(state, None)))
 
 
-def board_view_indices(entries: list[dict[str, Any]]) -> set[int]:
+def board_view_indices(log: "Table | list[dict[str, Any]]") -> set[int]:
     """The entries after which a digest needs the public board: the one before each reader's
-    first unseen entry (:func:`pbem.boardmoves.since_entry`), and the last (the next digest's)."""
-    readers: list[str | None] = [None, *(p["name"] for p in entries[0]["players"])]
-    return {since_entry(entries, reader) - 1 for reader in readers} | {len(entries) - 1}
+    first unseen entry (:func:`pbem.boardmoves.since_entry`), and the last (the next digest's).
+    ``log``: the entries, or a table (which finds them in its tail)."""
+    if isinstance(log, Table):
+        readers: list[str | None] = [None, *log.players]
+        return {log.since(reader) - 1 for reader in readers} | {log.last["index"]}
+    readers = [None, *(p["name"] for p in log[0]["players"])]
+    return {since_entry(log, reader) - 1 for reader in readers} | {len(log) - 1}
 
 
 def keys_at(entries: list[dict[str, Any]], player: str, upto: int) -> list[str]:
@@ -324,7 +397,7 @@ def replay(gd: GameDir, game: Game, entries: list[dict[str, Any]], seed: bytes |
             undone.add(entry["undoes"])
             table = _rebuild(gd, game, table.entries, seed, start, undone, store)
             table.board_views = views
-        table.entries.append(entry)
+        table.add_entry(entry)
         if entry["index"] in board_views:
             views[entry["index"]] = public_view_data(game, table.state)
         yield table, entry, applied
@@ -340,5 +413,5 @@ def _rebuild(gd: GameDir, game: Game, entries: list[dict[str, Any]], seed: bytes
                                     entry_draws(table.entries, entry, seed), store_opener(store, entry["index"]),
                                     table.prefs)
             table.note_private(player, applied)
-        table.entries.append(entry)
+        table.add_entry(entry)
     return table

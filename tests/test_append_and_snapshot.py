@@ -17,7 +17,7 @@ import os
 from pathlib import Path
 
 import pytest
-from pipeline_helpers import new_game, signed_move
+from pipeline_helpers import bot_move, new_game, signed_move
 
 from pbem.audit import audit
 from pbem.fsutil import append_durable
@@ -98,3 +98,52 @@ def test_the_snapshot_keeps_only_the_boards_a_digest_needs(game: GameDir, key_po
     kept = {int(k) for k in snap["board_views"]}
     assert kept == board_view_indices(table.entries) and len(kept) <= 4
     assert max(kept) == table.last["index"]
+
+
+def test_the_snapshot_does_not_grow_with_the_log(tmp_path: Path, key_pool: dict[str, Path]) -> None:
+    """The snapshot keeps the entries a digest still needs, not the history: its size at entry 60
+    is about its size at entry 20, and `submit` never parses the whole log."""
+    gd = new_game(tmp_path / "g", "atlantis", key_pool, ["red", "blue", "green", "yellow"])
+    sizes = {}
+    while (index := Table.load(gd).last["index"]) < 60:
+        mv = bot_move(gd, key_pool)
+        assert mv is not None
+        submit(gd, *mv)
+        if index + 1 in (20, 60):
+            sizes[index + 1] = gd.snapshot_path.stat().st_size
+            snap = json.loads(gd.snapshot_path.read_bytes())
+            assert len(snap["tail"]) <= 8 and "entries" not in snap
+    assert sizes[60] < 1.3 * sizes[20]
+    table = Table.load(gd)
+    assert table.tail_start > 0                              # loaded from the snapshot: the log not parsed
+    mv = bot_move(gd, key_pool)
+    assert mv is not None
+    submit(gd, *mv)
+    assert audit(gd).ok
+
+
+def test_a_table_from_the_snapshot_says_what_a_replayed_one_says(game: GameDir, key_pool: dict[str, Path],
+                                                                  tmp_path: Path) -> None:
+    from pbem.crypto import keys
+    from pbem.moderator import moderate
+    moderate(game, "note", "a note")
+    moderate(game, "pause", "away")
+    moderate(game, "resume", "back")
+    new_key = keys.generate_keypair(tmp_path / "green2", "green2")
+    moderate(game, "replace-key", "lost key", player="green", new_key=new_key)
+    submit(game, *signed_move(Table.load(game), "green", [{"draw": True}], tmp_path / "green2"))
+    for player in ("red", "blue"):                             # every reader has moved since entry 5
+        submit(game, *signed_move(Table.load(game), player, [{"draw": True}], key_pool[player]))
+    snapped = Table.load(game)
+    game.snapshot_path.unlink()
+    replayed = Table.load(game)
+    assert snapped.tail_start > 0 and replayed.tail_start == 0
+    for viewer in (None, "red", "blue", "green"):
+        assert snapped.since(viewer) == replayed.since(viewer)
+        assert snapped.entries_from(snapped.since(viewer)) == replayed.entries_from(replayed.since(viewer))
+    assert snapped.notes == [
+        {k: e[k] for k in ("index", "kind", "action", "player", "reason", "new_key") if k in e}
+        for e in replayed.entries[1:] if e["kind"] != "move"]
+    assert snapped.player_keys("green") == replayed.player_keys("green") == [new_key]
+    assert (snapped.paused, snapped.seats(), snapped.revealed_at) == (replayed.paused, replayed.seats(), None)
+    assert snapped.entries == replayed.entries                # parsed on demand
