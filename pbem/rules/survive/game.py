@@ -175,5 +175,4 @@ class SurviveGame(Game[StateT], Generic[StateT]):
         return self.rules(state).bot_preference(state, player, action)
 
     def bot_preferences(self, state: StateT, player: str, actions: Sequence[Mapping[str, Any]]) -> list[float]:
-        prefer = self.rules(state).bot_preference
-        return [prefer(state, player, a) for a in actions]
+        return self.rules(state).bot_preferences(state, player, actions)

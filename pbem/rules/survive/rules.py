@@ -35,6 +35,9 @@ class SurviveRules(ViewRules[StateT]):
         super().__init__(*args, **kwargs)
         #: the core lists the set-up placements (no layer lists them its own way)
         self.plain_place_listing = type(self).legal_place is SetupRules.legal_place
+        #: the greedy bot's scores are the core's (no layer scores its own way)
+        self.plain_preferences = (type(self).bot_preference is SurviveRules.bot_preference
+                                  and type(self).prefer_move is SurviveRules.prefer_move)
 
     #: the move-file action shapes of this game (every layer's: the syntax does not change
     #: with the options)
@@ -150,6 +153,54 @@ class SurviveRules(ViewRules[StateT]):
         if action.get("done") == "move":
             return STAY
         return 0.0
+
+    def bot_preferences(self, state: StateT, player: str, actions: Sequence[Mapping[str, Any]]) -> list[float]:
+        """:meth:`bot_preference` of each action; with the core's scores, what each piece's score
+        shares (where it stands, who is aboard) is worked out once for the list."""
+        if not self.plain_preferences:
+            return [self.bot_preference(state, player, a) for a in actions]
+        dist, index, is_isle = self.isle_distance, self.board.index, self.board.is_isle
+        boat_at = state.boat_at
+        known: dict[str, tuple[str, int, float]] = {}      # piece -> (kind, cell, explorer: aboard / ship: mine)
+        out: list[float] = []
+        for action in actions:
+            if not ("move" in action and "to" in action):
+                out.append(STAY if action.get("done") == "move" else 0.0)
+                continue
+            piece, target = str(action["move"]), index.get(str(action["to"]))
+            if target is None:
+                out.append(0.0)
+                continue
+            facts = known.get(piece)
+            if facts is None:
+                facts = known[piece] = self._piece_facts(state, player, piece)
+            kind, here, extra = facts
+            if kind == "explorer":
+                if is_isle(target):
+                    out.append(SAVE)
+                else:
+                    bonus = BOARD if target in boat_at and not extra else 0.0
+                    out.append(bonus + dist[here] - dist[target])
+            elif kind == "ship":
+                out.append(extra * (dist[here] - dist[target]))
+            else:
+                out.append(0.0)
+        return out
+
+    def _piece_facts(self, state: StateT, player: str, piece: str) -> tuple[str, int, float]:
+        """What :meth:`prefer_move` reads of a piece: ("explorer", its cell, 1.0 if aboard a ship),
+        ("ship", its cell, explorers of ``player`` aboard), or ("none", 0, 0.0)."""
+        if piece in state.explorers:
+            e = state.explorers[piece]
+            here = state.explorer_cell(e)
+            if here is None:
+                return ("none", 0, 0.0)
+            return ("explorer", here, 1.0 if e.where == BOAT else 0.0)
+        if piece in state.boats and state.boats[piece].cell is not None:
+            boat = state.boats[piece]
+            mine = sum(1 for p in boat.passengers if state.explorers[p].owner == player)
+            return ("ship", at(boat.cell), mine)
+        return ("none", 0, 0.0)
 
     def prefer_move(self, state: StateT, player: str, piece: str, to: str) -> float:
         target = self.board.index.get(to)
