@@ -151,12 +151,16 @@ def append_durable(path: Path, data: bytes | str) -> None:
 
 def remove_temp_files(folder: Path) -> list[Path]:
     """Remove the temporary files an interrupted :func:`write_atomic` left in ``folder``."""
-    removed = []
-    if folder.is_dir():
-        for path in sorted(folder.iterdir()):
-            if TEMP_NAME.match(path.name) and path.is_file() and not path.is_symlink():
-                path.unlink()
-                removed.append(path)
+    removed: list[Path] = []
+    try:
+        names = os.listdir(folder)
+    except (FileNotFoundError, NotADirectoryError):
+        return removed
+    for name in sorted(n for n in names if n.startswith(".") and TEMP_NAME.match(n)):
+        path = folder / name
+        if path.is_file() and not path.is_symlink():
+            path.unlink()
+            removed.append(path)
     return removed
 
 

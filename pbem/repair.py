@@ -106,15 +106,21 @@ def _remove_stray_archives(gd: GameDir, table: Table) -> list[str]:
         if name:
             referenced |= {name, name + ".sig"}
     last = table.last["index"]
-    notes = []
-    if gd.moves_dir.is_dir():
-        for path in sorted(gd.moves_dir.iterdir()):
-            if not ARCHIVE_NAME.match(path.name) or path.name in referenced or path.is_dir():
-                continue
-            if table.tail_start and int(path.name.split("-", 1)[0]) <= last:
-                continue        # an older entry's: the snapshot matches the log, so that append finished
-            path.unlink()
-            notes.append(f"removed moves/{path.name}: its move never reached the log (it may be sent again)")
+    notes: list[str] = []
+    try:
+        names = os.listdir(gd.moves_dir)
+    except (FileNotFoundError, NotADirectoryError):
+        return notes
+    for name in sorted(names):
+        if name in referenced or not ARCHIVE_NAME.match(name):
+            continue
+        if table.tail_start and int(name.split("-", 1)[0]) <= last:
+            continue        # an older entry's: the snapshot matches the log, so that append finished
+        path = gd.moves_dir / name
+        if path.is_dir():
+            continue
+        path.unlink()
+        notes.append(f"removed moves/{name}: its move never reached the log (it may be sent again)")
     return notes
 
 

@@ -112,7 +112,7 @@ def test_the_snapshot_does_not_grow_with_the_log(tmp_path: Path, key_pool: dict[
         if index + 1 in (20, 60):
             sizes[index + 1] = gd.snapshot_path.stat().st_size
             snap = json.loads(gd.snapshot_path.read_bytes())
-            assert len(snap["tail"]) <= 8 and "entries" not in snap
+            assert len(snap["tail"]) <= 20 and "entries" not in snap     # about one round of the table
     assert sizes[60] < 1.3 * sizes[20]
     table = Table.load(gd)
     assert table.tail_start > 0                              # loaded from the snapshot: the log not parsed
