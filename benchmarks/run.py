@@ -232,9 +232,12 @@ def rss_kib() -> int:
     return 0
 
 
-def soak(total: int, traced: bool) -> None:
-    """``total`` bot games in this one process (every game in turn, every tenth with the greedy bot);
-    memory after a warm-up round and at the end: it must stay flat."""
+def soak(total: int, traced_games: int) -> None:
+    """``total`` bot games in this one process (every game in turn, every tenth with the greedy
+    bot); memory after a warm-up round and at the end: it must stay flat.  RSS and the objects
+    the garbage collector tracks are printed every 1,000 games; tracemalloc (which slows the
+    games about fourfold) follows only the last ``traced_games``: what they leave allocated is
+    what each game leaks."""
     import tracemalloc
     names = game_names()
     games = {n: load_game(n) for n in names}
@@ -244,32 +247,39 @@ def soak(total: int, traced: bool) -> None:
         bot = "greedy" if k % 10 == 9 else "random"
         return simulate(games[name], PLAYERS, {}, f"soak/{k}".encode(), bot=bot)[1]
 
-    warm = 2 * len(names) * 10 // 2
+    warm = 10 * len(names)
     for k in range(warm):   # every game with both bots: imports and caches settle
         play(k)
     gc.collect()
-    if traced:
-        tracemalloc.start()
+    traced_from = max(0, total - traced_games)
     start_rss, start_objects, t0 = rss_kib(), len(gc.get_objects()), time.perf_counter()
-    print(f"soak: {total} bot games in one process ({', '.join(names)}; random, every tenth greedy)"
-          f"{' with tracemalloc' if traced else ''}")
+    print(f"soak: {total} bot games in one process ({', '.join(names)}; random, every tenth greedy); "
+          f"tracemalloc over the last {total - traced_from}")
     print(f"  start: RSS {start_rss / 1024:.1f} MiB, {start_objects} objects tracked by gc")
     actions = 0
+    traced_start = 0
     for k in range(warm, warm + total):
+        done = k - warm
+        if traced_games and done == traced_from:
+            gc.collect()
+            tracemalloc.start()
+            traced_start = tracemalloc.get_traced_memory()[0]
+            print(f"  {done:6d} games: tracemalloc on ({traced_start / 1024:.0f} KiB traced)", flush=True)
         actions += play(k)
-        done = k - warm + 1
+        done += 1
         if done % 1000 == 0 or done == total:
             gc.collect()
-            traced_now = f", traced {tracemalloc.get_traced_memory()[0] / 1024:.0f} KiB" if traced else ""
+            traced_now = f", traced {tracemalloc.get_traced_memory()[0] / 1024:.0f} KiB" \
+                if tracemalloc.is_tracing() else ""
             print(f"  {done:6d} games ({done / (time.perf_counter() - t0):.1f} games/s): RSS "
                   f"{rss_kib() / 1024:.1f} MiB{traced_now}, {len(gc.get_objects())} objects", flush=True)
     end_rss, end_objects = rss_kib(), len(gc.get_objects())
     print(f"  end: RSS {end_rss / 1024:.1f} MiB ({(end_rss - start_rss) / 1024:+.1f} MiB), "
           f"{end_objects} objects ({end_objects - start_objects:+d}), {actions} actions in all")
-    if traced:
+    if tracemalloc.is_tracing():
         snapshot = tracemalloc.take_snapshot().filter_traces([tracemalloc.Filter(False, tracemalloc.__file__)])
         still = sum(s.size for s in snapshot.statistics("filename"))
-        print(f"  allocated since the start and still alive: {still / 1024:.0f} KiB; largest by line:")
+        print(f"  allocated during the traced games and still alive: {still / 1024:.0f} KiB; largest by line:")
         for stat in snapshot.statistics("lineno")[:5]:
             print(f"    {stat.size / 1024:8.1f} KiB  {stat.count:6d} blocks  {stat.traceback}")
         tracemalloc.stop()
@@ -283,10 +293,11 @@ def main() -> None:
     ap.add_argument("--json", type=Path, help="also write every measurement to this file")
     ap.add_argument("--soak", action="store_true", help="instead: play bot games in one process, print memory")
     ap.add_argument("--soak-games", type=int, default=10_000)
-    ap.add_argument("--no-tracemalloc", action="store_true", help="soak without tracemalloc (faster; RSS only)")
+    ap.add_argument("--soak-traced", type=int, default=1_000,
+                    help="the last this many soak games run under tracemalloc (0: none; it slows them)")
     args = ap.parse_args()
     if args.soak:
-        soak(args.soak_games, not args.no_tracemalloc)
+        soak(args.soak_games, args.soak_traced)
         return
     if args.pairs < 5:
         ap.error("--pairs must be at least 5")
