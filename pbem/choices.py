@@ -45,3 +45,43 @@ class Pairs(Sequence[Action]):
     def __iter__(self) -> Iterator[Action]:
         make = self._make
         return (make(a, b) for a in self._firsts for b in self._seconds)
+
+
+class Chain(Sequence[Action]):
+    """The sequences one after the other (a list of actions, then :class:`Pairs`...), read by index."""
+
+    def __init__(self, parts: Sequence[Sequence[Action]]) -> None:
+        self._parts = [p for p in parts if len(p)]
+        self._ends: list[int] = []
+        total = 0
+        for part in self._parts:
+            total += len(part)
+            self._ends.append(total)
+
+    def __len__(self) -> int:
+        return self._ends[-1] if self._ends else 0
+
+    @overload
+    def __getitem__(self, k: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> list[Action]: ...
+
+    def __getitem__(self, k: int | slice) -> Action | list[Action]:
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        n = len(self)
+        if k < 0:
+            k += n
+        if not 0 <= k < n:
+            raise IndexError("legal action index out of range")
+        start = 0
+        for part, end in zip(self._parts, self._ends):
+            if k < end:
+                return part[k - start]
+            start = end
+        raise IndexError("legal action index out of range")   # pragma: no cover - the ends cover every index
+
+    def __iter__(self) -> Iterator[Action]:
+        for part in self._parts:
+            yield from part

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from collections import deque
 from functools import cached_property
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
-from pbem.choices import Pairs
+from pbem.choices import Chain, Pairs
 from pbem.game import Action, Decision, IllegalAction, Rng
 from pbem.rules.survive.actions import SHAPES, ActionShape, action_kind
 from pbem.rules.survive.base import Events, StateT, event
 from pbem.rules.survive.setup import SetupRules
-from pbem.rules.survive.state import BOAT, OVER, SETUP_PLACE, at
+from pbem.rules.survive.state import BOAT, OVER, SEA, SETUP_PLACE, STEP_TILE, at
+from pbem.rules.survive.tiles import TileRules
 
 SAVE = 100.0      # the greedy bot: landing a person on an exit
 BOARD = 3.0       # getting onto a ship
@@ -30,11 +31,22 @@ def _placement(handle: str, spot: str) -> Action:
     return {"place": handle, "on": spot}
 
 
+def _tile_move(tile: str) -> Callable[[str, str], Action]:
+    """Playing ``tile`` to move a creature to a space."""
+    def make(creature: str, to: str) -> Action:
+        return {"play": tile, "creature": creature, "to": to}
+    return make
+
+
 class SurviveRules(ViewRules[StateT]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         #: the core lists the set-up placements (no layer lists them its own way)
         self.plain_place_listing = type(self).legal_place is SetupRules.legal_place
+        #: the core lists the tiles to play, and the creature-moving tiles' options
+        self.plain_tile_listing = (type(self).legal_play_tile is TileRules.legal_play_tile
+                                   and type(self).options_move_creature is TileRules.options_move_creature
+                                   and type(self).relocation_options is TileRules.relocation_options)
         #: the greedy bot's scores are the core's (no layer scores its own way)
         self.plain_preferences = (type(self).bot_preference is SurviveRules.bot_preference
                                   and type(self).prefer_move is SurviveRules.prefer_move)
@@ -78,7 +90,25 @@ class SurviveRules(ViewRules[StateT]):
         if step == SETUP_PLACE and self.deciders[step] == self.legal_place and self.plain_place_listing:
             spots = [self.label(c) for c in self.placement_spots(state)]
             return Pairs(self.reserve_explorers(state, player), spots, _placement)
+        if step == STEP_TILE and self.deciders.get(step) == self.legal_play_tile and self.plain_tile_listing:
+            return self.tile_choices(state, player)
         return self.deciders[step](state, player)
+
+    def tile_choices(self, state: StateT, player: str) -> Sequence[Action]:
+        """:meth:`legal_play_tile` with each creature-moving tile's options (every creature of
+        its kind to every vacant sea space) as pairs, made only when read."""
+        parts: list[Sequence[Action]] = [[{"play": "none"}]]
+        for h in self.playable_now(state, player):
+            back = self.known_back(state, h)
+            if self.back_kind[back] != "hand":
+                continue
+            if self.hand_tiles[back].options == self.options_move_creature:
+                kind = str(self.tile_backs[back]["creature"])
+                creatures = [c.handle for c in state.creatures.values() if c.kind == kind and c.where == SEA]
+                parts.append(Pairs(creatures, self.vacant_labels(state), _tile_move(h)))
+            else:
+                parts.append([{"play": h, **params} for params in self.hand_tiles[back].options(state, player, back)])
+        return Chain(parts)
 
     # --- applying an action ----------------------------------------------------------
     def apply(self, state: StateT, player: str, action: Mapping[str, Any], rng: Rng) -> Events:

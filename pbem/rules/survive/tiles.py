@@ -347,14 +347,17 @@ class TileRules(CreatureRules[StateT]):
         return (not self.board.is_isle(cell) and state.is_sea(cell) and cell not in state.boat_at
                 and not state.swimmers(cell) and not state.creatures_in(cell))
 
-    def relocation_options(self, state: StateT, kind: str) -> list[dict[str, Any]]:
+    def vacant_labels(self, state: StateT) -> list[str]:
+        """The vacant sea spaces (:meth:`vacant`), by label, in cell order."""
         if self.plain_vacant:           # the core's "vacant sea space", without a call per cell
             tile_at, boat_at, sea_at, creatures_at = state.tile_at, state.boat_at, state.sea_at, state.creatures_at
             labels = self.board.labels
-            spots = [labels[c] for c in range(self.board.playable_count)
-                     if c not in tile_at and c not in boat_at and not sea_at.get(c) and not creatures_at.get(c)]
-        else:
-            spots = [self.label(c) for c in range(self.board.playable_count) if self.vacant(state, c)]
+            return [labels[c] for c in range(self.board.playable_count)
+                    if c not in tile_at and c not in boat_at and not sea_at.get(c) and not creatures_at.get(c)]
+        return [self.label(c) for c in range(self.board.playable_count) if self.vacant(state, c)]
+
+    def relocation_options(self, state: StateT, kind: str) -> list[dict[str, Any]]:
+        spots = self.vacant_labels(state)
         return [{"creature": c.handle, "to": s} for c in state.creatures.values()
                 if c.kind == kind and c.where == SEA for s in spots]
 
