@@ -3,8 +3,9 @@
 A figure that is a ratio (audit / its floor, submit / its floor, a late submit / an early one)
 is measured in *pairs*: the floor and the command run one right after the other, the order
 swapped every pair (floor-command, command-floor, ...), so that a burst of load from another
-process lands on both sides about equally.  The ratio reported is the ratio of the medians;
-the spread is the smallest and largest ratio of one pair.
+process lands on both sides about equally.  The ratio reported is the median of the pairs'
+own ratios (each pair saw about the same load, so a shift of the load during the run moves
+both sides of a pair, not its ratio), with their range; each side's median is printed too.
 """
 from __future__ import annotations
 
@@ -51,7 +52,8 @@ class Pairs:
 
     @property
     def ratio(self) -> float:
-        return self.command.median / self.floor.median
+        """The median of the pairs' own ratios."""
+        return statistics.median(self.pair_ratios)
 
     @property
     def pair_ratios(self) -> list[float]:
