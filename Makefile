@@ -39,8 +39,10 @@ test: system-deps $(STAMP) typecheck
 	cd tests && ../$(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist load --maxschedchunk 2 \
 		$(PYTEST_ARGS) .
 
+# speed figures beside the goals of issue 12 (docs/performance.md); SOAK=1: 10,000 bot games, memory at start and end
+BENCH_ARGS ?=
 bench: $(STAMP)
-	$(BIN)/python benchmarks/run.py
+	$(BIN)/python benchmarks/run.py $(if $(SOAK),--soak,) $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) demo-game build dist .bench

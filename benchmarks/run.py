@@ -1,115 +1,340 @@
-"""`make bench`: speed figures and ratios (printed, never asserted).
+"""`make bench`: the speed figures of issue 12, each beside its goal (printed, never asserted).
 
-1. random-bot games per second (whole 4-player games, in memory);
-2. median `pbem submit` time early and late in a game, and late/early;
-3. `pbem audit` of a finished game against the floor (parse the log and
-   verify every signature), as a ratio;
-4. `pbem --help` start-up time.
+    make bench                         # every figure, a few minutes
+    make bench SOAK=1                  # 10,000 bot games in one process, memory at start and end
+    .venv/bin/python benchmarks/run.py --pairs 9 --json out.json
+    .venv/bin/python benchmarks/run.py --only games,submit
+
+Figures (docs/performance.md says how each is measured and what the numbers were):
+
+1. bot games per second, every game, random and greedy bots (4 players, in memory, one core);
+2. `pbem audit` of a finished 4-player game against its floor (benchmarks/floors.py), in one
+   process and as whole processes;
+3. `pbem submit` as a whole process against the submit floor;
+4. in-process submit at log entry 120 against one at entry 5 (what `mail run` and `git sync` pay);
+5. `pbem --help` start-up time.
+
+Ratios are measured in alternating pairs (benchmarks/timing.py): the machine is shared.
 """
 from __future__ import annotations
 
+import argparse
+import gc
+import hashlib
+import json
+import math
+import os
 import shutil
-import statistics
-import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
+from floors import audit_floor
+from timing import Goal, Report, Series, clock, paired, run_process
 
 from pbem.audit import audit
 from pbem.bots import bot_move_file, next_to_move, simulate
 from pbem.crypto import keys, sshsig
 from pbem.gamedir import GameDir
-from pbem.log import split_chunks, verify_chain
 from pbem.moderator import reveal
 from pbem.movefile import render_move
 from pbem.newgame import PlayerSpec, create_game
-from pbem.registry import load_game
+from pbem.registry import game_names, load_game
 from pbem.rng import Rng
 from pbem.submit import submit
 from pbem.table import Table
 
-GAME = "atlantis"
+HERE = Path(__file__).resolve().parent
 PLAYERS = ["red", "blue", "green", "yellow"]
+PIPELINE_GAME = "atlantis"
+EARLY, LATE = 5, 120          # the in-process submit compares these log entries
+ROUND_SECONDS = 0.8           # a round of bot games lasts about this long
+SECTIONS = ("games", "audit", "submit", "help")
+
+#: the goals of issue 12 (the table); other games' bot figures are held to the same yardstick
+RANDOM_GOAL, GREEDY_GOAL = 100.0, 60.0
+AUDIT_GOAL, SUBMIT_GOAL, LATE_GOAL, HELP_GOAL_MS = 1.5, 2.0, 1.1, 150.0
 
 
-def bench_games_per_second(bot: str, seconds: float = 10.0) -> None:
-    game = load_game(GAME)
-    count, actions, start = 0, 0, time.perf_counter()
-    while time.perf_counter() - start < seconds or count < 3:
-        _state, steps = simulate(game, PLAYERS, {}, f"bench/{count}".encode(), bot=bot)
-        count += 1
-        actions += steps
-    elapsed = time.perf_counter() - start
-    print(f"{bot} bot games (4 players, in memory): {count / elapsed:.2f} games/s "
-          f"({actions / count:.0f} actions per game, {actions / elapsed:.0f} actions/s)")
+# --- 1. bot games per second ------------------------------------------------------------
+def bench_games(report: Report, rounds: int) -> None:
+    report.say("\n1. bot games per second (4 players, whole games in memory, one core)")
+    for name in game_names():
+        game = load_game(name)
+        for bot in ("random", "greedy"):
+            def play(k: int, game: Any = game, bot: str = bot, name: str = name) -> int:
+                return simulate(game, PLAYERS, {}, f"bench/{name}/{k}".encode(), bot=bot)[1]
+            warm = clock(lambda: play(0))                                  # untimed: imports, caches
+            per_round = max(3, math.ceil(ROUND_SECONDS / max(warm, 1e-3)))
+            rates, actions = [], 0
+            for _ in range(rounds):
+                t0 = time.perf_counter()
+                actions = sum(play(k) for k in range(per_round))
+                rates.append(per_round / (time.perf_counter() - t0))
+            series = Series(tuple(rates))
+            report.figures[f"games/{name}/{bot}"] = {"games_per_s": series.values, "games_per_round": per_round,
+                                                     "actions_per_game": actions / per_round}
+            report.say(f"  {name:<14} {bot:<7} {series.per_second('games/s')}, {per_round} games a round, "
+                       f"{actions / per_round:.0f} actions a game")
+            goal = RANDOM_GOAL if bot == "random" else GREEDY_GOAL
+            where = "" if name == PIPELINE_GAME else " (the Atlantis goal as yardstick)"
+            report.goal(Goal(f"{bot} bot {name} games/s{where}", series.median, goal, True,
+                             in_table=name == PIPELINE_GAME))
 
 
-def play_pipeline(root: Path) -> tuple[GameDir, list[float], dict[str, Path]]:
+# --- a game played through the real pipeline ----------------------------------------------
+@dataclass
+class Checkpoint:
+    """A copy of the moderator's folder at one log entry, and the next signed move."""
+
+    folder: Path
+    move: Path
+    sig: Path
+    key: Path       # the mover's public key file (the submit floor checks against it)
+
+    def restore(self, to: Path) -> None:
+        shutil.rmtree(to, ignore_errors=True)
+        shutil.copytree(self.folder, to, symlinks=True)
+
+
+@dataclass
+class PipelineGame:
+    root: Path
+    gd: GameDir
+    submit_times: list[float]
+    checkpoints: dict[int, Checkpoint]
+
+
+def fixed_keypair(path: Path, name: str) -> str:
+    """An ed25519 key made from ``name`` (Ed25519 signatures are deterministic, and the draws of
+    a move come from its signature: so the benchmark plays the same game every time)."""
+    key = Ed25519PrivateKey.from_private_bytes(hashlib.sha256(f"pbem-bench-key/{name}".encode()).digest())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(key.private_bytes(Encoding.PEM, PrivateFormat.OpenSSH, NoEncryption()))
+    path.chmod(0o600)
+    line = keys.public_key_of(key)
+    path.with_name(path.name + ".pub").write_text(f"{line} {name}\n")
+    return line
+
+
+def play_pipeline(root: Path, wanted: tuple[int, ...]) -> PipelineGame:
+    """A 4-player Atlantis game played by random bots through `submit` (the same game every time:
+    fixed keys, seed and id), checkpoints kept."""
     key_dir = root / "keys"
-    specs = [PlayerSpec(n, keys.generate_keypair(key_dir / n, n)) for n in PLAYERS]
+    specs = [PlayerSpec(n, fixed_keypair(key_dir / n, n)) for n in PLAYERS]
+    fixed_keypair(key_dir / "moderator", "moderator")
     gd = GameDir(root / "game")
-    create_game(gd.root, GAME, specs, {}, b"bench-seed-0123456789abcdef-0123")
+    create_game(gd.root, PIPELINE_GAME, specs, {}, b"bench-seed-0123456789abcdef-0123",
+                moderator_key=key_dir / "moderator", game_id="bench")
     times: list[float] = []
+    checkpoints: dict[int, Checkpoint] = {}
     while (player := next_to_move(table := Table.load(gd))) is not None:
-        move = bot_move_file(table, player, Rng(b"bench-bot", f"{table.last['index']}/{player}"))
+        index = table.last["index"]
+        move = bot_move_file(table, player, Rng(b"bench-bot", f"{index}/{player}"))
         raw = render_move(move).encode()
         sig = sshsig.sign(keys.load_private_key(key_dir / player), raw, sshsig.MOVE_NAMESPACE)
+        if index in wanted:
+            folder = root / f"at-{index}"
+            shutil.copytree(gd.root, folder / "game", symlinks=True)
+            (folder / "move.yaml").write_bytes(raw)
+            (folder / "move.yaml.sig").write_text(sig)
+            checkpoints[index] = Checkpoint(folder / "game", folder / "move.yaml", folder / "move.yaml.sig",
+                                            key_dir / f"{player}.pub")
         t0 = time.perf_counter()
         submit(gd, raw, sig)
         times.append(time.perf_counter() - t0)
-    return gd, times, {n: key_dir / n for n in PLAYERS}
+    return PipelineGame(root, gd, times, checkpoints)
 
 
-def audit_floor(gd: GameDir) -> None:
-    """What any audit must do at least: parse the log, check the chain, verify each signature."""
-    text = gd.read_log_text()
-    chunks = split_chunks(text)
-    verify_chain(chunks)
-    header = chunks[0].entry
-    assert header is not None
-    keys_by = {p["name"]: p["key"] for p in header["players"]}
-    for c in chunks[1:]:
-        e = c.entry
-        if e and e.get("kind") == "move":
-            raw = (gd.root / e["move"]["file"]).read_bytes()
-            sshsig.verify(raw, e["move"]["signature"], [keys_by[e["player"]]], sshsig.MOVE_NAMESPACE)
+def players_copy(gd: GameDir, to: Path) -> GameDir:
+    """What a player audits: the game folder without the moderator's private folder."""
+    shutil.copytree(gd.root, to, symlinks=True, ignore=shutil.ignore_patterns("moderator"))
+    return GameDir(to)
 
 
-def timed(fn, repeat: int = 3) -> float:  # type: ignore[no-untyped-def]
-    best = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        best.append(time.perf_counter() - t0)
-    return statistics.median(best)
+# --- 2. audit --------------------------------------------------------------------------------
+def bench_audit(report: Report, pg: PipelineGame, pairs: int, pbem: str) -> None:
+    report.say(f"\n2. pbem audit of the finished, revealed 4-player game ({len(pg.gd.entries())} entries) "
+               "against its floor (parse log and move files, check the chain and every signature)")
+    player = players_copy(pg.gd, pg.root / "player-copy")
+    for gd, who in ((player, "player's copy"), (pg.gd, "moderator's copy")):
+        r = audit(gd)
+        assert r.ok, r.problems
+        p = paired(lambda: audit_floor(gd.root), lambda: audit(gd), pairs)
+        report.say(f"  in one process, {who}: " + p.describe("floor", "audit"))
+        report.figures[f"audit/in-process/{who}"] = {"floor": p.floor.values, "audit": p.command.values}
+        if who == "player's copy":
+            report.goal(Goal("pbem audit / floor, in one process", p.ratio, AUDIT_GOAL, False))
+        else:
+            report.say(f"     (the moderator's copy also decrypts and re-renders every player's secrets: no goal; "
+                       f"ratio {p.ratio:.2f})")
+    floor_cmd = run_process([sys.executable, str(HERE / "floors.py"), "audit", str(player.root)])
+    audit_cmd = run_process([pbem, "audit", str(player.root)])
+    p = paired(floor_cmd, audit_cmd, pairs)
+    report.say("  whole processes, player's copy: " + p.describe("floor", "pbem audit"))
+    report.figures["audit/process"] = {"floor": p.floor.values, "audit": p.command.values}
+    report.goal(Goal("pbem audit / floor, whole processes", p.ratio, AUDIT_GOAL, False))
 
 
+# --- 3 and 4. submit ----------------------------------------------------------------------
+def bench_submit(report: Report, pg: PipelineGame, pairs: int, pbem: str) -> None:
+    times = pg.submit_times
+    report.say(f"\n3. pbem submit ({len(times)} submits played the game: median {Series(tuple(times)).ms()})")
+    early, late = pg.checkpoints[EARLY], pg.checkpoints[max(pg.checkpoints)]
+    late_at = max(pg.checkpoints)
+    work = pg.root / "work"
+    log_copy = pg.root / "floor-log.yaml"
+    shutil.copyfile(late.folder / "log.yaml", log_copy)
+    floor_cmd = run_process([sys.executable, str(HERE / "floors.py"), "submit", str(log_copy),
+                             str(late.move), str(late.sig), str(late.key)])
+    submit_cmd = run_process([pbem, "submit", str(work), str(late.move), str(late.sig)])
+    p = paired(floor_cmd, submit_cmd, pairs, reset=lambda: late.restore(work))
+    report.say(f"  whole processes at entry {late_at}: " + p.describe("submit floor", "pbem submit"))
+    report.figures["submit/process"] = {"floor": p.floor.values, "submit": p.command.values, "entry": late_at}
+    report.goal(Goal("pbem submit / submit floor, whole processes", p.ratio, SUBMIT_GOAL, False))
+
+    report.say(f"\n4. in-process submit at entry {late_at} against one at entry {EARLY}")
+    work_early, work_late = pg.root / "work-early", pg.root / "work-late"
+    early_move, late_move = ((c.move.read_bytes(), c.sig.read_text()) for c in (early, late))
+
+    def reset() -> None:
+        early.restore(work_early)
+        late.restore(work_late)
+    gc.collect()
+    # three times the pairs: one submit is short, and a burst of load on one side moves the ratio
+    p = paired(lambda: submit(GameDir(work_early), *early_move), lambda: submit(GameDir(work_late), *late_move),
+               3 * pairs, reset=reset)
+    report.say("  " + p.describe(f"submit at entry {EARLY}", f"submit at entry {late_at}"))
+    report.figures["submit/in-process"] = {"early": p.floor.values, "late": p.command.values, "late_entry": late_at}
+    report.goal(Goal(f"in-process submit at entry {late_at} / at entry {EARLY}", p.ratio, LATE_GOAL, False))
+
+
+# --- 5. start-up -----------------------------------------------------------------------------
+def bench_help(report: Report, pairs: int, pbem: str) -> None:
+    report.say("\n5. pbem --help (whole process; the floor is a bare `python -c pass`)")
+    p = paired(run_process([sys.executable, "-c", "pass"]), run_process([pbem, "--help"]), max(pairs, 7))
+    report.say("  " + p.describe("python -c pass", "pbem --help"))
+    report.figures["help"] = {"python": p.floor.values, "help": p.command.values}
+    report.goal(Goal("pbem --help (ms)", p.command.median * 1000, HELP_GOAL_MS, False, " ms"))
+
+
+# --- soak -------------------------------------------------------------------------------
+def rss_kib() -> int:
+    """Resident memory now (Linux /proc), in KiB."""
+    with open("/proc/self/status", encoding="ascii") as fh:
+        for line in fh:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def soak(total: int, traced_games: int) -> None:
+    """``total`` bot games in this one process (every game in turn, every tenth with the greedy
+    bot); memory after a warm-up round and at the end: it must stay flat.  RSS and the objects
+    the garbage collector tracks are printed every 1,000 games; tracemalloc (which slows the
+    games about fourfold) follows only the last ``traced_games``: what they leave allocated is
+    what each game leaks."""
+    import tracemalloc
+    names = game_names()
+    games = {n: load_game(n) for n in names}
+
+    def play(k: int) -> int:
+        name = names[k % len(names)]
+        bot = "greedy" if k % 10 == 9 else "random"
+        return simulate(games[name], PLAYERS, {}, f"soak/{k}".encode(), bot=bot)[1]
+
+    warm = 10 * len(names)
+    for k in range(warm):   # every game with both bots: imports and caches settle
+        play(k)
+    gc.collect()
+    traced_from = max(0, total - traced_games)
+    start_rss, start_objects, t0 = rss_kib(), len(gc.get_objects()), time.perf_counter()
+    print(f"soak: {total} bot games in one process ({', '.join(names)}; random, every tenth greedy); "
+          f"tracemalloc over the last {total - traced_from}")
+    print(f"  start: RSS {start_rss / 1024:.1f} MiB, {start_objects} objects tracked by gc")
+    actions = 0
+    traced_start = 0
+    for k in range(warm, warm + total):
+        done = k - warm
+        if traced_games and done == traced_from:
+            gc.collect()
+            tracemalloc.start()
+            traced_start = tracemalloc.get_traced_memory()[0]
+            print(f"  {done:6d} games: tracemalloc on ({traced_start / 1024:.0f} KiB traced)", flush=True)
+        actions += play(k)
+        done += 1
+        if done % 1000 == 0 or done == total:
+            gc.collect()
+            traced_now = f", traced {tracemalloc.get_traced_memory()[0] / 1024:.0f} KiB" \
+                if tracemalloc.is_tracing() else ""
+            print(f"  {done:6d} games ({done / (time.perf_counter() - t0):.1f} games/s): RSS "
+                  f"{rss_kib() / 1024:.1f} MiB{traced_now}, {len(gc.get_objects())} objects", flush=True)
+    end_rss, end_objects = rss_kib(), len(gc.get_objects())
+    print(f"  end: RSS {end_rss / 1024:.1f} MiB ({(end_rss - start_rss) / 1024:+.1f} MiB), "
+          f"{end_objects} objects ({end_objects - start_objects:+d}), {actions} actions in all")
+    if tracemalloc.is_tracing():
+        snapshot = tracemalloc.take_snapshot().filter_traces([tracemalloc.Filter(False, tracemalloc.__file__)])
+        still = sum(s.size for s in snapshot.statistics("filename"))
+        print(f"  allocated during the traced games and still alive: {still / 1024:.0f} KiB; largest by line:")
+        for stat in snapshot.statistics("lineno")[:5]:
+            print(f"    {stat.size / 1024:8.1f} KiB  {stat.count:6d} blocks  {stat.traceback}")
+        tracemalloc.stop()
+
+
+# --- main -------------------------------------------------------------------------------------
 def main() -> None:
-    print(f"pbem benchmarks ({GAME}), python {sys.version.split()[0]}")
-    bench_games_per_second("random")
-    bench_games_per_second("greedy", seconds=5.0)
-    root = Path(tempfile.mkdtemp(prefix="pbem-bench-"))
-    try:
-        gd, times, _keys = play_pipeline(root)
-        k = max(5, len(times) // 10)
-        early, late = statistics.median(times[:k]), statistics.median(times[-k:])
-        print(f"pbem submit: {len(times)} submits; median early {early * 1000:.1f} ms, late {late * 1000:.1f} ms, "
-              f"late/early ratio {late / early:.2f}")
-        reveal(gd)
-        t_audit = timed(lambda: audit(gd))
-        t_floor = timed(lambda: audit_floor(gd))
-        print(f"pbem audit (full replay): {t_audit * 1000:.0f} ms; floor (parse + chain + signatures): "
-              f"{t_floor * 1000:.0f} ms; ratio {t_audit / t_floor:.2f}")
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
-    exe = Path(sys.executable).with_name("pbem")
-    help_times = []
-    for _ in range(5):
-        t0 = time.perf_counter()
-        subprocess.run([str(exe), "--help"], check=True, capture_output=True)
-        help_times.append(time.perf_counter() - t0)
-    print(f"pbem --help start-up: median {statistics.median(help_times) * 1000:.0f} ms")
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--pairs", type=int, default=9, help="pairs (and rounds) per figure, at least 5 (default 9; "
+                    "the in-process submit takes three times as many)")
+    ap.add_argument("--only", default=",".join(SECTIONS), help=f"comma-separated sections: {', '.join(SECTIONS)}")
+    ap.add_argument("--json", type=Path, help="also write every measurement to this file")
+    ap.add_argument("--soak", action="store_true", help="instead: play bot games in one process, print memory")
+    ap.add_argument("--soak-games", type=int, default=10_000)
+    ap.add_argument("--soak-traced", type=int, default=1_000,
+                    help="the last this many soak games run under tracemalloc (0: none; it slows them)")
+    args = ap.parse_args()
+    if args.soak:
+        soak(args.soak_games, args.soak_traced)
+        return
+    if args.pairs < 5:
+        ap.error("--pairs must be at least 5")
+    only = set(args.only.split(","))
+    pbem = str(Path(sys.executable).with_name("pbem"))
+    report = Report()
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    report.say(f"pbem benchmarks: python {sys.version.split()[0]}, {os.cpu_count()} cores, load average {load}, "
+               f"{args.pairs} pairs/rounds a figure (median, min-max)")
+    report.figures["machine"] = {"python": sys.version.split()[0], "cores": os.cpu_count(), "load": os.getloadavg(),
+                                 "when": time.strftime("%Y-%m-%d %H:%M:%S")}
+    if "games" in only:
+        bench_games(report, args.pairs)
+    if only & {"audit", "submit"}:
+        root = Path(tempfile.mkdtemp(prefix="pbem-bench-"))
+        try:
+            report.say(f"\n(playing a 4-player {PIPELINE_GAME} game through submit, as the audit and submit "
+                       "figures need it)")
+            pg = play_pipeline(root, (EARLY, LATE))
+            if LATE not in pg.checkpoints:
+                report.say(f"  (the game ended before entry {LATE}; using its last checkpoint)")
+            reveal(pg.gd)
+            if "audit" in only:
+                bench_audit(report, pg, args.pairs, pbem)
+            if "submit" in only:
+                bench_submit(report, pg, args.pairs, pbem)
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
+    if "help" in only:
+        bench_help(report, args.pairs, pbem)
+    report.summary()
+    if args.json:
+        args.json.write_text(json.dumps({"figures": report.figures,
+                                         "goals": [{**g.__dict__, "met": g.met} for g in report.goals]},
+                                        indent=1, default=list) + "\n")
 
 
 if __name__ == "__main__":

@@ -6,14 +6,20 @@ The order of writes (docs/moderating.md, "When things go wrong"):
    If the command stops here, the move is not in the log: the next command
    removes the stray archive (:mod:`pbem.repair`) and the player may send the
    same move again.
-2. *The commit*: the log, written whole to a temporary file, flushed to disk and
-   renamed over ``log.yaml`` (atomic).  Once the rename is done the entry is part
-   of the game.
+2. *The commit*: the entry's text appended to ``log.yaml`` in one write and flushed
+   to disk (fsync).  Once the flush returns the entry is part of the game; if the
+   write fails, the log is cut back to its old length.
 3. *After the commit*, everything derived from the log: public digests, each
    player's encrypted secrets, the moderator's cache of sealed plaintexts, the
    clock, and last the snapshot.  The snapshot names the exact log it was made
-   from, so when a command stops in this step the next command sees a snapshot
-   that does not match the log and rebuilds every derived file from the log.
+   from (its length and hash), so when a command stops in this step the next
+   command sees a snapshot that does not match the log and rebuilds every derived
+   file from the log.  The derived files are replaced atomically but not flushed
+   one by one (they are not the commit): the snapshot, flushed last, records each
+   one's size and modification time, so a file a power cut lost or left stale is noticed and
+   rebuilt (:meth:`pbem.table.Table.load`).  A power cut in the middle of the
+   append leaves at most a torn end after the length the snapshot names, which the
+   next command cuts off (:mod:`pbem.repair`): that entry was never committed.
 
 Nothing visible to players changes before the commit, and nothing after it
 holds information the log does not determine.
@@ -51,14 +57,16 @@ def finish_entry(table: Table, entry: dict[str, Any]) -> dict[str, Any]:
 def append_entry(table: Table, entry: dict[str, Any], archive: Mapping[str, bytes | str] | None = None) -> None:
     """Write ``archive`` (public files the entry refers to), commit ``entry`` to the log, then publish."""
     gd = table.gd
-    new_log = gd.read_log_text() + render_entry(entry)
+    text = render_entry(entry)
     for rel, data in (archive or {}).items():
         write_atomic(gd.root / rel, data, mode=fsutil.public_mode())
-    write_atomic(gd.log_path, new_log, mode=fsutil.public_mode())          # the commit point
+    fsutil.append_durable(gd.log_path, text)                                # the commit point
     fsutil.fault_point("committed")
-    table.entries.append(entry)
+    table.log_text += text
+    table.add_entry(entry)
+    table.remember_board()
     try:
-        publish(table, new_log, now=time.time())
+        publish(table, table.log_text, now=time.time())
     except OSError as exc:
         raise PublishError(entry["index"], exc) from exc
 
@@ -87,13 +95,17 @@ def publish(table: Table, log_text: str, now: float | None = None, careful: bool
     secrets are compared by their plaintext: age output differs every time).
     """
     gd = table.gd
-    write_outputs(table, careful=careful)
-    store = sealed_store(gd, table.entries)
+    derived = write_outputs(table, careful=careful)
+    store = sealed_store(gd, table.entries if careful else table.tail)   # the older ones are in the store
     if store:
-        fsutil.write_if_changed(gd.moderator_dir / SEALED, json.dumps(store, sort_keys=True, indent=1), mode=0o600)
+        fsutil.write_if_changed(gd.moderator_dir / SEALED, json.dumps(store, sort_keys=True, indent=1), mode=0o600,
+                                durable=False)
+        derived.append(gd.moderator_dir / SEALED)
     if now is not None:
         record_time(gd.moderator_dir, table.last["index"], now)
-    table.save_snapshot(log_text)
+    if (gd.moderator_dir / CLOCK).is_file():
+        derived.append(gd.moderator_dir / CLOCK)
+    table.save_snapshot(log_text, derived)
 
 
 def record_time(moderator_dir: Path, index: int, now: float | None = None) -> None:
@@ -101,7 +113,7 @@ def record_time(moderator_dir: Path, index: int, now: float | None = None) -> No
     path = moderator_dir / CLOCK
     clock = read_clock(moderator_dir)
     clock[str(index)] = time.time() if now is None else now
-    write_atomic(path, json.dumps(clock, sort_keys=True), mode=0o600)
+    write_atomic(path, json.dumps(clock, sort_keys=True), mode=0o600, durable=False)   # the snapshot records it
 
 
 def read_clock(moderator_dir: Path) -> dict[str, float]:

@@ -25,11 +25,11 @@ from pbem.gamedir import GameDir
 from pbem.log import split_chunks, verify_chain
 from pbem.movefile import MoveFileError, parse_move
 from pbem.boardmoves import BoardHistory
-from pbem.outputs import opened_bytes, player_plaintexts, public_outputs, secrets_file
+from pbem.outputs import BoardDrawings, opened_bytes, player_plaintexts, public_outputs, secrets_file
 from pbem.repair import is_moderator_copy, repair
 from pbem.rng import derive_key, seed_commitment
 from pbem.sealed import is_sealed
-from pbem.table import acting_player, keys_at, replay, start_position
+from pbem.table import acting_player, board_view_indices, keys_at, replay, start_position
 from pbem.yamlio import YamlError
 
 
@@ -54,7 +54,7 @@ def audit(gd: GameDir, receipt_paths: Sequence[Path] = ()) -> AuditReport:
         return _audit(gd, receipt_paths)
     with locked(gd.root):
         try:
-            repair(gd)
+            repair(gd, check_derived=False)   # a changed digest or secret is reported, not rewritten
         except PbemError:
             pass            # a damaged log cannot be repaired; the audit below says what is wrong
     with locked(gd.root, shared=True):
@@ -205,8 +205,9 @@ def _check_turn(entries: list[dict[str, Any]], i: int, report: AuditReport) -> N
 def _check_secrets(table: Any, report: AuditReport) -> None:
     """On the moderator's copy: every player's encrypted secrets (text and HTML) hold exactly their digest."""
     history = BoardHistory.for_viewers(table, table.players)
+    drawings = BoardDrawings()
     for player in table.players:
-        for suffix, expected in player_plaintexts(table, player, history).items():
+        for suffix, expected in player_plaintexts(table, player, history, drawings).items():
             path = secrets_file(table, player, suffix)
             name = f"secrets/{path.name}"
             try:
@@ -264,7 +265,7 @@ def _replay_and_compare(gd: GameDir, entries: list[dict[str, Any]], seed: bytes,
             return
     table = None
     try:
-        for table, entry, applied in replay(gd, game, entries, seed):
+        for table, entry, applied in replay(gd, game, entries, seed, board_view_indices(entries)):
             n = entry["index"]
             if n == 0:
                 _check_options(game, table.state, header, report)

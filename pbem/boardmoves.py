@@ -70,24 +70,30 @@ def mark_moves(now: BoardPicture, before: BoardPicture | None) -> BoardPicture:
 
 
 class BoardHistory:
-    """The public board picture after given log entries, made by one replay of the log."""
+    """The public board picture after given log entries: from the public views the table keeps
+    (:attr:`pbem.table.Table.board_views`), else made by one replay of the log."""
 
     def __init__(self, table: Any, indices: Iterable[int]) -> None:
         self._pictures: dict[int, BoardPicture] = {}
         wanted = set(indices)
         if table.seed is None or not wanted:
             return
-        from pbem.table import replay
         game = table.game
-        for replayed, entry, _applied in replay(table.gd, game, list(table.entries), table.seed):
-            if entry["index"] in wanted:
-                self._pictures[entry["index"]] = game.board_picture(game.view(replayed.state, None))
-            if entry["index"] >= max(wanted):
-                break
+        views: dict[int, Any] = table.board_views
+        if not wanted <= set(views):
+            from pbem.table import replay
+            views = {}
+            for replayed, entry, _applied in replay(table.gd, game, list(table.entries), table.seed, wanted):
+                if entry["index"] >= max(wanted):
+                    views = replayed.board_views
+                    break
+        for index in wanted:
+            if index in views:
+                self._pictures[index] = game.board_picture(views[index])
 
     @classmethod
     def for_viewers(cls, table: Any, viewers: Iterable[str | None]) -> "BoardHistory":
-        return cls(table, {since_entry(table.entries, v) - 1 for v in viewers})
+        return cls(table, {table.since(v) - 1 for v in viewers})
 
     def after(self, index: int) -> BoardPicture | None:
         """The public picture after entry ``index``, or None when it was not made (no seed)."""

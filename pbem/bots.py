@@ -21,15 +21,17 @@ def copy_state(game: Game, state: Any) -> Any:
 
 
 def random_action(game: Game, state: Any, player: str, rng: Rng) -> dict[str, Any]:
-    """Uniformly among the legal actions."""
-    actions = _legal(game, state, player)
+    """Uniformly among the legal actions (only the one taken is made: ``Game.legal_choices``)."""
+    actions = game.legal_choices(state, player)
+    if not actions:
+        raise RuntimeError(f"{player} has a pending decision but no legal action (rules bug)")
     return actions[rng.randbelow(len(actions), "bot")]
 
 
 def greedy_action(game: Game, state: Any, player: str, rng: Rng) -> dict[str, Any]:
     """The action the game's hints like best (``Game.bot_preference``), ties broken at random."""
     actions = _legal(game, state, player)
-    scores = [game.bot_preference(state, player, a) for a in actions]
+    scores = game.bot_preferences(state, player, actions)
     best = max(scores)
     top = [a for a, s in zip(actions, scores) if s >= best - 1e-9]
     return top[rng.randbelow(len(top), "bot")]

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Generic, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Generic, Mapping, Sequence, TypeVar
 
 from pbem.errors import PbemError
 from pbem.rng import NeedsSecret, Rng
@@ -75,13 +75,38 @@ class OptionSpec:
     setup_only: bool = False
 
 
-@dataclass(frozen=True)
 class Decision:
-    """A decision the game is waiting for."""
+    """A decision the game is waiting for.
 
-    player: str
-    kind: str          # e.g. "setup-explorer", "play-tile", "move", "remove-tile", "creature", "defense"
-    prompt: str = ""   # one line for humans, no hidden information
+    ``player``; ``kind``, e.g. "setup-explorer", "play-tile", "move", "remove-tile", "creature",
+    "defense"; ``prompt``, one line for humans with no hidden information.  A game may give
+    the prompt as a function of no arguments: it is then made only when someone reads it (bots
+    and simulations ask for the pending decisions after every action and never read it); read
+    it before the state changes."""
+
+    __slots__ = ("player", "kind", "_prompt")
+
+    def __init__(self, player: str, kind: str, prompt: str | Callable[[], str] = "") -> None:
+        self.player = player
+        self.kind = kind
+        self._prompt = prompt
+
+    @property
+    def prompt(self) -> str:
+        if not isinstance(self._prompt, str):
+            self._prompt = self._prompt()
+        return self._prompt
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Decision):
+            return NotImplemented
+        return (self.player, self.kind, self.prompt) == (other.player, other.kind, other.prompt)
+
+    def __hash__(self) -> int:
+        return hash((self.player, self.kind, self.prompt))
+
+    def __repr__(self) -> str:
+        return f"Decision(player={self.player!r}, kind={self.kind!r}, prompt={self.prompt!r})"
 
 
 @dataclass
@@ -284,6 +309,12 @@ class Game(ABC, Generic[S]):
     def legal_actions(self, state: S, player: str) -> list[Action]:
         """Every atomic action ``player`` may take now, in move-file syntax."""
 
+    def legal_choices(self, state: S, player: str) -> Sequence[Action]:
+        """:meth:`legal_actions` as a sequence of the same length and order that may make each
+        action only when it is read (:mod:`pbem.choices`): a bot taking one of hundreds builds
+        one.  Default: the list itself."""
+        return self.legal_actions(state, player)
+
     @abstractmethod
     def apply(self, state: S, player: str, action: Mapping[str, Any], rng: Rng) -> list[Event]:
         """Apply one action by ``player``; mutate ``state``; return what happened.
@@ -348,6 +379,11 @@ class Game(ABC, Generic[S]):
         Must use only what ``player`` can see, so that bot choices leak nothing.
         """
         return 0.0
+
+    def bot_preferences(self, state: S, player: str, actions: Sequence[Mapping[str, Any]]) -> list[float]:
+        """:meth:`bot_preference` of each action (the greedy bot scores a whole list at once; a
+        game may work out what every score shares once)."""
+        return [self.bot_preference(state, player, a) for a in actions]
 
     def pass_action(self, state: S, player: str) -> Action | None:
         """The "do nothing" action for a decision (used when a deadline passes), or None if there is none."""

@@ -149,6 +149,7 @@ def _undo(table: Table, entry: dict[str, Any]) -> Table:
         pass
     assert rebuilt is not None
     rebuilt.entries.pop()   # the provisional copy of this entry; _commit appends the real one
+    rebuilt.board_views = table.board_views   # the boards after earlier entries stay what they were
     return rebuilt
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from pbem import __version__, draws
-from pbem.append import record_time
+from pbem.append import CLOCK, record_time
 from pbem.canonical import canonical, keyed_hash
 from pbem.crypto import keys, sshsig
 from pbem.engine import game_for, state_hash
@@ -173,9 +173,11 @@ def create_game(root: Path, game_name: str, players: Sequence[PlayerSpec], optio
         table.entries[0] = header
         (tmp / "moves").mkdir()
         write_log(gd.log_path, [header])
-        table.save_snapshot(gd.read_log_text())
+        table.log_text = gd.read_log_text()
+        table.remember_board()
         record_time(gd.moderator_dir, 0)
-        write_outputs(table)
+        derived = write_outputs(table) + [gd.moderator_dir / CLOCK]
+        table.save_snapshot(table.log_text, derived)
         os.chmod(tmp, 0o777 & ~umask())     # mkdtemp makes it 0700; a game folder is public
         os.replace(tmp, root) if not root.exists() else _move_into(tmp, root)
     except BaseException:

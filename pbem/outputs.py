@@ -14,11 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from pbem import yamlio
-from pbem.boardmoves import BoardHistory, mark_moves, since_entry
+from pbem.boardmoves import BoardHistory, mark_moves
 from pbem.canonical import canonical
 from pbem.crypto import agecrypt
 from pbem.errors import PbemError
 from pbem.fsutil import public_mode, write_atomic, write_if_changed
+from pbem.game import BoardPicture
 from pbem.movefile import MoveFile, render_move
 from pbem.render.digest import DigestContext, render_digest
 from pbem.render.hexmap_svg import render_svg
@@ -42,7 +43,7 @@ def events_since(table: Table, viewer: str | None) -> list[str]:
     """Public event lines since the viewer's last move (public: since the last move entry),
     from the reader's own last move on (its die roll and what followed)."""
     lines: list[str] = []
-    for e in table.entries[since_entry(table.entries, viewer):]:
+    for e in table.entries_from(table.since(viewer)):
         who = e.get("player", "moderator")
         lines.append(f"entry {e['index']} ({e['kind']}, {who}):")
         for ev in e.get("events", []):
@@ -55,7 +56,7 @@ def events_since(table: Table, viewer: str | None) -> list[str]:
 def moderator_lines(table: Table) -> list[str]:
     """Every moderator action so far, with its reason (shown in every digest)."""
     lines = []
-    for e in table.entries:
+    for e in table.notes:
         if e.get("kind") == "moderator" and e.get("action") not in ("bot-move",):
             who = f" {e['player']}" if "player" in e else ""
             extra = f" (entry {e['undoes']})" if "undoes" in e else ""
@@ -87,8 +88,29 @@ def fold_comments(template: str, width: int = 78) -> str:
     return "\n".join(out) + ("\n" if template.endswith("\n") else "")
 
 
+class BoardDrawings:
+    """The board drawings of one entry's digests.  Every reader's board is drawn from their own
+    view, but most readers see the same board as the public (the same picture, the same moves
+    marked): a picture equal to one already drawn is not drawn again."""
+
+    def __init__(self) -> None:
+        self._done: list[tuple[BoardPicture, str, str]] = []   # (picture, text, svg or "")
+
+    def draw(self, board: BoardPicture, title: str, with_svg: bool) -> tuple[str, str]:
+        """(the board as text, as SVG: "" unless ``with_svg``)."""
+        for k, (picture, text, svg) in enumerate(self._done):
+            if picture == board:
+                if with_svg and not svg:
+                    svg = render_svg(board, title)
+                    self._done[k] = (picture, text, svg)
+                return text, svg if with_svg else ""
+        text, svg = render_text(board), render_svg(board, title) if with_svg else ""
+        self._done.append((board, text, svg))
+        return text, svg
+
+
 def digest_context(table: Table, viewer: str | None, with_svg: bool = True,
-                   history: BoardHistory | None = None) -> DigestContext:
+                   history: BoardHistory | None = None, drawings: BoardDrawings | None = None) -> DigestContext:
     """Everything a digest shows, for the public (viewer None) or one player.
 
     The board marks what moved since the reader's last turn when ``history`` (or, if not
@@ -97,7 +119,8 @@ def digest_context(table: Table, viewer: str | None, with_svg: bool = True,
     view = game.view(state, viewer)
     if history is None:
         history = BoardHistory.for_viewers(table, [viewer])
-    board = mark_moves(game.board_picture(view), history.after(since_entry(table.entries, viewer) - 1))
+    board = mark_moves(game.board_picture(view), history.after(table.since(viewer) - 1))
+    board_text, board_svg = (drawings or BoardDrawings()).draw(board, game.title, with_svg)
     pending = game.pending(state)
     waiting = [f"{d.player}: {d.kind}" + (f" - {d.prompt}" if d.prompt else "") for d in pending]
     template_player = viewer if viewer is not None else (pending[0].player if pending else None)
@@ -114,7 +137,7 @@ def digest_context(table: Table, viewer: str | None, with_svg: bool = True,
         players=table.players, viewer=viewer,
         turn_line=f"log entry {table.last['index']}, head hash {table.last['hash']}",
         summary=game.summary(view), pending=waiting, events=events,
-        board_text=render_text(board), board_svg=render_svg(board, game.title) if with_svg else "",
+        board_text=board_text, board_svg=board_svg,
         sections=game.sections(view),
         move_template=template_for(table, template_player, view) if template_player else "",
         secrets_yaml=yamlio.dump(player_secrets(table, viewer)) if viewer is not None else None,
@@ -141,8 +164,9 @@ def public_view_file(table: Table) -> dict[str, Any]:
             "view": table.game.view(table.state, None)}
 
 
-def public_outputs(table: Table, history: BoardHistory | None = None) -> dict[str, bytes]:
-    ctx = digest_context(table, None, history=history)
+def public_outputs(table: Table, history: BoardHistory | None = None,
+                   drawings: BoardDrawings | None = None) -> dict[str, bytes]:
+    ctx = digest_context(table, None, history=history, drawings=drawings)
     return {
         "public/digest.txt": render_digest(ctx, "text").encode(),
         "public/digest.html": render_digest(ctx, "html").encode(),
@@ -151,12 +175,13 @@ def public_outputs(table: Table, history: BoardHistory | None = None) -> dict[st
     }
 
 
-def player_plaintexts(table: Table, player: str, history: BoardHistory | None = None) -> dict[str, bytes]:
+def player_plaintexts(table: Table, player: str, history: BoardHistory | None = None,
+                      drawings: BoardDrawings | None = None) -> dict[str, bytes]:
     """The contents of that player's encrypted files, by suffix: ``.age`` their own digest as
     text with their secrets, ``.html.gz.age`` the same digest as an HTML page with their private
     board drawn in it (their own hidden values shown); that one is gzip-compressed before it is
     encrypted (:func:`seal_bytes`), so that it fits in a mail beside the board picture."""
-    ctx = digest_context(table, player, history=history)
+    ctx = digest_context(table, player, history=history, drawings=drawings)
     text = render_digest(ctx, "text") + private_view_block(table, player)
     return {".age": text.encode(), HTML_SUFFIX: render_digest(ctx, "html").encode()}
 
@@ -201,32 +226,38 @@ def secrets_file(table: Table, player: str, suffix: str) -> Path:
     return table.gd.secrets_html_path(player) if suffix == HTML_SUFFIX else table.gd.secrets_path(player)
 
 
-def write_outputs(table: Table, careful: bool = False) -> None:
-    """The public files and every player's encrypted secrets (text and HTML).
+def write_outputs(table: Table, careful: bool = False) -> list[Path]:
+    """The public files and every player's encrypted secrets (text and HTML); returns their paths.
 
     ``careful``: leave a file alone when it already holds the right content
     (for secrets: when it decrypts, with the moderator key, to the right text).
+    Not flushed one by one: the snapshot records them (:mod:`pbem.append`).
     """
     history = BoardHistory.for_viewers(table, [None, *table.players])
-    for rel, data in public_outputs(table, history).items():
+    drawings = BoardDrawings()
+    paths: list[Path] = []
+    for rel, data in public_outputs(table, history, drawings).items():
         path = table.gd.root / rel
+        paths.append(path)
         if careful:
-            write_if_changed(path, data, mode=public_mode())
+            write_if_changed(path, data, mode=public_mode(), durable=False)
         else:
-            write_atomic(path, data, mode=public_mode())
+            write_atomic(path, data, mode=public_mode(), durable=False)
     moderator_pub = table.header["moderator"]["key"]
     for player in table.players:
-        for suffix, plain in player_plaintexts(table, player, history).items():
+        for suffix, plain in player_plaintexts(table, player, history, drawings).items():
             path = secrets_file(table, player, suffix)
+            paths.append(path)
             if careful and _holds(path, plain, table.gd.moderator_key_path):
                 continue
             cipher = agecrypt.encrypt(seal_bytes(suffix, plain), [table.player_keys(player)[0], moderator_pub])
-            write_atomic(path, cipher, mode=0o600)   # encrypted, but still only the player's
+            write_atomic(path, cipher, mode=0o600, durable=False)   # encrypted, but still only the player's
+    return paths
 
 
 def seal_bytes(suffix: str, plain: bytes) -> bytes:
     """What is encrypted for a file with ``suffix``: the HTML page gzip-compressed (fixed time:
-    deterministic), the text as it is."""
+    deterministic; level 9: a mail holds it beside the board picture, under 100 KB), the text as it is."""
     return gzip.compress(plain, compresslevel=9, mtime=0) if suffix == HTML_SUFFIX else plain
 
 

@@ -60,7 +60,7 @@ class Rng:
             raise NeedsSecret(getattr(self, "_why", "no seed"))
         while len(self._buf) < count:
             msg = DOMAIN + b"\x00" + self.label.encode() + b"\x00" + self._block.to_bytes(8, "big")
-            self._buf += hmac.new(self._seed, msg, hashlib.sha256).digest()
+            self._buf += hmac.digest(self._seed, msg, "sha256")     # = hmac.new(...).digest(), in one C call
             self._block += 1
         out, self._buf = self._buf[:count], self._buf[count:]
         return out

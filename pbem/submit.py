@@ -89,7 +89,7 @@ def verify_move(table: Table, raw: bytes, signature: str) -> tuple[MoveFile, byt
     """Check the signature, then parse, then bind the move to its place in the log."""
     if table.revealed_at is not None:
         raise Rejected(closed_message(table.revealed_at))
-    owners, key, signed = identify_signer(table.entries, raw, signature)
+    owners, key, signed = identify_signer(table.key_entries(), raw, signature)
     try:
         move = parse_move(signed)
     except (MoveFileError, YamlError) as exc:
@@ -100,7 +100,7 @@ def verify_move(table: Table, raw: bytes, signature: str) -> tuple[MoveFile, byt
     if move.game != table.game_id:
         raise Rejected(f"move file is for game {excerpt(move.game)}, not {table.game_id!r}")
     digest = sha256_hex(signed)
-    for entry in table.entries[1:]:
+    for entry in table.entries_from(max(move.after + 1, 1)):   # a move is taken after the entry it names
         if entry.get("move", {}).get("sha256") == digest:
             raise Rejected(f"this move was already accepted as log entry {entry['index']}; nothing to do")
     if table.game.result(table.state) is not None:

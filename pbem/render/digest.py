@@ -8,6 +8,8 @@ sorted by name).
 """
 from __future__ import annotations
 
+import os
+import stat
 import textwrap
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -58,8 +60,28 @@ def wrap(text: str, first: str = "", rest: str = "  ", width: int = TEXT_WIDTH) 
                          break_long_words=False, break_on_hyphens=False) or first.rstrip()
 
 
+def template_cache() -> jinja2.BytecodeCache | None:
+    """Where the compiled templates are kept between commands: ``$XDG_CACHE_HOME/pbem/templates``
+    (default ``~/.cache/pbem/templates``), a folder only this user may read.  Compiling the
+    digest templates costs a command such as `pbem submit` more than rendering them; Jinja2
+    checks each cached template against its source, so an edited template is compiled again.
+    None (compile every time) when there is no such folder and it cannot be made."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "pbem", "templates")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        st = os.lstat(folder)
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or stat.S_IMODE(st.st_mode) & 0o077:
+            return None          # not a private folder of ours: compile every time
+    except (OSError, AttributeError):
+        return None
+    return jinja2.FileSystemBytecodeCache(folder, "%s.jinja")
+
+
 @lru_cache(maxsize=None)
 def _env(fmt: str, folder: str) -> jinja2.Environment:
+    """One Environment per format and folder in a process: each template is compiled once
+    (and, across commands, loaded compiled from :func:`template_cache`)."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(folder),
         autoescape=(fmt == "html"),
@@ -67,6 +89,7 @@ def _env(fmt: str, folder: str) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         undefined=jinja2.StrictUndefined,
+        bytecode_cache=template_cache(),
     )
     env.filters["wrap"] = wrap
     env.filters["section_text"] = section_text

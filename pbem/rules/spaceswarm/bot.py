@@ -6,7 +6,7 @@ and in the discard pile, and the faces of the player's own hand.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from pbem.rules.spaceswarm import terrain
 from pbem.rules.spaceswarm.attack import battle_spaces, kills
@@ -35,6 +35,21 @@ def preference(state: SwarmState, player: str, action: Mapping[str, Any]) -> flo
     kind = next(iter(action))
     scorer = SCORERS.get(kind)
     return scorer(state, player, action) if scorer else 0.0
+
+
+def preferences(state: SwarmState, player: str, actions: Sequence[Mapping[str, Any]]) -> list[float]:
+    """:func:`preference` of each action; the goals a move is scored against are worked out
+    once for the whole list (they depend on the position only)."""
+    goals: list[int] | None = None
+    out: list[float] = []
+    for action in actions:
+        if next(iter(action)) == "move":
+            if goals is None:
+                goals = goal_cells(state, player)
+            out.append(_move(state, player, action, goals))
+        else:
+            out.append(preference(state, player, action))
+    return out
 
 
 def _develop(state: SwarmState, player: str, action: Mapping[str, Any]) -> float:
@@ -84,8 +99,8 @@ def _attack(state: SwarmState, player: str, action: Mapping[str, Any]) -> float:
     return sum(kills(state, player, race, state.hexmap.index(at)) for at, race in targets.items()) / 10.0
 
 
-def _move(state: SwarmState, player: str, action: Mapping[str, Any]) -> float:
-    """How much better the board is for the bot after this move."""
+def _move(state: SwarmState, player: str, action: Mapping[str, Any], goals: list[int] | None = None) -> float:
+    """How much better the board is for the bot after this move (``goals``: :func:`goal_cells`)."""
     hexmap = state.hexmap
     start = hexmap.index(action["move"])
     path = [hexmap.index(p) for p in action["path"]]
@@ -111,7 +126,8 @@ def _move(state: SwarmState, player: str, action: Mapping[str, Any]) -> float:
         score -= 0.5
     if terrain.is_star_cluster(hexmap, start) and moving == here and not state.enemies_at(player, start):
         score -= 9.0     # leaving a held cluster empty
-    goals = goal_cells(state, player)
+    if goals is None:
+        goals = goal_cells(state, player)
     score += 0.7 * (nearest(hexmap, start, goals) - nearest(hexmap, end, goals))
     return score
 
@@ -161,7 +177,8 @@ def enemy_cells(state: SwarmState, player: str) -> list[int]:
 
 
 def nearest(hexmap: HexMap, cell: int, goals: list[int]) -> int:
-    return min((hexmap.distance(cell, g) for g in goals), default=0)
+    row = hexmap.distances_from(cell)
+    return min((row[g] for g in goals), default=0)
 
 
 SCORERS = {"develop": _develop, "discard": _discard, "produce": _produce, "event": _event, "react": _react,

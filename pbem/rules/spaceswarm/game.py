@@ -125,7 +125,7 @@ class SpaceSwarmGame(Game[SwarmState]):
         if now is None:
             return []
         player, kind = now
-        return [Decision(player, kind, self.prompt(state, player, kind))]
+        return [Decision(player, kind, lambda: self.prompt(state, player, kind))]   # the text only when read
 
     def prompt(self, state: SwarmState, player: str, kind: str) -> str:
         text = PROMPTS[kind]
@@ -191,6 +191,9 @@ class SpaceSwarmGame(Game[SwarmState]):
 
     def bot_preference(self, state: SwarmState, player: str, action: Mapping[str, Any]) -> float:
         return bot.preference(state, player, action)
+
+    def bot_preferences(self, state: SwarmState, player: str, actions: Sequence[Mapping[str, Any]]) -> list[float]:
+        return bot.preferences(state, player, actions)
 
     def pass_action(self, state: SwarmState, player: str) -> Action | None:
         return legal.pass_action(state, player)

@@ -12,10 +12,22 @@ from __future__ import annotations
 import re
 import string
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 _LABEL = re.compile(r"^([A-Z])([1-9][0-9]?)$")
 AXIAL_STEPS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+
+
+@lru_cache(maxsize=32)
+def _distance_table(width: int, height: int) -> tuple[tuple[int, ...], ...]:
+    """Every distance on a map of this size, worked out once (the greedy bot asks hundreds a
+    decision); it depends on the shape only, not on the terrain."""
+    def axial(cell: int) -> tuple[int, int]:
+        col, row = cell % width, cell // width
+        return col - (row - (row & 1)) // 2, row
+    coords = [axial(c) for c in range(width * height)]
+    return tuple(tuple((abs(qa - qb) + abs(ra - rb) + abs(qa - qb + ra - rb)) // 2 for qb, rb in coords)
+                 for qa, ra in coords)
 
 
 @dataclass(frozen=True)
@@ -88,11 +100,23 @@ class HexMap:
         """The up to six spaces next to ``cell``, in cell order."""
         return self._neighbours[cell]
 
+    @cached_property
+    def _distances(self) -> tuple[tuple[int, ...], ...]:
+        return _distance_table(self.width, self.height)
+
     def distance(self, a: int, b: int) -> int:
-        qa, ra = self.axial(a)
-        qb, rb = self.axial(b)
-        dq, dr = qa - qb, ra - rb
-        return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+        return self._distances[a][b]
+
+    def distances_from(self, cell: int) -> tuple[int, ...]:
+        """The distance from ``cell`` to every cell, by cell number."""
+        return self._distances[cell]
+
+    @cached_property
+    def _cells_by_terrain(self) -> dict[str, list[int]]:
+        out: dict[str, list[int]] = {}
+        for c in self.cells:
+            out.setdefault(self.terrain[c], []).append(c)
+        return out
 
     def mirror(self, cell: int) -> int:
         """The space opposite ``cell`` under a half turn of the rectangle."""
@@ -114,7 +138,7 @@ class HexMap:
         return tuple(out)
 
     def cells_of(self, terrain: str) -> list[int]:
-        return [c for c in self.cells if self.terrain[c] == terrain]
+        return list(self._cells_by_terrain.get(terrain, ()))
 
     def with_terrain(self, terrain: list[str] | tuple[str, ...]) -> "HexMap":
         return HexMap(self.width, self.height, tuple(terrain))

@@ -45,6 +45,12 @@ SHAPES: tuple[ActionShape, ...] = (
 )
 
 
+#: (shapes, an action's keys in order) -> its kind, for keys already found well-formed (the check
+#: depends on the keys alone); bounded, so that a stranger's made-up keys cannot fill it
+_KNOWN_KEYS: dict[tuple[int, tuple[Any, ...]], tuple[tuple[ActionShape, ...], str]] = {}
+_KNOWN_KEYS_MAX = 1024
+
+
 def action_kind(action: Any, shapes: tuple[ActionShape, ...] | None = None) -> str:
     """The kind of ``action`` after checking its keys; IllegalAction if malformed.
 
@@ -52,6 +58,20 @@ def action_kind(action: Any, shapes: tuple[ActionShape, ...] | None = None) -> s
     shapes = SHAPES if shapes is None else shapes
     if not isinstance(action, Mapping) or not action:
         raise IllegalAction("an action is a mapping such as {move: r7, to: G5}")
+    try:
+        key = (id(shapes), tuple(action))
+        known = _KNOWN_KEYS.get(key)
+    except TypeError:       # an unhashable key: checked (and refused) below
+        key, known = None, None
+    if known is not None and known[0] is shapes:      # (the entry holds the tuple: its id stays its own)
+        return known[1]
+    kind = _checked_kind(action, shapes)
+    if key is not None and len(_KNOWN_KEYS) < _KNOWN_KEYS_MAX:
+        _KNOWN_KEYS[key] = (shapes, kind)
+    return kind
+
+
+def _checked_kind(action: Mapping[Any, Any], shapes: tuple[ActionShape, ...]) -> str:
     for shape in shapes:
         if shape.kind in action:
             allowed = set(shape.required) | set(shape.optional)

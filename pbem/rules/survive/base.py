@@ -101,6 +101,7 @@ class SurviveBase(ABC, Generic[StateT]):
         self.terrains = data.terrains
         self.back_kind = {k: str(v["kind"]) for k, v in data.tile_backs.items()}
         self.option_specs = tuple(option_specs)
+        self.kinds_memo: dict[tuple[str, ...], tuple[str, ...]] = {}   # MovementRules.kinds_following
         self.option_defaults = {spec.name: spec.default for spec in option_specs}
         # the tables, built once per ruleset (tile backs first: the action tables ask for them)
         self.tile_effects: dict[str, TileEffect[StateT]] = {}
@@ -287,10 +288,12 @@ class SurviveBase(ABC, Generic[StateT]):
                 for n in neighbours[cell]:
                     if n in paths or not enter_ok(n):
                         continue
-                    p = path + [n]
+                    p = [*path, n]
                     paths[n] = p
                     if not stop_at(n):
                         nxt.append((n, p))
+            if not nxt:
+                break           # nothing left to walk from: more steps find nothing new
             frontier = nxt
         return paths
 

@@ -31,6 +31,12 @@ class SurviveGame(Game[StateT], Generic[StateT]):
     def __init__(self) -> None:
         self._data: dict[str, SurviveData] = {}
         self._rulesets: dict[tuple[str, tuple[Layer, ...]], SurviveRules[StateT]] = {}
+        #: (the options as given, player count) -> ruleset: every call on a state asks, so the
+        #: layers are worked out once per option combination, not on every call
+        self._by_options: dict[tuple[tuple[tuple[str, Any], ...], int], SurviveRules[StateT]] = {}
+        #: the options mapping last asked about (the very object), its player count and ruleset:
+        #: a game in play asks with the same state again and again
+        self._last: tuple[Mapping[str, str], int, SurviveRules[StateT]] | None = None
         default = self.data_variant(self.full_options({}))
         self.data = self.data_for(default)
         self.base = self.rules_with((), default)
@@ -74,11 +80,25 @@ class SurviveGame(Game[StateT], Generic[StateT]):
 
     def ruleset(self, options: Mapping[str, str], n_players: int) -> SurviveRules[StateT]:
         """The rules for these options (missing ones are the defaults) and player count."""
-        full = {s.name: str(options.get(s.name, s.default)) for s in self.option_specs()}
-        return self.rules_with(self.layers(full, n_players), self.data_variant(full))
+        try:
+            key = (tuple(options.items()), n_players)
+            rules = self._by_options.get(key)
+        except TypeError:         # an unhashable value (a hand-made position): work it out each time
+            key, rules = None, None
+        if rules is None:
+            full = {s.name: str(options.get(s.name, s.default)) for s in self.option_specs()}
+            rules = self.rules_with(self.layers(full, n_players), self.data_variant(full))
+            if key is not None:
+                self._by_options[key] = rules
+        return rules
 
     def rules(self, state: StateT) -> SurviveRules[StateT]:
-        return self.ruleset(state.options, len(state.players))
+        last, options, n = self._last, state.options, len(state.players)
+        if last is not None and last[0] is options and last[1] == n:
+            return last[2]
+        rules = self.ruleset(options, n)
+        self._last = (options, n, rules)
+        return rules
 
     def view_rules(self, view: Mapping[str, Any]) -> SurviveRules[StateT]:
         """The rules a view was made with (the base rules if the view does not say)."""
@@ -120,6 +140,9 @@ class SurviveGame(Game[StateT], Generic[StateT]):
     def legal_actions(self, state: StateT, player: str) -> list[Action]:
         return self.rules(state).legal_actions(state, player)
 
+    def legal_choices(self, state: StateT, player: str) -> Sequence[Action]:
+        return self.rules(state).legal_choices(state, player)
+
     def apply(self, state: StateT, player: str, action: Mapping[str, Any], rng: Rng) -> list[Event]:
         return self.rules(state).apply(state, player, action, rng)
 
@@ -150,3 +173,6 @@ class SurviveGame(Game[StateT], Generic[StateT]):
 
     def bot_preference(self, state: StateT, player: str, action: Mapping[str, Any]) -> float:
         return self.rules(state).bot_preference(state, player, action)
+
+    def bot_preferences(self, state: StateT, player: str, actions: Sequence[Mapping[str, Any]]) -> list[float]:
+        return self.rules(state).bot_preferences(state, player, actions)

@@ -32,11 +32,25 @@ from pbem.rules.survive.state import (
 )
 
 
+#: where an explorer has moves of its own
+ON_BOARD = frozenset((LAND, BOAT, SEA))
+
+
 class MovementRules(SetupRules[StateT]):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: the ruleset keeps the core's ship_may_enter (no layer changes where ships may go)
+        self.plain_ship_entry = type(self).ship_may_enter is MovementRules.ship_may_enter
+
     # --- what creatures do to people and ships (from the creature rules in the data) ----------
     def kinds_following(self, *rules: str) -> tuple[str, ...]:
-        """The creature kinds whose ``rule:`` (default: the kind) is one of ``rules``."""
-        return tuple(k for k, spec in self.comp["creatures"].items() if spec.get("rule", k) in rules)
+        """The creature kinds whose ``rule:`` (default: the kind) is one of ``rules`` (from the
+        data alone, so worked out once per ruleset)."""
+        found = self.kinds_memo.get(rules)
+        if found is None:
+            found = self.kinds_memo[rules] = tuple(k for k, spec in self.comp["creatures"].items()
+                                                   if spec.get("rule", k) in rules)
+        return found
 
     def swimmer_killers(self) -> tuple[str, ...]:
         """Kinds that remove a swimmer entering their space: serpent and shark rules."""
@@ -187,21 +201,27 @@ class MovementRules(SetupRules[StateT]):
 
     def boat_moves(self, state: StateT, boat: str) -> list[dict[str, Any]]:
         lab = self.board.labels
+        around = self.board.neighbours[at(state.boats[boat].cell)]
+        if self.plain_ship_entry:     # the core's rule: no terrain tile and no ship there
+            tile_at, boat_at = state.tile_at, state.boat_at
+            return [{"move": boat, "to": lab[n]} for n in around if n not in tile_at and n not in boat_at]
         may_enter = self.ship_may_enter
-        return [{"move": boat, "to": lab[n]} for n in self.board.neighbours[at(state.boats[boat].cell)]
-                if may_enter(state, boat, n)]
+        return [{"move": boat, "to": lab[n]} for n in around if may_enter(state, boat, n)]
 
     def movable_boats(self, state: StateT, player: str) -> list[str]:
+        controllers = self.controllers
         return [b.handle for b in state.boats.values()
-                if b.where == SEA and player in self.controllers(state, b.handle)]
+                if b.where == SEA and player in controllers(state, b.handle)]
 
     def legal_move(self, state: StateT, player: str) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = [{"done": "move"}]
+        moves = self.explorer_moves
         for e in state.explorers.values():
-            if e.owner == player and e.where in (LAND, BOAT, SEA):
-                out.extend(self.explorer_moves(state, e.handle))
+            if e.owner == player and e.where in ON_BOARD:
+                out.extend(moves(state, e.handle))
+        boat_moves = self.boat_moves
         for boat in self.movable_boats(state, player):
-            out.extend(self.boat_moves(state, boat))
+            out.extend(boat_moves(state, boat))
         return out
 
     def do_move(self, state: StateT, player: str, action: Mapping[str, Any], rng: Rng) -> Events:

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from collections import deque
 from functools import cached_property
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
+from pbem.choices import Chain, Pairs
 from pbem.game import Action, Decision, IllegalAction, Rng
 from pbem.rules.survive.actions import SHAPES, ActionShape, action_kind
 from pbem.rules.survive.base import Events, StateT, event
-from pbem.rules.survive.state import BOAT, OVER, at
+from pbem.rules.survive.setup import SetupRules
+from pbem.rules.survive.state import BOAT, OVER, SEA, SETUP_PLACE, STEP_TILE, at
+from pbem.rules.survive.tiles import TileRules
 
 SAVE = 100.0      # the greedy bot: landing a person on an exit
 BOARD = 3.0       # getting onto a ship
@@ -24,7 +27,30 @@ from pbem.rules.survive.view import ViewRules
 __all__ = ["SurviveRules", "event"]
 
 
+def _placement(handle: str, spot: str) -> Action:
+    return {"place": handle, "on": spot}
+
+
+def _tile_move(tile: str) -> Callable[[str, str], Action]:
+    """Playing ``tile`` to move a creature to a space."""
+    def make(creature: str, to: str) -> Action:
+        return {"play": tile, "creature": creature, "to": to}
+    return make
+
+
 class SurviveRules(ViewRules[StateT]):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: the core lists the set-up placements (no layer lists them its own way)
+        self.plain_place_listing = type(self).legal_place is SetupRules.legal_place
+        #: the core lists the tiles to play, and the creature-moving tiles' options
+        self.plain_tile_listing = (type(self).legal_play_tile is TileRules.legal_play_tile
+                                   and type(self).options_move_creature is TileRules.options_move_creature
+                                   and type(self).relocation_options is TileRules.relocation_options)
+        #: the greedy bot's scores are the core's (no layer scores its own way)
+        self.plain_preferences = (type(self).bot_preference is SurviveRules.bot_preference
+                                  and type(self).prefer_move is SurviveRules.prefer_move)
+
     #: the move-file action shapes of this game (every layer's: the syntax does not change
     #: with the options)
     action_shapes: tuple[ActionShape, ...] = SHAPES
@@ -39,7 +65,7 @@ class SurviveRules(ViewRules[StateT]):
         if who is None:
             return []
         kind = self.current_step(state)
-        return [Decision(player=who, kind=kind, prompt=self.prompt(state, kind))]
+        return [Decision(who, kind, lambda: self.prompt(state, kind))]   # the text only when read
 
     def prompt(self, state: StateT, kind: str) -> str:
         """One line for decision ``kind``: a layer's (:meth:`variant_prompt`), else the game's."""
@@ -53,6 +79,36 @@ class SurviveRules(ViewRules[StateT]):
         if self.decider(state) != player:
             return []
         return self.deciders[self.current_step(state)](state, player)
+
+    def legal_choices(self, state: StateT, player: str) -> Sequence[Action]:
+        """The legal actions, made only when read where a decision pairs two lists (set-up
+        placement: every explorer in reserve on every empty tile), unless a layer lists them
+        its own way."""
+        if self.decider(state) != player:
+            return []
+        step = self.current_step(state)
+        if step == SETUP_PLACE and self.deciders[step] == self.legal_place and self.plain_place_listing:
+            spots = [self.label(c) for c in self.placement_spots(state)]
+            return Pairs(self.reserve_explorers(state, player), spots, _placement)
+        if step == STEP_TILE and self.deciders.get(step) == self.legal_play_tile and self.plain_tile_listing:
+            return self.tile_choices(state, player)
+        return self.deciders[step](state, player)
+
+    def tile_choices(self, state: StateT, player: str) -> Sequence[Action]:
+        """:meth:`legal_play_tile` with each creature-moving tile's options (every creature of
+        its kind to every vacant sea space) as pairs, made only when read."""
+        parts: list[Sequence[Action]] = [[{"play": "none"}]]
+        for h in self.playable_now(state, player):
+            back = self.known_back(state, h)
+            if self.back_kind[back] != "hand":
+                continue
+            if self.hand_tiles[back].options == self.options_move_creature:
+                kind = str(self.tile_backs[back]["creature"])
+                creatures = [c.handle for c in state.creatures.values() if c.kind == kind and c.where == SEA]
+                parts.append(Pairs(creatures, self.vacant_labels(state), _tile_move(h)))
+            else:
+                parts.append([{"play": h, **params} for params in self.hand_tiles[back].options(state, player, back)])
+        return Chain(parts)
 
     # --- applying an action ----------------------------------------------------------
     def apply(self, state: StateT, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
@@ -127,6 +183,54 @@ class SurviveRules(ViewRules[StateT]):
         if action.get("done") == "move":
             return STAY
         return 0.0
+
+    def bot_preferences(self, state: StateT, player: str, actions: Sequence[Mapping[str, Any]]) -> list[float]:
+        """:meth:`bot_preference` of each action; with the core's scores, what each piece's score
+        shares (where it stands, who is aboard) is worked out once for the list."""
+        if not self.plain_preferences:
+            return [self.bot_preference(state, player, a) for a in actions]
+        dist, index, is_isle = self.isle_distance, self.board.index, self.board.is_isle
+        boat_at = state.boat_at
+        known: dict[str, tuple[str, int, float]] = {}      # piece -> (kind, cell, explorer: aboard / ship: mine)
+        out: list[float] = []
+        for action in actions:
+            if not ("move" in action and "to" in action):
+                out.append(STAY if action.get("done") == "move" else 0.0)
+                continue
+            piece, target = str(action["move"]), index.get(str(action["to"]))
+            if target is None:
+                out.append(0.0)
+                continue
+            facts = known.get(piece)
+            if facts is None:
+                facts = known[piece] = self._piece_facts(state, player, piece)
+            kind, here, extra = facts
+            if kind == "explorer":
+                if is_isle(target):
+                    out.append(SAVE)
+                else:
+                    bonus = BOARD if target in boat_at and not extra else 0.0
+                    out.append(bonus + dist[here] - dist[target])
+            elif kind == "ship":
+                out.append(extra * (dist[here] - dist[target]))
+            else:
+                out.append(0.0)
+        return out
+
+    def _piece_facts(self, state: StateT, player: str, piece: str) -> tuple[str, int, float]:
+        """What :meth:`prefer_move` reads of a piece: ("explorer", its cell, 1.0 if aboard a ship),
+        ("ship", its cell, explorers of ``player`` aboard), or ("none", 0, 0.0)."""
+        if piece in state.explorers:
+            e = state.explorers[piece]
+            here = state.explorer_cell(e)
+            if here is None:
+                return ("none", 0, 0.0)
+            return ("explorer", here, 1.0 if e.where == BOAT else 0.0)
+        if piece in state.boats and state.boats[piece].cell is not None:
+            boat = state.boats[piece]
+            mine = sum(1 for p in boat.passengers if state.explorers[p].owner == player)
+            return ("ship", at(boat.cell), mine)
+        return ("none", 0, 0.0)
 
     def prefer_move(self, state: StateT, player: str, piece: str, to: str) -> float:
         target = self.board.index.get(to)

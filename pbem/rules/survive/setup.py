@@ -166,7 +166,8 @@ class SetupRules(ScoringRules[StateT]):
     # --- placing people ------------------------------------------------------
     def placement_spots(self, state: StateT) -> list[int]:
         """"an empty Terrain tile (meaning a Terrain tile which doesn't contain an Explorer token)"."""
-        return [t.cell for t in state.tiles.values() if t.where == ISLAND and not state.on_land(t.cell)]
+        land = state.land_at
+        return [t.cell for t in state.tiles.values() if t.where == ISLAND and not land.get(t.cell)]
 
     def why_not_placeable(self, state: StateT, cell: int) -> str:
         """The one-line reason ``cell`` is not in :meth:`placement_spots`."""

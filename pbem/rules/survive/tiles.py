@@ -43,6 +43,12 @@ from pbem.rules.survive.state import (
 
 
 class TileRules(CreatureRules[StateT]):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: the ruleset keeps the core's readings of "a sea space" (tile removal) and "vacant"
+        self.plain_removal_sea = type(self).counts_as_sea_for_removal is TileRules.counts_as_sea_for_removal
+        self.plain_vacant = type(self).vacant is TileRules.vacant
+
     # --- 3. which tiles may be removed ----------------------------------------
     def counts_as_sea_for_removal(self, state: StateT, cell: int) -> bool:
         """"a sea space (even if it's a space which previously had a Terrain tile)".
@@ -70,8 +76,14 @@ class TileRules(CreatureRules[StateT]):
         else:
             return []
         nb = self.board.neighbours
-        sea = self.counts_as_sea_for_removal
-        coastal = [t.handle for t in group if any(sea(state, n) for n in nb[t.cell])]
+        if self.plain_removal_sea:      # the core's reading of "a sea space", without a call per cell
+            tile_at, central = state.tile_at, self.board.central
+            central_sea = self.central_counts_as_sea(state)
+            coastal = [t.handle for t in group
+                       if any(n not in tile_at and (n != central or central_sea) for n in nb[t.cell])]
+        else:
+            sea = self.counts_as_sea_for_removal
+            coastal = [t.handle for t in group if any(sea(state, n) for n in nb[t.cell])]
         return coastal or [t.handle for t in group]
 
     def legal_remove(self, state: StateT, player: str) -> list[dict[str, Any]]:
@@ -335,8 +347,17 @@ class TileRules(CreatureRules[StateT]):
         return (not self.board.is_isle(cell) and state.is_sea(cell) and cell not in state.boat_at
                 and not state.swimmers(cell) and not state.creatures_in(cell))
 
+    def vacant_labels(self, state: StateT) -> list[str]:
+        """The vacant sea spaces (:meth:`vacant`), by label, in cell order."""
+        if self.plain_vacant:           # the core's "vacant sea space", without a call per cell
+            tile_at, boat_at, sea_at, creatures_at = state.tile_at, state.boat_at, state.sea_at, state.creatures_at
+            labels = self.board.labels
+            return [labels[c] for c in range(self.board.playable_count)
+                    if c not in tile_at and c not in boat_at and not sea_at.get(c) and not creatures_at.get(c)]
+        return [self.label(c) for c in range(self.board.playable_count) if self.vacant(state, c)]
+
     def relocation_options(self, state: StateT, kind: str) -> list[dict[str, Any]]:
-        spots = [self.label(c) for c in range(self.board.playable_count) if self.vacant(state, c)]
+        spots = self.vacant_labels(state)
         return [{"creature": c.handle, "to": s} for c in state.creatures.values()
                 if c.kind == kind and c.where == SEA for s in spots]
 
