@@ -423,7 +423,7 @@ def show(game_dir: Path, viewer: str | None, fmt: str, full: bool) -> None:
     if fmt == "json":
         click.echo(json.dumps(table.game.view(table.state, viewer), indent=1, sort_keys=True))
         return
-    click.echo(render_digest(digest_context(table, viewer), fmt), nl=False)
+    click.echo(render_digest(digest_context(table, viewer, clicks=fmt == "html"), fmt), nl=False)
 
 
 @main.command()

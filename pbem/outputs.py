@@ -16,6 +16,7 @@ from typing import Any
 from pbem import yamlio
 from pbem.boardmoves import BoardHistory, mark_moves, since_entry
 from pbem.canonical import canonical
+from pbem.clickpage import click_page
 from pbem.crypto import agecrypt
 from pbem.errors import PbemError
 from pbem.fsutil import public_mode, write_atomic, write_if_changed
@@ -87,11 +88,13 @@ def fold_comments(template: str, width: int = 78) -> str:
 
 
 def digest_context(table: Table, viewer: str | None, with_svg: bool = True,
-                   history: BoardHistory | None = None) -> DigestContext:
+                   history: BoardHistory | None = None, clicks: bool = False) -> DigestContext:
     """Everything a digest shows, for the public (viewer None) or one player.
 
     The board marks what moved since the reader's last turn when ``history`` (or, if not
-    given, a replay of the log, which needs the seed) has the earlier board."""
+    given, a replay of the log, which needs the seed) has the earlier board.  ``clicks``: a
+    player with a decision gets the click-to-move panel on their HTML page
+    (:mod:`pbem.clickpage`); never the public."""
     game, state = table.game, table.state
     view = game.view(state, viewer)
     if history is None:
@@ -120,6 +123,7 @@ def digest_context(table: Table, viewer: str | None, with_svg: bool = True,
         result=result_lines(result) if result is not None else [],
         result_sections=game.result_sections(view, result) if result is not None else [],
         footer=moderator_lines(table) + [f"seed commitment: {h['seed_commitment']}", f"rules: {h['game']} {h['rules']}"],
+        click=click_page(table, viewer) if clicks and viewer is not None and with_svg else None,
     )
 
 
@@ -155,7 +159,7 @@ def player_plaintexts(table: Table, player: str, history: BoardHistory | None = 
     text with their secrets, ``.html.gz.age`` the same digest as an HTML page with their private
     board drawn in it (their own hidden values shown); that one is gzip-compressed before it is
     encrypted (:func:`seal_bytes`), so that it fits in a mail beside the board picture."""
-    ctx = digest_context(table, player, history=history)
+    ctx = digest_context(table, player, history=history, clicks=True)
     text = render_digest(ctx, "text") + private_view_block(table, player)
     return {".age": text.encode(), HTML_SUFFIX: render_digest(ctx, "html").encode()}
 
