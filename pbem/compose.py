@@ -62,10 +62,7 @@ class Composer:
         """Add ``action`` (one of the choices); returns what it did that the player may know."""
         if action not in self.step().choices:
             raise Rejected(f"{self.game.describe_action(action)} is not one of the choices now")
-        try:
-            applied = apply_actions(self.game, self._state, self.player, [action], preview_draws())
-        except Rejected:
-            raise
+        applied = apply_actions(self.game, self._state, self.player, [action], preview_draws())
         self.actions.append(dict(action))
         lines = [self.game.describe_event(e.public) for e in applied.events]
         self.events += lines

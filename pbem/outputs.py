@@ -27,6 +27,7 @@ from pbem.render.hexmap_text import render_text
 from pbem.render.plain import readable_line
 from pbem.results import result_lines
 from pbem.table import Table
+from pbem.viewpatch import patch_or_whole
 
 GZIP_MAGIC = b"\x1f\x8b"
 HTML_SUFFIX = ".html.gz.age"   # secrets/PLAYER.html.gz.age: the player's own digest as an HTML page, gzipped
@@ -174,9 +175,11 @@ VIEW_BEGIN, VIEW_END = "----- BEGIN view -----", "----- END view -----"
 
 
 def private_view_block(table: Table, player: str) -> str:
-    """The player's own view (public plus their secrets), gzip + base64, for `pbem turn`."""
+    """The player's own view, for `pbem turn`: as a patch on the public view of the same entry
+    (public/view.json; pbem.viewpatch), gzip + base64; a few hundred bytes."""
+    public, private = table.game.view(table.state, None), table.game.view(table.state, player)
     data = {"game": table.game_id, "index": table.last["index"], "hash": table.last["hash"], "player": player,
-            "view": table.game.view(table.state, player)}
+            **patch_or_whole(public, private)}
     payload = base64.b64encode(gzip.compress(canonical(data), mtime=0)).decode("ascii")
     return "\n".join(["", "Your view of the game, for `pbem turn` (nothing to read by eye):", VIEW_BEGIN,
                       *textwrap.wrap(payload, 76), VIEW_END, ""])
@@ -193,7 +196,7 @@ def read_private_view(plaintext: str) -> dict[str, Any]:
         data = json.loads(inflate.decompress(base64.b64decode(payload, validate=True), 16 * 2**20))
     except (ValueError, OSError, EOFError, zlib.error):
         raise PbemError("the view block of these secrets is damaged; decrypt the file again") from None
-    if not isinstance(data, dict) or not isinstance(data.get("view"), dict):
+    if not isinstance(data, dict) or not isinstance(data.get("view", data.get("patch")), dict):
         raise PbemError("the view block of these secrets is damaged; decrypt the file again")
     return data
 

@@ -29,6 +29,7 @@ from pbem.movefile import MoveFile, render_move
 from pbem.outputs import read_private_view
 from pbem.render.hexmap_text import render_text
 from pbem.table import Table
+from pbem.viewpatch import apply_patch
 from pbem.yamlio import dump_flow
 
 HELP = "number = take that choice, u = undo the last one, d = done (write the move), q = quit"
@@ -96,7 +97,9 @@ def player_table(gd: GameDir, player: str, key: Path | None, secrets: Path | Non
     if data.get("index") != table.last["index"]:
         raise TurnError(f"{source} is from log entry {data.get('index')} but the game is at entry "
                         f"{table.last['index']}; use the secrets of the latest digest")
-    table.state = table.game.from_position(data["view"])
+    public = json.loads((gd.public_dir / "view.json").read_text())["view"]    # what the patch was made on
+    view = data["view"] if "view" in data else apply_patch(public, data["patch"])
+    table.state = table.game.from_position(view)
     return table, True
 
 

@@ -219,15 +219,21 @@ def _push_during_the_moderators_push(shared, clone):
     os.chmod(hook, hook.stat().st_mode | stat.S_IEXEC)
 
 
+#: what a player answers when the public files cannot list their choices (their hand is hidden there)
+PUBLIC_FALLBACK = {"play-tile": {"play": "none"}, "move": {"done": "move"}, "blue-tile": {"play": "none"},
+                   "deploy": {"deploy": "none"}, "defense": {"defend": "none"}, "steal": {"steal": "none"}}
+
+
 @pytest.mark.slow(seconds=65)
-def test_a_whole_atlantis_game_through_git_with_players_working_from_their_clones(tmp_path, key_pool):
+@pytest.mark.parametrize("game", ["atlantis", "space-attack"])
+def test_a_whole_survive_game_through_git_with_players_working_from_their_clones(tmp_path, key_pool, game):
     """Each player pulls, lets a bot write a move from the public files in their clone (no seed),
     signs it and pushes; the moderator syncs; a fresh clone audits the whole game after the reveal."""
     from pbem.bots import bot_move_file
     from pbem.rng import Rng
     from pbem.table import Table
 
-    shared = make_shared(tmp_path, key_pool, game="atlantis")
+    shared = make_shared(tmp_path, key_pool, game=game)
     moves = 0
     while waiting := shared.waiting_for():
         player = shared.players[waiting[0]]
@@ -235,7 +241,8 @@ def test_a_whole_atlantis_game_through_git_with_players_working_from_their_clone
         table = Table.load_public(GameDir(player.clone / GAME))
         move = bot_move_file(table, player.name, Rng(b"git-bots", str(moves)), "greedy")
         # the public files cannot list tile plays from a hidden hand: this player keeps their tiles
-        actions = move.actions or [{"play": "none"}]
+        decision = table.game.pending(table.state)[0].kind
+        actions = move.actions or [PUBLIC_FALLBACK[decision]]
         index = table.last["index"]
         player.send(f"{index:04d}.yaml", actions, pull=False)      # pulled above
         assert f"accepted {player.name}/{index:04d}.yaml" in shared.sync().output

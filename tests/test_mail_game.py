@@ -1,5 +1,6 @@
-"""Whole games played by e-mail, end to end: the toy game, and Survive: Escape from Atlantis!
-(3 players who answer every digest with its fill-in move template as it stands).
+"""Whole games played by e-mail, end to end: the toy game, Survive: Escape from Atlantis! and
+Survive: Space Attack! (3 players who answer every digest with its fill-in move template as it
+stands).
 
 The players are separate mail users: they read the digests the moderator's
 `pbem mail run` sends them, decrypt their own secrets, fill in the move
@@ -102,6 +103,7 @@ class Player:
     pytest.param("toy", toy_fill_in, 40, marks=pytest.mark.slow(seconds=4)),
     pytest.param("atlantis", as_suggested, 400, marks=pytest.mark.slow(seconds=50)),
     pytest.param("space-swarm", as_suggested, 400, marks=pytest.mark.slow(seconds=50)),
+    pytest.param("space-attack", as_suggested, 400, marks=pytest.mark.slow(seconds=50)),
 ])
 def test_a_whole_game_by_email(tmp_path, key_pool, toy_registered, dovecot, game, fill_in, cycles):
     world = start_world(tmp_path, key_pool, dovecot, smtp_mode="starttls", game=game)
@@ -143,6 +145,10 @@ def test_a_whole_game_by_email(tmp_path, key_pool, toy_registered, dovecot, game
             assert len({d["Subject"] for d in digests}) == 1
             assert digests[-1]["X-PBEM-Status"] == "over"
             assert any(a.get_filename().endswith("-public.tar.gz") for a in digests[-1].iter_attachments())
+            for received in world.mail_to(name):             # every message <= 100 KB, the game's log aside
+                log_copy = sum(len(part.as_bytes()) for part in received.msg.iter_attachments()
+                               if (part.get_filename() or "").endswith("-public.tar.gz"))
+                assert len(received.raw) - log_copy < 100_000, (name, received.msg["X-PBEM-Entry"], len(received.raw))
         assert len([r for r in world.router.log if r.msg["X-PBEM-Entry"]]) < len(PLAYERS) * len(entries) / 2
         assert mail_run() == ""                                        # cron keeps running: no repeats
         result = CliRunner().invoke(mail, ["run", "--verbose", str(world.gd.root)], env=world.env())

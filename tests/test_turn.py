@@ -128,3 +128,14 @@ def test_long_lists_come_in_groups_first(tmp_path, key_pool):
     assert max(sum(1 for line in menu.splitlines() if line.strip()[:4].rstrip(")").isdigit()) for menu in menus) <= 60
     receipt = submit(gd, *read_move_files(tmp_path / "move.yaml", None))
     assert receipt.index == 1
+
+
+def test_a_view_patch_rebuilds_the_private_view_exactly():
+    from pbem.viewpatch import apply_patch, make_patch, patch_or_whole
+    public = {"a": 1, "b": {"x": None, "y": [1, 2]}, "gone": 3}
+    private = {"a": 1, "b": {"x": 5, "y": [1, 2]}, "new": {"k": "v"}}
+    patch = make_patch(public, private)
+    assert patch == {"b": {"x": 5}, "new": {"k": "v"}, "gone": None}
+    assert apply_patch(public, patch) == private
+    hidden_again = {"a": None, "b": public["b"], "gone": 3}         # null in the private view: no merge patch
+    assert patch_or_whole(public, hidden_again) == {"view": hidden_again}

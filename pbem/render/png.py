@@ -15,7 +15,7 @@ __all__ = ["PNG_MAGIC", "ZOOM", "MAIL_ZOOM", "MAIL_COLOURS", "svg_size", "svg_to
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 ZOOM = 2.0   # rendered at twice the display size, so it stays sharp on high-density screens
-MAIL_ZOOM = 0.9      # the board in a mail: a little under its own size (Atlantis: about 780 x 900 pixels)
+MAIL_ZOOM = 0.85     # the board in a mail: a little under its own size (Atlantis: about 735 x 880 pixels)
 MAIL_COLOURS = 24    # ... in its 24 most used colours (the board has few), so the message stays small
 
 _ROOT = re.compile(r"<svg\b[^>]*>", re.DOTALL)

@@ -58,7 +58,7 @@ class Config:
 
 P = ("red", "blue", "green", "yellow", "purple", "orange")
 
-#: every Atlantis option value and expansion, every 1986 option value, 2-6 players, both bots
+#: every Atlantis option value and expansion, every 1986 and Space Attack option value, 2-6 players, both bots
 CONFIGS: tuple[Config, ...] = (
     Config(0, "atlantis", P[:2], {}, "greedy"),
     Config(1, "atlantis", P[:3], {"memory": "open"}, "random"),
@@ -92,6 +92,20 @@ CONFIGS: tuple[Config, ...] = (
            "greedy"),
     Config(23, "atlantis-1986", P[:2], {"spinner": "dice", "start_boats": "placed", "whirlpool": "sea",
                                         "creature_move": "optional"}, "greedy"),
+    # Survive: Space Attack!: every option value, 2-6 players, both bots
+    Config(24, "space-attack", P[:2], {}, "greedy"),
+    Config(25, "space-attack", P[:3], {"map": "starship-titanus", "reactions": "ask", "memory": "open"}, "random"),
+    Config(26, "space-attack", P[:4], {"map": "jacobs-ladder", "reactors": "random", "blue_tiles": "any"}, "greedy",
+           opening=(("blue", {"standing": {"steal": "ask", "spawn_defense": "ask"}}),)),
+    Config(27, "space-attack", ("alice", "bob"), {"colours": "1", "map": "asteroids", "reactors": "recommended",
+                                                  "enclosed": "station"}, "random"),
+    Config(28, "space-attack", P[:2], {"colours": "2", "pods": "per-colour", "evolve_attack": "fighters-only",
+                                       "overpopulated": "yes"}, "greedy"),
+    Config(29, "space-attack", P[:5], {"end": "to-the-last", "reactions": "never"}, "greedy"),
+    Config(30, "space-attack", P[:6], {"overpopulated": "yes", "map": "starship-titanus"}, "random"),
+    Config(31, "space-attack", P[:3], {"end": "to-the-last", "evolve_attack": "fighters-only", "blue_tiles": "any",
+                                       "enclosed": "station", "memory": "open"}, "greedy",
+           opening=(("green", {"standing": {"queen_defense": "ask", "warrior_defense": "never"}}),)),
 )
 
 

@@ -1,4 +1,4 @@
-"""Golden games: today's Atlantis and 1986 behaviour, pinned at the Game interface.
+"""Golden games: today's Atlantis, 1986 and Space Attack behaviour, pinned at the Game interface.
 
 Each recorded game (tests/golden/data/, made by make_golden.py) is replayed action by
 action against today's rules; every event, every pending decision, and at sampled
@@ -72,8 +72,8 @@ def test_recorded_game_replays_identically(config: Config) -> None:
 
 
 def test_golden_games_cover_every_option_value_and_player_count() -> None:
-    """The configurations reach every value of every option of both games, and 2-6 players."""
-    for name in ("atlantis", "atlantis-1986"):
+    """The configurations reach every value of every option of each game, and 2-6 players."""
+    for name in ("atlantis", "atlantis-1986", "space-attack"):
         game = load_game(name)
         configs = [c for c in CONFIGS if c.game == name]
         for spec in game.option_specs():

@@ -30,9 +30,28 @@ class SurviveGame(Game[StateT], Generic[StateT]):
     base_rules: type[SurviveRules[StateT]]
 
     def __init__(self) -> None:
-        self.data = SurviveData(self.data_folder, self.data_files)
-        self._rulesets: dict[tuple[Layer, ...], SurviveRules[StateT]] = {}
-        self.base = self.rules_with(())
+        self._data: dict[str, SurviveData] = {}
+        self._rulesets: dict[tuple[str, tuple[Layer, ...]], SurviveRules[StateT]] = {}
+        default = self.data_variant(self.full_options({}))
+        self.data = self.data_for(default)
+        self.base = self.rules_with((), default)
+
+    # --- the data ----------------------------------------------------------------------
+    def data_variant(self, options: Mapping[str, str]) -> str:
+        """Which of the game's data sets these (full) options play on, e.g. Space Attack's
+        ``map``: a board of its own.  Default: the one data set ("")."""
+        return ""
+
+    def load_data(self, variant: str) -> SurviveData:
+        """The data of one variant (:meth:`data_variant`).  Default: the game's files."""
+        return SurviveData(self.data_folder, self.data_files)
+
+    def data_for(self, variant: str) -> SurviveData:
+        """The data of ``variant``, read once."""
+        data = self._data.get(variant)
+        if data is None:
+            data = self._data[variant] = self.load_data(variant)
+        return data
 
     # --- composing the rules ------------------------------------------------------------
     def layers(self, options: Mapping[str, str], n_players: int) -> tuple[Layer, ...]:
@@ -40,22 +59,24 @@ class SurviveGame(Game[StateT], Generic[StateT]):
         they stand in front of the base ruleset (first = asked first).  Default: none."""
         return ()
 
-    def rules_with(self, layers: tuple[Layer, ...]) -> SurviveRules[StateT]:
-        """The ruleset of the base rules with ``layers`` in front (built once)."""
-        rules = self._rulesets.get(layers)
+    def rules_with(self, layers: tuple[Layer, ...], variant: str = "") -> SurviveRules[StateT]:
+        """The ruleset of the base rules with ``layers`` in front, on the data of ``variant``
+        (built once)."""
+        key = (variant, layers)
+        rules = self._rulesets.get(key)
         if rules is None:
             cls: type[SurviveRules[StateT]] = self.base_rules
             if layers:
                 name = "+".join(layer.__name__ for layer in layers)
                 cls = cast(type[SurviveRules[StateT]], type(name, (*layers, self.base_rules), {}))
-            rules = cls(self.data, self.option_specs())
-            self._rulesets[layers] = rules
+            rules = cls(self.data_for(variant), self.option_specs())
+            self._rulesets[key] = rules
         return rules
 
     def ruleset(self, options: Mapping[str, str], n_players: int) -> SurviveRules[StateT]:
         """The rules for these options (missing ones are the defaults) and player count."""
         full = {s.name: str(options.get(s.name, s.default)) for s in self.option_specs()}
-        return self.rules_with(self.layers(full, n_players))
+        return self.rules_with(self.layers(full, n_players), self.data_variant(full))
 
     def rules(self, state: StateT) -> SurviveRules[StateT]:
         return self.ruleset(state.options, len(state.players))

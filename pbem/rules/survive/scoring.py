@@ -10,7 +10,7 @@ entry of :meth:`ScoringRules.tie_break_table`.
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from pbem.game import NeedsSecret, Result
 from pbem.rules.survive.base import Events, StateT, SurviveBase, event
@@ -68,6 +68,11 @@ class ScoringRules(SurviveBase[StateT]):
         last = state.turn.number
         return 0 if last <= seat else (last - 1 - seat) // n + 1
 
+    def score_detail(self, state: StateT) -> dict[str, Any]:
+        """What a game adds to the game-over event and the result's detail (e.g. Space Attack's
+        Jump Point bonuses).  Default: nothing."""
+        return {}
+
     # --- the winners --------------------------------------------------------------------
     def tie_breaks(self, state: StateT) -> list[tuple[str, dict[str, int], bool]]:
         """(name, number per player, True if more is better), in the chain's order."""
@@ -120,6 +125,7 @@ class ScoringRules(SurviveBase[StateT]):
                   "saved": {h: state.explorers[h].value for h in sorted(
                       e.handle for e in state.explorers.values() if e.where == ISLE)},
                   "scores": scores, "winners": self.winners(state, scores)}
+        public.update(self.score_detail(state))
         detail = self.tie_break_detail(state)
         if detail is not None:
             public["tiebreak"] = detail
@@ -129,8 +135,9 @@ class ScoringRules(SurviveBase[StateT]):
         if state.phase != OVER:
             return None
         scores = self.scores(state)
-        detail = {"saved": {p: sorted(self.saved(state, p)) for p in state.players},
+        detail: dict[str, Any] = {"saved": {p: sorted(self.saved(state, p)) for p in state.players},
                   "values": {h: state.explorers[h].value for p in state.players for h in self.saved(state, p)}}
+        detail.update(self.score_detail(state))
         tiebreak = self.tie_break_detail(state)
         if tiebreak is not None:
             detail["tiebreak"] = tiebreak

@@ -232,6 +232,7 @@ class TileRules(CreatureRules[StateT]):
                           boarders: list[str] | None) -> None:
         """"remove from the game all Swimmers, Sea Serpents, Sharks, Whales, Ships and Explorers
         from the sea space the Terrain tile used to occupy, as well as from all adjacent sea spaces"."""
+        cause = self.clear_area_cause()
         cells = [tile.cell] + [n for n in self.board.neighbours[tile.cell] if state.is_sea(n)]
         for cell in sorted(cells):
             gone = sorted(state.creatures_in(cell))
@@ -239,11 +240,16 @@ class TileRules(CreatureRules[StateT]):
                 state.put_creature(c, LOST)
             if gone:
                 events.append(event({"event": "creatures-lost", "creatures": gone, "at": self.label(cell),
-                                     "cause": "whirlpool"}))
+                                     "cause": cause}))
             boat = state.boat_at.get(cell)
             if boat is not None:
-                self.lose_ship_and_crew(state, boat, events, cause="whirlpool")
-            self.lose_explorers(state, list(state.swimmers(cell)), cell, events, cause="whirlpool")
+                self.lose_ship_and_crew(state, boat, events, cause=cause)
+            self.lose_explorers(state, list(state.swimmers(cell)), cell, events, cause=cause)
+
+    def clear_area_cause(self) -> str:
+        """What the log names as the cause of a ``clear-area`` tile's losses.  Default: the
+        whirlpool (Space Attack: the black hole)."""
+        return "whirlpool"
 
     def effect_end_game(self, state: StateT, tile: Tile, player: str, events: Events,
                         boarders: list[str] | None) -> None:

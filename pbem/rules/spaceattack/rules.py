@@ -1,0 +1,52 @@
+"""Survive: Space Attack!: the game's layer on the Survive core.
+
+The chain (each module one part of the rule book, each class building on the one before):
+:mod:`~pbem.rules.spaceattack.setup` (options through the core's hooks, the station, scoring)
+-> :mod:`~pbem.rules.spaceattack.craft` (fighters, laser turrets, captures, the steal window)
+-> :mod:`~pbem.rules.spaceattack.creatures` (the Queen's attack, defence by redirection,
+evolution) -> :mod:`~pbem.rules.spaceattack.tiles` (the 23 tile backs) ->
+:mod:`~pbem.rules.spaceattack.turn` (the four steps and the windows that interrupt them) ->
+:mod:`~pbem.rules.spaceattack.words` (views, log lines, prompts, templates) -> here (the move-file
+syntax).  The challenges and the 5-6 player kit are layers in front of this class
+(:mod:`~pbem.rules.spaceattack.layers`), added only when their option is on.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from pbem.game import IllegalAction, Rng
+from pbem.rules.survive.actions import ActionShape
+from pbem.rules.survive.base import Events
+from pbem.rules.spaceattack.state import SpaceAttackState
+from pbem.rules.spaceattack.tiles import TILE_KEYS
+from pbem.rules.spaceattack.words import Words, in_our_words
+
+#: the move-file actions, in priority order: the first shape whose key is present names the kind
+ACTION_SHAPES: tuple[ActionShape, ...] = (
+    ActionShape("place", ("place", "on"), (), "{place: r7, on: G5}"),
+    ActionShape("pod", ("pod", "at"), (), "{pod: P1, at: F2}"),
+    ActionShape("deploy", ("deploy",), ("to",), "{deploy: Q6, to: F4} or {deploy: none}"),
+    ActionShape("play", ("play",), TILE_KEYS, "{play: T12, crew: [r1, b3]} or {play: none}"),
+    ActionShape("move", ("move", "to"), ("drift",), "{move: r7, to: G5}, {move: P3, to: F4} or {move: X2, to: F9}"),
+    ActionShape("fire", ("fire", "at"), (), "{fire: T37, at: F9}"),
+    ActionShape("done", ("done",), (), "{done: move}"),
+    ActionShape("remove", ("remove",), ("board",), "{remove: G5} or {remove: G5, board: [r1, b2, g3]}"),
+    ActionShape("creature", ("creature",), ("to", "path"), "{creature: W2, to: F4} or {creature: none}"),
+    ActionShape("defend", ("defend",), ("to", "path"), "{defend: T7, to: F4} or {defend: none}"),
+    ActionShape("steal", ("steal",), (), "{steal: T9} or {steal: none}"),
+    ActionShape("standing", ("standing",), (), "{standing: {queen_defense: ask, steal: never}}"),
+    ActionShape("board", ("board",), (), "{board: [r1, b2, g3]}"),
+)
+
+
+class SpaceAttackRules(Words):
+    action_shapes = ACTION_SHAPES
+    anytime_actions = ("standing",)
+    PASSES: tuple[dict[str, str], ...] = ({"deploy": "none"}, {"done": "move"}, {"play": "none"},
+                                          {"creature": "none"}, {"defend": "none"}, {"steal": "none"})
+
+    def apply(self, state: SpaceAttackState, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
+        try:
+            return super().apply(state, player, action, rng)
+        except IllegalAction as exc:
+            raise IllegalAction(in_our_words(str(exc))) from None
