@@ -22,6 +22,7 @@ import hashlib
 import heapq
 import json
 import pickle
+import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -65,7 +66,6 @@ class Node:
     found_from: int = -1                 # the node whose edge found it
     view: dict[str, Any] = field(default_factory=dict)
     pickled: bytes = b""                 # the state pickled, once an edge is followed (copies are made from it)
-    shape: list[Any] | None = None       # [base, removed, added, at] for the page, made once
 
 
 @dataclass
@@ -262,57 +262,164 @@ def _form_data(form: OrderForm) -> dict[str, Any]:
                         "current": f.current} for f in form.fields]}
 
 
-def _shape(graph: ChoiceGraph, number: int) -> list[Any]:
-    """``[base, removed, added, at]``: the node's actions are those of node ``base`` (-1: none)
-    without ``removed`` and with ``added``; ``at`` lists [piece, space] where the base differs.
-    The base is whichever of the node that found it and the two before it is closest."""
-    node = graph.nodes[number]
-    if node.shape is None:
-        mine = set(node.actions)
-        best: tuple[int, list[int], list[int]] = (-1, [], sorted(mine))
-        for candidate in sorted({node.found_from, number - 1, number - 2}):
-            if 0 <= candidate < number:
-                theirs = set(graph.nodes[candidate].actions)
-                removed, added = sorted(theirs - mine), sorted(mine - theirs)
-                if len(removed) + len(added) < len(best[1]) + len(best[2]):
-                    best = (candidate, removed, added)
-        base_at = graph.nodes[best[0]].at if best[0] >= 0 else {}
-        at = [[p, c] for p, c in sorted(node.at.items()) if base_at.get(p, -2) != c]
-        node.shape = [best[0], best[1], best[2], at]
-    return node.shape
+def _classes(graph: ChoiceGraph, kept: int) -> list[int]:
+    """For each of the first ``kept`` nodes, the first node the page cannot tell from it: the
+    same prompt, actions, forms and places of the pieces they move, and for each action a node
+    it cannot tell from the other's (moving r1 then taking the tile at G5 and moving r2 then
+    taking it often leave the same choices).  Refined until nothing changes."""
+    same = list(range(kept))
+    while True:
+        first: dict[tuple[Any, ...], int] = {}
+        now = []
+        for number, node in enumerate(graph.nodes[:kept]):
+            after = tuple(same[a] if 0 <= a < kept else CUT if a >= kept else a for a in node.after)
+            key = (node.prompt, tuple(node.actions), after, node.ahead, node.stop, tuple(sorted(node.at.items())))
+            now.append(first.setdefault(key, number))
+        if now == same:
+            return same
+        same = now
 
 
-def _node_data(graph: ChoiceGraph, number: int, kept: int) -> list[Any]:
-    """A node as the page reads it: ``[base, removed, added, prompt, after, at, ahead, stop]``
-    (trailing defaults left off).  In the page's order (by action number), ``after`` gives what
-    follows each action (one number when the same for all)."""
-    node = graph.nodes[number]
-    base, removed, added, at = _shape(graph, number)
+def _shape(graph: ChoiceGraph, out: list[int], k: int, found_from: int) -> list[Any]:
+    """``[base, removed, added, at]``: page node ``k`` (graph node ``out[k]``) has the actions of
+    page node ``base`` (-1: none) without ``removed`` and with ``added``; ``at`` lists [piece,
+    space] where the base differs.  The base is whichever of the page node that found it and the
+    two before it is closest."""
+    node = graph.nodes[out[k]]
+    mine = set(node.actions)
+    best: tuple[int, list[int], list[int]] = (-1, [], sorted(mine))
+    for candidate in sorted({found_from, k - 1, k - 2}):
+        if 0 <= candidate < k:
+            theirs = set(graph.nodes[out[candidate]].actions)
+            removed, added = sorted(theirs - mine), sorted(mine - theirs)
+            if len(removed) + len(added) < len(best[1]) + len(best[2]):
+                best = (candidate, removed, added)
+    base_at = graph.nodes[out[best[0]]].at if best[0] >= 0 else {}
+    at = [[p, c] for p, c in sorted(node.at.items()) if base_at.get(p, -2) != c]
+    return [best[0], best[1], best[2], at]
+
+
+def _node_data(graph: ChoiceGraph, out: list[int], k: int, page: dict[int, int], found_from: int) -> list[Any]:
+    """Page node ``k`` as the page reads it: ``[base, removed, added, prompt, after, at, ahead,
+    stop]`` (trailing defaults left off).  In the page's order (by action number), ``after``
+    gives what follows each action (one number when the same for all); ``page`` maps each kept
+    graph node to its page node."""
+    node = graph.nodes[out[k]]
+    base, removed, added, at = _shape(graph, out, k, found_from)
     after_of = dict(zip(node.actions, node.after))
-    after = [after_of[a] if after_of[a] < kept else CUT for a in sorted(after_of)]
-    out: list[Any] = [base, removed, added, node.prompt, after[0] if len(set(after)) == 1 else after, at,
-                      node.ahead, node.stop]
-    while len(out) > 5 and out[-1] in ([], -1, ""):
-        out.pop()
+    after = [page.get(after_of[a], CUT) if after_of[a] >= 0 else after_of[a] for a in sorted(after_of)]
+    data: list[Any] = [base, ranges(removed), ranges(added), node.prompt, after[0] if len(set(after)) == 1 else after, at,
+                       node.ahead, node.stop]
+    while len(data) > 5 and data[-1] in ([], -1, ""):
+        data.pop()
+    return data
+
+
+#: a value in an action's move-file text: after ": ", "[" or ", ", up to "," "}" or "]"
+_VALUE = re.compile(r"(?:(?<=: )|(?<=\[)|(?<=, ))([A-Za-z0-9_@.+-]+)(?=[,}\]])")
+REF = "#"          # where a value goes in an action's shape
+
+
+def ranges(numbers: list[int]) -> list[int]:
+    """Sorted numbers, a run written as its first number and minus the count of the rest:
+    ``[3, 4, 5, 6, 9]`` -> ``[3, -3, 9]`` (the page expands them back)."""
+    out: list[int] = []
+    run = 0
+    for k, n in enumerate(numbers):
+        if k and n == numbers[k - 1] + 1:
+            run += 1
+            continue
+        if run:
+            out.append(-run)
+        out.append(n)
+        run = 0
+    if run:
+        out.append(-run)
     return out
 
 
-def graph_data(graph: ChoiceGraph, kept: int | None = None) -> dict[str, Any]:
-    """The graph as plain data for the page (its first ``kept`` nodes; edges to the others cut).
+class _Names:
+    """The names table of the page's data (pieces, spaces and every other value)."""
 
-    ``actions``: each action in move-file syntax ("" for one no kept node offers); ``words``:
-    how each reads where that differs; ``places``: per action 0 (a button) or [piece, to, tile]
-    as numbers into ``names`` (-1: none); ``prompts``; ``nodes`` (:func:`_node_data`); the
-    forms ``first`` and ``ahead``."""
+    def __init__(self, names: list[str]) -> None:
+        self.names = list(names)
+        self.index = {n: k for k, n in enumerate(self.names)}
+
+    def __call__(self, text: str) -> int:
+        if text not in self.index:
+            self.index[text] = len(self.names)
+            self.names.append(text)
+        return self.index[text]
+
+
+def _action_data(text: str, names: _Names, shapes: dict[str, int]) -> tuple[list[int], list[str]]:
+    """An action as ``[shape, value, ...]``: its text with each value a REF (``{move: #, to: #}``)
+    and the values as numbers into the names; the values too (their words)."""
+    values = _VALUE.findall(text) if REF not in text else []
+    shape = _VALUE.sub(REF, text) if values else text
+    if values and _fill(shape, values) != text:        # never: but a text must come back exactly
+        shape, values = text, []
+    if shape not in shapes:
+        shapes[shape] = len(shapes)
+    return [shapes[shape], *(names(v) for v in values)], values
+
+
+def _fill(shape: str, values: list[str]) -> str:
+    parts = shape.split(REF)
+    return "".join(p + (values[k] if k < len(values) else "") for k, p in enumerate(parts))
+
+
+def _place_data(graph: ChoiceGraph, number: int, values: list[str], names: _Names) -> list[int] | int:
+    """Where an action shows: 0 (a button) or [piece, to, tile], each -1 (none), the number of
+    one of the action's values (0, 1, ...) or ``-2 - n`` for name n."""
+    piece, to, tile = graph.places[number]
+    if piece < 0 and tile < 0:
+        return 0
+
+    def ref(name: int) -> int:
+        if name < 0:
+            return -1
+        word = graph.names[name]
+        return values.index(word) if word in values else -2 - names(word)
+    return [ref(piece), ref(to), ref(tile)]
+
+
+def graph_data(graph: ChoiceGraph, kept: int | None = None) -> dict[str, Any]:
+    """The graph as plain data for the page (its first ``kept`` nodes; edges to the others cut;
+    nodes the page cannot tell apart given once: :func:`_classes`).
+
+    ``names``: the values of the actions and the pieces and spaces of the board; ``shapes``:
+    the actions' move-file texts with each value a ``#``; ``actions``: each action as
+    ``[shape, value, ...]`` (values as numbers into ``names``; 0 for one no kept node offers);
+    ``words``: how each reads where that differs from its text; ``places``: per action 0 (a
+    button) or [piece, to, tile] (:func:`_place_data`); ``prompts``; ``nodes``
+    (:func:`_node_data`); the forms ``first`` and ``ahead``."""
     kept = len(graph.nodes) if kept is None else kept
-    used = {a for node in graph.nodes[:kept] for a in node.actions}
+    same = _classes(graph, kept)
+    out = [n for n in range(kept) if same[n] == n]                # the page's nodes, node 0 first
+    index = {n: k for k, n in enumerate(out)}
+    page = {n: index[same[n]] for n in range(kept)}
+    used = {a for n in out for a in graph.nodes[n].actions}
+    found = [page.get(graph.nodes[n].found_from, -1) for n in out]
+    names, shapes = _Names(graph.names), dict[str, int]()
+    actions: list[Any] = []
+    places: list[Any] = []
+    for a, text in enumerate(graph.texts):
+        if a not in used:
+            actions.append(0)
+            places.append(0)
+            continue
+        encoded, values = _action_data(text, names, shapes)
+        actions.append(encoded)
+        places.append(_place_data(graph, a, values, names))
     return {
-        "actions": [text if a in used else "" for a, text in enumerate(graph.texts)],
+        "names": names.names,
+        "shapes": list(shapes),
+        "actions": actions,
         "words": [w if a in used else "" for a, w in enumerate(graph.words)] if any(graph.words) else [],
-        "places": [list(p) if a in used and (p[0] >= 0 or p[2] >= 0) else 0 for a, p in enumerate(graph.places)],
-        "names": graph.names,
+        "places": places,
         "prompts": graph.prompts,
-        "nodes": [_node_data(graph, n, kept) for n in range(kept)],
+        "nodes": [_node_data(graph, out, k, page, found[k]) for k in range(len(out))],
         "first": [_form_data(f) for f in graph.first_forms],
         "ahead": [_form_data(f) for f in graph.ahead_forms],
     }

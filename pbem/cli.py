@@ -411,6 +411,7 @@ def show(game_dir: Path, viewer: str | None, fmt: str, full: bool) -> None:
     Example:  pbem show game1 --as red --format html > red.html
     """
     from pbem import yamlio
+    from pbem.clickpage import SHOW_CAPS
     from pbem.outputs import digest_context
     from pbem.render.digest import render_digest
     table = _load_any(game_dir, public_ok=viewer is None and not full)
@@ -423,7 +424,7 @@ def show(game_dir: Path, viewer: str | None, fmt: str, full: bool) -> None:
     if fmt == "json":
         click.echo(json.dumps(table.game.view(table.state, viewer), indent=1, sort_keys=True))
         return
-    click.echo(render_digest(digest_context(table, viewer, clicks=fmt == "html"), fmt), nl=False)
+    click.echo(render_digest(digest_context(table, viewer, clicks=SHOW_CAPS if fmt == "html" else None), fmt), nl=False)
 
 
 @main.command()

@@ -22,7 +22,13 @@ from pbem.movefile import MoveFile, render_move
 if TYPE_CHECKING:  # pragma: no cover
     from pbem.table import Table
 
-__all__ = ["ClickPage", "click_page", "move_file_name", "sign_command", "page_json"]
+__all__ = ["ClickPage", "MAIL_CAPS", "SHOW_CAPS", "click_page", "move_file_name", "sign_command", "page_json"]
+
+#: the page mailed to a player (and written to the game folder): small, so that the digest
+#: message stays under 100 KB (docs/email.md); the first choices are always all there
+MAIL_CAPS = Caps(nodes=200, applies=600, gzip_bytes=4500)
+#: ``pbem show --as PLAYER --format html`` on the player's own machine: a page can be bigger
+SHOW_CAPS = Caps(nodes=800, applies=2500, gzip_bytes=30000)
 
 
 @dataclass(frozen=True)

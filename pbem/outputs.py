@@ -16,7 +16,8 @@ from typing import Any
 from pbem import yamlio
 from pbem.boardmoves import BoardHistory, mark_moves, since_entry
 from pbem.canonical import canonical
-from pbem.clickpage import click_page
+from pbem.choicegraph import Caps
+from pbem.clickpage import MAIL_CAPS, click_page
 from pbem.crypto import agecrypt
 from pbem.errors import PbemError
 from pbem.fsutil import public_mode, write_atomic, write_if_changed
@@ -89,13 +90,13 @@ def fold_comments(template: str, width: int = 78) -> str:
 
 
 def digest_context(table: Table, viewer: str | None, with_svg: bool = True,
-                   history: BoardHistory | None = None, clicks: bool = False) -> DigestContext:
+                   history: BoardHistory | None = None, clicks: Caps | None = None) -> DigestContext:
     """Everything a digest shows, for the public (viewer None) or one player.
 
     The board marks what moved since the reader's last turn when ``history`` (or, if not
     given, a replay of the log, which needs the seed) has the earlier board.  ``clicks``: a
     player with a decision gets the click-to-move panel on their HTML page
-    (:mod:`pbem.clickpage`); never the public."""
+    (:mod:`pbem.clickpage`), its choices computed within these caps; never the public."""
     game, state = table.game, table.state
     view = game.view(state, viewer)
     if history is None:
@@ -124,7 +125,7 @@ def digest_context(table: Table, viewer: str | None, with_svg: bool = True,
         result=result_lines(result) if result is not None else [],
         result_sections=game.result_sections(view, result) if result is not None else [],
         footer=moderator_lines(table) + [f"seed commitment: {h['seed_commitment']}", f"rules: {h['game']} {h['rules']}"],
-        click=click_page(table, viewer) if clicks and viewer is not None and with_svg else None,
+        click=click_page(table, viewer, clicks) if clicks is not None and viewer is not None and with_svg else None,
     )
 
 
@@ -160,7 +161,7 @@ def player_plaintexts(table: Table, player: str, history: BoardHistory | None = 
     text with their secrets, ``.html.gz.age`` the same digest as an HTML page with their private
     board drawn in it (their own hidden values shown); that one is gzip-compressed before it is
     encrypted (:func:`seal_bytes`), so that it fits in a mail beside the board picture."""
-    ctx = digest_context(table, player, history=history, clicks=True)
+    ctx = digest_context(table, player, history=history, clicks=MAIL_CAPS)
     text = render_digest(ctx, "text") + private_view_block(table, player)
     return {".age": text.encode(), HTML_SUFFIX: render_digest(ctx, "html").encode()}
 

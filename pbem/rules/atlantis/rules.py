@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Sequence
 
-from pbem.game import IllegalAction, NeedsSecret, OrderField, OrderForm, Rng
+from pbem.game import IllegalAction, NeedsSecret, Rng
 from pbem.rules.atlantis.state import (
     ISLE,
     OVER,
@@ -33,7 +33,6 @@ from pbem.rules.survive.actions import handle_arg
 from pbem.rules.survive.base import Events, HandTile, WalkTest, event
 from pbem.rules.survive.rules import SurviveRules
 from pbem.rules.survive.view import SETUP_PHASES
-from pbem.yamlio import dump_flow
 
 
 
@@ -248,30 +247,6 @@ class AtlantisRules(SurviveRules[AtlantisState]):
         if hands:
             lines.append("Tiles in hand: " + ", ".join(hands) + ".")
         return lines
-
-    def ahead_forms(self, view: Mapping[str, Any], player: str) -> list[OrderForm]:
-        """At the tile removal (step 3), the creature order for each die face, written ahead as
-        the move template offers it (``{creature: {serpent: ..., shark: ..., whale: ...}}``):
-        none, or a creature on the board now and a space it may reach.  After the roll the
-        engine uses the rolled face's order, or asks again if it no longer fits."""
-        turn = view["turn"]
-        if view["phase"] == OVER or turn["player"] != player or turn["step"] != STEP_REMOVE \
-                or STEP_CREATURE not in self.deciders:
-            return []
-        state = self.read_position(view)
-        if self.decider(state) != player:
-            return []
-        fields = []
-        for face in self.die_faces_shown():
-            values, texts = ["none"], [f"move no {face}"]
-            for handle in self.movable_creatures(state, face):
-                for cell in sorted(self.creature_reach(state, state.creatures[handle])):
-                    values.append(dump_flow({"creature": handle, "to": self.label(cell)}))
-                    texts.append(f"{handle} to {self.label(cell)}")
-            fields.append(OrderField(face, f"if the die shows {face}", tuple(values), tuple(texts)))
-        return [OrderForm("creature", "Step 4 written ahead: a creature order for each die face", tuple(fields),
-                          "ahead", "The die is rolled after your tile removal; the order for the face it shows "
-                                   "is used, or you are asked again if it no longer fits.")]
 
     def template(self, view: Mapping[str, Any], player: str) -> str:
         state = self.read_position(view)

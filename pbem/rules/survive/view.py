@@ -302,8 +302,12 @@ class ViewRules(TurnFlow[StateT]):
                                       str(mine["standing"].get(k, self.standing_default(view["options"]))))
                            for k in self.standing_keys())
             forms.append(OrderForm("standing", "Standing orders: your defence tiles in other players' turns",
-                                   fields, "first"))
+                                   fields, "first", self.standing_form_note()))
         return forms + self.ahead_forms(view, player)
+
+    def standing_form_note(self) -> str:
+        """A line under the standing orders' form on the click-to-move page ("" for none)."""
+        return ""
 
     def ahead_forms(self, view: Mapping[str, Any], player: str) -> list[OrderForm]:
         """Orders ``player`` may write ahead, at this point of their move, for the step after the

@@ -1,0 +1,91 @@
+"""The click-to-move page's choices (pbem/choicegraph.py, pbem/clickpage.py) against the engine.
+
+At random points of random games of every game: every choice the page's data offers is one the
+engine accepts, every legal action the engine lists is offered, each leads where the page says;
+the forms' orders (standing orders, orders written ahead for each die face) are accepted; the
+data stays within its cap.  The page in a real browser: tests/test_browser.py.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from click_helpers import check_page_against_engine, page_data, page_nodes, random_point
+from pbem.choicegraph import Caps, build_graph, graph_data, packed_size
+from pbem.clickpage import MAIL_CAPS, SHOW_CAPS, page_json
+from pbem.registry import load_game
+
+CASES = [  # game, players, options, seed, the numbers of random decisions made before each look
+    ("atlantis", ["red", "blue", "green"], {}, b"c1" * 16, [0, 40, 61, 90, 130, 170]),
+    ("atlantis", ["red", "blue"], {"dolphins": "yes", "squid": "yes", "defense": "ask"}, b"c2" * 16, [50, 90, 140]),
+    ("atlantis", ["a1", "a2", "a3", "a4", "a5"], {"overpopulated": "yes", "end": "to-the-last"}, b"c3" * 16,
+     [3, 70, 150, 400]),
+    ("atlantis-1986", ["red", "blue", "green"], {}, b"c4" * 16, [10, 44, 70, 100, 140]),
+    ("atlantis-1986", ["red", "blue"], {"spinner": "dice"}, b"c5" * 16, [35, 60, 120]),
+    ("space-attack", ["red", "blue", "green"], {}, b"c6" * 16, [0, 40, 75, 110, 160]),
+    ("space-attack", ["red", "blue"], {"map": "asteroids", "overpopulated": "yes"}, b"c7" * 16, [50, 100, 180]),
+    ("space-attack", ["a1", "a2", "a3", "a4", "a5"], {"end": "to-the-last", "reactions": "ask"}, b"c8" * 16,
+     [20, 60, 150, 400]),
+    ("space-swarm", ["red", "blue", "green"], {}, b"c9" * 16, [0, 6, 20, 40, 80, 120]),
+    ("space-swarm", ["red", "blue"], {}, b"ca" * 16, [3, 30, 60, 120]),
+]
+
+
+@pytest.mark.slow(seconds=20)
+@pytest.mark.parametrize("name, players, options, seed, looks", CASES,
+                         ids=[f"{c[0]}-{n}" for n, c in enumerate(CASES)])
+def test_every_offered_choice_is_accepted_and_every_legal_action_offered(name, players, options, seed, looks):
+    game = load_game(name)
+    looked, followed = 0, 0
+    for steps in looks:
+        rng = random.Random(seed + steps.to_bytes(2, "big"))
+        point = random_point(game, players, options, seed, steps, rng)
+        if point is None:
+            continue
+        state, player = point
+        caps = SHOW_CAPS if steps == looks[-1] else MAIL_CAPS
+        graph = build_graph(game, state, player, caps)
+        assert graph is not None
+        data = graph_data(graph)
+        assert packed_size(data) <= caps.gzip_bytes or len(data["nodes"]) == 1     # the first choices are all there
+        data = page_data(f'<script type="application/json" id="pbem-click-data">{page_json(data)}</script>')
+        data["head"] = "format: pbem-move/1\ngame: g\nplayer: p\nafter: 0\nafter_hash: abcdef0123456789\n"
+        checked = check_page_against_engine(game, state, player, data, seed, rng)
+        assert checked.nodes == len(page_nodes(data)) and checked.edges >= len(page_nodes(data)[0].acts)
+        looked += 1
+        followed += checked.nodes > 1
+    assert looked >= len(looks) - 1 and followed >= 1
+
+
+def test_the_graph_joins_orders_that_reach_the_same_view_and_stops_at_the_roll():
+    game = load_game("atlantis")
+    rng = random.Random(1)
+    # the first decision of the play phase (every explorer and ship placed): the moves lead on to the
+    # removal, the removal to the roll
+    for steps in range(30, 200):
+        point = random_point(game, ["red", "blue"], {}, b"j" * 32, steps, rng)
+        assert point is not None
+        state, player = point
+        if game.view(state, player)["phase"] == "play":
+            break
+    graph = build_graph(game, state, player)
+    assert graph is not None
+    data = graph_data(graph)
+    nodes = page_nodes(data)
+    targets = [a for n in nodes for a in n.after.values()]
+    assert len(set(t for t in targets if t >= 0)) < len([t for t in targets if t >= 0])   # two ways to one node
+    assert -1 in targets                                                  # a stop: the creature die
+    assert any(data["ahead"]) and all(f["key"] == "creature" for f in data["ahead"])
+
+
+def test_no_decision_no_graph_and_the_caps_hold():
+    game = load_game("space-swarm")
+    point = random_point(game, ["red", "blue"], {}, b"k" * 32, 4, random.Random(2))
+    assert point is not None
+    state, player = point
+    other = next(p for p in ["red", "blue"] if p != player)
+    if other not in [d.player for d in game.pending(state)]:
+        assert build_graph(game, state, other) is None
+    small = build_graph(game, state, player, Caps(nodes=3, applies=10, gzip_bytes=1500))
+    assert small is not None and len(small.nodes) <= 3 and packed_size(graph_data(small)) <= 1500
