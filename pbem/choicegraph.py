@@ -390,7 +390,10 @@ def graph_data(graph: ChoiceGraph, kept: int | None = None) -> dict[str, Any]:
 
     ``names``: the values of the actions and the pieces and spaces of the board; ``shapes``:
     the actions' move-file texts with each value a ``#``; ``actions``: each action as
-    ``[shape, value, ...]`` (values as numbers into ``names``; 0 for one no kept node offers);
+    ``[shape, value, ...]`` (values as numbers into ``names``), or ``[-1, difference, ...]``
+    when it has the shape of the action before it (the differences of the values' numbers:
+    ``{move: r1, to: F7}`` after ``{move: r1, to: F6}`` is [-1, 0, 1]); 0 for one no kept node
+    offers;
     ``words``: how each reads where that differs from its text; ``places``: per action 0 (a
     button) or [piece, to, tile] (:func:`_place_data`); ``prompts``; ``nodes``
     (:func:`_node_data`); the forms ``first`` and ``ahead``."""
@@ -404,13 +407,18 @@ def graph_data(graph: ChoiceGraph, kept: int | None = None) -> dict[str, Any]:
     names, shapes = _Names(graph.names), dict[str, int]()
     actions: list[Any] = []
     places: list[Any] = []
+    last: list[int] = []
     for a, text in enumerate(graph.texts):
         if a not in used:
             actions.append(0)
             places.append(0)
             continue
         encoded, values = _action_data(text, names, shapes)
-        actions.append(encoded)
+        if last and encoded[0] == last[0] and len(encoded) == len(last):     # the same shape as the one before:
+            actions.append([-1, *(v - w for v, w in zip(encoded[1:], last[1:]))])   # its values' differences
+        else:
+            actions.append(encoded)
+        last = encoded
         places.append(_place_data(graph, a, values, names))
     return {
         "names": names.names,

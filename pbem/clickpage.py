@@ -26,7 +26,7 @@ __all__ = ["ClickPage", "MAIL_CAPS", "SHOW_CAPS", "click_page", "move_file_name"
 
 #: the page mailed to a player (and written to the game folder): small, so that the digest
 #: message stays under 100 KB (docs/email.md); the first choices are always all there
-MAIL_CAPS = Caps(nodes=200, applies=600, gzip_bytes=4500)
+MAIL_CAPS = Caps(nodes=120, applies=300, gzip_bytes=1500)
 #: ``pbem show --as PLAYER --format html`` on the player's own machine: a page can be bigger
 SHOW_CAPS = Caps(nodes=800, applies=2500, gzip_bytes=30000)
 

@@ -43,10 +43,21 @@ def expand(numbers: list[int]) -> list[int]:
     return out
 
 
+def page_actions(data: dict[str, Any]) -> list[list[int] | int]:
+    """Each action as [shape, value, ...], the differences from the action before added back."""
+    out: list[list[int] | int] = []
+    last: list[int] = []
+    for a in data["actions"]:
+        if a:
+            last = [last[0], *(w + d for w, d in zip(last[1:], a[1:]))] if a[0] < 0 else a
+        out.append(last if a else 0)
+    return out
+
+
 def page_texts(data: dict[str, Any]) -> list[str]:
     """Each action's move-file text, as the script writes it from its shape and values."""
     out = []
-    for a in data["actions"]:
+    for a in page_actions(data):
         if not a:
             out.append("")
             continue
@@ -60,7 +71,8 @@ def page_places(data: dict[str, Any]) -> list[tuple[str, str, str] | None]:
     """Each action's (piece, to, tile) as the script reads them ("" for none); None for a button."""
     def ref(action: list[int], v: int) -> str:
         return "" if v == -1 else data["names"][action[1 + v]] if v >= 0 else data["names"][-2 - v]
-    return [(ref(a, p[0]), ref(a, p[1]), ref(a, p[2])) if p else None for a, p in zip(data["actions"], data["places"])]
+    return [(ref(a, p[0]), ref(a, p[1]), ref(a, p[2])) if p else None
+            for a, p in zip(page_actions(data), data["places"])]
 
 
 def page_nodes(data: dict[str, Any]) -> list[PageNode]:
