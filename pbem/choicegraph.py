@@ -32,7 +32,7 @@ from pbem.engine import Rejected, apply_actions, pending_players
 from pbem.game import Action, ActionPlaces, Game, NeedsSecret, OrderForm
 from pbem.yamlio import dump_flow
 
-__all__ = ["STOP", "DONE", "CUT", "Caps", "Node", "ChoiceGraph", "build_graph", "graph_data", "packed_size"]
+__all__ = ["STOP", "DONE", "CUT", "Caps", "Node", "ChoiceGraph", "build_graph", "fit", "graph_data", "packed_size"]
 
 STOP, DONE, CUT = -1, -2, -3
 _REFUSED = -9          # listed by the game but refused by the engine (a rules bug): dropped, never offered
@@ -244,7 +244,7 @@ def build_graph(game: Game[Any], state: Any, player: str, caps: Caps | None = No
         node.ahead = max(node.ahead, -1)
         kept = [(a, n) for a, n in zip(node.actions, node.after) if n != _REFUSED]
         node.actions, node.after = [a for a, _ in kept], [n for _, n in kept]
-    return _fit(graph, caps.gzip_bytes)
+    return fit(graph, caps.gzip_bytes)
 
 
 # --- the page's data -------------------------------------------------------------------------
@@ -438,9 +438,10 @@ def packed_size(data: Mapping[str, Any]) -> int:
     return len(gzip.compress(json.dumps(data, separators=(",", ":")).encode(), 9, mtime=0))
 
 
-def _fit(graph: ChoiceGraph, limit: int) -> ChoiceGraph:
+def fit(graph: ChoiceGraph, limit: int) -> ChoiceGraph:
     """The graph cut to its first nodes so that its data fits in ``limit`` gzipped bytes (the
-    nodes come in the order they were found, the most wanted first; the first node stays)."""
+    nodes come in the order they were found, the most wanted first; the first node stays, with
+    every first choice, whatever its size)."""
     kept = len(graph.nodes)
     size = packed_size(graph_data(graph, kept))
     while size > limit and kept > 1:

@@ -11,22 +11,23 @@ other file: it works from ``file://``.  The public digest never has it.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
-from pbem.choicegraph import Caps, ChoiceGraph, build_graph, graph_data
+from pbem.choicegraph import Caps, ChoiceGraph, build_graph, fit, graph_data, packed_size
 from pbem.movefile import MoveFile, render_move
 
 if TYPE_CHECKING:  # pragma: no cover
     from pbem.table import Table
 
-__all__ = ["ClickPage", "MAIL_CAPS", "SHOW_CAPS", "click_page", "move_file_name", "sign_command", "page_json"]
+__all__ = ["ClickPage", "MAIL_CAPS", "SHOW_CAPS", "click_page", "smaller", "move_file_name", "sign_command",
+           "page_json"]
 
 #: the page mailed to a player (and written to the game folder): small, so that the digest
 #: message stays under 100 KB (docs/email.md); the first choices are always all there
-MAIL_CAPS = Caps(nodes=120, applies=300, gzip_bytes=1500)
+MAIL_CAPS = Caps(nodes=250, applies=700, gzip_bytes=4000)
 #: ``pbem show --as PLAYER --format html`` on the player's own machine: a page can be bigger
 SHOW_CAPS = Caps(nodes=800, applies=2500, gzip_bytes=30000)
 
@@ -39,6 +40,8 @@ class ClickPage:
     file_name: str
     sign_command: str
     cut: bool             # the caps left part of the choices out
+    graph: ChoiceGraph = field(repr=False, compare=False)
+    size: int = 0         # gzipped bytes of the choices' data (about)
 
 
 def move_file_name(table: Table) -> str:
@@ -72,5 +75,14 @@ def click_page(table: Table, player: str, caps: Caps | None = None) -> ClickPage
 
 def page_for(table: Table, graph: ChoiceGraph) -> ClickPage:
     name = move_file_name(table)
-    data = {"head": move_head(table, graph.player), "file": name, "sign": sign_command(name), **graph_data(graph)}
-    return ClickPage(page_json(data), name, sign_command(name), graph.cut)
+    choices = graph_data(graph)
+    data = {"head": move_head(table, graph.player), "file": name, "sign": sign_command(name), **choices}
+    return ClickPage(page_json(data), name, sign_command(name), graph.cut, graph, packed_size(choices))
+
+
+def smaller(table: Table, page: ClickPage, by: int) -> ClickPage | None:
+    """The page with about ``by`` fewer gzipped bytes of choices (fewer of the follow-up
+    decisions), or None when it has only the first choices left (then the panel is left out)."""
+    if len(page.graph.nodes) <= 1:
+        return None
+    return page_for(table, fit(page.graph, max(0, page.size - by)))

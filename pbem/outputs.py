@@ -10,6 +10,7 @@ import gzip
 import json
 import textwrap
 import zlib
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ from pbem import yamlio
 from pbem.boardmoves import BoardHistory, mark_moves, since_entry
 from pbem.canonical import canonical
 from pbem.choicegraph import Caps
-from pbem.clickpage import MAIL_CAPS, click_page
+from pbem.clickpage import MAIL_CAPS, click_page, smaller
 from pbem.crypto import agecrypt
 from pbem.errors import PbemError
 from pbem.fsutil import public_mode, write_atomic, write_if_changed
@@ -32,6 +33,10 @@ from pbem.viewpatch import patch_or_whole
 
 GZIP_MAGIC = b"\x1f\x8b"
 HTML_SUFFIX = ".html.gz.age"   # secrets/PLAYER.html.gz.age: the player's own digest as an HTML page, gzipped
+#: a player's two private files (the text digest, the gzipped page) before encryption, at most:
+#: with the public parts of a digest message (about 58 KB at most) they stay under 100 KB as
+#: mailed (docs/email.md); the click-to-move panel gives up follow-up choices to fit, then itself
+PRIVATE_BYTES = 28_000
 
 
 def describe(table: Table, event: dict[str, Any]) -> str:
@@ -162,8 +167,15 @@ def player_plaintexts(table: Table, player: str, history: BoardHistory | None = 
     board drawn in it (their own hidden values shown); that one is gzip-compressed before it is
     encrypted (:func:`seal_bytes`), so that it fits in a mail beside the board picture."""
     ctx = digest_context(table, player, history=history, clicks=MAIL_CAPS)
-    text = render_digest(ctx, "text") + private_view_block(table, player)
-    return {".age": text.encode(), HTML_SUFFIX: render_digest(ctx, "html").encode()}
+    text = (render_digest(ctx, "text") + private_view_block(table, player)).encode()
+    html = render_digest(ctx, "html").encode()
+    while ctx.click is not None:
+        over = len(text) + len(seal_bytes(HTML_SUFFIX, html)) - PRIVATE_BYTES
+        if over <= 0:
+            break
+        ctx = replace(ctx, click=smaller(table, ctx.click, over))
+        html = render_digest(ctx, "html").encode()
+    return {".age": text, HTML_SUFFIX: html}
 
 
 def player_plaintext(table: Table, player: str) -> bytes:
