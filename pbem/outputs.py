@@ -33,10 +33,11 @@ from pbem.viewpatch import patch_or_whole
 
 GZIP_MAGIC = b"\x1f\x8b"
 HTML_SUFFIX = ".html.gz.age"   # secrets/PLAYER.html.gz.age: the player's own digest as an HTML page, gzipped
-#: a player's two private files (the text digest, the gzipped page) before encryption, at most:
-#: with the public parts of a digest message (about 58 KB at most) they stay under 100 KB as
-#: mailed (docs/email.md); the click-to-move panel gives up follow-up choices to fit, then itself
-PRIVATE_BYTES = 28_000
+#: a player's private files in a digest message: twice their text digest (the message's public
+#: text and HTML parts are about as big as it) plus their gzipped page, before encryption, at
+#: most; with the board picture the message stays under 100 KB (docs/email.md).  The page's
+#: click-to-move panel gives up follow-up choices to fit, then itself.
+PRIVATE_BYTES = 36_000
 
 
 def describe(table: Table, event: dict[str, Any]) -> str:
@@ -170,10 +171,11 @@ def player_plaintexts(table: Table, player: str, history: BoardHistory | None = 
     text = (render_digest(ctx, "text") + private_view_block(table, player)).encode()
     html = render_digest(ctx, "html").encode()
     while ctx.click is not None:
-        over = len(text) + len(seal_bytes(HTML_SUFFIX, html)) - PRIVATE_BYTES
+        over = 2 * len(text) + len(seal_bytes(HTML_SUFFIX, html)) - PRIVATE_BYTES
         if over <= 0:
             break
-        ctx = replace(ctx, click=smaller(table, ctx.click, over))
+        click = smaller(table, ctx.click, over)
+        ctx = replace(ctx, click=click, click_left_out=click is None)
         html = render_digest(ctx, "html").encode()
     return {".age": text, HTML_SUFFIX: html}
 
