@@ -14,7 +14,11 @@ import pytest
 from click_helpers import check_page_against_engine, page_data, page_nodes, random_point
 from pbem.choicegraph import Caps, build_graph, graph_data, packed_size
 from pbem.clickpage import MAIL_CAPS, SHOW_CAPS, page_json
+from pbem.draws import Draws
+from pbem.engine import apply_actions, pending_players
+from pbem.game import ActionPlaces
 from pbem.registry import load_game
+from pbem.rng import Rng
 
 CASES = [  # game, players, options, seed, the numbers of random decisions made before each look
     ("atlantis", ["red", "blue", "green"], {}, b"c1" * 16, [0, 40, 61, 90, 130, 170]),
@@ -89,3 +93,57 @@ def test_no_decision_no_graph_and_the_caps_hold():
         assert build_graph(game, state, other) is None
     small = build_graph(game, state, player, Caps(nodes=3, applies=10, gzip_bytes=1500))
     assert small is not None and len(small.nodes) <= 3 and packed_size(graph_data(small)) <= 1500
+
+
+def _where(view, handle: str) -> str:
+    """The space a piece of a Survive view is on ("" off the board)."""
+    for kind in ("explorers", "boats", "creatures"):
+        piece = view[kind].get(handle)
+        if piece is not None:
+            if kind == "explorers" and piece["where"] == "boat":
+                return str(view["boats"][piece["at"]]["at"] or "")
+            return str(piece["at"] or "")
+    return ""
+
+
+@pytest.mark.slow(seconds=10)
+def test_space_attack_shows_crew_pods_fighters_turrets_and_captured_creatures_on_the_board():
+    game = load_game("space-attack")
+    seen: set[str] = set()
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = game.setup(["red", "blue"], game.resolve_options({}, ["red", "blue"]), Rng(bytes([seed]) * 32, "s"))
+        for n in range(400):
+            pending = pending_players(game, state)
+            if not pending:
+                break
+            player = pending[0]
+            legal = game.legal_actions(state, player)
+            view = game.view(state, player)
+            for action, place in zip(legal, game.action_places(view, player, legal)):
+                kind = next(iter(action))
+                if kind == "move":
+                    piece = str(action["move"])
+                    what = "fighter" if piece.startswith("X") else "pod" if piece.startswith("P") else "crew"
+                    assert place == ActionPlaces(piece, _where(view, piece), str(action["to"])), action
+                    seen.add(what)
+                elif kind == "fire":
+                    turret = str(action["fire"])
+                    assert place == ActionPlaces(turret, view["tiles"][turret]["at"], str(action["at"])), action
+                    seen.add("turret")
+                elif kind == "deploy" and action["deploy"] != "none":
+                    assert place == ActionPlaces(str(action["deploy"]), "", str(action["to"])), action
+                    seen.add("captured")
+                elif kind in ("pod", "place"):
+                    piece, to = str(action[kind]), str(action.get("at", action.get("on")))
+                    assert place == ActionPlaces(piece, "", to), action
+                    seen.add(kind)
+                elif kind == "remove" and set(action) == {"remove"}:
+                    assert place == ActionPlaces(tile=str(action["remove"])), action
+                    seen.add("remove")
+                elif kind in ("done", "board", "steal") or action.get(kind) == "none":
+                    assert place == ActionPlaces(), action                    # a button
+            apply_actions(game, state, player, [rng.choice(legal)], Draws(bytes([seed]) * 32, f"r/{n}"))
+        if seen >= {"crew", "pod", "fighter", "turret", "captured", "place", "remove"}:
+            return
+    raise AssertionError(f"only saw {sorted(seen)}")

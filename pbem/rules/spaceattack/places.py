@@ -14,11 +14,6 @@ from typing import Any, Mapping
 from pbem.rules.spaceattack.setup import REACTOR
 from pbem.rules.survive.state import ISLAND
 
-#: under the standing orders' form: written in the move file, they show in the log
-STANDING_NOTE = ("Written in your move file, these orders are readable in the log and hint at the yellow tiles "
-                 "you hold; to keep them secret, leave them as they are here and seal them: "
-                 "pbem seal GAME '{standing: {queen_defense: ask}}' prints the line to add to the move file.")
-
 
 def turret_spaces(view: Mapping[str, Any]) -> dict[str, str]:
     """Each laser turret (its Reactor tile's handle) -> the space it stands on."""

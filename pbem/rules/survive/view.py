@@ -306,8 +306,11 @@ class ViewRules(TurnFlow[StateT]):
         return forms + self.ahead_forms(view, player)
 
     def standing_form_note(self) -> str:
-        """A line under the standing orders' form on the click-to-move page ("" for none)."""
-        return ""
+        """A line under the standing orders' form on the click-to-move page."""
+        key = self.standing_keys()[0]
+        return ("Written in your move file, these orders are readable in the log and hint at the tiles you hold; "
+                f"to keep them secret, leave them as they are here and seal them: pbem seal GAME "
+                f"'{{standing: {{{key}: ask}}}}' prints the line to add to the move file.")
 
     def ahead_forms(self, view: Mapping[str, Any], player: str) -> list[OrderForm]:
         """Orders ``player`` may write ahead, at this point of their move, for the step after the
