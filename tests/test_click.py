@@ -8,17 +8,23 @@ data stays within its cap.  The page in a real browser: tests/test_browser.py.
 from __future__ import annotations
 
 import random
+import shutil
 
 import pytest
+from click.testing import CliRunner
 
 from click_helpers import check_page_against_engine, page_data, page_nodes, random_point
+from pipeline_helpers import bot_move, new_game
 from pbem.choicegraph import Caps, build_graph, graph_data, packed_size
+from pbem.cli import main
 from pbem.clickpage import MAIL_CAPS, SHOW_CAPS, page_json
 from pbem.draws import Draws
 from pbem.engine import apply_actions, pending_players
 from pbem.game import ActionPlaces
 from pbem.registry import load_game
 from pbem.rng import Rng
+from pbem.submit import submit
+from pbem.table import Table
 
 CASES = [  # game, players, options, seed, the numbers of random decisions made before each look
     ("atlantis", ["red", "blue", "green"], {}, b"c1" * 16, [0, 40, 61, 90, 130, 170]),
@@ -147,3 +153,24 @@ def test_space_attack_shows_crew_pods_fighters_turrets_and_captured_creatures_on
         if seen >= {"crew", "pod", "fighter", "turret", "captured", "place", "remove"}:
             return
     raise AssertionError(f"only saw {sorted(seen)}")
+
+
+def test_a_players_copy_makes_the_same_page_with_pbem_show_and_their_key(tmp_path, key_pool):
+    gd = new_game(tmp_path / "game", "atlantis", key_pool, ["red", "blue"], seed=b"v" * 32)
+    for _ in range(26):                                  # into the play phase
+        move = bot_move(gd, key_pool, b"show-bot")
+        assert move is not None
+        submit(gd, *move)
+    table = Table.load(gd)
+    player = pending_players(table.game, table.state)[0]
+    copy = tmp_path / "copy"                             # what the player has: no moderator folder, no seed
+    shutil.copytree(gd.root, copy, ignore=shutil.ignore_patterns("moderator"))
+    theirs = CliRunner().invoke(main, ["show", str(gd.root), "--as", player, "--format", "html"])
+    mine = CliRunner().invoke(main, ["show", str(copy), "--as", player, "--key", str(key_pool[player]),
+                                     "--format", "html"])
+    assert mine.exit_code == 0 and theirs.exit_code == 0, mine.output + theirs.output
+    assert page_data(mine.output) == page_data(theirs.output)
+    other = next(p for p in ["red", "blue"] if p != player)
+    wrong = CliRunner().invoke(main, ["show", str(copy), "--as", other, "--key", str(key_pool[player]),
+                                      "--format", "html"])
+    assert wrong.exit_code != 0 and len(wrong.output.strip().splitlines()) == 1
