@@ -190,8 +190,6 @@ class _Builder:
             return
         if applied.needs_secret or any(e.chance for e in applied.events):
             node.after[k] = STOP
-            if node.ahead == -1:
-                node.ahead = self.ahead_form(node)
             return
         if player not in pending_players(game, state):
             node.after[k] = DONE
@@ -221,7 +219,7 @@ class _Builder:
                 size, n = packed_size(graph_data(self.graph)), len(self.graph.nodes)
                 if size > self.caps.gzip_bytes:
                     return
-                look_at = n + max(8, int((self.caps.gzip_bytes - size) / (size / n) * 0.8))
+                look_at = n + max(16, int((self.caps.gzip_bytes - size) / (size / n)))
 
 
 def build_graph(game: Game[Any], state: Any, player: str, caps: Caps | None = None) -> ChoiceGraph | None:
@@ -240,11 +238,14 @@ def build_graph(game: Game[Any], state: Any, player: str, caps: Caps | None = No
     builder.run()
     graph = builder.graph
     for node in graph.nodes:
-        node.state, node.pickled, node.view = None, b"", {}     # not needed any more
-        node.ahead = max(node.ahead, -1)
         kept = [(a, n) for a, n in zip(node.actions, node.after) if n != _REFUSED]
         node.actions, node.after = [a for a, _ in kept], [n for _, n in kept]
-    return fit(graph, caps.gzip_bytes)
+    fit(graph, caps.gzip_bytes)
+    for node in graph.nodes:      # the orders written ahead, for the decisions kept (their size is not capped)
+        if STOP in node.after:
+            node.ahead = max(builder.ahead_form(node), -1)
+        node.state, node.pickled, node.view = None, b"", {}     # not needed any more
+    return graph
 
 
 # --- the page's data -------------------------------------------------------------------------

@@ -27,7 +27,7 @@ __all__ = ["ClickPage", "MAIL_CAPS", "SHOW_CAPS", "click_page", "smaller", "move
 
 #: the page mailed to a player (and written to the game folder): small, so that the digest
 #: message stays under 100 KB (docs/email.md); the first choices are always all there
-MAIL_CAPS = Caps(nodes=250, applies=700, gzip_bytes=4000)
+MAIL_CAPS = Caps(nodes=200, applies=350, gzip_bytes=4000)
 #: ``pbem show --as PLAYER --format html`` on the player's own machine: a page can be bigger
 SHOW_CAPS = Caps(nodes=800, applies=2500, gzip_bytes=30000)
 

@@ -182,8 +182,10 @@ def player_plaintexts(table: Table, player: str, history: BoardHistory | None = 
 
 def player_plaintext(table: Table, player: str) -> bytes:
     """The plaintext of secrets/PLAYER.age: that player's own digest with their secrets, and
-    their view for `pbem turn` (the view block at the end)."""
-    return player_plaintexts(table, player)[".age"]
+    their view for `pbem turn` (the view block at the end).  (The text never has the
+    click-to-move panel, so its choices are not computed here.)"""
+    ctx = digest_context(table, player)
+    return (render_digest(ctx, "text") + private_view_block(table, player)).encode()
 
 
 VIEW_BEGIN, VIEW_END = "----- BEGIN view -----", "----- END view -----"

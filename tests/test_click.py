@@ -58,7 +58,8 @@ def test_every_offered_choice_is_accepted_and_every_legal_action_offered(name, p
         graph = build_graph(game, state, player, caps)
         assert graph is not None
         data = graph_data(graph)
-        assert packed_size(data) <= caps.gzip_bytes or len(data["nodes"]) == 1     # the first choices are all there
+        # the first choices are always all there; the orders written ahead come on top
+        assert packed_size({**data, "ahead": []}) <= caps.gzip_bytes or len(data["nodes"]) == 1
         data = page_data(f'<script type="application/json" id="pbem-click-data">{page_json(data)}</script>')
         data["head"] = "format: pbem-move/1\ngame: g\nplayer: p\nafter: 0\nafter_hash: abcdef0123456789\n"
         checked = check_page_against_engine(game, state, player, data, seed, rng)

@@ -8,7 +8,7 @@ state, its move-file shapes and its words; an expansion is a subclass of its gam
 from __future__ import annotations
 
 from collections import deque
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, Mapping
 
 from pbem.game import Action, Decision, IllegalAction, NeedsSecret, OrderField, OrderForm, Rng
@@ -22,7 +22,14 @@ BOARD = 3.0       # getting onto a ship
 STAY = -0.5       # ending movement early
 from pbem.rules.survive.view import ViewRules
 
-__all__ = ["SurviveRules", "event"]
+__all__ = ["SurviveRules", "event", "order_text"]
+
+
+@lru_cache(maxsize=4096)
+def order_text(handle: str, rest: tuple[tuple[str, Any], ...]) -> str:
+    """A creature order in move-file syntax, ``{creature: K1, to: F4}`` (the same few are written
+    for every decision of a page: remembered)."""
+    return dump_flow({"creature": handle, **dict(rest)})
 
 
 class SurviveRules(ViewRules[StateT]):
@@ -118,7 +125,7 @@ class SurviveRules(ViewRules[StateT]):
                     values.append("none")
                     texts.append(f"move no {face}")
                 else:
-                    values.append(dump_flow({"creature": handle, **rest}))
+                    values.append(order_text(str(handle), tuple(rest.items())))
                     texts.append(" ".join([str(handle), *(f"{k} {v}" for k, v in rest.items())]))
             fields.append(OrderField(face, f"if the die shows {face}", tuple(values), tuple(texts)))
         return [OrderForm("creature", "Written ahead: a creature order for each face of the die", tuple(fields),
