@@ -24,6 +24,7 @@ import json
 import pickle
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Mapping
 
 from pbem.canonical import canonical
@@ -99,6 +100,21 @@ class ChoiceGraph:
                             self.word(to), self.word(tile))
 
 
+@lru_cache(maxsize=16384)
+def _flow(items: tuple[tuple[str, str, Any], ...]) -> str:
+    return dump_flow({k: list(v) if isinstance(v, tuple) else v for k, _type, v in items})
+
+
+def action_text(action: Mapping[str, Any]) -> str:
+    """An action in move-file syntax (:func:`pbem.yamlio.dump_flow`); the plain ones remembered, as
+    the same few come back in every decision of a game (each value with its type: 1 is not true)."""
+    key = tuple((k, type(v).__name__, tuple(v) if isinstance(v, list) else v) for k, v in action.items())
+    try:
+        return _flow(key)
+    except TypeError:                        # a mapping or list of lists inside: not remembered
+        return dump_flow(dict(action))
+
+
 @dataclass
 class _Builder:
     game: Game[Any]
@@ -132,8 +148,9 @@ class _Builder:
         key = repr(action)
         if key not in self.index:
             self.index[key] = len(self.graph.texts)
-            text = dump_flow(dict(action))
-            words = self.game.describe_action(action)
+            text = action_text(action)
+            described = type(self.game).describe_action is not Game.describe_action    # else: the text
+            words = self.game.describe_action(action) if described else text
             self.graph.actions.append(dict(action))
             self.graph.texts.append(text)
             self.graph.words.append("" if words == text else words)
