@@ -43,7 +43,8 @@ _REFUSED = -9          # listed by the game but refused by the engine (a rules b
 class Caps:
     """How much of the graph is made: ``nodes`` decisions, ``applies`` engine calls (each edge
     followed costs one; the first choices are always followed) and ``gzip_bytes`` of gzipped
-    page data (:func:`graph_data`) at most."""
+    page data (:func:`graph_data`) at most.  The first decision is always whole, whatever its
+    size, and the orders written ahead come on top."""
 
     nodes: int = 200
     applies: int = 500

@@ -33,11 +33,13 @@ from pbem.viewpatch import patch_or_whole
 
 GZIP_MAGIC = b"\x1f\x8b"
 HTML_SUFFIX = ".html.gz.age"   # secrets/PLAYER.html.gz.age: the player's own digest as an HTML page, gzipped
-#: a player's private files in a digest message: twice their text digest (the message's public
-#: text and HTML parts are about as big as it) plus their gzipped page, before encryption, at
-#: most; with the board picture the message stays under 100 KB (docs/email.md).  The page's
-#: click-to-move panel gives up follow-up choices to fit, then itself.
-PRIVATE_BYTES = 36_000
+#: a digest message as mailed, at most (docs/email.md: under 100 KB, with room to spare); the
+#: player's page gives up click-to-move choices to fit, then its click-to-move panel
+MESSAGE_BYTES = 95_000
+#: the board picture in a message (a PNG of about 42 KB at most) and the message's headers
+PICTURE_BYTES = 44_000
+#: an encrypted file in a mail: ASCII armour (a third more) and line ends
+ARMOUR = 1.4
 
 
 def describe(table: Table, event: dict[str, Any]) -> str:
@@ -170,14 +172,24 @@ def player_plaintexts(table: Table, player: str, history: BoardHistory | None = 
     ctx = digest_context(table, player, history=history, clicks=MAIL_CAPS)
     text = (render_digest(ctx, "text") + private_view_block(table, player)).encode()
     html = render_digest(ctx, "html").encode()
-    while ctx.click is not None:
-        over = 2 * len(text) + len(seal_bytes(HTML_SUFFIX, html)) - PRIVATE_BYTES
+    public = public_message_bytes(table, history) if ctx.click is not None else 0
+    while ctx.click is not None:       # the page with the panel must fit in the digest message
+        private = ARMOUR * (len(text) + len(seal_bytes(HTML_SUFFIX, html)))
+        over = int(public + PICTURE_BYTES + private - MESSAGE_BYTES)
         if over <= 0:
             break
-        click = smaller(table, ctx.click, over)
+        click = smaller(table, ctx.click, int(over / ARMOUR) + 1)
         ctx = replace(ctx, click=click, click_left_out=click is None)
         html = render_digest(ctx, "html").encode()
     return {".age": text, HTML_SUFFIX: html}
+
+
+def public_message_bytes(table: Table, history: BoardHistory | None) -> int:
+    """About what the public parts of a digest message take: the text digest and the HTML one
+    without its board (the mail shows the picture instead) nor its text map.  (What moved is
+    marked only when ``history`` has it: a few bytes.)"""
+    ctx = digest_context(table, None, with_svg=False, history=history or BoardHistory(table, []))
+    return len(render_digest(ctx, "text").encode()) + len(render_digest(replace(ctx, board_text=""), "html").encode())
 
 
 def player_plaintext(table: Table, player: str) -> bytes:

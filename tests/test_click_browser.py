@@ -121,6 +121,13 @@ def test_the_set_up_placement_clicked_by_keyboard_saved_signed_and_accepted(fres
 
     path = saved(browser, tmp_path / "downloads", "move-1.yaml")
     assert path.read_text() == text
+    browser.find_element(By.ID, "pbem-copy").click()            # to the clipboard, or the text selected
+    note = browser.find_element(By.ID, "pbem-note")
+    for _ in range(50):
+        if note.text in ("copied", "select the text and copy it"):
+            break
+        time.sleep(0.05)
+    assert note.text in ("copied", "select the text and copy it")
     sign_line = browser.find_element(By.CSS_SELECTOR, "#pbem-click code").text
     assert sign_line == "ssh-keygen -Y sign -n pbem-move -f ~/.ssh/id_ed25519 move-1.yaml"
     out = sign_and_submit(gd, path, key_pool["red"])

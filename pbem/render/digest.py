@@ -51,7 +51,7 @@ class DigestContext:
     result_sections: list[Section] = field(default_factory=list)   # the end-of-game page (Game.result_sections)
     footer: list[str] = field(default_factory=list)
     click: ClickPage | None = None     # the click-to-move panel (a player's own HTML page, when they decide)
-    click_left_out: bool = False       # ... left out to keep the mail small (PRIVATE_BYTES)
+    click_left_out: bool = False       # ... left out to keep the mail small (outputs.MESSAGE_BYTES)
 
 
 def wrap(text: str, first: str = "", rest: str = "  ", width: int = TEXT_WIDTH) -> str:
