@@ -29,15 +29,17 @@ from pbem.render.hexmap_text import render_text
 from pbem.render.plain import readable_line
 from pbem.results import result_lines
 from pbem.table import Table
+from pbem.transport.mail_config import CONFIG_NAMES as MAIL_SETTINGS_FILES
 from pbem.viewpatch import patch_or_whole
 
 GZIP_MAGIC = b"\x1f\x8b"
 HTML_SUFFIX = ".html.gz.age"   # secrets/PLAYER.html.gz.age: the player's own digest as an HTML page, gzipped
 #: a digest message as mailed, at most (docs/email.md: under 100 KB, with room to spare); the
 #: player's page gives up click-to-move choices to fit, then its click-to-move panel
-MESSAGE_BYTES = 95_000
-#: the board picture in a message (a PNG of about 42 KB at most) and the message's headers
-PICTURE_BYTES = 44_000
+MESSAGE_BYTES = 96_000
+#: the board picture in a message (a PNG of about 45 KB at most) and the message's headers and part
+#: boundaries (about 3 KB)
+PICTURE_BYTES = 47_500
 #: an encrypted file in a mail: ASCII armour (a third more) and line ends
 ARMOUR = 1.4
 
@@ -172,8 +174,8 @@ def player_plaintexts(table: Table, player: str, history: BoardHistory | None = 
     ctx = digest_context(table, player, history=history, clicks=MAIL_CAPS)
     text = (render_digest(ctx, "text") + private_view_block(table, player)).encode()
     html = render_digest(ctx, "html").encode()
-    public = public_message_bytes(table, history) if ctx.click is not None else 0
-    while ctx.click is not None:       # the page with the panel must fit in the digest message
+    public = public_message_bytes(table, history) if ctx.click is not None and mailed(table) else 0
+    while public and ctx.click is not None:       # the page with the panel must fit in the digest message
         private = ARMOUR * (len(text) + len(seal_bytes(HTML_SUFFIX, html)))
         over = int(public + PICTURE_BYTES + private - MESSAGE_BYTES)
         if over <= 0:
@@ -182,6 +184,12 @@ def player_plaintexts(table: Table, player: str, history: BoardHistory | None = 
         ctx = replace(ctx, click=click, click_left_out=click is None)
         html = render_digest(ctx, "html").encode()
     return {".age": text, HTML_SUFFIX: html}
+
+
+def mailed(table: Table) -> bool:
+    """Is the game played by e-mail (the moderator has mail settings)?  Only then must a player's
+    page fit in a digest message."""
+    return any((table.gd.moderator_dir / name).is_file() for name in MAIL_SETTINGS_FILES)
 
 
 def public_message_bytes(table: Table, history: BoardHistory | None) -> int:

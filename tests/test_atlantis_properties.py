@@ -11,16 +11,15 @@ byte-identical.
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from typing import Any
 
+import leakcheck
 import pytest
-
 from atlantis_positions import piece_counts
+from leakcheck import pending_player_actions, survive_shuffle_hidden
 from pipeline_helpers import bot_move, new_game, reveal_and_audit
-from pbem.game import IllegalAction
+
 from pbem.gamedir import GameDir
-from pbem.outputs import player_plaintext, public_outputs
 from pbem.rng import Rng
 from pbem.submit import submit
 from pbem.table import Table
@@ -49,80 +48,17 @@ BASE_CREATURES = {"serpent": 5, "shark": 6, "whale": 5}
 EXPANSION_CREATURES = {"dolphins": {"dolphin": 4}, "squid": {"squid": 5}}
 
 
-def owner_colours(pos: dict[str, Any], player: str) -> set[str]:
-    return {c for p in pos["players"] if p["name"] == player for c in p["colours"]}
-
-
-def shuffle_hidden(pos: dict[str, Any], viewer: str | None, rng: Rng) -> dict[str, Any]:
-    """Permute what ``viewer`` cannot know: other colours' values, unrevealed and others' hand backs."""
-    pos = json.loads(json.dumps(pos))
-    mine = owner_colours(pos, viewer) if viewer else set()
-    by_colour: dict[str, list[str]] = defaultdict(list)
-    for handle, ex in pos["explorers"].items():
-        if ex["colour"] not in mine:
-            by_colour[ex["colour"]].append(handle)
-    for handles in by_colour.values():
-        values = rng.shuffled([pos["explorers"][h]["value"] for h in handles])
-        for h, v in zip(handles, values):
-            pos["explorers"][h]["value"] = v
-    groups: dict[tuple[str, str], list[str]] = defaultdict(list)
-    for handle, tile in pos["tiles"].items():
-        if tile["where"] == "island":
-            groups[("island", tile["terrain"])].append(handle)
-        elif tile["where"] == "hand" and tile["holder"] != viewer:
-            groups[("hand", tile["terrain"])].append(handle)
-    for handles in groups.values():
-        backs = rng.shuffled([pos["tiles"][h]["back"] for h in handles])
-        for h, b in zip(handles, backs):
-            pos["tiles"][h]["back"] = b
-    return pos
-
-
-def outputs_for(table: Table, viewer: str | None) -> dict[str, bytes]:
-    if viewer is None:
-        return public_outputs(table)
-    return {"secrets": player_plaintext(table, viewer)}
-
-
 def probe_actions(table: Table, actor: str) -> list[dict[str, Any]]:
     """Actions to try as ``actor``: fixed probes plus what the pending player may do."""
-    game = table.game
-    pending = game.pending(table.state)
-    probes = [{"remove": "G6"}, {"play": "T1"}, {"move": "r1", "to": "A3"}, {"creature": "S1", "path": ["A3"]}]
-    if pending and pending[0].player != actor:
-        probes += game.legal_actions(table.state, pending[0].player)[:3]
-    return probes
-
-
-def illegal_message(table: Table, actor: str, probes: list[dict[str, Any]]) -> str:
-    game = table.game
-    messages = []
-    for action in probes:
-        try:
-            game.apply(game.from_position(game.to_position(table.state)), actor, action, Rng(b"x" * 32, "probe"))
-            messages.append("ok")
-        except IllegalAction as exc:
-            messages.append(str(exc))
-    return "\n".join(messages)
+    return [{"remove": "G6"}, {"play": "T1"}, {"move": "r1", "to": "A3"}, {"creature": "S1", "path": ["A3"]},
+            *pending_player_actions(table, actor)]
 
 
 def check_no_leak(table: Table, rng: Rng) -> None:
-    game = table.game
-    pos = game.to_position(table.state)
+    pos = table.game.to_position(table.state)
     if pos["phase"] == "over" or pos.get("reaction") is not None:
         return  # values are flipped at the end; a reaction window shows who was asked, as in the rules
-    original = table.state
-    for viewer in [None] + table.players:
-        before = outputs_for(table, viewer)
-        probes = probe_actions(table, viewer) if viewer else []
-        msg_before = illegal_message(table, viewer, probes) if viewer else ""
-        table.state = game.from_position(shuffle_hidden(pos, viewer, rng))
-        after = outputs_for(table, viewer)
-        msg_after = illegal_message(table, viewer, probes) if viewer else ""
-        table.state = original
-        for key in before:
-            assert before[key] == after[key], f"{key} for {viewer or 'the public'} depends on hidden values"
-        assert msg_before == msg_after, f"error messages to {viewer} depend on hidden values"
+    leakcheck.check_no_leak(table, rng, survive_shuffle_hidden, probe_actions)
 
 
 def expected_atlantis_counts(pos: dict[str, Any]) -> dict[str, int]:

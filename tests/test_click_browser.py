@@ -11,6 +11,7 @@ vnu finds no error in a page with the panel; the public digest has no script.
 from __future__ import annotations
 
 import random
+import shutil
 import subprocess
 import time
 from pathlib import Path
@@ -27,12 +28,14 @@ from pipeline_helpers import bot_move, new_game
 from pbem.boardmoves import BoardHistory
 from pbem.bots import copy_state
 from pbem.cli import main
+from pbem.clickpage import SHOW_CAPS
 from pbem.crypto import agecrypt
 from pbem.draws import Draws
 from pbem.engine import Rejected, apply_actions, pending_players
 from pbem.gamedir import GameDir
 from pbem.movefile import parse_move
-from pbem.outputs import HTML_SUFFIX, opened_bytes, player_plaintexts
+from pbem.outputs import digest_context, opened_bytes
+from pbem.render.digest import render_digest
 from pbem.submit import submit
 from pbem.table import Table
 from pbem.yamlio import dump_flow
@@ -184,9 +187,17 @@ def atlantis_play_turn(tmp_path, key_pool) -> tuple[GameDir, str]:
 
 
 def test_a_whole_play_turn_clicked_on_the_board_signed_and_accepted(atlantis_play_turn, key_pool, browser, tmp_path):
+    """The page the player makes on their copy of the game (`pbem show --as P --key K --format
+    html`): the mailed one may hold fewer of the follow-up choices, to keep the mail small."""
     gd, player = atlantis_play_turn
     table = Table.load(gd)
-    page = private_page(gd, player, key_pool[player], tmp_path / f"{player}.html")
+    copy = tmp_path / "copy"                             # the player's copy: no moderator folder, no seed
+    shutil.copytree(gd.root, copy, ignore=shutil.ignore_patterns("moderator"))
+    made = CliRunner().invoke(main, ["show", str(copy), "--as", player, "--key", str(key_pool[player]),
+                                     "--format", "html"])
+    assert made.exit_code == 0, made.output
+    page = tmp_path / f"{player}.html"
+    page.write_text(made.output)
     data = page_data(page.read_text())
     nodes, texts, places = page_nodes(data), page_texts(data), page_places(data)
     plan = plan_turn(data)
@@ -292,7 +303,8 @@ def test_the_page_offers_exactly_the_legal_actions_at_random_points(tmp_path, ke
         point = random_point(table.game, players, options, seed, steps, random.Random(seed))
         assert point is not None
         table.state, player = copy_state(table.game, point[0]), point[1]
-        html = player_plaintexts(table, player, BoardHistory(table, []))[HTML_SUFFIX]
+        ctx = digest_context(table, player, history=BoardHistory(table, []), clicks=SHOW_CAPS)   # as pbem show
+        html = render_digest(ctx, "html").encode()
         page = tmp_path / f"{name}-{steps}.html"
         page.write_bytes(html)
         browser.get(page.as_uri())

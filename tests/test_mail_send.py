@@ -188,3 +188,29 @@ def test_cadence_entry_mails_everyone_every_entry(tmp_path, key_pool, toy_regist
 def test_every_mail_command_has_help_with_an_example(command):
     result = CliRunner().invoke(mail, [command, "--help"])
     assert result.exit_code == 0 and "Example:" in result.output
+
+
+def test_the_mail_png_keeps_every_colour_the_board_names_even_on_a_few_small_pieces():
+    """Six players' colours on one tiny piece each, over a board of many textured cells and
+    text: each colour is in the PNG exactly as the SVG names it (none mapped to a grey)."""
+    import io
+
+    from PIL import Image
+
+    from pbem.game import BoardPicture, HexCell, Piece
+    from pbem.render.hexmap_svg import render_svg
+    from pbem.render.palette import PLAYER_COLOURS
+    from pbem.render.png import mail_png
+
+    names = ["red", "blue", "green", "yellow", "orange", "purple"]
+    kinds = {f"k{i}": f"#{40 + 15 * i:02x}{200 - 9 * i:02x}{90 + 11 * i:02x}" for i in range(14)}
+    textures = ["dots", "trees", "peaks", "stars", "grid", "waves"]
+    cells = [HexCell(q, r, f"{chr(65 + r)}{q}", f"k{(q + 2 * r) % 14}") for r in range(10) for q in range(10)]
+    for i, colour in enumerate(names):
+        cells[i * 13 + 5].pieces = [Piece(f"x{i}", "explorer", colour, f"x{i}")]
+    board = BoardPicture(cells, colours=kinds, textures={k: textures[i % 6] for i, k in enumerate(kinds)})
+    image = Image.open(io.BytesIO(mail_png(render_svg(board, "six colours")))).convert("RGB")
+    present = {rgb for _n, rgb in image.getcolors(maxcolors=image.width * image.height)}
+    for colour in names:
+        hex_ = PLAYER_COLOURS[colour]
+        assert (int(hex_[1:3], 16), int(hex_[3:5], 16), int(hex_[5:7], 16)) in present, colour

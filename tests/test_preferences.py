@@ -5,8 +5,8 @@ from __future__ import annotations
 import shutil
 
 import pytest
-
 from pipeline_helpers import new_game, signed_move
+
 from pbem.audit import audit
 from pbem.engine import Rejected
 from pbem.gamedir import GameDir
@@ -19,33 +19,40 @@ from pbem.table import Table
 PLAYERS = ["red", "blue", "green"]
 
 
-def _preferences(table: Table, player: str, kind: str) -> list[dict]:
+#: the set-up decisions a list may cover, per game: decision kind -> (the piece's key, the place's key)
+SETUP_KEYS = {"atlantis": {"setup-place": ("place", "on"), "setup-boat": ("boat", "at")},
+              "space-attack": {"setup-place": ("place", "on"), "setup-boat": ("pod", "at")}}
+
+
+def _preferences(table: Table, player: str, piece_key: str, place_key: str) -> list[dict]:
     """This player's list: each piece on a few spaces of its own, spread so that players differ."""
-    actions = [a for a in table.game.legal_actions(table.state, player) if kind in a]
-    pieces = list(dict.fromkeys(a[kind] for a in actions))
-    spaces = list(dict.fromkeys(a["on" if kind == "place" else "at"] for a in actions))
+    actions = [a for a in table.game.legal_actions(table.state, player) if piece_key in a]
+    pieces = list(dict.fromkeys(a[piece_key] for a in actions))
+    spaces = list(dict.fromkeys(a[place_key] for a in actions))
     offset = PLAYERS.index(player) * len(spaces) // len(PLAYERS)
     spaces = spaces[offset:] + spaces[:offset]
     wanted = []
     for n, piece in enumerate(pieces):
         for space in spaces[n * 4:n * 4 + 8]:            # 8 spaces each, overlapping: later ones are alternatives
-            candidate = {kind: piece, ("on" if kind == "place" else "at"): space}
+            candidate = {piece_key: piece, place_key: space}
             if candidate in actions:
                 wanted.append(candidate)
     return wanted
 
 
-def test_an_atlantis_set_up_by_email_in_two_messages_per_player(tmp_path, key_pool):
-    gd = new_game(tmp_path / "g", "atlantis", key_pool, PLAYERS)
+@pytest.mark.parametrize("game", sorted(SETUP_KEYS))
+def test_a_set_up_by_email_in_two_messages_per_player(tmp_path, key_pool, game):
+    """Atlantis's explorers and ships, Space Attack's crew and escape pods: placed in turn by the
+    rules, sent once as a list."""
+    gd = new_game(tmp_path / "g", game, key_pool, PLAYERS)
     messages = {p: 0 for p in PLAYERS}
     while True:
         table = Table.load(gd)
         pending = table.game.pending(table.state)
-        if not pending or pending[0].kind not in ("setup-place", "setup-boat"):
+        if not pending or pending[0].kind not in SETUP_KEYS[game]:
             break
         player = pending[0].player
-        kind = "place" if pending[0].kind == "setup-place" else "boat"
-        wanted = _preferences(table, player, kind)
+        wanted = _preferences(table, player, *SETUP_KEYS[game][pending[0].kind])
         # one message: this decision now, and a list for the ones to come (trimmed to the move file's limit)
         actions = [wanted[0], {"prefer": wanted[1:99]}]
         if messages[player] % 2:

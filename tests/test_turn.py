@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pexpect
 import pytest
-
 from crypto_helpers import require_tool
 from pipeline_helpers import new_game
+
 from pbem.compose import Composer
 from pbem.engine import Rejected
 from pbem.gamedir import GameDir
@@ -139,3 +139,26 @@ def test_a_view_patch_rebuilds_the_private_view_exactly():
     assert apply_patch(public, patch) == private
     hidden_again = {"a": None, "b": public["b"], "gone": 3}         # null in the private view: no merge patch
     assert patch_or_whole(public, hidden_again) == {"view": hidden_again}
+
+
+@pytest.mark.parametrize("game", ["atlantis", "atlantis-1986", "space-attack", "space-swarm"])
+def test_every_game_composes_its_first_turn_in_the_terminal_and_the_moderator_accepts_it(tmp_path, key_pool, game):
+    """`pbem turn --json` on a player's copy with their key: the first choice, done; signed with
+    ssh-keygen; `pbem submit` on the moderator's side accepts it."""
+    require_tool("ssh-keygen")
+    gd = new_game(tmp_path / "moderator", game, key_pool, ["red", "blue"])
+    player = Table.load(gd).game.pending(Table.load(gd).state)[0].player
+    copy = tmp_path / "copy"
+    shutil.copytree(gd.root, copy, ignore=shutil.ignore_patterns("moderator"))
+    pbem = str(Path(sys.executable).with_name("pbem"))
+    proc = subprocess.run([pbem, "turn", str(copy), "--player", player, "--key", str(key_pool[player]), "--json",
+                           "--out", str(tmp_path / "move.yaml")], input="1\nd\n", capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    records = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert records[0]["choices"] and records[-1]["done"] is True
+    first = records[0]["choices"][0]["text"]
+    raw, sig = read_move_files(tmp_path / "move.yaml", None)
+    assert f"- {first}".encode() in raw and sig.startswith("-----BEGIN SSH SIGNATURE-----")
+    receipt = submit(gd, raw, sig)
+    assert receipt.index == 1 and receipt.player == player

@@ -205,6 +205,11 @@ def _vessel(p: Piece, x: float, y: float, u: float, room: float, used: set[str],
     if p.shape == "pod":
         out.append(f'<rect x="{_n(x - w / 2)}" y="{_n(top - u * 0.05)}" width="{_n(w)}" height="{_n(u * 0.55)}" '
                    f'rx="{_n(u * 0.27)}" fill="{hull}" stroke="{edge}" stroke-width="1"/>')
+    elif p.shape == "fighter":
+        mid, tip = (top + bottom) / 2, u * 0.3
+        out.append(f'<polygon points="{_n(x - w / 2)},{_n(top)} {_n(x + w / 2 - tip)},{_n(top)} {_n(x + w / 2)},{_n(mid)} '
+                   f'{_n(x + w / 2 - tip)},{_n(bottom)} {_n(x - w / 2)},{_n(bottom)} {_n(x - w / 2 + tip * 0.7)},{_n(mid)}" '
+                   f'fill="{hull}" stroke="{edge}" stroke-width="1"/>')
     else:
         slant = u * 0.3
         out.append(f'<polygon points="{_n(x - w / 2)},{_n(top)} {_n(x + w / 2)},{_n(top)} '
@@ -215,9 +220,9 @@ def _vessel(p: Piece, x: float, y: float, u: float, room: float, used: set[str],
                    f'stroke="{fill_of(p.colour)}" stroke-width="{_n(u * 0.12)}"/>')
     if p.text:
         out.append(f'<text x="{_n(x)}" y="{_n(top + u * 0.4)}" class="pbem-pt" font-size="{_n(u * 0.33)}" '
-                   f'fill="#ffffff">{_text(p.text)}</text>')
+                   f'fill="{ink_on(hull)}">{_text(p.text)}</text>')
     n = len(p.passengers)
-    if n == 0 and p.shape != "pod":   # an empty ship shows its sail
+    if n == 0 and p.shape == "ship":   # an empty ship shows its sail
         out.append(f'<path d="M{_n(x)} {_n(top)}V{_n(top - u * 0.55)}L{_n(x + u * 0.4)} {_n(top - u * 0.12)}Z" '
                    f'fill="#ffffff" stroke="{edge}" stroke-width="0.8"/>')
     if n:

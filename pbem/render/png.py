@@ -16,7 +16,7 @@ __all__ = ["PNG_MAGIC", "ZOOM", "MAIL_ZOOM", "MAIL_COLOURS", "svg_size", "svg_to
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 ZOOM = 2.0   # rendered at twice the display size, so it stays sharp on high-density screens
 MAIL_ZOOM = 0.85     # the board in a mail: a little under its own size (Atlantis: about 735 x 880 pixels)
-MAIL_COLOURS = 24    # ... in its 24 most used colours (the board has few), so the message stays small
+MAIL_COLOURS = 32    # ... in 32 colours: those the SVG names first, then the most used (blends, text), so the message stays small
 
 _ROOT = re.compile(r"<svg\b[^>]*>", re.DOTALL)
 _NUM = r"\s*=\s*[\"']\s*([0-9]+(?:\.[0-9]+)?)\s*(?:px)?\s*[\"']"
@@ -46,15 +46,21 @@ def svg_to_png(svg: str, zoom: float = ZOOM, crisp: bool = False) -> bytes:
 
 def mail_png(svg: str, zoom: float = MAIL_ZOOM, colours: int = MAIL_COLOURS) -> bytes:
     """The board as a small PNG for e-mail: shapes drawn without anti-aliasing at ``zoom``,
-    every pixel mapped to the nearest of the picture's ``colours`` most used colours (so
-    the players' and the terrain's colours stay exactly as drawn), saved optimized.
+    every pixel mapped to the nearest of ``colours`` colours: the ones the SVG names first (so
+    the players' and the terrain's colours stay exactly as drawn, even on a few small pieces),
+    then the most used others; saved optimized.
     Deterministic: ties between colours are broken by the colour's value."""
     import io
 
     from PIL import Image
     image = Image.open(io.BytesIO(svg_to_png(svg, zoom, crisp=True))).convert("RGB")
     counts = image.getcolors(maxcolors=image.width * image.height) or []
-    top = [cast(tuple[int, int, int], rgb) for _n, rgb in sorted(counts, key=lambda c: (-c[0], c[1]))[:colours]]
+    by_use = [cast(tuple[int, int, int], rgb) for _n, rgb in sorted(counts, key=lambda c: (-c[0], c[1]))]
+    # the colours the picture asks for come first, however few pixels they cover (a player's
+    # colour on a handful of small pieces), then the most used others (blends, text edges)
+    drawn = svg_colours(svg)
+    top = [rgb for rgb in by_use if rgb in drawn][:colours]
+    top += [rgb for rgb in by_use if rgb not in drawn][:max(0, colours - len(top))]
     palette = Image.new("P", (1, 1))
     flat = [v for rgb in top for v in rgb]
     palette.putpalette(flat + flat[:3] * (256 - len(top)))
@@ -62,6 +68,14 @@ def mail_png(svg: str, zoom: float = MAIL_ZOOM, colours: int = MAIL_COLOURS) -> 
     out = io.BytesIO()
     small.save(out, "PNG", optimize=True)
     return out.getvalue()
+
+
+_HEX_COLOUR = re.compile(r"#([0-9a-fA-F]{6})\b")
+
+
+def svg_colours(svg: str) -> set[tuple[int, int, int]]:
+    """Every ``#rrggbb`` colour the SVG names."""
+    return {(int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16)) for h in _HEX_COLOUR.findall(svg)}
 
 
 def svg_size(svg: str) -> tuple[int, int] | None:

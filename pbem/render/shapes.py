@@ -69,6 +69,19 @@ SHAPES: dict[str, Shape] = {
                      7.8, 5.6, owned=False, meaning="octopus: a round head with curling arms"),
     "monster": Shape(_badge('<path d="M-8.6 1.6L-6-5.6L-3.4.2L0-8.2L3.4.2L6-5.6L8.6 1.6Z"/>'), 7.8, 5.6,
                      owned=False, meaning="sea monster: a spiked back"),
+    # Space Attack
+    "drifter": Shape(
+        f'<circle r="9.4" fill="none" stroke="{OUTLINE}" stroke-width="0.8" stroke-dasharray="2.2 1.6"/>'
+        f'<circle r="7" stroke="{OUTLINE}" stroke-width="0.9"/>', 3.0, 7.6,
+        meaning="a person drifting in open space (a helmet on a tether ring)"),
+    "queen": Shape(_badge('<path d="M-7 1.5L-8-6L-3.5-2.5L0-8.5L3.5-2.5L8-6L7 1.5Z"/>'), 7.8, 5.6, owned=False,
+                   meaning="Queen: a crown"),
+    "spawn": Shape(_badge('<circle cx="-3.6" cy="-1.6" r="2.6"/><circle cx="3.6" cy="-1.6" r="2.6"/>'
+                          '<circle cy="-6" r="2.6"/>'), 7.8, 5.6, owned=False,
+                   meaning="Spawn: a cluster of eggs"),
+    "warrior": Shape(_badge('<path d="M-7.5 1.5C-8.2-4-5.5-8-1.2-8.6L-3-5C-5-4-5.2-1-4 1.5Z"/>'
+                            '<path d="M7.5 1.5C8.2-4 5.5-8 1.2-8.6L3-5C5-4 5.2-1 4 1.5Z"/>'), 7.8, 5.6,
+                     owned=False, meaning="Warrior: two claws"),
     # vessels: the renderer draws the hull across a row and the passengers on it; the symbol is the key's sample
     "ship": Shape('<path d="M-10-1.5H10L6.8 6.5H-6.8Z" fill="#8d5a2b" stroke="#3e2510" stroke-width="0.9"/>'
                   '<path d="M0-1.5V-9.5L5.5-3Z" fill="#ffffff" stroke="#3e2510" stroke-width="0.7"/>',
@@ -76,9 +89,11 @@ SHAPES: dict[str, Shape] = {
     "pod": Shape('<rect x="-10" y="-5" width="20" height="10" rx="5" fill="#b8c0c8" stroke="#2f3a44" '
                  'stroke-width="0.9"/>', 2.0, 5.0, owned=False, wide=True,
                  meaning="escape pod: a capsule, its passengers aboard"),
+    "fighter": Shape('<path d="M-10-5H6L10 0L6 5H-10L-7 0Z" fill="#dfe3e8" stroke="#2f3a44" stroke-width="0.9"/>',
+                     2.0, 5.0, owned=False, wide=True, meaning="fighter: a dart, its pilot aboard"),
 }
 WIDE = frozenset(name for name, s in SHAPES.items() if s.wide)
-HULLS = {"ship": ("#8d5a2b", "#3e2510"), "pod": ("#b8c0c8", "#2f3a44")}
+HULLS = {"ship": ("#8d5a2b", "#3e2510"), "pod": ("#b8c0c8", "#2f3a44"), "fighter": ("#dfe3e8", "#2f3a44")}
 
 
 def shape_of(name: str) -> Shape:

@@ -162,22 +162,19 @@ def compose_digest(parts: DigestParts, secrets: bytes, player: str, to: str, sen
     assert isinstance(html_part, EmailMessage)
     html_part.add_related(parts.png, "image", "png", cid=cid, filename=f"board-entry{turn.index}.png",
                           disposition="inline")
-    add_age_file(msg, secrets, f"{player}-entry{turn.index}.age")
+    attach_armored(msg, secrets, f"{player}-entry{turn.index}.age")
     if secrets_html is not None:
-        add_age_file(msg, secrets_html, f"{player}-entry{turn.index}.html.gz.age")
+        attach_armored(msg, secrets_html, f"{player}-entry{turn.index}.html.gz.age")
     if bundle is not None:
         msg.add_attachment(bundle[1], "application", "gzip", filename=bundle[0])
     return msg
 
 
-AGE_ARMOR = b"-----BEGIN AGE ENCRYPTED FILE-----"
-
-
-def add_age_file(msg: EmailMessage, data: bytes, filename: str) -> None:
-    """Attach an encrypted file.  An ASCII-armored one (short lines of base64 already) goes as
-    it is (``7bit``): encoding it in base64 once more would make it a third bigger for nothing;
-    ``age -d`` reads it with either line ending.  Anything else goes in base64."""
-    armored = data.startswith(AGE_ARMOR) and data.isascii() and all(len(line) <= 76 for line in data.splitlines())
+def attach_armored(msg: EmailMessage, data: bytes, filename: str) -> None:
+    """An age file as an attachment: armored age is already 7-bit text in 64-character lines,
+    so it travels as it is (base64 over it would add a third for nothing); anything else
+    (binary age) is base64-encoded."""
+    armored = data.isascii() and all(len(line) <= 76 for line in data.splitlines())
     msg.add_attachment(data, "application", "octet-stream", filename=filename, cte="7bit" if armored else "base64")
 
 

@@ -49,13 +49,26 @@ def test_the_board_picture_in_the_games_own_words():
     assert {kinds["F6"], kinds["F7"]} <= {"cargo bay", "habitat", "bridge", "reactor"}
     marks = {c.label: c.marks for c in picture.cells}
     assert marks["E3"] == ["P1:b2,r2"] and marks["B3"] == ["X1:g1"] and marks["B1"] == ["r3"]
-    colours = {c.label: c.mark_colours for c in picture.cells}
-    assert colours["F6"] == ["#c62828"] and colours["G6"] == ["#6a1b9a"]
+    pieces = {c.label: c.pieces for c in picture.cells}
+    assert [(x.shape, x.colour) for x in pieces["F6"]] == [("explorer", "red")]
+    assert [(x.shape, x.colour) for x in pieces["G6"]] == [("queen", "")]
+    [pod] = pieces["E3"]
+    assert pod.shape == "pod" and [(x.handle, x.colour) for x in pod.passengers] == [("b2", "blue"), ("r2", "red")]
+    [fighter] = pieces["B3"]
+    assert fighter.shape == "fighter" and [x.handle for x in fighter.passengers] == ["g1"]
+    assert all(x.value is None for ps in pieces.values() for x in ps)          # the public board: no values
+    for viewer in ("red", "blue"):                   # a value shows exactly where the viewer's view holds it
+        view = GAME.view(st, viewer)
+        shown = {x.handle: x.value for c in GAME.board_picture(view).cells for x in c.pieces}
+        assert shown["r1"] == (None if view["explorers"]["r1"].get("value") is None
+                               else str(view["explorers"]["r1"]["value"]))
+    assert {shape for piece, _ in picture.key for shape in [piece.shape]} >= {"explorer", "drifter", "pod",
+                                                                              "fighter", "queen", "spawn", "warrior"}
     assert "P1..P12" in picture.legend and "X1..X5" in picture.legend and "Q1..Q6" in picture.legend
     text = render_text(picture)
     assert "jump point" in text and "open space" in text
     svg = render_svg(picture, "Survive: Space Attack!")
-    assert "#ffe27a" in svg and "X1:g1" in svg
+    assert "#ffe27a" in svg and "#pbem-s-queen" in svg and "X1: fighter" in svg
 
 
 def test_sections_crew_captured_creatures_hands_and_the_viewers_own_tiles():

@@ -1,22 +1,35 @@
 """The Space Attack board picture and digest sections, drawn from a view (never the state).
 
-Kept apart from the rules so that a richer picture API (pieces with shapes and colours) can
-replace it without touching them.  Today's picture (:class:`pbem.game.BoardPicture`): each
-space filled by what it is (open space, the four station kinds, a Jump Point), marks for the
-pieces on it, coloured by crew colour and creature kind:
+Kept apart from the rules.  What the picture shows (:class:`pbem.game.BoardPicture` with
+:class:`pbem.game.Piece` records, drawn by the generic renderers):
 
-* ``Q1`` ``S2`` ``W3``: a Queen, Spawn or Warrior;
-* ``P3:r1,b2``: escape pod P3 carrying r1 and b2; ``X1:g4``: fighter X1 piloted by g4;
-* ``r7``: a crew token on a station tile, drifting in open space, or saved on a Jump Point;
-* a Reactor tile carries its laser turret (``R`` on the text map); the open spaces next to a Jump
-  Point are its stargates (``+``).
+* every space filled by what it is: open space, a stargate (an open space next to a Jump
+  Point), the four station kinds (each with its own texture as well as its colour; a Reactor
+  carries its laser turret) and the Jump Points;
+* crew in their player's colour, standing on a station tile or saved on a Jump Point, or as a
+  helmet on a tether ring when drifting in open space; each with its handle and, on the
+  reader's private board, its value;
+* escape pods (capsules) and fighters (darts) across the space with who is aboard, and the
+  creatures as icons: Queen (a crown), Spawn (eggs), Warrior (claws);
+* the text map writes the same pieces as codes: ``P3:r1,b2`` (pod P3 carrying r1 and b2),
+  ``X1:g4`` (fighter X1 piloted by g4), ``r7=5`` (a value the reader may see).
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
 
-from pbem.game import BoardPicture, HexCell, Section
-from pbem.rules.survive.state import HAND, ISLE, LAND, LOST, SEA, at, sort_handles
+from pbem.game import BoardPicture, HexCell, Piece, Section
+from pbem.render.hexmap_text import piece_code
+from pbem.rules.survive.state import (
+    HAND,
+    ISLE,
+    LAND,
+    LOST,
+    SEA,
+    Explorer,
+    at,
+    sort_handles,
+)
 
 if TYPE_CHECKING:
     from pbem.rules.spaceattack.words import Words as SpaceAttackRules
@@ -26,9 +39,11 @@ KIND_COLOURS = {OPEN: "#c9d1de", STARGATE: "#f3eec2", "cargo bay": "#e9dcb5", "h
                 "bridge": "#d9c8f2", "reactor": "#f2b0a6", JUMP_POINT: "#ffe27a"}
 KIND_SYMBOLS = {OPEN: ".", STARGATE: "+", "cargo bay": "c", "habitat": "h", "bridge": "b", "reactor": "R",
                 JUMP_POINT: "J"}
+TEXTURES = {"cargo bay": "grid", "habitat": "dots", "bridge": "peaks", "reactor": "waves", JUMP_POINT: "stars"}
 CREW_COLOURS = {"red": "#c62828", "blue": "#1565c0", "green": "#2e7d32", "yellow": "#9a7400",
                 "orange": "#d84315", "white": "#6d6d6d"}
-CREATURE_COLOURS = {"queen": "#6a1b9a", "spawn": "#00796b", "warrior": "#8e1b1b"}
+CREATURE_SHAPES = {"queen": "queen", "spawn": "spawn", "warrior": "warrior"}
+WHERE = {LAND: "on the station", SEA: "drifting", ISLE: "saved on a Jump Point", "boat": "aboard"}
 
 
 def kind_words(kind: str) -> str:
@@ -36,22 +51,40 @@ def kind_words(kind: str) -> str:
     return kind.replace("_", " ")
 
 
+def crew_piece(e: Explorer, owners: Mapping[str, str]) -> Piece:
+    place = WHERE.get(e.where, e.where) + (f" {e.boat}" if e.where == "boat" and e.boat else "")
+    title = f"{e.handle}: {e.colour} crew ({owners.get(e.colour, '?')}), {place}"
+    value = None if e.value is None else str(e.value)
+    return Piece(e.handle, "drifter" if e.where == SEA else "explorer", e.colour, e.handle, title, value=value)
+
+
 def picture(rules: SpaceAttackRules, view: Mapping[str, Any]) -> BoardPicture:
     state = rules.read_position(view)
-    marks: dict[int, list[tuple[str, str]]] = {}
+    owners = {c: p["name"] for p in view["players"] for c in p["colours"]}
+    first_colour = {p["name"]: p["colours"][0] for p in view["players"] if p["colours"]}
+    fighter_prefix = rules.comp["fighters"]["prefix"]
+    pieces: dict[int, list[Piece]] = {}
     for h in sort_handles(state.creatures):
         c = state.creatures[h]
         if c.where == SEA:
-            marks.setdefault(at(c.cell), []).append((h, CREATURE_COLOURS.get(c.kind, "")))
+            pieces.setdefault(at(c.cell), []).append(
+                Piece(h, CREATURE_SHAPES.get(c.kind, "disc"), "", h, f"{h}: {c.kind.capitalize()}"))
     for h in sort_handles(state.boats):
         b = state.boats[h]
-        if b.where == SEA:
-            crew = sort_handles(b.passengers)
-            marks.setdefault(at(b.cell), []).append((h + (":" + ",".join(crew) if crew else ""), ""))
+        if b.where != SEA:
+            continue
+        crew = [crew_piece(state.explorers[x], owners) for x in sort_handles(b.passengers)]
+        fighter = h.startswith(fighter_prefix)
+        what = "fighter" if fighter else "escape pod"
+        title = f"{h}: {what}" + (f" ({b.owner}'s)" if b.owner else "") + (
+            f", {len(crew)} aboard" if crew else ", empty")
+        colour = first_colour.get(b.owner, "") if b.owner else ""
+        pieces.setdefault(at(b.cell), []).append(
+            Piece(h, "fighter" if fighter else "pod", colour, h, title, passengers=crew))
     for h in sort_handles(state.explorers):
         e = state.explorers[h]
         if e.where in (LAND, SEA, ISLE):
-            marks.setdefault(at(e.cell), []).append((h, CREW_COLOURS.get(e.colour, "")))
+            pieces.setdefault(at(e.cell), []).append(crew_piece(e, owners))
     cells = []
     for cell, label in enumerate(rules.board.labels):
         if rules.board.is_isle(cell):
@@ -63,11 +96,10 @@ def picture(rules: SpaceAttackRules, view: Mapping[str, Any]) -> BoardPicture:
         else:
             kind = OPEN
         q, r = rules.board.axial[cell]
-        here = marks.get(cell, [])
-        cells.append(HexCell(q=q, r=r, label=label, kind=kind, marks=[m for m, _ in here],
-                             mark_colours=[c for _, c in here]))
+        here = pieces.get(cell, [])
+        cells.append(HexCell(q=q, r=r, label=label, kind=kind, marks=[piece_code(p) for p in here], pieces=here))
     return BoardPicture(cells=cells, legend=legend(rules, view), colours=dict(KIND_COLOURS),
-                        symbols=dict(KIND_SYMBOLS))
+                        symbols=dict(KIND_SYMBOLS), textures=dict(TEXTURES), key=key(rules, view, owners))
 
 
 def legend(rules: SpaceAttackRules, view: Mapping[str, Any]) -> dict[str, str]:
@@ -82,7 +114,30 @@ def legend(rules: SpaceAttackRules, view: Mapping[str, Any]) -> dict[str, str]:
         if colour in in_play:
             n = sum(1 for e in view["explorers"].values() if e["colour"] == colour)
             out[f"{prefix}1..{prefix}{n}"] = f"{colour} crew: on a station tile, drifting in open space, or saved"
+    out["r7=5"] = "crew r7 with its value, where you may see it"
     out["reactor"] = "a Reactor tile with its laser turret"
+    return out
+
+
+def key(rules: SpaceAttackRules, view: Mapping[str, Any], owners: Mapping[str, str]) -> list[tuple[Piece, str]]:
+    """A sample of each piece in play, with its handles."""
+    out: list[tuple[Piece, str]] = []
+    for p in view["players"]:
+        for colour in p["colours"]:
+            handles = sort_handles([h for h, e in view["explorers"].items() if e["colour"] == colour])
+            if handles:
+                prefix = handles[0].rstrip("0123456789")
+                out.append((Piece(handles[0], "explorer", colour, prefix),
+                            f"{colour} crew, {p['name']}'s ({handles[0]}..{handles[-1]})"))
+    out.append((Piece("r", "drifter", "", ""), "crew drifting in open space"))
+    pods, fighters = rules.comp["boats"], rules.comp["fighters"]
+    out.append((Piece(pods["prefix"], "pod", "", pods["prefix"]),
+                f"escape pod {pods['prefix']}1..{pods['prefix']}{pods['count']}, with who is aboard"))
+    out.append((Piece(fighters["prefix"], "fighter", "", fighters["prefix"]),
+                f"fighter {fighters['prefix']}1..{fighters['prefix']}{fighters['count']}, with its pilot"))
+    for kind, spec in rules.comp["creatures"].items():
+        out.append((Piece(kind, CREATURE_SHAPES.get(kind, "disc"), "", ""),
+                    f"{kind.capitalize()} {spec['prefix']}1..{spec['prefix']}{spec['count']}"))
     return out
 
 

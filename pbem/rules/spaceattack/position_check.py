@@ -19,6 +19,11 @@ from __future__ import annotations
 from typing import Any, ClassVar, Mapping
 
 from pbem.game import PositionError
+from pbem.rules.spaceattack.data import AFTER_ROLL, DEFENSE, MOVEMENT, STEAL
+from pbem.rules.spaceattack.rules import SpaceAttackRules
+from pbem.rules.spaceattack.state import CAPTURED
+from pbem.rules.spaceattack.turn import STEP_BLUE, STEP_DEPLOY, STEP_STEAL
+from pbem.rules.spaceattack.words import in_our_words
 from pbem.rules.survive.position_check import (
     STEP_ORDER,
     SurvivePositionCheck,
@@ -30,12 +35,15 @@ from pbem.rules.survive.position_check import (
     fail,
     show,
 )
-from pbem.rules.survive.state import LOST, RESERVE, SEA, STEP_BOARDERS, STEP_CREATURE, STEP_DEFENSE, SUPPLY
-from pbem.rules.spaceattack.data import AFTER_ROLL, DEFENSE, MOVEMENT, STEAL
-from pbem.rules.spaceattack.rules import SpaceAttackRules
-from pbem.rules.spaceattack.state import CAPTURED
-from pbem.rules.spaceattack.turn import STEP_BLUE, STEP_DEPLOY, STEP_STEAL
-from pbem.rules.spaceattack.words import in_our_words
+from pbem.rules.survive.state import (
+    LOST,
+    RESERVE,
+    SEA,
+    STEP_BOARDERS,
+    STEP_CREATURE,
+    STEP_DEFENSE,
+    SUPPLY,
+)
 
 
 class SpaceAttackPositionCheck(SurvivePositionCheck):

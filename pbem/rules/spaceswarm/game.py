@@ -34,6 +34,7 @@ from pbem.rules.spaceswarm.mapgen import (
     read_map_file,
 )
 from pbem.rules.spaceswarm.options import OPTION_SPECS, Settings
+from pbem.rules.spaceswarm.position_check import check_position
 from pbem.rules.spaceswarm.setup import new_state
 from pbem.rules.spaceswarm.state import BID, OVER, RESEARCH, SwarmState
 from pbem.rules.spaceswarm.victory import scores
@@ -104,6 +105,21 @@ class SpaceSwarmGame(Game[SwarmState]):
 
     def from_position(self, position: Mapping[str, Any]) -> SwarmState:
         return read_position(position)
+
+    def check_position(self, position: Mapping[str, Any]) -> None:
+        """Every field checked before a game starts from ``position`` (docs/position-format.md)."""
+        check_position(self, position)
+
+    def position_options(self, position: Mapping[str, Any]) -> dict[str, str]:
+        """The position's ``options`` (a state plays with exactly these; missing ones are the defaults)."""
+        return {str(k): str(v) for k, v in (position.get("options") or {}).items()}
+
+    def position_with_options(self, position: Mapping[str, Any], options: Mapping[str, str]) -> Position:
+        """``position`` with ``options``, checked again: an option may not fit the step the position waits on
+        (``tech_phase``), and then it is refused in one line like any bad position."""
+        out = {**position, "options": {k: str(options[k]) for k in sorted(options)}}
+        check_position(self, out)
+        return out
 
     # --- play ---------------------------------------------------------------------------
     def pending(self, state: SwarmState) -> list[Decision]:

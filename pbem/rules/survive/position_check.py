@@ -29,9 +29,21 @@ check, and names its own records (:attr:`SurvivePositionCheck.VARIANT_KEYS`,
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, NoReturn, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Sequence
 
-from pbem.game import PositionError
+from pbem.position_fields import (  # noqa: F401  (re-exported for the games' checks)
+    expect_choice,
+    expect_flag,
+    expect_int,
+    expect_keys,
+    expect_list,
+    expect_mapping,
+    expect_null,
+    expect_text,
+    fail,
+    show,
+    type_name,
+)
 from pbem.rng import Rng
 from pbem.rules.survive.board import Board
 from pbem.rules.survive.reactions import ORDERS
@@ -71,82 +83,6 @@ BOX_KEY = b"pbem position check: the box"
 PHASES = (SETUP_PLACE, SETUP_BOAT, PLAY, OVER)
 SETUP_PHASES = (SETUP_PLACE, SETUP_BOAT)
 HISTORY_KEYS = ("placed", "removed", "rolls", "turns")
-
-
-def show(value: Any) -> str:
-    """A short, escaped excerpt of a value from the file, for an error line."""
-    text = repr(value)
-    return text if len(text) <= 40 else text[:36] + "...'"
-
-
-def type_name(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true/false"
-    return {dict: "a mapping", list: "a list", str: "text", int: "a number", float: "a number"}.get(
-        type(value), type(value).__name__)
-
-
-def fail(field: str, problem: str) -> NoReturn:
-    raise PositionError(field, problem)
-
-
-def expect_mapping(value: Any, field: str, what: str = "a mapping") -> dict[str, Any]:
-    if not isinstance(value, dict):
-        fail(field, f"must be {what}, not {type_name(value)}")
-    for key in value:
-        if not isinstance(key, str):
-            fail(field, f"keys must be text, not {show(key)}")
-    return value
-
-
-def expect_keys(record: Mapping[str, Any], field: str, required: Sequence[str], optional: Sequence[str] = ()) -> None:
-    """``record`` has every ``required`` key and nothing beyond ``required`` + ``optional``."""
-    for key in record:
-        if key not in required and key not in optional:
-            fail(f"{field}.{key}" if field else key,
-                 f"is not a key here (keys: {', '.join(sorted([*required, *optional]))})")
-    for key in required:
-        if key not in record:
-            fail(f"{field}.{key}" if field else key, "is missing")
-
-
-def expect_list(value: Any, field: str) -> list[Any]:
-    if not isinstance(value, list):
-        fail(field, f"must be a list, not {type_name(value)}")
-    return value
-
-
-def expect_text(value: Any, field: str) -> str:
-    if not isinstance(value, str) or not value:
-        fail(field, f"must be text, not {show(value) if isinstance(value, str) else type_name(value)}")
-    return value
-
-
-def expect_choice(value: Any, field: str, choices: Sequence[str], what: str = "") -> str:
-    if not isinstance(value, str) or value not in choices:
-        fail(field, f"{show(value)} is not {what or 'allowed'} ({'one of ' if len(choices) > 1 else ''}"
-                    f"{', '.join(choices) if choices else 'none here'})")
-    return value
-
-
-def expect_int(value: Any, field: str, low: int, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
-        allowed = f"a whole number from {low} to {high}" if high is not None else f"a whole number, at least {low}"
-        fail(field, f"{show(value)} is not {allowed}")
-    return value
-
-
-def expect_flag(value: Any, field: str) -> bool:
-    if not isinstance(value, bool):
-        fail(field, f"{show(value)} is not true or false")
-    return value
-
-
-def expect_null(value: Any, field: str, why: str) -> None:
-    if value is not None:
-        fail(field, f"must be null {why}, not {show(value)}")
 
 
 def handle_range(handles: Sequence[str]) -> str:
@@ -276,7 +212,7 @@ class SurvivePositionCheck:
 
     def player_records(self, records: list[dict[str, Any]]) -> dict[str, str]:
         """colour -> its player; every player has as many colours as the options give."""
-        game, n = self.game, len(self.players)
+        n = len(self.players)
         in_box = list(self.rules.colour_prefixes(n))
         per_player = self.rules.colours_per_player(n, self.options)
         owner: dict[str, str] = {}
@@ -306,7 +242,6 @@ class SurvivePositionCheck:
     # --- tiles -------------------------------------------------------------------------------
     def tile_records(self, value: Any) -> dict[str, dict[str, Any]]:
         records = expect_mapping(value, "tiles")
-        game = self.game
         handles = list(self.box.tiles)
         backs = list(self.rules.tile_backs)
         box_count = Counter((t, b) for b, spec in self.rules.tile_backs.items() for t in self.rules.terrains
@@ -411,7 +346,6 @@ class SurvivePositionCheck:
     # --- explorers ---------------------------------------------------------------------------
     def explorer_records(self, value: Any) -> dict[str, dict[str, Any]]:
         records = expect_mapping(value, "explorers")
-        game = self.game
         values = self.rules.explorer_values(len(self.players), self.options)
         prefixes = self.rules.colour_prefixes(len(self.players))
         colour_of = {f"{prefix}{i + 1}": colour for colour, prefix in prefixes.items() for i in range(len(values))}

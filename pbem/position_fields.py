@@ -1,0 +1,90 @@
+"""Checking the fields of a position file, for every game's position check.
+
+Each helper checks one value read from the file and returns it with its type known, or
+raises :class:`~pbem.game.PositionError` naming the field (``boats.B3.at``) and what is
+wrong with it in one line, showing values from the file only as short escaped excerpts.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, NoReturn, Sequence
+
+from pbem.game import PositionError
+
+__all__ = ["show", "type_name", "fail", "expect_mapping", "expect_keys", "expect_list", "expect_text",
+           "expect_choice", "expect_int", "expect_flag", "expect_null"]
+
+
+def show(value: Any) -> str:
+    """A short, escaped excerpt of a value from the file, for an error line."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:36] + "...'"
+
+
+def type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    return {dict: "a mapping", list: "a list", str: "text", int: "a number", float: "a number"}.get(
+        type(value), type(value).__name__)
+
+
+def fail(field: str, problem: str) -> NoReturn:
+    raise PositionError(field, problem)
+
+
+def expect_mapping(value: Any, field: str, what: str = "a mapping") -> dict[str, Any]:
+    if not isinstance(value, dict):
+        fail(field, f"must be {what}, not {type_name(value)}")
+    for key in value:
+        if not isinstance(key, str):
+            fail(field, f"keys must be text, not {show(key)}")
+    return value
+
+
+def expect_keys(record: Mapping[str, Any], field: str, required: Sequence[str], optional: Sequence[str] = ()) -> None:
+    """``record`` has every ``required`` key and nothing beyond ``required`` + ``optional``."""
+    for key in record:
+        if key not in required and key not in optional:
+            fail(f"{field}.{key}" if field else key,
+                 f"is not a key here (keys: {', '.join(sorted([*required, *optional]))})")
+    for key in required:
+        if key not in record:
+            fail(f"{field}.{key}" if field else key, "is missing")
+
+
+def expect_list(value: Any, field: str) -> list[Any]:
+    if not isinstance(value, list):
+        fail(field, f"must be a list, not {type_name(value)}")
+    return value
+
+
+def expect_text(value: Any, field: str) -> str:
+    if not isinstance(value, str) or not value:
+        fail(field, f"must be text, not {show(value) if isinstance(value, str) else type_name(value)}")
+    return value
+
+
+def expect_choice(value: Any, field: str, choices: Sequence[str], what: str = "") -> str:
+    if not isinstance(value, str) or value not in choices:
+        fail(field, f"{show(value)} is not {what or 'allowed'} ({'one of ' if len(choices) > 1 else ''}"
+                    f"{', '.join(choices) if choices else 'none here'})")
+    return value
+
+
+def expect_int(value: Any, field: str, low: int, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
+        allowed = f"a whole number from {low} to {high}" if high is not None else f"a whole number, at least {low}"
+        fail(field, f"{show(value)} is not {allowed}")
+    return value
+
+
+def expect_flag(value: Any, field: str) -> bool:
+    if not isinstance(value, bool):
+        fail(field, f"{show(value)} is not true or false")
+    return value
+
+
+def expect_null(value: Any, field: str, why: str) -> None:
+    if value is not None:
+        fail(field, f"must be null {why}, not {show(value)}")

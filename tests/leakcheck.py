@@ -1,0 +1,98 @@
+"""The differential leak test, one for every game.
+
+At a point of a game, what a viewer may not know is shuffled (a game-specific
+``shuffle_hidden(position, viewer, rng)``), and everything that viewer gets must stay
+byte-identical: the public outputs (digest text/HTML, board SVG, view.json) for the
+public, their own secrets for a player, and the error lines their probe actions get.
+"""
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from typing import Any, Callable
+
+from pbem.game import IllegalAction
+from pbem.outputs import player_plaintext, public_outputs
+from pbem.rng import Rng
+from pbem.table import Table
+
+Shuffle = Callable[[dict[str, Any], "str | None", Rng], dict[str, Any]]
+Probes = Callable[[Table, str], list[dict[str, Any]]]
+
+
+def outputs_for(table: Table, viewer: str | None) -> dict[str, bytes]:
+    if viewer is None:
+        return public_outputs(table)
+    return {"secrets": player_plaintext(table, viewer)}
+
+
+def error_lines(table: Table, actor: str, actions: list[dict[str, Any]]) -> str:
+    """What the engine says to ``actor`` for each action, tried on a copy of the state."""
+    game = table.game
+    said = []
+    for action in actions:
+        try:
+            game.apply(game.from_position(game.to_position(table.state)), actor, action, Rng(b"x" * 32, "probe"))
+            said.append("ok")
+        except IllegalAction as exc:
+            said.append(str(exc))
+    return "\n".join(said)
+
+
+def pending_player_actions(table: Table, actor: str, n: int = 3) -> list[dict[str, Any]]:
+    """A few of the legal actions of the player the game waits on, when that is not ``actor``."""
+    pending = table.game.pending(table.state)
+    if pending and pending[0].player != actor:
+        return table.game.legal_actions(table.state, pending[0].player)[:n]
+    return []
+
+
+def check_no_leak(table: Table, rng: Rng, shuffle_hidden: Shuffle, probes: Probes) -> None:
+    """Every output for every viewer is the same whatever the hidden values they may not know."""
+    game = table.game
+    pos = game.to_position(table.state)
+    original = table.state
+    for viewer in [None] + table.players:
+        before = outputs_for(table, viewer)
+        tried = probes(table, viewer) if viewer else []
+        said = error_lines(table, viewer, tried) if viewer else ""
+        table.state = game.from_position(shuffle_hidden(pos, viewer, rng))
+        try:
+            after = outputs_for(table, viewer)
+            said_after = error_lines(table, viewer, tried) if viewer else ""
+        finally:
+            table.state = original
+        for key in before:
+            assert before[key] == after[key], f"{key} for {viewer or 'the public'} depends on hidden values"
+        assert said == said_after, f"error messages to {viewer} depend on hidden values"
+
+
+# --- the Survive games (Atlantis, 1986, Space Attack): one position format ----------------------
+def owner_colours(pos: dict[str, Any], player: str) -> set[str]:
+    return {c for p in pos["players"] if p["name"] == player for c in p["colours"]}
+
+
+def survive_shuffle_hidden(pos: dict[str, Any], viewer: str | None, rng: Rng) -> dict[str, Any]:
+    """Permute what ``viewer`` cannot know: other colours' values, the unrevealed backs of the
+    tiles on the board, and other players' hand backs."""
+    pos = json.loads(json.dumps(pos))
+    mine = owner_colours(pos, viewer) if viewer else set()
+    by_colour: dict[str, list[str]] = defaultdict(list)
+    for handle, token in pos["explorers"].items():
+        if token["colour"] not in mine:
+            by_colour[token["colour"]].append(handle)
+    for handles in by_colour.values():
+        values = rng.shuffled([pos["explorers"][h]["value"] for h in handles])
+        for h, v in zip(handles, values):
+            pos["explorers"][h]["value"] = v
+    groups: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for handle, tile in pos["tiles"].items():
+        if tile["where"] == "island":
+            groups[("island", tile["terrain"])].append(handle)
+        elif tile["where"] == "hand" and tile["holder"] != viewer:
+            groups[("hand", tile["terrain"])].append(handle)
+    for handles in groups.values():
+        backs = rng.shuffled([pos["tiles"][h]["back"] for h in handles])
+        for h, b in zip(handles, backs):
+            pos["tiles"][h]["back"] = b
+    return pos
