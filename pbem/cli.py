@@ -400,20 +400,32 @@ def status(game_dir: Path, as_json: bool) -> None:
 
 @main.command()
 @GAME_DIR
-@click.option("--as", "viewer", default=None, help="show one player's view, with their secrets (moderator only)")
+@click.option("--as", "viewer", default=None,
+              help="show one player's view, with their secrets (the moderator; a player with --key)")
+@click.option("--key", type=click.Path(path_type=Path), default=None,
+              help="on a player's copy: your SSH private key, to read your secrets (secrets/PLAYER.age) for --as")
 @click.option("--format", "fmt", type=click.Choice(["text", "html", "json"]), default="text")
 @click.option("--full", is_flag=True, help="the moderator's full position (the position-file format)")
 @friendly
-def show(game_dir: Path, viewer: str | None, fmt: str, full: bool) -> None:
+def show(game_dir: Path, viewer: str | None, key: Path | None, fmt: str, full: bool) -> None:
     """Render the public view, one player's view, or the full position.
+
+    With --format html, a player's own page has the click-to-move panel when it is their decision.
 
     \b
     Example:  pbem show game1 --as red --format html > red.html
+              pbem show game1 --as red --key ~/.ssh/id_ed25519 --format html > red.html   (a player's copy)
     """
     from pbem import yamlio
+    from pbem.clickpage import SHOW_CAPS
+    from pbem.gamedir import GameDir
     from pbem.outputs import digest_context
     from pbem.render.digest import render_digest
-    table = _load_any(game_dir, public_ok=viewer is None and not full)
+    from pbem.turn import player_table
+    if key is not None and viewer is not None and not full and GameDir(game_dir).seed() is None:
+        table = player_table(GameDir(game_dir), viewer, key, None)[0]    # their private view, from their secrets
+    else:
+        table = _load_any(game_dir, public_ok=viewer is None and not full)
     if viewer is not None and viewer not in table.players:
         raise UserError(f"no player {viewer!r}; players: {', '.join(table.players)}")
     if full:
@@ -423,7 +435,7 @@ def show(game_dir: Path, viewer: str | None, fmt: str, full: bool) -> None:
     if fmt == "json":
         click.echo(json.dumps(table.game.view(table.state, viewer), indent=1, sort_keys=True))
         return
-    click.echo(render_digest(digest_context(table, viewer), fmt), nl=False)
+    click.echo(render_digest(digest_context(table, viewer, clicks=SHOW_CAPS if fmt == "html" else None), fmt), nl=False)
 
 
 @main.command()

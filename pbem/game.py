@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generic, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Container, Generic, Mapping, Sequence, TypeVar
 
 from pbem.errors import PbemError
 from pbem.rng import NeedsSecret, Rng
@@ -38,7 +38,8 @@ Position = dict[str, Any]
 S = TypeVar("S")   # a game's state type
 
 __all__ = ["Action", "Position", "IllegalAction", "OptionError", "NeedsSecret", "PositionError", "OptionSpec",
-           "Decision", "Event", "Result", "Piece", "HexCell", "BoardPicture", "Section", "Game", "Rng"]
+           "Decision", "Event", "Result", "Piece", "HexCell", "BoardPicture", "Section", "ActionPlaces", "OrderField",
+           "OrderForm", "Game", "Rng", "default_places"]
 
 
 class IllegalAction(Exception):
@@ -225,6 +226,52 @@ class Section:
     note: str = ""
 
 
+@dataclass(frozen=True)
+class ActionPlaces:
+    """Where an action shows on the board of the click-to-move page (``Game.action_places``).
+
+    ``piece``: the handle of the piece the action moves or puts on the board (picked first);
+    ``from_cell``: the space it is on now ("" when it is not on the board: the supply, a hand);
+    ``to_cell``: the space it goes to; ``tile``: a space the action takes by itself, clicked
+    once (remove the tile at G5).  All "" for an action the board cannot show (play a tile
+    from the hand, a bid, "done"): the page offers it as a button.  ``piece``, ``to_cell``
+    and ``tile`` depend on the action alone; ``from_cell`` on the view too."""
+
+    piece: str = ""
+    from_cell: str = ""
+    to_cell: str = ""
+    tile: str = ""
+
+
+@dataclass(frozen=True)
+class OrderField:
+    """One control of an :class:`OrderForm`: a name and the values it may take, each in
+    move-file syntax (``auto``, ``none``, ``{creature: K1, to: F4}``) with how it reads."""
+
+    name: str
+    label: str
+    values: tuple[str, ...]
+    texts: tuple[str, ...] = ()    # how each value reads ("" or missing: as written)
+    current: str = ""              # the value in force now (a standing order), "" = none
+
+
+@dataclass(frozen=True)
+class OrderForm:
+    """Orders a player sets in a form on the click-to-move page: one action
+    ``{key: {field: value, ...}}``.
+
+    ``when="first"``: orders the player may send any time (standing orders); the move starts
+    with the fields that differ from ``current``.  ``when="ahead"``: orders written ahead for
+    the step that follows a roll or a hidden tile (a creature order for each die face); the
+    page adds them, every field, after an action that stops the move there."""
+
+    key: str
+    title: str
+    fields: tuple[OrderField, ...]
+    when: str = "first"
+    note: str = ""
+
+
 class Game(ABC, Generic[S]):
     """Base class of every game.  Subclass per game; variants override only what differs.
 
@@ -369,6 +416,32 @@ class Game(ABC, Generic[S]):
         from pbem.yamlio import dump_flow
         return dump_flow(dict(action))
 
+    def action_places(self, view: Mapping[str, Any], player: str,
+                      actions: Sequence[Mapping[str, Any]]) -> list[ActionPlaces]:
+        """Where each of ``player``'s actions shows on the board of the click-to-move page, from
+        their view.
+
+        Default, from the board picture: the first value naming a piece on the board is the
+        piece (from its space); the last space named by the other values (``to``, the end of
+        a ``path``) is where it goes; an action whose first value is a space and names no
+        piece takes that space (``{remove: G5}``); a first value that is neither, followed by
+        a space, is a piece from off the board (``{place: r1, on: G5}``); anything else is a
+        button.  Games whose handles and spaces can look alike override it."""
+        board = self.board_picture(view)
+        labels = {c.label for c in board.cells}
+        where: dict[str, str] = {}
+        for cell in board.cells:
+            for p in cell.pieces:
+                where[p.handle] = cell.label
+                where.update({x.handle: cell.label for x in p.passengers})
+        return [default_places(action, labels, where) for action in actions]
+
+    def order_forms(self, view: Mapping[str, Any], player: str) -> list[OrderForm]:
+        """The orders ``player`` may set in a form on the click-to-move page at this point of
+        their move (standing orders; orders written ahead for each die face), from their view.
+        Default: none."""
+        return []
+
     def move_template(self, state_view: Mapping[str, Any], player: str) -> str:
         """A fill-in YAML snippet for the actions section of a move file."""
         return "actions:\n  - {}  # see `pbem legal`\n"
@@ -397,3 +470,26 @@ class Game(ABC, Generic[S]):
     def summary(self, view: Mapping[str, Any]) -> list[str]:
         """A few human lines about the state (turn, tiles left, scores so far)."""
         return []
+
+
+def default_places(action: Mapping[str, Any], labels: Container[str], where: Mapping[str, str]) -> ActionPlaces:
+    """:meth:`Game.action_places` for one action: ``labels`` are the board's spaces, ``where``
+    maps the handle of each piece to its space ("" off the board)."""
+    piece, first, spaces = "", None, list[str]()
+    for n, value in enumerate(action.values()):
+        if n == 0:
+            first = value
+        if isinstance(value, list):
+            spaces.extend(v for v in value if isinstance(v, str) and v in labels)
+        elif isinstance(value, str):
+            if not piece and value in where:
+                piece = value
+            elif value in labels:
+                spaces.append(value)
+    if piece:
+        return ActionPlaces(piece, where[piece], spaces[-1] if spaces else "")
+    if isinstance(first, str) and first in labels and len(spaces) == 1:
+        return ActionPlaces(tile=first)
+    if isinstance(first, str) and first and first.lower() != "none" and spaces:
+        return ActionPlaces(first, "", spaces[-1])
+    return ActionPlaces()

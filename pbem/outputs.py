@@ -10,12 +10,15 @@ import gzip
 import json
 import textwrap
 import zlib
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from pbem import yamlio
 from pbem.boardmoves import BoardHistory, mark_moves
 from pbem.canonical import canonical
+from pbem.choicegraph import Caps
+from pbem.clickpage import MAIL_CAPS, click_page, smaller
 from pbem.crypto import agecrypt
 from pbem.errors import PbemError
 from pbem.fsutil import public_mode, write_atomic, write_if_changed
@@ -27,10 +30,19 @@ from pbem.render.hexmap_text import render_text
 from pbem.render.plain import readable_line
 from pbem.results import result_lines
 from pbem.table import Table
+from pbem.transport.mail_config import CONFIG_NAMES as MAIL_SETTINGS_FILES
 from pbem.viewpatch import patch_or_whole
 
 GZIP_MAGIC = b"\x1f\x8b"
 HTML_SUFFIX = ".html.gz.age"   # secrets/PLAYER.html.gz.age: the player's own digest as an HTML page, gzipped
+#: a digest message as mailed, at most (docs/email.md: under 100 KB, with room to spare); the
+#: player's page gives up click-to-move choices to fit, then its click-to-move panel
+MESSAGE_BYTES = 96_000
+#: the board picture in a message (a PNG of about 45 KB at most) and the message's headers and part
+#: boundaries (about 3 KB)
+PICTURE_BYTES = 47_500
+#: an encrypted file in a mail: ASCII armour (a third more) and line ends
+ARMOUR = 1.4
 
 
 def describe(table: Table, event: dict[str, Any]) -> str:
@@ -110,11 +122,14 @@ class BoardDrawings:
 
 
 def digest_context(table: Table, viewer: str | None, with_svg: bool = True,
-                   history: BoardHistory | None = None, drawings: BoardDrawings | None = None) -> DigestContext:
+                   history: BoardHistory | None = None, drawings: BoardDrawings | None = None,
+                   clicks: Caps | None = None) -> DigestContext:
     """Everything a digest shows, for the public (viewer None) or one player.
 
     The board marks what moved since the reader's last turn when ``history`` (or, if not
-    given, a replay of the log, which needs the seed) has the earlier board."""
+    given, a replay of the log, which needs the seed) has the earlier board.  ``clicks``: a
+    player with a decision gets the click-to-move panel on their HTML page
+    (:mod:`pbem.clickpage`), its choices computed within these caps; never the public."""
     game, state = table.game, table.state
     view = game.view(state, viewer)
     if history is None:
@@ -144,6 +159,7 @@ def digest_context(table: Table, viewer: str | None, with_svg: bool = True,
         result=result_lines(result) if result is not None else [],
         result_sections=game.result_sections(view, result) if result is not None else [],
         footer=moderator_lines(table) + [f"seed commitment: {h['seed_commitment']}", f"rules: {h['game']} {h['rules']}"],
+        click=click_page(table, viewer, clicks) if clicks is not None and viewer is not None and with_svg else None,
     )
 
 
@@ -181,15 +197,41 @@ def player_plaintexts(table: Table, player: str, history: BoardHistory | None = 
     text with their secrets, ``.html.gz.age`` the same digest as an HTML page with their private
     board drawn in it (their own hidden values shown); that one is gzip-compressed before it is
     encrypted (:func:`seal_bytes`), so that it fits in a mail beside the board picture."""
-    ctx = digest_context(table, player, history=history, drawings=drawings)
-    text = render_digest(ctx, "text") + private_view_block(table, player)
-    return {".age": text.encode(), HTML_SUFFIX: render_digest(ctx, "html").encode()}
+    ctx = digest_context(table, player, history=history, drawings=drawings, clicks=MAIL_CAPS)
+    text = (render_digest(ctx, "text") + private_view_block(table, player)).encode()
+    html = render_digest(ctx, "html").encode()
+    public = public_message_bytes(table, history) if ctx.click is not None and mailed(table) else 0
+    while public and ctx.click is not None:       # the page with the panel must fit in the digest message
+        private = ARMOUR * (len(text) + len(seal_bytes(HTML_SUFFIX, html)))
+        over = int(public + PICTURE_BYTES + private - MESSAGE_BYTES)
+        if over <= 0:
+            break
+        click = smaller(table, ctx.click, int(over / ARMOUR) + 1)
+        ctx = replace(ctx, click=click, click_left_out=click is None)
+        html = render_digest(ctx, "html").encode()
+    return {".age": text, HTML_SUFFIX: html}
+
+
+def mailed(table: Table) -> bool:
+    """Is the game played by e-mail (the moderator has mail settings)?  Only then must a player's
+    page fit in a digest message."""
+    return any((table.gd.moderator_dir / name).is_file() for name in MAIL_SETTINGS_FILES)
+
+
+def public_message_bytes(table: Table, history: BoardHistory | None) -> int:
+    """About what the public parts of a digest message take: the text digest and the HTML one
+    without its board (the mail shows the picture instead) nor its text map.  (What moved is
+    marked only when ``history`` has it: a few bytes.)"""
+    ctx = digest_context(table, None, with_svg=False, history=history or BoardHistory(table, []))
+    return len(render_digest(ctx, "text").encode()) + len(render_digest(replace(ctx, board_text=""), "html").encode())
 
 
 def player_plaintext(table: Table, player: str) -> bytes:
     """The plaintext of secrets/PLAYER.age: that player's own digest with their secrets, and
-    their view for `pbem turn` (the view block at the end)."""
-    return player_plaintexts(table, player)[".age"]
+    their view for `pbem turn` (the view block at the end).  (The text never has the
+    click-to-move panel, so its choices are not computed here.)"""
+    ctx = digest_context(table, player)
+    return (render_digest(ctx, "text") + private_view_block(table, player)).encode()
 
 
 VIEW_BEGIN, VIEW_END = "----- BEGIN view -----", "----- END view -----"

@@ -52,7 +52,12 @@ def browser(tmp_path):
     options.add_argument(f"--user-data-dir={tmp_path / 'chromium-profile'}")
     options.binary_location = "/usr/bin/chromium"
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    downloads = tmp_path / "downloads"          # where a page's "save" puts its file
+    downloads.mkdir()
+    options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
+                                              "download.prompt_for_download": False})
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
     try:
         yield driver
     finally:

@@ -17,6 +17,7 @@ from functools import lru_cache
 import jinja2
 from markupsafe import Markup
 
+from pbem.clickpage import ClickPage
 from pbem.data import templates_dir
 from pbem.errors import PbemError
 from pbem.game import Section
@@ -51,6 +52,8 @@ class DigestContext:
     result: list[str] = field(default_factory=list)    # empty until the game is over
     result_sections: list[Section] = field(default_factory=list)   # the end-of-game page (Game.result_sections)
     footer: list[str] = field(default_factory=list)
+    click: ClickPage | None = None     # the click-to-move panel (a player's own HTML page, when they decide)
+    click_left_out: bool = False       # ... left out to keep the mail small (outputs.MESSAGE_BYTES)
 
 
 def wrap(text: str, first: str = "", rest: str = "  ", width: int = TEXT_WIDTH) -> str:

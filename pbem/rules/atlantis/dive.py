@@ -243,6 +243,11 @@ class Dolphins(AtlantisRules):
         distance = second[rng.randbelow(len(second), "dive die distance")]
         return f"{creature}/{distance}"
 
+    def ahead_faces(self) -> list[str]:
+        """The dive dice are read as a pair (``shark/2``): the click-to-move page offers no creature
+        order written ahead for them."""
+        return []
+
     def die_faces_shown(self) -> list[str]:
         data = self.dive_data()
         return [f"{c}/{d}" for c in data["dive_die_creature"] for d in dict.fromkeys(data["dive_die_distance"])]

@@ -41,6 +41,12 @@ class SpinnerRules1986(SeaRules1986):
         spec = self.comp["spinner"]
         return [f"{kind}-{move}" for kind in spec["kinds"] for move in spec["moves"]]
 
+    def ahead_faces(self) -> list[str]:
+        """Orders written ahead are keyed by the spinner's faces (``shark-2``, ``octopus-dive``): one
+        for each of its faces, where a dive may end on any sea space, would make too long a form
+        for the click-to-move page, which offers none (the move template shows how to write them)."""
+        return []
+
     def roll_die(self, state: State, rng: Rng | None) -> str:
         """"Spins the spinner (or rolls the die)"."""
         if rng is None:

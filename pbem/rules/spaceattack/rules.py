@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from pbem.game import IllegalAction, Rng
+from pbem.rules.spaceattack.places import turret_spaces
 from pbem.rules.survive.actions import ActionShape
 from pbem.rules.survive.base import Events
 from pbem.rules.spaceattack.state import SpaceAttackState
@@ -44,6 +45,10 @@ class SpaceAttackRules(Words):
     anytime_actions = ("standing",)
     PASSES: tuple[dict[str, str], ...] = ({"deploy": "none"}, {"done": "move"}, {"play": "none"},
                                           {"creature": "none"}, {"defend": "none"}, {"steal": "none"})
+
+    def piece_spaces(self, view: Mapping[str, Any]) -> dict[str, str]:
+        """The core's pieces and the laser turrets (:mod:`~pbem.rules.spaceattack.places`)."""
+        return {**super().piece_spaces(view), **turret_spaces(view)}
 
     def apply(self, state: SpaceAttackState, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         try:

@@ -5,6 +5,7 @@ from typing import Any, Mapping, Sequence
 
 from pbem.game import (
     Action,
+    ActionPlaces,
     BoardPicture,
     Decision,
     Event,
@@ -12,12 +13,13 @@ from pbem.game import (
     IllegalAction,
     NeedsSecret,
     OptionSpec,
+    OrderForm,
     Position,
     Result,
     Rng,
     Section,
 )
-from pbem.rules.spaceswarm import bot, flow, legal, picture
+from pbem.rules.spaceswarm import bot, flow, legal, picture, places
 from pbem.rules.spaceswarm.actions import ANYTIME, decision, handler_for
 from pbem.rules.spaceswarm.attributes import production
 from pbem.rules.spaceswarm.bid import free_places
@@ -165,6 +167,13 @@ class SpaceSwarmGame(Game[SwarmState]):
 
     def describe_event(self, event: Mapping[str, Any]) -> str:
         return describe(event)
+
+    def action_places(self, view: Mapping[str, Any], player: str,
+                      actions: Sequence[Mapping[str, Any]]) -> list[ActionPlaces]:
+        return places.action_places(view, player, actions)
+
+    def order_forms(self, view: Mapping[str, Any], player: str) -> list[OrderForm]:
+        return places.order_forms(view, player)
 
     def move_template(self, state_view: Mapping[str, Any], player: str) -> str:
         """The rest of the player's turn, each suggestion applied to a copy before the next is

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import Any, Generic, Mapping, Sequence, cast
 
-from pbem.game import Action, BoardPicture, Decision, Event, Game, OptionError, Position, Result, Rng
+from pbem.game import (Action, ActionPlaces, BoardPicture, Decision, Event, Game, OptionError, OrderForm, Position,
+                       Result, Rng)
 from pbem.rules.survive.base import StateT, SurviveData
 from pbem.rules.survive.rules import SurviveRules
 
@@ -167,6 +168,13 @@ class SurviveGame(Game[StateT], Generic[StateT]):
 
     def move_template(self, state_view: Mapping[str, Any], player: str) -> str:
         return self.view_rules(state_view).template(state_view, player)
+
+    def action_places(self, view: Mapping[str, Any], player: str,
+                      actions: Sequence[Mapping[str, Any]]) -> list[ActionPlaces]:
+        return self.view_rules(view).action_places(view, player, actions)
+
+    def order_forms(self, view: Mapping[str, Any], player: str) -> list[OrderForm]:
+        return self.view_rules(view).order_forms(view, player)
 
     def pass_action(self, state: StateT, player: str) -> Action | None:
         return self.rules(state).pass_action(state, player)

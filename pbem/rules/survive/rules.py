@@ -8,23 +8,48 @@ state, its move-file shapes and its words; an expansion is a subclass of its gam
 from __future__ import annotations
 
 from collections import deque
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, Callable, Mapping, Sequence
 
 from pbem.choices import Chain, Pairs
-from pbem.game import Action, Decision, IllegalAction, Rng
+from pbem.game import (
+    Action,
+    Decision,
+    IllegalAction,
+    NeedsSecret,
+    OrderField,
+    OrderForm,
+    Rng,
+)
 from pbem.rules.survive.actions import SHAPES, ActionShape, action_kind
 from pbem.rules.survive.base import Events, StateT, event
 from pbem.rules.survive.setup import SetupRules
-from pbem.rules.survive.state import BOAT, OVER, SEA, SETUP_PLACE, STEP_TILE, at
+from pbem.rules.survive.state import (
+    BOAT,
+    OVER,
+    SEA,
+    SETUP_PLACE,
+    STEP_CREATURE,
+    STEP_REMOVE,
+    STEP_TILE,
+    at,
+)
 from pbem.rules.survive.tiles import TileRules
+from pbem.yamlio import dump_flow
 
 SAVE = 100.0      # the greedy bot: landing a person on an exit
 BOARD = 3.0       # getting onto a ship
 STAY = -0.5       # ending movement early
 from pbem.rules.survive.view import ViewRules
 
-__all__ = ["SurviveRules", "event"]
+__all__ = ["SurviveRules", "event", "order_text"]
+
+
+@lru_cache(maxsize=4096)
+def order_text(handle: str, rest: tuple[tuple[str, Any], ...]) -> str:
+    """A creature order in move-file syntax, ``{creature: K1, to: F4}`` (the same few are written
+    for every decision of a page: remembered)."""
+    return dump_flow({"creature": handle, **dict(rest)})
 
 
 def _placement(handle: str, spot: str) -> Action:
@@ -139,6 +164,46 @@ class SurviveRules(ViewRules[StateT]):
         if values:
             out["explorer_values"] = values
         return out
+
+    # --- the click-to-move page: step 4 written ahead ---------------------------------------------
+    def ahead_faces(self) -> list[str]:
+        """The die faces a creature order may be written ahead for (``{creature: {FACE: ...}}``):
+        the creature die's.  A layer whose roll is not keyed that way returns []."""
+        return list(dict.fromkeys(self.creature_die_faces()))
+
+    def ahead_forms(self, view: Mapping[str, Any], player: str) -> list[OrderForm]:
+        """At the tile removal, the creature order for each die face, written ahead as the move
+        template offers it: the choices the rules give for that face now (its creatures on the
+        board and where they may go).  After the roll the engine uses the order for the face it
+        shows, or asks again if that order no longer fits."""
+        turn = view["turn"]
+        faces = self.ahead_faces()
+        if view["phase"] == OVER or turn["player"] != player or turn["step"] != STEP_REMOVE or not faces \
+                or STEP_CREATURE not in self.deciders:
+            return []
+        state = self.read_position(view)
+        if self.decider(state) != player:
+            return []
+        fields = []
+        for face in faces:
+            state.turn.die = face
+            try:
+                choices = self.legal_creature(state, player)
+            except NeedsSecret:
+                return []
+            values, texts = [], []
+            for choice in choices:
+                handle, rest = next(iter(choice.values())), dict(list(choice.items())[1:])
+                if str(handle).lower() == "none":
+                    values.append("none")
+                    texts.append(f"move no {face}")
+                else:
+                    values.append(order_text(str(handle), tuple(rest.items())))
+                    texts.append(" ".join([str(handle), *(f"{k} {v}" for k, v in rest.items())]))
+            fields.append(OrderField(face, f"if the die shows {face}", tuple(values), tuple(texts)))
+        return [OrderForm("creature", "Written ahead: a creature order for each face of the die", tuple(fields),
+                          "ahead", "The die is rolled after your tile removal; the order for the face it shows is "
+                                   "used, or you are asked again if it no longer fits.")]
 
     # --- bots ---------------------------------------------------------------------------
     #: the actions that decline a decision, in the order they are looked for

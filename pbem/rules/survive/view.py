@@ -16,11 +16,12 @@ picture, summary and move template are drawn from a view, never from a state.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
-from pbem.game import BoardPicture, HexCell
+from pbem.game import ActionPlaces, BoardPicture, HexCell, OrderField, OrderForm, default_places
 from pbem.rules.survive.base import StateT
 from pbem.rules.survive.flow import TurnFlow
+from pbem.rules.survive.reactions import ORDERS
 from pbem.rules.survive.state import (
     BOAT,
     HAND,
@@ -270,6 +271,51 @@ class ViewRules(TurnFlow[StateT]):
             line += f" (tie broken by: {parts})"
         return line
 
+    # --- the click-to-move page ------------------------------------------------------------------
+    def piece_spaces(self, view: Mapping[str, Any]) -> dict[str, str]:
+        """Where every piece of a view is: handle -> space ("" off the board); people aboard a
+        ship are where the ship is."""
+        boats = {h: b["at"] or "" for h, b in view["boats"].items()}
+        where = dict(boats)
+        for h, e in view["explorers"].items():
+            where[h] = boats.get(e["at"], "") if e["where"] == BOAT else (e["at"] or "")
+        where.update({h: c["at"] or "" for h, c in view["creatures"].items()})
+        return where
+
+    def action_places(self, view: Mapping[str, Any], player: str,
+                      actions: Sequence[Mapping[str, Any]]) -> list[ActionPlaces]:
+        """The piece an action moves (its handle: a person, a ship, a creature, also when a hand
+        tile moves it), where it goes (``to``/``at``/``on``, the end of a ``path``), or the space
+        whose tile it removes; read from the view, as :func:`pbem.game.default_places` does."""
+        where = self.piece_spaces(view)
+        return [default_places(a, self.board.index, where) for a in actions]
+
+    STANDING_WORDS = {"auto": "auto: play it when it can", "never": "never", "ask": "ask me"}
+
+    def order_forms(self, view: Mapping[str, Any], player: str) -> list[OrderForm]:
+        """The player's standing orders (one per defence tile back) as a form, and whatever a
+        layer lets them write ahead (:meth:`ahead_forms`)."""
+        mine = next((p for p in view["players"] if p["name"] == player), None)
+        forms: list[OrderForm] = []
+        if mine is not None and mine.get("standing") is not None and self.standing_keys():
+            fields = tuple(OrderField(k, k.replace("_", " "), ORDERS, tuple(self.STANDING_WORDS[o] for o in ORDERS),
+                                      str(mine["standing"].get(k, self.standing_default(view["options"]))))
+                           for k in self.standing_keys())
+            forms.append(OrderForm("standing", "Standing orders: your defence tiles in other players' turns",
+                                   fields, "first", self.standing_form_note()))
+        return forms + self.ahead_forms(view, player)
+
+    def standing_form_note(self) -> str:
+        """A line under the standing orders' form on the click-to-move page."""
+        key = self.standing_keys()[0]
+        return ("Written in your move file, these orders are readable in the log and hint at the tiles you hold; "
+                f"to keep them secret, leave them as they are here and seal them: pbem seal GAME "
+                f"'{{standing: {{{key}: ask}}}}' prints the line to add to the move file.")
+
+    def ahead_forms(self, view: Mapping[str, Any], player: str) -> list[OrderForm]:
+        """Orders ``player`` may write ahead, at this point of their move, for the step after the
+        next roll or hidden tile (``OrderForm.when == "ahead"``).  Default: none."""
+        return []
 
     # --- texts ---------------------------------------------------------------------------------
     def variants_line(self, state: StateT) -> str:

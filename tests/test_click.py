@@ -1,0 +1,177 @@
+"""The click-to-move page's choices (pbem/choicegraph.py, pbem/clickpage.py) against the engine.
+
+At random points of random games of every game: every choice the page's data offers is one the
+engine accepts, every legal action the engine lists is offered, each leads where the page says;
+the forms' orders (standing orders, orders written ahead for each die face) are accepted; the
+data stays within its cap.  The page in a real browser: tests/test_browser.py.
+"""
+from __future__ import annotations
+
+import random
+import shutil
+
+import pytest
+from click.testing import CliRunner
+
+from click_helpers import check_page_against_engine, page_data, page_nodes, random_point
+from pipeline_helpers import bot_move, new_game
+from pbem.choicegraph import Caps, build_graph, graph_data, packed_size
+from pbem.cli import main
+from pbem.clickpage import MAIL_CAPS, SHOW_CAPS, page_json
+from pbem.draws import Draws
+from pbem.engine import apply_actions, pending_players
+from pbem.game import ActionPlaces
+from pbem.registry import load_game
+from pbem.rng import Rng
+from pbem.submit import submit
+from pbem.table import Table
+
+CASES = [  # game, players, options, seed, the numbers of random decisions made before each look
+    ("atlantis", ["red", "blue", "green"], {}, b"c1" * 16, [0, 40, 61, 90, 130, 170]),
+    ("atlantis", ["red", "blue"], {"dolphins": "yes", "squid": "yes", "defense": "ask"}, b"c2" * 16, [50, 90, 140]),
+    ("atlantis", ["a1", "a2", "a3", "a4", "a5"], {"overpopulated": "yes", "end": "to-the-last"}, b"c3" * 16,
+     [3, 70, 150, 400]),
+    ("atlantis-1986", ["red", "blue", "green"], {}, b"c4" * 16, [10, 44, 70, 100, 140]),
+    ("atlantis-1986", ["red", "blue"], {"spinner": "dice"}, b"c5" * 16, [35, 60, 120]),
+    ("space-attack", ["red", "blue", "green"], {}, b"c6" * 16, [0, 40, 75, 110, 160]),
+    ("space-attack", ["red", "blue"], {"map": "asteroids", "overpopulated": "yes"}, b"c7" * 16, [50, 100, 180]),
+    ("space-attack", ["a1", "a2", "a3", "a4", "a5"], {"end": "to-the-last", "reactions": "ask"}, b"c8" * 16,
+     [20, 60, 150, 400]),
+    ("space-swarm", ["red", "blue", "green"], {}, b"c9" * 16, [0, 6, 20, 40, 80, 120]),
+    ("space-swarm", ["red", "blue"], {}, b"ca" * 16, [3, 30, 60, 120]),
+]
+
+
+@pytest.mark.slow(seconds=20)
+@pytest.mark.parametrize("name, players, options, seed, looks", CASES,
+                         ids=[f"{c[0]}-{n}" for n, c in enumerate(CASES)])
+def test_every_offered_choice_is_accepted_and_every_legal_action_offered(name, players, options, seed, looks):
+    game = load_game(name)
+    looked, followed = 0, 0
+    for steps in looks:
+        rng = random.Random(seed + steps.to_bytes(2, "big"))
+        point = random_point(game, players, options, seed, steps, rng)
+        if point is None:
+            continue
+        state, player = point
+        caps = SHOW_CAPS if steps == looks[-1] else MAIL_CAPS
+        graph = build_graph(game, state, player, caps)
+        assert graph is not None
+        data = graph_data(graph)
+        # the first choices are always all there; the orders written ahead come on top
+        assert packed_size({**data, "ahead": []}) <= caps.gzip_bytes or len(data["nodes"]) == 1
+        data = page_data(f'<script type="application/json" id="pbem-click-data">{page_json(data)}</script>')
+        data["head"] = "format: pbem-move/1\ngame: g\nplayer: p\nafter: 0\nafter_hash: abcdef0123456789\n"
+        checked = check_page_against_engine(game, state, player, data, seed, rng)
+        assert checked.nodes == len(page_nodes(data)) and checked.edges >= len(page_nodes(data)[0].acts)
+        looked += 1
+        followed += checked.nodes > 1
+    assert looked >= len(looks) - 1 and followed >= 1
+
+
+def test_the_graph_joins_orders_that_reach_the_same_view_and_stops_at_the_roll():
+    game = load_game("atlantis")
+    rng = random.Random(1)
+    # the first decision of the play phase (every explorer and ship placed): the moves lead on to the
+    # removal, the removal to the roll
+    for steps in range(30, 200):
+        point = random_point(game, ["red", "blue"], {}, b"j" * 32, steps, rng)
+        assert point is not None
+        state, player = point
+        if game.view(state, player)["phase"] == "play":
+            break
+    graph = build_graph(game, state, player)
+    assert graph is not None
+    data = graph_data(graph)
+    nodes = page_nodes(data)
+    targets = [a for n in nodes for a in n.after.values()]
+    assert len(set(t for t in targets if t >= 0)) < len([t for t in targets if t >= 0])   # two ways to one node
+    assert -1 in targets                                                  # a stop: the creature die
+    assert any(data["ahead"]) and all(f["key"] == "creature" for f in data["ahead"])
+
+
+def test_no_decision_no_graph_and_the_caps_hold():
+    game = load_game("space-swarm")
+    point = random_point(game, ["red", "blue"], {}, b"k" * 32, 4, random.Random(2))
+    assert point is not None
+    state, player = point
+    other = next(p for p in ["red", "blue"] if p != player)
+    if other not in [d.player for d in game.pending(state)]:
+        assert build_graph(game, state, other) is None
+    small = build_graph(game, state, player, Caps(nodes=3, applies=10, gzip_bytes=1500))
+    assert small is not None and len(small.nodes) <= 3 and packed_size(graph_data(small)) <= 1500
+
+
+def _where(view, handle: str) -> str:
+    """The space a piece of a Survive view is on ("" off the board)."""
+    for kind in ("explorers", "boats", "creatures"):
+        piece = view[kind].get(handle)
+        if piece is not None:
+            if kind == "explorers" and piece["where"] == "boat":
+                return str(view["boats"][piece["at"]]["at"] or "")
+            return str(piece["at"] or "")
+    return ""
+
+
+@pytest.mark.slow(seconds=10)
+def test_space_attack_shows_crew_pods_fighters_turrets_and_captured_creatures_on_the_board():
+    game = load_game("space-attack")
+    seen: set[str] = set()
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = game.setup(["red", "blue"], game.resolve_options({}, ["red", "blue"]), Rng(bytes([seed]) * 32, "s"))
+        for n in range(400):
+            pending = pending_players(game, state)
+            if not pending:
+                break
+            player = pending[0]
+            legal = game.legal_actions(state, player)
+            view = game.view(state, player)
+            for action, place in zip(legal, game.action_places(view, player, legal)):
+                kind = next(iter(action))
+                if kind == "move":
+                    piece = str(action["move"])
+                    what = "fighter" if piece.startswith("X") else "pod" if piece.startswith("P") else "crew"
+                    assert place == ActionPlaces(piece, _where(view, piece), str(action["to"])), action
+                    seen.add(what)
+                elif kind == "fire":
+                    turret = str(action["fire"])
+                    assert place == ActionPlaces(turret, view["tiles"][turret]["at"], str(action["at"])), action
+                    seen.add("turret")
+                elif kind == "deploy" and action["deploy"] != "none":
+                    assert place == ActionPlaces(str(action["deploy"]), "", str(action["to"])), action
+                    seen.add("captured")
+                elif kind in ("pod", "place"):
+                    piece, to = str(action[kind]), str(action.get("at", action.get("on")))
+                    assert place == ActionPlaces(piece, "", to), action
+                    seen.add(kind)
+                elif kind == "remove" and set(action) == {"remove"}:
+                    assert place == ActionPlaces(tile=str(action["remove"])), action
+                    seen.add("remove")
+                elif kind in ("done", "board", "steal") or action.get(kind) == "none":
+                    assert place == ActionPlaces(), action                    # a button
+            apply_actions(game, state, player, [rng.choice(legal)], Draws(bytes([seed]) * 32, f"r/{n}"))
+        if seen >= {"crew", "pod", "fighter", "turret", "captured", "place", "remove"}:
+            return
+    raise AssertionError(f"only saw {sorted(seen)}")
+
+
+def test_a_players_copy_makes_the_same_page_with_pbem_show_and_their_key(tmp_path, key_pool):
+    gd = new_game(tmp_path / "game", "atlantis", key_pool, ["red", "blue"], seed=b"v" * 32)
+    for _ in range(26):                                  # into the play phase
+        move = bot_move(gd, key_pool, b"show-bot")
+        assert move is not None
+        submit(gd, *move)
+    table = Table.load(gd)
+    player = pending_players(table.game, table.state)[0]
+    copy = tmp_path / "copy"                             # what the player has: no moderator folder, no seed
+    shutil.copytree(gd.root, copy, ignore=shutil.ignore_patterns("moderator"))
+    theirs = CliRunner().invoke(main, ["show", str(gd.root), "--as", player, "--format", "html"])
+    mine = CliRunner().invoke(main, ["show", str(copy), "--as", player, "--key", str(key_pool[player]),
+                                     "--format", "html"])
+    assert mine.exit_code == 0 and theirs.exit_code == 0, mine.output + theirs.output
+    assert page_data(mine.output) == page_data(theirs.output)
+    other = next(p for p in ["red", "blue"] if p != player)
+    wrong = CliRunner().invoke(main, ["show", str(copy), "--as", other, "--key", str(key_pool[player]),
+                                      "--format", "html"])
+    assert wrong.exit_code != 0 and len(wrong.output.strip().splitlines()) == 1

@@ -1,0 +1,324 @@
+"""Click to move in a real headless Chromium (Selenium; fixtures from tests/test_browser.py).
+
+A player's private digest, decrypted from the game folder and opened from a file:// URL: a whole
+turn clicked on the board (the Atlantis set-up placement by keyboard; a whole Atlantis play turn
+with moves, a tile removal and a creature order written ahead), the move file it shows and saves
+signed with the real ssh-keygen and submitted with `pbem submit`: accepted.  At random points of
+random games of every game, everything the page offers (found by clicking every highlighted space,
+piece and button) is exactly the engine's legal actions, each one accepted.  No console errors;
+vnu finds no error in a page with the panel; the public digest has no script.
+"""
+from __future__ import annotations
+
+import random
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
+
+from click_helpers import STOP, page_data, page_nodes, page_places, page_texts, random_point
+from crypto_helpers import require_tool
+from pipeline_helpers import bot_move, new_game
+from pbem.boardmoves import BoardHistory
+from pbem.bots import copy_state
+from pbem.cli import main
+from pbem.clickpage import SHOW_CAPS
+from pbem.crypto import agecrypt
+from pbem.draws import Draws
+from pbem.engine import Rejected, apply_actions, pending_players
+from pbem.gamedir import GameDir
+from pbem.movefile import parse_move
+from pbem.outputs import digest_context, opened_bytes
+from pbem.render.digest import render_digest
+from pbem.submit import submit
+from pbem.table import Table
+from pbem.yamlio import dump_flow
+from test_browser import browser, vnu_errors  # noqa: F401  (the browser fixture)
+
+PLAYERS = ["red", "blue", "green"]
+
+
+def private_page(gd: GameDir, player: str, key: Path, out: Path) -> Path:
+    """The player's own digest page as they open it: decrypted with their key, gunzipped."""
+    out.write_bytes(opened_bytes(agecrypt.decrypt(gd.secrets_html_path(player).read_bytes(), key)))
+    return out
+
+
+def console_errors(driver) -> list[dict]:
+    return [e for e in driver.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
+
+
+def move_text(driver) -> str:
+    return str(driver.find_element(By.ID, "pbem-move").get_attribute("value"))
+
+
+def choices(driver, text: str):
+    return [b for b in driver.find_elements(By.CSS_SELECTOR, "#pbem-choices button") if b.text == text]
+
+
+def space(driver, kind: str, label: str):
+    """The highlighted space ``label`` (kind: pbem-pick, pbem-to) on the board."""
+    found = [p for p in driver.find_elements(By.CSS_SELECTOR, f"svg.pbem-board polygon.{kind}")
+             if p.get_attribute("aria-label").split(":")[0] == label]
+    assert len(found) == 1, (kind, label)
+    return found[0]
+
+
+def sign_and_submit(gd: GameDir, move: Path, key: Path) -> str:
+    subprocess.run([require_tool("ssh-keygen"), "-q", "-Y", "sign", "-n", "pbem-move", "-f", str(key), str(move)],
+                   check=True, capture_output=True)
+    result = CliRunner().invoke(main, ["submit", str(gd.root), str(move)])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def saved(driver, folder: Path, name: str) -> Path:
+    driver.find_element(By.ID, "pbem-save").click()
+    path = folder / name
+    for _ in range(100):
+        if path.is_file() and path.stat().st_size:
+            return path
+        time.sleep(0.05)
+    raise AssertionError(f"the page saved no {name} in {folder}: {sorted(folder.iterdir())}")
+
+
+@pytest.fixture
+def fresh_atlantis(tmp_path, key_pool) -> GameDir:
+    return new_game(tmp_path / "game", "atlantis", key_pool, PLAYERS, seed=b"k" * 32)
+
+
+def test_the_set_up_placement_clicked_by_keyboard_saved_signed_and_accepted(fresh_atlantis, key_pool, browser,
+                                                                            tmp_path):
+    gd = fresh_atlantis
+    table = Table.load(gd)
+    assert pending_players(table.game, table.state) == ["red"]
+    page = private_page(gd, "red", key_pool["red"], tmp_path / "red.html")
+    browser.get(page.as_uri())
+    status = browser.find_element(By.ID, "pbem-status")
+    assert "place an explorer" in status.text
+    assert "actions: []" in move_text(browser) and "player: red" in move_text(browser)
+
+    r1 = choices(browser, "r1")[0]                 # off the board: the explorers to place
+    r1.send_keys(Keys.ENTER)
+    assert "r1 is picked" in status.text
+    targets = browser.find_elements(By.CSS_SELECTOR, "svg.pbem-board polygon.pbem-to")
+    legal = {a["on"] for a in table.game.legal_actions(table.state, "red") if a["place"] == "r1"}
+    assert {t.get_attribute("aria-label").split(":")[0] for t in targets} == legal
+    spot = sorted(legal)[0]
+    space(browser, "pbem-to", spot).send_keys(Keys.ENTER)      # a space takes the keyboard too
+    assert "Your part is done" in status.text
+    browser.find_element(By.ID, "pbem-undo").click()            # undo, then again with the mouse
+    assert "actions: []" in move_text(browser)
+    choices(browser, "r1")[0].click()
+    space(browser, "pbem-to", spot).click()
+    text = move_text(browser)
+    move = parse_move(text.encode())
+    assert (move.game, move.player, move.after, move.actions) == (table.game_id, "red", 0, [{"place": "r1", "on": spot}])
+    assert table.last["hash"].startswith(move.after_hash)
+
+    path = saved(browser, tmp_path / "downloads", "move-1.yaml")
+    assert path.read_text() == text
+    browser.find_element(By.ID, "pbem-copy").click()            # to the clipboard, or the text selected
+    note = browser.find_element(By.ID, "pbem-note")
+    for _ in range(50):
+        if note.text in ("copied", "select the text and copy it"):
+            break
+        time.sleep(0.05)
+    assert note.text in ("copied", "select the text and copy it")
+    sign_line = browser.find_element(By.CSS_SELECTOR, "#pbem-click code").text
+    assert sign_line == "ssh-keygen -Y sign -n pbem-move -f ~/.ssh/id_ed25519 move-1.yaml"
+    out = sign_and_submit(gd, path, key_pool["red"])
+    assert out.startswith("accepted: red's move") and Table.load(gd).last["actions"] == [{"place": "r1", "on": spot}]
+    assert console_errors(browser) == []
+
+
+def plan_turn(data: dict) -> list[int]:
+    """A whole play turn the page knows to the end: {play: none} if asked, one or two moves, done,
+    a tile removal (where the move stops for the roll)."""
+    nodes, texts = page_nodes(data), page_texts(data)
+
+    def removal(n: int) -> list[int] | None:
+        found = [a for a in nodes[n].acts if texts[a].startswith("{remove:") and nodes[n].after[a] == STOP]
+        return found[:1] or None
+
+    def moves(n: int, made: int) -> list[int] | None:
+        if made < 2:
+            for a in nodes[n].acts:
+                if texts[a].startswith("{move:") and nodes[n].after[a] >= 0:
+                    rest = moves(nodes[n].after[a], made + 1)
+                    if rest:
+                        return [a, *rest]
+        if made:
+            for a in nodes[n].acts:
+                if texts[a] == "{done: move}" and nodes[n].after[a] >= 0 and removal(nodes[n].after[a]):
+                    return [a, *(removal(nodes[n].after[a]) or [])]
+            return removal(n)
+        return None
+
+    start: list[int] = []
+    node = 0
+    passing = [a for a in nodes[0].acts if texts[a] == "{play: none}"]
+    if passing:
+        start, node = passing, nodes[0].after[passing[0]]
+    rest = moves(node, 0)
+    assert rest, "the page knows no whole turn"
+    return start + rest
+
+
+@pytest.fixture
+def atlantis_play_turn(tmp_path, key_pool) -> tuple[GameDir, str]:
+    """An Atlantis game played by bots to the start of a player's turn in the play phase."""
+    gd = new_game(tmp_path / "game", "atlantis", key_pool, PLAYERS, seed=b"t" * 32)
+    for _ in range(200):
+        table = Table.load(gd)
+        view = table.game.view(table.state, None)
+        if view["phase"] == "play" and view["turn"]["step"] in ("play-tile", "move") and not view["turn"]["moves"]:
+            return gd, view["turn"]["player"]
+        mv = bot_move(gd, key_pool, b"turn-bot")
+        assert mv is not None
+        submit(gd, *mv)
+    raise AssertionError("no play turn")
+
+
+def test_a_whole_play_turn_clicked_on_the_board_signed_and_accepted(atlantis_play_turn, key_pool, browser, tmp_path):
+    """The page the player makes on their copy of the game (`pbem show --as P --key K --format
+    html`): the mailed one may hold fewer of the follow-up choices, to keep the mail small."""
+    gd, player = atlantis_play_turn
+    table = Table.load(gd)
+    copy = tmp_path / "copy"                             # the player's copy: no moderator folder, no seed
+    shutil.copytree(gd.root, copy, ignore=shutil.ignore_patterns("moderator"))
+    made = CliRunner().invoke(main, ["show", str(copy), "--as", player, "--key", str(key_pool[player]),
+                                     "--format", "html"])
+    assert made.exit_code == 0, made.output
+    page = tmp_path / f"{player}.html"
+    page.write_text(made.output)
+    data = page_data(page.read_text())
+    nodes, texts, places = page_nodes(data), page_texts(data), page_places(data)
+    plan = plan_turn(data)
+    browser.get(page.as_uri())
+    status = browser.find_element(By.ID, "pbem-status")
+    node = 0
+    for a in plan:
+        place, words = places[a], (data["words"][a] if data["words"] else "") or texts[a]
+        if place is None:                                        # a button: {play: none}, {done: move}
+            choices(browser, words)[0].click()
+        elif place[0]:                                           # a move: the piece, then where it goes
+            piece, to, _ = place
+            space(browser, "pbem-pick", nodes[node].at[piece]).click()
+            if choices(browser, "pick " + piece):                # more than one piece there
+                choices(browser, "pick " + piece)[0].click()
+            assert f"{piece} is picked" in status.text
+            space(browser, "pbem-to", to).click()
+            if choices(browser, words):                          # more than one way there
+                choices(browser, words)[0].click()
+        else:                                                    # a tile taken
+            space(browser, "pbem-pick", place[2]).click()
+        node = nodes[node].after[a]
+        assert move_text(browser).rstrip().endswith("  - " + texts[a])
+    assert node == STOP and "depends on a die roll" in status.text
+    browser.save_screenshot(str(tmp_path / "turn.png"))
+
+    ahead = browser.find_elements(By.CSS_SELECTOR, "#pbem-ahead select")   # step 4 written ahead
+    assert ahead, "no creature orders to write ahead"
+    faces = {}
+    for select in ahead:
+        menu = Select(select)
+        menu.select_by_index(len(menu.options) - 1)
+        faces[select.get_attribute("id").rsplit("-", 1)[1]] = menu.first_selected_option.get_attribute("value")
+    order = "{creature: {" + ", ".join(f"{face}: {value}" for face, value in faces.items()) + "}}"
+    text = move_text(browser)
+    expected = data["head"] + "actions:\n" + "".join(f"  - {texts[a]}\n" for a in plan) + f"  - {order}\n"
+    assert text == expected
+    move = parse_move(text.encode())
+    assert move.player == player and move.after == table.last["index"]
+
+    path = saved(browser, tmp_path / "downloads", f"move-{table.last['index'] + 1}.yaml")
+    assert path.read_text() == text
+    out = sign_and_submit(gd, path, key_pool[player])
+    assert out.startswith(f"accepted: {player}'s move")
+    logged = Table.load(gd).last
+    assert logged["actions"][:len(plan)] == move.actions[:len(plan)]
+    assert console_errors(browser) == []
+
+    assert "<script" not in (gd.public_dir / "digest.html").read_text()      # the public digest: no script
+    assert vnu_errors(page) == ""
+
+
+# --- everything offered is legal, everything legal is offered ------------------------------------
+
+EXPLORE = """
+const out = [];
+const move = () => document.getElementById("pbem-move").value;
+const reset = () => {
+  document.dispatchEvent(new KeyboardEvent("keydown", {key: "Escape"}));
+  document.getElementById("pbem-reset").click();
+};
+const start = (reset(), move());
+const buttons = () => [...document.querySelectorAll("#pbem-choices button")].filter(
+  (b) => b.textContent !== "Cancel" && !b.textContent.startsWith("Cancel "));
+const spaces = (kind) => [...document.querySelectorAll("svg.pbem-board polygon." + kind)];
+const label = (el) => el.getAttribute("aria-label").split(":")[0];
+function replay(steps) { reset(); for (const s of steps) { s(); } }
+function explore(steps) {
+  replay(steps);
+  if (move() !== start) { const lines = move().trimEnd().split("\\n"); out.push(lines[lines.length - 1].slice(4)); return; }
+  const here = [];
+  buttons().forEach((b, k) => here.push(() => buttons()[k].click()));
+  for (const kind of ["pbem-pick", "pbem-to"]) {
+    for (const el of spaces(kind)) {
+      const c = label(el);
+      here.push(() => spaces(kind).find((e) => label(e) === c).dispatchEvent(new MouseEvent("click", {bubbles: true})));
+    }
+  }
+  if (steps.length < 4) { for (const step of here) { explore(steps.concat([step])); } }
+}
+explore([]);
+reset();
+return out;
+"""
+
+POINTS = [  # game, players, options, seed, decisions made before the look
+    ("atlantis", ["red", "blue"], {}, b"e1" * 16, 0),
+    ("atlantis", ["red", "blue", "green"], {}, b"e2" * 16, 60),
+    ("atlantis", ["red", "blue"], {"dolphins": "yes", "defense": "ask"}, b"e3" * 16, 45),
+    ("atlantis-1986", ["red", "blue", "green"], {}, b"e4" * 16, 50),
+    ("space-attack", ["red", "blue", "green"], {}, b"e5" * 16, 70),
+    ("space-attack", ["red", "blue"], {}, b"e6" * 16, 8),
+    ("space-swarm", ["red", "blue", "green"], {}, b"e7" * 16, 0),
+    ("space-swarm", ["red", "blue"], {}, b"e8" * 16, 25),
+]
+
+
+@pytest.mark.slow(seconds=40)
+def test_the_page_offers_exactly_the_legal_actions_at_random_points(tmp_path, key_pool, browser):
+    for name, players, options, seed, steps in POINTS:
+        gd = new_game(tmp_path / f"{name}-{steps}", name, key_pool, players, seed=seed, options=options)
+        table = Table.load(gd)
+        point = random_point(table.game, players, options, seed, steps, random.Random(seed))
+        assert point is not None
+        table.state, player = copy_state(table.game, point[0]), point[1]
+        ctx = digest_context(table, player, history=BoardHistory(table, []), clicks=SHOW_CAPS)   # as pbem show
+        html = render_digest(ctx, "html").encode()
+        page = tmp_path / f"{name}-{steps}.html"
+        page.write_bytes(html)
+        browser.get(page.as_uri())
+        offered = browser.execute_script(EXPLORE)
+        legal = [dump_flow(a) for a in table.game.legal_actions(point[0], player)]
+        assert sorted(set(offered)) == sorted(legal), (name, steps, set(offered) ^ set(legal))
+        for text in set(offered):
+            action = parse_move(f"{data_head(html)}actions:\n  - {text}\n".encode()).actions
+            try:
+                apply_actions(table.game, copy_state(table.game, point[0]), player, action, Draws(seed, "check"))
+            except Rejected as exc:
+                raise AssertionError(f"{name}: the page offers {text}, which the engine refuses: {exc}") from None
+        assert console_errors(browser) == [], name
+
+
+def data_head(html: bytes) -> str:
+    return str(page_data(html.decode())["head"])
