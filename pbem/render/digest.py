@@ -78,7 +78,17 @@ def template_cache() -> jinja2.BytecodeCache | None:
             return None          # not a private folder of ours: compile every time
     except (OSError, AttributeError):
         return None
-    return jinja2.FileSystemBytecodeCache(folder, "%s.jinja")
+    return QuietBytecodeCache(folder, "%s.jinja")
+
+
+class QuietBytecodeCache(jinja2.FileSystemBytecodeCache):
+    """A cache that cannot be written (a full or read-only disk) only makes commands slower."""
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass
 
 
 @lru_cache(maxsize=None)
