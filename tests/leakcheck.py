@@ -3,7 +3,8 @@
 At a point of a game, what a viewer may not know is shuffled (a game-specific
 ``shuffle_hidden(position, viewer, rng)``), and everything that viewer gets must stay
 byte-identical: the public outputs (digest text/HTML, board SVG, view.json) for the
-public, their own secrets for a player, and the error lines their probe actions get.
+public, their own secrets for a player (the text and the HTML page with its click-to-move
+choices), and the error lines their probe actions get.
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from collections import defaultdict
 from typing import Any, Callable
 
 from pbem.game import IllegalAction
-from pbem.outputs import player_plaintext, public_outputs
+from pbem.outputs import player_plaintexts, public_outputs
 from pbem.rng import Rng
 from pbem.table import Table
 
@@ -21,9 +22,11 @@ Probes = Callable[[Table, str], list[dict[str, Any]]]
 
 
 def outputs_for(table: Table, viewer: str | None) -> dict[str, bytes]:
+    """The public files, or a player's own: their text secrets and their HTML page (with the
+    click-to-move choices worked out on their view)."""
     if viewer is None:
         return public_outputs(table)
-    return {"secrets": player_plaintext(table, viewer)}
+    return {f"secrets{suffix}": data for suffix, data in player_plaintexts(table, viewer).items()}
 
 
 def error_lines(table: Table, actor: str, actions: list[dict[str, Any]]) -> str:
