@@ -190,29 +190,38 @@ SUBPROCESS_ENTRIES = ["bomb-billion-laughs", "nest-brackets-5000", "huge-eight-m
                       "sealed-real-alias-bomb", "actions-5000-flow"]
 
 
-def _run_measured(args: list[str], timeout: float = 60) -> tuple[int, str, str, float, float, int]:
-    """Run pbem in a subprocess; (exit status, stdout, stderr, wall s, cpu s, peak RSS in bytes).
+#: runs the command given as its arguments and writes the command's own resource usage (peak RSS in
+#: KiB, CPU seconds) to the file named by PBEM_USAGE_FILE.  A process forked from a big one (a pytest
+#: worker that has played many games) inherits that one's RSS as its high-water mark until it execs,
+#: and Linux keeps it in ru_maxrss; a grandchild forked from this small launcher reports its own.
+LAUNCHER = ("import os, resource, subprocess, sys; code = subprocess.call(sys.argv[1:]); "
+            "u = resource.getrusage(resource.RUSAGE_CHILDREN); "
+            "open(os.environ['PBEM_USAGE_FILE'], 'w').write(f'{u.ru_maxrss} {u.ru_utime + u.ru_stime}'); "
+            "sys.exit(code)")
 
-    The child is reaped with os.wait4, which gives its resource usage (Popen.wait does not)."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+
+def _run_measured(args: list[str], timeout: float = 60) -> tuple[int, str, str, float, float, int]:
+    """Run pbem in a subprocess; (exit status, stdout, stderr, wall s, cpu s, peak RSS in bytes),
+    the usage being the pbem process's own (measured by :data:`LAUNCHER`)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+            tempfile.TemporaryDirectory() as scratch:
+        usage_file = os.path.join(scratch, "usage")
         started = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-c", PBEM, *args], stdout=out, stderr=err)
-        while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.perf_counter() - started > timeout:
-                proc.kill()
-                os.wait4(proc.pid, 0)
-                proc.returncode = -9
-                raise AssertionError(f"pbem {' '.join(args)} still running after {timeout} s")
-            time.sleep(0.005)
+        proc = subprocess.Popen([sys.executable, "-c", LAUNCHER, sys.executable, "-c", PBEM, *args], stdout=out,
+                                stderr=err, env={**os.environ, "PBEM_USAGE_FILE": usage_file}, start_new_session=True)
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            raise AssertionError(f"pbem {' '.join(args)} still running after {timeout} s") from None
         wall = time.perf_counter() - started
-        proc.returncode = os.waitstatus_to_exitcode(status)      # reaped here, not by Popen
+        with open(usage_file) as f:
+            maxrss_kib, cpu = f.read().split()
         out.seek(0)
         err.seek(0)
         return (proc.returncode, out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace"),
-                wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024)
+                wall, float(cpu), int(maxrss_kib) * 1024)
 
 
 @pytest.mark.parametrize("name", SUBPROCESS_ENTRIES + ["fifo", "symlink-dev-zero"])
