@@ -297,6 +297,7 @@ POINTS = [  # game, players, options, seed, decisions made before the look
 
 @pytest.mark.slow(seconds=40)
 def test_the_page_offers_exactly_the_legal_actions_at_random_points(tmp_path, key_pool, browser):
+    browser.set_script_timeout(300)      # clicking every space of a page is slow on a loaded machine
     for name, players, options, seed, steps in POINTS:
         gd = new_game(tmp_path / f"{name}-{steps}", name, key_pool, players, seed=seed, options=options)
         table = Table.load(gd)
