@@ -10,10 +10,16 @@ from pbem import registry
 
 def test_the_installed_games_come_from_entry_points_and_the_scan_finds_the_same():
     installed = dict(registry._installed())
-    assert {"atlantis", "atlantis-1986", "space-swarm"} <= set(installed)
+    assert {"atlantis", "atlantis-1986", "space-attack", "space-swarm"} <= set(installed)
     assert registry._scanned() == installed                # a source checkout finds the same games
     core = (Path(registry.__file__)).read_text()
     assert "atlantis" not in core.lower() and "swarm" not in core.lower()
+
+
+def test_the_quick_entry_point_reader_agrees_with_importlib_metadata():
+    from importlib.metadata import entry_points
+    for group in (registry.GROUP, "console_scripts", "pytest11"):
+        assert registry._entry_points(group) == {ep.name: ep.value for ep in entry_points(group=group)}, group
 
 
 def test_a_game_can_be_registered_while_running(toy_registered):
