@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -32,8 +33,10 @@ def toy(tmp_path, key_pool, toy_registered):
 
 
 def _spawn(args: list[str], cwd: Path) -> pexpect.spawn:
+    # as in a user's terminal, Ctrl-C interrupts (a test runner's worker may ignore SIGINT, and an
+    # ignored signal stays ignored across exec)
     return pexpect.spawn(sys.executable, ["-c", TOY_PBEM, *args], cwd=str(cwd), encoding="utf-8", timeout=60,
-                         dimensions=(40, 100))
+                         dimensions=(40, 100), preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def test_a_whole_turn_in_a_terminal_then_accepted(toy, key_pool, tmp_path):
