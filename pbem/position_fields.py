@@ -6,12 +6,15 @@ wrong with it in one line, showing values from the file only as short escaped ex
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, NoReturn, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, NoReturn, Sequence
 
 from pbem.game import PositionError
 
+if TYPE_CHECKING:
+    from pbem.game import Game
+
 __all__ = ["show", "type_name", "fail", "expect_mapping", "expect_keys", "expect_list", "expect_text",
-           "expect_choice", "expect_int", "expect_flag", "expect_null"]
+           "expect_choice", "expect_int", "expect_flag", "expect_null", "expect_player_names"]
 
 
 def show(value: Any) -> str:
@@ -88,3 +91,20 @@ def expect_flag(value: Any, field: str) -> bool:
 def expect_null(value: Any, field: str, why: str) -> None:
     if value is not None:
         fail(field, f"must be null {why}, not {show(value)}")
+
+
+def expect_player_names(value: Any, game: "Game[Any]", keys: Sequence[str]) -> list[str]:
+    """``players``: a list of records with exactly ``keys`` (``name`` among them), each name once,
+    as many players as ``game`` takes.  Returns the names in seat order."""
+    records = expect_list(value, "players")
+    names: list[str] = []
+    for i, record in enumerate(records):
+        record = expect_mapping(record, f"players[{i}]")
+        expect_keys(record, f"players[{i}]", keys)
+        name = expect_text(record["name"], f"players[{i}].name")
+        if name in names:
+            fail(f"players[{i}].name", f"{show(name)} is already a player: each player once")
+        names.append(name)
+    if not game.min_players <= len(names) <= game.max_players:
+        fail("players", f"{game.title} takes {game.min_players}-{game.max_players} players, not {len(names)}")
+    return names

@@ -47,6 +47,7 @@ from pbem.position_fields import (
     expect_keys,
     expect_list,
     expect_mapping,
+    expect_player_names,
     expect_text,
     fail,
     show,
@@ -157,19 +158,7 @@ class SwarmPositionCheck:
 
     # --- players and options -----------------------------------------------------------------
     def player_names(self, value: Any) -> list[str]:
-        records = expect_list(value, "players")
-        names: list[str] = []
-        for i, record in enumerate(records):
-            record = expect_mapping(record, f"players[{i}]")
-            expect_keys(record, f"players[{i}]", ("name", "home", "standing"))
-            name = expect_text(record["name"], f"players[{i}].name")
-            if name in names:
-                fail(f"players[{i}].name", f"{show(name)} is already a player: each player once")
-            names.append(name)
-        game = self.game
-        if not game.min_players <= len(names) <= game.max_players:
-            fail("players", f"{game.title} takes {game.min_players}-{game.max_players} players, not {len(names)}")
-        return names
+        return expect_player_names(value, self.game, ("name", "home", "standing"))
 
     def option_values(self, value: Any) -> dict[str, str]:
         given = expect_mapping(value, "options")
