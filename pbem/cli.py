@@ -64,8 +64,9 @@ class PbemGroup(click.Group):
     (a usage mistake exits 2, Ctrl-C exits 130), never click's `Error:` or `Aborted!`."""
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
-        kwargs["standalone_mode"] = False
         try:
+            _deliver_held_interrupt()
+            kwargs["standalone_mode"] = False
             return super().main(*args, **kwargs)
         except click.exceptions.NoArgsIsHelpError as exc:   # `pbem` or `pbem mail` alone: the help, as usual
             click.echo(exc.ctx.get_help() if exc.ctx else "")
@@ -82,6 +83,17 @@ class PbemGroup(click.Group):
             click.echo("pbem: error: interrupted; run the command again (anything half-done is repaired "
                        "by the next command)", err=True)
             sys.exit(130)
+
+
+def _deliver_held_interrupt() -> None:
+    """Let a Ctrl-C through that came while the process was starting, now that it is caught.
+
+    A process that holds SIGINT while it starts (a launcher that blocks it until pbem's
+    handler is in place, as the crash tests do) gets it delivered here, inside the `try`
+    that turns it into one line; for a process that holds nothing this changes nothing."""
+    import signal
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 @click.group(cls=PbemGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -42,6 +42,8 @@ def _child(args: list[str], env: dict[str, str | None], out: str) -> None:
         os.dup2(fd, 2)
         sys.stdout = os.fdopen(1, "w", buffering=1, closefd=False)
         sys.stderr = os.fdopen(2, "w", buffering=1, closefd=False)
+        # like a process that is still starting, Ctrl-C is held (blocked, inherited from the zygote)
+        # until pbem's main has its handler in place: pbem.cli._deliver_held_interrupt lets it through
         signal.signal(signal.SIGINT, signal.default_int_handler)
         for key, value in env.items():
             if value is None:
@@ -74,7 +76,9 @@ def serve() -> None:
     import pbem.status  # noqa: F401
     import pbem.submit  # noqa: F401
     import toygame  # noqa: F401
-    signal.signal(signal.SIGINT, signal.SIG_IGN)      # a Ctrl-C meant for a child must not stop the zygote
+    # a Ctrl-C meant for a child must not stop the zygote: held (blocked) here and in every child
+    # until pbem's main lets it through; not ignored, which would lose one that comes early
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     for line in sys.stdin:
         request = json.loads(line)
         if request["op"] == "start":
