@@ -10,6 +10,7 @@ from typing import Any, Callable
 import click
 
 from pbem import __version__
+from pbem.console import INTERRUPTED, caused_by_ctrl_c
 
 
 class UserError(click.ClickException):
@@ -80,8 +81,12 @@ class PbemGroup(click.Group):
             exc.show()
             sys.exit(exc.exit_code)
         except (click.Abort, KeyboardInterrupt):
-            click.echo("pbem: error: interrupted; run the command again (anything half-done is repaired "
-                       "by the next command)", err=True)
+            click.echo(INTERRUPTED, err=True)
+            sys.exit(130)
+        except BaseException as exc:
+            if not caused_by_ctrl_c(exc):
+                raise
+            click.echo(INTERRUPTED, err=True)      # e.g. a Ctrl-C in a native module's import made it fail
             sys.exit(130)
 
 

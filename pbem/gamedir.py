@@ -7,6 +7,7 @@
     GAME_DIR/secrets/P.html.gz.age  the same digest as an HTML page with the player's private board (gzip)
     GAME_DIR/moderator/          PRIVATE to the moderator: seed, moderator key, state snapshot, lock
                                  (has its own .gitignore so it never enters a shared repository)
+    GAME_DIR/moderator/mail.toml the mail settings, when the game is played by e-mail (or mail.yaml)
 """
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from typing import Any
 
 from pbem.errors import PbemError
 from pbem.log import LOG_NAME, read_entries
+
+MAIL_SETTINGS_NAMES = ("mail.toml", "mail.yaml", "mail.yml")   # the first one found is read
 
 
 class GameDirError(PbemError):
@@ -57,6 +60,10 @@ class GameDir:
     @property
     def snapshot_path(self) -> Path:
         return self.moderator_dir / "snapshot.json"
+
+    def mail_settings_paths(self) -> list[Path]:
+        """The mail settings files there are (the game is played by e-mail when there is one)."""
+        return [path for name in MAIL_SETTINGS_NAMES if (path := self.moderator_dir / name).is_file()]
 
     def secrets_path(self, player: str) -> Path:
         return self.secrets_dir / f"{player}.age"

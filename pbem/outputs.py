@@ -12,13 +12,11 @@ import textwrap
 import zlib
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem import yamlio
 from pbem.boardmoves import BoardHistory, mark_moves
 from pbem.canonical import canonical
-from pbem.choicegraph import Caps
-from pbem.clickpage import MAIL_CAPS, click_page, smaller
 from pbem.crypto import agecrypt
 from pbem.errors import PbemError
 from pbem.fsutil import public_mode, write_atomic, write_if_changed
@@ -30,8 +28,10 @@ from pbem.render.hexmap_text import render_text
 from pbem.render.plain import readable_line
 from pbem.results import result_lines
 from pbem.table import Table
-from pbem.transport.mail_config import CONFIG_NAMES as MAIL_SETTINGS_FILES
 from pbem.viewpatch import patch_or_whole
+
+if TYPE_CHECKING:     # the click-to-move panel is imported where a player's page is made (an audit never needs it)
+    from pbem.choicegraph import Caps
 
 GZIP_MAGIC = b"\x1f\x8b"
 HTML_SUFFIX = ".html.gz.age"   # secrets/PLAYER.html.gz.age: the player's own digest as an HTML page, gzipped
@@ -132,6 +132,10 @@ def digest_context(table: Table, viewer: str | None, with_svg: bool = True,
     (:mod:`pbem.clickpage`), its choices computed within these caps; never the public."""
     game, state = table.game, table.state
     view = game.view(state, viewer)
+    click = None
+    if clicks is not None and viewer is not None and with_svg:
+        from pbem.clickpage import click_page
+        click = click_page(table, viewer, clicks)
     if history is None:
         history = BoardHistory.for_viewers(table, [viewer])
     board = mark_moves(game.board_picture(view), history.after(table.since(viewer) - 1))
@@ -159,7 +163,7 @@ def digest_context(table: Table, viewer: str | None, with_svg: bool = True,
         result=result_lines(result) if result is not None else [],
         result_sections=game.result_sections(view, result) if result is not None else [],
         footer=moderator_lines(table) + [f"seed commitment: {h['seed_commitment']}", f"rules: {h['game']} {h['rules']}"],
-        click=click_page(table, viewer, clicks) if clicks is not None and viewer is not None and with_svg else None,
+        click=click,
     )
 
 
@@ -197,6 +201,7 @@ def player_plaintexts(table: Table, player: str, history: BoardHistory | None = 
     text with their secrets, ``.html.gz.age`` the same digest as an HTML page with their private
     board drawn in it (their own hidden values shown); that one is gzip-compressed before it is
     encrypted (:func:`seal_bytes`), so that it fits in a mail beside the board picture."""
+    from pbem.clickpage import MAIL_CAPS, smaller
     ctx = digest_context(table, player, history=history, drawings=drawings, clicks=MAIL_CAPS)
     text = (render_digest(ctx, "text") + private_view_block(table, player)).encode()
     html = render_digest(ctx, "html").encode()
@@ -215,7 +220,7 @@ def player_plaintexts(table: Table, player: str, history: BoardHistory | None = 
 def mailed(table: Table) -> bool:
     """Is the game played by e-mail (the moderator has mail settings)?  Only then must a player's
     page fit in a digest message."""
-    return any((table.gd.moderator_dir / name).is_file() for name in MAIL_SETTINGS_FILES)
+    return bool(table.gd.mail_settings_paths())
 
 
 def public_message_bytes(table: Table, history: BoardHistory | None) -> int:

@@ -13,15 +13,18 @@ import stat
 import textwrap
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import jinja2
 from markupsafe import Markup
 
-from pbem.clickpage import ClickPage
 from pbem.data import templates_dir
 from pbem.errors import PbemError
 from pbem.game import Section
 from pbem.render.sections_text import section_text
+
+if TYPE_CHECKING:     # made only for a player's own page (pbem.outputs imports it there)
+    from pbem.clickpage import ClickPage
 
 __all__ = ["DigestContext", "render_digest", "SIGN_COMMAND", "FORMATS"]
 

@@ -45,9 +45,8 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import PbemError
-from pbem.gamedir import GameDir
+from pbem.gamedir import MAIL_SETTINGS_NAMES, GameDir
 
-CONFIG_NAMES = ("mail.toml", "mail.yaml", "mail.yml")
 SECURITY = ("starttls", "tls", "none")
 SMTP_PORTS = {"starttls": 587, "tls": 465, "none": 25}
 IMAP_PORTS = {"starttls": 143, "tls": 993, "none": 143}
@@ -138,9 +137,9 @@ class MailConfig:
 # --- loading ---------------------------------------------------------------
 
 def config_path(gd: GameDir) -> Path:
-    found = [gd.moderator_dir / n for n in CONFIG_NAMES if (gd.moderator_dir / n).is_file()]
+    found = gd.mail_settings_paths()
     if not found:
-        raise MailConfigError(f"no mail settings: write {gd.moderator_dir / CONFIG_NAMES[0]} (see docs/email.md)")
+        raise MailConfigError(f"no mail settings: write {gd.moderator_dir / MAIL_SETTINGS_NAMES[0]} (see docs/email.md)")
     if len(found) > 1:
         raise MailConfigError(f"both {found[0]} and {found[1]} exist; keep one")
     return found[0]
