@@ -205,7 +205,9 @@ def player_plaintexts(table: Table, player: str, history: BoardHistory | None = 
     ctx = digest_context(table, player, history=history, drawings=drawings, clicks=MAIL_CAPS)
     text = (render_digest(ctx, "text") + private_view_block(table, player)).encode()
     html = render_digest(ctx, "html").encode()
-    public = public_message_bytes(table, history) if ctx.click is not None and mailed(table) else 0
+    # the page fits in a digest message however the game is played: it is made from the log alone
+    # (mail settings are the moderator's private files, and an audit must make the same page)
+    public = public_message_bytes(table, history) if ctx.click is not None else 0
     while public and ctx.click is not None:       # the page with the panel must fit in the digest message
         private = ARMOUR * (len(text) + len(seal_bytes(HTML_SUFFIX, html)))
         over = int(public + PICTURE_BYTES + private - MESSAGE_BYTES)
@@ -215,12 +217,6 @@ def player_plaintexts(table: Table, player: str, history: BoardHistory | None = 
         ctx = replace(ctx, click=click, click_left_out=click is None)
         html = render_digest(ctx, "html").encode()
     return {".age": text, HTML_SUFFIX: html}
-
-
-def mailed(table: Table) -> bool:
-    """Is the game played by e-mail (the moderator has mail settings)?  Only then must a player's
-    page fit in a digest message."""
-    return bool(table.gd.mail_settings_paths())
 
 
 def public_message_bytes(table: Table, history: BoardHistory | None) -> int:

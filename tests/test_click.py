@@ -175,3 +175,53 @@ def test_a_players_copy_makes_the_same_page_with_pbem_show_and_their_key(tmp_pat
     wrong = CliRunner().invoke(main, ["show", str(copy), "--as", other, "--key", str(key_pool[player]),
                                       "--format", "html"])
     assert wrong.exit_code != 0 and len(wrong.output.strip().splitlines()) == 1
+
+
+MAIL_SETTINGS = """\
+sender = "gm@example.org"
+
+[players]
+red = "red@example.org"
+blue = "blue@example.org"
+green = "green@example.org"
+
+[maildir]
+path = "/nonexistent/Maildir"
+"""
+
+
+@pytest.mark.slow(seconds=16)
+def test_the_page_is_made_from_the_log_alone_whether_or_not_the_game_is_mailed(tmp_path, key_pool):
+    """A player's page fits in a digest message in every game (its panel trimmed or left out by the
+    same rule), so mail settings that come or go mid-game change nothing an audit finds."""
+    from pbem.audit import audit
+    from pbem.crypto import agecrypt
+    from pbem.outputs import HTML_SUFFIX, opened_bytes, player_plaintexts, secrets_file
+    from pbem.repair import repair
+
+    gd = new_game(tmp_path / "game", "space-attack", key_pool, ["red", "blue", "green"], seed=b"m" * 32)
+    settings = gd.moderator_dir / "mail.toml"
+    trimmed = 0
+    for n in range(64):
+        move = bot_move(gd, key_pool, b"mail-budget")
+        if move is None:
+            break
+        submit(gd, *move)
+        if n % 8:
+            continue
+        table = Table.load(gd)
+        for player in pending_players(table.game, table.state):
+            page = opened_bytes(agecrypt.decrypt(secrets_file(table, player, HTML_SUFFIX).read_bytes(),
+                                                 key_pool["mallory"]))
+            assert page == player_plaintexts(table, player)[HTML_SUFFIX]
+            whole = CliRunner().invoke(main, ["show", str(gd.root), "--as", player, "--format", "html"]).output
+            trimmed += "pbem-click-data" not in page.decode() or page_data(whole) != page_data(page.decode())
+        settings.write_text(MAIL_SETTINGS)               # the moderator starts mailing the game now ...
+        report = audit(gd)
+        assert report.ok, report.problems
+        before = {p.name: p.read_bytes() for p in sorted(gd.secrets_dir.iterdir())}
+        repair(gd)                                       # ... nothing is rewritten for it
+        assert {p.name: p.read_bytes() for p in sorted(gd.secrets_dir.iterdir())} == before
+        settings.unlink()                                # ... and stops
+        assert audit(gd).ok
+    assert trimmed, "no page had its panel trimmed: the test shows nothing"
