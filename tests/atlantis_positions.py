@@ -53,6 +53,40 @@ class PositionBuilder:
                 return h
         raise KeyError(label)
 
+    def keep_tiles(self, *labels: str, terrain: str | None = None) -> "PositionBuilder":
+        """Only these board slots keep a tile (optionally all of one terrain, or kind)."""
+        for t in self.p["tiles"].values():
+            if t["at"] in labels:
+                t["where"] = "island"
+                if terrain:
+                    t["terrain"] = terrain
+            else:
+                t.update(where="used", holder=None, obtained=None)
+        return self
+
+    def tile(self, label: str, terrain: str | None = None, back: str | None = None) -> "PositionBuilder":
+        t = self.p["tiles"][self.tile_at(label)]
+        t["where"] = "island"
+        if terrain:
+            t["terrain"] = terrain
+        if back:
+            t["back"] = back
+        return self
+
+    def hand(self, player: str, back: str, obtained: int = 1, tile: str | None = None) -> str:
+        """Put a tile with ``back`` into ``player``'s hand; returns its handle."""
+        if tile is None:
+            tile = next(h for h, t in reversed(list(self.p["tiles"].items())) if t["where"] == "used")
+        self.p["tiles"][tile].update(where="hand", holder=player, obtained=obtained, back=back)
+        return tile
+
+    # standing orders
+    def standing(self, player: str, **orders: str) -> "PositionBuilder":
+        for p in self.p["players"]:
+            if p["name"] == player:
+                p["standing"].update(orders)
+        return self
+
     # pieces
     def land(self, handle: str, label: str) -> "PositionBuilder":
         self.p["explorers"][handle].update(where="land", at=label)

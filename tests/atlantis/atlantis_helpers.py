@@ -34,39 +34,9 @@ class Pos(PositionBuilder):
     game = GAME
     default_seed = b"atl"
 
-    # tiles
     def island(self, *labels: str, terrain: str | None = None) -> "Pos":
         """Only these island slots keep a tile (optionally all of one terrain)."""
-        for t in self.p["tiles"].values():
-            if t["at"] in labels:
-                t["where"] = "island"
-                if terrain:
-                    t["terrain"] = terrain
-            else:
-                t.update(where="used", holder=None, obtained=None)
-        return self
-
-    def tile(self, label: str, terrain: str | None = None, back: str | None = None) -> "Pos":
-        t = self.p["tiles"][self.tile_at(label)]
-        t["where"] = "island"
-        if terrain:
-            t["terrain"] = terrain
-        if back:
-            t["back"] = back
-        return self
-
-    def hand(self, player: str, back: str, obtained: int = 1, tile: str | None = None) -> str:
-        """Put a tile with ``back`` into ``player``'s hand; returns its handle."""
-        if tile is None:
-            tile = next(h for h, t in reversed(list(self.p["tiles"].items())) if t["where"] == "used")
-        self.p["tiles"][tile].update(where="hand", holder=player, obtained=obtained, back=back)
-        return tile
-
-    # standing orders
-    def standing(self, player: str, **orders: str) -> "Pos":
-        for p in self.p["players"]:
-            if p["name"] == player:
-                p["standing"].update(orders)
+        self.keep_tiles(*labels, terrain=terrain)
         return self
 
 

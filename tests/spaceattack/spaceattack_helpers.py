@@ -37,35 +37,11 @@ class Pos(PositionBuilder):
 
     def station(self, *labels: str, kind: str | None = None) -> "Pos":
         """Only these station slots keep a tile (optionally all of one kind)."""
-        for t in self.p["tiles"].values():
-            if t["at"] in labels:
-                t["where"] = "island"
-                if kind:
-                    t["terrain"] = kind
-            else:
-                t.update(where="used", holder=None, obtained=None)
+        self.keep_tiles(*labels, terrain=kind)
         return self
 
     def tile(self, label: str, kind: str | None = None, back: str | None = None) -> "Pos":
-        t = self.p["tiles"][self.tile_at(label)]
-        t["where"] = "island"
-        if kind:
-            t["terrain"] = kind
-        if back:
-            t["back"] = back
-        return self
-
-    def hand(self, player: str, back: str, obtained: int = 1, tile: str | None = None) -> str:
-        """Put a tile with ``back`` into ``player``'s hand; returns its handle."""
-        if tile is None:
-            tile = next(h for h, t in reversed(list(self.p["tiles"].items())) if t["where"] == "used")
-        self.p["tiles"][tile].update(where="hand", holder=player, obtained=obtained, back=back)
-        return tile
-
-    def standing(self, player: str, **orders: str) -> "Pos":
-        for p in self.p["players"]:
-            if p["name"] == player:
-                p["standing"].update(orders)
+        super().tile(label, kind, back)
         return self
 
     def captured(self, player: str, *creatures: str) -> "Pos":
