@@ -3,6 +3,7 @@ as the shared remote, one clone per player plus the moderator's, all driven
 with the real git CLI in a hermetic environment (own HOME, no system config)."""
 from __future__ import annotations
 
+import json
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -67,9 +68,8 @@ class Player:
     def write_move(self, filename: str, actions: list[dict[str, Any]], owner: str | None = None,
                    player: str | None = None, key: Path | None = None) -> list[Path]:
         """Write a move for the position this clone shows, signed; returns the two paths."""
-        entries = self.game.entries()
-        last = entries[-1]
-        move = MoveFile(entries[0]["id"], player or self.name, last["index"], last["hash"], actions)
+        view = json.loads((self.game.public_dir / "view.json").read_text())    # where the clone's log ends
+        move = MoveFile(view["id"], player or self.name, view["index"], view["hash"], actions)
         raw = render_move(move).encode()
         folder = self.game.root / "incoming" / (owner or self.name)
         folder.mkdir(parents=True, exist_ok=True)
@@ -121,8 +121,8 @@ class Shared:
         return git(self.bare, "show", f"main:{path}").stdout
 
     def waiting_for(self) -> list[str]:
-        entries = GameDir(self.moderator.root).entries()
-        return [d["player"] for d in entries[-1].get("pending", [])]
+        view = json.loads((self.moderator.public_dir / "view.json").read_text())
+        return [d["player"] for d in view["pending"]]
 
 
 def make_shared(tmp_path: Path, key_pool: dict[str, Path], *init_args: Any, game: str = "toy") -> Shared:

@@ -106,13 +106,13 @@ def test_every_corpus_file_in_one_push_is_refused_with_a_receipt_and_the_valid_m
     seen = Seen()
     real_handle = git_sync._handle
 
-    def timed_handle(repo, gd, prefix, item, reason, waiting):   # the real _handle, measured per item
+    def timed_handle(repo, gd, prefix, item, reason, waiting, *rest):   # the real _handle, measured per item
         if seen.first is None:
             seen.first = _game_files(gd.root)
         if item.name == VALID:
             seen.before_valid = _game_files(gd.root)
         with measured_rss() as cost:
-            result = real_handle(repo, gd, prefix, item, reason, waiting)
+            result = real_handle(repo, gd, prefix, item, reason, waiting, *rest)
         seen.handled.append((item.name, cost))
         return result
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from pbem.append import CLOCK, read_clock
 from pbem.fsutil import write_atomic
@@ -40,10 +41,11 @@ def entry_times(repo: Repo, log_rel: str) -> dict[int, float]:
     return times
 
 
-def restore_clock(repo: Repo, gd: GameDir, prefix: str) -> list[int]:
-    """Fill in the times missing from moderator/clock.json from the history; returns the indexes filled."""
+def restore_clock(repo: Repo, gd: GameDir, prefix: str, entries: list[dict[str, Any]] | None = None) -> list[int]:
+    """Fill in the times missing from moderator/clock.json from the history; returns the indexes filled.
+    ``entries``: the log, when the caller has just read it."""
     clock = read_clock(gd.moderator_dir)
-    missing = [e["index"] for e in gd.entries() if str(e["index"]) not in clock]
+    missing = [e["index"] for e in (gd.entries() if entries is None else entries) if str(e["index"]) not in clock]
     if not missing:
         return []
     times = entry_times(repo, "/".join(p for p in (prefix, gd.log_path.name) if p))

@@ -137,10 +137,11 @@ def _sync_with_remote(repo: Repo, gd: GameDir, prefix: str, opts: SyncOptions) -
 
 def _moderate_round(repo: Repo, gd: GameDir, prefix: str, opts: SyncOptions, report: SyncReport) -> None:
     """The moderator's work on an up-to-date clone: the moves, then the deadlines, then the reveal."""
-    restore_clock(repo, gd, prefix)
-    report.outcomes += process_incoming(repo, gd, prefix, opts)
+    entries = gd.entries()          # parsed once a round: the moves below only append to it
+    restore_clock(repo, gd, prefix, entries)
+    report.outcomes += process_incoming(repo, gd, prefix, opts, entries)
     if opts.tick:
-        _tick(repo, gd, prefix, report)
+        _tick(repo, gd, prefix, report, entries)
     _maybe_reveal(repo, gd, prefix, opts)
 
 
@@ -250,13 +251,15 @@ def _guard(repo: Repo, base: str, upstream: str, prefix: str, where: str) -> Non
 
 # --- processing the incoming moves ----------------------------------------------------
 
-def process_incoming(repo: Repo, gd: GameDir, prefix: str, opts: SyncOptions) -> list[Outcome]:
-    """Submit every incoming move in order; one commit each. Returns what happened."""
+def process_incoming(repo: Repo, gd: GameDir, prefix: str, opts: SyncOptions,
+                     entries: list[dict[str, Any]]) -> list[Outcome]:
+    """Submit every incoming move in order; one commit each. Returns what happened.  ``entries``:
+    the log as the round found it (moves only append to it, so its header and players' keys hold)."""
     incoming = join(prefix, INCOMING)
     items = collect(repo, incoming)
     if not items:
         return []
-    header = gd.entries()[0]
+    header = entries[0]
     players = [p["name"] for p in header["players"]]
     sigs: dict[str, Any] = {}
     if opts.verify_commits:
@@ -267,7 +270,7 @@ def process_incoming(repo: Repo, gd: GameDir, prefix: str, opts: SyncOptions) ->
         reason = _layout_refusal(item, players)
         if not reason and opts.verify_commits:
             reason = refusal(item, sigs, incoming)
-        outcome, waiting = _handle(repo, gd, prefix, item, reason, waiting)
+        outcome, waiting = _handle(repo, gd, prefix, item, reason, waiting, entries)
         outcomes.append(outcome)
     return outcomes
 
@@ -294,13 +297,13 @@ def _layout_refusal(item: IncomingItem, players: list[str]) -> str:
 
 
 def _handle(repo: Repo, gd: GameDir, prefix: str, item: IncomingItem, reason: str,
-            waiting: list[str]) -> tuple[Outcome, list[str]]:
+            waiting: list[str], entries: list[dict[str, Any]]) -> tuple[Outcome, list[str]]:
     """Submit one item (unless already refused), remove it, write its receipt, commit."""
     from pbem.submit import Receipt
     receipt: Receipt | None = None
     if not reason:
         assert item.move is not None and item.sig is not None
-        receipt, reason = _submit_item(gd, repo.root / item.move, repo.root / item.sig, item.owner)
+        receipt, reason = _submit_item(gd, repo.root / item.move, repo.root / item.sig, item.owner, entries)
     first = item.paths[0]
     shown = first[len(prefix) + 1:] if prefix else first           # incoming/red/0012.yaml
     filename = shown.split("/", 1)[-1]                              # red/0012.yaml
@@ -329,7 +332,8 @@ def _who(players: list[str]) -> str:
     return ", ".join(players) if players else "nobody (the game is over)"
 
 
-def _submit_item(gd: GameDir, move_path: Path, sig_path: Path, owner: str) -> tuple[Any, str]:
+def _submit_item(gd: GameDir, move_path: Path, sig_path: Path, owner: str,
+                 entries: list[dict[str, Any]]) -> tuple[Any, str]:
     """Submit one pushed move: (its receipt, "") or (None, the one-line reason it was refused).
 
     Never raises for anything in the files: a hostile or broken file is refused, and the
@@ -339,7 +343,7 @@ def _submit_item(gd: GameDir, move_path: Path, sig_path: Path, owner: str) -> tu
     raw = b""
     try:
         raw, signature = read_move_files(move_path, sig_path, follow_symlinks=False)
-        owners, _key, _signed = identify_signer(gd.entries(), raw, signature)
+        owners, _key, _signed = identify_signer(entries, raw, signature)     # whose key: the header and key changes
         if owner not in owners:
             raise Rejected(f"the move is signed with {' and '.join(owners)}'s key but it was put in "
                            f"incoming/{owner}/; each player adds moves only to their own folder")
@@ -392,11 +396,12 @@ def check_staged(repo: Repo, gd: GameDir, prefix: str, allow_seed: bool = False)
         raise SyncError("refusing to commit: the staged changes contain the moderator's seed in plain text")
 
 
-def _tick(repo: Repo, gd: GameDir, prefix: str, report: SyncReport) -> None:
-    """`pbem tick` in the clone: expired deadlines and bot seats; one commit for what it appended."""
+def _tick(repo: Repo, gd: GameDir, prefix: str, report: SyncReport, entries: list[dict[str, Any]]) -> None:
+    """`pbem tick` in the clone: expired deadlines and bot seats; one commit for what it appended.
+    ``entries``: the log as the round found it (the moves since cannot have closed the game)."""
     from pbem.deadlines import tick
     from pbem.table import revealed_at
-    if revealed_at(gd.entries()) is not None:        # a closed game has no deadlines left
+    if revealed_at(entries) is not None:        # a closed game has no deadlines left
         return
     result = tick(gd)
     report.reminders = result.reminders
