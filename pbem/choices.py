@@ -22,6 +22,11 @@ class Pairs(Sequence[Action]):
     def __init__(self, firsts: Sequence[A], seconds: Sequence[B], make: Callable[[A, B], Action]) -> None:
         self._firsts, self._seconds, self._make = list(firsts), list(seconds), make
 
+    @property
+    def make(self) -> Callable[[Any, Any], Action]:
+        """The function that makes each action (a bot's scores may depend on it alone)."""
+        return self._make
+
     def __len__(self) -> int:
         return len(self._firsts) * len(self._seconds)
 
@@ -57,6 +62,11 @@ class Chain(Sequence[Action]):
         for part in self._parts:
             total += len(part)
             self._ends.append(total)
+
+    @property
+    def parts(self) -> list[Sequence[Action]]:
+        """The sequences chained, in order (the empty ones left out)."""
+        return self._parts
 
     def __len__(self) -> int:
         return self._ends[-1] if self._ends else 0

@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 from pbem.game import IllegalAction, Rng
 from pbem.rules.survive.actions import handle_arg, swim_arg
-from pbem.rules.survive.base import ActionHandler, Decider, Events, StateT, event
+from pbem.rules.survive.base import ActionHandler, Decider, Events, Spaces, SpacesWhere, StateT, event
 from pbem.rules.survive.setup import SetupRules
 from pbem.rules.survive.state import (
     BOAT,
@@ -85,6 +85,12 @@ class MovementRules(SetupRules[StateT]):
     def ship_may_enter(self, state: StateT, boat: str, cell: int) -> bool:
         """"A given sea space can only contain one Ship at any time"."""
         return cell not in state.tile_at and cell not in state.boat_at
+
+    def closed_to_ship(self, state: StateT, boat: str) -> Spaces:
+        """The spaces ``boat`` may not sail into (not :meth:`ship_may_enter`), for a sea walk."""
+        if self.plain_ship_entry:     # the core's rule: the land and the spaces with a ship
+            return state.tile_at.keys() | state.boat_at.keys()
+        return SpacesWhere(lambda cell: not self.ship_may_enter(state, boat, cell))
 
     def ship_stops(self, state: StateT, boat: str, cell: int) -> bool:
         """An occupied ship entering a serpent or whale space is destroyed there."""
@@ -209,9 +215,11 @@ class MovementRules(SetupRules[StateT]):
         return [{"move": boat, "to": lab[n]} for n in around if may_enter(state, boat, n)]
 
     def movable_boats(self, state: StateT, player: str) -> list[str]:
+        """The ships at sea ``player`` may move: the empty ones ("any player can move it") and
+        those they control (:meth:`controllers`)."""
         controllers = self.controllers
         return [b.handle for b in state.boats.values()
-                if b.where == SEA and player in controllers(state, b.handle)]
+                if b.where == SEA and (not b.passengers or player in controllers(state, b.handle))]
 
     def legal_move(self, state: StateT, player: str) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = [{"done": "move"}]

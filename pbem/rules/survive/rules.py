@@ -8,6 +8,7 @@ state, its move-file shapes and its words; an expansion is a subclass of its gam
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any, Callable, Mapping, Sequence
 
@@ -56,11 +57,20 @@ def _placement(handle: str, spot: str) -> Action:
     return {"place": handle, "on": spot}
 
 
-def _tile_move(tile: str) -> Callable[[str, str], Action]:
+@dataclass(frozen=True)
+class _TileMove:
     """Playing ``tile`` to move a creature to a space."""
-    def make(creature: str, to: str) -> Action:
-        return {"play": tile, "creature": creature, "to": to}
-    return make
+
+    tile: str
+
+    def __call__(self, creature: str, to: str) -> Action:
+        return {"play": self.tile, "creature": creature, "to": to}
+
+
+def _never_scored(make: Callable[[Any, Any], Action]) -> bool:
+    """Are the actions ``make`` makes ones the core's greedy scores never score (not moves):
+    set-up placements and creature-moving tiles."""
+    return make is _placement or isinstance(make, _TileMove)
 
 
 class SurviveRules(ViewRules[StateT]):
@@ -130,7 +140,7 @@ class SurviveRules(ViewRules[StateT]):
             if self.hand_tiles[back].options == self.options_move_creature:
                 kind = str(self.tile_backs[back]["creature"])
                 creatures = [c.handle for c in state.creatures.values() if c.kind == kind and c.where == SEA]
-                parts.append(Pairs(creatures, self.vacant_labels(state), _tile_move(h)))
+                parts.append(Pairs(creatures, self.vacant_labels(state), _TileMove(h)))
             else:
                 parts.append([{"play": h, **params} for params in self.hand_tiles[back].options(state, player, back)])
         return Chain(parts)
@@ -254,6 +264,10 @@ class SurviveRules(ViewRules[StateT]):
         shares (where it stands, who is aboard) is worked out once for the list."""
         if not self.plain_preferences:
             return [self.bot_preference(state, player, a) for a in actions]
+        if isinstance(actions, Chain):
+            return [s for part in actions.parts for s in self.bot_preferences(state, player, part)]
+        if isinstance(actions, Pairs) and _never_scored(actions.make):
+            return [0.0] * len(actions)         # not moves: scored 0 without making them
         dist, index, is_isle = self.isle_distance, self.board.index, self.board.is_isle
         boat_at = state.boat_at
         known: dict[str, tuple[str, int, float]] = {}      # piece -> (kind, cell, explorer: aboard / ship: mine)
