@@ -2,7 +2,8 @@
 
 Speed work (issue 12) gives some rules a second, faster form: a creature's stop spaces worked
 out as one set instead of asking ``stops`` space by space, a ship's closed spaces as a set, a
-creature's destinations without their paths.  Each must equal what the plain rule says, in
+creature's destinations without their paths, the movement step's moves counted piece by piece
+before they are listed (``Game.legal_choices``).  Each must equal what the plain rule says, in
 every game and option combination the golden games cover, at every step.
 """
 from __future__ import annotations
@@ -68,6 +69,16 @@ def check_state(rules: Any, state: Any) -> int:
             closed = rules.closed_to_ship(state, b.handle)
             assert {c for c in cells if c in closed} == {c for c in cells if not rules.ship_may_enter(state, b.handle, c)}
             compared += 1
+    deadly = rules.deadly_spaces(state)
+    assert {c for c in cells if c in deadly} == {c for c in cells if rules.deadly_for_swimmers(state, c)}
+    for kinds in {(kind,) for kind in rules.comp["creatures"]} | {tuple(rules.comp["creatures"])}:
+        assert state.cells_with_creature(kinds) == {c for c in cells if state.has_creature(c, kinds)}
+    for player in state.players:         # the movement step and step 4 counted piece by piece, then listed
+        choices = rules.legal_choices(state, player)
+        listed = rules.legal_actions(state, player)
+        assert len(choices) == len(listed)
+        assert list(choices) == listed
+        compared += 1
     return compared
 
 

@@ -123,14 +123,14 @@ class AtlantisRules(SurviveRules[AtlantisState]):
     # dolphin: "Move one of your Swimmers 1 to 3 sea spaces."
     def dolphin_walk(self, state: AtlantisState) -> tuple[Spaces, Spaces]:
         """What blocks a swimmer's walk (the land) and where it ends (a deadly creature's space)."""
-        return state.tile_at, SpacesWhere(partial(self.deadly_for_swimmers, state))
+        return state.tile_at, self.deadly_spaces(state)
 
     def options_dolphin(self, state: AtlantisState, player: str, back: str) -> list[dict[str, Any]]:
         blocked, ends = self.dolphin_walk(state)
         out = []
         for e in state.explorers.values():
             if e.owner == player and e.where == SEA:
-                for dest in sorted(self.reach(at(e.cell), self.comp["tile_moves"]["dolphin"], blocked, ends)):
+                for dest in sorted(self.sea_walk(at(e.cell), self.comp["tile_moves"]["dolphin"], blocked, ends)):
                     if dest != e.cell:
                         out.append({"swimmer": e.handle, "to": self.label(dest)})
         return out
@@ -161,7 +161,7 @@ class AtlantisRules(SurviveRules[AtlantisState]):
         for boat in self.movable_boats(state, player):
             blocked, ends = self.wind_walk(state, boat)
             start = at(state.boats[boat].cell)
-            for dest in sorted(self.reach(start, self.comp["tile_moves"]["wind"], blocked, ends)):
+            for dest in sorted(self.sea_walk(start, self.comp["tile_moves"]["wind"], blocked, ends)):
                 if dest != start:
                     out.append({"boat": boat, "to": self.label(dest)})
         return out

@@ -15,9 +15,10 @@ The die's faces come from the data (``creature_die``).
 from __future__ import annotations
 
 from functools import partial
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
-from pbem.game import IllegalAction, NeedsSecret, Rng
+from pbem.choices import Chain, Pairs
+from pbem.game import Action, IllegalAction, NeedsSecret, Rng
 from pbem.rules.survive.actions import face_entry, handle_arg, is_none
 from pbem.rules.survive.base import (
     ActionHandler,
@@ -181,15 +182,23 @@ class CreatureRules(ReactionRules[StateT]):
                              f"{kind} {creature.handle}")
 
     def legal_creature(self, state: StateT, player: str) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = [{"creature": "none"}]
+        return list(self.creature_choices(state, player))
+
+    def creature_choices(self, state: StateT, player: str) -> Sequence[Action]:
+        """Step 4's legal actions: ``{creature: none}``, then each movable creature to each space
+        it may end on (:meth:`creature_spaces`), made only when read."""
+        parts: list[Sequence[Action]] = [[{"creature": "none"}]]
         ends: dict[str, Spaces] = {}        # each kind's stop cells, worked out once
         for handle in self.movable_creatures(state, state.turn.die or ""):
             c = state.creatures[handle]
             if c.kind not in ends:
                 ends[c.kind] = self.stop_cells(state, c.kind)
-            out.extend({"creature": handle, "to": self.label(d)}
-                       for d in self.creature_spaces(state, c, ends[c.kind]))
-        return out
+            parts.append(Pairs([handle], self.creature_spaces(state, c, ends[c.kind]), self.creature_to))
+        return Chain(parts)
+
+    def creature_to(self, handle: str, cell: int) -> Action:
+        """The order moving creature ``handle`` to ``cell``."""
+        return {"creature": handle, "to": self.label(cell)}
 
     # --- the move -------------------------------------------------------------------
     def creature_order(self, state: StateT, action: Mapping[str, Any]) -> Mapping[str, Any] | None:

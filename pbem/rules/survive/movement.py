@@ -12,9 +12,11 @@ One ``{move: HANDLE, to: SPACE}`` action spends one movement point:
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from functools import partial
+from typing import Any, Mapping, Sequence
 
-from pbem.game import IllegalAction, Rng
+from pbem.choices import Chain, Grouped
+from pbem.game import Action, IllegalAction, Rng
 from pbem.rules.survive.actions import handle_arg, swim_arg
 from pbem.rules.survive.base import ActionHandler, Decider, Events, Spaces, SpacesWhere, StateT, event
 from pbem.rules.survive.setup import SetupRules
@@ -26,6 +28,7 @@ from pbem.rules.survive.state import (
     SEA,
     STEP_MOVE,
     STEP_REMOVE,
+    Boat,
     Explorer,
     at,
     ship_of,
@@ -39,8 +42,13 @@ ON_BOARD = frozenset((LAND, BOAT, SEA))
 class MovementRules(SetupRules[StateT]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        kept, core = type(self), MovementRules
         #: the ruleset keeps the core's ship_may_enter (no layer changes where ships may go)
-        self.plain_ship_entry = type(self).ship_may_enter is MovementRules.ship_may_enter
+        self.plain_ship_entry = kept.ship_may_enter is core.ship_may_enter
+        #: the movement step is the core's list of explorer and ship moves, so it can be counted
+        #: piece by piece (:meth:`move_choices`)
+        self.plain_move_listing = (kept.legal_move is core.legal_move and kept.explorer_moves is core.explorer_moves
+                                   and kept.boat_moves is core.boat_moves)
 
     # --- what creatures do to people and ships (from the creature rules in the data) ----------
     def kinds_following(self, *rules: str) -> tuple[str, ...]:
@@ -127,6 +135,12 @@ class MovementRules(SetupRules[StateT]):
         """"If you move a Swimmer into a sea space containing a Sea Serpent or a Shark,
         the Swimmer is immediately removed from the game"."""
         return state.has_creature(cell, self.swimmer_killers())
+
+    def deadly_spaces(self, state: StateT) -> Spaces:
+        """The spaces where :meth:`deadly_for_swimmers` holds, for a sea walk."""
+        if type(self).deadly_for_swimmers is MovementRules.deadly_for_swimmers:
+            return state.cells_with_creature(self.swimmer_killers())
+        return SpacesWhere(partial(self.deadly_for_swimmers, state))
 
     def unprotected(self, state: StateT, swimmers: list[str]) -> list[str]:
         """The swimmers among ``swimmers`` that sea creatures can attack (all of them in the
@@ -215,11 +229,12 @@ class MovementRules(SetupRules[StateT]):
         return [{"move": boat, "to": lab[n]} for n in around if may_enter(state, boat, n)]
 
     def movable_boats(self, state: StateT, player: str) -> list[str]:
-        """The ships at sea ``player`` may move: the empty ones ("any player can move it") and
-        those they control (:meth:`controllers`)."""
-        controllers = self.controllers
-        return [b.handle for b in state.boats.values()
-                if b.where == SEA and (not b.passengers or player in controllers(state, b.handle))]
+        """The ships at sea ``player`` may move (:meth:`may_move_ship`)."""
+        return [b.handle for b in state.boats.values() if b.where == SEA and self.may_move_ship(state, player, b)]
+
+    def may_move_ship(self, state: StateT, player: str, b: Boat) -> bool:
+        """An empty ship: "any player can move it"; else its :meth:`controllers`."""
+        return not b.passengers or player in self.controllers(state, b.handle)
 
     def legal_move(self, state: StateT, player: str) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = [{"done": "move"}]
@@ -231,6 +246,56 @@ class MovementRules(SetupRules[StateT]):
         for boat in self.movable_boats(state, player):
             out.extend(boat_moves(state, boat))
         return out
+
+    # --- the movement step, counted before it is listed --------------------------------------
+    def move_choices(self, state: StateT, player: str) -> Sequence[Action]:
+        """:meth:`legal_move`, in its order, with each piece's moves counted and listed only when
+        one of them is read: the random bot takes one of about 80 and lists one piece's."""
+        near = self.board.neighbour_sets
+        closed = state.tile_at.keys() | state.boat_at.keys()    # the core's ship_may_enter: no land, no ship
+        room: set[int] = set()            # the spaces of the ships with room for another explorer
+        boats: list[str] = []
+        ship_moves: list[int] = []
+        for b in state.boats.values():
+            if b.where != SEA:
+                continue
+            cell = at(b.cell)
+            if self.has_room(state, b.handle):
+                room.add(cell)
+            if self.may_move_ship(state, player, b):
+                boats.append(b.handle)
+                ship_moves.append(len(near[cell] - closed) if self.plain_ship_entry
+                                  else len(self.boat_moves(state, b.handle)))
+        explorers = [e for e in state.explorers.values() if e.owner == player and e.where in ON_BOARD]
+        return Chain([[{"done": "move"}],
+                      Grouped([e.handle for e in explorers], [self.explorer_move_count(state, e, room) for e in explorers],
+                              partial(self.explorer_moves, state)),
+                      Grouped(boats, ship_moves, partial(self.boat_moves, state))])
+
+    def explorer_move_count(self, state: StateT, e: Explorer, room: set[int]) -> int:
+        """How many moves :meth:`explorer_moves` lists for ``e``, counted without listing them
+        (``room``: the spaces of the ships with room, :meth:`has_room`); tests check the two
+        agree at every step.
+
+        On land: one per neighbouring space (walk, swim, or board a ship there), and a second
+        (swim: true) beside a ship with room.  Aboard: one per neighbouring ship with room, the
+        jump into its own space if it may swim, and the safe isles next to it.  Swimming: the
+        ship in its own space if it has room and the swimmer may board, every neighbouring sea
+        space if it may swim, and the safe isles next to it."""
+        near = self.board.neighbour_sets
+        if e.where == LAND:
+            cell = at(e.cell)
+            return len(near[cell]) + len(near[cell] & room)
+        if e.where == BOAT:
+            cell = at(state.boats[ship_of(e.boat)].cell)
+            return (len(near[cell] & room) + (1 if self.may_swim(state, e.handle) else 0)
+                    + len(self.board.isles_next_to[cell]))
+        if e.where == SEA:
+            cell = at(e.cell)
+            board = 1 if cell in room and self.may_board_from_the_sea(state, e.handle) else 0
+            swim = len(near[cell] - state.tile_at.keys()) if self.may_swim(state, e.handle) else 0
+            return board + swim + len(self.board.isles_next_to[cell])
+        return 0
 
     def do_move(self, state: StateT, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         self.expect(state, player, STEP_MOVE)

@@ -24,6 +24,7 @@ from pbem.game import (
 )
 from pbem.rules.survive.actions import SHAPES, ActionShape, action_kind
 from pbem.rules.survive.base import Events, StateT, event
+from pbem.rules.survive.creatures import CreatureRules
 from pbem.rules.survive.setup import SetupRules
 from pbem.rules.survive.state import (
     BOAT,
@@ -31,6 +32,7 @@ from pbem.rules.survive.state import (
     SEA,
     SETUP_PLACE,
     STEP_CREATURE,
+    STEP_MOVE,
     STEP_REMOVE,
     STEP_TILE,
     at,
@@ -67,10 +69,6 @@ class _TileMove:
         return {"play": self.tile, "creature": creature, "to": to}
 
 
-def _never_scored(make: Callable[[Any, Any], Action]) -> bool:
-    """Are the actions ``make`` makes ones the core's greedy scores never score (not moves):
-    set-up placements and creature-moving tiles."""
-    return make is _placement or isinstance(make, _TileMove)
 
 
 class SurviveRules(ViewRules[StateT]):
@@ -82,6 +80,8 @@ class SurviveRules(ViewRules[StateT]):
         self.plain_tile_listing = (type(self).legal_play_tile is TileRules.legal_play_tile
                                    and type(self).options_move_creature is TileRules.options_move_creature
                                    and type(self).relocation_options is TileRules.relocation_options)
+        #: the core lists step 4 (each movable creature to each space it may reach)
+        self.plain_creature_listing = type(self).legal_creature is CreatureRules.legal_creature
         #: the greedy bot's scores are the core's (no layer scores its own way)
         self.plain_preferences = (type(self).bot_preference is SurviveRules.bot_preference
                                   and type(self).prefer_move is SurviveRules.prefer_move)
@@ -117,8 +117,9 @@ class SurviveRules(ViewRules[StateT]):
 
     def legal_choices(self, state: StateT, player: str) -> Sequence[Action]:
         """The legal actions, made only when read where a decision pairs two lists (set-up
-        placement: every explorer in reserve on every empty tile), unless a layer lists them
-        its own way."""
+        placement: every explorer in reserve on every empty tile; creature-moving tiles) or
+        where each piece's moves are counted first (the movement step), unless a layer lists
+        them its own way."""
         if self.decider(state) != player:
             return []
         step = self.current_step(state)
@@ -127,6 +128,10 @@ class SurviveRules(ViewRules[StateT]):
             return Pairs(self.reserve_explorers(state, player), spots, _placement)
         if step == STEP_TILE and self.deciders.get(step) == self.legal_play_tile and self.plain_tile_listing:
             return self.tile_choices(state, player)
+        if step == STEP_MOVE and self.deciders.get(step) == self.legal_move and self.plain_move_listing:
+            return self.move_choices(state, player)
+        if step == STEP_CREATURE and self.deciders.get(step) == self.legal_creature and self.plain_creature_listing:
+            return self.creature_choices(state, player)
         return self.deciders[step](state, player)
 
     def tile_choices(self, state: StateT, player: str) -> Sequence[Action]:
@@ -266,7 +271,7 @@ class SurviveRules(ViewRules[StateT]):
             return [self.bot_preference(state, player, a) for a in actions]
         if isinstance(actions, Chain):
             return [s for part in actions.parts for s in self.bot_preferences(state, player, part)]
-        if isinstance(actions, Pairs) and _never_scored(actions.make):
+        if isinstance(actions, Pairs) and self.never_scored(actions.make):
             return [0.0] * len(actions)         # not moves: scored 0 without making them
         dist, index, is_isle = self.isle_distance, self.board.index, self.board.is_isle
         boat_at = state.boat_at
@@ -295,6 +300,11 @@ class SurviveRules(ViewRules[StateT]):
             else:
                 out.append(0.0)
         return out
+
+    def never_scored(self, make: Callable[[Any, Any], Action]) -> bool:
+        """Are the actions ``make`` makes (:class:`~pbem.choices.Pairs`) ones the core's scores
+        never score, not being moves: set-up placements, creature-moving tiles, step 4's orders."""
+        return make is _placement or isinstance(make, _TileMove) or make == self.creature_to
 
     def _piece_facts(self, state: StateT, player: str, piece: str) -> tuple[str, int, float]:
         """What :meth:`prefer_move` reads of a piece: ("explorer", its cell, 1.0 if aboard a ship),
