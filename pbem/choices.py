@@ -72,6 +72,11 @@ class Grouped(Sequence[Action]):
                                    f"{len(listed)} listed")
         return listed
 
+    def groups(self) -> Iterator[tuple[str, list[Action]]]:
+        """Each key with its actions, in order."""
+        for i, key in enumerate(self._keys):
+            yield key, self.group(i)
+
     def __len__(self) -> int:
         return self._total
 

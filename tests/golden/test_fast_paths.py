@@ -68,7 +68,11 @@ def check_state(rules: Any, state: Any) -> int:
         if b.where == SEA:
             closed = rules.closed_to_ship(state, b.handle)
             assert {c for c in cells if c in closed} == {c for c in cells if not rules.ship_may_enter(state, b.handle, c)}
+            ends = rules.ship_stop_cells(state, b.handle)
+            assert {c for c in cells if c in ends} == {c for c in cells if rules.ship_stops(state, b.handle, c)}
             compared += 1
+    vacant = [rules.label(c) for c in range(rules.board.playable_count) if rules.vacant(state, c)]
+    assert rules.vacant_labels(state) == vacant
     deadly = rules.deadly_spaces(state)
     assert {c for c in cells if c in deadly} == {c for c in cells if rules.deadly_for_swimmers(state, c)}
     for kinds in {(kind,) for kind in rules.comp["creatures"]} | {tuple(rules.comp["creatures"])}:

@@ -10,7 +10,6 @@ are layers on this class (``players56``, ``challenges``, ``dive``, ``squid``), a
 """
 from __future__ import annotations
 
-from functools import partial
 from typing import Any, Callable, Mapping, Sequence
 
 from pbem.game import IllegalAction, NeedsSecret, Rng
@@ -31,7 +30,7 @@ from pbem.rules.atlantis.state import (
     sort_handles,
 )
 from pbem.rules.survive.actions import handle_arg
-from pbem.rules.survive.base import Events, HandTile, Spaces, SpacesWhere, event
+from pbem.rules.survive.base import Events, HandTile, Spaces, event
 from pbem.rules.survive.rules import SurviveRules
 from pbem.rules.survive.view import SETUP_PHASES
 
@@ -154,7 +153,7 @@ class AtlantisRules(SurviveRules[AtlantisState]):
     # wind: "Move a Ship you control 1 to 3 sea spaces."
     def wind_walk(self, state: AtlantisState, boat: str) -> tuple[Spaces, Spaces]:
         """What blocks a ship's walk and where it ends (:meth:`ship_may_enter`, :meth:`ship_stops`)."""
-        return self.closed_to_ship(state, boat), SpacesWhere(partial(self.ship_stops, state, boat))
+        return self.closed_to_ship(state, boat), self.ship_stop_cells(state, boat)
 
     def options_wind(self, state: AtlantisState, player: str, back: str) -> list[dict[str, Any]]:
         out = []

@@ -18,7 +18,7 @@ from typing import Any, Mapping, Sequence
 from pbem.choices import Chain, Grouped
 from pbem.game import Action, IllegalAction, Rng
 from pbem.rules.survive.actions import handle_arg, swim_arg
-from pbem.rules.survive.base import ActionHandler, Decider, Events, Spaces, SpacesWhere, StateT, event
+from pbem.rules.survive.base import NOWHERE, ActionHandler, Decider, Events, Spaces, SpacesWhere, StateT, event
 from pbem.rules.survive.setup import SetupRules
 from pbem.rules.survive.state import (
     BOAT,
@@ -103,6 +103,12 @@ class MovementRules(SetupRules[StateT]):
     def ship_stops(self, state: StateT, boat: str, cell: int) -> bool:
         """An occupied ship entering a serpent or whale space is destroyed there."""
         return bool(state.boats[boat].passengers) and state.has_creature(cell, self.ship_sinkers())
+
+    def ship_stop_cells(self, state: StateT, boat: str) -> Spaces:
+        """The spaces where :meth:`ship_stops` holds, for a sea walk."""
+        if type(self).ship_stops is MovementRules.ship_stops:
+            return state.cells_with_creature(self.ship_sinkers()) if state.boats[boat].passengers else NOWHERE
+        return SpacesWhere(partial(self.ship_stops, state, boat))
 
     def sail(self, state: StateT, boat: str, cell: int, events: Events) -> None:
         """Move a ship one or more spaces ending at ``cell`` and apply what it meets there.

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any, Callable, Mapping, Sequence
 
-from pbem.choices import Chain, Pairs
+from pbem.choices import Chain, Grouped, Pairs
 from pbem.game import (
     Action,
     Decision,
@@ -273,6 +273,8 @@ class SurviveRules(ViewRules[StateT]):
             return [s for part in actions.parts for s in self.bot_preferences(state, player, part)]
         if isinstance(actions, Pairs) and self.never_scored(actions.make):
             return [0.0] * len(actions)         # not moves: scored 0 without making them
+        if isinstance(actions, Grouped):        # the movement step, piece by piece
+            return [s for piece, moves in actions.groups() for s in self.piece_move_scores(state, player, piece, moves)]
         dist, index, is_isle = self.isle_distance, self.board.index, self.board.is_isle
         boat_at = state.boat_at
         known: dict[str, tuple[str, int, float]] = {}      # piece -> (kind, cell, explorer: aboard / ship: mine)
@@ -300,6 +302,22 @@ class SurviveRules(ViewRules[StateT]):
             else:
                 out.append(0.0)
         return out
+
+    def piece_move_scores(self, state: StateT, player: str, piece: str,
+                          moves: Sequence[Mapping[str, Any]]) -> list[float]:
+        """The core's scores (:meth:`prefer_move`) of ``piece``'s moves, each ``{move: piece, to:
+        SPACE, ...}`` as the movement step lists them: what they share worked out once."""
+        kind, here, extra = self._piece_facts(state, player, piece)
+        dist, index = self.isle_distance, self.board.index
+        targets = [index[m["to"]] for m in moves]
+        if kind == "explorer":
+            first_isle, boat_at = self.board.playable_count, state.boat_at
+            bonus = 0.0 if extra else BOARD        # getting onto a ship, for an explorer not aboard one
+            return [SAVE if t >= first_isle else (bonus if t in boat_at else 0.0) + dist[here] - dist[t]
+                    for t in targets]
+        if kind == "ship":
+            return [extra * (dist[here] - dist[t]) for t in targets]
+        return [0.0] * len(targets)
 
     def never_scored(self, make: Callable[[Any, Any], Action]) -> bool:
         """Are the actions ``make`` makes (:class:`~pbem.choices.Pairs`) ones the core's scores

@@ -48,6 +48,8 @@ class TileRules(CreatureRules[StateT]):
         #: the ruleset keeps the core's readings of "a sea space" (tile removal) and "vacant"
         self.plain_removal_sea = type(self).counts_as_sea_for_removal is TileRules.counts_as_sea_for_removal
         self.plain_vacant = type(self).vacant is TileRules.vacant
+        #: the playable hexes (not the safe isles)
+        self.playable_cells = frozenset(range(self.board.playable_count))
 
     # --- 3. which tiles may be removed ----------------------------------------
     def counts_as_sea_for_removal(self, state: StateT, cell: int) -> bool:
@@ -350,10 +352,10 @@ class TileRules(CreatureRules[StateT]):
     def vacant_labels(self, state: StateT) -> list[str]:
         """The vacant sea spaces (:meth:`vacant`), by label, in cell order."""
         if self.plain_vacant:           # the core's "vacant sea space", without a call per cell
-            tile_at, boat_at, sea_at, creatures_at = state.tile_at, state.boat_at, state.sea_at, state.creatures_at
             labels = self.board.labels
-            return [labels[c] for c in range(self.board.playable_count)
-                    if c not in tile_at and c not in boat_at and not sea_at.get(c) and not creatures_at.get(c)]
+            # (the indexes hold only the cells with something there: an emptied cell is dropped)
+            occupied = state.tile_at.keys() | state.boat_at.keys() | state.sea_at.keys() | state.creatures_at.keys()
+            return [labels[c] for c in sorted(self.playable_cells - occupied)]
         return [self.label(c) for c in range(self.board.playable_count) if self.vacant(state, c)]
 
     def relocation_options(self, state: StateT, kind: str) -> list[dict[str, Any]]:
