@@ -78,11 +78,12 @@ class TileRules(CreatureRules[StateT]):
         else:
             return []
         nb = self.board.neighbours
-        if self.plain_removal_sea:      # the core's reading of "a sea space", without a call per cell
-            tile_at, central = state.tile_at, self.board.central
-            central_sea = self.central_counts_as_sea(state)
-            coastal = [t.handle for t in group
-                       if any(n not in tile_at and (n != central or central_sea) for n in nb[t.cell])]
+        if self.plain_removal_sea:      # the core's reading of "a sea space", as a set of the others
+            not_sea = set(state.tile_at)                  # the land, and the central space unless it counts
+            if not self.central_counts_as_sea(state):
+                not_sea.add(self.board.central)
+            near = self.board.neighbour_sets
+            coastal = [t.handle for t in group if not near[t.cell] <= not_sea]
         else:
             sea = self.counts_as_sea_for_removal
             coastal = [t.handle for t in group if any(sea(state, n) for n in nb[t.cell])]
