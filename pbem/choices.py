@@ -57,10 +57,18 @@ class Grouped(Sequence[Action]):
     piece's), each key's number of actions counted in advance: a key's actions are listed by
     ``listing(key)`` only when one of them is read, and checked against its count."""
 
-    def __init__(self, keys: Sequence[str], counts: Sequence[int], listing: Callable[[str], list[Action]]) -> None:
+    def __init__(self, keys: Sequence[str], counts: Sequence[int], listing: Callable[[str], list[Action]],
+                 targets: Callable[[str], list[int]] | None = None) -> None:
         self._keys, self._counts, self._listing = list(keys), list(counts), listing
         self._total = sum(self._counts)
         self._listed: dict[int, list[Action]] = {}
+        #: ``targets(key)``: where each of the key's actions goes, in order (a bot may score them
+        #: from that without making the actions); None when the actions do not say
+        self.targets = targets
+
+    @property
+    def keys(self) -> list[str]:
+        return self._keys
 
     def group(self, i: int) -> list[Action]:
         """The actions of the ``i``-th key."""

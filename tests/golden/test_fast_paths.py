@@ -3,7 +3,8 @@
 Speed work (issue 12) gives some rules a second, faster form: a creature's stop spaces worked
 out as one set instead of asking ``stops`` space by space, a ship's closed spaces as a set, a
 creature's destinations without their paths, the movement step's moves counted piece by piece
-before they are listed (``Game.legal_choices``).  Each must equal what the plain rule says, in
+before they are listed (``Game.legal_choices``), the greedy bot's scores of those sequences
+worked out from where each move goes.  Each must equal what the plain rule says, in
 every game and option combination the golden games cover, at every step.
 """
 from __future__ import annotations
@@ -81,6 +82,7 @@ def check_state(rules: Any, state: Any) -> int:
         choices = rules.legal_choices(state, player)
         listed = rules.legal_actions(state, player)
         assert len(choices) == len(listed)
+        assert rules.bot_preferences(state, player, choices) == rules.bot_preferences(state, player, listed)
         assert list(choices) == listed
         compared += 1
     return compared

@@ -48,7 +48,8 @@ class MovementRules(SetupRules[StateT]):
         #: the movement step is the core's list of explorer and ship moves, so it can be counted
         #: piece by piece (:meth:`move_choices`)
         self.plain_move_listing = (kept.legal_move is core.legal_move and kept.explorer_moves is core.explorer_moves
-                                   and kept.boat_moves is core.boat_moves)
+                                   and kept.explorer_steps is core.explorer_steps and kept.boat_moves is core.boat_moves
+                                   and kept.boat_steps is core.boat_steps)
 
     # --- what creatures do to people and ships (from the creature rules in the data) ----------
     def kinds_following(self, *rules: str) -> tuple[str, ...]:
@@ -190,49 +191,59 @@ class MovementRules(SetupRules[StateT]):
         return self.may_swim(state, explorer)
 
     def explorer_moves(self, state: StateT, handle: str) -> list[dict[str, Any]]:
-        """Every legal one-point move of one explorer, as actions."""
-        e = state.explorers[handle]
-        out: list[dict[str, Any]] = []
-        nb = self.board.neighbours
+        """Every legal one-point move of one explorer, as actions (:meth:`explorer_steps`)."""
         lab = self.board.labels
+        return [{"move": handle, "to": lab[cell], "swim": True} if swim else {"move": handle, "to": lab[cell]}
+                for cell, swim in self.explorer_steps(state, handle)]
+
+    def explorer_steps(self, state: StateT, handle: str) -> list[tuple[int, bool]]:
+        """Every legal one-point move of one explorer: (the space it goes to, swim: true)."""
+        e = state.explorers[handle]
+        out: list[tuple[int, bool]] = []
+        nb = self.board.neighbours
         if e.where == LAND:
             for n in nb[at(e.cell)]:
                 if n in state.tile_at:
-                    out.append({"move": handle, "to": lab[n]})
+                    out.append((n, False))                  # walk
                     continue
                 boat = state.boat_at.get(n)
                 if boat is None or self.has_room(state, boat):
-                    out.append({"move": handle, "to": lab[n]})          # swim, or board the ship there
+                    out.append((n, False))                  # swim, or board the ship there
                 if boat is not None:
-                    out.append({"move": handle, "to": lab[n], "swim": True})
+                    out.append((n, True))                   # swim beside the ship
         elif e.where == BOAT:
             cell = at(state.boats[ship_of(e.boat)].cell)
             for n in nb[cell]:
                 boat = state.boat_at.get(n)
                 if boat is not None and self.has_room(state, boat):
-                    out.append({"move": handle, "to": lab[n]})
+                    out.append((n, False))                  # to the ship next to it
             if self.may_swim(state, handle):
-                out.append({"move": handle, "to": lab[cell]})
-            out.extend({"move": handle, "to": lab[i]} for i in self.board.isles_next_to[cell])
+                out.append((cell, False))                   # jump overboard
+            out.extend((i, False) for i in self.board.isles_next_to[cell])
         elif e.where == SEA:
             cell = at(e.cell)
             boat = state.boat_at.get(cell)
             if boat is not None and self.has_room(state, boat) and self.may_board_from_the_sea(state, handle):
-                out.append({"move": handle, "to": lab[cell]})
+                out.append((cell, False))                   # climb into the ship here
             if self.may_swim(state, handle):
                 land = state.tile_at
-                out.extend({"move": handle, "to": lab[n]} for n in nb[cell] if n not in land)
-            out.extend({"move": handle, "to": lab[i]} for i in self.board.isles_next_to[cell])
+                out.extend((n, False) for n in nb[cell] if n not in land)
+            out.extend((i, False) for i in self.board.isles_next_to[cell])
         return out
 
     def boat_moves(self, state: StateT, boat: str) -> list[dict[str, Any]]:
+        """Every legal one-point move of one ship, as actions (:meth:`boat_steps`)."""
         lab = self.board.labels
+        return [{"move": boat, "to": lab[n]} for n in self.boat_steps(state, boat)]
+
+    def boat_steps(self, state: StateT, boat: str) -> list[int]:
+        """The spaces a ship may sail to with one movement point."""
         around = self.board.neighbours[at(state.boats[boat].cell)]
         if self.plain_ship_entry:     # the core's rule: no terrain tile and no ship there
             tile_at, boat_at = state.tile_at, state.boat_at
-            return [{"move": boat, "to": lab[n]} for n in around if n not in tile_at and n not in boat_at]
+            return [n for n in around if n not in tile_at and n not in boat_at]
         may_enter = self.ship_may_enter
-        return [{"move": boat, "to": lab[n]} for n in around if may_enter(state, boat, n)]
+        return [n for n in around if may_enter(state, boat, n)]
 
     def movable_boats(self, state: StateT, player: str) -> list[str]:
         """The ships at sea ``player`` may move (:meth:`may_move_ship`)."""
@@ -275,8 +286,12 @@ class MovementRules(SetupRules[StateT]):
         explorers = [e for e in state.explorers.values() if e.owner == player and e.where in ON_BOARD]
         return Chain([[{"done": "move"}],
                       Grouped([e.handle for e in explorers], [self.explorer_move_count(state, e, room) for e in explorers],
-                              partial(self.explorer_moves, state)),
-                      Grouped(boats, ship_moves, partial(self.boat_moves, state))])
+                              partial(self.explorer_moves, state), partial(self.explorer_targets, state)),
+                      Grouped(boats, ship_moves, partial(self.boat_moves, state), partial(self.boat_steps, state))])
+
+    def explorer_targets(self, state: StateT, handle: str) -> list[int]:
+        """Where each of :meth:`explorer_moves` goes, in order."""
+        return [cell for cell, _ in self.explorer_steps(state, handle)]
 
     def explorer_move_count(self, state: StateT, e: Explorer, room: set[int]) -> int:
         """How many moves :meth:`explorer_moves` lists for ``e``, counted without listing them

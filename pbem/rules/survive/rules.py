@@ -273,8 +273,9 @@ class SurviveRules(ViewRules[StateT]):
             return [s for part in actions.parts for s in self.bot_preferences(state, player, part)]
         if isinstance(actions, Pairs) and self.never_scored(actions.make):
             return [0.0] * len(actions)         # not moves: scored 0 without making them
-        if isinstance(actions, Grouped):        # the movement step, piece by piece
-            return [s for piece, moves in actions.groups() for s in self.piece_move_scores(state, player, piece, moves)]
+        if isinstance(actions, Grouped) and actions.targets is not None:    # the movement step, piece by piece
+            targets = actions.targets
+            return [s for piece in actions.keys for s in self.piece_move_scores(state, player, piece, targets(piece))]
         dist, index, is_isle = self.isle_distance, self.board.index, self.board.is_isle
         boat_at = state.boat_at
         known: dict[str, tuple[str, int, float]] = {}      # piece -> (kind, cell, explorer: aboard / ship: mine)
@@ -303,13 +304,11 @@ class SurviveRules(ViewRules[StateT]):
                 out.append(0.0)
         return out
 
-    def piece_move_scores(self, state: StateT, player: str, piece: str,
-                          moves: Sequence[Mapping[str, Any]]) -> list[float]:
-        """The core's scores (:meth:`prefer_move`) of ``piece``'s moves, each ``{move: piece, to:
-        SPACE, ...}`` as the movement step lists them: what they share worked out once."""
+    def piece_move_scores(self, state: StateT, player: str, piece: str, targets: list[int]) -> list[float]:
+        """The core's scores (:meth:`prefer_move`) of ``piece``'s moves, given where each goes (the
+        movement step's order): what they share worked out once."""
         kind, here, extra = self._piece_facts(state, player, piece)
-        dist, index = self.isle_distance, self.board.index
-        targets = [index[m["to"]] for m in moves]
+        dist = self.isle_distance
         if kind == "explorer":
             first_isle, boat_at = self.board.playable_count, state.boat_at
             bonus = 0.0 if extra else BOARD        # getting onto a ship, for an explorer not aboard one
