@@ -314,7 +314,7 @@ class MovementRules(SetupRules[StateT]):
         if e.where == SEA:
             cell = at(e.cell)
             board = 1 if cell in room and self.may_board_from_the_sea(state, e.handle) else 0
-            swim = len(near[cell] - state.tile_at.keys()) if self.may_swim(state, e.handle) else 0
+            swim = len(near[cell]) - len(near[cell] & state.tile_at.keys()) if self.may_swim(state, e.handle) else 0
             return board + swim + len(self.board.isles_next_to[cell])
         return 0
 
