@@ -57,7 +57,7 @@ def action_kind(action: Any, shapes: tuple[ActionShape, ...] | None = None) -> s
 
     ``shapes``: a variant's own action shapes (default: :data:`SHAPES`)."""
     shapes = SHAPES if shapes is None else shapes
-    if not isinstance(action, Mapping) or not action:
+    if not (type(action) is dict or isinstance(action, Mapping)) or not action:     # (dict: the common case, at once)
         raise IllegalAction("an action is a mapping such as {move: r7, to: G5}")
     try:
         key = (id(shapes), tuple(action))

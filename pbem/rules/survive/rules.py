@@ -30,6 +30,7 @@ from pbem.rules.survive.state import (
     BOAT,
     OVER,
     SEA,
+    SETUP_BOAT,
     SETUP_PLACE,
     STEP_CREATURE,
     STEP_MOVE,
@@ -59,6 +60,10 @@ def _placement(handle: str, spot: str) -> Action:
     return {"place": handle, "on": spot}
 
 
+def _ship_placement(boat: str, spot: str) -> Action:
+    return {"boat": boat, "at": spot}
+
+
 @dataclass(frozen=True)
 class _TileMove:
     """Playing ``tile`` to move a creature to a space."""
@@ -76,6 +81,8 @@ class SurviveRules(ViewRules[StateT]):
         super().__init__(*args, **kwargs)
         #: the core lists the set-up placements (no layer lists them its own way)
         self.plain_place_listing = type(self).legal_place is SetupRules.legal_place
+        #: the core lists the set-up ship placements
+        self.plain_boat_listing = type(self).legal_boat is SetupRules.legal_boat
         #: the core lists the tiles to play, and the creature-moving tiles' options
         self.plain_tile_listing = (type(self).legal_play_tile is TileRules.legal_play_tile
                                    and type(self).options_move_creature is TileRules.options_move_creature
@@ -126,6 +133,9 @@ class SurviveRules(ViewRules[StateT]):
         if step == SETUP_PLACE and self.deciders[step] == self.legal_place and self.plain_place_listing:
             spots = [self.label(c) for c in self.placement_spots(state)]
             return Pairs(self.reserve_explorers(state, player), spots, _placement)
+        if step == SETUP_BOAT and self.deciders[step] == self.legal_boat and self.plain_boat_listing:
+            spots = [self.label(c) for c in self.boat_spots(state)]
+            return Pairs(self.reserve_boats(state, player), spots, _ship_placement)
         if step == STEP_TILE and self.deciders.get(step) == self.legal_play_tile and self.plain_tile_listing:
             return self.tile_choices(state, player)
         if step == STEP_MOVE and self.deciders.get(step) == self.legal_move and self.plain_move_listing:
@@ -321,7 +331,7 @@ class SurviveRules(ViewRules[StateT]):
     def never_scored(self, make: Callable[[Any, Any], Action]) -> bool:
         """Are the actions ``make`` makes (:class:`~pbem.choices.Pairs`) ones the core's scores
         never score, not being moves: set-up placements, creature-moving tiles, step 4's orders."""
-        return make is _placement or isinstance(make, _TileMove) or make == self.creature_to
+        return make is _placement or make is _ship_placement or isinstance(make, _TileMove) or make == self.creature_to
 
     def _piece_facts(self, state: StateT, player: str, piece: str) -> tuple[str, int, float]:
         """What :meth:`prefer_move` reads of a piece: ("explorer", its cell, 1.0 if aboard a ship),
