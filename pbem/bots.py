@@ -29,12 +29,15 @@ def random_action(game: Game, state: Any, player: str, rng: Rng) -> dict[str, An
 
 
 def greedy_action(game: Game, state: Any, player: str, rng: Rng) -> dict[str, Any]:
-    """The action the game's hints like best (``Game.bot_preference``), ties broken at random."""
-    actions = _legal(game, state, player)
+    """The action the game's hints like best (``Game.bot_preference``), ties broken at random
+    (only the one taken is made where the game lists lazily: ``Game.legal_choices``)."""
+    actions = game.legal_choices(state, player)
+    if not actions:
+        raise RuntimeError(f"{player} has a pending decision but no legal action (rules bug)")
     scores = game.bot_preferences(state, player, actions)
     best = max(scores)
-    top = [a for a, s in zip(actions, scores) if s >= best - 1e-9]
-    return top[rng.randbelow(len(top), "bot")]
+    top = [i for i, s in enumerate(scores) if s >= best - 1e-9]
+    return actions[top[rng.randbelow(len(top), "bot")]]
 
 
 def pass_or_random_action(game: Game, state: Any, player: str, rng: Rng) -> dict[str, Any]:
@@ -43,13 +46,6 @@ def pass_or_random_action(game: Game, state: Any, player: str, rng: Rng) -> dict
 
 
 CHOOSERS = {"random": random_action, "greedy": greedy_action, "pass": pass_or_random_action}
-
-
-def _legal(game: Game, state: Any, player: str) -> list[dict[str, Any]]:
-    actions = game.legal_actions(state, player)
-    if not actions:
-        raise RuntimeError(f"{player} has a pending decision but no legal action (rules bug)")
-    return actions
 
 
 def bot_actions(game: Game, state: Any, player: str, draws: Draws, bot_rng: Rng,

@@ -22,6 +22,11 @@ class Pairs(Sequence[Action]):
     def __init__(self, firsts: Sequence[A], seconds: Sequence[B], make: Callable[[A, B], Action]) -> None:
         self._firsts, self._seconds, self._make = list(firsts), list(seconds), make
 
+    @property
+    def make(self) -> Callable[[Any, Any], Action]:
+        """The function that makes each action (a bot's scores may depend on it alone)."""
+        return self._make
+
     def __len__(self) -> int:
         return len(self._firsts) * len(self._seconds)
 
@@ -47,19 +52,92 @@ class Pairs(Sequence[Action]):
         return (make(a, b) for a in self._firsts for b in self._seconds)
 
 
-class Chain(Sequence[Action]):
-    """The sequences one after the other (a list of actions, then :class:`Pairs`...), read by index."""
+class Grouped(Sequence[Action]):
+    """The actions of several keys, one key's after the other's (a piece's moves, then the next
+    piece's), each key's number of actions counted in advance: a key's actions are listed by
+    ``listing(key)`` only when one of them is read, and checked against its count."""
 
-    def __init__(self, parts: Sequence[Sequence[Action]]) -> None:
-        self._parts = [p for p in parts if len(p)]
-        self._ends: list[int] = []
-        total = 0
-        for part in self._parts:
-            total += len(part)
-            self._ends.append(total)
+    def __init__(self, keys: Sequence[str], counts: Sequence[int], listing: Callable[[str], list[Action]],
+                 targets: Callable[[str], list[int]] | None = None) -> None:
+        self._keys, self._counts, self._listing = list(keys), list(counts), listing
+        self._total = sum(self._counts)
+        self._listed: dict[int, list[Action]] = {}
+        #: ``targets(key)``: where each of the key's actions goes, in order (a bot may score them
+        #: from that without making the actions); None when the actions do not say
+        self.targets = targets
+
+    @property
+    def keys(self) -> list[str]:
+        return self._keys
+
+    def group(self, i: int) -> list[Action]:
+        """The actions of the ``i``-th key."""
+        listed = self._listed.get(i)
+        if listed is None:
+            listed = self._listed[i] = self._listing(self._keys[i])
+            if len(listed) != self._counts[i]:
+                raise RuntimeError(f"rules bug: {self._counts[i]} legal actions counted for {self._keys[i]}, "
+                                   f"{len(listed)} listed")
+        return listed
+
+    def groups(self) -> Iterator[tuple[str, list[Action]]]:
+        """Each key with its actions, in order."""
+        for i, key in enumerate(self._keys):
+            yield key, self.group(i)
 
     def __len__(self) -> int:
-        return self._ends[-1] if self._ends else 0
+        return self._total
+
+    @overload
+    def __getitem__(self, k: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> list[Action]: ...
+
+    def __getitem__(self, k: int | slice) -> Action | list[Action]:
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        if k < 0:
+            k += self._total
+        if not 0 <= k < self._total:
+            raise IndexError("legal action index out of range")
+        for i, count in enumerate(self._counts):
+            if k < count:
+                return self.group(i)[k]
+            k -= count
+        raise IndexError("legal action index out of range")   # pragma: no cover - the counts cover every index
+
+    def __iter__(self) -> Iterator[Action]:
+        for i in range(len(self._keys)):
+            yield from self.group(i)
+
+
+class Chain(Sequence[Action]):
+    """The sequences one after the other (a list of actions, then :class:`Pairs`...), read by
+    index (the parts' lengths are asked only when an index or the length is)."""
+
+    def __init__(self, parts: Sequence[Sequence[Action]]) -> None:
+        self._parts = list(parts)
+        self._ends: list[int] | None = None
+
+    @property
+    def parts(self) -> list[Sequence[Action]]:
+        """The sequences chained, in order."""
+        return self._parts
+
+    def ends(self) -> list[int]:
+        """Where each part ends (the index after its last action)."""
+        if self._ends is None:
+            self._ends = []
+            total = 0
+            for part in self._parts:
+                total += len(part)
+                self._ends.append(total)
+        return self._ends
+
+    def __len__(self) -> int:
+        ends = self.ends()
+        return ends[-1] if ends else 0
 
     @overload
     def __getitem__(self, k: int) -> Action: ...
@@ -76,7 +154,7 @@ class Chain(Sequence[Action]):
         if not 0 <= k < n:
             raise IndexError("legal action index out of range")
         start = 0
-        for part, end in zip(self._parts, self._ends):
+        for part, end in zip(self._parts, self.ends()):
             if k < end:
                 return part[k - start]
             start = end

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from pbem.canonical import keyed_hash
-from pbem.draws import Draws, preview_draws
+from pbem.draws import UNAVAILABLE, Draws, preview_draws
 from pbem.errors import PbemError, excerpt, one_line
 from pbem.game import Event, Game, IllegalAction, NeedsSecret
 from pbem.preferences import Preferences, is_prefer
@@ -29,8 +29,11 @@ class Rejected(PbemError):
 
 
 def action_rng(seed: bytes | None, label: str, index: int, action_no: int) -> Rng:
-    """A random source for in-memory play (simulations, tests): ``"<label>/<index>/<action>"``."""
-    return Draws(seed, f"{label}/{index}").rng(action_no)
+    """A random source for in-memory play (simulations, tests): ``"<label>/<index>/<action>"``
+    (``Draws(seed, f"{label}/{index}").rng(action_no)``, without the Draws)."""
+    if seed is None:
+        return Rng.unavailable(UNAVAILABLE)
+    return Rng(seed, f"{label}/{index}/{action_no}")
 
 
 def state_hash(game: Game, state: Any, seed: bytes, game_id: str) -> str:

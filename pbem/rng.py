@@ -45,8 +45,10 @@ class Rng:
     def __init__(self, seed: bytes | None, label: str) -> None:
         self._seed = seed
         self.label = label
+        self._message = DOMAIN + b"\x00" + label.encode() + b"\x00"   # + the block number
         self._block = 0
-        self._buf = b""
+        self._buf = b""         # the stream read so far (the part from _pos on not used yet)
+        self._pos = 0
         self.draws: list[tuple[str, int, int]] = []   # (what, n, result), for audit traces
 
     @classmethod
@@ -58,11 +60,12 @@ class Rng:
     def _bytes(self, count: int) -> bytes:
         if self._seed is None:
             raise NeedsSecret(getattr(self, "_why", "no seed"))
-        while len(self._buf) < count:
-            msg = DOMAIN + b"\x00" + self.label.encode() + b"\x00" + self._block.to_bytes(8, "big")
-            self._buf += hmac.digest(self._seed, msg, "sha256")     # = hmac.new(...).digest(), in one C call
+        while len(self._buf) - self._pos < count:
+            block = hmac.digest(self._seed, self._message + self._block.to_bytes(8, "big"), "sha256")
+            self._buf, self._pos = self._buf[self._pos:] + block, 0      # (hmac.digest: one C call)
             self._block += 1
-        out, self._buf = self._buf[:count], self._buf[count:]
+        out = self._buf[self._pos:self._pos + count]
+        self._pos += count
         return out
 
     def randbelow(self, n: int, what: str = "") -> int:

@@ -22,6 +22,27 @@ def test_randbelow_follows_the_documented_derivation():
     assert [rng.randbelow(6) for _ in range(4)] == expected
 
 
+def test_a_long_stream_reads_block_after_block():
+    """Draws keep reading the documented byte stream across many blocks (the buffer is read
+    from a position, not cut at every draw)."""
+    seed, label = b"long" * 8, "g/9/0"
+    rng = Rng(seed, label)
+    stream = b"".join(reference_block(seed, label, i) for i in range(12))
+    expected = [int.from_bytes(stream[k:k + 8], "big") % 97 for k in range(0, 12 * 32, 8)]
+    assert [rng.randbelow(97) for _ in range(48)] == expected
+
+
+def test_action_rng_is_the_entry_draws_of_the_action():
+    from pbem.draws import Draws
+    from pbem.engine import action_rng
+    seed = bytes(range(32))
+    ours, theirs = action_rng(seed, "sim", 7, 2), Draws(seed, "sim/7").rng(2)
+    assert ours.label == theirs.label == "sim/7/2"
+    assert [ours.randbelow(1000) for _ in range(9)] == [theirs.randbelow(1000) for _ in range(9)]
+    with pytest.raises(NeedsSecret):
+        action_rng(None, "sim", 7, 2).randbelow(6)
+
+
 def test_known_answer_vectors_from_the_docs():
     # docs/randomness.md lists these; an auditor's re-implementation must reproduce them.
     rng = Rng(b"\x00" * 32, "atlantis-test/1/0")

@@ -37,7 +37,7 @@ from pbem.rules.atlantis.state import (
     sort_handles,
 )
 from pbem.rules.survive.actions import handle_arg, is_none, swim_arg
-from pbem.rules.survive.base import ActionHandler, Decider, Events, Path, TileEffect, WalkTest, event
+from pbem.rules.survive.base import NOWHERE, ActionHandler, Decider, Events, Path, Spaces, TileEffect, event
 
 STEP_DIVE = "dive"          # step 4 with the dive dice
 STEP_PROTECT = "protect"    # a dolphin placed among several swimmers: which one it protects
@@ -319,15 +319,14 @@ class Dolphins(AtlantisRules):
             if distance == DIVE:
                 cells = self.vacant_spaces(state)
             else:
-                enter = (lambda cell: self.ship_may_enter(state, piece, cell))
-                cells = sorted(self.reach(b.cell or 0, int(distance), enter, lambda cell: False))
+                cells = sorted(self.reach(b.cell or 0, int(distance), self.closed_to_ship(state, piece), NOWHERE))
             return [(c, []) for c in cells if c != b.cell]
         c = state.creatures[piece]
         if c.kind == DOLPHIN:
             if distance == DIVE:
                 cells = self.vacant_spaces(state)
             else:
-                cells = sorted(self.reach(c.cell or 0, int(distance), state.is_sea, lambda cell: False))
+                cells = sorted(self.reach(c.cell or 0, int(distance), state.tile_at, NOWHERE))
             return [(d, self.free_swimmers(state, d)) for d in cells if d != c.cell]
         if distance == DIVE:
             cells = self.vacant_spaces(state) + ([c.cell or 0] if self.may_stay(state, c.kind) else [])
@@ -388,12 +387,11 @@ class Dolphins(AtlantisRules):
         return cell
 
     def dive_walk(self, state: AtlantisState, action: Mapping[str, Any], start: int, distance: str,
-                  enter: WalkTest, stop: WalkTest,
-                  what: str) -> Path:
+                  blocked: Spaces, ends: Spaces, what: str) -> Path:
         """A move "up to the number of sea spaces you rolled" or a dive; never back to ``start``."""
         if distance == DIVE:
             return [self.dive_to(state, action, what)]
-        return self.walk_arg(action, start, int(distance), enter, stop, what, allow_return=False)
+        return self.walk_arg(action, start, int(distance), blocked, ends, what, allow_return=False)
 
     def dive_boat(self, state: AtlantisState, player: str, boat: str, action: Mapping[str, Any], distance: str,
                   events: Events) -> None:
@@ -401,8 +399,8 @@ class Dolphins(AtlantisRules):
         if "protect" in action:
             raise IllegalAction("protect: is for dolphins")
         start = state.boats[boat].cell or 0
-        enter = (lambda cell: self.ship_may_enter(state, boat, cell))
-        path = self.dive_walk(state, action, start, distance, enter, lambda cell: False, f"ship {boat}")
+        path = self.dive_walk(state, action, start, distance, self.closed_to_ship(state, boat), NOWHERE,
+                              f"ship {boat}")
         events.append(event({"event": "sail", "player": player, "boat": boat, "how": "dive dice",
                              "from": self.label(start), "to": self.label(path[-1])}))
         self.sail(state, boat, path[-1], events)
@@ -451,7 +449,7 @@ class Dolphins(AtlantisRules):
             if old is not None:
                 self.exposed(state, start, old, events)
             return
-        path = self.dive_walk(state, action, start, distance, state.is_sea, lambda cell: False,
+        path = self.dive_walk(state, action, start, distance, state.tile_at, NOWHERE,
                               f"dolphin {dolphin}")
         dest = path[-1]
         free = self.free_swimmers(state, dest)

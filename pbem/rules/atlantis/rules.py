@@ -30,7 +30,7 @@ from pbem.rules.atlantis.state import (
     sort_handles,
 )
 from pbem.rules.survive.actions import handle_arg
-from pbem.rules.survive.base import Events, HandTile, WalkTest, event
+from pbem.rules.survive.base import Events, HandTile, Spaces, event
 from pbem.rules.survive.rules import SurviveRules
 from pbem.rules.survive.view import SETUP_PHASES
 
@@ -120,15 +120,16 @@ class AtlantisRules(SurviveRules[AtlantisState]):
                 "wind": HandTile(self.options_wind, self.play_wind)}
 
     # dolphin: "Move one of your Swimmers 1 to 3 sea spaces."
-    def dolphin_walk(self, state: AtlantisState) -> tuple[WalkTest, WalkTest]:
-        return state.is_sea, (lambda cell: self.deadly_for_swimmers(state, cell))
+    def dolphin_walk(self, state: AtlantisState) -> tuple[Spaces, Spaces]:
+        """What blocks a swimmer's walk (the land) and where it ends (a deadly creature's space)."""
+        return state.tile_at, self.deadly_spaces(state)
 
     def options_dolphin(self, state: AtlantisState, player: str, back: str) -> list[dict[str, Any]]:
-        enter, stop = self.dolphin_walk(state)
+        blocked, ends = self.dolphin_walk(state)
         out = []
         for e in state.explorers.values():
             if e.owner == player and e.where == SEA:
-                for dest in sorted(self.reach(at(e.cell), self.comp["tile_moves"]["dolphin"], enter, stop)):
+                for dest in sorted(self.sea_walk(at(e.cell), self.comp["tile_moves"]["dolphin"], blocked, ends)):
                     if dest != e.cell:
                         out.append({"swimmer": e.handle, "to": self.label(dest)})
         return out
@@ -139,8 +140,8 @@ class AtlantisRules(SurviveRules[AtlantisState]):
         e = state.explorers.get(handle)
         if e is None or e.owner != player or e.where != SEA:
             raise IllegalAction(f"the dolphin helps one of your swimmers; {handle} is not one")
-        enter, stop = self.dolphin_walk(state)
-        path = self.walk_arg(action, at(e.cell), self.comp["tile_moves"]["dolphin"], enter, stop,
+        blocked, ends = self.dolphin_walk(state)
+        path = self.walk_arg(action, at(e.cell), self.comp["tile_moves"]["dolphin"], blocked, ends,
                              f"swimmer {handle}", allow_return=False)
         frm = e.cell
         state.put_explorer(handle, SEA, path[-1])
@@ -150,16 +151,16 @@ class AtlantisRules(SurviveRules[AtlantisState]):
             self.lose_explorers(state, [handle], path[-1], events, cause="swam into a sea creature")
 
     # wind: "Move a Ship you control 1 to 3 sea spaces."
-    def wind_walk(self, state: AtlantisState, boat: str) -> tuple[WalkTest, WalkTest]:
-        return ((lambda cell: self.ship_may_enter(state, boat, cell)),
-                (lambda cell: self.ship_stops(state, boat, cell)))
+    def wind_walk(self, state: AtlantisState, boat: str) -> tuple[Spaces, Spaces]:
+        """What blocks a ship's walk and where it ends (:meth:`ship_may_enter`, :meth:`ship_stops`)."""
+        return self.closed_to_ship(state, boat), self.ship_stop_cells(state, boat)
 
     def options_wind(self, state: AtlantisState, player: str, back: str) -> list[dict[str, Any]]:
         out = []
         for boat in self.movable_boats(state, player):
-            enter, stop = self.wind_walk(state, boat)
+            blocked, ends = self.wind_walk(state, boat)
             start = at(state.boats[boat].cell)
-            for dest in sorted(self.reach(start, self.comp["tile_moves"]["wind"], enter, stop)):
+            for dest in sorted(self.sea_walk(start, self.comp["tile_moves"]["wind"], blocked, ends)):
                 if dest != start:
                     out.append({"boat": boat, "to": self.label(dest)})
         return out
@@ -170,9 +171,9 @@ class AtlantisRules(SurviveRules[AtlantisState]):
         b = state.boats.get(boat)
         if b is None or b.where != SEA or player not in self.controllers(state, boat):
             raise IllegalAction(f"the wind moves a ship you control; {boat} is not one")
-        enter, stop = self.wind_walk(state, boat)
+        blocked, ends = self.wind_walk(state, boat)
         start = at(b.cell)
-        path = self.walk_arg(action, start, self.comp["tile_moves"]["wind"], enter, stop,
+        path = self.walk_arg(action, start, self.comp["tile_moves"]["wind"], blocked, ends,
                              f"ship {boat}", allow_return=False)
         events.append(event({"event": "sail", "player": player, "boat": boat, "how": "wind",
                              "from": self.label(start), "to": self.label(path[-1])}))

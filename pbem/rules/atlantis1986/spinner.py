@@ -129,15 +129,15 @@ class SpinnerRules1986(SeaRules1986):
             return {cell: [cell] for cell in self.dive_spots(state)}
         if creature.cell is None:
             return {}
-        return self.reach(creature.cell, self.steps_spun(state), state.is_sea, self.stopper(state, creature.kind))
+        return self.reach(creature.cell, self.steps_spun(state), state.tile_at, self.stop_cells(state, creature.kind))
 
     def check_route(self, state: State, creature: Creature, path: Path) -> None:
         """A written ``path:``: sea spaces, each next to the one before, 1 to the spun number,
         not through the creature's prey (contact ends its move)."""
         if creature.cell is None:
             raise IllegalAction(f"{creature.handle} is not at sea")
-        self.check_path(creature.cell, path, 1, self.steps_spun(state), state.is_sea,
-                        self.stopper(state, creature.kind), f"{creature.kind} {creature.handle}")
+        self.check_path(creature.cell, path, 1, self.steps_spun(state), state.tile_at,
+                        self.stop_cells(state, creature.kind), f"{creature.kind} {creature.handle}")
 
     def dive_spots(self, state: State) -> list[int]:
         """"any sea hexagon that does not have villagers or boats in it"."""

@@ -140,18 +140,9 @@ class Creatures(Craft):
         return {**super().reaction_effect_table(), "defend": self.defend_by_order}
 
     # --- how far the rolled creature moves ----------------------------------------------------------
-    def creature_reach(self, state: SpaceAttackState, creature: Creature,
-                       max_steps: int | None = None) -> dict[int, list[int]]:
+    def creature_steps(self, state: SpaceAttackState, kind: str) -> int:
         """The die's move plus this turn's extra spaces ("Move the creature you rolled one extra space")."""
-        if max_steps is None:
-            max_steps = self.die_moves(creature.kind) + state.extra
-        return super().creature_reach(state, creature, max_steps)
-
-    def creature_walk(self, state: SpaceAttackState, creature: Creature, order: Any,
-                      max_steps: int | None = None) -> list[int]:
-        if max_steps is None:
-            max_steps = self.die_moves(creature.kind) + state.extra
-        return super().creature_walk(state, creature, order, max_steps)
+        return self.die_moves(kind) + state.extra
 
     # --- a creature appears: placed by a tile, or evolved --------------------------------------------
     def appear(self, state: SpaceAttackState, handle: str, cell: int, events: Events) -> None:

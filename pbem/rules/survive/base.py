@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generic, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Container, Generic, Mapping, Sequence, TypeVar
 
 from pbem.data import game_data
 from pbem.game import Event, IllegalAction, NeedsSecret, OptionSpec, Rng
@@ -26,6 +26,8 @@ from pbem.rules.survive.board import Board
 from pbem.rules.survive.state import HAND, ISLAND, OVER, PLAY, STEP_BOARDERS, STEP_DEFENSE, Creature, State, Tile
 
 Path = list[int]
+#: a sea walk: space reached -> (the space it was entered from, the step it was entered on)
+Walk = dict[int, tuple[int, int]]
 Events = list[Event]
 StateT = TypeVar("StateT", bound=State)
 
@@ -63,7 +65,24 @@ ActionHandler = Callable[[StateT, str, Mapping[str, Any], Rng], Events]
 Decider = Callable[[StateT, str], list[dict[str, Any]]]
 StepStarter = Callable[[StateT, "Rng | None", Events, "str | None"], bool]
 TileEffect = Callable[[StateT, Tile, str, Events, "list[str] | None"], None]
-WalkTest = Callable[[int], bool]
+#: spaces a sea walk asks about (what blocks it, where it ends): a set, a dict keyed by space
+#: (``state.tile_at``: the land), or :class:`SpacesWhere` (a rule asked space by space)
+Spaces = Container[int]
+#: no space at all (a walk that nothing ends early)
+NOWHERE: Spaces = frozenset()
+
+
+class SpacesWhere:
+    """The spaces where ``test`` holds, asked space by space (for a rule that has no set of
+    them at hand): ``cell in SpacesWhere(test)`` is ``test(cell)``."""
+
+    __slots__ = ("test",)
+
+    def __init__(self, test: Callable[[int], bool]) -> None:
+        self.test = test
+
+    def __contains__(self, cell: Any) -> bool:
+        return self.test(cell)
 
 
 @dataclass(frozen=True)
@@ -72,11 +91,15 @@ class CreatureRule(Generic[StateT]):
 
     ``stops``: its movement ends on entering the cell; ``arrive``: what happens where it
     ends (it may open a reaction window); ``attack``: the attack once a reaction window
-    closed with no defence (None: it never opens one)."""
+    closed with no defence (None: it never opens one); ``stop_cells``: the spaces where ``stops``
+    holds, all at once, for a walk without a call per space."""
 
     stops: Callable[[StateT, int], bool]
     arrive: Callable[[StateT, Creature, int, Events], None]
     attack: Callable[[StateT, Creature, int, Events], None] | None = None
+    #: every space where ``stops`` holds, worked out at once (None: ``stops`` is asked space by
+    #: space); the two must agree (tests/test_sea_walks.py checks them in many games)
+    stop_cells: Callable[[StateT], Spaces] | None = None
 
 
 @dataclass(frozen=True)
@@ -100,6 +123,8 @@ class SurviveBase(ABC, Generic[StateT]):
         self.tile_backs = data.tile_backs
         self.terrains = data.terrains
         self.back_kind = {k: str(v["kind"]) for k, v in data.tile_backs.items()}
+        #: every space of the board (a sea walk that ends wherever it enters)
+        self.every_space: Spaces = range(len(data.board.labels))
         self.option_specs = tuple(option_specs)
         self.kinds_memo: dict[tuple[str, ...], tuple[str, ...]] = {}   # MovementRules.kinds_following
         self.option_defaults = {spec.name: spec.default for spec in option_specs}
@@ -272,33 +297,48 @@ class SurviveBase(ABC, Generic[StateT]):
         return ", ".join(f"{k} {v}" for k, v in left.items())
 
     # --- sea walks ------------------------------------------------------------
-    def reach(self, start: int, max_steps: int, enter_ok: WalkTest, stop_at: WalkTest) -> dict[int, Path]:
-        """Sea spaces reachable in 1..max_steps steps -> one shortest path (start excluded).
+    def sea_walk(self, start: int, max_steps: int, blocked: Spaces, ends: Spaces) -> Walk:
+        """Sea spaces reachable in 1..max_steps steps (start excluded), each with the space it
+        is first entered from and the step it is entered on: a breadth-first walk.
 
-        ``enter_ok(cell)``: the piece may move into ``cell``; ``stop_at(cell)``: its
-        movement ends when it enters ``cell`` (it may still end there).  The start
-        space is reachable again by going out and back when ``max_steps >= 2``.
+        ``blocked``: the spaces the piece may not move into; ``ends``: the spaces where its
+        movement ends when it enters them (it may still end there).  The start space is
+        reachable again by going out and back when ``max_steps >= 2``.
         """
         neighbours = self.board.neighbours
-        paths: dict[int, Path] = {}
-        frontier: list[tuple[int, Path]] = [(start, [])]
-        for _ in range(max_steps):
-            nxt: list[tuple[int, Path]] = []
-            for cell, path in frontier:
+        walk: Walk = {}
+        frontier = [start]
+        for step in range(1, max_steps + 1):
+            nxt: list[int] = []
+            for cell in frontier:
                 for n in neighbours[cell]:
-                    if n in paths or not enter_ok(n):
+                    if n in walk or n in blocked:
                         continue
-                    p = [*path, n]
-                    paths[n] = p
-                    if not stop_at(n):
-                        nxt.append((n, p))
+                    walk[n] = (cell, step)
+                    if n not in ends:
+                        nxt.append(n)
             if not nxt:
                 break           # nothing left to walk from: more steps find nothing new
             frontier = nxt
-        return paths
+        return walk
+
+    @staticmethod
+    def path_to(walk: Walk, cell: int) -> Path:
+        """The shortest path :meth:`sea_walk` found to ``cell`` (start excluded)."""
+        path = [cell]
+        for _ in range(walk[cell][1] - 1):
+            cell = walk[cell][0]
+            path.append(cell)
+        path.reverse()
+        return path
+
+    def reach(self, start: int, max_steps: int, blocked: Spaces, ends: Spaces) -> dict[int, Path]:
+        """:meth:`sea_walk`'s spaces -> one shortest path to each."""
+        walk = self.sea_walk(start, max_steps, blocked, ends)
+        return {cell: self.path_to(walk, cell) for cell in walk}
 
     def check_path(self, start: int, path: Path, min_steps: int, max_steps: int,
-                   enter_ok: WalkTest, stop_at: WalkTest, what: str) -> None:
+                   blocked: Spaces, ends: Spaces, what: str) -> None:
         """Raise IllegalAction unless ``path`` is a legal walk from ``start``."""
         if not min_steps <= len(path) <= max_steps:
             raise IllegalAction(f"{what} moves {min_steps} to {max_steps} spaces, not {len(path)}")
@@ -306,27 +346,27 @@ class SurviveBase(ABC, Generic[StateT]):
         for i, cell in enumerate(path):
             if cell not in self.board.neighbours[here]:
                 raise IllegalAction(f"{what}: {self.label(cell)} is not next to {self.label(here)}")
-            if not enter_ok(cell):
+            if cell in blocked:
                 raise IllegalAction(f"{what} cannot enter {self.label(cell)}")
-            if i < len(path) - 1 and stop_at(cell):
+            if i < len(path) - 1 and cell in ends:
                 raise IllegalAction(f"{what} must stop at {self.label(cell)}")
             here = cell
 
     def walk_arg(self, action: Mapping[str, Any], start: int, max_steps: int,
-                 enter_ok: WalkTest, stop_at: WalkTest, what: str, allow_return: bool = True) -> Path:
+                 blocked: Spaces, ends: Spaces, what: str, allow_return: bool = True) -> Path:
         """The path of a ``to:``/``path:`` walk, checked; ``to:`` finds a shortest legal path."""
         if "path" in action and action["path"] is not None:
             path = self.path_arg(action["path"], what + " path")
             if "to" in action and action["to"] is not None and self.cell_arg(action["to"]) != path[-1]:
                 raise IllegalAction(f"{what}: 'to' and the end of 'path' differ")
-            self.check_path(start, path, 1, max_steps, enter_ok, stop_at, what)
+            self.check_path(start, path, 1, max_steps, blocked, ends, what)
         elif "to" in action and action["to"] is not None:
             dest = self.cell_arg(action["to"], what + " destination")
-            found = self.reach(start, max_steps, enter_ok, stop_at).get(dest)
-            if found is None:
+            walk = self.sea_walk(start, max_steps, blocked, ends)
+            if dest not in walk:
                 raise IllegalAction(f"{what} cannot reach {self.label(dest)} "
                                     f"(at most {max_steps} sea space{'s' if max_steps > 1 else ''})")
-            path = found
+            path = self.path_to(walk, dest)
         else:
             raise IllegalAction(f"{what}: say where, with to: SPACE or path: [SPACE, ...]")
         if not allow_return and path[-1] == start:

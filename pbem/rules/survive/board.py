@@ -55,6 +55,7 @@ class Board:
     isle_names: Mapping[int, str]           # isle cell -> "NW", ...
     isles_next_to: tuple[tuple[int, ...], ...]  # cell -> safe isles it touches (only their entry hexes)
     playable_count: int
+    neighbour_sets: tuple[frozenset[int], ...] = ()  # the neighbours of each cell as a set (from_data)
 
     def is_isle(self, cell: int) -> bool:
         return cell >= self.playable_count
@@ -105,5 +106,6 @@ class Board:
             isle_names=isle_names,
             isles_next_to=tuple(tuple(x) for x in isles_next_to),
             playable_count=playable_count,
+            neighbour_sets=tuple(frozenset(near) for near in neighbours),
         )
 

@@ -14,11 +14,25 @@ The die's faces come from the data (``creature_die``).
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Mapping, Sequence  # (isinstance with typing's is several times slower)
+from functools import partial
+from typing import Any
 
-from pbem.game import IllegalAction, NeedsSecret, Rng
+from pbem.choices import Chain, Pairs
+from pbem.game import Action, IllegalAction, NeedsSecret, Rng
 from pbem.rules.survive.actions import face_entry, handle_arg, is_none
-from pbem.rules.survive.base import ActionHandler, CreatureRule, Decider, Events, StateT, StepStarter, event
+from pbem.rules.survive.base import (
+    ActionHandler,
+    CreatureRule,
+    Decider,
+    Events,
+    Spaces,
+    SpacesWhere,
+    StateT,
+    StepStarter,
+    Walk,
+    event,
+)
 from pbem.rules.survive.reactions import ReactionRules
 from pbem.rules.survive.state import SEA, STEP_CREATURE, Creature, at
 
@@ -26,10 +40,16 @@ from pbem.rules.survive.state import SEA, STEP_CREATURE, Creature, at
 class CreatureRules(ReactionRules[StateT]):
     # --- the behaviours ------------------------------------------------------------
     def creature_behaviours(self) -> dict[str, CreatureRule[StateT]]:
-        """Behaviour name (a ``rule:``) -> what it does: the three of the Survive games."""
-        return {"serpent": CreatureRule(self.stops_serpent, self.arrive_serpent),
-                "shark": CreatureRule(self.stops_shark, self.arrive_shark, self.attack_shark),
-                "whale": CreatureRule(self.stops_whale, self.arrive_whale, self.attack_whale)}
+        """Behaviour name (a ``rule:``) -> what it does: the three of the Survive games (where a
+        layer reads ``stops`` its own way, its spaces are asked one by one)."""
+        core = CreatureRules
+        kept = type(self)
+        return {"serpent": CreatureRule(self.stops_serpent, self.arrive_serpent, stop_cells=(
+                    self.serpent_stop_cells if kept.stops_serpent is core.stops_serpent else None)),
+                "shark": CreatureRule(self.stops_shark, self.arrive_shark, self.attack_shark, stop_cells=(
+                    self.shark_stop_cells if kept.stops_shark is core.stops_shark else None)),
+                "whale": CreatureRule(self.stops_whale, self.arrive_whale, self.attack_whale, stop_cells=(
+                    self.whale_stop_cells if kept.stops_whale is core.stops_whale else None))}
 
     def creature_rule_table(self) -> dict[str, CreatureRule[StateT]]:
         behaviours = self.creature_behaviours()
@@ -88,33 +108,68 @@ class CreatureRules(ReactionRules[StateT]):
         return int(self.comp["creatures"][kind]["die_moves"])
 
     # --- where a creature may go -------------------------------------------------------
-    def stopper(self, state: StateT, kind: str) -> Callable[[int], bool]:
-        """``cell -> bool``: does a ``kind`` creature's movement end on entering ``cell``?"""
-        stops = self.creature_rule(kind).stops
-        return lambda cell: stops(state, cell)
+    def stop_cells(self, state: StateT, kind: str) -> Spaces:
+        """The spaces where a ``kind`` creature's movement ends on entering them: all at once
+        where its behaviour gives them (``stop_cells``), else its ``stops`` asked space by space."""
+        rule = self.creature_rule(kind)
+        if rule.stop_cells is not None:
+            return rule.stop_cells(state)
+        return SpacesWhere(partial(rule.stops, state))
 
     def stops_serpent(self, state: StateT, cell: int) -> bool:
         return True   # it moves one sea space anyway
 
+    def serpent_stop_cells(self, state: StateT) -> Spaces:
+        """:meth:`stops_serpent`: every space."""
+        return self.every_space
+
     def stops_shark(self, state: StateT, cell: int) -> bool:
         """"If the Shark enters a sea space occupied by one or more Swimmers, the Shark's movement ends"."""
         return bool(self.unprotected(state, state.swimmers(cell)))
+
+    def shark_stop_cells(self, state: StateT) -> Spaces:
+        """:meth:`stops_shark`: the spaces with swimmers it may attack."""
+        return {cell for cell, swimmers in state.sea_at.items() if self.unprotected(state, swimmers)}
 
     def stops_whale(self, state: StateT, cell: int) -> bool:
         """"If the Whale enters a sea space occupied by a Ship containing one or more passengers, its movement ends"."""
         boat = state.boat_at.get(cell)
         return boat is not None and bool(state.boats[boat].passengers)
 
+    def whale_stop_cells(self, state: StateT) -> Spaces:
+        """:meth:`stops_whale`: the spaces of the ships with passengers."""
+        return {cell for cell, boat in state.boat_at.items() if state.boats[boat].passengers}
+
+    def creature_steps(self, state: StateT, kind: str) -> int:
+        """How far a ``kind`` creature moves in step 4 (in the base game: its die move)."""
+        return self.die_moves(kind)
+
+    def creature_walk_of(self, state: StateT, creature: Creature, max_steps: int | None = None,
+                         ends: Spaces | None = None) -> Walk:
+        """The sea walk of ``creature``'s move (at most ``max_steps``, default :meth:`creature_steps`;
+        ``ends``: its :meth:`stop_cells`, when the caller has them already)."""
+        kind = creature.kind
+        steps = self.creature_steps(state, kind) if max_steps is None else max_steps
+        return self.sea_walk(at(creature.cell), steps, state.tile_at,
+                             self.stop_cells(state, kind) if ends is None else ends)
+
     def creature_reach(self, state: StateT, creature: Creature,
                        max_steps: int | None = None) -> dict[int, list[int]]:
         """Where ``creature`` may end its move (at most ``max_steps``, default its die move)
         -> one path there ([] for staying put)."""
-        kind = creature.kind
-        steps = self.die_moves(kind) if max_steps is None else max_steps
-        paths = self.reach(at(creature.cell), steps, state.is_sea, self.stopper(state, kind))
-        if self.may_stay(state, kind):
+        walk = self.creature_walk_of(state, creature, max_steps)
+        paths = {cell: self.path_to(walk, cell) for cell in walk}
+        if self.may_stay(state, creature.kind):
             paths[at(creature.cell)] = []
         return paths
+
+    def creature_spaces(self, state: StateT, creature: Creature, ends: Spaces | None = None) -> list[int]:
+        """The spaces where ``creature`` may end its move in step 4, in board order (the keys of
+        :meth:`creature_reach`)."""
+        spaces = list(self.creature_walk_of(state, creature, ends=ends))
+        if self.may_stay(state, creature.kind) and creature.cell not in spaces:
+            spaces.append(at(creature.cell))
+        return sorted(spaces)
 
     def creature_walk(self, state: StateT, creature: Creature, order: Mapping[str, Any],
                       max_steps: int | None = None) -> list[int]:
@@ -123,16 +178,28 @@ class CreatureRules(ReactionRules[StateT]):
         if (self.may_stay(state, kind) and order.get("path") is None and order.get("to") is not None
                 and self.cell_arg(order["to"], "to") == creature.cell):
             return []
-        steps = self.die_moves(kind) if max_steps is None else max_steps
-        return self.walk_arg(order, at(creature.cell), steps, state.is_sea, self.stopper(state, kind),
+        steps = self.creature_steps(state, kind) if max_steps is None else max_steps
+        return self.walk_arg(order, at(creature.cell), steps, state.tile_at, self.stop_cells(state, kind),
                              f"{kind} {creature.handle}")
 
     def legal_creature(self, state: StateT, player: str) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = [{"creature": "none"}]
+        return list(self.creature_choices(state, player))
+
+    def creature_choices(self, state: StateT, player: str) -> Sequence[Action]:
+        """Step 4's legal actions: ``{creature: none}``, then each movable creature to each space
+        it may end on (:meth:`creature_spaces`), made only when read."""
+        parts: list[Sequence[Action]] = [[{"creature": "none"}]]
+        ends: dict[str, Spaces] = {}        # each kind's stop cells, worked out once
         for handle in self.movable_creatures(state, state.turn.die or ""):
             c = state.creatures[handle]
-            out.extend({"creature": handle, "to": self.label(d)} for d in sorted(self.creature_reach(state, c)))
-        return out
+            if c.kind not in ends:
+                ends[c.kind] = self.stop_cells(state, c.kind)
+            parts.append(Pairs([handle], self.creature_spaces(state, c, ends[c.kind]), self.creature_to))
+        return Chain(parts)
+
+    def creature_to(self, handle: str, cell: int) -> Action:
+        """The order moving creature ``handle`` to ``cell``."""
+        return {"creature": handle, "to": self.label(cell)}
 
     # --- the move -------------------------------------------------------------------
     def creature_order(self, state: StateT, action: Mapping[str, Any]) -> Mapping[str, Any] | None:

@@ -12,11 +12,13 @@ One ``{move: HANDLE, to: SPACE}`` action spends one movement point:
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from functools import partial
+from typing import Any, Mapping, Sequence
 
-from pbem.game import IllegalAction, Rng
+from pbem.choices import Chain, Grouped
+from pbem.game import Action, IllegalAction, Rng
 from pbem.rules.survive.actions import handle_arg, swim_arg
-from pbem.rules.survive.base import ActionHandler, Decider, Events, StateT, event
+from pbem.rules.survive.base import NOWHERE, ActionHandler, Decider, Events, Spaces, SpacesWhere, StateT, event
 from pbem.rules.survive.setup import SetupRules
 from pbem.rules.survive.state import (
     BOAT,
@@ -26,6 +28,7 @@ from pbem.rules.survive.state import (
     SEA,
     STEP_MOVE,
     STEP_REMOVE,
+    Boat,
     Explorer,
     at,
     ship_of,
@@ -39,8 +42,14 @@ ON_BOARD = frozenset((LAND, BOAT, SEA))
 class MovementRules(SetupRules[StateT]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        kept, core = type(self), MovementRules
         #: the ruleset keeps the core's ship_may_enter (no layer changes where ships may go)
-        self.plain_ship_entry = type(self).ship_may_enter is MovementRules.ship_may_enter
+        self.plain_ship_entry = kept.ship_may_enter is core.ship_may_enter
+        #: the movement step is the core's list of explorer and ship moves, so it can be counted
+        #: piece by piece (:meth:`move_choices`)
+        self.plain_move_listing = (kept.legal_move is core.legal_move and kept.explorer_moves is core.explorer_moves
+                                   and kept.explorer_steps is core.explorer_steps and kept.boat_moves is core.boat_moves
+                                   and kept.boat_steps is core.boat_steps)
 
     # --- what creatures do to people and ships (from the creature rules in the data) ----------
     def kinds_following(self, *rules: str) -> tuple[str, ...]:
@@ -86,9 +95,21 @@ class MovementRules(SetupRules[StateT]):
         """"A given sea space can only contain one Ship at any time"."""
         return cell not in state.tile_at and cell not in state.boat_at
 
+    def closed_to_ship(self, state: StateT, boat: str) -> Spaces:
+        """The spaces ``boat`` may not sail into (not :meth:`ship_may_enter`), for a sea walk."""
+        if self.plain_ship_entry:     # the core's rule: the land and the spaces with a ship
+            return state.tile_at.keys() | state.boat_at.keys()
+        return SpacesWhere(lambda cell: not self.ship_may_enter(state, boat, cell))
+
     def ship_stops(self, state: StateT, boat: str, cell: int) -> bool:
         """An occupied ship entering a serpent or whale space is destroyed there."""
         return bool(state.boats[boat].passengers) and state.has_creature(cell, self.ship_sinkers())
+
+    def ship_stop_cells(self, state: StateT, boat: str) -> Spaces:
+        """The spaces where :meth:`ship_stops` holds, for a sea walk."""
+        if type(self).ship_stops is MovementRules.ship_stops:
+            return state.cells_with_creature(self.ship_sinkers()) if state.boats[boat].passengers else NOWHERE
+        return SpacesWhere(partial(self.ship_stops, state, boat))
 
     def sail(self, state: StateT, boat: str, cell: int, events: Events) -> None:
         """Move a ship one or more spaces ending at ``cell`` and apply what it meets there.
@@ -121,6 +142,12 @@ class MovementRules(SetupRules[StateT]):
         """"If you move a Swimmer into a sea space containing a Sea Serpent or a Shark,
         the Swimmer is immediately removed from the game"."""
         return state.has_creature(cell, self.swimmer_killers())
+
+    def deadly_spaces(self, state: StateT) -> Spaces:
+        """The spaces where :meth:`deadly_for_swimmers` holds, for a sea walk."""
+        if type(self).deadly_for_swimmers is MovementRules.deadly_for_swimmers:
+            return state.cells_with_creature(self.swimmer_killers())
+        return SpacesWhere(partial(self.deadly_for_swimmers, state))
 
     def unprotected(self, state: StateT, swimmers: list[str]) -> list[str]:
         """The swimmers among ``swimmers`` that sea creatures can attack (all of them in the
@@ -164,54 +191,67 @@ class MovementRules(SetupRules[StateT]):
         return self.may_swim(state, explorer)
 
     def explorer_moves(self, state: StateT, handle: str) -> list[dict[str, Any]]:
-        """Every legal one-point move of one explorer, as actions."""
-        e = state.explorers[handle]
-        out: list[dict[str, Any]] = []
-        nb = self.board.neighbours
+        """Every legal one-point move of one explorer, as actions (:meth:`explorer_steps`)."""
         lab = self.board.labels
+        return [{"move": handle, "to": lab[cell], "swim": True} if swim else {"move": handle, "to": lab[cell]}
+                for cell, swim in self.explorer_steps(state, handle)]
+
+    def explorer_steps(self, state: StateT, handle: str) -> list[tuple[int, bool]]:
+        """Every legal one-point move of one explorer: (the space it goes to, swim: true)."""
+        e = state.explorers[handle]
+        out: list[tuple[int, bool]] = []
+        nb = self.board.neighbours
         if e.where == LAND:
             for n in nb[at(e.cell)]:
                 if n in state.tile_at:
-                    out.append({"move": handle, "to": lab[n]})
+                    out.append((n, False))                  # walk
                     continue
                 boat = state.boat_at.get(n)
                 if boat is None or self.has_room(state, boat):
-                    out.append({"move": handle, "to": lab[n]})          # swim, or board the ship there
+                    out.append((n, False))                  # swim, or board the ship there
                 if boat is not None:
-                    out.append({"move": handle, "to": lab[n], "swim": True})
+                    out.append((n, True))                   # swim beside the ship
         elif e.where == BOAT:
             cell = at(state.boats[ship_of(e.boat)].cell)
             for n in nb[cell]:
                 boat = state.boat_at.get(n)
                 if boat is not None and self.has_room(state, boat):
-                    out.append({"move": handle, "to": lab[n]})
+                    out.append((n, False))                  # to the ship next to it
             if self.may_swim(state, handle):
-                out.append({"move": handle, "to": lab[cell]})
-            out.extend({"move": handle, "to": lab[i]} for i in self.board.isles_next_to[cell])
+                out.append((cell, False))                   # jump overboard
+            out.extend((i, False) for i in self.board.isles_next_to[cell])
         elif e.where == SEA:
             cell = at(e.cell)
             boat = state.boat_at.get(cell)
             if boat is not None and self.has_room(state, boat) and self.may_board_from_the_sea(state, handle):
-                out.append({"move": handle, "to": lab[cell]})
+                out.append((cell, False))                   # climb into the ship here
             if self.may_swim(state, handle):
                 land = state.tile_at
-                out.extend({"move": handle, "to": lab[n]} for n in nb[cell] if n not in land)
-            out.extend({"move": handle, "to": lab[i]} for i in self.board.isles_next_to[cell])
+                out.extend((n, False) for n in nb[cell] if n not in land)
+            out.extend((i, False) for i in self.board.isles_next_to[cell])
         return out
 
     def boat_moves(self, state: StateT, boat: str) -> list[dict[str, Any]]:
+        """Every legal one-point move of one ship, as actions (:meth:`boat_steps`)."""
         lab = self.board.labels
+        return [{"move": boat, "to": lab[n]} for n in self.boat_steps(state, boat)]
+
+    def boat_steps(self, state: StateT, boat: str) -> list[int]:
+        """The spaces a ship may sail to with one movement point."""
         around = self.board.neighbours[at(state.boats[boat].cell)]
         if self.plain_ship_entry:     # the core's rule: no terrain tile and no ship there
             tile_at, boat_at = state.tile_at, state.boat_at
-            return [{"move": boat, "to": lab[n]} for n in around if n not in tile_at and n not in boat_at]
+            return [n for n in around if n not in tile_at and n not in boat_at]
         may_enter = self.ship_may_enter
-        return [{"move": boat, "to": lab[n]} for n in around if may_enter(state, boat, n)]
+        return [n for n in around if may_enter(state, boat, n)]
 
     def movable_boats(self, state: StateT, player: str) -> list[str]:
-        controllers = self.controllers
-        return [b.handle for b in state.boats.values()
-                if b.where == SEA and player in controllers(state, b.handle)]
+        """The ships at sea ``player`` may move (:meth:`may_move_ship`)."""
+        return [b.handle for b in state.boats.values() if b.where == SEA and self.may_move_ship(state, player, b)]
+
+    def may_move_ship(self, state: StateT, player: str, b: Boat) -> bool:
+        """An empty ship: "any player can move it"; else its :meth:`controllers`."""
+        return not b.passengers or player in self.controllers(state, b.handle)
 
     def legal_move(self, state: StateT, player: str) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = [{"done": "move"}]
@@ -223,6 +263,60 @@ class MovementRules(SetupRules[StateT]):
         for boat in self.movable_boats(state, player):
             out.extend(boat_moves(state, boat))
         return out
+
+    # --- the movement step, counted before it is listed --------------------------------------
+    def move_choices(self, state: StateT, player: str) -> Sequence[Action]:
+        """:meth:`legal_move`, in its order, with each piece's moves counted and listed only when
+        one of them is read: the random bot takes one of about 80 and lists one piece's."""
+        near = self.board.neighbour_sets
+        closed = state.tile_at.keys() | state.boat_at.keys()    # the core's ship_may_enter: no land, no ship
+        room: set[int] = set()            # the spaces of the ships with room for another explorer
+        boats: list[str] = []
+        ship_moves: list[int] = []
+        for b in state.boats.values():
+            if b.where != SEA:
+                continue
+            cell = at(b.cell)
+            if self.has_room(state, b.handle):
+                room.add(cell)
+            if self.may_move_ship(state, player, b):
+                boats.append(b.handle)
+                ship_moves.append(len(near[cell] - closed) if self.plain_ship_entry
+                                  else len(self.boat_moves(state, b.handle)))
+        explorers = [e for e in state.explorers.values() if e.owner == player and e.where in ON_BOARD]
+        return Chain([[{"done": "move"}],
+                      Grouped([e.handle for e in explorers], [self.explorer_move_count(state, e, room) for e in explorers],
+                              partial(self.explorer_moves, state), partial(self.explorer_targets, state)),
+                      Grouped(boats, ship_moves, partial(self.boat_moves, state), partial(self.boat_steps, state))])
+
+    def explorer_targets(self, state: StateT, handle: str) -> list[int]:
+        """Where each of :meth:`explorer_moves` goes, in order."""
+        return [cell for cell, _ in self.explorer_steps(state, handle)]
+
+    def explorer_move_count(self, state: StateT, e: Explorer, room: set[int]) -> int:
+        """How many moves :meth:`explorer_moves` lists for ``e``, counted without listing them
+        (``room``: the spaces of the ships with room, :meth:`has_room`); tests check the two
+        agree at every step.
+
+        On land: one per neighbouring space (walk, swim, or board a ship there), and a second
+        (swim: true) beside a ship with room.  Aboard: one per neighbouring ship with room, the
+        jump into its own space if it may swim, and the safe isles next to it.  Swimming: the
+        ship in its own space if it has room and the swimmer may board, every neighbouring sea
+        space if it may swim, and the safe isles next to it."""
+        near = self.board.neighbour_sets
+        if e.where == LAND:
+            cell = at(e.cell)
+            return len(near[cell]) + len(near[cell] & room)
+        if e.where == BOAT:
+            cell = at(state.boats[ship_of(e.boat)].cell)
+            return (len(near[cell] & room) + (1 if self.may_swim(state, e.handle) else 0)
+                    + len(self.board.isles_next_to[cell]))
+        if e.where == SEA:
+            cell = at(e.cell)
+            board = 1 if cell in room and self.may_board_from_the_sea(state, e.handle) else 0
+            swim = len(near[cell]) - len(near[cell] & state.tile_at.keys()) if self.may_swim(state, e.handle) else 0
+            return board + swim + len(self.board.isles_next_to[cell])
+        return 0
 
     def do_move(self, state: StateT, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         self.expect(state, player, STEP_MOVE)

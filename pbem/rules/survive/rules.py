@@ -8,10 +8,11 @@ state, its move-file shapes and its words; an expansion is a subclass of its gam
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any, Callable, Mapping, Sequence
 
-from pbem.choices import Chain, Pairs
+from pbem.choices import Chain, Grouped, Pairs
 from pbem.game import (
     Action,
     Decision,
@@ -23,13 +24,16 @@ from pbem.game import (
 )
 from pbem.rules.survive.actions import SHAPES, ActionShape, action_kind
 from pbem.rules.survive.base import Events, StateT, event
+from pbem.rules.survive.creatures import CreatureRules
 from pbem.rules.survive.setup import SetupRules
 from pbem.rules.survive.state import (
     BOAT,
     OVER,
     SEA,
+    SETUP_BOAT,
     SETUP_PLACE,
     STEP_CREATURE,
+    STEP_MOVE,
     STEP_REMOVE,
     STEP_TILE,
     at,
@@ -56,11 +60,20 @@ def _placement(handle: str, spot: str) -> Action:
     return {"place": handle, "on": spot}
 
 
-def _tile_move(tile: str) -> Callable[[str, str], Action]:
+def _ship_placement(boat: str, spot: str) -> Action:
+    return {"boat": boat, "at": spot}
+
+
+@dataclass(frozen=True)
+class _TileMove:
     """Playing ``tile`` to move a creature to a space."""
-    def make(creature: str, to: str) -> Action:
-        return {"play": tile, "creature": creature, "to": to}
-    return make
+
+    tile: str
+
+    def __call__(self, creature: str, to: str) -> Action:
+        return {"play": self.tile, "creature": creature, "to": to}
+
+
 
 
 class SurviveRules(ViewRules[StateT]):
@@ -68,10 +81,14 @@ class SurviveRules(ViewRules[StateT]):
         super().__init__(*args, **kwargs)
         #: the core lists the set-up placements (no layer lists them its own way)
         self.plain_place_listing = type(self).legal_place is SetupRules.legal_place
+        #: the core lists the set-up ship placements
+        self.plain_boat_listing = type(self).legal_boat is SetupRules.legal_boat
         #: the core lists the tiles to play, and the creature-moving tiles' options
         self.plain_tile_listing = (type(self).legal_play_tile is TileRules.legal_play_tile
                                    and type(self).options_move_creature is TileRules.options_move_creature
                                    and type(self).relocation_options is TileRules.relocation_options)
+        #: the core lists step 4 (each movable creature to each space it may reach)
+        self.plain_creature_listing = type(self).legal_creature is CreatureRules.legal_creature
         #: the greedy bot's scores are the core's (no layer scores its own way)
         self.plain_preferences = (type(self).bot_preference is SurviveRules.bot_preference
                                   and type(self).prefer_move is SurviveRules.prefer_move)
@@ -107,16 +124,24 @@ class SurviveRules(ViewRules[StateT]):
 
     def legal_choices(self, state: StateT, player: str) -> Sequence[Action]:
         """The legal actions, made only when read where a decision pairs two lists (set-up
-        placement: every explorer in reserve on every empty tile), unless a layer lists them
-        its own way."""
+        placement: every explorer in reserve on every empty tile; creature-moving tiles) or
+        where each piece's moves are counted first (the movement step), unless a layer lists
+        them its own way."""
         if self.decider(state) != player:
             return []
         step = self.current_step(state)
         if step == SETUP_PLACE and self.deciders[step] == self.legal_place and self.plain_place_listing:
             spots = [self.label(c) for c in self.placement_spots(state)]
             return Pairs(self.reserve_explorers(state, player), spots, _placement)
+        if step == SETUP_BOAT and self.deciders[step] == self.legal_boat and self.plain_boat_listing:
+            spots = [self.label(c) for c in self.boat_spots(state)]
+            return Pairs(self.reserve_boats(state, player), spots, _ship_placement)
         if step == STEP_TILE and self.deciders.get(step) == self.legal_play_tile and self.plain_tile_listing:
             return self.tile_choices(state, player)
+        if step == STEP_MOVE and self.deciders.get(step) == self.legal_move and self.plain_move_listing:
+            return self.move_choices(state, player)
+        if step == STEP_CREATURE and self.deciders.get(step) == self.legal_creature and self.plain_creature_listing:
+            return self.creature_choices(state, player)
         return self.deciders[step](state, player)
 
     def tile_choices(self, state: StateT, player: str) -> Sequence[Action]:
@@ -130,7 +155,7 @@ class SurviveRules(ViewRules[StateT]):
             if self.hand_tiles[back].options == self.options_move_creature:
                 kind = str(self.tile_backs[back]["creature"])
                 creatures = [c.handle for c in state.creatures.values() if c.kind == kind and c.where == SEA]
-                parts.append(Pairs(creatures, self.vacant_labels(state), _tile_move(h)))
+                parts.append(Pairs(creatures, self.vacant_labels(state), _TileMove(h)))
             else:
                 parts.append([{"play": h, **params} for params in self.hand_tiles[back].options(state, player, back)])
         return Chain(parts)
@@ -254,6 +279,13 @@ class SurviveRules(ViewRules[StateT]):
         shares (where it stands, who is aboard) is worked out once for the list."""
         if not self.plain_preferences:
             return [self.bot_preference(state, player, a) for a in actions]
+        if isinstance(actions, Chain):
+            return [s for part in actions.parts for s in self.bot_preferences(state, player, part)]
+        if isinstance(actions, Pairs) and self.never_scored(actions.make):
+            return [0.0] * len(actions)         # not moves: scored 0 without making them
+        if isinstance(actions, Grouped) and actions.targets is not None:    # the movement step, piece by piece
+            targets = actions.targets
+            return [s for piece in actions.keys for s in self.piece_move_scores(state, player, piece, targets(piece))]
         dist, index, is_isle = self.isle_distance, self.board.index, self.board.is_isle
         boat_at = state.boat_at
         known: dict[str, tuple[str, int, float]] = {}      # piece -> (kind, cell, explorer: aboard / ship: mine)
@@ -281,6 +313,25 @@ class SurviveRules(ViewRules[StateT]):
             else:
                 out.append(0.0)
         return out
+
+    def piece_move_scores(self, state: StateT, player: str, piece: str, targets: list[int]) -> list[float]:
+        """The core's scores (:meth:`prefer_move`) of ``piece``'s moves, given where each goes (the
+        movement step's order): what they share worked out once."""
+        kind, here, extra = self._piece_facts(state, player, piece)
+        dist = self.isle_distance
+        if kind == "explorer":
+            first_isle, boat_at = self.board.playable_count, state.boat_at
+            bonus = 0.0 if extra else BOARD        # getting onto a ship, for an explorer not aboard one
+            return [SAVE if t >= first_isle else (bonus if t in boat_at else 0.0) + dist[here] - dist[t]
+                    for t in targets]
+        if kind == "ship":
+            return [extra * (dist[here] - dist[t]) for t in targets]
+        return [0.0] * len(targets)
+
+    def never_scored(self, make: Callable[[Any, Any], Action]) -> bool:
+        """Are the actions ``make`` makes (:class:`~pbem.choices.Pairs`) ones the core's scores
+        never score, not being moves: set-up placements, creature-moving tiles, step 4's orders."""
+        return make is _placement or make is _ship_placement or isinstance(make, _TileMove) or make == self.creature_to
 
     def _piece_facts(self, state: StateT, player: str, piece: str) -> tuple[str, int, float]:
         """What :meth:`prefer_move` reads of a piece: ("explorer", its cell, 1.0 if aboard a ship),

@@ -223,11 +223,10 @@ class SetupRules(ScoringRules[StateT]):
     def boat_spots(self, state: StateT) -> list[int]:
         """"a free sea space (meaning a space that doesn't contain a Ship token or a Sea Serpent
         token) adjacent to a Terrain tile"."""
-        nb = self.board.neighbours
-        coast = {n for cell in state.tile_at for n in nb[cell] if n not in state.tile_at}
-        blockers = self.starting_creature_kinds()
-        return [cell for cell in sorted(coast)
-                if cell not in state.boat_at and not state.has_creature(cell, blockers)]
+        near = self.board.neighbour_sets
+        coast = set().union(*(near[cell] for cell in state.tile_at)) - state.tile_at.keys()
+        blocked = state.cells_with_creature(self.starting_creature_kinds())
+        return [cell for cell in sorted(coast) if cell not in state.boat_at and cell not in blocked]
 
     def legal_boat(self, state: StateT, player: str) -> list[dict[str, Any]]:
         spots = [self.label(c) for c in self.boat_spots(state)]

@@ -252,6 +252,11 @@ class State:
         creatures = self.creatures
         return any(creatures[h].kind in kinds for h in self.creatures_at.get(cell, ()))
 
+    def cells_with_creature(self, kinds: tuple[str, ...]) -> set[int]:
+        """The cells holding a creature of one of ``kinds`` (:meth:`has_creature`, all at once)."""
+        creatures = self.creatures
+        return {cell for cell, handles in self.creatures_at.items() if any(creatures[h].kind in kinds for h in handles)}
+
     def is_sea(self, cell: int) -> bool:
         """For a playable hex: no terrain tile on it.  (Safe isles are not playable
         hexes; callers reach cells through the board's neighbour lists, which hold

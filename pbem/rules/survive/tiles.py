@@ -48,6 +48,8 @@ class TileRules(CreatureRules[StateT]):
         #: the ruleset keeps the core's readings of "a sea space" (tile removal) and "vacant"
         self.plain_removal_sea = type(self).counts_as_sea_for_removal is TileRules.counts_as_sea_for_removal
         self.plain_vacant = type(self).vacant is TileRules.vacant
+        #: the playable hexes (not the safe isles)
+        self.playable_cells = frozenset(range(self.board.playable_count))
 
     # --- 3. which tiles may be removed ----------------------------------------
     def counts_as_sea_for_removal(self, state: StateT, cell: int) -> bool:
@@ -76,11 +78,12 @@ class TileRules(CreatureRules[StateT]):
         else:
             return []
         nb = self.board.neighbours
-        if self.plain_removal_sea:      # the core's reading of "a sea space", without a call per cell
-            tile_at, central = state.tile_at, self.board.central
-            central_sea = self.central_counts_as_sea(state)
-            coastal = [t.handle for t in group
-                       if any(n not in tile_at and (n != central or central_sea) for n in nb[t.cell])]
+        if self.plain_removal_sea:      # the core's reading of "a sea space", as a set of the others
+            not_sea = set(state.tile_at)                  # the land, and the central space unless it counts
+            if not self.central_counts_as_sea(state):
+                not_sea.add(self.board.central)
+            near = self.board.neighbour_sets
+            coastal = [t.handle for t in group if not near[t.cell] <= not_sea]
         else:
             sea = self.counts_as_sea_for_removal
             coastal = [t.handle for t in group if any(sea(state, n) for n in nb[t.cell])]
@@ -350,10 +353,10 @@ class TileRules(CreatureRules[StateT]):
     def vacant_labels(self, state: StateT) -> list[str]:
         """The vacant sea spaces (:meth:`vacant`), by label, in cell order."""
         if self.plain_vacant:           # the core's "vacant sea space", without a call per cell
-            tile_at, boat_at, sea_at, creatures_at = state.tile_at, state.boat_at, state.sea_at, state.creatures_at
             labels = self.board.labels
-            return [labels[c] for c in range(self.board.playable_count)
-                    if c not in tile_at and c not in boat_at and not sea_at.get(c) and not creatures_at.get(c)]
+            # (the indexes hold only the cells with something there: an emptied cell is dropped)
+            occupied = state.tile_at.keys() | state.boat_at.keys() | state.sea_at.keys() | state.creatures_at.keys()
+            return [labels[c] for c in sorted(self.playable_cells - occupied)]
         return [self.label(c) for c in range(self.board.playable_count) if self.vacant(state, c)]
 
     def relocation_options(self, state: StateT, kind: str) -> list[dict[str, Any]]:

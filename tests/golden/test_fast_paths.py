@@ -1,0 +1,100 @@
+"""The rules' fast forms agree with the plain rules they stand for, at every step of every golden game.
+
+Speed work (issue 12) gives some rules a second, faster form: a creature's stop spaces worked
+out as one set instead of asking ``stops`` space by space, a ship's closed spaces as a set, a
+creature's destinations without their paths, the movement step's moves counted piece by piece
+before they are listed (``Game.legal_choices``), the greedy bot's scores of those sequences
+worked out from where each move goes.  Each must equal what the plain rule says, in
+every game and option combination the golden games cover, at every step.
+"""
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+import pytest
+
+from golden_games import CONFIGS, Config, read, step_rng
+
+from pbem.registry import load_game
+from pbem.rules.survive.base import SpacesWhere
+from pbem.rules.survive.creatures import CreatureRules
+from pbem.rules.survive.state import SEA
+
+SURVIVE = [c for c in CONFIGS if c.game in ("atlantis", "atlantis-1986", "space-attack")]
+
+
+def reference_reach(neighbours: Any, start: int, max_steps: int, blocked: Any, ends: Any) -> dict[int, list[int]]:
+    """The sea walk as the rules describe it: breadth first, neighbours in board order, one
+    shortest path to each space (the walk's first), start excluded unless walked back into."""
+    paths: dict[int, list[int]] = {}
+    queue: deque[tuple[int, list[int]]] = deque([(start, [])])
+    while queue:
+        cell, path = queue.popleft()
+        if len(path) == max_steps or (path and cell in ends):
+            continue
+        for n in neighbours[cell]:
+            if n in paths or n in blocked:
+                continue
+            paths[n] = [*path, n]
+            queue.append((n, paths[n]))
+    return paths
+
+
+def check_state(rules: Any, state: Any) -> int:
+    """Compare each fast form with its plain rule on ``state``; returns how many were compared."""
+    cells = range(len(rules.board.labels))
+    compared = 0
+    for kind in sorted(rules.creature_rules):
+        rule = rules.creature_rules[kind]
+        stops = {c for c in cells if rule.stops(state, c)}
+        assert {c for c in cells if c in rules.stop_cells(state, kind)} == stops, kind
+        if rule.stop_cells is not None:
+            assert {c for c in cells if c in rule.stop_cells(state)} == stops, kind
+        compared += 1
+    core_walks = type(rules).legal_creature is CreatureRules.legal_creature
+    for c in state.creatures.values():
+        if c.where != SEA or c.kind not in rules.creature_rules or not core_walks:
+            continue                      # (a dolphin, and the 1986 spinner's creatures, move by their own rules)
+        reach = rules.creature_reach(state, c)
+        assert rules.creature_spaces(state, c) == sorted(reach), c.handle
+        steps = rules.creature_steps(state, c.kind)
+        expected = reference_reach(rules.board.neighbours, c.cell, steps, state.tile_at,
+                                   SpacesWhere(lambda cell, kind=c.kind: rules.creature_rule(kind).stops(state, cell)))
+        if rules.may_stay(state, c.kind):
+            expected[c.cell] = []
+        assert reach == expected, c.handle
+        compared += 1
+    for b in state.boats.values():
+        if b.where == SEA:
+            closed = rules.closed_to_ship(state, b.handle)
+            assert {c for c in cells if c in closed} == {c for c in cells if not rules.ship_may_enter(state, b.handle, c)}
+            ends = rules.ship_stop_cells(state, b.handle)
+            assert {c for c in cells if c in ends} == {c for c in cells if rules.ship_stops(state, b.handle, c)}
+            compared += 1
+    vacant = [rules.label(c) for c in range(rules.board.playable_count) if rules.vacant(state, c)]
+    assert rules.vacant_labels(state) == vacant
+    deadly = rules.deadly_spaces(state)
+    assert {c for c in cells if c in deadly} == {c for c in cells if rules.deadly_for_swimmers(state, c)}
+    for kinds in {(kind,) for kind in rules.comp["creatures"]} | {tuple(rules.comp["creatures"])}:
+        assert state.cells_with_creature(kinds) == {c for c in cells if state.has_creature(c, kinds)}
+    for player in state.players:         # the movement step and step 4 counted piece by piece, then listed
+        choices = rules.legal_choices(state, player)
+        listed = rules.legal_actions(state, player)
+        assert len(choices) == len(listed)
+        assert rules.bot_preferences(state, player, choices) == rules.bot_preferences(state, player, listed)
+        assert list(choices) == listed
+        compared += 1
+    return compared
+
+
+@pytest.mark.parametrize("config", SURVIVE, ids=[f"game{c.game_no:02d}-{c.game}" for c in SURVIVE])
+def test_fast_forms_equal_the_plain_rules_at_every_step(config: Config) -> None:
+    record = read(config)
+    game = load_game(config.game)
+    state = game.setup(list(config.players), record["options"], step_rng(config, 0))
+    compared = 0
+    for number, step in enumerate(record["steps"], start=1):
+        compared += check_state(game.rules(state), state)
+        game.apply(state, step["player"], step["action"], step_rng(config, number))
+    assert compared > len(record["steps"])
