@@ -16,7 +16,32 @@ B = TypeVar("B")
 Action = dict[str, Any]
 
 
-class Pairs(Sequence[Action]):
+class LazyActions(Sequence[Action]):
+    """A sequence of actions made when read: subclasses give ``__len__``, ``__iter__`` and
+    :meth:`item`; indexing (negative indexes, slices, the bounds) is done here once."""
+
+    def item(self, k: int) -> Action:
+        """The action at ``0 <= k < len(self)``."""
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, k: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> list[Action]: ...
+
+    def __getitem__(self, k: int | slice) -> Action | list[Action]:
+        if isinstance(k, slice):
+            return [self.item(i) for i in range(*k.indices(len(self)))]
+        n = len(self)
+        if k < 0:
+            k += n
+        if not 0 <= k < n:
+            raise IndexError("legal action index out of range")
+        return self.item(k)
+
+
+class Pairs(LazyActions):
     """``[make(a, b) for a in firsts for b in seconds]``, made one item at a time."""
 
     def __init__(self, firsts: Sequence[A], seconds: Sequence[B], make: Callable[[A, B], Action]) -> None:
@@ -30,20 +55,7 @@ class Pairs(Sequence[Action]):
     def __len__(self) -> int:
         return len(self._firsts) * len(self._seconds)
 
-    @overload
-    def __getitem__(self, k: int) -> Action: ...
-
-    @overload
-    def __getitem__(self, k: slice) -> list[Action]: ...
-
-    def __getitem__(self, k: int | slice) -> Action | list[Action]:
-        if isinstance(k, slice):
-            return [self[i] for i in range(*k.indices(len(self)))]
-        n = len(self)
-        if k < 0:
-            k += n
-        if not 0 <= k < n:
-            raise IndexError("legal action index out of range")
+    def item(self, k: int) -> Action:
         first, second = divmod(k, len(self._seconds))
         return self._make(self._firsts[first], self._seconds[second])
 
@@ -52,7 +64,7 @@ class Pairs(Sequence[Action]):
         return (make(a, b) for a in self._firsts for b in self._seconds)
 
 
-class Grouped(Sequence[Action]):
+class Grouped(LazyActions):
     """The actions of several keys, one key's after the other's (a piece's moves, then the next
     piece's), each key's number of actions counted in advance: a key's actions are listed by
     ``listing(key)`` only when one of them is read, and checked against its count."""
@@ -88,19 +100,7 @@ class Grouped(Sequence[Action]):
     def __len__(self) -> int:
         return self._total
 
-    @overload
-    def __getitem__(self, k: int) -> Action: ...
-
-    @overload
-    def __getitem__(self, k: slice) -> list[Action]: ...
-
-    def __getitem__(self, k: int | slice) -> Action | list[Action]:
-        if isinstance(k, slice):
-            return [self[i] for i in range(*k.indices(len(self)))]
-        if k < 0:
-            k += self._total
-        if not 0 <= k < self._total:
-            raise IndexError("legal action index out of range")
+    def item(self, k: int) -> Action:
         for i, count in enumerate(self._counts):
             if k < count:
                 return self.group(i)[k]
@@ -112,7 +112,7 @@ class Grouped(Sequence[Action]):
             yield from self.group(i)
 
 
-class Chain(Sequence[Action]):
+class Chain(LazyActions):
     """The sequences one after the other (a list of actions, then :class:`Pairs`...), read by
     index (the parts' lengths are asked only when an index or the length is)."""
 
@@ -139,20 +139,7 @@ class Chain(Sequence[Action]):
         ends = self.ends()
         return ends[-1] if ends else 0
 
-    @overload
-    def __getitem__(self, k: int) -> Action: ...
-
-    @overload
-    def __getitem__(self, k: slice) -> list[Action]: ...
-
-    def __getitem__(self, k: int | slice) -> Action | list[Action]:
-        if isinstance(k, slice):
-            return [self[i] for i in range(*k.indices(len(self)))]
-        n = len(self)
-        if k < 0:
-            k += n
-        if not 0 <= k < n:
-            raise IndexError("legal action index out of range")
+    def item(self, k: int) -> Action:
         start = 0
         for part, end in zip(self._parts, self.ends()):
             if k < end:

@@ -14,7 +14,8 @@ if TYPE_CHECKING:
     from pbem.game import Game
 
 __all__ = ["show", "type_name", "fail", "expect_mapping", "expect_keys", "expect_list", "expect_text",
-           "expect_choice", "expect_int", "expect_flag", "expect_null", "expect_player_names"]
+           "expect_choice", "expect_int", "expect_flag", "expect_null", "expect_player_names",
+           "expect_option_values"]
 
 
 def show(value: Any) -> str:
@@ -108,3 +109,26 @@ def expect_player_names(value: Any, game: "Game[Any]", keys: Sequence[str]) -> l
     if not game.min_players <= len(names) <= game.max_players:
         fail("players", f"{game.title} takes {game.min_players}-{game.max_players} players, not {len(names)}")
     return names
+
+
+def expect_option_values(value: Any, game: "Game[Any]", players: Sequence[str]) -> dict[str, str]:
+    """``options``: each one an option of ``game`` with one of its values (a number in YAML is its
+    text, e.g. ``decks: 2``); returns them with the defaults filled in, checked for ``players``."""
+    given = expect_mapping(value, "options")
+    specs = {s.name: s for s in game.option_specs()}
+    options: dict[str, str] = {}
+    for name, v in given.items():
+        if name not in specs:
+            fail(f"options.{name}", f"is not an option of {game.name} (options: {', '.join(sorted(specs))})")
+        if isinstance(v, int) and not isinstance(v, bool):
+            v = str(v)
+        if specs[name].choices:
+            options[name] = expect_choice(v, f"options.{name}", specs[name].choices, "a value of this option")
+        else:
+            options[name] = expect_text(v, f"options.{name}")
+    full = game.full_options(options)
+    try:
+        game.check_options(full, players)
+    except ValueError as exc:
+        fail("options", str(exc))
+    return full

@@ -47,6 +47,7 @@ from pbem.position_fields import (
     expect_keys,
     expect_list,
     expect_mapping,
+    expect_option_values,
     expect_player_names,
     expect_text,
     fail,
@@ -161,24 +162,7 @@ class SwarmPositionCheck:
         return expect_player_names(value, self.game, ("name", "home", "standing"))
 
     def option_values(self, value: Any) -> dict[str, str]:
-        given = expect_mapping(value, "options")
-        specs = {s.name: s for s in self.game.option_specs()}
-        options: dict[str, str] = {}
-        for name, v in given.items():
-            if name not in specs:
-                fail(f"options.{name}", f"is not an option of {self.game.name} (options: {', '.join(sorted(specs))})")
-            if isinstance(v, int) and not isinstance(v, bool):
-                v = str(v)                      # decks: 2 in YAML is the option value "2"
-            if specs[name].choices:
-                options[name] = expect_choice(v, f"options.{name}", specs[name].choices, "a value of this option")
-            else:
-                options[name] = expect_text(v, f"options.{name}")
-        full = self.game.full_options(options)
-        try:
-            self.game.check_options(full, self.players)
-        except ValueError as exc:
-            fail("options", str(exc))
-        return full
+        return expect_option_values(value, self.game, self.players)
 
     def player_records(self, records: list[dict[str, Any]]) -> dict[str, str]:
         """player -> home: a Star Cluster of the map, each player's own."""

@@ -39,6 +39,7 @@ from pbem.position_fields import (  # noqa: F401  (re-exported for the games' ch
     expect_list,
     expect_mapping,
     expect_null,
+    expect_option_values,
     expect_player_names,
     expect_text,
     fail,
@@ -182,22 +183,7 @@ class SurvivePositionCheck:
         return expect_player_names(value, self.game, ("name", "colours", "standing"))
 
     def option_values(self, value: Any) -> dict[str, str]:
-        given = expect_mapping(value, "options")
-        specs = {s.name: s for s in self.game.option_specs()}
-        options: dict[str, str] = {}
-        for name, v in given.items():
-            if name not in specs:
-                fail(f"options.{name}", f"is not an option of {self.game.name} "
-                                        f"(options: {', '.join(sorted(specs))})")
-            if isinstance(v, int) and not isinstance(v, bool):
-                v = str(v)                      # colours: 1 in YAML is the option value "1"
-            options[name] = expect_choice(v, f"options.{name}", specs[name].choices, "a value of this option")
-        full = self.game.full_options(options)
-        try:
-            self.game.check_options(full, self.players)
-        except ValueError as exc:
-            fail("options", str(exc))
-        return full
+        return expect_option_values(value, self.game, self.players)
 
     def player_records(self, records: list[dict[str, Any]]) -> dict[str, str]:
         """colour -> its player; every player has as many colours as the options give."""
