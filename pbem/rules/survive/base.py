@@ -376,4 +376,4 @@ class SurviveBase(ABC, Generic[StateT]):
 
 def event(public: dict[str, Any], private: dict[str, dict[str, Any]] | None = None,
           chance: bool = False, auto: str = "") -> Event:
-    return Event(public=public, private=private or {}, chance=chance, auto=auto)
+    return Event(public, private or {}, chance, auto)
