@@ -13,7 +13,6 @@ from collections import deque
 from typing import Any
 
 import pytest
-
 from golden_games import CONFIGS, Config, read, step_rng
 
 from pbem.registry import load_game

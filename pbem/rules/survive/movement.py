@@ -34,7 +34,6 @@ from pbem.rules.survive.state import (
     ship_of,
 )
 
-
 #: where an explorer has moves of its own
 ON_BOARD = frozenset((LAND, BOAT, SEA))
 
