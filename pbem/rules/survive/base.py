@@ -98,7 +98,7 @@ class CreatureRule(Generic[StateT]):
     arrive: Callable[[StateT, Creature, int, Events], None]
     attack: Callable[[StateT, Creature, int, Events], None] | None = None
     #: every space where ``stops`` holds, worked out at once (None: ``stops`` is asked space by
-    #: space); the two must agree (tests/test_sea_walks.py checks them in many games)
+    #: space); the two must agree (tests/golden/test_fast_paths.py checks them in many games)
     stop_cells: Callable[[StateT], Spaces] | None = None
 
 
