@@ -334,8 +334,11 @@ class SurviveBase(ABC, Generic[StateT]):
 
     def reach(self, start: int, max_steps: int, blocked: Spaces, ends: Spaces) -> dict[int, Path]:
         """:meth:`sea_walk`'s spaces -> one shortest path to each."""
-        walk = self.sea_walk(start, max_steps, blocked, ends)
-        return {cell: self.path_to(walk, cell) for cell in walk}
+        paths: dict[int, Path] = {}
+        for cell, (came_from, step) in self.sea_walk(start, max_steps, blocked, ends).items():
+            # (the walk lists a space after the one it was entered from, if that is not the start)
+            paths[cell] = [cell] if step == 1 else [*paths[came_from], cell]
+        return paths
 
     def check_path(self, start: int, path: Path, min_steps: int, max_steps: int,
                    blocked: Spaces, ends: Spaces, what: str) -> None:
