@@ -35,8 +35,8 @@ def greedy_action(game: Game, state: Any, player: str, rng: Rng) -> dict[str, An
     if not actions:
         raise RuntimeError(f"{player} has a pending decision but no legal action (rules bug)")
     scores = game.bot_preferences(state, player, actions)
-    best = max(scores)
-    top = [i for i, s in enumerate(scores) if s >= best - 1e-9]
+    least = max(scores) - 1e-9
+    top = [i for i, s in enumerate(scores) if s >= least]
     return actions[top[rng.randbelow(len(top), "bot")]]
 
 

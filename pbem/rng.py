@@ -45,7 +45,7 @@ class Rng:
     def __init__(self, seed: bytes | None, label: str) -> None:
         self._seed = seed
         self.label = label
-        self._message = DOMAIN + b"\x00" + label.encode() + b"\x00"   # + the block number
+        self._message = b""     # DOMAIN 0 label 0, the block number follows (made at the first draw)
         self._block = 0
         self._buf = b""         # the stream read so far (the part from _pos on not used yet)
         self._pos = 0
@@ -60,6 +60,8 @@ class Rng:
     def _bytes(self, count: int) -> bytes:
         if self._seed is None:
             raise NeedsSecret(getattr(self, "_why", "no seed"))
+        if not self._message:
+            self._message = DOMAIN + b"\x00" + self.label.encode() + b"\x00"
         while len(self._buf) - self._pos < count:
             block = hmac.digest(self._seed, self._message + self._block.to_bytes(8, "big"), "sha256")
             self._buf, self._pos = self._buf[self._pos:] + block, 0      # (hmac.digest: one C call)

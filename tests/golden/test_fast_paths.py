@@ -13,7 +13,6 @@ from collections import deque
 from typing import Any
 
 import pytest
-
 from golden_games import CONFIGS, Config, read, step_rng
 
 from pbem.registry import load_game
@@ -78,6 +77,8 @@ def check_state(rules: Any, state: Any) -> int:
     assert {c for c in cells if c in deadly} == {c for c in cells if rules.deadly_for_swimmers(state, c)}
     for kinds in {(kind,) for kind in rules.comp["creatures"]} | {tuple(rules.comp["creatures"])}:
         assert state.cells_with_creature(kinds) == {c for c in cells if state.has_creature(c, kinds)}
+    for player in state.players:
+        assert state.explorers_of(player) == [e for e in state.explorers.values() if e.owner == player]
     for player in state.players:         # the movement step and step 4 counted piece by piece, then listed
         choices = rules.legal_choices(state, player)
         listed = rules.legal_actions(state, player)

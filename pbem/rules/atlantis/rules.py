@@ -35,7 +35,6 @@ from pbem.rules.survive.rules import SurviveRules
 from pbem.rules.survive.view import SETUP_PHASES
 
 
-
 class AtlantisRules(SurviveRules[AtlantisState]):
     state_class = AtlantisState
     anytime_actions = ("standing",)

@@ -21,11 +21,11 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import IllegalAction
+from pbem.rules.spaceattack.craft import Craft
+from pbem.rules.spaceattack.state import SpaceAttackState
 from pbem.rules.survive.base import CreatureRule, Events, event
 from pbem.rules.survive.reactions import ReactionEffect
 from pbem.rules.survive.state import SEA, SUPPLY, USED, Creature, at, sort_handles
-from pbem.rules.spaceattack.craft import Craft
-from pbem.rules.spaceattack.state import SpaceAttackState
 
 #: what an evolved creature does in its space (option ``evolve_attack``)
 APPEAR, FIGHTERS_ONLY = "appear", "fighters-only"

@@ -98,7 +98,7 @@ class CreatureRule(Generic[StateT]):
     arrive: Callable[[StateT, Creature, int, Events], None]
     attack: Callable[[StateT, Creature, int, Events], None] | None = None
     #: every space where ``stops`` holds, worked out at once (None: ``stops`` is asked space by
-    #: space); the two must agree (tests/test_sea_walks.py checks them in many games)
+    #: space); the two must agree (tests/golden/test_fast_paths.py checks them in many games)
     stop_cells: Callable[[StateT], Spaces] | None = None
 
 
@@ -334,8 +334,11 @@ class SurviveBase(ABC, Generic[StateT]):
 
     def reach(self, start: int, max_steps: int, blocked: Spaces, ends: Spaces) -> dict[int, Path]:
         """:meth:`sea_walk`'s spaces -> one shortest path to each."""
-        walk = self.sea_walk(start, max_steps, blocked, ends)
-        return {cell: self.path_to(walk, cell) for cell in walk}
+        paths: dict[int, Path] = {}
+        for cell, (came_from, step) in self.sea_walk(start, max_steps, blocked, ends).items():
+            # (the walk lists a space after the one it was entered from, if that is not the start)
+            paths[cell] = [cell] if step == 1 else [*paths[came_from], cell]
+        return paths
 
     def check_path(self, start: int, path: Path, min_steps: int, max_steps: int,
                    blocked: Spaces, ends: Spaces, what: str) -> None:
@@ -376,4 +379,4 @@ class SurviveBase(ABC, Generic[StateT]):
 
 def event(public: dict[str, Any], private: dict[str, dict[str, Any]] | None = None,
           chance: bool = False, auto: str = "") -> Event:
-    return Event(public=public, private=private or {}, chance=chance, auto=auto)
+    return Event(public, private or {}, chance, auto)

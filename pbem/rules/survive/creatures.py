@@ -157,8 +157,9 @@ class CreatureRules(ReactionRules[StateT]):
                        max_steps: int | None = None) -> dict[int, list[int]]:
         """Where ``creature`` may end its move (at most ``max_steps``, default its die move)
         -> one path there ([] for staying put)."""
-        walk = self.creature_walk_of(state, creature, max_steps)
-        paths = {cell: self.path_to(walk, cell) for cell in walk}
+        kind = creature.kind
+        steps = self.creature_steps(state, kind) if max_steps is None else max_steps
+        paths = self.reach(at(creature.cell), steps, state.tile_at, self.stop_cells(state, kind))
         if self.may_stay(state, creature.kind):
             paths[at(creature.cell)] = []
         return paths

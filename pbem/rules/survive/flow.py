@@ -83,5 +83,4 @@ class TurnFlow(TileRules[StateT]):
         return False
 
     def explorers_in_play(self, state: StateT, player: str) -> list[str]:
-        return [e.handle for e in state.explorers.values()
-                if e.owner == player and e.where in (LAND, BOAT, SEA)]
+        return [e.handle for e in state.explorers_of(player) if e.where in (LAND, BOAT, SEA)]

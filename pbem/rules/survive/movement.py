@@ -34,7 +34,6 @@ from pbem.rules.survive.state import (
     ship_of,
 )
 
-
 #: where an explorer has moves of its own
 ON_BOARD = frozenset((LAND, BOAT, SEA))
 
@@ -256,8 +255,8 @@ class MovementRules(SetupRules[StateT]):
     def legal_move(self, state: StateT, player: str) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = [{"done": "move"}]
         moves = self.explorer_moves
-        for e in state.explorers.values():
-            if e.owner == player and e.where in ON_BOARD:
+        for e in state.explorers_of(player):
+            if e.where in ON_BOARD:
                 out.extend(moves(state, e.handle))
         boat_moves = self.boat_moves
         for boat in self.movable_boats(state, player):
@@ -283,7 +282,7 @@ class MovementRules(SetupRules[StateT]):
                 boats.append(b.handle)
                 ship_moves.append(len(near[cell] - closed) if self.plain_ship_entry
                                   else len(self.boat_moves(state, b.handle)))
-        explorers = [e for e in state.explorers.values() if e.owner == player and e.where in ON_BOARD]
+        explorers = [e for e in state.explorers_of(player) if e.where in ON_BOARD]
         return Chain([[{"done": "move"}],
                       Grouped([e.handle for e in explorers], [self.explorer_move_count(state, e, room) for e in explorers],
                               partial(self.explorer_moves, state), partial(self.explorer_targets, state)),

@@ -46,7 +46,7 @@ class ScoringRules(SurviveBase[StateT]):
 
     # --- the score -------------------------------------------------------------------
     def saved(self, state: StateT, player: str) -> list[str]:
-        return [e.handle for e in state.explorers.values() if e.owner == player and e.where == ISLE]
+        return [e.handle for e in state.explorers_of(player) if e.where == ISLE]
 
     def scores(self, state: StateT) -> dict[str, int]:
         return {p: sum(self.explorer_points(state, state.explorers[h]) for h in self.saved(state, p))

@@ -174,7 +174,7 @@ class SetupRules(ScoringRules[StateT]):
         return f"{self.label(cell)} is not an empty terrain tile"
 
     def reserve_explorers(self, state: StateT, player: str) -> list[str]:
-        return [e.handle for e in state.explorers.values() if e.owner == player and e.where == RESERVE]
+        return [e.handle for e in state.explorers_of(player) if e.where == RESERVE]
 
     def legal_place(self, state: StateT, player: str) -> list[dict[str, Any]]:
         spots = [self.label(c) for c in self.placement_spots(state)]

@@ -147,10 +147,14 @@ class State:
     land_at: dict[int, list[str]] = field(default_factory=dict)    # explorers on a tile
     sea_at: dict[int, list[str]] = field(default_factory=dict)     # swimmers
     creatures_at: dict[int, list[str]] = field(default_factory=dict)
+    owned: dict[str, list[Explorer]] = field(default_factory=dict)  # player -> their explorers (they never change hands)
 
     # --- indexes --------------------------------------------------------
     def rebuild_indexes(self) -> None:
         self.owner_of = {c: p for p, cs in self.colours.items() for c in cs}
+        self.owned = {}
+        for e in self.explorers.values():
+            self.owned.setdefault(e.owner, []).append(e)
         self.tile_at = {t.cell: t.handle for t in self.tiles.values() if t.where == ISLAND}
         self.boat_at = {}
         self.land_at, self.sea_at, self.creatures_at = {}, {}, {}
@@ -235,6 +239,10 @@ class State:
         if self.boarding is None:
             raise RuntimeError("no boarding choice is open")
         return self.boarding
+
+    def explorers_of(self, player: str) -> list[Explorer]:
+        """``player``'s explorers, in handle order (wherever they are)."""
+        return self.owned.get(player, [])
 
     def explorer_cell(self, e: Explorer) -> int | None:
         return self.boats[ship_of(e.boat)].cell if e.where == BOAT else e.cell
