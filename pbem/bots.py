@@ -16,10 +16,6 @@ BOTS = ("random", "greedy")
 MAX_ACTIONS_PER_FILE = 64
 
 
-def copy_state(game: Game, state: Any) -> Any:
-    return game.from_position(game.to_position(state))
-
-
 def random_action(game: Game, state: Any, player: str, rng: Rng) -> dict[str, Any]:
     """Uniformly among the legal actions (only the one taken is made: ``Game.legal_choices``)."""
     actions = game.legal_choices(state, player)
@@ -56,7 +52,7 @@ def bot_actions(game: Game, state: Any, player: str, draws: Draws, bot_rng: Rng,
     :func:`pbem.draws.preview_draws` for a move still to be signed (its rolls are not
     known until then: the bot stops at the first one)."""
     choose = CHOOSERS[bot]
-    work = copy_state(game, state)
+    work = game.copy_state(state)
     chosen: list[dict[str, Any]] = []
     for k in range(MAX_ACTIONS_PER_FILE):
         if player not in pending_players(game, work):

@@ -21,7 +21,6 @@ import gzip
 import hashlib
 import heapq
 import json
-import pickle
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -67,7 +66,6 @@ class Node:
     piece: int = -1                      # the piece the last of them moved
     found_from: int = -1                 # the node whose edge found it
     view: dict[str, Any] = field(default_factory=dict)
-    pickled: bytes = b""                 # the state pickled, once an edge is followed (copies are made from it)
 
 
 @dataclass
@@ -196,9 +194,7 @@ class _Builder:
     def follow(self, number: int, k: int) -> None:
         """Apply the k-th action of a node to a copy of its state: where does it lead?"""
         game, player, node = self.game, self.player, self.graph.nodes[number]
-        if not node.pickled:
-            node.pickled = pickle.dumps(node.state, protocol=pickle.HIGHEST_PROTOCOL)
-        state = pickle.loads(node.pickled)
+        state = game.copy_state(node.state)
         action = self.graph.actions[node.actions[k]]
         self.applies += 1
         try:
@@ -262,7 +258,7 @@ def build_graph(game: Game[Any], state: Any, player: str, caps: Caps | None = No
     for node in graph.nodes:      # the orders written ahead, for the decisions kept (their size is not capped)
         if STOP in node.after:
             node.ahead = max(builder.ahead_form(node), -1)
-        node.state, node.pickled, node.view = None, b"", {}     # not needed any more
+        node.state, node.view = None, {}     # not needed any more
     return graph
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.bots import copy_state
 from pbem.draws import preview_draws
 from pbem.engine import Rejected, apply_actions, pending_players
 from pbem.game import Action, Game, NeedsSecret
@@ -41,7 +40,7 @@ class Composer:
     _stop: str = ""
 
     def __post_init__(self) -> None:
-        self._state = copy_state(self.game, self.start)
+        self._state = self.game.copy_state(self.start)
 
     def step(self) -> Step:
         """The choices now (empty with a reason when the move is complete or cannot go on)."""
@@ -74,6 +73,6 @@ class Composer:
         """Take back the last action."""
         kept = self.actions[:-1]
         self.actions, self.events, self._stop = [], [], ""
-        self._state = copy_state(self.game, self.start)
+        self._state = self.game.copy_state(self.start)
         for action in kept:
             self.choose(action)

@@ -330,6 +330,13 @@ class Game(ABC, Generic[S]):
     def from_position(self, position: Mapping[str, Any]) -> S:
         """Inverse of :meth:`to_position`; ``None`` values are unknowns."""
 
+    def copy_state(self, state: S) -> S:
+        """An independent copy of ``state``: actions applied to it leave ``state`` as it was (the
+        click-to-move choices try every action on a copy).  Default: a pickle round trip; a game
+        whose state is plain records may copy them field by field, sharing nothing mutable."""
+        import pickle
+        return pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
+
     def check_position(self, position: Mapping[str, Any]) -> None:
         """Raise :class:`PositionError` (one line naming the field) unless ``position`` is a full
         position a game can start from: every piece in a place its kind may be, every reference

@@ -8,7 +8,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.bots import copy_state
 from pbem.draws import Draws, preview_draws
 from pbem.engine import Rejected, apply_actions, pending_players
 from pbem.game import Game
@@ -146,7 +145,7 @@ def check_page_against_engine(game: Game[Any], state: Any, player: str, data: di
             elif after == CUT:
                 cut.append(chosen)
             else:
-                full = copy_state(game, state)
+                full = game.copy_state(state)
                 _apply(game, full, player, data, chosen, seed)
                 if after == DONE:
                     out.dones += 1
@@ -161,15 +160,15 @@ def check_page_against_engine(game: Game[Any], state: Any, player: str, data: di
                         out.aheads += 1
                         form = data["ahead"][node.ahead]
                         values = {f["name"]: rng.choice(f["values"]) for f in form["fields"]}
-                        applied = _apply(game, copy_state(game, state), player, data,
+                        applied = _apply(game, game.copy_state(state), player, data,
                                          chosen + [form_action(form, values)], seed)
                         assert not any(word in applied.dropped_reason for word in MALFORMED), applied.dropped_reason
     out.cuts = len(cut)
     for chosen in rng.sample(cut, min(len(cut), cut_sample)):   # where the page stops computing: still legal
-        _apply(game, copy_state(game, state), player, data, chosen, seed)
+        _apply(game, game.copy_state(state), player, data, chosen, seed)
     for form in data["first"]:
         values = {f["name"]: rng.choice(f["values"]) for f in form["fields"]}
-        _apply(game, copy_state(game, state), player, data, [form_action(form, values)], seed)
+        _apply(game, game.copy_state(state), player, data, [form_action(form, values)], seed)
     return out
 
 
@@ -186,7 +185,7 @@ def _apply(game: Game[Any], state: Any, player: str, data: dict[str, Any], texts
 
 
 def _applied(game: Game[Any], state: Any, player: str, data: dict[str, Any], texts: list[str], seed: bytes) -> Any:
-    full = copy_state(game, state)
+    full = game.copy_state(state)
     if texts:
         applied = _apply(game, full, player, data, texts, seed)
         assert not any(e.chance for e in applied.events), texts

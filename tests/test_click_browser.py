@@ -26,7 +26,6 @@ from click_helpers import STOP, page_data, page_nodes, page_places, page_texts, 
 from crypto_helpers import require_tool
 from pipeline_helpers import bot_move, new_game
 from pbem.boardmoves import BoardHistory
-from pbem.bots import copy_state
 from pbem.cli import main
 from pbem.clickpage import SHOW_CAPS
 from pbem.crypto import agecrypt
@@ -303,7 +302,7 @@ def test_the_page_offers_exactly_the_legal_actions_at_random_points(tmp_path, ke
         table = Table.load(gd)
         point = random_point(table.game, players, options, seed, steps, random.Random(seed))
         assert point is not None
-        table.state, player = copy_state(table.game, point[0]), point[1]
+        table.state, player = table.game.copy_state(point[0]), point[1]
         ctx = digest_context(table, player, history=BoardHistory(table, []), clicks=SHOW_CAPS)   # as pbem show
         html = render_digest(ctx, "html").encode()
         page = tmp_path / f"{name}-{steps}.html"
@@ -315,7 +314,7 @@ def test_the_page_offers_exactly_the_legal_actions_at_random_points(tmp_path, ke
         for text in set(offered):
             action = parse_move(f"{data_head(html)}actions:\n  - {text}\n".encode()).actions
             try:
-                apply_actions(table.game, copy_state(table.game, point[0]), player, action, Draws(seed, "check"))
+                apply_actions(table.game, table.game.copy_state(point[0]), player, action, Draws(seed, "check"))
             except Rejected as exc:
                 raise AssertionError(f"{name}: the page offers {text}, which the engine refuses: {exc}") from None
         assert console_errors(browser) == [], name

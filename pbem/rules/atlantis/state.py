@@ -8,6 +8,7 @@ positions only then (see each layer's ``extra_view``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Self
 
 from pbem.rules.survive.state import (  # noqa: F401  (re-exported)
     BOAT,
@@ -81,3 +82,15 @@ class AtlantisState(State):
     protects: dict[str, str] = field(default_factory=dict)  # dolphins only: dolphin -> its swimmer
     dolphin_choice: str | None = None      # dolphins only: a placed dolphin waits for its swimmer
     squid_step: SquidStep | None = None    # giant squid only
+
+    def copy(self) -> Self:
+        new = super().copy()
+        if self.sunk is not None:
+            new.sunk = SunkRound(self.sunk.tile, list(self.sunk.explorers), list(self.sunk.queue))
+        if self.ship_choice is not None:
+            new.ship_choice = ShipChoice(self.ship_choice.tile, self.ship_choice.cell)
+        new.protects = dict(self.protects)
+        if self.squid_step is not None:
+            step = self.squid_step
+            new.squid_step = SquidStep(step.kind, step.squid, step.resume, step.roll)
+        return new

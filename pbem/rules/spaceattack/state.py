@@ -16,6 +16,7 @@ Point, *land* a station tile.  Space Attack adds:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Self
 
 from pbem.rules.survive.state import State
 
@@ -41,6 +42,14 @@ class SpaceAttackState(State):
     resume: str = ""
     blue_played: int = 0
     extra: int = 0
+
+    def copy(self) -> Self:
+        new = super().copy()
+        new.captured = {p: list(cs) for p, cs in self.captured.items()}
+        new.flown = list(self.flown)
+        if self.steal is not None:
+            new.steal = Steal(list(self.steal.creatures), self.steal.capturer, list(self.steal.queue))
+        return new
 
     def open_steal(self) -> Steal:
         if self.steal is None:

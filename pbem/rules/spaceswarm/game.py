@@ -103,6 +103,9 @@ class SpaceSwarmGame(Game[SwarmState]):
     def to_position(self, state: SwarmState) -> Position:
         return make_position(state, None, omniscient=True)
 
+    def copy_state(self, state: SwarmState) -> SwarmState:
+        return state.copy()
+
     def from_position(self, position: Mapping[str, Any]) -> SwarmState:
         return read_position(position)
 

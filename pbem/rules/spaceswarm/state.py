@@ -8,6 +8,8 @@ counters: a player's stack in a space is just a number of fleets there.
 """
 from __future__ import annotations
 
+from copy import copy as shallow_copy
+from copy import deepcopy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,6 +87,26 @@ class SwarmState:
     def active(self) -> str:
         """The player whose turn it is ("" during the Round Bid)."""
         return self.order[self.turn_index] if self.phase not in (BID, OVER) else ""
+
+    def copy(self) -> SwarmState:
+        """An independent copy (nothing mutable shared: an action applied to it leaves this state
+        as it was); the map and the card faces are frozen records, shared."""
+        new = shallow_copy(self)
+        new.players, new.order, new.deck = list(self.players), list(self.order), list(self.deck)
+        new.options, new.homes, new.faces = dict(self.options), dict(self.homes), dict(self.faces)
+        new.fleets = {p: dict(stacks) for p, stacks in self.fleets.items()}
+        new.moved = {p: {c: list(to) for c, to in spaces.items()} for p, spaces in self.moved.items()}
+        new.hands = {p: list(cards) for p, cards in self.hands.items()}
+        new.tech = {p: list(cards) for p, cards in self.tech.items()}
+        new.discard, new.visited = list(self.discard), list(self.visited)
+        new.boosts = [Boost(b.player, b.attribute, b.amount, b.card, b.until) for b in self.boosts]
+        new.standing = {p: None if orders is None else deepcopy(orders) for p, orders in self.standing.items()}
+        new.window = None if self.window is None else Window(self.window.kind, list(self.window.queue))
+        new.slots = None if self.slots is None else list(self.slots)
+        new.targets = {c: dict(chosen) for c, chosen in self.targets.items()}
+        new.produced, new.destroyed = dict(self.produced), dict(self.destroyed)
+        new.eliminated, new.winners = list(self.eliminated), list(self.winners)
+        return new
 
     def stacks(self, player: str) -> dict[int, int]:
         return self.fleets[player]

@@ -124,6 +124,9 @@ class SurviveGame(Game[StateT], Generic[StateT]):
     def to_position(self, state: StateT) -> Position:
         return self.rules(state).make_view(state, None, omniscient=True)
 
+    def copy_state(self, state: StateT) -> StateT:
+        return state.copy()
+
     def from_position(self, position: Mapping[str, Any]) -> StateT:
         return self.view_rules(position).read_position(position)
 

@@ -17,8 +17,9 @@ Nothing here relies on set iteration order.
 from __future__ import annotations
 
 import re
+from copy import copy as shallow_copy
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Self
 
 # Where a piece can be.
 RESERVE, LAND, BOAT, SEA, ISLE, LOST = "reserve", "land", "boat", "sea", "isle", "lost"
@@ -66,6 +67,9 @@ class Explorer:
     cell: int | None = None    # land, sea and isle
     boat: str | None = None    # boat
 
+    def copy(self) -> Explorer:
+        return Explorer(self.handle, self.colour, self.owner, self.value, self.where, self.cell, self.boat)
+
 
 @dataclass(slots=True)
 class Tile:
@@ -77,6 +81,9 @@ class Tile:
     holder: str | None = None  # hand: who holds it
     obtained: int | None = None  # hand: the turn number it was taken
 
+    def copy(self) -> Tile:
+        return Tile(self.handle, self.cell, self.terrain, self.back, self.where, self.holder, self.obtained)
+
 
 @dataclass(slots=True)
 class Boat:
@@ -86,6 +93,9 @@ class Boat:
     owner: str | None = None   # reserve: the player who will place it
     passengers: list[str] = field(default_factory=list)
 
+    def copy(self) -> Boat:
+        return Boat(self.handle, self.where, self.cell, self.owner, list(self.passengers))
+
 
 @dataclass(slots=True)
 class Creature:
@@ -93,6 +103,9 @@ class Creature:
     kind: str                  # serpent | shark | whale (| dolphin | squid with the mini-expansions)
     where: str = SUPPLY        # supply | sea | lost
     cell: int | None = None
+
+    def copy(self) -> Creature:
+        return Creature(self.handle, self.kind, self.where, self.cell)
 
 
 @dataclass(slots=True)
@@ -104,6 +117,9 @@ class Turn:
     swum: list[str] = field(default_factory=list)  # explorers that entered a sea space this turn
     tile_played: bool = False
     die: str | None = None     # the rolled face during the creature step
+
+    def copy(self) -> Turn:
+        return Turn(self.number, self.player, self.step, self.moves, list(self.swum), self.tile_played, self.die)
 
 
 @dataclass(slots=True)
@@ -123,6 +139,9 @@ class Reaction:
     creature: str
     cell: int
     queue: list[str]           # threatened players not yet considered; queue[0] is being asked
+
+    def copy(self) -> Reaction:
+        return Reaction(self.kind, self.creature, self.cell, list(self.queue))
 
 
 @dataclass
@@ -148,6 +167,33 @@ class State:
     sea_at: dict[int, list[str]] = field(default_factory=dict)     # swimmers
     creatures_at: dict[int, list[str]] = field(default_factory=dict)
     owned: dict[str, list[Explorer]] = field(default_factory=dict)  # player -> their explorers (they never change hands)
+
+    # --- copies ---------------------------------------------------------
+    def copy(self) -> Self:
+        """An independent copy (nothing mutable shared: an action applied to it leaves this
+        state as it was), field by field, a few times quicker than a pickle round trip.  A
+        subclass that adds a mutable field copies it in its own ``copy``; the tests check that
+        a copy shares nothing mutable with its original and pickles to the same bytes."""
+        new = shallow_copy(self)     # the immutable fields (and a subclass's, until it copies its own)
+        new.players = list(self.players)
+        new.colours = {p: list(cs) for p, cs in self.colours.items()}
+        new.options = dict(self.options)
+        new.standing = {p: None if orders is None else dict(orders) for p, orders in self.standing.items()}
+        new.turn = self.turn.copy()
+        new.explorers = {h: e.copy() for h, e in self.explorers.items()}
+        new.tiles = {h: t.copy() for h, t in self.tiles.items()}
+        new.boats = {h: b.copy() for h, b in self.boats.items()}
+        new.creatures = {h: c.copy() for h, c in self.creatures.items()}
+        new.boarding = None if self.boarding is None else Boarding(self.boarding.tile, self.boarding.boat,
+                                                                   self.boarding.cell)
+        new.reaction = None if self.reaction is None else self.reaction.copy()
+        new.history = dict(self.history)
+        new.owner_of, new.tile_at, new.boat_at = dict(self.owner_of), dict(self.tile_at), dict(self.boat_at)
+        new.land_at = {k: list(v) for k, v in self.land_at.items()}
+        new.sea_at = {k: list(v) for k, v in self.sea_at.items()}
+        new.creatures_at = {k: list(v) for k, v in self.creatures_at.items()}
+        new.owned = {p: [new.explorers[e.handle] for e in es] for p, es in self.owned.items()}
+        return new
 
     # --- indexes --------------------------------------------------------
     def rebuild_indexes(self) -> None:

@@ -1,0 +1,111 @@
+"""``Game.copy_state`` makes an independent, identical copy, at every step of every golden game.
+
+The click-to-move choices (pbem/choicegraph.py), the bots' look-ahead and the terminal
+composer try actions on copies of a state.  The Survive games and Space Swarm copy their
+state field by field instead of through pickle: a field forgotten by a copy would be shared
+with the original, and an action tried on the copy would change the real game.  So at every
+step: the copy pickles to the same bytes as the original, no list, dict or mutable record is
+reachable from both, and the golden game's next action applied to the copy leaves the
+original as it was (the game then goes on from the copy, to its recorded end).
+"""
+from __future__ import annotations
+
+import dataclasses
+import pickle
+from typing import Any, Iterator
+
+import pytest
+from golden_games import CONFIGS, Config, read, result_record, step_rng
+
+from pbem.bots import random_action
+from pbem.engine import action_rng
+from pbem.registry import load_game
+from pbem.rng import Rng
+
+IMMUTABLE = (str, int, float, bool, bytes, type(None), range)
+
+
+def mutable_parts(value: Any) -> Iterator[Any]:
+    """Every list, dict, set and record reachable from ``value`` (each once), but not frozen records."""
+    seen: set[int] = set()
+    todo = [value]
+    while todo:
+        v = todo.pop()
+        if isinstance(v, IMMUTABLE) or id(v) in seen:
+            continue
+        seen.add(id(v))
+        if isinstance(v, tuple):
+            todo.extend(v)
+            continue
+        if isinstance(v, frozenset):
+            todo.extend(v)
+            continue
+        if frozen(v):
+            continue          # a frozen record (a map, a card face) is shared: its caches are its own
+        yield v
+        if isinstance(v, dict):
+            todo.extend(v.keys())
+            todo.extend(v.values())
+        elif isinstance(v, (list, set)):
+            todo.extend(v)
+        elif dataclasses.is_dataclass(v):
+            todo.extend(getattr(v, f.name) for f in dataclasses.fields(v))
+            todo.extend(vars(v).values() if hasattr(v, "__dict__") else ())
+        else:
+            raise AssertionError(f"a state holds a {type(v).__name__}: teach this test what it is")
+
+
+def frozen(value: Any) -> bool:
+    return dataclasses.is_dataclass(value) and value.__dataclass_params__.frozen   # type: ignore[union-attr]
+
+
+def state_bytes(state: Any) -> bytes:
+    """The state pickled, its frozen records by their fields (Space Swarm's map fills caches
+    of its own as it is used: they are not the game's state)."""
+    fields = {k: dataclasses.astuple(v) if frozen(v) else v for k, v in vars(state).items()}
+    return pickle.dumps((type(state).__name__, fields), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def check_copy(game: Any, state: Any) -> Any:
+    before = state_bytes(state)
+    copy = game.copy_state(state)
+    assert type(copy) is type(state)
+    assert state_bytes(copy) == before
+    shared = {id(v) for v in mutable_parts(state)} & {id(v) for v in mutable_parts(copy)}
+    assert not shared, [type(v).__name__ for v in mutable_parts(state) if id(v) in shared][:5]
+    return copy
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=[f"game{c.game_no:02d}-{c.game}" for c in CONFIGS])
+def test_a_copy_is_identical_and_shares_nothing_mutable(config: Config) -> None:
+    record = read(config)
+    game = load_game(config.game)
+    state = game.setup(list(config.players), record["options"], step_rng(config, 0))
+    for number, step in enumerate(record["steps"], start=1):
+        copy = check_copy(game, state)
+        before = state_bytes(state)
+        game.apply(copy, step["player"], step["action"], step_rng(config, number))
+        assert state_bytes(state) == before, f"step {number} changed the original"
+        state = copy
+    assert result_record(game, state) == record["result"]       # the game went on from the copies to its end
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_space_swarm_copies_too(seed: int) -> None:
+    """Space Swarm has no golden games: random games, two to five players, both decks."""
+    game = load_game("space-swarm")
+    players = ["red", "blue", "green", "yellow", "purple"][:2 + seed % 4]
+    options = {"decks": "2"} if seed % 2 else {}
+    state = game.setup(players, game.full_options(options), Rng(b"copy", f"setup/{seed}"))
+    bot = Rng(b"copy-bot", str(seed))
+    steps = 0
+    while game.result(state) is None and steps < 3000:
+        copy = check_copy(game, state)
+        player = game.pending(state)[0].player
+        action = random_action(game, state, player, bot)
+        before = state_bytes(state)
+        game.apply(copy, player, action, action_rng(b"copy", "swarm", steps, 0))
+        assert state_bytes(state) == before, f"action {steps} changed the original"
+        state = copy
+        steps += 1
+    assert steps > 50
