@@ -29,17 +29,15 @@ from __future__ import annotations
 import errno
 import json
 import time
-from pathlib import Path
 from typing import Any, Mapping
 
 from pbem import fsutil
+from pbem.entryclock import CLOCK, record_time
 from pbem.errors import PbemError
 from pbem.fsutil import write_atomic
 from pbem.log import render_entry, seal
 from pbem.outputs import write_outputs
 from pbem.table import SEALED, Table, sealed_store
-
-CLOCK = "clock.json"
 
 
 def add_outcome(table: Table, entry: dict[str, Any]) -> dict[str, Any]:
@@ -106,18 +104,3 @@ def publish(table: Table, log_text: str, now: float | None = None, careful: bool
     if (gd.moderator_dir / CLOCK).is_file():
         derived.append(gd.moderator_dir / CLOCK)
     table.save_snapshot(log_text, derived)
-
-
-def record_time(moderator_dir: Path, index: int, now: float | None = None) -> None:
-    """When each entry was appended (moderator-private: deadlines only, never logged)."""
-    path = moderator_dir / CLOCK
-    clock = read_clock(moderator_dir)
-    clock[str(index)] = time.time() if now is None else now
-    write_atomic(path, json.dumps(clock, sort_keys=True), mode=0o600, durable=False)   # the snapshot records it
-
-
-def read_clock(moderator_dir: Path) -> dict[str, float]:
-    try:
-        return json.loads((moderator_dir / CLOCK).read_text())
-    except (FileNotFoundError, ValueError):
-        return {}

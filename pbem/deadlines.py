@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.append import read_clock
+from pbem.entryclock import read_clock
 from pbem.errors import PbemError
 from pbem.fsutil import write_atomic
 from pbem.gamedir import GameDir

@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from pbem import __version__, draws
-from pbem.append import CLOCK, record_time
 from pbem.canonical import canonical, keyed_hash
 from pbem.crypto import keys, sshsig
 from pbem.engine import game_for, state_hash
+from pbem.entryclock import CLOCK, record_time
 from pbem.errors import PbemError, excerpt
 from pbem.fsutil import umask, write_atomic
 from pbem.game import Game, PositionError

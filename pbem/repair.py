@@ -26,10 +26,11 @@ import re
 import time
 from typing import Any, Iterator
 
-from pbem.append import CLOCK, publish, read_clock, record_time
+from pbem.append import publish
+from pbem.canonical import sha256_hex
+from pbem.entryclock import CLOCK, read_clock, record_time
 from pbem.fsutil import locked, remove_temp_files
 from pbem.gamedir import GameDir
-from pbem.canonical import sha256_hex
 from pbem.log import LOG_NAME, entry_hash_ok, render_entry, split_chunks
 from pbem.table import Table, read_snapshot
 

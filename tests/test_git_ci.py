@@ -24,8 +24,8 @@ from pipeline_helpers import new_game
 from test_git_helpers import GAME, PLAYERS, Player, Shared, cli, git, hermetic_git, make_shared  # noqa: F401
 
 from pbem import __version__
-from pbem.append import CLOCK, read_clock
 from pbem.cli import main as pbem_main
+from pbem.entryclock import CLOCK, read_clock
 from pbem.gamedir import GameDir
 from pbem.transport.ci_actions import CHECKOUT, PINNED_ACTIONS, SETUP_PYTHON
 from pbem.transport.ci_lock import RUNNER, pip_environment

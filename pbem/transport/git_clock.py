@@ -14,7 +14,7 @@ import json
 import re
 from typing import Any
 
-from pbem.append import CLOCK, read_clock
+from pbem.entryclock import CLOCK, read_clock
 from pbem.fsutil import write_atomic
 from pbem.gamedir import GameDir
 from pbem.transport.git_repo import GitError, Repo, git_available
