@@ -110,6 +110,26 @@ class HandTile(Generic[StateT]):
     play: Callable[[StateT, str, str, Mapping[str, Any], Events], None]  # (state, player, back, action, events)
 
 
+@dataclass(slots=True)
+class KeptRules:
+    """Which of the core's rules a ruleset keeps as the core wrote them (no layer of it changes
+    them), so that a faster form of the rule may stand for it.  Each part's ``__init__`` fills
+    in its own.  (One record, not an attribute each: CPython 3.11 reads ``self.x`` quickly only
+    on objects with at most 30 attributes, and a ruleset is read on every rule.)"""
+
+    ship_entry: bool = False          # MovementRules.ship_may_enter: no land, no ship
+    #: MovementRules.capacity: every ship's (the components' number), else None
+    ship_capacity: int | None = None
+    move_listing: bool = False        # the movement step's listing (MovementRules.move_choices)
+    removal_sea: bool = False         # TileRules.counts_as_sea_for_removal
+    vacant: bool = False              # TileRules.vacant
+    place_listing: bool = False       # SetupRules.legal_place
+    boat_listing: bool = False        # SetupRules.legal_boat
+    tile_listing: bool = False        # TileRules.legal_play_tile and the creature-moving tiles' options
+    creature_listing: bool = False    # CreatureRules.legal_creature
+    preferences: bool = False         # the greedy bot's scores (SurviveRules.bot_preference)
+
+
 class SurviveBase(ABC, Generic[StateT]):
     """Data, helpers and declared hooks shared by every part of a Survive ruleset."""
 
@@ -118,6 +138,8 @@ class SurviveBase(ABC, Generic[StateT]):
 
     def __init__(self, data: SurviveData, option_specs: Sequence[OptionSpec]) -> None:
         self.data = data
+        #: the core's rules this ruleset keeps as they are (filled in by each part)
+        self.keeps = KeptRules()
         self.board = data.board
         self.comp = data.comp
         self.tile_backs = data.tile_backs

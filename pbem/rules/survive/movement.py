@@ -28,7 +28,6 @@ from pbem.rules.survive.state import (
     SEA,
     STEP_MOVE,
     STEP_REMOVE,
-    Boat,
     Explorer,
     at,
     ship_of,
@@ -42,13 +41,15 @@ class MovementRules(SetupRules[StateT]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         kept, core = type(self), MovementRules
+        self.keeps.ship_capacity = int(self.comp["boats"]["capacity"]) if kept.capacity is core.capacity else None
         #: the ruleset keeps the core's ship_may_enter (no layer changes where ships may go)
-        self.plain_ship_entry = kept.ship_may_enter is core.ship_may_enter
+        self.keeps.ship_entry = kept.ship_may_enter is core.ship_may_enter
         #: the movement step is the core's list of explorer and ship moves, so it can be counted
         #: piece by piece (:meth:`move_choices`)
-        self.plain_move_listing = (kept.legal_move is core.legal_move and kept.explorer_moves is core.explorer_moves
+        self.keeps.move_listing = (kept.legal_move is core.legal_move and kept.explorer_moves is core.explorer_moves
                                    and kept.explorer_steps is core.explorer_steps and kept.boat_moves is core.boat_moves
-                                   and kept.boat_steps is core.boat_steps)
+                                   and kept.boat_steps is core.boat_steps and kept.explorer_move is core.explorer_move
+                                   and kept.boat_move is core.boat_move)
 
     # --- what creatures do to people and ships (from the creature rules in the data) ----------
     def kinds_following(self, *rules: str) -> tuple[str, ...]:
@@ -74,6 +75,8 @@ class MovementRules(SetupRules[StateT]):
         return self.comp["boats"]["capacity"]
 
     def has_room(self, state: StateT, boat: str) -> bool:
+        if self.keeps.ship_capacity is not None:
+            return len(state.boats[boat].passengers) < self.keeps.ship_capacity
         return len(state.boats[boat].passengers) < self.capacity(state, boat)
 
     def controllers(self, state: StateT, boat: str) -> list[str]:
@@ -96,7 +99,7 @@ class MovementRules(SetupRules[StateT]):
 
     def closed_to_ship(self, state: StateT, boat: str) -> Spaces:
         """The spaces ``boat`` may not sail into (not :meth:`ship_may_enter`), for a sea walk."""
-        if self.plain_ship_entry:     # the core's rule: the land and the spaces with a ship
+        if self.keeps.ship_entry:     # the core's rule: the land and the spaces with a ship
             return state.tile_at.keys() | state.boat_at.keys()
         return SpacesWhere(lambda cell: not self.ship_may_enter(state, boat, cell))
 
@@ -191,9 +194,16 @@ class MovementRules(SetupRules[StateT]):
 
     def explorer_moves(self, state: StateT, handle: str) -> list[dict[str, Any]]:
         """Every legal one-point move of one explorer, as actions (:meth:`explorer_steps`)."""
-        lab = self.board.labels
-        return [{"move": handle, "to": lab[cell], "swim": True} if swim else {"move": handle, "to": lab[cell]}
-                for cell, swim in self.explorer_steps(state, handle)]
+        move = self.explorer_move
+        return [move(handle, step) for step in self.explorer_steps(state, handle)]
+
+    def explorer_move(self, handle: str, step: tuple[int, bool]) -> dict[str, Any]:
+        """The action of one of :meth:`explorer_steps`: ``{move: r7, to: G5}`` (``swim: true``
+        to swim beside a ship)."""
+        cell, swim = step
+        if swim:
+            return {"move": handle, "to": self.board.labels[cell], "swim": True}
+        return {"move": handle, "to": self.board.labels[cell]}
 
     def explorer_steps(self, state: StateT, handle: str) -> list[tuple[int, bool]]:
         """Every legal one-point move of one explorer: (the space it goes to, swim: true)."""
@@ -232,25 +242,28 @@ class MovementRules(SetupRules[StateT]):
 
     def boat_moves(self, state: StateT, boat: str) -> list[dict[str, Any]]:
         """Every legal one-point move of one ship, as actions (:meth:`boat_steps`)."""
-        lab = self.board.labels
-        return [{"move": boat, "to": lab[n]} for n in self.boat_steps(state, boat)]
+        move = self.boat_move
+        return [move(boat, cell) for cell in self.boat_steps(state, boat)]
+
+    def boat_move(self, boat: str, cell: int) -> dict[str, Any]:
+        """The action of one of :meth:`boat_steps`: ``{move: B3, to: F4}``."""
+        return {"move": boat, "to": self.board.labels[cell]}
 
     def boat_steps(self, state: StateT, boat: str) -> list[int]:
         """The spaces a ship may sail to with one movement point."""
         around = self.board.neighbours[at(state.boats[boat].cell)]
-        if self.plain_ship_entry:     # the core's rule: no terrain tile and no ship there
+        if self.keeps.ship_entry:     # the core's rule: no terrain tile and no ship there
             tile_at, boat_at = state.tile_at, state.boat_at
             return [n for n in around if n not in tile_at and n not in boat_at]
         may_enter = self.ship_may_enter
         return [n for n in around if may_enter(state, boat, n)]
 
     def movable_boats(self, state: StateT, player: str) -> list[str]:
-        """The ships at sea ``player`` may move (:meth:`may_move_ship`)."""
-        return [b.handle for b in state.boats.values() if b.where == SEA and self.may_move_ship(state, player, b)]
-
-    def may_move_ship(self, state: StateT, player: str, b: Boat) -> bool:
-        """An empty ship: "any player can move it"; else its :meth:`controllers`."""
-        return not b.passengers or player in self.controllers(state, b.handle)
+        """The ships at sea ``player`` may move: an empty ship, "any player can move it"; else
+        its :meth:`controllers`."""
+        controllers = self.controllers
+        return [b.handle for b in state.boats.values()
+                if b.where == SEA and (not b.passengers or player in controllers(state, b.handle))]
 
     def legal_move(self, state: StateT, player: str) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = [{"done": "move"}]
@@ -265,57 +278,68 @@ class MovementRules(SetupRules[StateT]):
 
     # --- the movement step, counted before it is listed --------------------------------------
     def move_choices(self, state: StateT, player: str) -> Sequence[Action]:
-        """:meth:`legal_move`, in its order, with each piece's moves counted and listed only when
-        one of them is read: the random bot takes one of about 80 and lists one piece's."""
-        near = self.board.neighbour_sets
-        closed = state.tile_at.keys() | state.boat_at.keys()    # the core's ship_may_enter: no land, no ship
-        room: set[int] = set()            # the spaces of the ships with room for another explorer
-        boats: list[str] = []
-        ship_moves: list[int] = []
-        for b in state.boats.values():
-            if b.where != SEA:
-                continue
-            cell = at(b.cell)
-            if self.has_room(state, b.handle):
-                room.add(cell)
-            if self.may_move_ship(state, player, b):
-                boats.append(b.handle)
-                ship_moves.append(len(near[cell] - closed) if self.plain_ship_entry
-                                  else len(self.boat_moves(state, b.handle)))
-        explorers = [e for e in state.explorers_of(player) if e.where in ON_BOARD]
+        """:meth:`legal_move`, in its order, each piece's moves as its steps, listed once when read
+        (the random bot takes one of about 80 and lists one piece's; the greedy bot scores every
+        piece's steps) and counted without listing them where only their number is asked
+        (:meth:`explorer_move_counts`, :meth:`boat_move_counts`)."""
+        explorers = [e.handle for e in state.explorers_of(player) if e.where in ON_BOARD]
+        boats = self.movable_boats(state, player)
         return Chain([[{"done": "move"}],
-                      Grouped([e.handle for e in explorers], [self.explorer_move_count(state, e, room) for e in explorers],
-                              partial(self.explorer_moves, state), partial(self.explorer_targets, state)),
-                      Grouped(boats, ship_moves, partial(self.boat_moves, state), partial(self.boat_steps, state))])
+                      Grouped(explorers, partial(self.explorer_steps, state), self.explorer_move,
+                              partial(self.explorer_move_counts, state, explorers)),
+                      Grouped(boats, partial(self.boat_steps, state), self.boat_move,
+                              partial(self.boat_move_counts, state, boats))])
 
-    def explorer_targets(self, state: StateT, handle: str) -> list[int]:
-        """Where each of :meth:`explorer_moves` goes, in order."""
-        return [cell for cell, _ in self.explorer_steps(state, handle)]
+    def boat_move_counts(self, state: StateT, boats: list[str]) -> list[int]:
+        """How many moves :meth:`boat_steps` lists for each of ``boats``, counted without listing
+        them where the core's :meth:`ship_may_enter` holds: the spaces next to the ship without
+        land or a ship."""
+        if not self.keeps.ship_entry:
+            return [len(self.boat_steps(state, boat)) for boat in boats]
+        near, ships = self.board.neighbour_sets, state.boats
+        closed = state.tile_at.keys() | state.boat_at.keys()
+        return [len(near[at(ships[boat].cell)] - closed) for boat in boats]
 
-    def explorer_move_count(self, state: StateT, e: Explorer, room: set[int]) -> int:
-        """How many moves :meth:`explorer_moves` lists for ``e``, counted without listing them
-        (``room``: the spaces of the ships with room, :meth:`has_room`); tests check the two
-        agree at every step.
+    def explorer_move_counts(self, state: StateT, handles: list[str]) -> list[int]:
+        """How many moves :meth:`explorer_moves` lists for each of ``handles``, counted without
+        listing them; tests check the two agree at every step.
 
         On land: one per neighbouring space (walk, swim, or board a ship there), and a second
         (swim: true) beside a ship with room.  Aboard: one per neighbouring ship with room, the
         jump into its own space if it may swim, and the safe isles next to it.  Swimming: the
         ship in its own space if it has room and the swimmer may board, every neighbouring sea
         space if it may swim, and the safe isles next to it."""
-        near = self.board.neighbour_sets
-        if e.where == LAND:
-            cell = at(e.cell)
-            return len(near[cell]) + len(near[cell] & room)
-        if e.where == BOAT:
-            cell = at(state.boats[ship_of(e.boat)].cell)
-            return (len(near[cell] & room) + (1 if self.may_swim(state, e.handle) else 0)
-                    + len(self.board.isles_next_to[cell]))
-        if e.where == SEA:
-            cell = at(e.cell)
-            board = 1 if cell in room and self.may_board_from_the_sea(state, e.handle) else 0
-            swim = len(near[cell]) - len(near[cell] & state.tile_at.keys()) if self.may_swim(state, e.handle) else 0
-            return board + swim + len(self.board.isles_next_to[cell])
-        return 0
+        near, isles, land = self.board.neighbour_sets, self.board.isles_next_to, state.tile_at.keys()
+        room = self.ship_spaces_with_room(state)
+        explorers, boats = state.explorers, state.boats
+        may_swim, may_board = self.may_swim, self.may_board_from_the_sea
+        counts: list[int] = []
+        for handle in handles:
+            e = explorers[handle]
+            where = e.where
+            if where == LAND:
+                around = near[at(e.cell)]
+                counts.append(len(around) + len(around & room))
+            elif where == BOAT:
+                cell = at(boats[ship_of(e.boat)].cell)
+                counts.append(len(near[cell] & room) + may_swim(state, handle) + len(isles[cell]))
+            elif where == SEA:
+                cell = at(e.cell)
+                board = cell in room and may_board(state, handle)
+                swim = len(near[cell]) - len(near[cell] & land) if may_swim(state, handle) else 0
+                counts.append(board + swim + len(isles[cell]))
+            else:
+                counts.append(0)
+        return counts
+
+    def ship_spaces_with_room(self, state: StateT) -> set[int]:
+        """The spaces of the ships with room for another explorer (:meth:`has_room`)."""
+        boats = state.boats
+        if self.keeps.ship_capacity is None:
+            has_room = self.has_room
+            return {cell for cell, boat in state.boat_at.items() if has_room(state, boat)}
+        capacity = self.keeps.ship_capacity
+        return {cell for cell, boat in state.boat_at.items() if len(boats[boat].passengers) < capacity}
 
     def do_move(self, state: StateT, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         self.expect(state, player, STEP_MOVE)

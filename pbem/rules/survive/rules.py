@@ -80,18 +80,20 @@ class SurviveRules(ViewRules[StateT]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         #: the core lists the set-up placements (no layer lists them its own way)
-        self.plain_place_listing = type(self).legal_place is SetupRules.legal_place
+        self.keeps.place_listing = type(self).legal_place is SetupRules.legal_place
         #: the core lists the set-up ship placements
-        self.plain_boat_listing = type(self).legal_boat is SetupRules.legal_boat
+        self.keeps.boat_listing = type(self).legal_boat is SetupRules.legal_boat
         #: the core lists the tiles to play, and the creature-moving tiles' options
-        self.plain_tile_listing = (type(self).legal_play_tile is TileRules.legal_play_tile
+        self.keeps.tile_listing = (type(self).legal_play_tile is TileRules.legal_play_tile
                                    and type(self).options_move_creature is TileRules.options_move_creature
                                    and type(self).relocation_options is TileRules.relocation_options)
         #: the core lists step 4 (each movable creature to each space it may reach)
-        self.plain_creature_listing = type(self).legal_creature is CreatureRules.legal_creature
+        self.keeps.creature_listing = type(self).legal_creature is CreatureRules.legal_creature
         #: the greedy bot's scores are the core's (no layer scores its own way)
-        self.plain_preferences = (type(self).bot_preference is SurviveRules.bot_preference
+        self.keeps.preferences = (type(self).bot_preference is SurviveRules.bot_preference
                                   and type(self).prefer_move is SurviveRules.prefer_move)
+        #: decision kind -> its legal actions made only when read (:meth:`chooser_table`)
+        self.choosers = self.chooser_table()
 
     #: the move-file action shapes of this game (every layer's: the syntax does not change
     #: with the options)
@@ -126,23 +128,39 @@ class SurviveRules(ViewRules[StateT]):
         """The legal actions, made only when read where a decision pairs two lists (set-up
         placement: every explorer in reserve on every empty tile; creature-moving tiles) or
         where each piece's moves are counted first (the movement step), unless a layer lists
-        them its own way."""
+        them its own way (:attr:`choosers`)."""
         if self.decider(state) != player:
             return []
         step = self.current_step(state)
-        if step == SETUP_PLACE and self.deciders[step] == self.legal_place and self.plain_place_listing:
-            spots = [self.label(c) for c in self.placement_spots(state)]
-            return Pairs(self.reserve_explorers(state, player), spots, _placement)
-        if step == SETUP_BOAT and self.deciders[step] == self.legal_boat and self.plain_boat_listing:
-            spots = [self.label(c) for c in self.boat_spots(state)]
-            return Pairs(self.reserve_boats(state, player), spots, _ship_placement)
-        if step == STEP_TILE and self.deciders.get(step) == self.legal_play_tile and self.plain_tile_listing:
-            return self.tile_choices(state, player)
-        if step == STEP_MOVE and self.deciders.get(step) == self.legal_move and self.plain_move_listing:
-            return self.move_choices(state, player)
-        if step == STEP_CREATURE and self.deciders.get(step) == self.legal_creature and self.plain_creature_listing:
-            return self.creature_choices(state, player)
-        return self.deciders[step](state, player)
+        chooser = self.choosers.get(step)
+        return chooser(state, player) if chooser is not None else self.deciders[step](state, player)
+
+    def chooser_table(self) -> dict[str, Callable[[StateT, str], Sequence[Action]]]:
+        """Decision kind -> its legal actions as a sequence made only when read, for the decisions
+        whose listing is the core's (no layer lists them its own way)."""
+        deciders, table = self.deciders, dict[str, Callable[[StateT, str], Sequence[Action]]]()
+        if deciders.get(SETUP_PLACE) == self.legal_place and self.keeps.place_listing:
+            table[SETUP_PLACE] = self.place_choices
+        if deciders.get(SETUP_BOAT) == self.legal_boat and self.keeps.boat_listing:
+            table[SETUP_BOAT] = self.boat_choices
+        if deciders.get(STEP_TILE) == self.legal_play_tile and self.keeps.tile_listing:
+            table[STEP_TILE] = self.tile_choices
+        if deciders.get(STEP_MOVE) == self.legal_move and self.keeps.move_listing:
+            table[STEP_MOVE] = self.move_choices
+        if deciders.get(STEP_CREATURE) == self.legal_creature and self.keeps.creature_listing:
+            table[STEP_CREATURE] = self.creature_choices
+        return table
+
+    def place_choices(self, state: StateT, player: str) -> Sequence[Action]:
+        """:meth:`legal_place` as pairs (every explorer in reserve on every empty tile)."""
+        labels = self.board.labels
+        return Pairs(self.reserve_explorers(state, player), [labels[c] for c in self.placement_spots(state)],
+                     _placement)
+
+    def boat_choices(self, state: StateT, player: str) -> Sequence[Action]:
+        """:meth:`legal_boat` as pairs (every ship in reserve on every free space)."""
+        labels = self.board.labels
+        return Pairs(self.reserve_boats(state, player), [labels[c] for c in self.boat_spots(state)], _ship_placement)
 
     def tile_choices(self, state: StateT, player: str) -> Sequence[Action]:
         """:meth:`legal_play_tile` with each creature-moving tile's options (every creature of
@@ -274,18 +292,45 @@ class SurviveRules(ViewRules[StateT]):
             return STAY
         return 0.0
 
+    def bot_favourites(self, state: StateT, player: str, actions: Sequence[Mapping[str, Any]]) -> Sequence[int]:
+        """The greedy bot's favourites (:meth:`pbem.game.Game.bot_favourites`): every action where
+        the core's scores score none of them (every decision but the movement step), else the
+        best scored."""
+        if self.keeps.preferences and self.scores_none(actions):
+            return range(len(actions))
+        scores = self.bot_preferences(state, player, actions)
+        if not scores:
+            return []
+        least = max(scores) - 1e-9
+        return [i for i, s in enumerate(scores) if s >= least]
+
+    def scores_none(self, actions: Sequence[Mapping[str, Any]]) -> bool:
+        """Do the core's scores (:meth:`bot_preferences`) score every one of ``actions`` 0: no
+        moves and no ``{done: move}`` (a :class:`~pbem.choices.Pairs` by what it makes, without
+        making them)."""
+        if isinstance(actions, Chain):
+            return all(self.scores_none(part) for part in actions.parts)
+        if isinstance(actions, Pairs):
+            return self.never_scored(actions.make)
+        if isinstance(actions, Grouped):
+            return False
+        return not any(("move" in a and "to" in a) or a.get("done") == "move" for a in actions)
+
     def bot_preferences(self, state: StateT, player: str, actions: Sequence[Mapping[str, Any]]) -> list[float]:
         """:meth:`bot_preference` of each action; with the core's scores, what each piece's score
         shares (where it stands, who is aboard) is worked out once for the list."""
-        if not self.plain_preferences:
+        if not self.keeps.preferences:
             return [self.bot_preference(state, player, a) for a in actions]
         if isinstance(actions, Chain):
             return [s for part in actions.parts for s in self.bot_preferences(state, player, part)]
         if isinstance(actions, Pairs) and self.never_scored(actions.make):
             return [0.0] * len(actions)         # not moves: scored 0 without making them
-        if isinstance(actions, Grouped) and actions.targets is not None:    # the movement step, piece by piece
-            targets = actions.targets
-            return [s for piece in actions.keys for s in self.piece_move_scores(state, player, piece, targets(piece))]
+        if isinstance(actions, Grouped) and actions.make == self.explorer_move:    # the movement step, piece by piece
+            explorer_scores = self.explorer_move_scores
+            return [s for i, piece in enumerate(actions.keys) for s in explorer_scores(state, piece, actions.steps_of(i))]
+        if isinstance(actions, Grouped) and actions.make == self.boat_move:
+            ship_scores = self.boat_move_scores
+            return [s for i, boat in enumerate(actions.keys) for s in ship_scores(state, player, boat, actions.steps_of(i))]
         dist, index, is_isle = self.isle_distance, self.board.index, self.board.is_isle
         boat_at = state.boat_at
         known: dict[str, tuple[str, int, float]] = {}      # piece -> (kind, cell, explorer: aboard / ship: mine)
@@ -314,19 +359,36 @@ class SurviveRules(ViewRules[StateT]):
                 out.append(0.0)
         return out
 
-    def piece_move_scores(self, state: StateT, player: str, piece: str, targets: list[int]) -> list[float]:
-        """The core's scores (:meth:`prefer_move`) of ``piece``'s moves, given where each goes (the
-        movement step's order): what they share worked out once."""
-        kind, here, extra = self._piece_facts(state, player, piece)
-        dist = self.isle_distance
-        if kind == "explorer":
-            first_isle, boat_at = self.board.playable_count, state.boat_at
-            bonus = 0.0 if extra else BOARD        # getting onto a ship, for an explorer not aboard one
-            return [SAVE if t >= first_isle else (bonus if t in boat_at else 0.0) + dist[here] - dist[t]
-                    for t in targets]
-        if kind == "ship":
-            return [extra * (dist[here] - dist[t]) for t in targets]
-        return [0.0] * len(targets)
+    @cached_property
+    def step_gain(self) -> tuple[dict[int, float], ...]:
+        """For each space, what one move from it to each space a move may reach (the spaces next
+        to it, the safe isles next to it, itself) scores for the core: :data:`SAVE` onto a safe
+        isle, else how many steps nearer the nearest safe isle it ends (:meth:`prefer_move`,
+        without the bonus for getting onto a ship).  Worked out once per board."""
+        dist, board = self.isle_distance, self.board
+        return tuple({t: SAVE if board.is_isle(t) else float(dist[here] - dist[t])
+                      for t in (*board.neighbours[here], *board.isles_next_to[here], here)}
+                     for here in range(len(board.labels)))
+
+    def explorer_move_scores(self, state: StateT, handle: str, steps: list[tuple[int, bool]]) -> list[float]:
+        """The core's scores (:meth:`prefer_move`) of an explorer's moves, from its steps
+        (:meth:`explorer_steps`): the table :attr:`step_gain`, and :data:`BOARD` more onto a
+        ship's space for an explorer not aboard one."""
+        e = state.explorers[handle]
+        gain = self.step_gain[at(state.explorer_cell(e))]
+        if e.where == BOAT:
+            return [gain[t] for t, _ in steps]
+        boat_at = state.boat_at
+        return [gain[t] + BOARD if t in boat_at else gain[t] for t, _ in steps]
+
+    def boat_move_scores(self, state: StateT, player: str, boat: str, steps: list[int]) -> list[float]:
+        """The core's scores (:meth:`prefer_move`) of a ship's moves, from its steps
+        (:meth:`boat_steps`): how much nearer a safe isle it carries each of ``player``'s
+        explorers aboard."""
+        b = state.boats[boat]
+        gain = self.step_gain[at(b.cell)]
+        mine = sum(1 for h in b.passengers if state.explorers[h].owner == player)
+        return [mine * gain[t] for t in steps]
 
     def never_scored(self, make: Callable[[Any, Any], Action]) -> bool:
         """Are the actions ``make`` makes (:class:`~pbem.choices.Pairs`) ones the core's scores

@@ -1,0 +1,96 @@
+"""The bots' fast forms (issue 12, third round) agree with the plain rules, at every step of
+every golden game and of simulated games with each bot.
+
+* ``Game.bot_favourites`` (the greedy bot's best-scored actions, found without scoring where no
+  action is scored) equals the indexes within 1e-9 of the best of ``bot_preferences`` over the
+  listed legal actions;
+* the movement step's pieces (``pbem.choices.Grouped``) give the listed actions in either order
+  of use: counted first and then listed (the random bot), or every piece's steps listed first
+  (the greedy bot's scores) and the length taken from them; a piece listed after being counted
+  is checked against its count;
+* every cache or index the rules keep for speed equals a fresh answer (``check_indexes``).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from golden_games import CONFIGS, Config, read, step_rng
+
+from pbem.bots import CHOOSERS
+from pbem.choices import Chain, Grouped
+from pbem.draws import setup_rng
+from pbem.engine import action_rng
+from pbem.game import Game
+from pbem.registry import load_game
+from pbem.rng import Rng
+
+SURVIVE = [c for c in CONFIGS if c.game in ("atlantis", "atlantis-1986", "space-attack")]
+
+
+def plain_favourites(scores: list[float]) -> list[int]:
+    """The greedy bot's choice set as it was written first: every index within 1e-9 of the best."""
+    if not scores:
+        return []
+    least = max(scores) - 1e-9
+    return [i for i, s in enumerate(scores) if s >= least]
+
+
+def groups(choices: Any) -> list[Grouped]:
+    parts = choices.parts if isinstance(choices, Chain) else [choices]
+    return [p for p in parts if isinstance(p, Grouped)]
+
+
+def check_state(game: Game, state: Any) -> int:
+    """Compare the fast forms with the plain rules on ``state``; returns how many were compared."""
+    rules = game.rules(state)             # type: ignore[attr-defined]
+    compared = 0
+    for player in state.players:
+        listed = rules.legal_actions(state, player)
+        scores = rules.bot_preferences(state, player, listed)
+        favourites = list(rules.bot_favourites(state, player, rules.legal_choices(state, player)))
+        assert favourites == plain_favourites(scores)
+        counted_first = rules.legal_choices(state, player)          # the random bot's order: count, then list
+        assert len(counted_first) == len(listed)
+        assert list(counted_first) == listed
+        listed_first = rules.legal_choices(state, player)           # the greedy bot's: every piece's steps first
+        for part in groups(listed_first):
+            for i in range(len(part.keys)):
+                part.steps_of(i)
+        assert len(listed_first) == len(listed)
+        assert [listed_first[i] for i in range(len(listed_first))] == listed
+        for part in groups(rules.legal_choices(state, player)):     # each count equals its piece's listing
+            assert part.counts() == [len(part.group(i)) for i in range(len(part.keys))]
+        compared += 1
+    return compared
+
+
+@pytest.mark.parametrize("config", SURVIVE, ids=[f"game{c.game_no:02d}-{c.game}" for c in SURVIVE])
+def test_fast_forms_equal_the_plain_rules_in_the_golden_games(config: Config) -> None:
+    record = read(config)
+    game = load_game(config.game)
+    state = game.setup(list(config.players), record["options"], step_rng(config, 0))
+    compared = 0
+    for number, step in enumerate(record["steps"], start=1):
+        compared += check_state(game, state)
+        game.apply(state, step["player"], step["action"], step_rng(config, number))
+    assert compared > len(record["steps"])
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy"])
+@pytest.mark.parametrize("name", ["atlantis", "atlantis-1986", "space-attack"])
+def test_fast_forms_equal_the_plain_rules_in_simulated_games(name: str, bot: str) -> None:
+    """Whole 4-player games played by a bot (as ``pbem.bots.simulate`` plays them), checked at every step."""
+    game = load_game(name)
+    players = ["red", "blue", "green", "yellow"]
+    for k in range(3):
+        seed = f"fast-forms/{name}/{bot}/{k}".encode()
+        state = game.setup(players, game.full_options({}), setup_rng(seed, "sim"))
+        bot_rng, steps = Rng(seed, "bot"), 0
+        while game.result(state) is None:
+            check_state(game, state)
+            player = game.pending(state)[0].player
+            action = CHOOSERS[bot](game, state, player, bot_rng)
+            steps += 1
+            game.apply(state, player, action, action_rng(seed, "sim", steps, 0))
+        assert steps > 100
