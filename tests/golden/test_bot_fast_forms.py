@@ -4,7 +4,7 @@ every golden game and of simulated games with each bot.
 * ``Game.bot_favourites`` (the greedy bot's best-scored actions, found without scoring where no
   action is scored) equals the indexes within 1e-9 of the best of ``bot_preferences`` over the
   listed legal actions;
-* the movement step's pieces (``pbem.choices.Grouped``) give the listed actions in either order
+* the movement step (``pbem.rules.survive.movement.MoveChoices``) gives the listed actions in either order
   of use: counted first and then listed (the random bot), or every piece's steps listed first
   (the greedy bot's scores) and the length taken from them; a piece listed after being counted
   is checked against its count;
@@ -18,12 +18,12 @@ import pytest
 from golden_games import CONFIGS, Config, read, step_rng
 
 from pbem.bots import CHOOSERS
-from pbem.choices import Chain, Grouped
 from pbem.draws import setup_rng
 from pbem.engine import action_rng
 from pbem.game import Game
 from pbem.registry import load_game
 from pbem.rng import Rng
+from pbem.rules.survive.movement import MoveChoices
 
 SURVIVE = [c for c in CONFIGS if c.game in ("atlantis", "atlantis-1986", "space-attack")]
 
@@ -36,9 +36,9 @@ def plain_favourites(scores: list[float]) -> list[int]:
     return [i for i, s in enumerate(scores) if s >= least]
 
 
-def groups(choices: Any) -> list[Grouped]:
-    parts = choices.parts if isinstance(choices, Chain) else [choices]
-    return [p for p in parts if isinstance(p, Grouped)]
+def moves(choices: Any) -> list[MoveChoices]:
+    """The movement step's sequence, if ``choices`` is one ([] for the other decisions)."""
+    return [choices] if isinstance(choices, MoveChoices) else []
 
 
 def check_state(game: Game, state: Any) -> int:
@@ -54,13 +54,13 @@ def check_state(game: Game, state: Any) -> int:
         assert len(counted_first) == len(listed)
         assert list(counted_first) == listed
         listed_first = rules.legal_choices(state, player)           # the greedy bot's: every piece's steps first
-        for part in groups(listed_first):
-            for i in range(len(part.keys)):
+        for part in moves(listed_first):
+            for i in range(len(part.pieces)):
                 part.steps_of(i)
         assert len(listed_first) == len(listed)
         assert [listed_first[i] for i in range(len(listed_first))] == listed
-        for part in groups(rules.legal_choices(state, player)):     # each count equals its piece's listing
-            assert part.counts() == [len(part.group(i)) for i in range(len(part.keys))]
+        for part in moves(rules.legal_choices(state, player)):      # each count equals its piece's listing
+            assert part.counts() == [len(part.group(i)) for i in range(len(part.pieces))]
         compared += 1
     return compared
 

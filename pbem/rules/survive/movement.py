@@ -13,9 +13,9 @@ One ``{move: HANDLE, to: SPACE}`` action spends one movement point:
 from __future__ import annotations
 
 from functools import partial
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
-from pbem.choices import Chain, Grouped
+from pbem.choices import LazyActions
 from pbem.game import Action, IllegalAction, Rng
 from pbem.rules.survive.actions import handle_arg, swim_arg
 from pbem.rules.survive.base import NOWHERE, ActionHandler, Decider, Events, Spaces, SpacesWhere, StateT, event
@@ -278,17 +278,10 @@ class MovementRules(SetupRules[StateT]):
 
     # --- the movement step, counted before it is listed --------------------------------------
     def move_choices(self, state: StateT, player: str) -> Sequence[Action]:
-        """:meth:`legal_move`, in its order, each piece's moves as its steps, listed once when read
-        (the random bot takes one of about 80 and lists one piece's; the greedy bot scores every
-        piece's steps) and counted without listing them where only their number is asked
-        (:meth:`explorer_move_counts`, :meth:`boat_move_counts`)."""
-        explorers = [e.handle for e in state.explorers_of(player) if e.where in ON_BOARD]
-        boats = self.movable_boats(state, player)
-        return Chain([[{"done": "move"}],
-                      Grouped(explorers, partial(self.explorer_steps, state), self.explorer_move,
-                              partial(self.explorer_move_counts, state, explorers)),
-                      Grouped(boats, partial(self.boat_steps, state), self.boat_move,
-                              partial(self.boat_move_counts, state, boats))])
+        """:meth:`legal_move`, in its order, each piece's moves listed only when read or counted
+        (:class:`MoveChoices`)."""
+        return MoveChoices(self, state, [e.handle for e in state.explorers_of(player) if e.where in ON_BOARD],
+                           self.movable_boats(state, player))
 
     def boat_move_counts(self, state: StateT, boats: list[str]) -> list[int]:
         """How many moves :meth:`boat_steps` lists for each of ``boats``, counted without listing
@@ -478,3 +471,88 @@ class MovementRules(SetupRules[StateT]):
 
     def decider_table(self) -> dict[str, Decider[StateT]]:
         return {**super().decider_table(), STEP_MOVE: self.legal_move}
+
+
+class MoveChoices(LazyActions):
+    """The movement step's legal actions in :meth:`MovementRules.legal_move`'s order (``{done:
+    move}``, each of the player's explorers' moves, each movable ship's), made only when read.
+
+    Each piece's moves are its *steps* (where it may go: :meth:`MovementRules.explorer_steps`,
+    :meth:`MovementRules.boat_steps`), listed once when first asked for (:meth:`steps_of`) and
+    made into actions one at a time: the random bot takes one of about 80 moves and lists one
+    piece's; the greedy bot scores every piece's steps and makes the one move it takes.  The
+    length comes from the steps once every piece's are listed, else from counting them without
+    listing them (:meth:`MovementRules.explorer_move_counts`,
+    :meth:`MovementRules.boat_move_counts`); a piece listed after being counted is checked
+    against its count (a mismatch is a rules bug, not a wrong choice)."""
+
+    DONE = "move"     # {done: move}, the first action
+
+    def __init__(self, rules: MovementRules[Any], state: Any, explorers: list[str], boats: list[str]) -> None:
+        self.rules, self.state = rules, state
+        #: the pieces in order: the explorers (``pieces[:explorers]``), then the ships
+        self.pieces = explorers + boats
+        self.explorers = len(explorers)
+        self._steps: list[list[Any] | None] = [None] * len(self.pieces)
+        self._counts: list[int] | None = None
+
+    def steps_of(self, i: int) -> list[Any]:
+        """The steps of the ``i``-th piece (:attr:`pieces`), listed once: (space, swim) for an
+        explorer, the space for a ship."""
+        steps = self._steps[i]
+        if steps is None:
+            rules, piece = self.rules, self.pieces[i]
+            steps = self._steps[i] = (rules.explorer_steps(self.state, piece) if i < self.explorers
+                                      else rules.boat_steps(self.state, piece))
+            if self._counts is not None:
+                self._check(i, steps)
+        return steps
+
+    def counts(self) -> list[int]:
+        """How many moves each piece has: from the steps where every piece's are listed, else counted."""
+        counts = self._counts
+        if counts is None:
+            listed = self._steps
+            if None not in listed:
+                counts = self._counts = [len(steps) for steps in listed if steps is not None]
+                return counts
+            rules, state, pieces, n = self.rules, self.state, self.pieces, self.explorers
+            counts = self._counts = rules.explorer_move_counts(state, pieces[:n]) + rules.boat_move_counts(state, pieces[n:])
+            for i, steps in enumerate(listed):
+                if steps is not None:
+                    self._check(i, steps)
+        return counts
+
+    def _check(self, i: int, steps: list[Any]) -> None:
+        assert self._counts is not None
+        if len(steps) != self._counts[i]:
+            raise RuntimeError(f"rules bug: {self._counts[i]} legal moves counted for {self.pieces[i]}, "
+                               f"{len(steps)} listed")
+
+    def move(self, i: int, step: Any) -> Action:
+        """The action of the ``i``-th piece's ``step``."""
+        if i < self.explorers:
+            return self.rules.explorer_move(self.pieces[i], step)
+        return self.rules.boat_move(self.pieces[i], step)
+
+    def group(self, i: int) -> list[Action]:
+        """The actions of the ``i``-th piece."""
+        return [self.move(i, step) for step in self.steps_of(i)]
+
+    def __len__(self) -> int:
+        return 1 + sum(self.counts())
+
+    def item(self, k: int) -> Action:
+        if k == 0:
+            return {"done": self.DONE}
+        k -= 1
+        for i, count in enumerate(self.counts()):
+            if k < count:
+                return self.move(i, self.steps_of(i)[k])
+            k -= count
+        raise IndexError("legal action index out of range")   # pragma: no cover - the counts cover every index
+
+    def __iter__(self) -> Iterator[Action]:
+        yield {"done": self.DONE}
+        for i in range(len(self.pieces)):
+            yield from self.group(i)

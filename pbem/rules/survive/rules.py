@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any, Callable, Mapping, Sequence
 
-from pbem.choices import Chain, Grouped, Pairs
+from pbem.choices import Chain, Pairs
 from pbem.game import (
     Action,
     Decision,
@@ -25,6 +25,7 @@ from pbem.game import (
 from pbem.rules.survive.actions import SHAPES, ActionShape, action_kind
 from pbem.rules.survive.base import Events, StateT, event
 from pbem.rules.survive.creatures import CreatureRules
+from pbem.rules.survive.movement import MoveChoices
 from pbem.rules.survive.setup import SetupRules
 from pbem.rules.survive.state import (
     BOAT,
@@ -312,7 +313,7 @@ class SurviveRules(ViewRules[StateT]):
             return all(self.scores_none(part) for part in actions.parts)
         if isinstance(actions, Pairs):
             return self.never_scored(actions.make)
-        if isinstance(actions, Grouped):
+        if isinstance(actions, MoveChoices):
             return False
         return not any(("move" in a and "to" in a) or a.get("done") == "move" for a in actions)
 
@@ -325,12 +326,8 @@ class SurviveRules(ViewRules[StateT]):
             return [s for part in actions.parts for s in self.bot_preferences(state, player, part)]
         if isinstance(actions, Pairs) and self.never_scored(actions.make):
             return [0.0] * len(actions)         # not moves: scored 0 without making them
-        if isinstance(actions, Grouped) and actions.make == self.explorer_move:    # the movement step, piece by piece
-            explorer_scores = self.explorer_move_scores
-            return [s for i, piece in enumerate(actions.keys) for s in explorer_scores(state, piece, actions.steps_of(i))]
-        if isinstance(actions, Grouped) and actions.make == self.boat_move:
-            ship_scores = self.boat_move_scores
-            return [s for i, boat in enumerate(actions.keys) for s in ship_scores(state, player, boat, actions.steps_of(i))]
+        if isinstance(actions, MoveChoices):             # the movement step, piece by piece from the steps
+            return self.move_scores(state, player, actions)
         dist, index, is_isle = self.isle_distance, self.board.index, self.board.is_isle
         boat_at = state.boat_at
         known: dict[str, tuple[str, int, float]] = {}      # piece -> (kind, cell, explorer: aboard / ship: mine)
@@ -369,6 +366,17 @@ class SurviveRules(ViewRules[StateT]):
         return tuple({t: SAVE if board.is_isle(t) else float(dist[here] - dist[t])
                       for t in (*board.neighbours[here], *board.isles_next_to[here], here)}
                      for here in range(len(board.labels)))
+
+    def move_scores(self, state: StateT, player: str, moves: MoveChoices) -> list[float]:
+        """The core's scores of the movement step's moves (:meth:`bot_preference`), from each
+        piece's steps: :data:`STAY` for ``{done: move}``, then each explorer's and each ship's."""
+        scores = [STAY]
+        explorer_scores, ship_scores, pieces = self.explorer_move_scores, self.boat_move_scores, moves.pieces
+        for i in range(moves.explorers):
+            scores.extend(explorer_scores(state, pieces[i], moves.steps_of(i)))
+        for i in range(moves.explorers, len(pieces)):
+            scores.extend(ship_scores(state, player, pieces[i], moves.steps_of(i)))
+        return scores
 
     def explorer_move_scores(self, state: StateT, handle: str, steps: list[tuple[int, bool]]) -> list[float]:
         """The core's scores (:meth:`prefer_move`) of an explorer's moves, from its steps
