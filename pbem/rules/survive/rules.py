@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from itertools import compress
 from typing import Any, Callable, Mapping, Sequence
 
 from pbem.choices import Chain, Pairs
@@ -38,6 +39,7 @@ from pbem.rules.survive.state import (
     STEP_REMOVE,
     STEP_TILE,
     at,
+    ship_of,
 )
 from pbem.rules.survive.tiles import TileRules
 from pbem.yamlio import dump_flow
@@ -303,7 +305,7 @@ class SurviveRules(ViewRules[StateT]):
         if not scores:
             return []
         least = max(scores) - 1e-9
-        return [i for i, s in enumerate(scores) if s >= least]
+        return list(compress(range(len(scores)), map(least.__le__, scores)))    # (s >= least, in C)
 
     def scores_none(self, actions: Sequence[Mapping[str, Any]]) -> bool:
         """Do the core's scores (:meth:`bot_preferences`) score every one of ``actions`` 0: no
@@ -368,35 +370,35 @@ class SurviveRules(ViewRules[StateT]):
                      for here in range(len(board.labels)))
 
     def move_scores(self, state: StateT, player: str, moves: MoveChoices) -> list[float]:
-        """The core's scores of the movement step's moves (:meth:`bot_preference`), from each
-        piece's steps: :data:`STAY` for ``{done: move}``, then each explorer's and each ship's."""
-        scores = [STAY]
-        explorer_scores, ship_scores, pieces = self.explorer_move_scores, self.boat_move_scores, moves.pieces
-        for i in range(moves.explorers):
-            scores.extend(explorer_scores(state, pieces[i], moves.steps_of(i)))
-        for i in range(moves.explorers, len(pieces)):
-            scores.extend(ship_scores(state, player, pieces[i], moves.steps_of(i)))
-        return scores
-
-    def explorer_move_scores(self, state: StateT, handle: str, steps: list[tuple[int, bool]]) -> list[float]:
-        """The core's scores (:meth:`prefer_move`) of an explorer's moves, from its steps
-        (:meth:`explorer_steps`): the table :attr:`step_gain`, and :data:`BOARD` more onto a
-        ship's space for an explorer not aboard one."""
-        e = state.explorers[handle]
-        gain = self.step_gain[at(state.explorer_cell(e))]
-        if e.where == BOAT:
-            return [gain[t] for t, _ in steps]
-        boat_at = state.boat_at
-        return [gain[t] + BOARD if t in boat_at else gain[t] for t, _ in steps]
-
-    def boat_move_scores(self, state: StateT, player: str, boat: str, steps: list[int]) -> list[float]:
-        """The core's scores (:meth:`prefer_move`) of a ship's moves, from its steps
-        (:meth:`boat_steps`): how much nearer a safe isle it carries each of ``player``'s
+        """The core's scores (:meth:`bot_preference`) of the movement step's moves, from each
+        piece's steps: :data:`STAY` for ``{done: move}``; an explorer's from the table
+        :attr:`step_gain` of its space, :data:`BOARD` more onto a ship's space for an explorer
+        not aboard one; a ship's, how much nearer a safe isle it carries each of ``player``'s
         explorers aboard."""
-        b = state.boats[boat]
-        gain = self.step_gain[at(b.cell)]
-        mine = sum(1 for h in b.passengers if state.explorers[h].owner == player)
-        return [mine * gain[t] for t in steps]
+        step_gain, explorers, boats, boat_at = self.step_gain, state.explorers, state.boats, state.boat_at
+        pieces, steps_of = moves.pieces, moves.steps_of
+        scores = [STAY]
+        score = scores.append
+        for i in range(moves.explorers):
+            e = explorers[pieces[i]]
+            if e.where == BOAT:
+                gain = step_gain[at(boats[ship_of(e.boat)].cell)]
+                for t, _swim in steps_of(i):
+                    score(gain[t])
+            else:
+                gain = step_gain[at(e.cell)]
+                for t, _swim in steps_of(i):
+                    score(gain[t] + BOARD if t in boat_at else gain[t])
+        for i in range(moves.explorers, len(pieces)):
+            b = boats[pieces[i]]
+            gain = step_gain[at(b.cell)]
+            mine = 0
+            for h in b.passengers:
+                if explorers[h].owner == player:
+                    mine += 1
+            for t in steps_of(i):
+                score(mine * gain[t])
+        return scores
 
     def never_scored(self, make: Callable[[Any, Any], Action]) -> bool:
         """Are the actions ``make`` makes (:class:`~pbem.choices.Pairs`) ones the core's scores
