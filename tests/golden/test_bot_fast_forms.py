@@ -8,7 +8,8 @@ every golden game and of simulated games with each bot.
   of use: counted first and then listed (the random bot), or every piece's steps listed first
   (the greedy bot's scores) and the length taken from them; a piece listed after being counted
   is checked against its count;
-* every cache or index the rules keep for speed equals a fresh answer (``check_indexes``).
+* the set-up's empty tiles, read from the island's index (``State.tile_at``, in handle order),
+  are the tiles the plain rule names.
 """
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ from pbem.game import Game
 from pbem.registry import load_game
 from pbem.rng import Rng
 from pbem.rules.survive.movement import MoveChoices
+from pbem.rules.survive.setup import SetupRules
+from pbem.rules.survive.state import ISLAND
 
 SURVIVE = [c for c in CONFIGS if c.game in ("atlantis", "atlantis-1986", "space-attack")]
 
@@ -45,6 +48,10 @@ def check_state(game: Game, state: Any) -> int:
     """Compare the fast forms with the plain rules on ``state``; returns how many were compared."""
     rules = game.rules(state)             # type: ignore[attr-defined]
     compared = 0
+    if type(rules).placement_spots is SetupRules.placement_spots:     # the core's, from the tile index
+        assert rules.placement_spots(state) == [t.cell for t in state.tiles.values()
+                                                if t.where == ISLAND and not state.on_land(t.cell)]
+    assert list(state.tile_at) == [t.cell for t in state.tiles.values() if t.where == ISLAND]
     for player in state.players:
         listed = rules.legal_actions(state, player)
         scores = rules.bot_preferences(state, player, listed)

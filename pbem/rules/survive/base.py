@@ -148,7 +148,7 @@ class SurviveBase(ABC, Generic[StateT]):
         #: every space of the board (a sea walk that ends wherever it enters)
         self.every_space: Spaces = range(len(data.board.labels))
         self.option_specs = tuple(option_specs)
-        self.kinds_memo: dict[tuple[str, ...], tuple[str, ...]] = {}   # MovementRules.kinds_following
+        self.kinds_memo: dict[tuple[str, ...], tuple[str, ...]] = {}   # kinds_following
         self.option_defaults = {spec.name: spec.default for spec in option_specs}
         # the tables, built once per ruleset (tile backs first: the action tables ask for them)
         self.tile_effects: dict[str, TileEffect[StateT]] = {}
@@ -208,6 +208,15 @@ class SurviveBase(ABC, Generic[StateT]):
 
     def creature_rule(self, kind: str) -> CreatureRule[StateT]:
         return self.creature_rules[kind]
+
+    def kinds_following(self, *rules: str) -> tuple[str, ...]:
+        """The creature kinds whose ``rule:`` (default: the kind) is one of ``rules`` (from the
+        data alone, so worked out once per ruleset)."""
+        found = self.kinds_memo.get(rules)
+        if found is None:
+            found = self.kinds_memo[rules] = tuple(k for k, spec in self.comp["creatures"].items()
+                                                   if spec.get("rule", k) in rules)
+        return found
 
     # --- hooks declared here, defined by later parts ---------------------------------
     @abstractmethod

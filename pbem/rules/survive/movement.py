@@ -52,15 +52,6 @@ class MovementRules(SetupRules[StateT]):
                                    and kept.boat_move is core.boat_move)
 
     # --- what creatures do to people and ships (from the creature rules in the data) ----------
-    def kinds_following(self, *rules: str) -> tuple[str, ...]:
-        """The creature kinds whose ``rule:`` (default: the kind) is one of ``rules`` (from the
-        data alone, so worked out once per ruleset)."""
-        found = self.kinds_memo.get(rules)
-        if found is None:
-            found = self.kinds_memo[rules] = tuple(k for k, spec in self.comp["creatures"].items()
-                                                   if spec.get("rule", k) in rules)
-        return found
-
     def swimmer_killers(self) -> tuple[str, ...]:
         """Kinds that remove a swimmer entering their space: serpent and shark rules."""
         return self.kinds_following("serpent", "shark")
