@@ -108,6 +108,20 @@ class HandTile(Generic[StateT]):
 
     options: Callable[[StateT, str, str], list[dict[str, Any]]]      # (state, player, back)
     play: Callable[[StateT, str, str, Mapping[str, Any], Events], None]  # (state, player, back, action, events)
+    #: a tile that moves one piece (``{play: T3, KEY: piece, to: space}``, :func:`moving_tile`): each
+    #: piece it may move with the spaces it may go to, in the order of ``options`` (so that the
+    #: options can be made only when read); None for another tile
+    moves: Callable[[StateT, str, str], list[tuple[str, list[str]]]] | None = None
+    key: str = ""       # the key naming the piece moved (``swimmer``, ``boat``)
+
+
+def moving_tile(moves: Callable[[StateT, str, str], list[tuple[str, list[str]]]], key: str,
+                play: Callable[[StateT, str, str, Mapping[str, Any], Events], None]) -> HandTile[StateT]:
+    """A hand tile that moves one piece: its options are ``{KEY: piece, to: space}`` for each piece
+    and space ``moves`` gives."""
+    def options(state: StateT, player: str, back: str) -> list[dict[str, Any]]:
+        return [{key: piece, "to": to} for piece, spaces in moves(state, player, back) for to in spaces]
+    return HandTile(options, play, moves, key)
 
 
 @dataclass(slots=True)

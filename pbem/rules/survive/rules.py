@@ -68,15 +68,14 @@ def _ship_placement(boat: str, spot: str) -> Action:
 
 
 @dataclass(frozen=True)
-class _TileMove:
-    """Playing ``tile`` to move a creature to a space."""
+class _TilePlay:
+    """Playing ``tile`` to move a piece (named by ``key``: a creature, a swimmer, a ship) to a space."""
 
     tile: str
+    key: str
 
-    def __call__(self, creature: str, to: str) -> Action:
-        return {"play": self.tile, "creature": creature, "to": to}
-
-
+    def __call__(self, piece: str, to: str) -> Action:
+        return {"play": self.tile, self.key: piece, "to": to}
 
 
 class SurviveRules(ViewRules[StateT]):
@@ -167,18 +166,23 @@ class SurviveRules(ViewRules[StateT]):
 
     def tile_choices(self, state: StateT, player: str) -> Sequence[Action]:
         """:meth:`legal_play_tile` with each creature-moving tile's options (every creature of
-        its kind to every vacant sea space) as pairs, made only when read."""
+        its kind to every vacant sea space), and each piece-moving tile's (:func:`moving_tile`:
+        each piece to each space it may go to), as pairs made only when read."""
         parts: list[Sequence[Action]] = [[{"play": "none"}]]
         for h in self.playable_now(state, player):
             back = self.known_back(state, h)
             if self.back_kind[back] != "hand":
                 continue
-            if self.hand_tiles[back].options == self.options_move_creature:
+            tile = self.hand_tiles[back]
+            if tile.options == self.options_move_creature:
                 kind = str(self.tile_backs[back]["creature"])
                 creatures = [c.handle for c in state.creatures.values() if c.kind == kind and c.where == SEA]
-                parts.append(Pairs(creatures, self.vacant_labels(state), _TileMove(h)))
+                parts.append(Pairs(creatures, self.vacant_labels(state), _TilePlay(h, "creature")))
+            elif tile.moves is not None:          # one piece moved: each piece with where it may go
+                play = _TilePlay(h, tile.key)
+                parts.extend(Pairs([piece], spaces, play) for piece, spaces in tile.moves(state, player, back))
             else:
-                parts.append([{"play": h, **params} for params in self.hand_tiles[back].options(state, player, back)])
+                parts.append([{"play": h, **params} for params in tile.options(state, player, back)])
         return Chain(parts)
 
     # --- applying an action ----------------------------------------------------------
@@ -403,7 +407,7 @@ class SurviveRules(ViewRules[StateT]):
     def never_scored(self, make: Callable[[Any, Any], Action]) -> bool:
         """Are the actions ``make`` makes (:class:`~pbem.choices.Pairs`) ones the core's scores
         never score, not being moves: set-up placements, creature-moving tiles, step 4's orders."""
-        return make is _placement or make is _ship_placement or isinstance(make, _TileMove) or make == self.creature_to
+        return make is _placement or make is _ship_placement or isinstance(make, _TilePlay) or make == self.creature_to
 
     def _piece_facts(self, state: StateT, player: str, piece: str) -> tuple[str, int, float]:
         """What :meth:`prefer_move` reads of a piece: ("explorer", its cell, 1.0 if aboard a ship),
