@@ -42,6 +42,8 @@ class MovementRules(SetupRules[StateT]):
         super().__init__(*args, **kwargs)
         kept, core = type(self), MovementRules
         self.keeps.ship_capacity = int(self.comp["boats"]["capacity"]) if kept.capacity is core.capacity else None
+        #: the steps onto the safe isles next to each space (:meth:`explorer_steps`)
+        self.isle_steps = tuple(tuple((isle, False) for isle in isles) for isles in self.board.isles_next_to)
         #: the ruleset keeps the core's ship_may_enter (no layer changes where ships may go)
         self.keeps.ship_entry = kept.ship_may_enter is core.ship_may_enter
         #: the movement step is the core's list of explorer and ship moves, so it can be counted
@@ -200,13 +202,14 @@ class MovementRules(SetupRules[StateT]):
         """Every legal one-point move of one explorer: (the space it goes to, swim: true)."""
         e = state.explorers[handle]
         out: list[tuple[int, bool]] = []
-        nb = self.board.neighbours
+        nb, land, ships = self.board.neighbours, state.tile_at, state.boat_at
         if e.where == LAND:
-            for n in nb[at(e.cell)]:
-                if n in state.tile_at:
+            assert e.cell is not None           # (on the board: not at(), a call, in the hottest listing)
+            for n in nb[e.cell]:
+                if n in land:
                     out.append((n, False))                  # walk
                     continue
-                boat = state.boat_at.get(n)
+                boat = ships.get(n)
                 if boat is None or self.has_room(state, boat):
                     out.append((n, False))                  # swim, or board the ship there
                 if boat is not None:
@@ -214,21 +217,22 @@ class MovementRules(SetupRules[StateT]):
         elif e.where == BOAT:
             cell = at(state.boats[ship_of(e.boat)].cell)
             for n in nb[cell]:
-                boat = state.boat_at.get(n)
+                boat = ships.get(n)
                 if boat is not None and self.has_room(state, boat):
                     out.append((n, False))                  # to the ship next to it
             if self.may_swim(state, handle):
                 out.append((cell, False))                   # jump overboard
-            out.extend((i, False) for i in self.board.isles_next_to[cell])
+            out.extend(self.isle_steps[cell])               # onto a safe isle next to it
         elif e.where == SEA:
             cell = at(e.cell)
-            boat = state.boat_at.get(cell)
+            boat = ships.get(cell)
             if boat is not None and self.has_room(state, boat) and self.may_board_from_the_sea(state, handle):
                 out.append((cell, False))                   # climb into the ship here
             if self.may_swim(state, handle):
-                land = state.tile_at
-                out.extend((n, False) for n in nb[cell] if n not in land)
-            out.extend((i, False) for i in self.board.isles_next_to[cell])
+                for n in nb[cell]:
+                    if n not in land:
+                        out.append((n, False))              # swim
+            out.extend(self.isle_steps[cell])               # onto a safe isle next to it
         return out
 
     def boat_moves(self, state: StateT, boat: str) -> list[dict[str, Any]]:
@@ -282,7 +286,8 @@ class MovementRules(SetupRules[StateT]):
             return [len(self.boat_steps(state, boat)) for boat in boats]
         near, ships = self.board.neighbour_sets, state.boats
         closed = state.tile_at.keys() | state.boat_at.keys()
-        return [len(near[at(ships[boat].cell)] - closed) for boat in boats]
+        # (movable ships are at sea, so each has a space: not at(), a call, in the hottest count)
+        return [len(near[ships[boat].cell] - closed) for boat in boats]   # type: ignore[index]
 
     def explorer_move_counts(self, state: StateT, handles: list[str]) -> list[int]:
         """How many moves :meth:`explorer_moves` lists for each of ``handles``, counted without
@@ -302,13 +307,15 @@ class MovementRules(SetupRules[StateT]):
             e = explorers[handle]
             where = e.where
             if where == LAND:
-                around = near[at(e.cell)]
+                assert e.cell is not None      # (on the board: not at(), a call, in the hottest count)
+                around = near[e.cell]
                 counts.append(len(around) + len(around & room))
             elif where == BOAT:
                 cell = at(boats[ship_of(e.boat)].cell)
                 counts.append(len(near[cell] & room) + may_swim(state, handle) + len(isles[cell]))
             elif where == SEA:
-                cell = at(e.cell)
+                assert e.cell is not None
+                cell = e.cell
                 board = cell in room and may_board(state, handle)
                 swim = len(near[cell]) - len(near[cell] & land) if may_swim(state, handle) else 0
                 counts.append(board + swim + len(isles[cell]))

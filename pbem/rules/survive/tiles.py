@@ -420,9 +420,11 @@ class TileRules(CreatureRules[StateT]):
         The step opens whenever the player holds any tile from an earlier turn,
         defense tiles included, so the public cannot tell what kind they hold.
         """
-        number = state.turn.number
-        return any(t.where == HAND and t.holder == state.turn.player and (t.obtained or 0) < number
-                   for t in state.tiles.values())
+        number, player = state.turn.number, state.turn.player
+        for t in state.tiles.values():
+            if t.holder == player and t.where == HAND and (t.obtained or 0) < number:
+                return True
+        return False
 
     # --- 3. Remove a Terrain Tile -------------------------------------------------
     def start_remove_step(self, state: StateT, rng: Rng | None, events: Events, die: str | None) -> bool:
