@@ -28,11 +28,9 @@ def greedy_action(game: Game, state: Any, player: str, rng: Rng) -> dict[str, An
     """The action the game's hints like best (``Game.bot_preference``), ties broken at random
     (only the one taken is made where the game lists lazily: ``Game.legal_choices``)."""
     actions = game.legal_choices(state, player)
-    if not actions:
+    top = game.bot_favourites(state, player, actions)     # (before the length: a lazy listing's scores list it)
+    if not top:
         raise RuntimeError(f"{player} has a pending decision but no legal action (rules bug)")
-    scores = game.bot_preferences(state, player, actions)
-    least = max(scores) - 1e-9
-    top = [i for i, s in enumerate(scores) if s >= least]
     return actions[top[rng.randbelow(len(top), "bot")]]
 
 

@@ -5,9 +5,8 @@ every pairing of two lists (a set-up placement: every explorer in reserve on eve
 tile, a few hundred), listing them all to take one is most of the bot's work.  A
 :class:`Pairs` has the length and the order of the full list and builds only the actions
 asked for, so the bot takes the same action as from the list (``Game.legal_choices``).
-A :class:`Grouped` holds each piece's actions counted, made only for the piece read (the
-movement step: about 80 moves, one taken); a :class:`Chain` puts such sequences one after
-the other.
+A :class:`Chain` puts such sequences one after the other.  (The Survive games' movement
+step has its own: ``pbem.rules.survive.movement.MoveChoices``.)
 """
 from __future__ import annotations
 
@@ -65,54 +64,6 @@ class Pairs(LazyActions):
     def __iter__(self) -> Iterator[Action]:
         make = self._make
         return (make(a, b) for a in self._firsts for b in self._seconds)
-
-
-class Grouped(LazyActions):
-    """The actions of several keys, one key's after the other's (a piece's moves, then the next
-    piece's), each key's number of actions counted in advance: a key's actions are listed by
-    ``listing(key)`` only when one of them is read, and checked against its count."""
-
-    def __init__(self, keys: Sequence[str], counts: Sequence[int], listing: Callable[[str], list[Action]],
-                 targets: Callable[[str], list[int]] | None = None) -> None:
-        self._keys, self._counts, self._listing = list(keys), list(counts), listing
-        self._total = sum(self._counts)
-        self._listed: dict[int, list[Action]] = {}
-        #: ``targets(key)``: where each of the key's actions goes, in order (a bot may score them
-        #: from that without making the actions); None when the actions do not say
-        self.targets = targets
-
-    @property
-    def keys(self) -> list[str]:
-        return self._keys
-
-    def group(self, i: int) -> list[Action]:
-        """The actions of the ``i``-th key."""
-        listed = self._listed.get(i)
-        if listed is None:
-            listed = self._listed[i] = self._listing(self._keys[i])
-            if len(listed) != self._counts[i]:
-                raise RuntimeError(f"rules bug: {self._counts[i]} legal actions counted for {self._keys[i]}, "
-                                   f"{len(listed)} listed")
-        return listed
-
-    def groups(self) -> Iterator[tuple[str, list[Action]]]:
-        """Each key with its actions, in order."""
-        for i, key in enumerate(self._keys):
-            yield key, self.group(i)
-
-    def __len__(self) -> int:
-        return self._total
-
-    def item(self, k: int) -> Action:
-        for i, count in enumerate(self._counts):
-            if k < count:
-                return self.group(i)[k]
-            k -= count
-        raise IndexError("legal action index out of range")   # pragma: no cover - the counts cover every index
-
-    def __iter__(self) -> Iterator[Action]:
-        for i in range(len(self._keys)):
-            yield from self.group(i)
 
 
 class Chain(LazyActions):

@@ -465,6 +465,16 @@ class Game(ABC, Generic[S]):
         game may work out what every score shares once)."""
         return [self.bot_preference(state, player, a) for a in actions]
 
+    def bot_favourites(self, state: S, player: str, actions: Sequence[Mapping[str, Any]]) -> Sequence[int]:
+        """The indexes of the actions the `greedy` bot likes best, in order: those scored within
+        1e-9 of the best :meth:`bot_preferences` score (none for no actions).  A game may find
+        them without scoring every action (where it knows every score is the same)."""
+        scores = self.bot_preferences(state, player, actions)
+        if not scores:
+            return []
+        least = max(scores) - 1e-9
+        return [i for i, s in enumerate(scores) if s >= least]
+
     def pass_action(self, state: S, player: str) -> Action | None:
         """The "do nothing" action for a decision (used when a deadline passes), or None if there is none."""
         return None

@@ -30,7 +30,7 @@ from pbem.rules.atlantis.state import (
     sort_handles,
 )
 from pbem.rules.survive.actions import handle_arg
-from pbem.rules.survive.base import Events, HandTile, Spaces, event
+from pbem.rules.survive.base import Events, HandTile, Spaces, event, moving_tile
 from pbem.rules.survive.rules import SurviveRules
 from pbem.rules.survive.view import SETUP_PHASES
 
@@ -115,22 +115,24 @@ class AtlantisRules(SurviveRules[AtlantisState]):
 
     # --- step 1: the red tiles played from the hand --------------------------------------
     def hand_tile_table(self) -> dict[str, HandTile[AtlantisState]]:
-        return {**super().hand_tile_table(), "dolphin": HandTile(self.options_dolphin, self.play_dolphin),
-                "wind": HandTile(self.options_wind, self.play_wind)}
+        return {**super().hand_tile_table(), "dolphin": moving_tile(self.dolphin_moves, "swimmer", self.play_dolphin),
+                "wind": moving_tile(self.wind_moves, "boat", self.play_wind)}
 
     # dolphin: "Move one of your Swimmers 1 to 3 sea spaces."
     def dolphin_walk(self, state: AtlantisState) -> tuple[Spaces, Spaces]:
         """What blocks a swimmer's walk (the land) and where it ends (a deadly creature's space)."""
         return state.tile_at, self.deadly_spaces(state)
 
-    def options_dolphin(self, state: AtlantisState, player: str, back: str) -> list[dict[str, Any]]:
+    def dolphin_moves(self, state: AtlantisState, player: str, back: str) -> list[tuple[str, list[str]]]:
+        """Each of ``player``'s swimmers with the spaces the dolphin may carry it to."""
         blocked, ends = self.dolphin_walk(state)
+        steps, labels = self.comp["tile_moves"]["dolphin"], self.board.labels
         out = []
-        for e in state.explorers.values():
-            if e.owner == player and e.where == SEA:
-                for dest in sorted(self.sea_walk(at(e.cell), self.comp["tile_moves"]["dolphin"], blocked, ends)):
-                    if dest != e.cell:
-                        out.append({"swimmer": e.handle, "to": self.label(dest)})
+        for e in state.explorers_of(player):
+            if e.where == SEA:
+                start = at(e.cell)
+                out.append((e.handle, [labels[dest] for dest in sorted(self.sea_walk(start, steps, blocked, ends))
+                                       if dest != start]))
         return out
 
     def play_dolphin(self, state: AtlantisState, player: str, back: str, action: Mapping[str, Any], events: Events) -> None:
@@ -154,14 +156,15 @@ class AtlantisRules(SurviveRules[AtlantisState]):
         """What blocks a ship's walk and where it ends (:meth:`ship_may_enter`, :meth:`ship_stops`)."""
         return self.closed_to_ship(state, boat), self.ship_stop_cells(state, boat)
 
-    def options_wind(self, state: AtlantisState, player: str, back: str) -> list[dict[str, Any]]:
+    def wind_moves(self, state: AtlantisState, player: str, back: str) -> list[tuple[str, list[str]]]:
+        """Each ship ``player`` may move with the spaces the wind may sail it to."""
+        steps, labels = self.comp["tile_moves"]["wind"], self.board.labels
         out = []
         for boat in self.movable_boats(state, player):
             blocked, ends = self.wind_walk(state, boat)
             start = at(state.boats[boat].cell)
-            for dest in sorted(self.sea_walk(start, self.comp["tile_moves"]["wind"], blocked, ends)):
-                if dest != start:
-                    out.append({"boat": boat, "to": self.label(dest)})
+            out.append((boat, [labels[dest] for dest in sorted(self.sea_walk(start, steps, blocked, ends))
+                               if dest != start]))
         return out
 
     def play_wind(self, state: AtlantisState, player: str, back: str, action: Mapping[str, Any], events: Events) -> None:

@@ -108,6 +108,40 @@ class HandTile(Generic[StateT]):
 
     options: Callable[[StateT, str, str], list[dict[str, Any]]]      # (state, player, back)
     play: Callable[[StateT, str, str, Mapping[str, Any], Events], None]  # (state, player, back, action, events)
+    #: a tile that moves one piece (``{play: T3, KEY: piece, to: space}``, :func:`moving_tile`): each
+    #: piece it may move with the spaces it may go to, in the order of ``options`` (so that the
+    #: options can be made only when read); None for another tile
+    moves: Callable[[StateT, str, str], list[tuple[str, list[str]]]] | None = None
+    key: str = ""       # the key naming the piece moved (``swimmer``, ``boat``)
+
+
+def moving_tile(moves: Callable[[StateT, str, str], list[tuple[str, list[str]]]], key: str,
+                play: Callable[[StateT, str, str, Mapping[str, Any], Events], None]) -> HandTile[StateT]:
+    """A hand tile that moves one piece: its options are ``{KEY: piece, to: space}`` for each piece
+    and space ``moves`` gives."""
+    def options(state: StateT, player: str, back: str) -> list[dict[str, Any]]:
+        return [{key: piece, "to": to} for piece, spaces in moves(state, player, back) for to in spaces]
+    return HandTile(options, play, moves, key)
+
+
+@dataclass(slots=True)
+class KeptRules:
+    """Which of the core's rules a ruleset keeps as the core wrote them (no layer of it changes
+    them), so that a faster form of the rule may stand for it.  Each part's ``__init__`` fills
+    in its own.  (One record, not an attribute each: CPython 3.11 reads ``self.x`` quickly only
+    on objects with at most 30 attributes, and a ruleset is read on every rule.)"""
+
+    ship_entry: bool = False          # MovementRules.ship_may_enter: no land, no ship
+    #: MovementRules.capacity: every ship's (the components' number), else None
+    ship_capacity: int | None = None
+    move_listing: bool = False        # the movement step's listing (MovementRules.move_choices)
+    removal_sea: bool = False         # TileRules.counts_as_sea_for_removal
+    vacant: bool = False              # TileRules.vacant
+    place_listing: bool = False       # SetupRules.legal_place
+    boat_listing: bool = False        # SetupRules.legal_boat
+    tile_listing: bool = False        # TileRules.legal_play_tile and the creature-moving tiles' options
+    creature_listing: bool = False    # CreatureRules.legal_creature
+    preferences: bool = False         # the greedy bot's scores (SurviveRules.bot_preference)
 
 
 class SurviveBase(ABC, Generic[StateT]):
@@ -118,6 +152,8 @@ class SurviveBase(ABC, Generic[StateT]):
 
     def __init__(self, data: SurviveData, option_specs: Sequence[OptionSpec]) -> None:
         self.data = data
+        #: the core's rules this ruleset keeps as they are (filled in by each part)
+        self.keeps = KeptRules()
         self.board = data.board
         self.comp = data.comp
         self.tile_backs = data.tile_backs
@@ -126,7 +162,7 @@ class SurviveBase(ABC, Generic[StateT]):
         #: every space of the board (a sea walk that ends wherever it enters)
         self.every_space: Spaces = range(len(data.board.labels))
         self.option_specs = tuple(option_specs)
-        self.kinds_memo: dict[tuple[str, ...], tuple[str, ...]] = {}   # MovementRules.kinds_following
+        self.kinds_memo: dict[tuple[str, ...], tuple[str, ...]] = {}   # kinds_following
         self.option_defaults = {spec.name: spec.default for spec in option_specs}
         # the tables, built once per ruleset (tile backs first: the action tables ask for them)
         self.tile_effects: dict[str, TileEffect[StateT]] = {}
@@ -186,6 +222,15 @@ class SurviveBase(ABC, Generic[StateT]):
 
     def creature_rule(self, kind: str) -> CreatureRule[StateT]:
         return self.creature_rules[kind]
+
+    def kinds_following(self, *rules: str) -> tuple[str, ...]:
+        """The creature kinds whose ``rule:`` (default: the kind) is one of ``rules`` (from the
+        data alone, so worked out once per ruleset)."""
+        found = self.kinds_memo.get(rules)
+        if found is None:
+            found = self.kinds_memo[rules] = tuple(k for k, spec in self.comp["creatures"].items()
+                                                   if spec.get("rule", k) in rules)
+        return found
 
     # --- hooks declared here, defined by later parts ---------------------------------
     @abstractmethod

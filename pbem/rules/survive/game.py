@@ -14,8 +14,19 @@ from __future__ import annotations
 
 from typing import Any, Generic, Mapping, Sequence, cast
 
-from pbem.game import (Action, ActionPlaces, BoardPicture, Decision, Event, Game, OptionError, OrderForm, Position,
-                       Result, Rng)
+from pbem.game import (
+    Action,
+    ActionPlaces,
+    BoardPicture,
+    Decision,
+    Event,
+    Game,
+    OptionError,
+    OrderForm,
+    Position,
+    Result,
+    Rng,
+)
 from pbem.rules.survive.base import StateT, SurviveData
 from pbem.rules.survive.rules import SurviveRules
 
@@ -187,3 +198,6 @@ class SurviveGame(Game[StateT], Generic[StateT]):
 
     def bot_preferences(self, state: StateT, player: str, actions: Sequence[Mapping[str, Any]]) -> list[float]:
         return self.rules(state).bot_preferences(state, player, actions)
+
+    def bot_favourites(self, state: StateT, player: str, actions: Sequence[Mapping[str, Any]]) -> Sequence[int]:
+        return self.rules(state).bot_favourites(state, player, actions)

@@ -13,9 +13,9 @@ One ``{move: HANDLE, to: SPACE}`` action spends one movement point:
 from __future__ import annotations
 
 from functools import partial
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
-from pbem.choices import Chain, Grouped
+from pbem.choices import LazyActions
 from pbem.game import Action, IllegalAction, Rng
 from pbem.rules.survive.actions import handle_arg, swim_arg
 from pbem.rules.survive.base import NOWHERE, ActionHandler, Decider, Events, Spaces, SpacesWhere, StateT, event
@@ -28,7 +28,6 @@ from pbem.rules.survive.state import (
     SEA,
     STEP_MOVE,
     STEP_REMOVE,
-    Boat,
     Explorer,
     at,
     ship_of,
@@ -42,24 +41,19 @@ class MovementRules(SetupRules[StateT]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         kept, core = type(self), MovementRules
+        self.keeps.ship_capacity = int(self.comp["boats"]["capacity"]) if kept.capacity is core.capacity else None
+        #: the steps onto the safe isles next to each space (:meth:`explorer_steps`)
+        self.isle_steps = tuple(tuple((isle, False) for isle in isles) for isles in self.board.isles_next_to)
         #: the ruleset keeps the core's ship_may_enter (no layer changes where ships may go)
-        self.plain_ship_entry = kept.ship_may_enter is core.ship_may_enter
+        self.keeps.ship_entry = kept.ship_may_enter is core.ship_may_enter
         #: the movement step is the core's list of explorer and ship moves, so it can be counted
         #: piece by piece (:meth:`move_choices`)
-        self.plain_move_listing = (kept.legal_move is core.legal_move and kept.explorer_moves is core.explorer_moves
+        self.keeps.move_listing = (kept.legal_move is core.legal_move and kept.explorer_moves is core.explorer_moves
                                    and kept.explorer_steps is core.explorer_steps and kept.boat_moves is core.boat_moves
-                                   and kept.boat_steps is core.boat_steps)
+                                   and kept.boat_steps is core.boat_steps and kept.explorer_move is core.explorer_move
+                                   and kept.boat_move is core.boat_move)
 
     # --- what creatures do to people and ships (from the creature rules in the data) ----------
-    def kinds_following(self, *rules: str) -> tuple[str, ...]:
-        """The creature kinds whose ``rule:`` (default: the kind) is one of ``rules`` (from the
-        data alone, so worked out once per ruleset)."""
-        found = self.kinds_memo.get(rules)
-        if found is None:
-            found = self.kinds_memo[rules] = tuple(k for k, spec in self.comp["creatures"].items()
-                                                   if spec.get("rule", k) in rules)
-        return found
-
     def swimmer_killers(self) -> tuple[str, ...]:
         """Kinds that remove a swimmer entering their space: serpent and shark rules."""
         return self.kinds_following("serpent", "shark")
@@ -74,6 +68,8 @@ class MovementRules(SetupRules[StateT]):
         return self.comp["boats"]["capacity"]
 
     def has_room(self, state: StateT, boat: str) -> bool:
+        if self.keeps.ship_capacity is not None:
+            return len(state.boats[boat].passengers) < self.keeps.ship_capacity
         return len(state.boats[boat].passengers) < self.capacity(state, boat)
 
     def controllers(self, state: StateT, boat: str) -> list[str]:
@@ -96,7 +92,7 @@ class MovementRules(SetupRules[StateT]):
 
     def closed_to_ship(self, state: StateT, boat: str) -> Spaces:
         """The spaces ``boat`` may not sail into (not :meth:`ship_may_enter`), for a sea walk."""
-        if self.plain_ship_entry:     # the core's rule: the land and the spaces with a ship
+        if self.keeps.ship_entry:     # the core's rule: the land and the spaces with a ship
             return state.tile_at.keys() | state.boat_at.keys()
         return SpacesWhere(lambda cell: not self.ship_may_enter(state, boat, cell))
 
@@ -191,21 +187,29 @@ class MovementRules(SetupRules[StateT]):
 
     def explorer_moves(self, state: StateT, handle: str) -> list[dict[str, Any]]:
         """Every legal one-point move of one explorer, as actions (:meth:`explorer_steps`)."""
-        lab = self.board.labels
-        return [{"move": handle, "to": lab[cell], "swim": True} if swim else {"move": handle, "to": lab[cell]}
-                for cell, swim in self.explorer_steps(state, handle)]
+        move = self.explorer_move
+        return [move(handle, step) for step in self.explorer_steps(state, handle)]
+
+    def explorer_move(self, handle: str, step: tuple[int, bool]) -> dict[str, Any]:
+        """The action of one of :meth:`explorer_steps`: ``{move: r7, to: G5}`` (``swim: true``
+        to swim beside a ship)."""
+        cell, swim = step
+        if swim:
+            return {"move": handle, "to": self.board.labels[cell], "swim": True}
+        return {"move": handle, "to": self.board.labels[cell]}
 
     def explorer_steps(self, state: StateT, handle: str) -> list[tuple[int, bool]]:
         """Every legal one-point move of one explorer: (the space it goes to, swim: true)."""
         e = state.explorers[handle]
         out: list[tuple[int, bool]] = []
-        nb = self.board.neighbours
+        nb, land, ships = self.board.neighbours, state.tile_at, state.boat_at
         if e.where == LAND:
-            for n in nb[at(e.cell)]:
-                if n in state.tile_at:
+            assert e.cell is not None           # (on the board: not at(), a call, in the hottest listing)
+            for n in nb[e.cell]:
+                if n in land:
                     out.append((n, False))                  # walk
                     continue
-                boat = state.boat_at.get(n)
+                boat = ships.get(n)
                 if boat is None or self.has_room(state, boat):
                     out.append((n, False))                  # swim, or board the ship there
                 if boat is not None:
@@ -213,44 +217,48 @@ class MovementRules(SetupRules[StateT]):
         elif e.where == BOAT:
             cell = at(state.boats[ship_of(e.boat)].cell)
             for n in nb[cell]:
-                boat = state.boat_at.get(n)
+                boat = ships.get(n)
                 if boat is not None and self.has_room(state, boat):
                     out.append((n, False))                  # to the ship next to it
             if self.may_swim(state, handle):
                 out.append((cell, False))                   # jump overboard
-            out.extend((i, False) for i in self.board.isles_next_to[cell])
+            out.extend(self.isle_steps[cell])               # onto a safe isle next to it
         elif e.where == SEA:
             cell = at(e.cell)
-            boat = state.boat_at.get(cell)
+            boat = ships.get(cell)
             if boat is not None and self.has_room(state, boat) and self.may_board_from_the_sea(state, handle):
                 out.append((cell, False))                   # climb into the ship here
             if self.may_swim(state, handle):
-                land = state.tile_at
-                out.extend((n, False) for n in nb[cell] if n not in land)
-            out.extend((i, False) for i in self.board.isles_next_to[cell])
+                for n in nb[cell]:
+                    if n not in land:
+                        out.append((n, False))              # swim
+            out.extend(self.isle_steps[cell])               # onto a safe isle next to it
         return out
 
     def boat_moves(self, state: StateT, boat: str) -> list[dict[str, Any]]:
         """Every legal one-point move of one ship, as actions (:meth:`boat_steps`)."""
-        lab = self.board.labels
-        return [{"move": boat, "to": lab[n]} for n in self.boat_steps(state, boat)]
+        move = self.boat_move
+        return [move(boat, cell) for cell in self.boat_steps(state, boat)]
+
+    def boat_move(self, boat: str, cell: int) -> dict[str, Any]:
+        """The action of one of :meth:`boat_steps`: ``{move: B3, to: F4}``."""
+        return {"move": boat, "to": self.board.labels[cell]}
 
     def boat_steps(self, state: StateT, boat: str) -> list[int]:
         """The spaces a ship may sail to with one movement point."""
         around = self.board.neighbours[at(state.boats[boat].cell)]
-        if self.plain_ship_entry:     # the core's rule: no terrain tile and no ship there
+        if self.keeps.ship_entry:     # the core's rule: no terrain tile and no ship there
             tile_at, boat_at = state.tile_at, state.boat_at
             return [n for n in around if n not in tile_at and n not in boat_at]
         may_enter = self.ship_may_enter
         return [n for n in around if may_enter(state, boat, n)]
 
     def movable_boats(self, state: StateT, player: str) -> list[str]:
-        """The ships at sea ``player`` may move (:meth:`may_move_ship`)."""
-        return [b.handle for b in state.boats.values() if b.where == SEA and self.may_move_ship(state, player, b)]
-
-    def may_move_ship(self, state: StateT, player: str, b: Boat) -> bool:
-        """An empty ship: "any player can move it"; else its :meth:`controllers`."""
-        return not b.passengers or player in self.controllers(state, b.handle)
+        """The ships at sea ``player`` may move: an empty ship, "any player can move it"; else
+        its :meth:`controllers`."""
+        controllers = self.controllers
+        return [b.handle for b in state.boats.values()
+                if b.where == SEA and (not b.passengers or player in controllers(state, b.handle))]
 
     def legal_move(self, state: StateT, player: str) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = [{"done": "move"}]
@@ -265,57 +273,64 @@ class MovementRules(SetupRules[StateT]):
 
     # --- the movement step, counted before it is listed --------------------------------------
     def move_choices(self, state: StateT, player: str) -> Sequence[Action]:
-        """:meth:`legal_move`, in its order, with each piece's moves counted and listed only when
-        one of them is read: the random bot takes one of about 80 and lists one piece's."""
-        near = self.board.neighbour_sets
-        closed = state.tile_at.keys() | state.boat_at.keys()    # the core's ship_may_enter: no land, no ship
-        room: set[int] = set()            # the spaces of the ships with room for another explorer
-        boats: list[str] = []
-        ship_moves: list[int] = []
-        for b in state.boats.values():
-            if b.where != SEA:
-                continue
-            cell = at(b.cell)
-            if self.has_room(state, b.handle):
-                room.add(cell)
-            if self.may_move_ship(state, player, b):
-                boats.append(b.handle)
-                ship_moves.append(len(near[cell] - closed) if self.plain_ship_entry
-                                  else len(self.boat_moves(state, b.handle)))
-        explorers = [e for e in state.explorers_of(player) if e.where in ON_BOARD]
-        return Chain([[{"done": "move"}],
-                      Grouped([e.handle for e in explorers], [self.explorer_move_count(state, e, room) for e in explorers],
-                              partial(self.explorer_moves, state), partial(self.explorer_targets, state)),
-                      Grouped(boats, ship_moves, partial(self.boat_moves, state), partial(self.boat_steps, state))])
+        """:meth:`legal_move`, in its order, each piece's moves listed only when read or counted
+        (:class:`MoveChoices`)."""
+        return MoveChoices(self, state, [e.handle for e in state.explorers_of(player) if e.where in ON_BOARD],
+                           self.movable_boats(state, player))
 
-    def explorer_targets(self, state: StateT, handle: str) -> list[int]:
-        """Where each of :meth:`explorer_moves` goes, in order."""
-        return [cell for cell, _ in self.explorer_steps(state, handle)]
+    def boat_move_counts(self, state: StateT, boats: list[str]) -> list[int]:
+        """How many moves :meth:`boat_steps` lists for each of ``boats``, counted without listing
+        them where the core's :meth:`ship_may_enter` holds: the spaces next to the ship without
+        land or a ship."""
+        if not self.keeps.ship_entry:
+            return [len(self.boat_steps(state, boat)) for boat in boats]
+        near, ships = self.board.neighbour_sets, state.boats
+        closed = state.tile_at.keys() | state.boat_at.keys()
+        # (movable ships are at sea, so each has a space: not at(), a call, in the hottest count)
+        return [len(near[ships[boat].cell] - closed) for boat in boats]   # type: ignore[index]
 
-    def explorer_move_count(self, state: StateT, e: Explorer, room: set[int]) -> int:
-        """How many moves :meth:`explorer_moves` lists for ``e``, counted without listing them
-        (``room``: the spaces of the ships with room, :meth:`has_room`); tests check the two
-        agree at every step.
+    def explorer_move_counts(self, state: StateT, handles: list[str]) -> list[int]:
+        """How many moves :meth:`explorer_moves` lists for each of ``handles``, counted without
+        listing them; tests check the two agree at every step.
 
         On land: one per neighbouring space (walk, swim, or board a ship there), and a second
         (swim: true) beside a ship with room.  Aboard: one per neighbouring ship with room, the
         jump into its own space if it may swim, and the safe isles next to it.  Swimming: the
         ship in its own space if it has room and the swimmer may board, every neighbouring sea
         space if it may swim, and the safe isles next to it."""
-        near = self.board.neighbour_sets
-        if e.where == LAND:
-            cell = at(e.cell)
-            return len(near[cell]) + len(near[cell] & room)
-        if e.where == BOAT:
-            cell = at(state.boats[ship_of(e.boat)].cell)
-            return (len(near[cell] & room) + (1 if self.may_swim(state, e.handle) else 0)
-                    + len(self.board.isles_next_to[cell]))
-        if e.where == SEA:
-            cell = at(e.cell)
-            board = 1 if cell in room and self.may_board_from_the_sea(state, e.handle) else 0
-            swim = len(near[cell]) - len(near[cell] & state.tile_at.keys()) if self.may_swim(state, e.handle) else 0
-            return board + swim + len(self.board.isles_next_to[cell])
-        return 0
+        near, isles, land = self.board.neighbour_sets, self.board.isles_next_to, state.tile_at.keys()
+        room = self.ship_spaces_with_room(state)
+        explorers, boats = state.explorers, state.boats
+        may_swim, may_board = self.may_swim, self.may_board_from_the_sea
+        counts: list[int] = []
+        for handle in handles:
+            e = explorers[handle]
+            where = e.where
+            if where == LAND:
+                assert e.cell is not None      # (on the board: not at(), a call, in the hottest count)
+                around = near[e.cell]
+                counts.append(len(around) + len(around & room))
+            elif where == BOAT:
+                cell = at(boats[ship_of(e.boat)].cell)
+                counts.append(len(near[cell] & room) + may_swim(state, handle) + len(isles[cell]))
+            elif where == SEA:
+                assert e.cell is not None
+                cell = e.cell
+                board = cell in room and may_board(state, handle)
+                swim = len(near[cell]) - len(near[cell] & land) if may_swim(state, handle) else 0
+                counts.append(board + swim + len(isles[cell]))
+            else:
+                counts.append(0)
+        return counts
+
+    def ship_spaces_with_room(self, state: StateT) -> set[int]:
+        """The spaces of the ships with room for another explorer (:meth:`has_room`)."""
+        boats = state.boats
+        if self.keeps.ship_capacity is None:
+            has_room = self.has_room
+            return {cell for cell, boat in state.boat_at.items() if has_room(state, boat)}
+        capacity = self.keeps.ship_capacity
+        return {cell for cell, boat in state.boat_at.items() if len(boats[boat].passengers) < capacity}
 
     def do_move(self, state: StateT, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         self.expect(state, player, STEP_MOVE)
@@ -454,3 +469,88 @@ class MovementRules(SetupRules[StateT]):
 
     def decider_table(self) -> dict[str, Decider[StateT]]:
         return {**super().decider_table(), STEP_MOVE: self.legal_move}
+
+
+class MoveChoices(LazyActions):
+    """The movement step's legal actions in :meth:`MovementRules.legal_move`'s order (``{done:
+    move}``, each of the player's explorers' moves, each movable ship's), made only when read.
+
+    Each piece's moves are its *steps* (where it may go: :meth:`MovementRules.explorer_steps`,
+    :meth:`MovementRules.boat_steps`), listed once when first asked for (:meth:`steps_of`) and
+    made into actions one at a time: the random bot takes one of about 80 moves and lists one
+    piece's; the greedy bot scores every piece's steps and makes the one move it takes.  The
+    length comes from the steps once every piece's are listed, else from counting them without
+    listing them (:meth:`MovementRules.explorer_move_counts`,
+    :meth:`MovementRules.boat_move_counts`); a piece listed after being counted is checked
+    against its count (a mismatch is a rules bug, not a wrong choice)."""
+
+    DONE = "move"     # {done: move}, the first action
+
+    def __init__(self, rules: MovementRules[Any], state: Any, explorers: list[str], boats: list[str]) -> None:
+        self.rules, self.state = rules, state
+        #: the pieces in order: the explorers (``pieces[:explorers]``), then the ships
+        self.pieces = explorers + boats
+        self.explorers = len(explorers)
+        self._steps: list[list[Any] | None] = [None] * len(self.pieces)
+        self._counts: list[int] | None = None
+
+    def steps_of(self, i: int) -> list[Any]:
+        """The steps of the ``i``-th piece (:attr:`pieces`), listed once: (space, swim) for an
+        explorer, the space for a ship."""
+        steps = self._steps[i]
+        if steps is None:
+            rules, piece = self.rules, self.pieces[i]
+            steps = self._steps[i] = (rules.explorer_steps(self.state, piece) if i < self.explorers
+                                      else rules.boat_steps(self.state, piece))
+            if self._counts is not None:
+                self._check(i, steps)
+        return steps
+
+    def counts(self) -> list[int]:
+        """How many moves each piece has: from the steps where every piece's are listed, else counted."""
+        counts = self._counts
+        if counts is None:
+            listed = self._steps
+            if None not in listed:
+                counts = self._counts = [len(steps) for steps in listed if steps is not None]
+                return counts
+            rules, state, pieces, n = self.rules, self.state, self.pieces, self.explorers
+            counts = self._counts = rules.explorer_move_counts(state, pieces[:n]) + rules.boat_move_counts(state, pieces[n:])
+            for i, steps in enumerate(listed):
+                if steps is not None:
+                    self._check(i, steps)
+        return counts
+
+    def _check(self, i: int, steps: list[Any]) -> None:
+        assert self._counts is not None
+        if len(steps) != self._counts[i]:
+            raise RuntimeError(f"rules bug: {self._counts[i]} legal moves counted for {self.pieces[i]}, "
+                               f"{len(steps)} listed")
+
+    def move(self, i: int, step: Any) -> Action:
+        """The action of the ``i``-th piece's ``step``."""
+        if i < self.explorers:
+            return self.rules.explorer_move(self.pieces[i], step)
+        return self.rules.boat_move(self.pieces[i], step)
+
+    def group(self, i: int) -> list[Action]:
+        """The actions of the ``i``-th piece."""
+        return [self.move(i, step) for step in self.steps_of(i)]
+
+    def __len__(self) -> int:
+        return 1 + sum(self.counts())
+
+    def item(self, k: int) -> Action:
+        if k == 0:
+            return {"done": self.DONE}
+        k -= 1
+        for i, count in enumerate(self.counts()):
+            if k < count:
+                return self.move(i, self.steps_of(i)[k])
+            k -= count
+        raise IndexError("legal action index out of range")   # pragma: no cover - the counts cover every index
+
+    def __iter__(self) -> Iterator[Action]:
+        yield {"done": self.DONE}
+        for i in range(len(self.pieces)):
+            yield from self.group(i)

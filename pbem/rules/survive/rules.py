@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from itertools import compress
 from typing import Any, Callable, Mapping, Sequence
 
-from pbem.choices import Chain, Grouped, Pairs
+from pbem.choices import Chain, Pairs
 from pbem.game import (
     Action,
     Decision,
@@ -25,6 +26,7 @@ from pbem.game import (
 from pbem.rules.survive.actions import SHAPES, ActionShape, action_kind
 from pbem.rules.survive.base import Events, StateT, event
 from pbem.rules.survive.creatures import CreatureRules
+from pbem.rules.survive.movement import MoveChoices
 from pbem.rules.survive.setup import SetupRules
 from pbem.rules.survive.state import (
     BOAT,
@@ -37,6 +39,7 @@ from pbem.rules.survive.state import (
     STEP_REMOVE,
     STEP_TILE,
     at,
+    ship_of,
 )
 from pbem.rules.survive.tiles import TileRules
 from pbem.yamlio import dump_flow
@@ -65,33 +68,34 @@ def _ship_placement(boat: str, spot: str) -> Action:
 
 
 @dataclass(frozen=True)
-class _TileMove:
-    """Playing ``tile`` to move a creature to a space."""
+class _TilePlay:
+    """Playing ``tile`` to move a piece (named by ``key``: a creature, a swimmer, a ship) to a space."""
 
     tile: str
+    key: str
 
-    def __call__(self, creature: str, to: str) -> Action:
-        return {"play": self.tile, "creature": creature, "to": to}
-
-
+    def __call__(self, piece: str, to: str) -> Action:
+        return {"play": self.tile, self.key: piece, "to": to}
 
 
 class SurviveRules(ViewRules[StateT]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         #: the core lists the set-up placements (no layer lists them its own way)
-        self.plain_place_listing = type(self).legal_place is SetupRules.legal_place
+        self.keeps.place_listing = type(self).legal_place is SetupRules.legal_place
         #: the core lists the set-up ship placements
-        self.plain_boat_listing = type(self).legal_boat is SetupRules.legal_boat
+        self.keeps.boat_listing = type(self).legal_boat is SetupRules.legal_boat
         #: the core lists the tiles to play, and the creature-moving tiles' options
-        self.plain_tile_listing = (type(self).legal_play_tile is TileRules.legal_play_tile
+        self.keeps.tile_listing = (type(self).legal_play_tile is TileRules.legal_play_tile
                                    and type(self).options_move_creature is TileRules.options_move_creature
                                    and type(self).relocation_options is TileRules.relocation_options)
         #: the core lists step 4 (each movable creature to each space it may reach)
-        self.plain_creature_listing = type(self).legal_creature is CreatureRules.legal_creature
+        self.keeps.creature_listing = type(self).legal_creature is CreatureRules.legal_creature
         #: the greedy bot's scores are the core's (no layer scores its own way)
-        self.plain_preferences = (type(self).bot_preference is SurviveRules.bot_preference
+        self.keeps.preferences = (type(self).bot_preference is SurviveRules.bot_preference
                                   and type(self).prefer_move is SurviveRules.prefer_move)
+        #: decision kind -> its legal actions made only when read (:meth:`chooser_table`)
+        self.choosers = self.chooser_table()
 
     #: the move-file action shapes of this game (every layer's: the syntax does not change
     #: with the options)
@@ -126,38 +130,59 @@ class SurviveRules(ViewRules[StateT]):
         """The legal actions, made only when read where a decision pairs two lists (set-up
         placement: every explorer in reserve on every empty tile; creature-moving tiles) or
         where each piece's moves are counted first (the movement step), unless a layer lists
-        them its own way."""
+        them its own way (:attr:`choosers`)."""
         if self.decider(state) != player:
             return []
         step = self.current_step(state)
-        if step == SETUP_PLACE and self.deciders[step] == self.legal_place and self.plain_place_listing:
-            spots = [self.label(c) for c in self.placement_spots(state)]
-            return Pairs(self.reserve_explorers(state, player), spots, _placement)
-        if step == SETUP_BOAT and self.deciders[step] == self.legal_boat and self.plain_boat_listing:
-            spots = [self.label(c) for c in self.boat_spots(state)]
-            return Pairs(self.reserve_boats(state, player), spots, _ship_placement)
-        if step == STEP_TILE and self.deciders.get(step) == self.legal_play_tile and self.plain_tile_listing:
-            return self.tile_choices(state, player)
-        if step == STEP_MOVE and self.deciders.get(step) == self.legal_move and self.plain_move_listing:
-            return self.move_choices(state, player)
-        if step == STEP_CREATURE and self.deciders.get(step) == self.legal_creature and self.plain_creature_listing:
-            return self.creature_choices(state, player)
-        return self.deciders[step](state, player)
+        chooser = self.choosers.get(step)
+        return chooser(state, player) if chooser is not None else self.deciders[step](state, player)
+
+    def chooser_table(self) -> dict[str, Callable[[StateT, str], Sequence[Action]]]:
+        """Decision kind -> its legal actions as a sequence made only when read, for the decisions
+        whose listing is the core's (no layer lists them its own way)."""
+        deciders, table = self.deciders, dict[str, Callable[[StateT, str], Sequence[Action]]]()
+        if deciders.get(SETUP_PLACE) == self.legal_place and self.keeps.place_listing:
+            table[SETUP_PLACE] = self.place_choices
+        if deciders.get(SETUP_BOAT) == self.legal_boat and self.keeps.boat_listing:
+            table[SETUP_BOAT] = self.boat_choices
+        if deciders.get(STEP_TILE) == self.legal_play_tile and self.keeps.tile_listing:
+            table[STEP_TILE] = self.tile_choices
+        if deciders.get(STEP_MOVE) == self.legal_move and self.keeps.move_listing:
+            table[STEP_MOVE] = self.move_choices
+        if deciders.get(STEP_CREATURE) == self.legal_creature and self.keeps.creature_listing:
+            table[STEP_CREATURE] = self.creature_choices
+        return table
+
+    def place_choices(self, state: StateT, player: str) -> Sequence[Action]:
+        """:meth:`legal_place` as pairs (every explorer in reserve on every empty tile)."""
+        labels = self.board.labels
+        return Pairs(self.reserve_explorers(state, player), [labels[c] for c in self.placement_spots(state)],
+                     _placement)
+
+    def boat_choices(self, state: StateT, player: str) -> Sequence[Action]:
+        """:meth:`legal_boat` as pairs (every ship in reserve on every free space)."""
+        labels = self.board.labels
+        return Pairs(self.reserve_boats(state, player), [labels[c] for c in self.boat_spots(state)], _ship_placement)
 
     def tile_choices(self, state: StateT, player: str) -> Sequence[Action]:
         """:meth:`legal_play_tile` with each creature-moving tile's options (every creature of
-        its kind to every vacant sea space) as pairs, made only when read."""
+        its kind to every vacant sea space), and each piece-moving tile's (:func:`moving_tile`:
+        each piece to each space it may go to), as pairs made only when read."""
         parts: list[Sequence[Action]] = [[{"play": "none"}]]
         for h in self.playable_now(state, player):
             back = self.known_back(state, h)
             if self.back_kind[back] != "hand":
                 continue
-            if self.hand_tiles[back].options == self.options_move_creature:
+            tile = self.hand_tiles[back]
+            if tile.options == self.options_move_creature:
                 kind = str(self.tile_backs[back]["creature"])
                 creatures = [c.handle for c in state.creatures.values() if c.kind == kind and c.where == SEA]
-                parts.append(Pairs(creatures, self.vacant_labels(state), _TileMove(h)))
+                parts.append(Pairs(creatures, self.vacant_labels(state), _TilePlay(h, "creature")))
+            elif tile.moves is not None:          # one piece moved: each piece with where it may go
+                play = _TilePlay(h, tile.key)
+                parts.extend(Pairs([piece], spaces, play) for piece, spaces in tile.moves(state, player, back))
             else:
-                parts.append([{"play": h, **params} for params in self.hand_tiles[back].options(state, player, back)])
+                parts.append([{"play": h, **params} for params in tile.options(state, player, back)])
         return Chain(parts)
 
     # --- applying an action ----------------------------------------------------------
@@ -274,18 +299,41 @@ class SurviveRules(ViewRules[StateT]):
             return STAY
         return 0.0
 
+    def bot_favourites(self, state: StateT, player: str, actions: Sequence[Mapping[str, Any]]) -> Sequence[int]:
+        """The greedy bot's favourites (:meth:`pbem.game.Game.bot_favourites`): every action where
+        the core's scores score none of them (every decision but the movement step), else the
+        best scored."""
+        if self.keeps.preferences and self.scores_none(actions):
+            return range(len(actions))
+        scores = self.bot_preferences(state, player, actions)
+        if not scores:
+            return []
+        least = max(scores) - 1e-9
+        return list(compress(range(len(scores)), map(least.__le__, scores)))    # (s >= least, in C)
+
+    def scores_none(self, actions: Sequence[Mapping[str, Any]]) -> bool:
+        """Do the core's scores (:meth:`bot_preferences`) score every one of ``actions`` 0: no
+        moves and no ``{done: move}`` (a :class:`~pbem.choices.Pairs` by what it makes, without
+        making them)."""
+        if isinstance(actions, Chain):
+            return all(self.scores_none(part) for part in actions.parts)
+        if isinstance(actions, Pairs):
+            return self.never_scored(actions.make)
+        if isinstance(actions, MoveChoices):
+            return False
+        return not any(("move" in a and "to" in a) or a.get("done") == "move" for a in actions)
+
     def bot_preferences(self, state: StateT, player: str, actions: Sequence[Mapping[str, Any]]) -> list[float]:
         """:meth:`bot_preference` of each action; with the core's scores, what each piece's score
         shares (where it stands, who is aboard) is worked out once for the list."""
-        if not self.plain_preferences:
+        if not self.keeps.preferences:
             return [self.bot_preference(state, player, a) for a in actions]
         if isinstance(actions, Chain):
             return [s for part in actions.parts for s in self.bot_preferences(state, player, part)]
         if isinstance(actions, Pairs) and self.never_scored(actions.make):
             return [0.0] * len(actions)         # not moves: scored 0 without making them
-        if isinstance(actions, Grouped) and actions.targets is not None:    # the movement step, piece by piece
-            targets = actions.targets
-            return [s for piece in actions.keys for s in self.piece_move_scores(state, player, piece, targets(piece))]
+        if isinstance(actions, MoveChoices):             # the movement step, piece by piece from the steps
+            return self.move_scores(state, player, actions)
         dist, index, is_isle = self.isle_distance, self.board.index, self.board.is_isle
         boat_at = state.boat_at
         known: dict[str, tuple[str, int, float]] = {}      # piece -> (kind, cell, explorer: aboard / ship: mine)
@@ -314,24 +362,52 @@ class SurviveRules(ViewRules[StateT]):
                 out.append(0.0)
         return out
 
-    def piece_move_scores(self, state: StateT, player: str, piece: str, targets: list[int]) -> list[float]:
-        """The core's scores (:meth:`prefer_move`) of ``piece``'s moves, given where each goes (the
-        movement step's order): what they share worked out once."""
-        kind, here, extra = self._piece_facts(state, player, piece)
-        dist = self.isle_distance
-        if kind == "explorer":
-            first_isle, boat_at = self.board.playable_count, state.boat_at
-            bonus = 0.0 if extra else BOARD        # getting onto a ship, for an explorer not aboard one
-            return [SAVE if t >= first_isle else (bonus if t in boat_at else 0.0) + dist[here] - dist[t]
-                    for t in targets]
-        if kind == "ship":
-            return [extra * (dist[here] - dist[t]) for t in targets]
-        return [0.0] * len(targets)
+    @cached_property
+    def step_gain(self) -> tuple[dict[int, float], ...]:
+        """For each space, what one move from it to each space a move may reach (the spaces next
+        to it, the safe isles next to it, itself) scores for the core: :data:`SAVE` onto a safe
+        isle, else how many steps nearer the nearest safe isle it ends (:meth:`prefer_move`,
+        without the bonus for getting onto a ship).  Worked out once per board."""
+        dist, board = self.isle_distance, self.board
+        return tuple({t: SAVE if board.is_isle(t) else float(dist[here] - dist[t])
+                      for t in (*board.neighbours[here], *board.isles_next_to[here], here)}
+                     for here in range(len(board.labels)))
+
+    def move_scores(self, state: StateT, player: str, moves: MoveChoices) -> list[float]:
+        """The core's scores (:meth:`bot_preference`) of the movement step's moves, from each
+        piece's steps: :data:`STAY` for ``{done: move}``; an explorer's from the table
+        :attr:`step_gain` of its space, :data:`BOARD` more onto a ship's space for an explorer
+        not aboard one; a ship's, how much nearer a safe isle it carries each of ``player``'s
+        explorers aboard."""
+        step_gain, explorers, boats, boat_at = self.step_gain, state.explorers, state.boats, state.boat_at
+        pieces, steps_of = moves.pieces, moves.steps_of
+        scores = [STAY]
+        score = scores.append
+        for i in range(moves.explorers):
+            e = explorers[pieces[i]]
+            if e.where == BOAT:
+                gain = step_gain[at(boats[ship_of(e.boat)].cell)]
+                for t, _swim in steps_of(i):
+                    score(gain[t])
+            else:
+                gain = step_gain[at(e.cell)]
+                for t, _swim in steps_of(i):
+                    score(gain[t] + BOARD if t in boat_at else gain[t])
+        for i in range(moves.explorers, len(pieces)):
+            b = boats[pieces[i]]
+            gain = step_gain[at(b.cell)]
+            mine = 0
+            for h in b.passengers:
+                if explorers[h].owner == player:
+                    mine += 1
+            for t in steps_of(i):
+                score(mine * gain[t])
+        return scores
 
     def never_scored(self, make: Callable[[Any, Any], Action]) -> bool:
         """Are the actions ``make`` makes (:class:`~pbem.choices.Pairs`) ones the core's scores
         never score, not being moves: set-up placements, creature-moving tiles, step 4's orders."""
-        return make is _placement or make is _ship_placement or isinstance(make, _TileMove) or make == self.creature_to
+        return make is _placement or make is _ship_placement or isinstance(make, _TilePlay) or make == self.creature_to
 
     def _piece_facts(self, state: StateT, player: str, piece: str) -> tuple[str, int, float]:
         """What :meth:`prefer_move` reads of a piece: ("explorer", its cell, 1.0 if aboard a ship),

@@ -21,7 +21,6 @@ from pbem.rules.survive.actions import handle_arg
 from pbem.rules.survive.base import ActionHandler, Decider, Events, StateT, event
 from pbem.rules.survive.scoring import ScoringRules
 from pbem.rules.survive.state import (
-    ISLAND,
     LAND,
     RESERVE,
     SEA,
@@ -72,7 +71,7 @@ class SetupRules(ScoringRules[StateT]):
     def starting_creature_kinds(self) -> tuple[str, ...]:
         """The creature kinds whose tokens start on the board's creature symbols: those that
         follow the serpent rule."""
-        return tuple(k for k, spec in self.comp["creatures"].items() if spec.get("rule", k) == "serpent")
+        return self.kinds_following("serpent")
 
     # --- players and colours --------------------------------------------
     def assign_colours(self, players: Sequence[str], per_player: int) -> dict[str, list[str]]:
@@ -166,8 +165,8 @@ class SetupRules(ScoringRules[StateT]):
     # --- placing people ------------------------------------------------------
     def placement_spots(self, state: StateT) -> list[int]:
         """"an empty Terrain tile (meaning a Terrain tile which doesn't contain an Explorer token)"."""
-        land = state.land_at
-        return [t.cell for t in state.tiles.values() if t.where == ISLAND and not land.get(t.cell)]
+        land = state.land_at        # (the indexes hold only the spaces with someone there)
+        return [cell for cell in state.tile_at if cell not in land]
 
     def why_not_placeable(self, state: StateT, cell: int) -> str:
         """The one-line reason ``cell`` is not in :meth:`placement_spots`."""
@@ -224,7 +223,8 @@ class SetupRules(ScoringRules[StateT]):
         """"a free sea space (meaning a space that doesn't contain a Ship token or a Sea Serpent
         token) adjacent to a Terrain tile"."""
         near = self.board.neighbour_sets
-        coast = set().union(*(near[cell] for cell in state.tile_at)) - state.tile_at.keys()
+        coast = set().union(*map(near.__getitem__, state.tile_at))     # (every tile's neighbours, in C)
+        coast.difference_update(state.tile_at)
         blocked = state.cells_with_creature(self.starting_creature_kinds())
         return [cell for cell in sorted(coast) if cell not in state.boat_at and cell not in blocked]
 

@@ -161,7 +161,8 @@ class State:
     history: dict[str, int] = field(default_factory=dict)
     # derived indexes
     owner_of: dict[str, str] = field(default_factory=dict)         # colour -> player
-    tile_at: dict[int, str] = field(default_factory=dict)          # island tiles
+    #: island tiles, in handle order (made in that order; a tile leaves the island, never joins it)
+    tile_at: dict[int, str] = field(default_factory=dict)
     boat_at: dict[int, str] = field(default_factory=dict)
     land_at: dict[int, list[str]] = field(default_factory=dict)    # explorers on a tile
     sea_at: dict[int, list[str]] = field(default_factory=dict)     # swimmers

@@ -46,8 +46,8 @@ class TileRules(CreatureRules[StateT]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         #: the ruleset keeps the core's readings of "a sea space" (tile removal) and "vacant"
-        self.plain_removal_sea = type(self).counts_as_sea_for_removal is TileRules.counts_as_sea_for_removal
-        self.plain_vacant = type(self).vacant is TileRules.vacant
+        self.keeps.removal_sea = type(self).counts_as_sea_for_removal is TileRules.counts_as_sea_for_removal
+        self.keeps.vacant = type(self).vacant is TileRules.vacant
         #: the playable hexes (not the safe isles)
         self.playable_cells = frozenset(range(self.board.playable_count))
 
@@ -78,7 +78,7 @@ class TileRules(CreatureRules[StateT]):
         else:
             return []
         nb = self.board.neighbours
-        if self.plain_removal_sea:      # the core's reading of "a sea space", as a set of the others
+        if self.keeps.removal_sea:      # the core's reading of "a sea space", as a set of the others
             not_sea = set(state.tile_at)                  # the land, and the central space unless it counts
             if not self.central_counts_as_sea(state):
                 not_sea.add(self.board.central)
@@ -352,7 +352,7 @@ class TileRules(CreatureRules[StateT]):
 
     def vacant_labels(self, state: StateT) -> list[str]:
         """The vacant sea spaces (:meth:`vacant`), by label, in cell order."""
-        if self.plain_vacant:           # the core's "vacant sea space", without a call per cell
+        if self.keeps.vacant:           # the core's "vacant sea space", without a call per cell
             labels = self.board.labels
             # (the indexes hold only the cells with something there: an emptied cell is dropped)
             occupied = state.tile_at.keys() | state.boat_at.keys() | state.sea_at.keys() | state.creatures_at.keys()
@@ -420,9 +420,11 @@ class TileRules(CreatureRules[StateT]):
         The step opens whenever the player holds any tile from an earlier turn,
         defense tiles included, so the public cannot tell what kind they hold.
         """
-        number = state.turn.number
-        return any(t.where == HAND and t.holder == state.turn.player and (t.obtained or 0) < number
-                   for t in state.tiles.values())
+        number, player = state.turn.number, state.turn.player
+        for t in state.tiles.values():
+            if t.holder == player and t.where == HAND and (t.obtained or 0) < number:
+                return True
+        return False
 
     # --- 3. Remove a Terrain Tile -------------------------------------------------
     def start_remove_step(self, state: StateT, rng: Rng | None, events: Events, die: str | None) -> bool:

@@ -1,0 +1,103 @@
+"""The bots' fast forms (issue 12, third round) agree with the plain rules, at every step of
+every golden game and of simulated games with each bot.
+
+* ``Game.bot_favourites`` (the greedy bot's best-scored actions, found without scoring where no
+  action is scored) equals the indexes within 1e-9 of the best of ``bot_preferences`` over the
+  listed legal actions;
+* the movement step (``pbem.rules.survive.movement.MoveChoices``) gives the listed actions in either order
+  of use: counted first and then listed (the random bot), or every piece's steps listed first
+  (the greedy bot's scores) and the length taken from them; a piece listed after being counted
+  is checked against its count;
+* the set-up's empty tiles, read from the island's index (``State.tile_at``, in handle order),
+  are the tiles the plain rule names.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from golden_games import CONFIGS, Config, read, step_rng
+
+from pbem.bots import CHOOSERS
+from pbem.draws import setup_rng
+from pbem.engine import action_rng
+from pbem.game import Game
+from pbem.registry import load_game
+from pbem.rng import Rng
+from pbem.rules.survive.movement import MoveChoices
+from pbem.rules.survive.setup import SetupRules
+from pbem.rules.survive.state import ISLAND
+
+SURVIVE = [c for c in CONFIGS if c.game in ("atlantis", "atlantis-1986", "space-attack")]
+
+
+def plain_favourites(scores: list[float]) -> list[int]:
+    """The greedy bot's choice set as it was written first: every index within 1e-9 of the best."""
+    if not scores:
+        return []
+    least = max(scores) - 1e-9
+    return [i for i, s in enumerate(scores) if s >= least]
+
+
+def moves(choices: Any) -> list[MoveChoices]:
+    """The movement step's sequence, if ``choices`` is one ([] for the other decisions)."""
+    return [choices] if isinstance(choices, MoveChoices) else []
+
+
+def check_state(game: Game, state: Any) -> int:
+    """Compare the fast forms with the plain rules on ``state``; returns how many were compared."""
+    rules = game.rules(state)             # type: ignore[attr-defined]
+    compared = 0
+    if type(rules).placement_spots is SetupRules.placement_spots:     # the core's, from the tile index
+        assert rules.placement_spots(state) == [t.cell for t in state.tiles.values()
+                                                if t.where == ISLAND and not state.on_land(t.cell)]
+    assert list(state.tile_at) == [t.cell for t in state.tiles.values() if t.where == ISLAND]
+    for player in state.players:
+        listed = rules.legal_actions(state, player)
+        scores = rules.bot_preferences(state, player, listed)
+        favourites = list(rules.bot_favourites(state, player, rules.legal_choices(state, player)))
+        assert favourites == plain_favourites(scores)
+        counted_first = rules.legal_choices(state, player)          # the random bot's order: count, then list
+        assert len(counted_first) == len(listed)
+        assert list(counted_first) == listed
+        listed_first = rules.legal_choices(state, player)           # the greedy bot's: every piece's steps first
+        for part in moves(listed_first):
+            for i in range(len(part.pieces)):
+                part.steps_of(i)
+        assert len(listed_first) == len(listed)
+        assert [listed_first[i] for i in range(len(listed_first))] == listed
+        for part in moves(rules.legal_choices(state, player)):      # each count equals its piece's listing
+            assert part.counts() == [len(part.group(i)) for i in range(len(part.pieces))]
+        compared += 1
+    return compared
+
+
+@pytest.mark.parametrize("config", SURVIVE, ids=[f"game{c.game_no:02d}-{c.game}" for c in SURVIVE])
+def test_fast_forms_equal_the_plain_rules_in_the_golden_games(config: Config) -> None:
+    record = read(config)
+    game = load_game(config.game)
+    state = game.setup(list(config.players), record["options"], step_rng(config, 0))
+    compared = 0
+    for number, step in enumerate(record["steps"], start=1):
+        compared += check_state(game, state)
+        game.apply(state, step["player"], step["action"], step_rng(config, number))
+    assert compared > len(record["steps"])
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy"])
+@pytest.mark.parametrize("name", ["atlantis", "atlantis-1986", "space-attack"])
+def test_fast_forms_equal_the_plain_rules_in_simulated_games(name: str, bot: str) -> None:
+    """Whole 4-player games played by a bot (as ``pbem.bots.simulate`` plays them), checked at every step."""
+    game = load_game(name)
+    players = ["red", "blue", "green", "yellow"]
+    for k in range(3):
+        seed = f"fast-forms/{name}/{bot}/{k}".encode()
+        state = game.setup(players, game.full_options({}), setup_rng(seed, "sim"))
+        bot_rng, steps = Rng(seed, "bot"), 0
+        while game.result(state) is None:
+            check_state(game, state)
+            player = game.pending(state)[0].player
+            action = CHOOSERS[bot](game, state, player, bot_rng)
+            steps += 1
+            game.apply(state, player, action, action_rng(seed, "sim", steps, 0))
+        assert steps > 100
