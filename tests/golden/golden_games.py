@@ -18,9 +18,10 @@ import gzip
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from pbem.game import Event, Game
+from pbem.registry import load_game
 from pbem.rng import Rng
 
 HERE = Path(__file__).resolve().parent
@@ -168,6 +169,17 @@ def write(config: Config, record: Mapping[str, Any]) -> None:
 
 def read(config: Config) -> dict[str, Any]:
     return json.loads(gzip.decompress(config.file.read_bytes()))
+
+
+def replay(config: Config) -> Iterator[tuple[Game, Any, int, dict[str, Any]]]:
+    """A golden game played again step by step: yields the game, the state before each step,
+    the step's number and the step (its ``player`` and ``action``), then applies the step."""
+    record = read(config)
+    game = load_game(config.game)
+    state = game.setup(list(config.players), record["options"], step_rng(config, 0))
+    for number, step in enumerate(record["steps"], start=1):
+        yield game, state, number, step
+        game.apply(state, step["player"], step["action"], step_rng(config, number))
 
 
 # --- comparing -------------------------------------------------------------------------------

@@ -13,9 +13,8 @@ from collections import deque
 from typing import Any
 
 import pytest
-from golden_games import CONFIGS, Config, read, step_rng
+from golden_games import CONFIGS, Config, replay
 
-from pbem.registry import load_game
 from pbem.rules.survive.base import SpacesWhere
 from pbem.rules.survive.creatures import CreatureRules
 from pbem.rules.survive.state import SEA
@@ -91,11 +90,8 @@ def check_state(rules: Any, state: Any) -> int:
 
 @pytest.mark.parametrize("config", SURVIVE, ids=[f"game{c.game_no:02d}-{c.game}" for c in SURVIVE])
 def test_fast_forms_equal_the_plain_rules_at_every_step(config: Config) -> None:
-    record = read(config)
-    game = load_game(config.game)
-    state = game.setup(list(config.players), record["options"], step_rng(config, 0))
-    compared = 0
-    for number, step in enumerate(record["steps"], start=1):
+    compared = steps = 0
+    for game, state, _number, _step in replay(config):
         compared += check_state(game.rules(state), state)
-        game.apply(state, step["player"], step["action"], step_rng(config, number))
-    assert compared > len(record["steps"])
+        steps += 1
+    assert compared > steps
