@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from itertools import compress
 from typing import Any, Callable, Container, Generic, Mapping, Sequence, TypeVar
 
 from pbem.errors import PbemError
@@ -39,7 +40,7 @@ S = TypeVar("S")   # a game's state type
 
 __all__ = ["Action", "Position", "IllegalAction", "OptionError", "NeedsSecret", "PositionError", "OptionSpec",
            "Decision", "Event", "Result", "Piece", "HexCell", "BoardPicture", "Section", "ActionPlaces", "OrderField",
-           "OrderForm", "Game", "Rng", "default_places"]
+           "OrderForm", "Game", "Rng", "default_places", "best_scored"]
 
 
 class IllegalAction(Exception):
@@ -272,6 +273,15 @@ class OrderForm:
     note: str = ""
 
 
+def best_scored(scores: Sequence[float]) -> list[int]:
+    """The indexes of the scores within 1e-9 of the best, in order (none for no scores): the
+    actions the `greedy` bot chooses among (:meth:`Game.bot_favourites`)."""
+    if not scores:
+        return []
+    least = max(scores) - 1e-9
+    return list(compress(range(len(scores)), map(least.__le__, scores)))    # (s >= least, in C)
+
+
 class Game(ABC, Generic[S]):
     """Base class of every game.  Subclass per game; variants override only what differs.
 
@@ -469,11 +479,7 @@ class Game(ABC, Generic[S]):
         """The indexes of the actions the `greedy` bot likes best, in order: those scored within
         1e-9 of the best :meth:`bot_preferences` score (none for no actions).  A game may find
         them without scoring every action (where it knows every score is the same)."""
-        scores = self.bot_preferences(state, player, actions)
-        if not scores:
-            return []
-        least = max(scores) - 1e-9
-        return [i for i, s in enumerate(scores) if s >= least]
+        return best_scored(self.bot_preferences(state, player, actions))
 
     def pass_action(self, state: S, player: str) -> Action | None:
         """The "do nothing" action for a decision (used when a deadline passes), or None if there is none."""

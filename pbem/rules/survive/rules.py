@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from itertools import compress
 from typing import Any, Callable, Mapping, Sequence
 
 from pbem.choices import Chain, Pairs
@@ -22,6 +21,7 @@ from pbem.game import (
     OrderField,
     OrderForm,
     Rng,
+    best_scored,
 )
 from pbem.rules.survive.actions import SHAPES, ActionShape, action_kind
 from pbem.rules.survive.base import Events, StateT, event
@@ -305,11 +305,7 @@ class SurviveRules(ViewRules[StateT]):
         best scored."""
         if self.keeps.preferences and self.scores_none(actions):
             return range(len(actions))
-        scores = self.bot_preferences(state, player, actions)
-        if not scores:
-            return []
-        least = max(scores) - 1e-9
-        return list(compress(range(len(scores)), map(least.__le__, scores)))    # (s >= least, in C)
+        return best_scored(self.bot_preferences(state, player, actions))
 
     def scores_none(self, actions: Sequence[Mapping[str, Any]]) -> bool:
         """Do the core's scores (:meth:`bot_preferences`) score every one of ``actions`` 0: no
