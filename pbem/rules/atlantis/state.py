@@ -8,7 +8,7 @@ positions only then (see each layer's ``extra_view``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Self
+from typing import TYPE_CHECKING
 
 from pbem.rules.survive.state import (  # noqa: F401  (re-exported)
     BOAT,
@@ -44,6 +44,9 @@ from pbem.rules.survive.state import (  # noqa: F401  (re-exported)
     ship_of,
     sort_handles,
 )
+
+if TYPE_CHECKING:     # (typing.Self is Python 3.11's; the annotations are never evaluated)
+    from typing import Self
 
 
 @dataclass(slots=True)

@@ -16,9 +16,12 @@ Point, *land* a station tile.  Space Attack adds:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Self
+from typing import TYPE_CHECKING
 
 from pbem.rules.survive.state import State
+
+if TYPE_CHECKING:     # (typing.Self is Python 3.11's; the annotations are never evaluated)
+    from typing import Self
 
 #: where a captured creature is (Creature.where): in front of a player, or in a steal window
 CAPTURED = "captured"

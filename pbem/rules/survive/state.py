@@ -19,7 +19,10 @@ from __future__ import annotations
 import re
 from copy import copy as shallow_copy
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Self
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
+
+if TYPE_CHECKING:     # (typing.Self is Python 3.11's; the annotations are never evaluated)
+    from typing import Self
 
 # Where a piece can be.
 RESERVE, LAND, BOAT, SEA, ISLE, LOST = "reserve", "land", "boat", "sea", "isle", "lost"
