@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.errors import excerpt
+from pbem.errors import escape_text, excerpt
 from pbem.game import Game, IllegalAction, PositionError
 from pbem.rng import Rng
 
@@ -65,8 +65,8 @@ def check_playable(game: Game[Any], state: Any, trial_actions: int = TRIAL_ACTIO
     except PositionError:
         raise
     except Exception as exc:         # noqa: BLE001  (a bug in the game's check: one line, not a trace)
-        raise TrialFailed("", f"the game's playability check fails on it ({type(exc).__name__}: "
-                              f"{excerpt(str(exc))}): a rules bug, please report it with the position file") from exc
+        raise TrialFailed("", f"the game's playability check fails on it ({failure(exc)}): a rules bug, please "
+                              "report it with the position file") from exc
     stuck = decisions_without_actions(game, state)
     if stuck:
         raise PositionError("", f"{stuck}, so the game would wait for ever; change the position so that "
@@ -97,5 +97,11 @@ def trial(game: Game[Any], state: Any, actions: int = TRIAL_ACTIONS) -> None:
                                   "with the position file") from None
         except Exception as exc:     # noqa: BLE001  (any other failure is a bug in the rules: one line, not a trace)
             raise TrialFailed("", f"after {step} random moves from it, {player}'s legal action "
-                                  f"{excerpt(action)} fails ({type(exc).__name__}: {excerpt(str(exc))}): a rules "
-                                  "bug, please report it with the position file") from exc
+                                  f"{excerpt(action)} fails ({failure(exc)}): a rules bug, please report it with "
+                                  "the position file") from exc
+
+
+def failure(exc: BaseException) -> str:
+    """``KeyError: 'X1'``: an unexpected exception in a few words."""
+    text = escape_text(str(exc))
+    return f"{type(exc).__name__}: {text[:117] + '...' if len(text) > 120 else text}"
