@@ -10,11 +10,8 @@ other file: it works from ``file://``.  The public digest never has it.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
-
-from markupsafe import Markup
 
 from pbem.choicegraph import Caps, ChoiceGraph, build_graph, fit, graph_data, packed_size
 from pbem.movefile import MoveFile, render_move
@@ -22,8 +19,7 @@ from pbem.movefile import MoveFile, render_move
 if TYPE_CHECKING:  # pragma: no cover
     from pbem.table import Table
 
-__all__ = ["ClickPage", "MAIL_CAPS", "SHOW_CAPS", "click_page", "smaller", "move_file_name", "sign_command",
-           "page_json"]
+__all__ = ["ClickPage", "MAIL_CAPS", "SHOW_CAPS", "click_page", "smaller", "move_file_name", "sign_command"]
 
 #: the page mailed to a player (and written to the game folder): small, so that the digest
 #: message stays under 100 KB (docs/email.md); the first choices are always all there
@@ -36,7 +32,7 @@ SHOW_CAPS = Caps(nodes=800, applies=2500, gzip_bytes=30000)
 class ClickPage:
     """What the page part needs: the data for the script, the file to save, the line to sign it."""
 
-    data: Markup          # JSON for <script type="application/json"> (no "<" in it)
+    data: dict[str, Any]  # for the script: the template writes it with script_json (pbem.render.scriptdata)
     file_name: str
     sign_command: str
     cut: bool             # the caps left part of the choices out
@@ -59,12 +55,6 @@ def move_head(table: Table, player: str) -> str:
     return render_move(skeleton, f"written on the board of {player}'s digest").replace("actions: []\n", "")
 
 
-def page_json(data: Any) -> Markup:
-    """JSON for a ``<script type="application/json">`` element: ASCII, no ``<`` at all."""
-    text = json.dumps(data, separators=(",", ":"), ensure_ascii=True)
-    return Markup(text.replace("<", "\\u003c"))
-
-
 def click_page(table: Table, player: str, caps: Caps | None = None) -> ClickPage | None:
     """The click-to-move part of ``player``'s page, or None when they have no decision now."""
     graph = build_graph(table.game, table.state, player, caps)
@@ -77,7 +67,7 @@ def page_for(table: Table, graph: ChoiceGraph) -> ClickPage:
     name = move_file_name(table)
     choices = graph_data(graph)
     data = {"head": move_head(table, graph.player), "file": name, "sign": sign_command(name), **choices}
-    return ClickPage(page_json(data), name, sign_command(name), graph.cut, graph, packed_size(choices))
+    return ClickPage(data, name, sign_command(name), graph.cut, graph, packed_size(choices))
 
 
 def smaller(table: Table, page: ClickPage, by: int) -> ClickPage | None:

@@ -354,6 +354,13 @@ class Game(ABC, Generic[S]):
         before anything is written.  Default: accept (the game checks nothing more than
         :meth:`from_position` does)."""
 
+    def check_playable(self, state: S) -> None:
+        """Raise :class:`PositionError` (one line: what is missing and what to add) when the game
+        cannot be played on from ``state``, a state read from a checked position that is not
+        over: what only the game knows, such as the pieces its turn needs or the tile its end
+        needs.  :func:`pbem.playable.check_playable` calls it, then checks what holds for every
+        game (a pending decision with a legal action; a short trial game).  Default: accept."""
+
     def position_options(self, position: Mapping[str, Any]) -> dict[str, str] | None:
         """The options a (checked) position is played with, or None when this game's positions
         do not record options.  Default: None."""

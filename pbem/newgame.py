@@ -21,6 +21,7 @@ from pbem.game import Game, PositionError
 from pbem.gamedir import GameDir
 from pbem.log import seal, write_log
 from pbem.outputs import write_outputs
+from pbem.playable import check_playable
 from pbem.registry import load_game
 from pbem.rng import derive_key, seed_commitment
 from pbem.table import START_POSITION, Table, initial_table
@@ -127,6 +128,10 @@ def create_game(root: Path, game_name: str, players: Sequence[PlayerSpec], optio
     else:
         position, full_options = start_position_with_options(game, position, options, names)
         start_state = load_position(game, position)
+        try:
+            check_playable(game, start_state)      # a position that starts a game that can go on and end
+        except PositionError as exc:
+            raise NewGameError(str(exc)) from None
         start = game.to_position(start_state)
     seed = seed if seed is not None else os.urandom(32)
     if len(seed) < 16:

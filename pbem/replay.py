@@ -16,7 +16,6 @@ A page made with hidden values before the reveal must not be shared.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -170,12 +169,6 @@ def build_replay(gd: GameDir, with_hidden: bool = False) -> Replay:
         hidden_note=note if show_hidden else "")
 
 
-def _json(data: Any) -> Markup:
-    """JSON for a ``<script type="application/json">`` element (no ``</`` inside)."""
-    text = json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=True)
-    return Markup(text.replace("</", "<\\/"))
-
-
 def render_replay(rp: Replay) -> str:
     """The page (deterministic)."""
     env = _env("html", str(templates_dir()))
@@ -185,4 +178,4 @@ def render_replay(rp: Replay) -> str:
     data = {"frames": [[f.title, f.events, f.summary] for f in rp.frames], "public": rp.public,
             "hidden": rp.hidden}
     return env.get_template(TEMPLATE).render(rp=rp, svg_head=Markup(rp.svg_head), groups=groups,
-                                             data=_json(data), last=len(rp.frames) - 1)
+                                             data=data, last=len(rp.frames) - 1)

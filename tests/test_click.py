@@ -17,7 +17,8 @@ from click_helpers import check_page_against_engine, page_data, page_nodes, rand
 from pipeline_helpers import bot_move, new_game
 from pbem.choicegraph import Caps, build_graph, graph_data, packed_size
 from pbem.cli import main
-from pbem.clickpage import MAIL_CAPS, SHOW_CAPS, page_json
+from pbem.clickpage import MAIL_CAPS, SHOW_CAPS
+from pbem.render.scriptdata import script_json
 from pbem.draws import Draws
 from pbem.engine import apply_actions, pending_players
 from pbem.game import ActionPlaces
@@ -60,7 +61,7 @@ def test_every_offered_choice_is_accepted_and_every_legal_action_offered(name, p
         data = graph_data(graph)
         # the first choices are always all there; the orders written ahead come on top
         assert packed_size({**data, "ahead": []}) <= caps.gzip_bytes or len(data["nodes"]) == 1
-        data = page_data(f'<script type="application/json" id="pbem-click-data">{page_json(data)}</script>')
+        data = page_data(f'<script type="application/json" id="pbem-click-data">{script_json(data)}</script>')
         data["head"] = "format: pbem-move/1\ngame: g\nplayer: p\nafter: 0\nafter_hash: abcdef0123456789\n"
         checked = check_page_against_engine(game, state, player, data, seed, rng)
         assert checked.nodes == len(page_nodes(data)) and checked.edges >= len(page_nodes(data)[0].acts)

@@ -21,6 +21,7 @@ from markupsafe import Markup
 from pbem.data import templates_dir
 from pbem.errors import PbemError
 from pbem.game import Section
+from pbem.render.scriptdata import script_json
 from pbem.render.sections_text import section_text
 
 if TYPE_CHECKING:     # made only for a player's own page (pbem.outputs imports it there)
@@ -109,6 +110,7 @@ def _env(fmt: str, folder: str) -> jinja2.Environment:
     )
     env.filters["wrap"] = wrap
     env.filters["section_text"] = section_text
+    env.filters["script_json"] = script_json     # the one way data goes into a <script> (scriptdata.py)
     return env
 
 

@@ -47,7 +47,10 @@ def test_the_rule_tests_builder_positions_pass_the_check():
     GAME.check_position(p.p)
 
 
-BASE = Pos().station("F6", "F7").land("r1", "F6").drift("b1", "A4").boat("X1", "B3", "r2").captured("blue", "W1").p
+#: the Core Breach tile stays on the station: the game ends only when it is turned up (pbem.playable)
+BREACH = next(t["at"] for t in Pos().p["tiles"].values() if t["back"] == "core_breach")
+BASE = (Pos().station("F6", "F7", BREACH).land("r1", "F6").drift("b1", "A4").boat("X1", "B3", "r2")
+        .captured("blue", "W1").p)
 
 BAD = [
     ("captured-not-held", lambda p: p["captured"].update(blue=[]), "creatures.W1.where", "no player holds it"),

@@ -91,6 +91,16 @@ def test_fighter_tile_one_fallen_crew_pilots_it_and_with_more_the_revealer_choos
     assert where(st, "r1") == ("boat", "X1")
 
 
+def test_a_fighter_tile_in_a_position_without_fighters_brings_none():
+    """``partial: true`` with the fighters left out: the tile finds the supply empty (it used to fail)."""
+    p = removal("fighter", "b1")
+    p.p["boats"] = {h: b for h, b in p.p["boats"].items() if not h.startswith("X")}
+    st = p.state()
+    events = act(st, "red", {"remove": "F6"}, die_rng("queen"))
+    assert events_of(events, "supply-empty") == [{"event": "supply-empty", "kind": "fighter"}]
+    assert where(st, "b1") == ("sea", "F6")
+
+
 def test_black_hole_clears_its_space_and_the_open_spaces_around_it_but_not_the_station():
     p = removal("black_hole", "r1").creature("Q1", "F5").boat("P1", "E6", "b1").drift("g1", "G6")
     p.land("b2", "F7")

@@ -114,6 +114,12 @@ class Submerged(VolcanoAsWhirlpool):
             return False          # the game ends with this removal: no creature roll
         return super().removal_rolls_die(state, back, fallen, boarders)
 
+    def why_the_end_cannot_come(self, state: AtlantisState) -> str:
+        if state.tile_at:
+            return super().why_the_end_cannot_come(state)
+        return ("no terrain tile is left on the island, and with challenge #4 (end: submerged) the game ends "
+                "when the last one is removed: add terrain tiles to the island")
+
     def resolve_back(self, state: AtlantisState, tile: Tile, player: str, events: Events,
                      boarders: list[str] | None) -> None:
         if not self.island_tiles(state):

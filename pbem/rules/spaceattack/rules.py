@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from pbem.game import IllegalAction, Rng
+from pbem.game import IllegalAction, PositionError, Rng
 from pbem.rules.spaceattack.places import turret_spaces
 from pbem.rules.survive.actions import ActionShape
 from pbem.rules.survive.base import Events
@@ -49,6 +49,12 @@ class SpaceAttackRules(Words):
     def piece_spaces(self, view: Mapping[str, Any]) -> dict[str, str]:
         """The core's pieces and the laser turrets (:mod:`~pbem.rules.spaceattack.places`)."""
         return {**super().piece_spaces(view), **turret_spaces(view)}
+
+    def check_playable(self, state: SpaceAttackState) -> None:
+        try:
+            super().check_playable(state)
+        except PositionError as exc:
+            raise PositionError(exc.field, in_our_words(exc.problem)) from None
 
     def apply(self, state: SpaceAttackState, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         try:

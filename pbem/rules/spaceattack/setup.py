@@ -125,7 +125,7 @@ class SpaceAttackSetup(SurviveRules[SpaceAttackState]):
     def supply(self, state: SpaceAttackState, kind: str) -> list[str]:
         """Tokens set aside: ``escape_pod`` / ``fighter`` (``boat``: every ship), or creatures."""
         if kind == "fighter":
-            return [h for h in self.fighter_handles if state.boats[h].where == SUPPLY]
+            return [h for h in self.fighter_handles if h in state.boats and state.boats[h].where == SUPPLY]
         if kind == "escape_pod":
             return [b.handle for b in state.boats.values() if b.where == SUPPLY and not self.is_fighter(b.handle)]
         return super().supply(state, kind)

@@ -279,7 +279,8 @@ class StationTiles(Creatures):
 
     # fly-fighter: "Move a fighter occupied by any player, and keep any Creatures killed."
     def crewed_fighters(self, state: SpaceAttackState) -> list[str]:
-        return [h for h in self.fighter_handles if state.boats[h].where == SEA and state.boats[h].passengers]
+        return [h for h in self.fighter_handles
+                if h in state.boats and state.boats[h].where == SEA and state.boats[h].passengers]
 
     def options_fly(self, state: SpaceAttackState, player: str, back: str) -> Options:
         return [{"ship": h, "to": self.label(c)} for h in self.crewed_fighters(state) for c in self.flights(state, h)]

@@ -243,6 +243,13 @@ class SurviveBase(ABC, Generic[StateT]):
     def start_play(self, state: StateT, events: Events) -> None:
         """Set-up is over: the first turn begins (defined by the turn flow)."""
 
+    def check_playable(self, state: StateT) -> None:
+        """Raise :class:`~pbem.game.PositionError` (one line: what is missing and what to add)
+        when a game cannot go on from ``state``, a state read from a position that is not over
+        (:meth:`pbem.game.Game.check_playable`).  Each part adds what its rules need and calls
+        ``super()``: the set-up, pieces to place and room for them; the tiles, a tile whose
+        turning up ends the game.  Default: accept."""
+
     def variant_prompt(self, state: StateT, kind: str) -> str:
         """A layer's prompt for decision ``kind`` ("" = the game's own prompt)."""
         return ""

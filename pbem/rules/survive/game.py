@@ -141,6 +141,10 @@ class SurviveGame(Game[StateT], Generic[StateT]):
     def from_position(self, position: Mapping[str, Any]) -> StateT:
         return self.view_rules(position).read_position(position)
 
+    def check_playable(self, state: StateT) -> None:
+        """The ruleset's own check (:meth:`~pbem.rules.survive.base.SurviveBase.check_playable`)."""
+        self.rules(state).check_playable(state)
+
     def position_options(self, position: Mapping[str, Any]) -> dict[str, str]:
         """The position's ``options`` (a state plays with exactly these; missing ones are the defaults)."""
         return {str(k): str(v) for k, v in (position.get("options") or {}).items()}

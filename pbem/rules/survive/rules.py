@@ -23,6 +23,7 @@ from pbem.game import (
     Rng,
     best_scored,
 )
+from pbem.position_fields import fail
 from pbem.rules.survive.actions import SHAPES, ActionShape, action_kind
 from pbem.rules.survive.base import Events, StateT, event
 from pbem.rules.survive.creatures import CreatureRules
@@ -44,6 +45,8 @@ from pbem.rules.survive.state import (
 from pbem.rules.survive.tiles import TileRules
 from pbem.yamlio import dump_flow
 
+#: the key of the Rng of the set-up played on a copy by :meth:`SurviveRules.check_setup_can_finish`
+SETUP_TRIAL_KEY = b"pbem playable: set-up"
 SAVE = 100.0      # the greedy bot: landing a person on an exit
 BOARD = 3.0       # getting onto a ship
 STAY = -0.5       # ending movement early
@@ -184,6 +187,53 @@ class SurviveRules(ViewRules[StateT]):
             else:
                 parts.append([{"play": h, **params} for params in tile.options(state, player, back)])
         return Chain(parts)
+
+    # --- can a game go on from a position -----------------------------------------------
+    def check_playable(self, state: StateT) -> None:
+        super().check_playable(state)
+        if state.phase in (SETUP_PLACE, SETUP_BOAT):
+            self.check_setup_can_finish(state)
+
+    def check_setup_can_finish(self, state: StateT) -> None:
+        """The set-up comes to its end: on a copy, every explorer and ship still to place is
+        placed (each time the first legal placement, as the rules list them) until play begins;
+        where a player has nothing to place or no room for it, the line says what to add."""
+        work = state.copy()
+        rng = Rng(SETUP_TRIAL_KEY, "set-up")
+        for _ in range(len(state.explorers) + len(state.boats) + 1):
+            if work.phase not in (SETUP_PLACE, SETUP_BOAT):
+                return
+            decisions = self.pending(work)
+            if not decisions:
+                return               # (the engine's own check names it)
+            player = decisions[0].player
+            choices = self.legal_choices(work, player)
+            if not len(choices):
+                fail(*self.why_setup_stops(state, work, player))
+            self.apply(work, player, choices[0], rng)
+
+    def why_setup_stops(self, start: StateT, now: StateT, player: str) -> tuple[str, str]:
+        """(field, problem) for a set-up, begun at ``start``, that stops at ``now``: ``player``
+        has to place but cannot."""
+        placing = now.phase == SETUP_PLACE
+        what, field = ("explorer", "explorers") if placing else ("ship", "boats")
+
+        def waiting(state: StateT, p: str) -> list[str]:
+            return self.reserve_explorers(state, p) if placing else self.reserve_boats(state, p)
+        if not waiting(now, player):
+            others = [p for p in now.players if waiting(now, p)]
+            if others:
+                return ("turn.player", f"{player} has no {what} left to place: write the turn of a player "
+                                       f"who has ({', '.join(others)})")
+            return (field, f"none is left to place in phase {now.phase}: add {what}s in reserve, or write "
+                           "the phase that follows")
+        total = sum(len(waiting(start, p)) for p in start.players) if start.phase == now.phase else \
+            sum(len(waiting(now, p)) for p in now.players)
+        placed = total - sum(len(waiting(now, p)) for p in now.players)
+        room = "on the island (set-up puts explorers on terrain tiles)" if placing else \
+            "in the free sea spaces next to the island"
+        return ("tiles", f"{total} {what}s wait to be placed, but there is room for {placed} {room}, none for "
+                         f"{player}'s next: add terrain tiles to the island or leave {what}s out")
 
     # --- applying an action ----------------------------------------------------------
     def apply(self, state: StateT, player: str, action: Mapping[str, Any], rng: Rng) -> Events:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping, Sequence
 
 from pbem.game import IllegalAction, Rng
+from pbem.position_fields import fail
 from pbem.rules.survive.actions import handle_arg
 from pbem.rules.survive.base import ActionHandler, Decider, Events, StateT, event
 from pbem.rules.survive.scoring import ScoringRules
@@ -72,6 +73,18 @@ class SetupRules(ScoringRules[StateT]):
         """The creature kinds whose tokens start on the board's creature symbols: those that
         follow the serpent rule."""
         return self.kinds_following("serpent")
+
+    # --- can a game go on from a position -----------------------------------------
+    def check_playable(self, state: StateT) -> None:
+        """Explorers are what the game is about: a position with none at all (``partial: true``
+        with every explorer left out) has nothing to place, move or save."""
+        super().check_playable(state)
+        if not state.explorers:
+            n = len(self.explorer_values(len(state.players), state.options))
+            prefixes = self.colour_prefixes(len(state.players))
+            mine = [f"{prefixes[c]}1..{prefixes[c]}{n}" for p in state.players for c in state.colours.get(p, [])]
+            fail("explorers", f"there are none, so nobody has anything to move or save: add explorers "
+                              f"({', '.join(mine)})")
 
     # --- players and colours --------------------------------------------
     def assign_colours(self, players: Sequence[str], per_player: int) -> dict[str, list[str]]:

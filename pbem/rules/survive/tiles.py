@@ -22,6 +22,7 @@ from itertools import combinations
 from typing import Any, Mapping
 
 from pbem.game import IllegalAction, Rng
+from pbem.position_fields import fail
 from pbem.rules.survive.actions import handle_arg, handle_list, is_none
 from pbem.rules.survive.base import ActionHandler, Decider, Events, HandTile, StateT, StepStarter, TileEffect, event
 from pbem.rules.survive.creatures import CreatureRules
@@ -154,6 +155,26 @@ class TileRules(CreatureRules[StateT]):
 
     def back_ends_game(self, state: StateT, back: str) -> bool:
         return self.back_rule(back) == "end-game"
+
+    # --- can a game go on from a position ------------------------------------------
+    def check_playable(self, state: StateT) -> None:
+        super().check_playable(state)
+        missing = self.why_the_end_cannot_come(state)
+        if missing:
+            fail("tiles", missing)
+
+    def why_the_end_cannot_come(self, state: StateT) -> str:
+        """``''`` when the game's end can still come from ``state`` (not over); otherwise what is
+        missing and what to add.  Core: the game ends when a tile whose back ends it (the volcano:
+        :meth:`back_ends_game`) is turned up, so one must still be on the island; without it
+        the turns go on for ever.  A layer with another end says when that end can come."""
+        enders = [b for b in self.tile_backs if self.back_ends_game(state, b)]
+        if not enders or any(t.where == ISLAND and t.back in enders for t in state.tiles.values()):
+            return ""
+        kinds = [f"a {t} tile with back: {b}" for b in enders for t in self.terrains if self.tile_backs[b][t]]
+        names = " or ".join(b.replace("_", " ") for b in enders)
+        return (f"no {names} tile is left on the island, and the game ends only when one is turned up: "
+                f"add one to the island ({' or '.join(kinds)})")
 
     # --- resolving the back -----------------------------------------------------
     def tile_kind(self, state: StateT, back: str) -> str:
