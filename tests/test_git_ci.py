@@ -94,8 +94,9 @@ def test_the_checks_catch_a_broken_workflow(tmp_path):
 
 VARIANTS = {
     "vendored": WorkflowSpec(GAME, "toy-1", "main", "PBEM_MODERATOR_KEY_TOY_1", verify_commits=True),
-    "spec+deadlines": WorkflowSpec("games/club night", "atlantis-9", "play", "MY_KEY", reveal_at_end=True,
-                                   pbem_spec="git+https://example.org/pbem@0123456789abcdef", cron="7 * * * *"),
+    "spec+cron+environment": WorkflowSpec("games/club night", "atlantis-9", "play", "MY_KEY", reveal_at_end=True,
+                                          pbem_spec="git+https://example.org/pbem@0123456789abcdef",
+                                          cron="*/30 * * * *", environment="club-moderator"),
     "root game": WorkflowSpec("", "toy-2", "main", "PBEM_MODERATOR_KEY_TOY_2"),
 }
 
@@ -106,9 +107,12 @@ def test_every_kind_of_workflow_passes_actionlint_and_the_schema(tmp_path, name)
     path = tmp_path / "pbem.yml"
     path.write_text(workflow_text(spec))
     flow = check_workflow(path)
-    assert flow["on"]["push"]["paths"] == [f"{spec.game_rel}/incoming/**" if spec.game_rel else "incoming/**"]
+    assert flow["on"]["pull_request_target"] == {
+        "types": ["opened", "synchronize", "reopened"], "branches": [spec.branch],
+        "paths": [f"{spec.game_rel}/incoming/**" if spec.game_rel else "incoming/**"]}
+    assert flow["on"]["schedule"] == [{"cron": spec.cron}]
     assert flow["env"]["GAME_DIR"] == (spec.game_rel or ".")
-    assert ("schedule" in flow["on"]) == (spec.cron is not None)
+    assert flow["jobs"]["moderate"]["environment"] == spec.environment
 
 
 def test_actions_are_pinned_by_full_commit_sha_with_the_tag_in_a_comment(tmp_path):
@@ -244,8 +248,8 @@ def test_two_games_in_one_repository_get_two_workflows_that_do_not_collide(tmp_p
         flows[name] = check_workflow(clone / rel)
     assert sorted(p.name for p in (clone / ".github" / "workflows").iterdir()) == ["pbem-clubs-game2.yml",
                                                                                   "pbem-game1.yml"]
-    assert flows["game1"]["on"]["push"]["paths"] == ["game1/incoming/**"]
-    assert flows["game2"]["on"]["push"]["paths"] == ["clubs/game2/incoming/**"]
+    assert flows["game1"]["on"]["pull_request_target"]["paths"] == ["game1/incoming/**"]
+    assert flows["game2"]["on"]["pull_request_target"]["paths"] == ["clubs/game2/incoming/**"]
     secrets = {name: re.findall(r"secrets\.(\w+)", json.dumps(flow)) for name, flow in flows.items()}
     assert secrets == {name: [default_secret(gd.entries()[0]["id"])] for name, gd in games.items()}
     assert secrets["game1"] != secrets["game2"]
