@@ -515,10 +515,11 @@ class SimGitHub:
             pull = event.pull
             assert pull is not None
             changed = self._changed(f"{default_ref}...refs/pull/{pull.number}/head", None)
+            fork_name = f"{pull.author}/{self.full_name.split('/')[1]}"
             payload = {"action": event.action, "number": pull.number,
                        "pull_request": {"number": pull.number, "title": pull.title,
                                         "head": {"ref": pull.branch, "sha": pull.head_sha,
-                                                 "repo": {"full_name": f"{pull.author}/{self.full_name.split('/')[1]}"}},
+                                                 "repo": {"full_name": fork_name}},
                                         "base": {"ref": pull.base}}}
             runs = self._start("pull_request_target", event.action, tip, default_ref, changed, pull.base,
                                secrets_allowed=True, actor=pull.author, payload=payload, head_ref=pull.branch)
@@ -663,7 +664,8 @@ class SimGitHub:
                 if key not in ("name", "uses", "with", "run", "env", "id"):
                     raise SimulatorError(f"{rel}: the simulator does not encode steps[{index}].{key}")
             contexts["env"] = env_layers
-            step_env = {**env_layers, **{str(k): substitute(str(v), contexts) for k, v in (step.get("env") or {}).items()}}
+            step_env = {**env_layers, **{str(k): substitute(str(v), contexts)
+                                         for k, v in (step.get("env") or {}).items()}}
             inputs = {str(k): substitute(str(v), {**contexts, "env": step_env})
                       for k, v in (step.get("with") or {}).items()}
             if "uses" in step:

@@ -5,25 +5,24 @@ key), then the workflow `pbem git init --ci github` writes now, under hostile pu
 from __future__ import annotations
 
 import hashlib
-import json
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from github_sim import BOT, TEST_BIN, SimGitHub, files_containing, hostile_wheel, snapshot_pbem
+from legacy_ci import legacy_workflow_text
 from pipeline_helpers import new_game
 from test_git_helpers import GAME, PLAYERS, Player, cli, git, hermetic_git  # noqa: F401  (autouse fixture)
 
 from pbem import __version__
 from pbem.gamedir import GameDir
-from pbem.transport.ci_actions import CHECKOUT, SETUP_PYTHON
-from pbem.transport.ci_lock import PYTHON_VERSION, RUNNER
+from pbem.transport.ci_actions import CHECKOUT
+from pbem.transport.ci_lock import RUNNER
 from pbem.transport.git_ci import REQUIREMENTS, default_secret, workflow_rel
 
 DRAW = [{"draw": True}]
 SEED = hashlib.sha256(b"the CI simulator's seed").digest()
-LEGACY_TEMPLATE = Path(__file__).parent / "ci_legacy" / "github-push-template.yml"
 ENVIRONMENT = "pbem-moderator"
 
 
@@ -89,7 +88,8 @@ def test_each_trigger_runs_the_workflow_github_would_run_with_the_secrets_github
     sim.dispatch("feature")
     assert lines_of(sim.process())[1] == "workflow_dispatch: feature-v2 open repo=r env=none"
     sim.schedule()
-    assert lines_of(sim.process()) == ["schedule: main-v1 guarded repo=r env=e", "schedule: main-v1 open repo=r env=none"]
+    assert lines_of(sim.process()) == ["schedule: main-v1 guarded repo=r env=e",
+                                       "schedule: main-v1 open repo=r env=none"]
 
     # a player without write access: pushing to the repository is refused; a pull request from a fork runs
     # the default branch's workflow for pull_request_target, and its own only without any secret
@@ -187,27 +187,6 @@ def fork_player(game: CiGame, tmp_path: Path, name: str, key: Path) -> tuple[Pla
     return Player(name, clone, key), fork
 
 
-def legacy_workflow(game: CiGame) -> str:
-    """The workflow pbem 0.1.0 wrote (started by a push to incoming/, the key in a repository secret)."""
-    install = ("      - name: Install pbem from this repository (.pbem/, every file pinned by its sha256)\n"
-               "        run: |\n"
-               f"          python -m pip install --require-hashes --no-deps --only-binary=:all: -r {REQUIREMENTS}\n"
-               "          python -m pip check\n")
-    values = {"@@GAME_DIR_TEXT@@": GAME, "@@GAME_ID@@": game.gd.entries()[0]["id"], "@@PBEM_VERSION@@": "0.1.0",
-              "@@NAME@@": json.dumps(f"pbem moderator: {GAME}"), "@@BRANCH@@": '"main"',
-              "@@INCOMING_GLOB@@": json.dumps(f"{GAME}/incoming/**"), "@@SCHEDULE@@": "",
-              "@@CONCURRENCY@@": json.dumps(f"pbem-main-{GAME}"), "@@GAME_DIR@@": json.dumps(GAME),
-              "@@SPEC_ENV@@": "", "@@RUNNER@@": RUNNER, "@@CHECKOUT@@": CHECKOUT.uses(),
-              "@@SETUP_PYTHON@@": SETUP_PYTHON.uses(), "@@PYTHON_VERSION@@": PYTHON_VERSION,
-              "@@INSTALL_STEP@@": install, "@@SECRET@@": game.secret,
-              "@@KEY_FILE@@": f"{GAME}/moderator/moderator_ed25519", "@@SYNC_FLAGS@@": ""}
-    text = LEGACY_TEMPLATE.read_text()
-    for token, value in values.items():
-        text = text.replace(token, value)
-    assert "@@" not in text
-    return text
-
-
 def add_hostile_pbem(root: Path, markers: Path) -> None:
     """`.pbem/` changed to install a wheel of the player's own, pinned by its hash as pip requires."""
     wheel, sha = hostile_wheel(root / ".pbem" / "wheels", markers, __version__)
@@ -226,7 +205,7 @@ def test_control_the_earlier_push_workflow_runs_a_players_wheel_with_the_key(sim
     workflow; the key in a repository secret) hands the key to a player's code: the simulator sees the attack."""
     game = start_game(sim, tmp_path, key_pool)
     rel = workflow_rel(GAME, game.gd.entries()[0]["id"])
-    (game.moderator / rel).write_text(legacy_workflow(game))
+    (game.moderator / rel).write_text(legacy_workflow_text(GAME, game.gd.entries()[0]["id"], game.secret))
     git(game.moderator, "commit", "-q", "-am", "the workflow of pbem 0.1.0")
     git(game.moderator, "push", "-q")
     sim.trusted_pbem = snapshot_pbem(game.moderator)
@@ -256,7 +235,8 @@ def hostile_pull_request(game: CiGame, player: Player) -> None:
     wants_key = (
         "name: pwn\non: [push, pull_request, pull_request_target]\npermissions:\n  contents: write\njobs:\n"
         f"  moderate:\n    runs-on: {RUNNER}\n    environment: {ENVIRONMENT}\n    steps:\n"
-        f"      - uses: {CHECKOUT.uses()}\n        with:\n          ref: ${{{{ github.event.pull_request.head.sha }}}}\n"
+        f"      - uses: {CHECKOUT.uses()}\n        with:\n"
+        "          ref: ${{ github.event.pull_request.head.sha }}\n"
         f"      - run: python -m pip install --require-hashes --no-deps -r {REQUIREMENTS} && pbem\n"
         f"        env:\n          PBEM_MODERATOR_KEY: ${{{{ secrets.{game.secret} }}}}\n"
         f"      - run: echo \"${{{{ secrets.{game.secret} }}}}\" | base64\n")

@@ -303,7 +303,7 @@ def _unsafe_line(flow: Workflow) -> str:
 def _check_legacy(workflows: list[Workflow], own_game: str | None, force: bool) -> list[str]:
     """Refuse (without ``force``) while an unsafe pbem workflow is in the repository; with ``force``, the other
     games' are returned as warnings (each is replaced by its own game's `init --force`)."""
-    unsafe = [flow for flow in legacy(workflows)]
+    unsafe = legacy(workflows)
     if not unsafe:
         return []
     if not force:
@@ -377,6 +377,50 @@ def checklist(spec: WorkflowSpec, key_file: Path, known_default: str | None) -> 
 
 # --- init ---------------------------------------------------------------------------------------
 
+@dataclass
+class _GithubPlan:
+    """What `init --ci github` will write, decided before anything is written."""
+    rel: str
+    text: str
+    replaced: list[str]
+    vendored: Vendored
+    secret: str
+    warnings: list[str]
+    checklist: list[str]
+
+
+def _plan_github(repo: Repo, gd: GameDir, prefix: str, branch: str, game_id: str, opts: InitOptions,
+                 remote: str) -> _GithubPlan:
+    spec = WorkflowSpec(check_game_path(prefix), game_id, branch,
+                        check_secret(opts.secret or default_secret(game_id)),
+                        opts.verify_commits, opts.reveal_at_end, opts.pbem_spec,
+                        check_cron(opts.tick_cron or default_cron(game_id)),
+                        check_environment(opts.environment or DEFAULT_ENVIRONMENT))
+    known_default = default_branch(repo, remote)
+    if known_default is not None and known_default != branch:
+        raise InitError(f"the game's branch {branch} is not the repository's default branch {known_default}: "
+                        "GitHub runs pull_request_target and schedule workflows only from the default branch; "
+                        f"give --branch {known_default}, or make {branch} the default on GitHub and run "
+                        f"`git remote set-head {remote} --auto`")
+    rel = workflow_rel(prefix, game_id)
+    workflows = repository_workflows(repo.root)
+    replaced = _check_neighbours(spec, rel, workflows, opts.force)
+    own = [flow for flow in workflows if flow.rel == rel or flow.rel in replaced]
+    others = [flow for flow in workflows if flow not in own]
+    problems = hazards(others, spec.secret, spec.environment, branch)
+    if problems:
+        raise InitError(problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
+    _check_legacy(own, prefix, opts.force)
+    warnings = _check_legacy(others, prefix, opts.force)
+    text = workflow_text(spec)
+    path = repo.root / rel
+    if path.is_file() and path.read_text(encoding="utf-8") != text and not opts.force:
+        raise InitError(f"{path} exists and differs; use --force to replace it")
+    vendored = vendor_pbem(repo.root, opts.force) if opts.pbem_spec is None else Vendored()
+    return _GithubPlan(rel, text, replaced, vendored, spec.secret, warnings,
+                       checklist(spec, gd.root / "moderator" / "moderator_ed25519", known_default))
+
+
 def init_git(gd: GameDir, opts: InitOptions) -> InitResult:
     gd.require()
     if opts.ci is not None and opts.ci not in CI_KINDS:
@@ -390,65 +434,35 @@ def init_git(gd: GameDir, opts: InitOptions) -> InitResult:
     result = InitResult(branch=branch)
 
     # everything that can fail is decided before the first file is written
-    workflow: tuple[str, str] | None = None
-    replaced: list[str] = []
-    vendored = Vendored()
-    workflows = repository_workflows(repo.root)
+    plan = None
     if opts.ci == "github":
-        spec = WorkflowSpec(check_game_path(prefix), game_id, branch, check_secret(opts.secret or default_secret(game_id)),
-                            opts.verify_commits, opts.reveal_at_end, opts.pbem_spec,
-                            check_cron(opts.tick_cron or default_cron(game_id)),
-                            check_environment(opts.environment or DEFAULT_ENVIRONMENT))
-        known_default = default_branch(repo, settings.remote or "origin")
-        if known_default is not None and known_default != branch:
-            raise InitError(f"the game's branch {branch} is not the repository's default branch {known_default}: "
-                            "GitHub runs pull_request_target and schedule workflows only from the default branch; "
-                            f"give --branch {known_default}, or make {branch} the default on GitHub and run "
-                            "`git remote set-head origin --auto`")
-        rel = workflow_rel(prefix, game_id)
-        replaced = _check_neighbours(spec, rel, workflows, opts.force)
-        others = [flow for flow in workflows if flow.rel != rel and flow.rel not in replaced]
-        own = [flow for flow in workflows if flow.rel == rel or flow.rel in replaced]
-        problems = hazards(others, spec.secret, spec.environment, branch)
-        if problems:
-            raise InitError(problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
-        _check_legacy(own, prefix, opts.force)
-        result.warnings = _check_legacy(others, prefix, opts.force)
-        text = workflow_text(spec)
-        path = repo.root / rel
-        if path.is_file() and path.read_text(encoding="utf-8") != text and not opts.force:
-            raise InitError(f"{path} exists and differs; use --force to replace it")
-        if opts.pbem_spec is None:
-            vendored = vendor_pbem(repo.root, opts.force)
-        workflow = (rel, text)
-        result.secret = spec.secret
-        result.workflow = path
-        result.checklist = checklist(spec, gd.root / "moderator" / "moderator_ed25519", known_default)
+        plan = _plan_github(repo, gd, prefix, branch, game_id, opts, settings.remote or "origin")
+        result.secret, result.workflow = plan.secret, repo.root / plan.rel
+        result.warnings, result.checklist = plan.warnings, plan.checklist
     else:
-        result.warnings = _check_legacy(workflows, None, opts.force)
+        result.warnings = _check_legacy(repository_workflows(repo.root), None, opts.force)
 
     prepare_moderator_dir(gd)
     readme = gd.root / INCOMING / "README.md"
     if not readme.is_file():
-        text_readme = INCOMING_README_PULL_REQUESTS if opts.ci else INCOMING_README
-        write_atomic(readme, text_readme.replace("BRANCH", branch), mode=public_mode())
+        text = INCOMING_README_PULL_REQUESTS.replace("BRANCH", branch) if opts.ci else INCOMING_README
+        write_atomic(readme, text, mode=public_mode())
         result.written.append(readme)
     save_settings(gd, replace(settings, verify_commits=opts.verify_commits, reveal_at_end=opts.reveal_at_end,
                               tick=settings.tick or rules_of(header) is not None))
     if opts.seal or opts.ci:
         result.written += seal_seed(gd).written
     extra: list[str] = []
-    if workflow is not None:
-        rel, text = workflow
-        write_atomic(repo.root / rel, text, mode=public_mode())
-        result.written.append(repo.root / rel)
-        for old in [*replaced, *vendored.stale]:
+    if plan is not None:
+        write_atomic(repo.root / plan.rel, plan.text, mode=public_mode())
+        result.written.append(repo.root / plan.rel)
+        for old in [*plan.replaced, *plan.vendored.stale]:
             (repo.root / old).unlink()
             result.removed.append(repo.root / old)
-        for file_rel, data in vendored.files.items():
+        for file_rel, data in plan.vendored.files.items():
             write_atomic(repo.root / file_rel, data, mode=public_mode())
             result.written.append(repo.root / file_rel)
-        extra = [rel, *replaced, *([VENDOR_DIR] if (repo.root / VENDOR_DIR).exists() else [])]
+        extra = [plan.rel, *plan.replaced, *([VENDOR_DIR] if (repo.root / VENDOR_DIR).exists() else [])]
     if opts.commit:
         repo.add_all(join(prefix, INCOMING, "README.md"))
         result.commit = commit(repo, gd, prefix, f"pbem: share game {game_id} through git",
