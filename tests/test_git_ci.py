@@ -559,10 +559,15 @@ def test_init_refuses_other_workflows_that_could_hand_a_player_the_key_or_the_br
     # a pull_request_target job that runs the pull request's code with a token that may push (the default)
     _commit_workflow(clone, "greet.yml", PWN_REQUEST.format(permissions=""))
     out = _refused(clone, gd, "--ci", "github", *SPEC)
-    assert ("greet.yml uses a pull request's code or text in a pull_request_target job whose token may push to "
-            "main") in out and "contents: read" in out
-    # the same job with a read-only token cannot change the branch: accepted
-    _commit_workflow(clone, "greet.yml", PWN_REQUEST.format(permissions="permissions:\n  contents: read\n"))
+    assert ("greet.yml uses a pull request's code or text in a pull_request_target job whose token or secrets "
+            "may push to main") in out and "contents: read" in out
+    # with a read-only token, but a secret (a personal token could push just as well)
+    read_only = PWN_REQUEST.format(permissions="permissions:\n  contents: read\n")
+    _commit_workflow(clone, "greet.yml", read_only.replace("make greet", "make greet TOKEN=${{ secrets.BOT_PAT }}"))
+    assert "greet.yml uses a pull request's code" in _refused(clone, gd, "--ci", "github", *SPEC)
+    # the same job with a read-only token and no secret cannot change the branch: accepted
+    _commit_workflow(clone, "greet.yml",
+                     read_only.replace("make greet", "make greet TOKEN=${{ secrets.GITHUB_TOKEN }}"))
     out = cli("init", gd.root, "--ci", "github", *SPEC).output
     assert "committed" in out
 

@@ -11,10 +11,11 @@ and refuses, with one line each:
 * a workflow other than pbem's that declares the moderator's environment (it
   would receive the key whenever it runs on the game's branch);
 * a workflow that a player can start (``pull_request_target``, ``workflow_run``,
-  ``issue_comment``, ...) whose token may push (``contents: write``, or no
-  ``permissions:`` at all) and which checks out or names the pull request's
-  code or text: through it a player could change ``.pbem/`` on the game's branch,
-  and the next moderator job would install that;
+  ``issue_comment``, ...) which checks out or names the pull request's code or
+  text, and whose token may push (``contents: write``, or no ``permissions:`` at
+  all) or which reads a secret (a personal token may push too): through it a
+  player could change ``.pbem/`` on the game's branch, and the next moderator
+  job would install that;
 * a pbem workflow written by an earlier pbem (triggered by ``push``, the key in
   a repository secret): whoever can push runs it with the key.
 
@@ -42,6 +43,8 @@ UNTRUSTED = re.compile(r"github\.event\.pull_request\.head|github\.head_ref|gith
                        r"|refs/pull/|github\.event\.(?:issue|comment|review|discussion|pull_request)\.(?:title|body)",
                        re.IGNORECASE)
 EXPRESSION = re.compile(r"\$\{\{")
+#: a secret other than the job's own token
+OTHER_SECRET = re.compile(r"secrets\s*(?:\.\s*(?!GITHUB_TOKEN\b)[A-Za-z_]|\[)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -169,12 +172,12 @@ def hazards(workflows: list[Workflow], secret: str, environment: str, branch: st
         elif not flow.is_pbem and flow.uses_environment(environment):
             found.append(f"{flow.rel} declares the environment {environment}, whose secrets are the moderator's "
                          "keys; remove it from that workflow or choose another environment with --environment")
-        elif (not flow.is_pbem and flow.triggers & PLAYER_TRIGGERS and flow.may_push
-              and UNTRUSTED.search(flow.text)):
+        elif (not flow.is_pbem and flow.triggers & PLAYER_TRIGGERS and UNTRUSTED.search(flow.text)
+              and (flow.may_push or OTHER_SECRET.search(flow.text))):
             event = sorted(flow.triggers & PLAYER_TRIGGERS)[0]
-            found.append(f"{flow.rel} uses a pull request's code or text in a {event} job whose token may push "
-                         f"to {branch}, so a player could change .pbem/ through it; give it `permissions: "
-                         "contents: read` or remove it")
+            found.append(f"{flow.rel} uses a pull request's code or text in a {event} job whose token or secrets "
+                         f"may push to {branch}, so a player could change .pbem/ through it; give it "
+                         "`permissions: contents: read` and no secrets, or remove it")
     return found
 
 
