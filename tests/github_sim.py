@@ -575,10 +575,9 @@ class SimGitHub:
     @staticmethod
     def _passes(event: str, action: str, filters: dict[str, Any], changed: list[str] | None,
                 branch: str | None) -> bool:
-        known = {"branches", "paths", "types"} if event in ("push", "pull_request", "pull_request_target") else set()
-        unknown = set(filters) - known - ({"cron"} if event == "schedule" else set())
-        if event == "schedule" or event == "workflow_dispatch":
+        if event in ("schedule", "workflow_dispatch"):
             return True
+        unknown = set(filters) - {"branches", "paths", "types"}
         if unknown:
             raise SimulatorError(f"the simulator does not encode the {event} filters {sorted(unknown)}")
         if "types" in filters and action not in filters["types"]:
