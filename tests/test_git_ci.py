@@ -19,7 +19,9 @@ import jsonschema
 import pytest
 import yaml
 from click.testing import CliRunner
+from conftest import tree_snapshot
 from git_http import GitHttpServer
+from legacy_ci import legacy_workflow_text
 from pipeline_helpers import new_game
 from test_git_helpers import GAME, PLAYERS, Player, Shared, cli, git, hermetic_git, make_shared  # noqa: F401
 
@@ -94,8 +96,9 @@ def test_the_checks_catch_a_broken_workflow(tmp_path):
 
 VARIANTS = {
     "vendored": WorkflowSpec(GAME, "toy-1", "main", "PBEM_MODERATOR_KEY_TOY_1", verify_commits=True),
-    "spec+deadlines": WorkflowSpec("games/club night", "atlantis-9", "play", "MY_KEY", reveal_at_end=True,
-                                   pbem_spec="git+https://example.org/pbem@0123456789abcdef", cron="7 * * * *"),
+    "spec+cron+environment": WorkflowSpec("games/club night", "atlantis-9", "play", "MY_KEY", reveal_at_end=True,
+                                          pbem_spec="git+https://example.org/pbem@0123456789abcdef",
+                                          cron="*/30 * * * *", environment="club-moderator"),
     "root game": WorkflowSpec("", "toy-2", "main", "PBEM_MODERATOR_KEY_TOY_2"),
 }
 
@@ -106,9 +109,38 @@ def test_every_kind_of_workflow_passes_actionlint_and_the_schema(tmp_path, name)
     path = tmp_path / "pbem.yml"
     path.write_text(workflow_text(spec))
     flow = check_workflow(path)
-    assert flow["on"]["push"]["paths"] == [f"{spec.game_rel}/incoming/**" if spec.game_rel else "incoming/**"]
+    assert flow["on"]["pull_request_target"] == {
+        "types": ["opened", "synchronize", "reopened"], "branches": [spec.branch],
+        "paths": [f"{spec.game_rel}/incoming/**" if spec.game_rel else "incoming/**"]}
+    assert flow["on"]["schedule"] == [{"cron": spec.cron}]
     assert flow["env"]["GAME_DIR"] == (spec.game_rel or ".")
-    assert ("schedule" in flow["on"]) == (spec.cron is not None)
+    assert flow["jobs"]["moderate"]["environment"] == spec.environment
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_the_workflow_runs_only_from_the_default_branch_and_keeps_event_text_out_of_shell(name):
+    """Only triggers that run the default branch's workflow file; the key behind the environment; the game's branch
+    checked out, never the pull request; nothing a player writes (titles, branch names) in a shell line."""
+    spec = VARIANTS[name]
+    text = workflow_text(spec)
+    flow = load_workflow(text)
+    assert set(flow["on"]) == {"pull_request_target", "schedule", "workflow_dispatch"}
+    job = flow["jobs"]["moderate"]
+    assert job["environment"] == spec.environment
+    checkout = [s for s in steps_of(flow) if s.get("uses", "").startswith("actions/checkout@")]
+    assert len(checkout) == 1 and checkout[0]["with"]["ref"] == spec.branch
+    assert checkout[0]["with"]["persist-credentials"] is False
+    for step in steps_of(flow):
+        assert "${{" not in step.get("run", ""), step                      # values reach shell lines only as env
+        for value in (step.get("env") or {}).values():
+            assert value in (f"${{{{ secrets.{spec.secret} }}}}", "${{ github.token }}"), value
+    assert "github.event" not in text and "head_ref" not in text and "head.sha" not in text
+    assert not any("${{" in str(v) for v in (flow["name"], flow["concurrency"], flow["env"]))
+    secret_steps = [s for s in steps_of(flow) if spec.secret in json.dumps(s)]
+    assert len(secret_steps) == 1 and "unseal-seed" in secret_steps[0]["run"]
+    assert text.count(spec.secret) == 1 + text.split("\nname:")[0].count(spec.secret)   # + the header's comments
+    sync = steps_of(flow)[-1]["run"]
+    assert sync.startswith('pbem git sync "$GAME_DIR" --pull-requests --tick --token-env PBEM_GIT_TOKEN')
 
 
 def test_actions_are_pinned_by_full_commit_sha_with_the_tag_in_a_comment(tmp_path):
@@ -244,8 +276,8 @@ def test_two_games_in_one_repository_get_two_workflows_that_do_not_collide(tmp_p
         flows[name] = check_workflow(clone / rel)
     assert sorted(p.name for p in (clone / ".github" / "workflows").iterdir()) == ["pbem-clubs-game2.yml",
                                                                                   "pbem-game1.yml"]
-    assert flows["game1"]["on"]["push"]["paths"] == ["game1/incoming/**"]
-    assert flows["game2"]["on"]["push"]["paths"] == ["clubs/game2/incoming/**"]
+    assert flows["game1"]["on"]["pull_request_target"]["paths"] == ["game1/incoming/**"]
+    assert flows["game2"]["on"]["pull_request_target"]["paths"] == ["clubs/game2/incoming/**"]
     secrets = {name: re.findall(r"secrets\.(\w+)", json.dumps(flow)) for name, flow in flows.items()}
     assert secrets == {name: [default_secret(gd.entries()[0]["id"])] for name, gd in games.items()}
     assert secrets["game1"] != secrets["game2"]
@@ -277,6 +309,14 @@ def test_two_games_in_one_repository_get_two_workflows_that_do_not_collide(tmp_p
     final = tmp_path / "auditor"
     git(tmp_path, "clone", "-q", bare, final)
     assert [len(GameDir(final / rel).entries()) for rel in ("game1", "clubs/game2")] == [2, 2]
+    # .pbem/ changed behind the moderator's back: init (here offline) refuses to build on it
+    git(clone, "pull", "-q", "--rebase")
+    wheel_path = next((clone / WHEELS_DIR).iterdir())
+    wheel_path.write_bytes(wheel_path.read_bytes() + b"\0")
+    result = cli("init", games["game2"].root, "--ci", "github", ok=False)
+    assert result.exit_code == 1 and result.output.count("\n") == 1
+    assert f"{REQUIREMENTS} pins {WHEELS_DIR}/{wheel_path.name} with sha256" in result.output
+    assert "restore .pbem/ from the history or write it anew with --force" in result.output
 
 
 def _push_first(clone: Path, other: Path, marker: Path) -> None:
@@ -447,3 +487,145 @@ def test_bad_secret_names_and_schedules_are_one_line_errors(tmp_path, key_pool, 
     flow = load_workflow((clone / workflow_rel(GAME, gd.entries()[0]["id"])).read_text())
     assert flow["on"]["schedule"] == [{"cron": "*/30 * * * *"}]
     assert "${{ secrets.club_key }}" in json.dumps(flow)
+
+
+# --- what `pbem git init --ci github` refuses, and what it prints ----------------------------------------------
+
+SPEC = ("--pbem-spec", "pbem==0.1.0")       # no package index needed where the vendored pbem is not the point
+
+
+def _game_in_clone(tmp_path: Path, key_pool: dict[str, Path], folder: str = GAME) -> tuple[Path, GameDir]:
+    _bare, clone = _bare_and_clone(tmp_path)
+    gd = new_game(clone / folder, "toy", key_pool, PLAYERS)
+    return clone, gd
+
+
+def _commit_workflow(clone: Path, name: str, text: str) -> None:
+    path = clone / ".github" / "workflows" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    git(clone, "add", path)
+    git(clone, "commit", "-q", "-m", f"workflow {name}")
+
+
+def _refused(clone: Path, gd: GameDir, *args: str) -> str:
+    """init refuses in one line and changes nothing on disk and in git."""
+    before, head = tree_snapshot(clone), git(clone, "rev-parse", "HEAD", check=False).stdout
+    result = cli("init", gd.root, *args, ok=False)
+    assert result.exit_code == 1 and result.output.count("\n") == 1, result.output
+    assert result.output.startswith("pbem: error: ")
+    assert tree_snapshot(clone) == before and git(clone, "rev-parse", "HEAD", check=False).stdout == head
+    return result.output
+
+
+PWN_REQUEST = """name: greet
+on: pull_request_target
+{permissions}jobs:
+  greet:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          ref: ${{{{ github.event.pull_request.head.sha }}}}
+      - run: make greet
+"""
+
+
+def test_init_refuses_other_workflows_that_could_hand_a_player_the_key_or_the_branch(tmp_path, key_pool,
+                                                                                     toy_registered):
+    clone, gd = _game_in_clone(tmp_path, key_pool)
+    secret = default_secret(gd.entries()[0]["id"])
+    git(clone, "commit", "-q", "--allow-empty", "-m", "start")
+    # names the secret (GitHub's secret names are case-insensitive)
+    _commit_workflow(clone, "deploy.yml", "on: push\njobs:\n  d:\n    runs-on: ubuntu-latest\n    steps:\n"
+                     f"      - run: echo \"${{{{ secrets.{secret.lower()} }}}}\"\n")
+    out = _refused(clone, gd, "--ci", "github", *SPEC)
+    assert f".github/workflows/deploy.yml names the secret {secret}" in out and "--secret" in out
+    git(clone, "rm", "-q", ".github/workflows/deploy.yml")
+    git(clone, "commit", "-q", "-m", "no deploy")
+    # declares the moderator's environment
+    _commit_workflow(clone, "docs.yml", "on: pull_request\njobs:\n  d:\n    runs-on: ubuntu-latest\n"
+                     "    environment:\n      name: pbem-moderator\n    steps:\n      - run: make docs\n")
+    out = _refused(clone, gd, "--ci", "github", *SPEC)
+    assert ".github/workflows/docs.yml declares the environment pbem-moderator" in out
+    assert "club-moderator" not in out
+    cli("init", gd.root, "--ci", "github", *SPEC, "--environment", "club-moderator", "--no-commit")
+    assert load_workflow((clone / workflow_rel(GAME, gd.entries()[0]["id"])).read_text())["jobs"]["moderate"][
+        "environment"] == "club-moderator"
+    git(clone, "checkout", "-q", "--", ".")
+    git(clone, "clean", "-qfdx", ".github", GAME + "/incoming")
+    git(clone, "rm", "-q", ".github/workflows/docs.yml")
+    git(clone, "commit", "-q", "-m", "no docs")
+    # a pull_request_target job that runs the pull request's code with a token that may push (the default)
+    _commit_workflow(clone, "greet.yml", PWN_REQUEST.format(permissions=""))
+    out = _refused(clone, gd, "--ci", "github", *SPEC)
+    assert ("greet.yml uses a pull request's code or text in a pull_request_target job whose token or secrets "
+            "may push to main") in out and "contents: read" in out
+    # with a read-only token, but a secret (a personal token could push just as well)
+    read_only = PWN_REQUEST.format(permissions="permissions:\n  contents: read\n")
+    _commit_workflow(clone, "greet.yml", read_only.replace("make greet", "make greet TOKEN=${{ secrets.BOT_PAT }}"))
+    assert "greet.yml uses a pull request's code" in _refused(clone, gd, "--ci", "github", *SPEC)
+    # the same job with a read-only token and no secret cannot change the branch: accepted
+    _commit_workflow(clone, "greet.yml",
+                     read_only.replace("make greet", "make greet TOKEN=${{ secrets.GITHUB_TOKEN }}"))
+    out = cli("init", gd.root, "--ci", "github", *SPEC).output
+    assert "committed" in out
+
+
+def test_an_earlier_push_triggered_workflow_is_called_unsafe_and_replaced_only_with_force(tmp_path, key_pool,
+                                                                                          toy_registered):
+    clone, gd = _game_in_clone(tmp_path, key_pool)
+    game_id = gd.entries()[0]["id"]
+    rel = workflow_rel(GAME, game_id)
+    _commit_workflow(clone, Path(rel).name, legacy_workflow_text(GAME, game_id, default_secret(game_id)))
+    other = legacy_workflow_text("clubs/game2", "toy-2", "PBEM_MODERATOR_KEY_TOY_2")
+    _commit_workflow(clone, "pbem-clubs-game2.yml", other)
+    # a plain `pbem git init` too: the repository's CI would run a player's push with a key
+    out = _refused(clone, gd)
+    assert "is a pbem workflow of the earlier design (started by a push, the key in a repository secret)" in out
+    assert "--ci github --force`" in out and "(and 1 more)" in out
+    out = _refused(clone, gd, "--ci", "github", *SPEC)
+    assert out.startswith(f"pbem: error: {rel} is a pbem workflow of the earlier design")
+    assert f"`pbem git init {GAME} --ci github --force`" in out
+    # --force replaces this game's, and warns about the other game's until its own init --force
+    out = cli("init", gd.root, "--ci", "github", *SPEC, "--force").output
+    assert ("warning: .github/workflows/pbem-clubs-game2.yml is a pbem workflow of the earlier design" in out
+            and "`pbem git init clubs/game2 --ci github --force`" in out)
+    flow = load_workflow(git(clone, "show", f"HEAD:{rel}").stdout)
+    assert set(flow["on"]) == {"pull_request_target", "schedule", "workflow_dispatch"}
+    # after the other game's workflow is gone, a plain init (no --force) goes through
+    git(clone, "rm", "-q", ".github/workflows/pbem-clubs-game2.yml")
+    git(clone, "commit", "-q", "-m", "game2 is over")
+    out = cli("init", gd.root, "--ci", "github", *SPEC).output
+    assert "warning" not in out and "error" not in out
+
+
+def test_init_refuses_a_branch_that_is_not_the_default_and_unusable_folders(tmp_path, key_pool, toy_registered):
+    clone, gd = _game_in_clone(tmp_path, key_pool)
+    git(clone, "commit", "-q", "--allow-empty", "-m", "start")
+    git(clone, "update-ref", "refs/remotes/origin/trunk", "HEAD")
+    git(clone, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/trunk")
+    out = _refused(clone, gd, "--ci", "github", *SPEC)
+    assert "the game's branch main is not the repository's default branch trunk" in out and "--branch trunk" in out
+    out = cli("init", gd.root, "--ci", "github", *SPEC, "--branch", "trunk").output
+    assert "'trunk' must stay the repository's default branch" in out and "does not know" not in out
+    for folder, words in (("odd+name", "characters a workflow's path filter reads as a pattern"),
+                          (".pbem/game", "is inside .pbem/")):
+        other = new_game(clone / folder, "toy", key_pool, PLAYERS)
+        out = _refused(clone, other, "--ci", "github", *SPEC, "--branch", "trunk")
+        assert words in out, out
+
+
+def test_init_prints_the_github_checklist(tmp_path, key_pool, toy_registered):
+    clone, gd = _game_in_clone(tmp_path, key_pool)
+    out = cli("init", gd.root, "--ci", "github", *SPEC, "--secret", "CLUB_KEY", "--environment", "club-mod").output
+    checklist = out[out.index("Now on GitHub"):].splitlines()[1:]
+    assert [line.split(".")[0].strip() for line in checklist] == ["1", "2", "3", "4", "5", "6"]
+    assert "add no player as a collaborator" in checklist[0] and "pull request" in checklist[0]
+    assert "New environment 'club-mod'" in checklist[1] and "add 'main' only" in checklist[1]
+    assert "(not in the repository's Secrets" in checklist[2] and "the secret CLUB_KEY" in checklist[2]
+    assert str(gd.root / "moderator" / "moderator_ed25519") in checklist[2]
+    assert "does not know the default branch" in checklist[3]          # a clone of an empty repository
+    assert "Block force pushes" in checklist[4] and "Never merge" in checklist[5]
+    readme = (gd.root / "incoming" / "README.md").read_text()
+    assert "pull request from your own fork" in readme and "git pull upstream main" in readme

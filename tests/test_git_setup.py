@@ -89,14 +89,16 @@ def test_ci_workflow_is_valid_yaml_and_uses_the_secret(ci_game):
     text = (root / rel).read_text()
     flow = yaml.safe_load(text)
     trigger = flow.get("on", flow.get(True))      # YAML 1.1 reads the key `on` as true
-    assert trigger["push"]["paths"] == [f"{GAME}/incoming/**"] and trigger["push"]["branches"] == ["main"]
-    assert "schedule" not in trigger              # no deadlines in this game
+    assert set(trigger) == {"pull_request_target", "schedule", "workflow_dispatch"}
+    prs = trigger["pull_request_target"]
+    assert prs["paths"] == [f"{GAME}/incoming/**"] and prs["branches"] == ["main"]
+    assert flow["jobs"]["moderate"]["environment"] == "pbem-moderator"
     assert flow["env"] == {"GAME_DIR": GAME, "PBEM_SPEC": "pbem==0.1.0"}
     steps = flow["jobs"]["moderate"]["steps"]
     assert steps[0]["with"]["fetch-depth"] == 0
     runs = "\n".join(step.get("run", "") for step in steps)
     assert 'python -m pip install "$PBEM_SPEC"' in runs
-    assert "pbem git unseal-seed" in runs and 'pbem git sync "$GAME_DIR" --tick' in runs
+    assert "pbem git unseal-seed" in runs and 'pbem git sync "$GAME_DIR" --pull-requests --tick' in runs
     assert runs.rstrip().endswith("--verify-commits")
     secret = default_secret(GameDir(ci_game.moderator.root).entries()[0]["id"])
     assert secret.startswith("PBEM_MODERATOR_KEY_TOY_")

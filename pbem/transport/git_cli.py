@@ -54,29 +54,34 @@ def git() -> None:
 @git.command("init")
 @GAME_DIR
 @click.option("--ci", type=click.Choice(["github"]), default=None,
-              help="write .github/workflows/pbem-GAME.yml so the repository's CI is the moderator "
-                   "(seals the seed; puts the pbem wheel and hashed requirements in .pbem/)")
+              help="write .github/workflows/pbem-GAME.yml so the repository's CI is the moderator of moves sent "
+                   "as pull requests from forks (seals the seed; puts the pbem wheel and hashed requirements "
+                   "in .pbem/; prints what to set up on GitHub)")
 @click.option("--seal-seed", "seal", is_flag=True, help="store the seed encrypted to the moderator key (moderator.seed.age)")
 @click.option("--verify-commits", is_flag=True, help="require moves to come in commits SSH-signed by their owner")
 @click.option("--reveal-at-end", is_flag=True, help="reveal the seed in the log when the game is over")
-@click.option("--secret", default=None, help="name of the repository secret holding this game's moderator key "
+@click.option("--secret", default=None, help="name of the environment secret holding this game's moderator key "
               "(default: PBEM_MODERATOR_KEY_<GAME ID>)")
-@click.option("--tick-cron", default=None, help="when CI runs `pbem tick` for a game with deadlines, as a cron "
-              "line (default: hourly at a minute chosen by the game id)")
+@click.option("--environment", default=None, help="the GitHub environment holding the secret, open only to the "
+              "game's branch (default: pbem-moderator)")
+@click.option("--tick-cron", default=None, help="when CI runs on its own (deadlines, bot seats, a sweep of open pull "
+              "requests), as a cron line (default: hourly at a minute chosen by the game id)")
 @click.option("--pbem-spec", default=None, help="install pbem in CI with `pip install SPEC` instead of the "
               "hash-pinned wheel in .pbem/ (e.g. git+https://github.com/you/pbem@COMMIT); its safety is yours")
 @click.option("--branch", default=None, help="the shared branch (default: the current branch)")
 @click.option("--no-commit", is_flag=True, help="write the files but do not commit them")
-@click.option("--force", is_flag=True, help="replace an existing, different workflow or vendored pbem")
+@click.option("--force", is_flag=True, help="replace an existing, different workflow (or one of an earlier, "
+              "push-triggered pbem) or vendored pbem")
 def init_cmd(game_dir: Path, ci: str | None, seal: bool, verify_commits: bool, reveal_at_end: bool,
-             secret: str | None, tick_cron: str | None, pbem_spec: str | None, branch: str | None,
-             no_commit: bool, force: bool) -> None:
+             secret: str | None, environment: str | None, tick_cron: str | None, pbem_spec: str | None,
+             branch: str | None, no_commit: bool, force: bool) -> None:
     """Prepare a game folder inside a git clone for the git exchange and commit it.
 
     Run it in the moderator's clone after `pbem new`. The moderator's private
     folder GAME_DIR/moderator/ is git-ignored and never committed. With
     --ci github it needs the package index once, to pin pbem's dependencies
-    by hash for the CI runner.
+    by hash for the CI runner, refuses other workflows that could hand a
+    player the key, and prints the settings to make on GitHub.
 
     \b
     Example:
@@ -85,8 +90,8 @@ def init_cmd(game_dir: Path, ci: str | None, seal: bool, verify_commits: bool, r
     """
     from pbem.transport.git_ci import InitOptions
     opts = InitOptions(ci=ci, seal=seal, verify_commits=verify_commits, reveal_at_end=reveal_at_end,
-                       pbem_spec=pbem_spec or None, secret=secret, tick_cron=tick_cron, branch=branch,
-                       commit=not no_commit, force=force)
+                       pbem_spec=pbem_spec or None, secret=secret, environment=environment, tick_cron=tick_cron,
+                       branch=branch, commit=not no_commit, force=force)
     _run(_init, game_dir, opts)
 
 
@@ -101,9 +106,12 @@ def _init(game_dir: Path, opts: Any) -> None:
         click.echo(f"committed {result.commit[:12]}; now push it: git push -u origin {result.branch}")
     elif opts.commit:
         click.echo("nothing new to commit")
-    if result.secret:
-        click.echo(f"CI: add the repository secret {result.secret} holding the contents of "
-                   f"{game_dir / 'moderator' / 'moderator_ed25519'}; see docs/git.md")
+    for line in result.warnings:
+        click.echo(f"warning: {line}")
+    if result.checklist:
+        click.echo("Now on GitHub (docs/git.md, \"The moderator as CI\"); pbem cannot check these for you:")
+        for number, item in enumerate(result.checklist, 1):
+            click.echo(f"  {number}. {item}")
 
 
 # --- sync -------------------------------------------------------------------------
