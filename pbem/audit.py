@@ -12,7 +12,7 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import AbstractSet, Any, Sequence
 
 from pbem import receipts
 from pbem.binding import named_entry
@@ -20,13 +20,13 @@ from pbem.canonical import canonical, keyed_hash, sha256_hex
 from pbem.crypto import agecrypt, sshsig
 from pbem.engine import Rejected, event_record, game_for, state_hash
 from pbem.errors import PbemError, excerpt
-from pbem.fsutil import TEMP_NAME, locked
+from pbem.fsutil import TEMP_NAME, read_locked
 from pbem.gamedir import GameDir
-from pbem.log import split_chunks, verify_chain
+from pbem.leftovers import ARCHIVE_NAME, Kind, RepairPlan, plan_repair
+from pbem.log import LOG_NAME, split_chunks, verify_chain
 from pbem.movefile import MoveFileError, parse_move
 from pbem.boardmoves import BoardHistory
 from pbem.outputs import BoardDrawings, opened_bytes, player_plaintexts, public_outputs, secrets_file
-from pbem.repair import is_moderator_copy, repair
 from pbem.rng import derive_key, seed_commitment
 from pbem.sealed import is_sealed
 from pbem.table import acting_player, board_view_indices, keys_at, replay, start_position
@@ -46,24 +46,40 @@ class AuditReport:
 def audit(gd: GameDir, receipt_paths: Sequence[Path] = ()) -> AuditReport:
     """Audit a copy of the game, and check the receipts a player kept against its log.
 
-    On the moderator's copy, first repair what an interrupted command left (as every
-    command does), then read under a shared lock, so that the audit never sees a game
-    half-written by a command running at the same time."""
+    Only reads, on any copy: under the shared lock (where the copy has one: a command running at
+    the same time is never seen half-done), it reports what the next moderator command would
+    repair (:func:`pbem.leftovers.plan_repair`) as notes, and what no interrupted command
+    leaves (a log cut back or rewritten) as problems."""
     gd.require()
-    if not is_moderator_copy(gd):
-        return _audit(gd, receipt_paths)
-    with locked(gd.root):
-        try:
-            repair(gd, check_derived=False)   # a changed digest or secret is reported, not rewritten
-        except PbemError:
-            pass            # a damaged log cannot be repaired; the audit below says what is wrong
-    with locked(gd.root, shared=True):
-        return _audit(gd, receipt_paths)
+    with read_locked(gd.root):
+        plan = plan_repair(gd)
+        return _audit(gd, plan, receipt_paths)
 
 
-def _audit(gd: GameDir, receipt_paths: Sequence[Path] = ()) -> AuditReport:
+#: what the next moderator command does with each kind of leftover
+_REPAIRS = {Kind.TEMP_FILE: "remove it", Kind.TORN_END: "cut it off", Kind.STRAY_ARCHIVE: "remove it",
+            Kind.DERIVED_LAG: "rewrite them"}
+
+
+def _report_plan(plan: RepairPlan, report: AuditReport) -> None:
+    """The leftovers as notes (the derived files that differ from the snapshot's record are
+    compared with the log by the replay instead), and the evidence as problems."""
+    for finding in plan.findings:
+        if not finding.leftover:
+            report.problems.append(finding.text)
+        elif finding.kind in _REPAIRS:
+            report.notes.append(f"{finding.text}; the next moderator command would {_REPAIRS[finding.kind]} "
+                                "(the audit changes nothing)")
+
+
+def _audit(gd: GameDir, plan: RepairPlan, receipt_paths: Sequence[Path] = ()) -> AuditReport:
     report = AuditReport()
-    text = gd.read_log_text()
+    _report_plan(plan, report)
+    try:        # the log without a torn end (a leftover, reported above); all of it otherwise
+        text = (plan.committed_text() if plan.of(Kind.TORN_END) else plan.log.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        report.problems.append(f"{LOG_NAME} is not UTF-8 text (byte {exc.start}): it is not a log pbem wrote")
+        return report
     chunks = split_chunks(text)
     report.problems += verify_chain(chunks)
     entries = [c.entry for c in chunks if c.entry is not None]
@@ -72,7 +88,7 @@ def _audit(gd: GameDir, receipt_paths: Sequence[Path] = ()) -> AuditReport:
         return report
     header = entries[0]
     _check_moderator_signatures(entries, report)
-    bindings = _check_moves(gd, entries, report)
+    bindings = _check_moves(gd, entries, report, {f.path for f in plan.findings})
     _check_reveal(entries, header, report)
     _check_receipts(receipt_paths, entries, report)
     report.notes.append(f"{len(entries)} entries: hash chain, the moderator's signatures, and every move's "
@@ -87,7 +103,7 @@ def _audit(gd: GameDir, receipt_paths: Sequence[Path] = ()) -> AuditReport:
         report.problems.append("the seed does not match the seed commitment in entry 0")
         return report
     if not report.problems:
-        _replay_and_compare(gd, entries, seed, report, bindings)
+        _replay_and_compare(gd, entries, seed, report, bindings, lagging=bool(plan.of(Kind.DERIVED_LAG)))
     return report
 
 
@@ -123,9 +139,11 @@ def _check_moderator_signatures(entries: list[dict[str, Any]], report: AuditRepo
             report.problems.append(f"entry {entry.get('index')}: moderator signature: {exc}")
 
 
-def _check_moves(gd: GameDir, entries: list[dict[str, Any]], report: AuditReport) -> dict[int, tuple[int, str]]:
+def _check_moves(gd: GameDir, entries: list[dict[str, Any]], report: AuditReport,
+                 reported: AbstractSet[str] = frozenset()) -> dict[int, tuple[int, str]]:
     """Check every archived move; return the moves written before the entry just ahead of them
-    (entry -> (the entry it was written after, player)): the replay checks those bindings."""
+    (entry -> (the entry it was written after, player)): the replay checks those bindings.
+    ``reported``: the files the repair plan already reported (relative to the game folder)."""
     header = entries[0]
     referenced = set()
     earlier: dict[int, tuple[int, str]] = {}
@@ -175,9 +193,14 @@ def _check_moves(gd: GameDir, entries: list[dict[str, Any]], report: AuditReport
         _check_turn(entries, i, report)
     if gd.moves_dir.is_dir():
         for extra in sorted(p.name for p in gd.moves_dir.iterdir() if p.name not in referenced):
+            if f"moves/{extra}" in reported:
+                continue
             if TEMP_NAME.match(extra):
                 report.notes.append(f"moves/{extra} is a temporary file left by an interrupted write "
-                                    "(not part of the game; any pbem command on the moderator's copy removes it)")
+                                    "(not part of the game)")
+            elif ARCHIVE_NAME.match(extra):
+                report.problems.append(f"moves/{extra} is an archived move that no entry of the log refers to: "
+                                       "the log looks cut back")
             else:
                 report.problems.append(f"moves/{extra} is not part of the log")
     return earlier
@@ -202,10 +225,21 @@ def _check_turn(entries: list[dict[str, Any]], i: int, report: AuditReport) -> N
             return
 
 
-def _check_secrets(table: Any, report: AuditReport) -> None:
+def _derived_differs(rel: str, report: AuditReport, lagging: bool, why: str = "differs from what the log produces"
+                     ) -> None:
+    """A derived file that is not what the log produces: a problem, unless the moderator's snapshot
+    says the derived files lag the log (a command stopped just past its commit)."""
+    if lagging:
+        report.notes.append(f"{rel} {why}: it lags the log; the next moderator command would rewrite it")
+    else:
+        report.problems.append(f"{rel} {why}")
+
+
+def _check_secrets(table: Any, report: AuditReport, lagging: bool = False) -> None:
     """On the moderator's copy: every player's encrypted secrets (text and HTML) hold exactly their digest."""
     history = BoardHistory.for_viewers(table, table.players)
     drawings = BoardDrawings()
+    before = (len(report.problems), len(report.notes))
     for player in table.players:
         for suffix, expected in player_plaintexts(table, player, history, drawings).items():
             path = secrets_file(table, player, suffix)
@@ -213,11 +247,12 @@ def _check_secrets(table: Any, report: AuditReport) -> None:
             try:
                 plain = opened_bytes(agecrypt.decrypt(path.read_bytes(), table.gd.moderator_key_path))
             except (OSError, EOFError, zlib.error, agecrypt.AgeError) as exc:
-                report.problems.append(f"{name} cannot be read with the moderator key: {exc}")
+                _derived_differs(name, report, lagging, f"cannot be read with the moderator key: {exc}")
                 continue
             if plain != expected:
-                report.problems.append(f"{name} differs from what the log produces")
-    report.notes.append("every player's encrypted secrets decrypt with the moderator key and match the log")
+                _derived_differs(name, report, lagging)
+    if (len(report.problems), len(report.notes)) == before:
+        report.notes.append("every player's encrypted secrets decrypt with the moderator key and match the log")
 
 
 def _check_options(game: Any, state: Any, header: dict[str, Any], report: AuditReport) -> None:
@@ -245,7 +280,9 @@ def _check_reveal(entries: list[dict[str, Any]], header: dict[str, Any], report:
 
 
 def _replay_and_compare(gd: GameDir, entries: list[dict[str, Any]], seed: bytes, report: AuditReport,
-                        bindings: dict[int, tuple[int, str]] | None = None) -> None:
+                        bindings: dict[int, tuple[int, str]] | None = None, lagging: bool = False) -> None:
+    """Replay the game with the seed and compare everything logged and every digest.  ``lagging``:
+    the derived files were written for the entry before the last (a note where they differ)."""
     header = entries[0]
     bindings = bindings or {}
     wanted = {(after, p) for after, p in bindings.values()} | {(n - 1, p) for n, (_a, p) in bindings.items()}
@@ -297,11 +334,13 @@ def _replay_and_compare(gd: GameDir, entries: list[dict[str, Any]], seed: bytes,
         report.problems.append(f"replay stopped: {exc}")
         return
     assert table is not None
+    differ = 0
     for rel, data in public_outputs(table).items():
         path = gd.root / rel
         if not path.is_file() or path.read_bytes() != data:
-            report.problems.append(f"{rel} differs from what the log produces")
+            _derived_differs(rel, report, lagging)
+            differ += 1
     if gd.moderator_key_path.is_file():
-        _check_secrets(table, report)
-    report.notes.append(f"replayed {len(entries)} entries with the seed: every roll, hidden value, "
-                        "event, state hash and public digest matches")
+        _check_secrets(table, report, lagging)
+    report.notes.append(f"replayed {len(entries)} entries with the seed: every roll, hidden value, event and "
+                        "state hash matches" + ("" if differ else ", and so does every public digest"))

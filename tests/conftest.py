@@ -105,6 +105,22 @@ def tree_snapshot(root: Path) -> dict[str, str]:
     return out
 
 
+def disk_state(root: Path) -> dict[str, tuple[int, int, str]]:
+    """Every name under root (folders and links too) with its mode, modification time (ns) and, for
+    a regular file, the hash of its bytes: to prove a command wrote nothing at all."""
+    import stat
+    out = {}
+    for dirpath, dirs, files in os.walk(root):
+        for name in [*dirs, *files]:
+            path = Path(dirpath) / name
+            info = path.lstat()
+            content = hashlib.sha256(path.read_bytes()).hexdigest() if stat.S_ISREG(info.st_mode) else ""
+            out[str(path.relative_to(root))] = (info.st_mode, info.st_mtime_ns, content)
+    info = root.lstat()
+    out["."] = (info.st_mode, info.st_mtime_ns, "")
+    return out
+
+
 @pytest.fixture(scope="session")
 def dovecot():
     """A real Dovecot IMAP server for the mail tests, started once per test session."""
