@@ -225,21 +225,21 @@ def _check_turn(entries: list[dict[str, Any]], i: int, report: AuditReport) -> N
             return
 
 
-def _derived_differs(rel: str, report: AuditReport, lagging: bool, why: str = "differs from what the log produces"
-                     ) -> None:
+def _derived_differs(rel: str, report: AuditReport, lagging: list[str] | None,
+                     why: str = "differs from what the log produces") -> None:
     """A derived file that is not what the log produces: a problem, unless the moderator's snapshot
-    says the derived files lag the log (a command stopped just past its commit)."""
-    if lagging:
-        report.notes.append(f"{rel} {why}: it lags the log; the next moderator command would rewrite it")
+    says the derived files lag the log (``lagging``, where its name is collected for one note)."""
+    if lagging is not None:
+        lagging.append(rel)
     else:
         report.problems.append(f"{rel} {why}")
 
 
-def _check_secrets(table: Any, report: AuditReport, lagging: bool = False) -> None:
+def _check_secrets(table: Any, report: AuditReport, lagging: list[str] | None = None) -> None:
     """On the moderator's copy: every player's encrypted secrets (text and HTML) hold exactly their digest."""
     history = BoardHistory.for_viewers(table, table.players)
     drawings = BoardDrawings()
-    before = (len(report.problems), len(report.notes))
+    before = (len(report.problems), len(lagging or []))
     for player in table.players:
         for suffix, expected in player_plaintexts(table, player, history, drawings).items():
             path = secrets_file(table, player, suffix)
@@ -251,7 +251,7 @@ def _check_secrets(table: Any, report: AuditReport, lagging: bool = False) -> No
                 continue
             if plain != expected:
                 _derived_differs(name, report, lagging)
-    if (len(report.problems), len(report.notes)) == before:
+    if (len(report.problems), len(lagging or [])) == before:
         report.notes.append("every player's encrypted secrets decrypt with the moderator key and match the log")
 
 
@@ -334,13 +334,17 @@ def _replay_and_compare(gd: GameDir, entries: list[dict[str, Any]], seed: bytes,
         report.problems.append(f"replay stopped: {exc}")
         return
     assert table is not None
-    differ = 0
+    lag: list[str] | None = [] if lagging else None
+    problems = len(report.problems)
     for rel, data in public_outputs(table).items():
         path = gd.root / rel
         if not path.is_file() or path.read_bytes() != data:
-            _derived_differs(rel, report, lagging)
-            differ += 1
+            _derived_differs(rel, report, lag)
+    public_ok = len(report.problems) == problems and not lag
     if gd.moderator_key_path.is_file():
-        _check_secrets(table, report, lagging)
+        _check_secrets(table, report, lag)
+    if lag:
+        report.notes.append(f"{', '.join(lag)} differ from what the log produces: they lag the log; the next "
+                            "moderator command would rewrite them")
     report.notes.append(f"replayed {len(entries)} entries with the seed: every roll, hidden value, event and "
-                        "state hash matches" + ("" if differ else ", and so does every public digest"))
+                        "state hash matches" + (", and so does every public digest" if public_ok else ""))

@@ -132,8 +132,8 @@ def _against_snapshot(data: bytes, snap: dict[str, Any] | None) -> tuple[Relatio
     if not isinstance(size, int) or not isinstance(tail, list) or not tail or not isinstance(tail[-1], dict):
         return Relation.NONE, len(data), []     # a snapshot from an older pbem: nothing to go by
     last = tail[-1]
-    said = (f"the moderator's snapshot was made from a log of {size} bytes ending at entry {last.get('index')} "
-            f"(hash {str(last.get('hash'))[:16]})")
+    said = (f"the moderator's snapshot was made from ({size} bytes, ending at entry {last.get('index')}, "
+            f"hash {str(last.get('hash'))[:16]})")
     if len(data) < size or sha256_hex(data[:size]) != snap.get("log_sha256"):
         how = f"shorter ({len(data)} bytes)" if len(data) < size else f"different in its first {size} bytes"
         return Relation.OTHER, len(data), [Finding(Kind.LOG_NOT_SNAPSHOT, LOG_NAME, f"{LOG_NAME} is {how} than "
