@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import AbstractSet, Any, Sequence
 
-from pbem import receipts
+from pbem import receipts, receiptstore
 from pbem.binding import named_entry
 from pbem.canonical import canonical, keyed_hash, sha256_hex
 from pbem.crypto import agecrypt, sshsig
@@ -108,11 +108,32 @@ def _audit(gd: GameDir, plan: RepairPlan, receipt_paths: Sequence[Path] = ()) ->
 
 
 def _check_receipts(paths: Sequence[Path], entries: list[dict[str, Any]], report: AuditReport) -> None:
-    """Every receipt a player kept must be the moderator's, for an entry this log still holds."""
+    """Every receipt a player kept must be the moderator's, for an entry this log still holds:
+    the ones named (``--receipt``), and the ones in the player's own store for this game
+    (:mod:`pbem.receiptstore`)."""
     files = receipts.receipt_files(list(paths))
-    before = len(report.problems)
     if paths and not files:
         report.problems.append("no receipt found at " + ", ".join(map(str, paths)))
+    if files and _receipts_hold(files, entries, report):
+        report.notes.append(f"{len(files)} receipt(s) checked: the log still holds every receipted entry")
+    try:
+        store = receiptstore.default_store(str(entries[0].get("id")))
+    except PbemError:
+        return
+    if not store.is_dir():
+        report.notes.append(f"no receipts kept for this game in {store} (`pbem receipt keep` keeps them there)")
+        return
+    if any(_same_folder(path, store) for path in paths):
+        return              # checked above
+    kept = receiptstore.stored_files(store)
+    if _receipts_hold(kept, entries, report):
+        report.notes.append(f"{len(kept)} receipt(s) kept in {store} checked: the log still holds every "
+                            "receipted entry")
+
+
+def _receipts_hold(files: Sequence[Path], entries: list[dict[str, Any]], report: AuditReport) -> bool:
+    """Check each receipt; False when one is not the moderator's or its entry is not in the log."""
+    before = len(report.problems)
     for path in files:
         try:
             body, sig = receipts.read(path)
@@ -123,8 +144,14 @@ def _check_receipts(paths: Sequence[Path], entries: list[dict[str, Any]], report
         problem = receipts.check_against_log(receipt, entries, str(path))
         if problem:
             report.problems.append(problem)
-    if files and len(report.problems) == before:
-        report.notes.append(f"{len(files)} receipt(s) checked: the log still holds every receipted entry")
+    return len(report.problems) == before
+
+
+def _same_folder(a: Path, b: Path) -> bool:
+    try:
+        return a.is_dir() and a.resolve() == b.resolve()
+    except OSError:
+        return False
 
 
 def _check_moderator_signatures(entries: list[dict[str, Any]], report: AuditReport) -> None:
