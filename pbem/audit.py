@@ -75,12 +75,15 @@ def _report_plan(plan: RepairPlan, report: AuditReport) -> None:
 def _audit(gd: GameDir, plan: RepairPlan, receipt_paths: Sequence[Path] = ()) -> AuditReport:
     report = AuditReport()
     _report_plan(plan, report)
-    try:        # the log without a torn end (a leftover, reported above); all of it otherwise
-        text = (plan.committed_text() if plan.of(Kind.TORN_END) else plan.log.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        report.problems.append(f"{LOG_NAME} is not UTF-8 text (byte {exc.start}): it is not a log pbem wrote")
-        return report
-    chunks = split_chunks(text)
+    # the log without a torn end (a leftover, reported above); all of it otherwise
+    whole = bool(plan.of(Kind.TORN_END)) or plan.committed == len(plan.log)
+    chunks = plan.chunks if whole else None
+    if chunks is None:
+        try:
+            chunks = split_chunks(plan.committed_text() if whole else plan.log.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            report.problems.append(f"{LOG_NAME} is not UTF-8 text (byte {exc.start}): it is not a log pbem wrote")
+            return report
     report.problems += verify_chain(chunks)
     entries = [c.entry for c in chunks if c.entry is not None]
     if not entries or entries[0].get("kind") != "genesis":

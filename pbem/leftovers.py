@@ -37,7 +37,7 @@ from typing import Any, Iterable
 from pbem.canonical import sha256_hex
 from pbem.fsutil import temp_files
 from pbem.gamedir import GameDir
-from pbem.log import LOG_NAME, entry_hash_ok, render_entry, split_chunks
+from pbem.log import LOG_NAME, LogChunk, entry_hash_ok, render_entry, split_chunks
 from pbem.table import changed_derived, read_snapshot
 
 #: the names submit gives archived moves: moves/000012-red.yaml and its .sig
@@ -87,6 +87,9 @@ class RepairPlan:
     log: bytes              # log.yaml as read
     committed: int          # its length without a torn end: what a repair cuts it back to
     relation: Relation
+    #: the entries of ``log[:committed]``, when the plan had to read them all (so that the audit
+    #: does not parse the log twice)
+    chunks: list[LogChunk] | None = None
 
     def of(self, *kinds: Kind) -> list[Finding]:
         return [f for f in self.findings if f.kind in kinds]
@@ -114,8 +117,8 @@ def plan_repair(gd: GameDir) -> RepairPlan:
             findings.append(Finding(Kind.DERIVED_CHANGED, "moderator/snapshot.json", "the moderator's snapshot "
                                     "records no derived files (an older pbem made it)"))
     cut_entries = any(f.kind is Kind.ENTRIES_AFTER for f in about_log)
-    findings += _archives(gd, data[:committed], relation, snap, cut_entries)
-    return RepairPlan(findings, data, committed, relation)
+    archives, chunks = _archives(gd, data[:committed], relation, snap, cut_entries)
+    return RepairPlan(findings + archives, data, committed, relation, chunks)
 
 
 def rel(gd: GameDir, path: os.PathLike[str]) -> str:
@@ -168,21 +171,23 @@ def _one_whole_entry(tail: bytes, last: dict[str, Any]) -> bool:
 
 
 def _archives(gd: GameDir, log: bytes, relation: Relation, snap: dict[str, Any] | None,
-              cut_entries: bool) -> list[Finding]:
+              cut_entries: bool) -> tuple[list[Finding], list[LogChunk] | None]:
     """Archived moves no entry of the committed ``log`` refers to.  An archive is named by the
     entry it was written for, so a stray is numbered after the last entry (its move never
     reached the log).  With the snapshot's log, its tail names the recent entries' archives (the
     log is not parsed: an older entry's archive is left to the audit, which reads every entry);
     otherwise every entry of the log is read.  ``cut_entries``: the log holds entries after the
-    snapshot's, which a repair cuts off (:data:`Kind.ENTRIES_AFTER`)."""
+    snapshot's, which a repair cuts off (:data:`Kind.ENTRIES_AFTER`).  Also returns the chunks
+    of the log when it had to read them."""
     try:
         names = sorted(os.listdir(gd.moves_dir))
     except (FileNotFoundError, NotADirectoryError):
-        return []
+        return [], None
     candidates = [n for n in names if ARCHIVE_NAME.match(n) and not (gd.moves_dir / n).is_dir()]
     if not candidates:
-        return []
+        return [], None
     whole = True
+    chunks = None
     if relation is Relation.SAME and snap is not None:
         entries: list[Any] = snap["tail"] if isinstance(snap.get("tail"), list) else []
         whole = snap.get("tail_start") == 0
@@ -190,12 +195,13 @@ def _archives(gd: GameDir, log: bytes, relation: Relation, snap: dict[str, Any] 
         try:
             text = log.decode("utf-8")
         except UnicodeDecodeError:
-            return []       # not a log pbem can read: a repair stops there; the audit says why
-        entries = [c.entry for c in split_chunks(text) if c.entry is not None]
+            return [], None     # not a log pbem can read: a repair stops there; the audit says why
+        chunks = split_chunks(text)
+        entries = [c.entry for c in chunks if c.entry is not None]
     referenced = _referenced(entries)
     indices: list[int] = [e["index"] for e in entries if isinstance(e, dict) and isinstance(e.get("index"), int)]
     if not indices:
-        return []
+        return [], chunks
     last = max(indices)
     findings = []
     for name in candidates:
@@ -212,7 +218,7 @@ def _archives(gd: GameDir, log: bytes, relation: Relation, snap: dict[str, Any] 
             findings.append(Finding(Kind.UNLOGGED_ARCHIVE, path, f"{path} is an archived move that no entry of the "
                                     f"log refers to, {_why(relation, number, last, cut_entries)}: the log looks "
                                     "cut back"))
-    return findings
+    return findings, chunks
 
 
 def _why(relation: Relation, number: int, last: int, cut_entries: bool) -> str:
