@@ -127,20 +127,22 @@ def rel(gd: GameDir, path: os.PathLike[str]) -> str:
 
 def _against_snapshot(data: bytes, snap: dict[str, Any] | None) -> tuple[Relation, int, list[Finding]]:
     """The relation of the log to the snapshot, the committed length, and what is found about the log."""
-    if snap is None:
-        return Relation.NONE, len(data), []
+    tail = snap.get("tail") if snap is not None else None
+    if snap is None or not isinstance(tail, list) or not tail or not isinstance(tail[-1], dict):
+        return Relation.NONE, len(data), []     # none, or from an older pbem: nothing to go by
     if sha256_hex(data) == snap.get("log_sha256"):
         return Relation.SAME, len(data), []
-    size, tail = snap.get("log_bytes"), snap.get("tail")
-    if not isinstance(size, int) or not isinstance(tail, list) or not tail or not isinstance(tail[-1], dict):
-        return Relation.NONE, len(data), []     # a snapshot from an older pbem: nothing to go by
+    size = snap.get("log_bytes")
+    if not isinstance(size, int):
+        return Relation.NONE, len(data), []
     last = tail[-1]
-    said = (f"the moderator's snapshot was made from ({size} bytes, ending at entry {last.get('index')}, "
+    said = (f"the log the moderator's snapshot was made from ({size} bytes, ending at entry {last.get('index')}, "
             f"hash {str(last.get('hash'))[:16]})")
     if len(data) < size or sha256_hex(data[:size]) != snap.get("log_sha256"):
-        how = f"shorter ({len(data)} bytes)" if len(data) < size else f"different in its first {size} bytes"
-        return Relation.OTHER, len(data), [Finding(Kind.LOG_NOT_SNAPSHOT, LOG_NAME, f"{LOG_NAME} is {how} than "
-                                                   f"the log {said}: the log looks cut back or rewritten")]
+        how = (f"is shorter ({len(data)} bytes) than" if len(data) < size
+               else f"differs in its first {size} bytes from")
+        return Relation.OTHER, len(data), [Finding(Kind.LOG_NOT_SNAPSHOT, LOG_NAME, f"{LOG_NAME} {how} {said}: "
+                                                   "the log looks cut back or rewritten")]
     extra = data[size:]
     if _one_whole_entry(extra, last):
         index = last["index"]           # an int: _one_whole_entry checked it
@@ -150,8 +152,8 @@ def _against_snapshot(data: bytes, snap: dict[str, Any] | None) -> tuple[Relatio
     pieces = split_chunks(extra.decode("utf-8", errors="replace"))
     if len(pieces) > 1:         # a torn append is a piece of one entry, never more
         return Relation.SAME, size, [Finding(Kind.ENTRIES_AFTER, LOG_NAME, f"{LOG_NAME} holds {len(pieces)} "
-                                             f"entries or pieces after the log {said}; no command appends more "
-                                             "than one, yet a repair would cut them off as a torn end")]
+                                             f"entries or pieces after {said}; no command appends more than one, "
+                                             "yet a repair would cut them off as a torn end")]
     return Relation.SAME, size, [Finding(Kind.TORN_END, LOG_NAME, f"{LOG_NAME} ends in a torn piece of an entry "
                                          f"after entry {last.get('index')} ({len(extra)} bytes; a power cut in the "
                                          "middle of an append): that entry was never committed")]
