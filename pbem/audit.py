@@ -12,21 +12,21 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import AbstractSet, Any, Sequence
 
-from pbem import receipts
+from pbem import receipts, receiptstore
 from pbem.binding import named_entry
 from pbem.canonical import canonical, keyed_hash, sha256_hex
 from pbem.crypto import agecrypt, sshsig
 from pbem.engine import Rejected, event_record, game_for, state_hash
 from pbem.errors import PbemError, excerpt
-from pbem.fsutil import TEMP_NAME, locked
+from pbem.fsutil import TEMP_NAME, read_locked
 from pbem.gamedir import GameDir
-from pbem.log import split_chunks, verify_chain
+from pbem.leftovers import ARCHIVE_NAME, Kind, RepairPlan, plan_repair
+from pbem.log import LOG_NAME, split_chunks, verify_chain
 from pbem.movefile import MoveFileError, parse_move
 from pbem.boardmoves import BoardHistory
 from pbem.outputs import BoardDrawings, opened_bytes, player_plaintexts, public_outputs, secrets_file
-from pbem.repair import is_moderator_copy, repair
 from pbem.rng import derive_key, seed_commitment
 from pbem.sealed import is_sealed
 from pbem.table import acting_player, board_view_indices, keys_at, replay, start_position
@@ -46,25 +46,45 @@ class AuditReport:
 def audit(gd: GameDir, receipt_paths: Sequence[Path] = ()) -> AuditReport:
     """Audit a copy of the game, and check the receipts a player kept against its log.
 
-    On the moderator's copy, first repair what an interrupted command left (as every
-    command does), then read under a shared lock, so that the audit never sees a game
-    half-written by a command running at the same time."""
+    Only reads, on any copy: under the shared lock (where the copy has one: a command running at
+    the same time is never seen half-done), it reports what the next moderator command would
+    repair (:func:`pbem.leftovers.plan_repair`) as notes, and what no interrupted command
+    leaves (a log cut back or rewritten) as problems."""
     gd.require()
-    if not is_moderator_copy(gd):
-        return _audit(gd, receipt_paths)
-    with locked(gd.root):
-        try:
-            repair(gd, check_derived=False)   # a changed digest or secret is reported, not rewritten
-        except PbemError:
-            pass            # a damaged log cannot be repaired; the audit below says what is wrong
-    with locked(gd.root, shared=True):
-        return _audit(gd, receipt_paths)
+    with read_locked(gd.root):
+        plan = plan_repair(gd)
+        return _audit(gd, plan, receipt_paths)
 
 
-def _audit(gd: GameDir, receipt_paths: Sequence[Path] = ()) -> AuditReport:
+#: what the next moderator command does with each kind of leftover
+_REPAIRS = {Kind.TEMP_FILE: "remove it", Kind.TORN_END: "cut it off", Kind.STRAY_ARCHIVE: "remove it",
+            Kind.DERIVED_LAG: "rewrite them"}
+
+
+def _report_plan(plan: RepairPlan, report: AuditReport) -> None:
+    """The leftovers as notes (the derived files that differ from the snapshot's record are
+    compared with the log by the replay instead), and the evidence as problems."""
+    for finding in plan.findings:
+        if not finding.leftover:
+            report.problems.append(finding.text)
+        elif finding.kind in _REPAIRS:
+            report.notes.append(f"{finding.text}; the next moderator command would {_REPAIRS[finding.kind]} "
+                                "(the audit changes nothing)")
+
+
+def _audit(gd: GameDir, plan: RepairPlan, receipt_paths: Sequence[Path] = ()) -> AuditReport:
     report = AuditReport()
-    text = gd.read_log_text()
-    chunks = split_chunks(text)
+    _report_plan(plan, report)
+    about_copy = len(report.problems)       # what the plan found; the replay still runs if the log itself is sound
+    # the log without a torn end (a leftover, reported above); all of it otherwise
+    whole = bool(plan.of(Kind.TORN_END)) or plan.committed == len(plan.log)
+    chunks = plan.chunks if whole else None
+    if chunks is None:
+        try:
+            chunks = split_chunks(plan.committed_text() if whole else plan.log.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            report.problems.append(f"{LOG_NAME} is not UTF-8 text (byte {exc.start}): it is not a log pbem wrote")
+            return report
     report.problems += verify_chain(chunks)
     entries = [c.entry for c in chunks if c.entry is not None]
     if not entries or entries[0].get("kind") != "genesis":
@@ -72,7 +92,7 @@ def _audit(gd: GameDir, receipt_paths: Sequence[Path] = ()) -> AuditReport:
         return report
     header = entries[0]
     _check_moderator_signatures(entries, report)
-    bindings = _check_moves(gd, entries, report)
+    bindings = _check_moves(gd, entries, report, {f.path for f in plan.findings})
     _check_reveal(entries, header, report)
     _check_receipts(receipt_paths, entries, report)
     report.notes.append(f"{len(entries)} entries: hash chain, the moderator's signatures, and every move's "
@@ -86,17 +106,38 @@ def _audit(gd: GameDir, receipt_paths: Sequence[Path] = ()) -> AuditReport:
     if seed_commitment(seed) != header.get("seed_commitment"):
         report.problems.append("the seed does not match the seed commitment in entry 0")
         return report
-    if not report.problems:
-        _replay_and_compare(gd, entries, seed, report, bindings)
+    if len(report.problems) == about_copy:
+        _replay_and_compare(gd, entries, seed, report, bindings, lagging=bool(plan.of(Kind.DERIVED_LAG)))
     return report
 
 
 def _check_receipts(paths: Sequence[Path], entries: list[dict[str, Any]], report: AuditReport) -> None:
-    """Every receipt a player kept must be the moderator's, for an entry this log still holds."""
+    """Every receipt a player kept must be the moderator's, for an entry this log still holds:
+    the ones named (``--receipt``), and the ones in the player's own store for this game
+    (:mod:`pbem.receiptstore`)."""
     files = receipts.receipt_files(list(paths))
-    before = len(report.problems)
     if paths and not files:
         report.problems.append("no receipt found at " + ", ".join(map(str, paths)))
+    if files and _receipts_hold(files, entries, report):
+        report.notes.append(f"{len(files)} receipt(s) checked: the log still holds every receipted entry")
+    try:
+        store = receiptstore.default_store(str(entries[0].get("id")))
+    except PbemError:
+        return
+    if not store.is_dir():
+        report.notes.append(f"no receipts kept for this game in {store} (`pbem receipt keep` keeps them there)")
+        return
+    if any(_same_folder(path, store) for path in paths):
+        return              # checked above
+    kept = receiptstore.stored_files(store)
+    if _receipts_hold(kept, entries, report):
+        report.notes.append(f"{len(kept)} receipt(s) kept in {store} checked: the log still holds every "
+                            "receipted entry")
+
+
+def _receipts_hold(files: Sequence[Path], entries: list[dict[str, Any]], report: AuditReport) -> bool:
+    """Check each receipt; False when one is not the moderator's or its entry is not in the log."""
+    before = len(report.problems)
     for path in files:
         try:
             body, sig = receipts.read(path)
@@ -107,8 +148,14 @@ def _check_receipts(paths: Sequence[Path], entries: list[dict[str, Any]], report
         problem = receipts.check_against_log(receipt, entries, str(path))
         if problem:
             report.problems.append(problem)
-    if files and len(report.problems) == before:
-        report.notes.append(f"{len(files)} receipt(s) checked: the log still holds every receipted entry")
+    return len(report.problems) == before
+
+
+def _same_folder(a: Path, b: Path) -> bool:
+    try:
+        return a.is_dir() and a.resolve() == b.resolve()
+    except OSError:
+        return False
 
 
 def _check_moderator_signatures(entries: list[dict[str, Any]], report: AuditReport) -> None:
@@ -123,9 +170,11 @@ def _check_moderator_signatures(entries: list[dict[str, Any]], report: AuditRepo
             report.problems.append(f"entry {entry.get('index')}: moderator signature: {exc}")
 
 
-def _check_moves(gd: GameDir, entries: list[dict[str, Any]], report: AuditReport) -> dict[int, tuple[int, str]]:
+def _check_moves(gd: GameDir, entries: list[dict[str, Any]], report: AuditReport,
+                 reported: AbstractSet[str] = frozenset()) -> dict[int, tuple[int, str]]:
     """Check every archived move; return the moves written before the entry just ahead of them
-    (entry -> (the entry it was written after, player)): the replay checks those bindings."""
+    (entry -> (the entry it was written after, player)): the replay checks those bindings.
+    ``reported``: the files the repair plan already reported (relative to the game folder)."""
     header = entries[0]
     referenced = set()
     earlier: dict[int, tuple[int, str]] = {}
@@ -175,9 +224,14 @@ def _check_moves(gd: GameDir, entries: list[dict[str, Any]], report: AuditReport
         _check_turn(entries, i, report)
     if gd.moves_dir.is_dir():
         for extra in sorted(p.name for p in gd.moves_dir.iterdir() if p.name not in referenced):
+            if f"moves/{extra}" in reported:
+                continue
             if TEMP_NAME.match(extra):
                 report.notes.append(f"moves/{extra} is a temporary file left by an interrupted write "
-                                    "(not part of the game; any pbem command on the moderator's copy removes it)")
+                                    "(not part of the game)")
+            elif ARCHIVE_NAME.match(extra):
+                report.problems.append(f"moves/{extra} is an archived move that no entry of the log refers to: "
+                                       "the log looks cut back")
             else:
                 report.problems.append(f"moves/{extra} is not part of the log")
     return earlier
@@ -202,10 +256,21 @@ def _check_turn(entries: list[dict[str, Any]], i: int, report: AuditReport) -> N
             return
 
 
-def _check_secrets(table: Any, report: AuditReport) -> None:
+def _derived_differs(rel: str, report: AuditReport, lagging: list[str] | None,
+                     why: str = "differs from what the log produces") -> None:
+    """A derived file that is not what the log produces: a problem, unless the moderator's snapshot
+    says the derived files lag the log (``lagging``, where its name is collected for one note)."""
+    if lagging is not None:
+        lagging.append(rel)
+    else:
+        report.problems.append(f"{rel} {why}")
+
+
+def _check_secrets(table: Any, report: AuditReport, lagging: list[str] | None = None) -> None:
     """On the moderator's copy: every player's encrypted secrets (text and HTML) hold exactly their digest."""
     history = BoardHistory.for_viewers(table, table.players)
     drawings = BoardDrawings()
+    before = (len(report.problems), len(lagging or []))
     for player in table.players:
         for suffix, expected in player_plaintexts(table, player, history, drawings).items():
             path = secrets_file(table, player, suffix)
@@ -213,11 +278,12 @@ def _check_secrets(table: Any, report: AuditReport) -> None:
             try:
                 plain = opened_bytes(agecrypt.decrypt(path.read_bytes(), table.gd.moderator_key_path))
             except (OSError, EOFError, zlib.error, agecrypt.AgeError) as exc:
-                report.problems.append(f"{name} cannot be read with the moderator key: {exc}")
+                _derived_differs(name, report, lagging, f"cannot be read with the moderator key: {exc}")
                 continue
             if plain != expected:
-                report.problems.append(f"{name} differs from what the log produces")
-    report.notes.append("every player's encrypted secrets decrypt with the moderator key and match the log")
+                _derived_differs(name, report, lagging)
+    if (len(report.problems), len(lagging or [])) == before:
+        report.notes.append("every player's encrypted secrets decrypt with the moderator key and match the log")
 
 
 def _check_options(game: Any, state: Any, header: dict[str, Any], report: AuditReport) -> None:
@@ -245,7 +311,9 @@ def _check_reveal(entries: list[dict[str, Any]], header: dict[str, Any], report:
 
 
 def _replay_and_compare(gd: GameDir, entries: list[dict[str, Any]], seed: bytes, report: AuditReport,
-                        bindings: dict[int, tuple[int, str]] | None = None) -> None:
+                        bindings: dict[int, tuple[int, str]] | None = None, lagging: bool = False) -> None:
+    """Replay the game with the seed and compare everything logged and every digest.  ``lagging``:
+    the derived files were written for the entry before the last (a note where they differ)."""
     header = entries[0]
     bindings = bindings or {}
     wanted = {(after, p) for after, p in bindings.values()} | {(n - 1, p) for n, (_a, p) in bindings.items()}
@@ -297,11 +365,17 @@ def _replay_and_compare(gd: GameDir, entries: list[dict[str, Any]], seed: bytes,
         report.problems.append(f"replay stopped: {exc}")
         return
     assert table is not None
+    lag: list[str] | None = [] if lagging else None
+    problems = len(report.problems)
     for rel, data in public_outputs(table).items():
         path = gd.root / rel
         if not path.is_file() or path.read_bytes() != data:
-            report.problems.append(f"{rel} differs from what the log produces")
+            _derived_differs(rel, report, lag)
+    public_ok = len(report.problems) == problems and not lag
     if gd.moderator_key_path.is_file():
-        _check_secrets(table, report)
-    report.notes.append(f"replayed {len(entries)} entries with the seed: every roll, hidden value, "
-                        "event, state hash and public digest matches")
+        _check_secrets(table, report, lag)
+    if lag:
+        report.notes.append(f"{', '.join(lag)} differ from what the log produces: they lag the log; the next "
+                            "moderator command would rewrite them")
+    report.notes.append(f"replayed {len(entries)} entries with the seed: every roll, hidden value, event and "
+                        "state hash matches" + (", and so does every public digest" if public_ok else ""))

@@ -295,11 +295,13 @@ def reveal(game_dir: Path, force: bool, reason: str) -> None:
 @friendly
 def audit(game_dir: Path, receipt_paths: tuple[Path, ...]) -> None:
     """Check the log, every signature and, once the seed is known, replay everything.
-    With --receipt, also check that the log still holds every receipted entry
-    (a rollback, fork or rewritten entry fails).
+    Also check that the log still holds every receipted entry (a rollback, fork or
+    rewritten entry fails): the receipts kept with `pbem receipt keep` (in
+    ~/.local/share/pbem/receipts/GAME_ID/), and those given with --receipt.
+    Only reads: what an interrupted command left is reported, not repaired.
 
     \b
-    Example:  pbem audit game1 --receipt ~/pbem-receipts/game1/
+    Example:  pbem audit game1 --receipt ~/Downloads/receipt-entry12.yaml
     """
     from pbem.audit import audit as do_audit
     from pbem.gamedir import GameDir
@@ -315,10 +317,13 @@ def audit(game_dir: Path, receipt_paths: tuple[Path, ...]) -> None:
 
 @main.group()
 def receipt() -> None:
-    """Moderator-signed receipts: check one, or print the line OpenSSH needs to check them.
+    """Moderator-signed receipts: check one, keep them where a rollback cannot take them, or print
+    the line OpenSSH needs to check them.
 
     \b
-    Example:  pbem receipt verify red-receipt-12.yaml --game game1
+    Examples:
+      pbem receipt verify red-receipt-12.yaml --game game1
+      pbem receipt keep game1 --player red
     """
 
 
@@ -355,6 +360,52 @@ def receipt_verify(file: Path, game_dir: Path | None, key_file: Path | None) -> 
     checked = receipts.verify(body, sig, key, str(file))
     click.echo(checked.line())
     click.echo(f"ok: signed by {keys.fingerprint(key)}")
+
+
+@receipt.command("keep")
+@GAME_DIR
+@click.argument("files", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--player", default=None, help="keep only this player's receipts from GAME_DIR/receipts/PLAYER/")
+@click.option("--to", "store", type=click.Path(path_type=Path), default=None,
+              help="the folder to keep them in (default: $XDG_DATA_HOME/pbem/receipts/GAME_ID, "
+                   "i.e. ~/.local/share/pbem/receipts/GAME_ID, which `pbem audit` checks)")
+@friendly
+def receipt_keep(game_dir: Path, files: tuple[Path, ...], player: str | None, store: Path | None) -> None:
+    """Keep the moderator-signed receipts outside the game folder, where a rollback cannot take them.
+
+    Checks each receipt (FILES, with FILE.sig beside each; by default every
+    GAME_DIR/receipts/*/*.receipt.yaml of a git clone) against the game's moderator
+    key and copies the good ones into your own store.  A kept receipt is never
+    overwritten; a different receipt for an entry already receipted is kept too and
+    reported (the moderator signed two different entries: a fork).  `pbem audit
+    GAME_DIR` checks the log against every receipt in the store.
+
+    \b
+    Examples:
+      git pull --rebase && pbem receipt keep game1 --player red
+      pbem receipt keep game1 ~/Downloads/receipt-entry12.yaml     # a receipt that came by mail
+    """
+    from pbem import receiptstore
+    from pbem.gamedir import PLAYER_NAME_RE, GameDir
+    gd = GameDir(game_dir)
+    header = gd.entries()[0]
+    if player is not None and not PLAYER_NAME_RE.match(player):
+        raise UserError(f"--player {player!r} is not a player's name")
+    sources = list(files) or [gd.root / "receipts" / (player or "")]
+    if not files and not sources[0].is_dir():
+        click.echo(f"no receipts in {sources[0]} yet")
+        return
+    result = receiptstore.keep(header, sources, store or receiptstore.default_store(str(header.get("id"))))
+    for line in result.kept:
+        click.echo(f"kept: {line}")
+    for line in result.refused:
+        click.echo(f"REFUSED: {line}", err=True)
+    for line in result.forks:
+        click.echo(f"FORK: {line}", err=True)
+    click.echo(f"{len(result.kept)} receipt(s) kept in {result.store}"
+               + (f" ({result.already} kept already)" if result.already else ""))
+    if result.refused or result.forks:
+        raise SystemExit(1)
 
 
 @receipt.command("allowed-signers")

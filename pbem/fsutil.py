@@ -149,18 +149,21 @@ def append_durable(path: Path, data: bytes | str) -> None:
     _fault("after", path)
 
 
-def remove_temp_files(folder: Path) -> list[Path]:
-    """Remove the temporary files an interrupted :func:`write_atomic` left in ``folder``."""
-    removed: list[Path] = []
+def temp_files(folder: Path) -> list[Path]:
+    """The temporary files an interrupted :func:`write_atomic` left in ``folder`` (found by reading only)."""
     try:
         names = os.listdir(folder)
     except (FileNotFoundError, NotADirectoryError):
-        return removed
-    for name in sorted(n for n in names if n.startswith(".") and TEMP_NAME.match(n)):
-        path = folder / name
-        if path.is_file() and not path.is_symlink():
-            path.unlink()
-            removed.append(path)
+        return []
+    found = [folder / name for name in sorted(n for n in names if n.startswith(".") and TEMP_NAME.match(n))]
+    return [path for path in found if path.is_file() and not path.is_symlink()]
+
+
+def remove_temp_files(folder: Path) -> list[Path]:
+    """Remove the temporary files an interrupted :func:`write_atomic` left in ``folder``."""
+    removed = temp_files(folder)
+    for path in removed:
+        path.unlink()
     return removed
 
 
@@ -194,3 +197,23 @@ def locked(directory: Path, shared: bool = False) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+
+
+@contextlib.contextmanager
+def read_locked(directory: Path) -> Iterator[None]:
+    """The shared lock for a reader that never writes (`pbem audit`): it creates nothing and opens
+    the lock file read-only, so it works on a read-only copy.  Where there is none (a player's
+    copy: only the moderator's commands make it) or it cannot be opened (another user's copy),
+    the reader goes on without it."""
+    import fcntl
+
+    try:
+        fd = os.open(lock_path(directory), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH)
+        yield
+    finally:
+        os.close(fd)              # closing releases the lock

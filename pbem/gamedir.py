@@ -11,12 +11,17 @@
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pbem.errors import PbemError
 from pbem.log import LOG_NAME, read_entries
+
+#: what `pbem new` accepts as a game id and a player's name (both may name files and folders)
+GAME_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+PLAYER_NAME_RE = re.compile(r"^[a-z][a-z0-9_-]{0,19}$")
 
 MAIL_SETTINGS_NAMES = ("mail.toml", "mail.yaml", "mail.yml")   # the first one found is read
 

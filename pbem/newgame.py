@@ -18,7 +18,7 @@ from pbem.entryclock import CLOCK, record_time
 from pbem.errors import PbemError, excerpt
 from pbem.fsutil import umask, write_atomic
 from pbem.game import Game, PositionError
-from pbem.gamedir import GameDir
+from pbem.gamedir import GAME_ID_RE, PLAYER_NAME_RE, GameDir
 from pbem.log import seal, write_log
 from pbem.outputs import write_outputs
 from pbem.playable import check_playable
@@ -27,9 +27,9 @@ from pbem.rng import derive_key, seed_commitment
 from pbem.table import START_POSITION, Table, initial_table
 
 LOG_FORMAT = "pbem-log/1"
-NAME_RE = re.compile(r"^[a-z][a-z0-9_-]{0,19}$")
+NAME_RE = PLAYER_NAME_RE
 CONTACT_RE = re.compile(r"^[^@\s<>,;]+@[^@\s<>,;]+\.[^@\s<>,;]+$")
-ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+ID_RE = GAME_ID_RE
 
 
 class NewGameError(PbemError):

@@ -108,13 +108,13 @@ def check_against_log(receipt: Receipt, entries: Sequence[Mapping[str, Any]], wh
         return f"{what} is for game {excerpt(receipt.game)}, not {entries[0].get('id')}"
     last = entries[-1].get("index", -1)
     if receipt.entry > last:
-        return (f"{what}: the moderator receipted entry {receipt.entry} ({receipt.entry_hash[:16]}) but this log "
-                f"ends at entry {last}: the log was cut back (a rollback)")
+        return (f"the log was rolled back: {what}: the moderator receipted entry {receipt.entry} "
+                f"({receipt.entry_hash[:16]}) but this log ends at entry {last}: it was cut back (a rollback)")
     entry = entries[receipt.entry]
     if entry.get("hash") != receipt.entry_hash or entry.get("move", {}).get("sha256") != receipt.move_sha256:
-        return (f"{what}: the moderator receipted entry {receipt.entry} with hash {receipt.entry_hash[:16]} but "
-                f"this log's entry {receipt.entry} has hash {str(entry.get('hash'))[:16]}: the log was rewritten "
-                "or forked after the receipt")
+        return (f"the log was rolled back or forked: {what}: the moderator receipted entry {receipt.entry} with "
+                f"hash {receipt.entry_hash[:16]} but this log's entry {receipt.entry} has hash "
+                f"{str(entry.get('hash'))[:16]}: it was rewritten or forked after the receipt")
     return ""
 
 

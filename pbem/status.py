@@ -1,4 +1,7 @@
-"""`pbem status`: works on the moderator's copy and on a player's copy (no seed needed)."""
+"""`pbem status`: works on the moderator's copy and on a player's copy (no seed needed).
+
+On the moderator's copy it first repairs what an interrupted command left (:mod:`pbem.repair`),
+like every other moderator command, so that it reads a whole log and digests that match it."""
 from __future__ import annotations
 
 import json
@@ -7,12 +10,13 @@ from typing import Any
 
 from pbem.engine import game_for
 from pbem.gamedir import GameDir
-from pbem.repair import load_repaired
+from pbem.repair import is_moderator_copy, load_repaired
 from pbem.table import revealed_at
 
 
 def game_status(game_dir: Path) -> dict[str, Any]:
     gd = GameDir(game_dir)
+    table = load_repaired(gd) if is_moderator_copy(gd) else None
     entries = gd.entries()
     header = entries[0]
     game = game_for(header)
@@ -29,7 +33,8 @@ def game_status(game_dir: Path) -> dict[str, Any]:
         "closed": revealed_at(entries),
     }
     if info["over"] and gd.seed(entries) is not None:
-        table = load_repaired(gd)
+        if table is None:
+            table = load_repaired(gd)
         result = game.result(table.state)
         if result is not None:
             info["scores"] = dict(result.scores)

@@ -139,12 +139,14 @@ class Table:
 
     # --- loading ---------------------------------------------------------
     @classmethod
-    def load(cls, gd: GameDir, check_derived: bool = True) -> "Table":
+    def load(cls, gd: GameDir, check_derived: bool = True, log_text: str | None = None) -> "Table":
         """The moderator's table: needs the seed; uses the snapshot when it matches the log.
 
         ``check_derived``: also compare the derived files with the snapshot's record of them
-        (:func:`_derived_intact`); a file that differs makes the table ``derived_stale``."""
-        log_text = gd.read_log_text()
+        (:func:`_derived_intact`); a file that differs makes the table ``derived_stale``.
+        ``log_text``: the text of the log, when the caller has read it already."""
+        if log_text is None:
+            log_text = gd.read_log_text()
         snap = read_snapshot(gd)
         if snap and snap.get("log_sha256") == sha256_hex(log_text.encode()) and "tail" in snap:
             # the log is byte for byte the one the snapshot was made with: skip parsing it
@@ -274,18 +276,25 @@ def _identity(path: Path) -> list[int]:
     return [st.st_size, st.st_mtime_ns]
 
 
-def _derived_intact(gd: GameDir, derived: Any) -> bool:
-    """Are the files derived from the log the ones written with the snapshot?  (A power cut
-    may lose files that were renamed into place but not yet flushed.)"""
+def changed_derived(gd: GameDir, derived: Any) -> list[str] | None:
+    """The files derived from the log that are not the ones written with the snapshot (a power
+    cut may lose files that were renamed into place but not yet flushed), or None when the
+    snapshot has no record of them."""
     if not isinstance(derived, dict):
-        return False            # a snapshot from before the derived files were recorded
+        return None             # a snapshot from before the derived files were recorded
+    changed = []
     for rel, identity in derived.items():
         try:
             if _identity(gd.root / rel) != identity:
-                return False
+                changed.append(rel)
         except OSError:
-            return False
-    return True
+            changed.append(rel)
+    return changed
+
+
+def _derived_intact(gd: GameDir, derived: Any) -> bool:
+    """Are the files derived from the log the ones written with the snapshot?"""
+    return changed_derived(gd, derived) == []
 
 
 def read_snapshot(gd: GameDir) -> dict[str, Any] | None:

@@ -9,7 +9,7 @@ Also how the suite runs (`make test` runs it in parallel with pytest-xdist):
   there is room, removed at the end (``--basetemp DIR`` keeps the files in DIR);
 * Hypothesis keeps no example database and writes its cache to a temporary
   folder (nothing in the checkout), and no ``PBEM_*`` variable of the caller's
-  environment reaches a test.
+  environment reaches a test; ``XDG_DATA_HOME`` (where players keep receipts) is the test's own.
 """
 from __future__ import annotations
 
@@ -73,10 +73,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _no_pbem_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+def _no_pbem_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     for name in list(os.environ):
         if name.startswith("PBEM_"):
             monkeypatch.delenv(name)
+    # the receipts a player keeps (pbem receipt keep, read by every pbem audit): the test's own
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
 
 
 @pytest.fixture
@@ -102,6 +104,22 @@ def tree_snapshot(root: Path) -> dict[str, str]:
         for f in files:
             p = Path(dirpath) / f
             out[str(p.relative_to(root))] = hashlib.sha256(p.read_bytes()).hexdigest()
+    return out
+
+
+def disk_state(root: Path) -> dict[str, tuple[int, int, str]]:
+    """Every name under root (folders and links too) with its mode, modification time (ns) and, for
+    a regular file, the hash of its bytes: to prove a command wrote nothing at all."""
+    import stat
+    out = {}
+    for dirpath, dirs, files in os.walk(root):
+        for name in [*dirs, *files]:
+            path = Path(dirpath) / name
+            info = path.lstat()
+            content = hashlib.sha256(path.read_bytes()).hexdigest() if stat.S_ISREG(info.st_mode) else ""
+            out[str(path.relative_to(root))] = (info.st_mode, info.st_mtime_ns, content)
+    info = root.lstat()
+    out["."] = (info.st_mode, info.st_mtime_ns, "")
     return out
 
 

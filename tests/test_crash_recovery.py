@@ -9,8 +9,9 @@ in all, seeded, in chunks that pytest-xdist can spread.
 
 After each: the log is the old log or the old log plus exactly the new entry (a
 crash never half-writes or loses what was committed); if the entry is not in the
-log, no public file or secret shows it; a command picked at random (status, audit,
-or the same command again) repairs the game; `pbem audit` passes; the interrupted
+log, no public file or secret shows it; a command picked at random (status or the same
+command again) repairs the game, or `pbem audit` passes without changing a thing before
+status repairs it; `pbem audit` passes; the interrupted
 action is in the log or is accepted when sent again; and the next player's move is
 accepted.  The commands run in children of a zygote (tests/crash_runner.py), which
 makes a killed command cheap.
@@ -30,6 +31,7 @@ from typing import Callable, Iterator
 
 import pytest
 from click.testing import CliRunner
+from conftest import disk_state
 from crash_runner import CrashRunner, Finished
 from hostile_harness import assert_clean_line, game_files
 from pipeline_helpers import new_game, signed_move
@@ -233,13 +235,18 @@ def run_interrupted(world: World, scenario: Scenario, plan: Plan, where: Path, r
     elif "no space left" in done.output:
         assert "nothing was committed" not in done.output, f"{what}: it says nothing was committed, but it was"
 
-    # any command repairs it; audit passes
+    # any command repairs it (`pbem audit` passes and changes nothing: the next command repairs); audit passes
     recovery = rng.choice(["status", "audit", "again"])
     if recovery == "again":
         scenario.again_ok(game)
     else:
+        before = disk_state(game)
         result = _cli([recovery, game])
         assert result.exit_code == 0, f"{what}, then {recovery}: {result.output}"
+        if recovery == "audit":
+            assert disk_state(game) == before, f"{what}: the audit changed the game folder"
+            result = _cli(["status", game])
+            assert result.exit_code == 0, f"{what}, then status: {result.output}"
     report = audit(gd)
     assert report.ok, f"{what}, then {recovery}: {report.problems}"
     leftovers = [p for p in game.rglob("*") if TEMP_NAME.match(p.name)]
@@ -352,7 +359,7 @@ def test_a_real_full_disk_on_a_small_tmpfs(world, tmp_path):
                 assert done.output.count("\n") == 1 and "no space left on the device" in done.output, done.output
             written += done.status == 0
             filler.unlink()                   # the moderator frees some space
-            result = _cli([rng.choice(["status", "audit"]), game])
+            result = _cli([rng.choice(["status", "audit"]), game])   # the audit reports; `again_ok` repairs
             assert result.exit_code == 0, result.output
             report = audit(GameDir(game))
             assert report.ok, (leave, report.problems)

@@ -21,7 +21,7 @@ from pbem.errors import excerpt, one_line
 from pbem.movefile import MAX_ACTIONS
 from pbem.moderator import ModeratorError, moderate
 from pbem.newgame import NewGameError, PlayerSpec, create_game
-from pbem.repair import open_game
+from pbem.repair import load_repaired, open_game
 from pbem.safefile import UnreadableFile, read_regular_file
 from pbem.submit import read_move_files, submit
 from pbem.table import Table
@@ -255,7 +255,12 @@ def test_a_crash_before_the_commit_leaves_nothing_and_the_move_can_be_sent_again
     proc = _cli_submit(game, raw, sig, tmp_path, "kill-rename:log.yaml")
     assert proc.returncode == -9
     assert list(game.moves_dir.iterdir()) and len(game.entries()) == 1   # a stray archive, nothing committed
-    assert audit(game).ok                                               # audit repairs first, then passes
+    before = tree_snapshot(game.root)
+    report = audit(game)                                                # audit only reports it ...
+    assert report.ok and any("moves/000001-red.yaml is the archive of a move that never reached the log" in n
+                             for n in report.notes), report.notes
+    assert tree_snapshot(game.root) == before
+    load_repaired(game)                                                 # ... the next command removes it
     assert list(game.moves_dir.iterdir()) == []
     receipt = submit(game, raw, sig)                                    # the same move, accepted now
     assert receipt.index == 1 and audit(game).ok
@@ -278,6 +283,8 @@ def test_a_full_disk_is_one_line_and_loses_nothing(game, key_pool, tmp_path):
     proc = _cli_submit(game, raw, sig, tmp_path, "enospc:log.yaml")
     assert proc.returncode == 1 and proc.stderr.count("\n") == 1
     assert "no space left" in proc.stderr and "nothing was committed" in proc.stderr
-    assert audit(game).ok
+    left = tree_snapshot(game.root)
+    assert audit(game).ok and tree_snapshot(game.root) == left           # the audit reports, changes nothing
+    load_repaired(game)                                                  # the next command repairs
     assert tree_snapshot(game.root) == before
     submit(game, raw, sig)

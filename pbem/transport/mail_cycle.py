@@ -351,8 +351,8 @@ def _reply_body(game_id: str, results: list[MoveResult]) -> str:
         elif r.verdict == ACCEPTED:
             out.append(f"ACCEPTED ({r.label}):")
             out += r.lines
-            out.append("The attached receipt-entry*.yaml (and .sig) is the moderator's signed receipt: keep it;")
-            out.append("`pbem audit GAME --receipt FILE` proves later that the log still holds your move.")
+            out.append("The attached receipt-entry*.yaml (and .sig) is the moderator's signed receipt: keep it")
+            out.append("(`pbem receipt keep GAME FILE`); `pbem audit GAME` then proves the log still holds your move.")
             out.append("The new digest follows in a separate message.")
         else:
             out.append(f"REJECTED ({r.label}): {r.lines[0]}")
