@@ -17,6 +17,13 @@ Every command on the moderator's copy of a game goes through :func:`open_game` (
 :func:`repair` under the lock), so the next command, whichever it is, leaves the game as if
 the interrupted one had finished or never started.  `pbem audit` never repairs: it reports
 the plan (:mod:`pbem.audit`).
+
+What no interrupted command leaves (the plan's *evidence*: a log shorter than, or different
+from, the one the moderator's snapshot was made from; entries after it; an archived move no
+entry refers to) is never "repaired": removing the archives of a cut-back log would destroy
+the players' signed moves, and cutting entries would destroy committed ones.  Every command
+then stops with :class:`TamperedGame`, changing nothing, until the moderator restores the
+folder from a good copy (or, to go on from this log, moves the named files away).
 """
 from __future__ import annotations
 
@@ -26,12 +33,36 @@ import time
 from typing import Iterator
 
 from pbem.append import publish
+from pbem.errors import PbemError
 from pbem.entryclock import CLOCK, read_clock, record_time
 from pbem.fsutil import locked
 from pbem.gamedir import GameDir
 from pbem.leftovers import Finding, Kind, RepairPlan, plan_repair
 from pbem.log import LOG_NAME
 from pbem.table import Table
+
+class TamperedGame(PbemError):
+    """The moderator's copy holds what no interrupted command leaves; nothing was changed."""
+
+
+#: what the moderator does about each kind of evidence (one line each)
+_WAY_OUT = {
+    Kind.LOG_NOT_SNAPSHOT: "restore log.yaml from a good copy (a backup, the published one); to go on from this "
+                           "log instead, delete moderator/snapshot.json",
+    Kind.ENTRIES_AFTER: "restore log.yaml from a good copy; to keep these entries, delete moderator/snapshot.json",
+    Kind.UNLOGGED_ARCHIVE: "restore log.yaml from a good copy; to go on from this log instead, move that file out "
+                           "of moves/",
+}
+
+
+def refuse_evidence(plan: RepairPlan) -> None:
+    """Stop (:class:`TamperedGame`) when the plan holds evidence that the log was cut back or rewritten."""
+    evidence = [f for f in plan.findings if not f.leftover]
+    if evidence:
+        first = evidence[0]
+        more = f" (and {len(evidence) - 1} more finding(s): `pbem audit` lists them)" if len(evidence) > 1 else ""
+        raise TamperedGame(f"{first.text}{more}; nothing was changed: {_WAY_OUT.get(first.kind, 'restore the game folder from a good copy')}")
+
 
 def is_moderator_copy(gd: GameDir) -> bool:
     """Only the moderator's copy (it holds the seed) is ever repaired or written."""
@@ -44,10 +75,11 @@ def repair(gd: GameDir, check_derived: bool = True) -> tuple[Table, list[str]]:
     ``check_derived=False`` rebuilds the derived files only when the log is ahead of the
     snapshot, not when a file differs from the snapshot's record."""
     plan = plan_repair(gd)
+    refuse_evidence(plan)
     notes = _remove_temp_files(gd, plan.of(Kind.TEMP_FILE))
     notes += _cut_torn_end(gd, plan)
     table = Table.load(gd, check_derived, log_text=plan.committed_text())
-    notes += _remove_archives(gd, plan.of(Kind.STRAY_ARCHIVE, Kind.UNLOGGED_ARCHIVE))
+    notes += _remove_archives(gd, plan.of(Kind.STRAY_ARCHIVE))
     if table.derived_stale:
         clock = read_clock(gd.moderator_dir)
         if (gd.moderator_dir / CLOCK).is_file() and str(table.last["index"]) not in clock:

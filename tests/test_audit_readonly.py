@@ -78,6 +78,26 @@ def test_a_truncated_log_on_the_moderators_copy_is_a_problem_and_nothing_is_dele
     assert disk_state(game.root) == before
 
 
+def test_after_a_cut_back_log_every_moderator_command_refuses_and_destroys_no_evidence(game: GameDir) -> None:
+    """A crash never makes the log shorter than the snapshot's: the next command does not "repair"
+    that (it would delete the players' signed moves); it stops with one line and changes nothing."""
+    cut_last_entry(game)
+    before = disk_state(game.root)
+    for command in (["status", str(game.root)], ["legal", str(game.root), "--player", "red"], ["show", str(game.root)]):
+        result = CliRunner().invoke(main, command)
+        assert result.exit_code != 0, (command, result.output)
+        line = result.output.strip()
+        assert line.count("\n") == 0 and "log.yaml is shorter" in line and "nothing was changed" in line, line
+        assert "restore log.yaml from a good copy" in line, line
+        assert disk_state(game.root) == before, command
+    # going on from the shorter log is the moderator's explicit choice: as the line says
+    game.snapshot_path.unlink()
+    for name in ("000003-green.yaml", "000003-green.yaml.sig"):
+        (game.moves_dir / name).rename(game.root.parent / name)
+    result = CliRunner().invoke(main, ["status", str(game.root)])
+    assert result.exit_code == 0, result.output
+
+
 def test_a_truncated_log_on_a_players_copy_is_a_problem_and_nothing_is_deleted(game: GameDir,
                                                                                 tmp_path: Path) -> None:
     copy = tmp_path / "players-copy"
