@@ -65,14 +65,21 @@ _PLAIN_REST = r"(?:[^ \t\n,\[\]{}:]+|:(?=[^ \t\n,\[\]{}]))*"
 _FLOW_PLAIN = (rf"[^ \t\n,\[\]{{}}:#&*!?\"\']{_PLAIN_REST}"
                rf"(?:[ \t\n]+(?:[^ \t\n,\[\]{{}}:#]|:(?=[^ \t\n,\[\]{{}}])){_PLAIN_REST})*")
 _QUOTED = r'"(?:[^"\\]|\\.)*"|\'(?:[^\']|\'\')*\''
-#: one token in flow context, after any whitespace, comments and indicators (groups 1-3: the last
-#: ``,``, ``:`` and ``?`` among them; at the start of a token in flow context ``:`` and ``?`` are
-#: always indicators); its own group says what it is: an opening or closing bracket, a scalar
-#: (quoted, or plain over one or more lines), an anchor or alias, a tag, or (none of these) the
-#: end of the text or an unterminated quoted scalar
-_FLOW_TOKEN = re.compile(rf"(?:[ \t\n]+|#[^\n]*|(,)|(:)|(\?))*(?:([\[{{])|([\]}}])"
-                         rf"|({_QUOTED}|{_FLOW_PLAIN})"
-                         rf"|([&*])(?=[^ \t\n,\[\]{{}}])|(![^ \t\n,\[\]{{}}]*)|\Z|[\"\'&*])", re.S)
+
+
+@functools.cache
+def _flow_token() -> re.Pattern[str]:
+    """One token in flow context, after any whitespace, comments and indicators (groups 1-3: the
+    last ``,``, ``:`` and ``?`` among them; at the start of a token in flow context ``:`` and ``?``
+    are always indicators); its own group says what it is: an opening or closing bracket, a scalar
+    (quoted, or plain over one or more lines), an anchor or alias, a tag, or (none of these) the
+    end of the text or an unterminated quoted scalar.  Compiled when first needed (it takes a few
+    milliseconds, and most documents never need it)."""
+    return re.compile(rf"(?:[ \t\n]+|#[^\n]*|(,)|(:)|(\?))*(?:([\[{{])|([\]}}])"
+                      rf"|({_QUOTED}|{_FLOW_PLAIN})"
+                      rf"|([&*])(?=[^ \t\n,\[\]{{}}])|(![^ \t\n,\[\]{{}}]*)|\Z|[\"\'&*])", re.S)
+
+
 _COMMA, _COLON, _QUESTION, _OPEN, _CLOSE, _SCALAR, _ANCHOR, _TAG_TOKEN = 1, 2, 3, 4, 5, 6, 7, 8
 _DOUBLE = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 _SINGLE = re.compile(r"'(?:[^']|'')*'", re.S)
@@ -342,7 +349,7 @@ class _Scanner:
         seqs: list[bool] = []            # each open bracket: a sequence (else a mapping)...
         pairs: list[bool] = []           # ...and, for a sequence, whether its entry is a pair
         # every position matches some alternative, so the tokens follow one another without a gap
-        for m in _FLOW_TOKEN.finditer(self.text, c):
+        for m in _flow_token().finditer(self.text, c):
             kind = m.lastindex
             if seqs and seqs[-1]:
                 comma = m.start(_COMMA)
