@@ -1,48 +1,99 @@
-# pbem: the two set-up commands are `make demo` and `make test`.
+# pbem: the two set-up commands are `make demo` and `make test` (docs/development.md).
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed
+SOURCES := pyproject.toml $(shell find pbem games templates -type f -not -name '*.pyc')
 
 # test workers (pytest-xdist): one per core; TEST_WORKERS=0 runs the tests in this one process
 TEST_WORKERS ?= auto
+PYTEST = python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist load --maxschedchunk 2
 
-.PHONY: demo test typecheck system-deps bench install clean
+# Everything .venv holds comes from the hashed lock in requirements/ (pip --require-hashes),
+# for CPython 3.11 on Linux x86_64, what CI runs; pyproject.toml keeps ranges for users.
+# Builds use the locked hatchling and setuptools (--no-build-isolation): nothing unhashed.
+LOCKED := --quiet --require-hashes --no-build-isolation
+
+.PHONY: demo test test-latest typecheck system-deps bench install lock clean
 .NOTPARALLEL:
 
 # the system tools the tests use for real (age, ssh-keygen, dovecot, fonts...): apt-get installs any missing
 system-deps:
 	@$(PYTHON) tools/ensure_system_deps.py
 
-$(BIN)/python:
+# a new .venv gets pip itself and the build tools from the lock first
+$(VENV)/.base: requirements/pip.txt requirements/build.txt
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install $(LOCKED) -r requirements/pip.txt
+	$(BIN)/python -m pip install $(LOCKED) -r requirements/build.txt
+	touch $@
 
-# A regular (non-editable) install: commands are tested as users get them.
-$(STAMP): $(BIN)/python pyproject.toml $(shell find pbem games templates -type f -not -name '*.pyc')
-	$(BIN)/python -m pip install --quiet --force-reinstall --no-deps . && \
-	$(BIN)/python -m pip install --quiet ".[test]"
-	touch $(STAMP)
+# what pbem needs to run (make demo)...
+$(VENV)/.runtime: $(VENV)/.base requirements/runtime.txt
+	$(BIN)/python -m pip install $(LOCKED) -r requirements/runtime.txt
+	touch $@
 
-install: $(STAMP)
+# ...and to be tested (make test): the runtime part at the same versions, and the test tools
+$(VENV)/.dev: $(VENV)/.runtime requirements/dev.txt
+	$(BIN)/python -m pip install $(LOCKED) -r requirements/dev.txt
+	touch $@
+
+# pbem itself, a regular (non-editable) install: commands are tested as users get them.
+# `pip check`: the lock still satisfies pyproject.toml (else: make lock)
+$(VENV)/.pbem: $(VENV)/.runtime $(SOURCES)
+	$(BIN)/python -m pip install --quiet --no-build-isolation --no-deps --force-reinstall .
+	@$(BIN)/python -m pip check >/dev/null || { $(BIN)/python -m pip check; \
+		echo "make: the lock (requirements/*.txt) does not satisfy pyproject.toml: run make lock"; exit 1; }
+	touch $@
+
+install: $(VENV)/.dev $(VENV)/.pbem
 
 # the console script does not put the checkout on sys.path: this runs the installed package
-demo: $(STAMP)
+demo: $(VENV)/.pbem
 	$(BIN)/pbem demo --dir demo-game
 
 # mypy over pbem/ (configured in pyproject.toml); part of `make test`
-typecheck: $(STAMP)
+typecheck: install
 	$(BIN)/python -m mypy
 
 # slow tests start first, longest first (tests/conftest.py); --maxschedchunk 2 hands out tests a few at a time
-test: system-deps $(STAMP) typecheck
-	cd tests && ../$(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist load --maxschedchunk 2 \
-		$(PYTEST_ARGS) .
+test: system-deps install typecheck
+	cd tests && ../$(BIN)/$(PYTEST) $(PYTEST_ARGS) .
 
 # speed figures beside the goals of issue 12 (docs/performance.md); SOAK=1: 10,000 bot games, memory at start and end
 BENCH_ARGS ?=
-bench: $(STAMP)
+bench: install
 	$(BIN)/python benchmarks/run.py $(if $(SOAK),--soak,) $(BENCH_ARGS)
 
+# --- the lock ---------------------------------------------------------------------------------
+# `make lock` resolves the newest releases within pyproject.toml's ranges again (UPGRADE= keeps
+# the pins that still fit, e.g. after adding a dependency), with uv, for CPython 3.11 on Linux
+# x86_64 whatever machine it runs on, and writes every file's hash from PyPI.
+UV_VERSION := 0.13.9
+LOCK_VENV  := .venv-lock
+UPGRADE    ?= --upgrade
+UV_COMPILE  = $(LOCK_VENV)/bin/uv pip compile --quiet $(UPGRADE) --generate-hashes --python-version 3.11 \
+	--python-platform x86_64-manylinux_2_28 --custom-compile-command "make lock"
+
+lock:
+	test -x $(LOCK_VENV)/bin/uv && $(LOCK_VENV)/bin/uv --version | grep -q " $(UV_VERSION) " || \
+		{ rm -rf $(LOCK_VENV) && $(PYTHON) -m venv $(LOCK_VENV) && \
+		  $(LOCK_VENV)/bin/python -m pip install --quiet uv==$(UV_VERSION); }
+	$(UV_COMPILE) pyproject.toml requirements/build.in --extra test -o requirements/dev.txt
+	$(UV_COMPILE) pyproject.toml --constraint requirements/dev.txt -o requirements/runtime.txt
+	$(UV_COMPILE) requirements/build.in --constraint requirements/dev.txt -o requirements/build.txt
+	$(UV_COMPILE) requirements/pip.in -o requirements/pip.txt
+
+# the suite against the newest releases, ignoring the lock, in a venv of its own: a breaking
+# release shows here before users meet it (the versions that differ from the lock come first)
+LATEST_VENV := .venv-latest
+test-latest: system-deps
+	rm -rf $(LATEST_VENV)
+	$(PYTHON) -m venv $(LATEST_VENV)
+	$(LATEST_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(LATEST_VENV)/bin/python -m pip install --quiet --upgrade --upgrade-strategy eager ".[test]"
+	$(LATEST_VENV)/bin/python tools/compare_lock.py requirements/dev.txt
+	$(LATEST_VENV)/bin/python -m mypy
+	cd tests && ../$(LATEST_VENV)/bin/$(PYTEST) $(PYTEST_ARGS) .
+
 clean:
-	rm -rf $(VENV) demo-game build dist .bench
+	rm -rf $(VENV) $(LATEST_VENV) $(LOCK_VENV) demo-game build dist .bench

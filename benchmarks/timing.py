@@ -105,8 +105,8 @@ class Goal:
     goal: float
     higher_is_better: bool
     unit: str = ""
-    #: one of the figures of the issue's table (else: another game held to the same yardstick)
-    in_table: bool = True
+    #: which summary it goes under
+    group: str = "the figures of issue 12's table"
 
     @property
     def met(self) -> bool:
@@ -121,7 +121,7 @@ class Goal:
 
     def line(self) -> str:
         op = ">=" if self.higher_is_better else "<="
-        verdict = "MET" if self.met else "not met"
+        verdict = "met" if self.met else "not met"
         return (f"{self.name:<70} {self.value:8.2f}{self.unit:<4} goal {op} {self.goal:g}{self.unit:<4} "
                 f"{self.of_goal:5.2f} of goal  {verdict}")
 
@@ -141,9 +141,8 @@ class Report:
         self.say("  -> " + goal.line())
 
     def summary(self) -> None:
-        for in_table, title in ((True, "the figures of issue 12's table"),
-                                (False, "the other games, held to the same yardstick")):
-            goals = [g for g in self.goals if g.in_table == in_table]
+        for title in dict.fromkeys(g.group for g in self.goals):   # in the order they came
+            goals = [g for g in self.goals if g.group == title]
             if goals:
                 self.say(f"\nsummary: {title}")
                 for g in goals:

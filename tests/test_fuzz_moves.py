@@ -8,8 +8,10 @@ by another player, or not at all.  For every file, whatever happens:
 * `pbem submit` and `pbem check` exit 0 or 1, never with a traceback; a refusal is
   one clean line (no raw control or bidi characters, short);
 * a refusal changes nothing on disk; an accepted move leaves a game that
-  `pbem audit` passes;
-* each takes under 2 s and 200 MB.
+  `pbem audit` passes.
+
+What the hostile inputs cost in time and memory is a figure of `make bench`
+(benchmarks/hostile_costs.py), not an assertion here.
 
 The run is bounded (200 examples, derandomized, so `make test` stays fast and
 stable).  To fuzz longer and with fresh randomness:
@@ -28,7 +30,7 @@ from typing import Any, Iterator
 import pytest
 from click.testing import CliRunner
 from conftest import tree_snapshot
-from hostile_harness import assert_clean_output, assert_refused_in_one_line, measured_rss, sign
+from hostile_harness import assert_clean_output, assert_refused_in_one_line, sign
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pipeline_helpers import new_game, signed_move
@@ -179,14 +181,10 @@ def test_mutated_move_files_are_refused_in_one_line_or_accepted_into_a_game_that
         signature = sign(bench.keys["red"], bench.bases[0]) if signer == "unsigned" else sign(bench.keys[signer], raw)
         move.with_name("move.yaml.sig").write_text(signature)
 
-        with measured_rss() as cost:
-            checked = CliRunner().invoke(main, ["check", str(bench.player_copy), str(move)])
-        cost.check("check")
+        checked = CliRunner().invoke(main, ["check", str(bench.player_copy), str(move)])
         assert_clean_output(checked, f"check {raw[:80]!r}")
 
-        with measured_rss() as cost:
-            result = CliRunner().invoke(main, ["submit", str(bench.gd.root), str(move)])
-        cost.check("submit")
+        result = CliRunner().invoke(main, ["submit", str(bench.gd.root), str(move)])
         if result.exit_code == 0:
             bench.accepted += 1
             assert result.stdout.startswith("accepted: red's move"), result.output

@@ -6,7 +6,6 @@ import os
 import stat
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -76,12 +75,10 @@ HOSTILE_YAML = {
 
 @pytest.mark.parametrize("pure", [False, True], ids=["libyaml", "pure-python"])
 @pytest.mark.parametrize("name", sorted(HOSTILE_YAML))
-def test_hostile_yaml_is_one_clean_line_fast(name, pure):
+def test_hostile_yaml_is_one_clean_line(name, pure):
     text, why = HOSTILE_YAML[name]
-    started = time.perf_counter()
     with pytest.raises(yamlio.YamlError) as caught:
         yamlio.load_strict(text, "move file", pure=pure)
-    assert time.perf_counter() - started < 2
     message = str(caught.value)
     assert why in message and "\n" not in message and len(message) < 300
 
@@ -125,10 +122,8 @@ def test_an_unsigned_bomb_is_refused_without_being_parsed(game, monkeypatch):
         raise AssertionError("a stranger's file was parsed")
     monkeypatch.setattr(movefile.yamlio, "load_strict", no_parsing)
     before = tree_snapshot(game.root)
-    started = time.perf_counter()
     with pytest.raises(Rejected, match="bad signature"):
         submit(game, BOMB, "-----BEGIN SSH SIGNATURE-----\nAAAA\n-----END SSH SIGNATURE-----\n")
-    assert time.perf_counter() - started < 2
     assert tree_snapshot(game.root) == before
 
 

@@ -5,7 +5,7 @@ or none) from red's address, and twice pasted inline from a stranger's address; 
 messages that are hostile as mail (headers, file names, MIME nesting, raw binary);
 then, last, a valid signed move that must be accepted in the same run.  Every
 message must be recorded once in the ledger with a one-line reason, answered only
-if it came from a player's address, and cost under 2 s and 200 MB; nothing but
+if it came from a player's address; nothing but
 the ledger may change before the valid move; no crash report.  The SMTP server
 (aiosmtpd) is real; the Maildir is read as `pbem mail fetch` reads it.
 """
@@ -23,12 +23,10 @@ from click.testing import CliRunner
 from conftest import tree_snapshot
 from hostile import make_corpus as mc
 from hostile_harness import (
-    Cost,
     assert_clean_line,
     bind,
     entries_for,
     garbage_signature,
-    measured_rss,
     sign,
 )
 from mailservers import GM, PLAYERS, Router, World, address, make_cert, start_smtp
@@ -132,8 +130,8 @@ def _mail_hostile(world: World) -> dict[str, bytes]:
 
 
 @dataclass
-class Timings:
-    handled: list[tuple[str, Cost]] = field(default_factory=list)     # (Message-ID, time and memory)
+class Seen:
+    handled: list[str] = field(default_factory=list)     # Message-IDs
     before_valid: dict[str, str] | None = None
 
 
@@ -165,32 +163,29 @@ def test_every_corpus_message_in_one_fetch_is_refused_once_and_the_valid_move_be
     box.add(valid.as_bytes())
     before = tree_snapshot(gd.root)
 
-    timings = Timings()
+    seen = Seen()
     real_handle = mail_cycle._handle
 
-    def timed_handle(gd_, header, ledger, item, msg, *rest):   # the real _handle, measured per message
+    def watched_handle(gd_, header, ledger, item, msg, *rest):   # the real _handle, message by message
         message_id = mail_cycle._header(msg, "Message-ID")
         if message_id == valid_id:
-            timings.before_valid = tree_snapshot(gd.root)
-        with measured_rss() as cost:
-            real_handle(gd_, header, ledger, item, msg, *rest)
-        timings.handled.append((message_id, cost))
+            seen.before_valid = tree_snapshot(gd.root)
+        real_handle(gd_, header, ledger, item, msg, *rest)
+        seen.handled.append(message_id)
 
-    monkeypatch.setattr(mail_cycle, "_handle", timed_handle)
+    monkeypatch.setattr(mail_cycle, "_handle", watched_handle)
     result = CliRunner().invoke(mail, ["fetch", str(gd.root)], env=world.env())
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise AssertionError(f"pbem mail fetch: {result.exception!r}") from result.exception
     assert result.exit_code == 0, result.output
 
-    # one run handled every message, each within the limits
-    assert len(timings.handled) == total + 1
-    for message_id, cost in timings.handled:
-        cost.check(f"message {message_id}")
+    # one run handled every message
+    assert len(seen.handled) == total + 1
 
     # nothing changed on disk but the ledger until the valid move came
-    assert timings.before_valid is not None
-    changed = {k for k in before.keys() | timings.before_valid.keys()
-               if before.get(k) != timings.before_valid.get(k)}
+    assert seen.before_valid is not None
+    changed = {k for k in before.keys() | seen.before_valid.keys()
+               if before.get(k) != seen.before_valid.get(k)}
     assert changed <= BOOKKEEPING, f"changed by refused messages: {sorted(changed - BOOKKEEPING)}"
     assert not (gd.moderator_dir / "crashes").exists(), list((gd.moderator_dir / "crashes").iterdir())
 
