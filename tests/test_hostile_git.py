@@ -47,7 +47,7 @@ class Seen:
 
 def _game_files(root) -> dict[str, str]:
     """The moderator's game folder, but for what a refusal may add (receipts) or remove (incoming)."""
-    return game_files(root, skip=("receipts/", "incoming/", "moderator/git-sync.lock"))
+    return game_files(root, skip=("receipts/", "incoming/", "moderator/git-sync.lock", "moderator/sync.index"))
 
 
 def test_every_corpus_file_in_one_push_is_refused_with_a_receipt_and_the_valid_move_behind_is_taken(
@@ -104,19 +104,19 @@ def test_every_corpus_file_in_one_push_is_refused_with_a_receipt_and_the_valid_m
     red.git("push", "-q")                               # one push
 
     seen = Seen()
-    real_handle = git_sync._handle
+    real_answer = git_sync._Sync._answer
 
-    def timed_handle(repo, gd, prefix, item, reason, waiting, *rest):   # the real _handle, measured per item
+    def timed_answer(self, item, state):      # the real _answer, measured per item
         if seen.first is None:
-            seen.first = _game_files(gd.root)
+            seen.first = _game_files(self.gd.root)
         if item.name == VALID:
-            seen.before_valid = _game_files(gd.root)
+            seen.before_valid = _game_files(self.gd.root)
         with measured_rss() as cost:
-            result = real_handle(repo, gd, prefix, item, reason, waiting, *rest)
+            result = real_answer(self, item, state)
         seen.handled.append((item.name, cost))
         return result
 
-    monkeypatch.setattr(git_sync, "_handle", timed_handle)
+    monkeypatch.setattr(git_sync._Sync, "_answer", timed_answer)
     result = CliRunner().invoke(git_group, ["sync", str(shared.moderator.root)])
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise AssertionError(f"pbem git sync: {result.exception!r}") from result.exception
