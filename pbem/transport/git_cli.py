@@ -203,8 +203,7 @@ def _private_settings(gd: Any) -> tuple[Any, str]:
     if path.is_file():
         repo = Repo.discover(gd.root)
         rel = repo.rel(path)
-        tracked = repo.run("ls-files", "--error-unmatch", "--", f":(literal){rel}", check=False).returncode == 0
-        if tracked or (repo.head() and repo.resolve_path("HEAD", rel, "blob")):
+        if repo.run("ls-files", "--error-unmatch", "--", f":(literal){rel}", check=False).returncode == 0:
             return GitSettings(), (f"warning: {rel} is tracked in git (pushed by someone), so it is not read; "
                                    "using the command-line options and the defaults")
     return load_settings(gd), ""

@@ -219,9 +219,12 @@ class Repo:
 
     def unfinished_operation(self) -> str | None:
         """'rebase', 'merge' or 'cherry-pick' when one was left half done in this clone."""
-        for name, what in (("rebase-merge", "rebase"), ("rebase-apply", "rebase"), ("MERGE_HEAD", "merge"),
-                           ("CHERRY_PICK_HEAD", "cherry-pick")):
-            if self.git_path(name).exists():
+        names = (("rebase-merge", "rebase"), ("rebase-apply", "rebase"), ("MERGE_HEAD", "merge"),
+                 ("CHERRY_PICK_HEAD", "cherry-pick"))
+        args = [a for name, _what in names for a in ("--git-path", name)]
+        paths = self.out("rev-parse", *args).splitlines()
+        for path, (_name, what) in zip(paths, names):
+            if (Path(path) if Path(path).is_absolute() else self.root / path).exists():
                 return what
         return None
 

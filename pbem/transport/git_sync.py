@@ -200,6 +200,18 @@ class _Sync:
         self.left_out: list[str] = []          # lines for the next commit's message
         self.clock_restored = False
         self._revealed: bool | None = None     # the log holds a reveal entry (read when needed)
+        self._trees: dict[str, str] = {}
+        self._bases: dict[tuple[str, str], str | None] = {}
+        self.tracked = False                   # the local branch follows the remote one
+
+    def tree(self, commit: str) -> str:
+        """A commit's tree (remembered)."""
+        if commit not in self._trees:
+            tree = self.repo.resolve(commit, "tree")
+            if tree is None:
+                raise GitError(f"{commit[:12]} is not a commit in {self.repo.root}")
+            self._trees[commit] = tree
+        return self._trees[commit]
 
     def revealed(self) -> bool:
         if self._revealed is None:
@@ -283,9 +295,23 @@ class _Sync:
 
     def _track(self) -> None:
         """After the first push, let plain `git pull` in the moderator's clone work too."""
+        if self.tracked:
+            return
+        self.tracked = True
         if self.repo.current_branch() == self.branch and \
                 self.repo.config_get(f"branch.{self.branch}.remote") is None:
             self.repo.run("branch", "--quiet", f"--set-upstream-to={self.remote}/{self.branch}", check=False)
+
+    def _merge_base(self, a: str, b: str) -> str | None:
+        """The last commit both have (remembered: it answers which one contains the other too)."""
+        key = (a, b) if a < b else (b, a)
+        if key not in self._bases:
+            self._bases[key] = self.repo.merge_base(a, b)
+        return self._bases[key]
+
+    def _is_ancestor(self, older: str, newer: str) -> bool:
+        """Whether ``older`` is in ``newer``'s history."""
+        return older == newer or self._merge_base(older, newer) == older
 
     def _subjects(self, since: str | None) -> list[str]:
         if self.head is None or self.head == since:
@@ -296,13 +322,12 @@ class _Sync:
     def _reset_index(self) -> None:
         """Point the clone's index at the local branch (the work tree is left alone)."""
         try:
-            head = self.repo.head()
-            tree = self.repo.resolve(head, "tree") if head else None
-            if head is None or tree is None:
+            head = self.head
+            if head is None:
                 return
             waiting = [join(p.decode("utf-8", "surrogateescape"), INCOMING).encode("utf-8", "surrogateescape")
-                       for p in self.maker.other_games(tree)] + [self.incoming.encode()]
-            if not reset_index(self.repo, head, waiting):
+                       for p in self.maker.other_games(self.tree(head))] + [self.incoming.encode()]
+            if not reset_index(self.repo, head, waiting, self.repo.git_path("index")):
                 self.report.notes.append("the clone's index is in use by another git command; run `git reset -q` "
                                          "once it is done, so that `git status` shows the new commits")
         except (PbemError, OSError) as exc:
@@ -350,12 +375,10 @@ class _Sync:
         lines: list[str] = []
         if not self.opts.pull_requests:
             up, head = self.upstream, self.head
-            if up is None or head is None or up == head or self.repo.is_ancestor(up, head):
+            if up is None or head is None or up == head or self._is_ancestor(up, head):
                 return []
-            base = self.repo.merge_base(head, up) or self.repo.resolve(head, "tree")
-            head_tree = self.repo.resolve(head, "tree")
-            assert head_tree is not None
-            games = self.maker.other_games(head_tree)
+            base = self._merge_base(head, up) or self.tree(head)
+            games = self.maker.other_games(self.tree(head))
             for path in self.repo.changed_between(base, up):
                 if self._is_incoming(path) or any(under(path, g) for g in games):
                     continue
@@ -366,8 +389,8 @@ class _Sync:
         for source in sources:
             if not source.number or source.number not in waiting:
                 continue
-            base = self.repo.merge_base(source.tip, self.upstream) if self.upstream else None
-            for path in self.repo.changed_between(base, source.tip):
+            since = self.repo.merge_base(source.tip, self.upstream) if self.upstream else None
+            for path in self.repo.changed_between(since, source.tip):
                 if not self._is_incoming(path):
                     lines.append(f"left out {shown_path(path)} from {source.label}: only files under "
                                  f"{self.incoming}/PLAYER/ are taken from pull requests")
@@ -392,26 +415,22 @@ class _Sync:
         already builds on it; local commits that do not are rebuilt on top of it first."""
         head, up = self.head, self.upstream
         assert head is not None
-        if up is None or up == head or self.repo.is_ancestor(up, head):
+        if up is None or up == head or self._is_ancestor(up, head):
             self.parent = head
-        elif self.repo.is_ancestor(head, up):
+        elif self._is_ancestor(head, up):
             self.parent = up
         else:
             self.parent = self._rebuild_local_commits(head, up)
-        source = self.parent if self.opts.pull_requests else self.head
-        tree = self.repo.resolve(source or self.parent, "tree")
-        assert tree is not None
-        self.base = tree
+        self.base = self.tree(self.parent if self.opts.pull_requests else (self.head or self.parent))
 
     def _rebuild_local_commits(self, head: str, up: str) -> str:
         """The local commits that are not on the shared branch, made again on top of it: each keeps its
         message, author and game folder; incoming/ is what waits now."""
         chain = self.repo.rev_list("--reverse", "--topo-order", head, f"^{up}")
         carried = self._carried()
-        up_tree = self.repo.resolve(up, "tree")
-        assert up_tree is not None
+        up_tree = self.tree(up)
         parent = up
-        if self.repo.merge_base(head, up) is None or len(chain) > MAX_REBUILT:
+        if self._merge_base(head, up) is None or len(chain) > MAX_REBUILT:
             tree = self._rebuilt_tree(head, up_tree, carried, None)
             message = (f"pbem: the moderator's {len(chain)} unpublished commit(s), on top of the shared branch\n\n"
                        "Both histories are kept (this commit has two parents).\n")
@@ -420,9 +439,7 @@ class _Sync:
             for commit in chain:
                 message, author, parents = self.repo.commit_info(commit)
                 before = parents[0] if parents else None
-                parent_tree = self.repo.resolve(parent, "tree")
-                assert parent_tree is not None
-                tree = self._rebuilt_tree(commit, parent_tree, carried, before)
+                tree = self._rebuilt_tree(commit, self.tree(parent), carried, before)
                 parent = self.repo.commit_tree(tree, [parent], message, author)
         self.repo.update_ref("HEAD", parent, head)
         self.head = parent
@@ -430,11 +447,10 @@ class _Sync:
 
     def _rebuilt_tree(self, commit: str, onto: str, carried: dict[bytes, tuple[str, str]],
                       before: str | None) -> str:
-        tree = self.repo.resolve(commit, "tree")
-        assert tree is not None and self.upstream is not None
+        tree = self.tree(commit)
+        assert self.upstream is not None
         if not self.opts.pull_requests:          # the commit's own tree; other games as the shared branch has them
-            up_tree = self.repo.resolve(self.upstream, "tree")
-            return self.maker.build(tree, None, carried, others=up_tree)
+            return self.maker.build(tree, None, carried, others=self.tree(self.upstream))
         extra = {}                               # the shared branch, with what the commit changed
         if before is not None:
             extra = {p: v for p, v in self.repo.changes(before, commit).items() if not under(p, self.maker.game)}
@@ -618,9 +634,9 @@ class _Sync:
             own = self.maker.disk_files(published, seed, self.revealed)
         others = None
         if not self.opts.pull_requests and self.upstream is not None:
-            others = self.repo.resolve(self.upstream, "tree")
+            others = self.tree(self.upstream)
         tree = self.maker.build(self.base, own, self._carried(), others=others)
-        return None if tree == self.repo.resolve(self.parent, "tree") else tree
+        return None if tree == self.tree(self.parent) else tree
 
     def _make(self, tree: str, subject: str, body: str) -> str:
         """The commit, and the local branch moved to it (atomically: only if it is still where this
@@ -632,6 +648,7 @@ class _Sync:
                 "\n".join(shown) + (f"\n... and {more} more" if more else "")
         commit = self.repo.commit_tree(tree, [self.parent], f"{subject}\n\n{body}\n")
         self.repo.update_ref("HEAD", commit, self.head)
+        self._trees[commit] = tree
         self.head = self.parent = commit
         self.base = tree
         self.left_out = []

@@ -27,6 +27,7 @@ import shutil
 import stat
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from pbem.errors import PbemError
 from pbem.fsutil import TEMP_NAME
@@ -206,17 +207,19 @@ class TreeMaker:
         changes = [_record("0", ZERO, e.path) for e in entries if e.path not in final]
         old = {e.path: (e.mode, e.oid) for e in entries}
         changes += [_record(mode, oid, path) for path, (mode, oid) in final.items() if old.get(path) != (mode, oid)]
+        if not changes:
+            return base
         tree = self.repo.write_tree(self.gd.moderator_dir / INDEX_NAME, base, b"".join(changes))
         if tree not in self._listings:
             self._listings[tree] = [TreeEntry(mode, _kind(mode), oid, path) for path, (mode, oid) in sorted(final.items())]
         return tree
 
 
-def reset_index(repo: Repo, commit: str, waiting: list[bytes]) -> bool:
-    """Point the clone's index at ``commit`` (the work tree is left as it is), with the players' files
-    below the ``waiting`` folders that are not on disk marked skip-worktree.  The new index is made
-    beside the old one and renamed over it; False (nothing done) while another git holds the index."""
-    index = repo.git_path("index")
+def reset_index(repo: Repo, commit: str, waiting: list[bytes], index: Path) -> bool:
+    """Point the clone's index file ``index`` at ``commit`` (the work tree is left as it is), with the
+    players' files below the ``waiting`` folders that are not on disk marked skip-worktree.  The new
+    index is made beside the old one and renamed over it; False (nothing done) while another git
+    holds the index."""
     if index.with_name(index.name + ".lock").exists():
         return False
     temp = index.with_name(index.name + ".pbem-sync")
@@ -228,7 +231,7 @@ def reset_index(repo: Repo, commit: str, waiting: list[bytes]) -> bool:
     temp_lock = temp.with_name(temp.name + ".lock")
     if temp_lock.exists():
         temp_lock.unlink()
-    if repo.run_bytes("read-tree", "-m", commit, env=env, check=False).returncode != 0:
+    if repo.run_bytes("read-tree", "--reset", commit, env=env, check=False).returncode != 0:
         repo.run_bytes("read-tree", commit, env=env)
     missing = repo.run_bytes("ls-files", "-z", "--deleted", env=env).stdout.split(b"\0")
     skip = [p for p in dict.fromkeys(missing) if p and any(p.startswith(w + b"/") for w in waiting)]
