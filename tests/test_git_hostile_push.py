@@ -33,7 +33,7 @@ DRAW = [{"draw": True}]
 
 # --- writing trees no clone could hold, straight into the bare repository ---------------------------
 
-def _git_bytes(cwd: Path, *args: str, stdin: bytes = b"") -> bytes:
+def git_bytes(cwd: Path, *args: str, stdin: bytes = b"") -> bytes:
     import subprocess
     proc = subprocess.run(["git", *args], cwd=cwd, input=stdin, capture_output=True, check=False)
     assert proc.returncode == 0, proc.stderr
@@ -41,13 +41,13 @@ def _git_bytes(cwd: Path, *args: str, stdin: bytes = b"") -> bytes:
 
 
 def blob(bare: Path, data: bytes) -> str:
-    return _git_bytes(bare, "hash-object", "-w", "--stdin", stdin=data).decode().strip()
+    return git_bytes(bare, "hash-object", "-w", "--stdin", stdin=data).decode().strip()
 
 
 def _put(bare: Path, tree: str | None, parts: list[bytes], mode: str, oid: str | None) -> str:
     entries: dict[bytes, tuple[str, str, str]] = {}
     if tree:
-        for record in _git_bytes(bare, "ls-tree", "-z", tree).split(b"\0"):
+        for record in git_bytes(bare, "ls-tree", "-z", tree).split(b"\0"):
             if record:
                 meta, _, name = record.partition(b"\t")
                 m, kind, o = meta.decode().split()
@@ -63,19 +63,19 @@ def _put(bare: Path, tree: str | None, parts: list[bytes], mode: str, oid: str |
         entries[head] = ("040000", "tree", _put(bare, sub[2] if sub and sub[1] == "tree" else None, parts[1:],
                                                 mode, oid))
     stdin = b"".join(f"{m} {k} {o}\t".encode() + name + b"\0" for name, (m, k, o) in entries.items())
-    return _git_bytes(bare, "mktree", "-z", stdin=stdin).decode().strip()
+    return git_bytes(bare, "mktree", "-z", stdin=stdin).decode().strip()
 
 
 def graft(bare: Path, files: dict[bytes, tuple[str, str | None]], message: str) -> str:
     """A commit on main whose tree is main's with ``files`` (path -> (mode, object id), None removes)
     set, whatever the names: built with mktree, committed with commit-tree, moved with update-ref."""
-    parent = _git_bytes(bare, "rev-parse", "main").decode().strip()
-    tree = _git_bytes(bare, "rev-parse", "main^{tree}").decode().strip()
+    parent = git_bytes(bare, "rev-parse", "main").decode().strip()
+    tree = git_bytes(bare, "rev-parse", "main^{tree}").decode().strip()
     for path, (mode, oid) in files.items():
         tree = _put(bare, tree, path.split(b"/"), mode, oid)
-    commit = _git_bytes(bare, "-c", "user.name=mallory", "-c", "user.email=m@x", "commit-tree", tree, "-p", parent,
+    commit = git_bytes(bare, "-c", "user.name=mallory", "-c", "user.email=m@x", "commit-tree", tree, "-p", parent,
                         "-m", message).decode().strip()
-    _git_bytes(bare, "update-ref", "refs/heads/main", commit, parent)
+    git_bytes(bare, "update-ref", "refs/heads/main", commit, parent)
     return commit
 
 
@@ -97,7 +97,7 @@ def _blob_id(data: bytes) -> str:
 
 
 def assert_published_is_the_moderators(shared: Shared) -> None:
-    listing = _git_bytes(shared.bare, "ls-tree", "-r", "-z", "main")
+    listing = git_bytes(shared.bare, "ls-tree", "-r", "-z", "main")
     remote = {}
     for record in listing.split(b"\0"):
         if record:
@@ -224,7 +224,7 @@ def probe_forged_files(shared: Shared) -> str:
 
 
 def probe_links_and_submodules(shared: Shared) -> str:
-    commit = _git_bytes(shared.bare, "rev-parse", "main").decode().strip()
+    commit = git_bytes(shared.bare, "rev-parse", "main").decode().strip()
     link = blob(shared.bare, b"/etc/passwd")
     graft(shared.bare, {_incoming(shared, b"red", b"l.yaml"): ("120000", link),
                         _incoming(shared, b"red", b"l.yaml.sig"): ("120000", blob(shared.bare, b"/dev/zero")),

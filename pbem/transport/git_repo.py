@@ -291,9 +291,6 @@ class Repo:
         """A tree built in the private index file ``index``: ``base_tree`` (or nothing), then
         ``changes`` (``update-index -z --index-info`` records; mode 0 removes a path)."""
         env = {"GIT_INDEX_FILE": str(index)}
-        lock = index.with_name(index.name + ".lock")
-        if lock.exists():          # left by a killed sync (the caller holds the sync lock)
-            lock.unlink()
         self.run_bytes("read-tree", *([base_tree] if base_tree else ["--empty"]), env=env)
         if changes:
             self.run_bytes("update-index", "-z", "--index-info", stdin=changes, env=env)

@@ -227,6 +227,7 @@ class _Sync:
             self.remote, self.branch = self._target()
             self.report.target = f"{self.remote}/{self.branch}"
         races = 0
+        self.maker.remove_old_indexes()
         try:
             while True:
                 self.upstream = self._fetch()
@@ -543,9 +544,9 @@ class _Sync:
                     state.taken[receipt.move_sha256] = (receipt.index, receipt.player)
         rel = receipt_rel(item)
         if receipt is not None:
-            write_receipt(self.gd, item, accepted_text(receipt, item))
-            if receipt.signed is not None:        # the moderator-signed receipt beside it
+            if receipt.signed is not None:        # the moderator-signed receipt beside it, first: the .txt
                 receipts.write(self.gd.root / rel.replace(".txt", ".receipt.yaml"), *receipt.signed)
+            write_receipt(self.gd, item, accepted_text(receipt, item))     # says the item is answered
             line = f"entry {receipt.index}; waiting for {_who(receipt.waiting_for)}"
         else:
             write_receipt(self.gd, item, rejected_text(reason, item))

@@ -3,7 +3,7 @@
 The game folder that ``pbem git sync`` publishes is the moderator's folder on
 disk: :class:`TreeMaker` hashes those files into blobs (``hash-object
 --no-filters``: byte for byte, whatever any ``.gitattributes`` says) and builds
-each commit's tree in a private index (``GAME/moderator/sync.index``), never the
+each commit's tree in a private index (``GAME/moderator/sync.index.PID``), never the
 clone's own index or work tree:
 
 * outside the game folder, the *base* tree: the moderator's last commit (a shared
@@ -85,6 +85,18 @@ class TreeMaker:
     @property
     def game(self) -> bytes:
         return self.prefix.encode()
+
+    def index_path(self) -> Path:
+        """This process's private index: a git command that outlives a killed sync (one it started
+        just before it was killed) can never write into the index of the next sync."""
+        return self.gd.moderator_dir / f"{INDEX_NAME}.{os.getpid()}"
+
+    def remove_old_indexes(self) -> None:
+        """Remove the private indexes (and their locks) that killed syncs left behind."""
+        mine = self.index_path().name
+        for path in self.gd.moderator_dir.glob(f"{INDEX_NAME}*"):
+            if not path.name.startswith(mine):
+                path.unlink(missing_ok=True)
 
     # --- trees as lists ------------------------------------------------------------------
     def listing(self, tree: str) -> list[TreeEntry]:
@@ -209,7 +221,7 @@ class TreeMaker:
         changes += [_record(mode, oid, path) for path, (mode, oid) in final.items() if old.get(path) != (mode, oid)]
         if not changes:
             return base
-        tree = self.repo.write_tree(self.gd.moderator_dir / INDEX_NAME, base, b"".join(changes))
+        tree = self.repo.write_tree(self.index_path(), base, b"".join(changes))
         if tree not in self._listings:
             self._listings[tree] = [TreeEntry(mode, _kind(mode), oid, path) for path, (mode, oid) in sorted(final.items())]
         return tree
@@ -222,15 +234,14 @@ def reset_index(repo: Repo, commit: str, waiting: list[bytes], index: Path) -> b
     holds the index."""
     if index.with_name(index.name + ".lock").exists():
         return False
-    temp = index.with_name(index.name + ".pbem-sync")
+    temp = index.with_name(f"{index.name}.pbem-sync.{os.getpid()}")
+    for old in index.parent.glob(f"{index.name}.pbem-sync.*"):     # what killed syncs left
+        old.unlink(missing_ok=True)
     env = {"GIT_INDEX_FILE": str(temp)}
     if index.is_file():
         shutil.copyfile(index, temp)        # keeps the files' stat data: git status need not hash them again
     elif temp.exists():
         temp.unlink()
-    temp_lock = temp.with_name(temp.name + ".lock")
-    if temp_lock.exists():
-        temp_lock.unlink()
     if repo.run_bytes("read-tree", "--reset", commit, env=env, check=False).returncode != 0:
         repo.run_bytes("read-tree", commit, env=env)
     missing = repo.run_bytes("ls-files", "-z", "--deleted", env=env).stdout.split(b"\0")
