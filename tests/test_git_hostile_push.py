@@ -249,6 +249,21 @@ def probe_huge_blob(shared: Shared) -> str:
     return "the limit is"
 
 
+def test_an_empty_commit_needs_no_commit_and_a_new_game_folder_is_left_out(shared):
+    red = shared.players["red"]
+    red.pull()
+    red.git("commit", "-q", "--allow-empty", "-m", "nothing at all")
+    red.git("push", "-q")
+    assert shared.sync().output.startswith("nothing to do")     # the shared branch is ahead: fine
+    assert shared.sync().output.startswith("nothing to do")
+    graft(shared.bare, {b"game2/log.yaml": ("100644", blob(shared.bare, b"--- # entry 0\n"))}, "a game of mine")
+    lines = shared.sync().output.splitlines()
+    assert lines == ["left out game2/log.yaml: changed by a push; only files under game1/incoming/PLAYER/ are "
+                     "taken from players", "pushed 1 commit(s) to origin/main"]
+    valid = valid_move_behind(shared, "0000.yaml")
+    sync_after(shared, valid)
+
+
 PROBES: dict[str, Callable[[Shared], str]] = {
     "not-utf8": probe_not_utf8, "dot-dot": probe_dot_dot, "dot-git": probe_dot_git,
     "control-characters": probe_control_characters, "gitattributes": probe_gitattributes,

@@ -309,3 +309,35 @@ def test_a_whole_space_swarm_game_through_git_with_players_using_their_own_secre
     assert "pushed" in shared.sync("--reveal-at-end").output
     report = audit(GameDir(shared.fresh_clone("auditor") / GAME))
     assert report.ok, report.problems
+
+
+def test_two_games_in_one_clone_each_publishes_its_own_folder_and_keeps_the_others_moves(shared, key_pool):
+    from pipeline_helpers import new_game
+    root = shared.moderator.root.parent
+    game2 = new_game(root / "game2", "toy", key_pool, ["red", "blue", "green"], seed=b"2" * 32)
+    cli("init", game2.root)
+    assert "pushed 1 commit(s)" in shared.sync().output       # game2's set-up commit goes out with game1's sync
+    assert "nothing to do" in cli("sync", game2.root).output
+    red = shared.players["red"]
+    red.send("0000.yaml", DRAW)                               # a move for game1
+    red.pull()
+    clone2 = GameDir(red.clone / "game2")
+    from pbem.crypto import keys, sshsig
+    from pbem.movefile import MoveFile, render_move
+    entries = clone2.entries()
+    raw = render_move(MoveFile(entries[0]["id"], "red", 0, entries[0]["hash"], DRAW)).encode()
+    folder = clone2.root / "incoming" / "red"
+    folder.mkdir(parents=True)
+    (folder / "g2.yaml").write_bytes(raw)
+    (folder / "g2.yaml.sig").write_text(sshsig.sign(keys.load_private_key(red.key), raw, sshsig.MOVE_NAMESPACE))
+    (clone2.public_dir / "digest.txt").write_text("forged\n")           # and a forgery in game2
+    red.commit([folder / "g2.yaml", folder / "g2.yaml.sig", clone2.public_dir / "digest.txt"], "red: game2")
+    red.git("push", "-q")
+    out = shared.sync().output                                # game1's sync: game2's folder passes as pushed
+    assert "accepted red/0000.yaml: entry 1" in out and "left out" not in out
+    assert shared.remote_files("game2/incoming/red") == ["game2/incoming/red/g2.yaml", "game2/incoming/red/g2.yaml.sig"]
+    out = cli("sync", game2.root).output                      # game2's own sync takes its move, undoes the forgery
+    assert "accepted red/g2.yaml: entry 1" in out
+    assert shared.remote_text("game2/public/digest.txt") == (game2.public_dir / "digest.txt").read_text()
+    assert shared.remote_text(f"{GAME}/log.yaml") == shared.moderator.log_path.read_text()
+    assert git(root, "status", "--porcelain").stdout == ""

@@ -241,9 +241,10 @@ class _Sync:
                     if remaining:
                         continue
                     return self.report
-                if self.head == self.upstream:
-                    if remaining:
-                        continue
+                assert self.head is not None
+                if self.upstream is not None and self._is_ancestor(self.head, self.upstream):
+                    if remaining:        # nothing of ours to push (the shared branch may be ahead: an empty
+                        continue         # commit, another game's): on to the next batch
                     return self.report
                 if self._push():
                     races = 0
