@@ -343,3 +343,23 @@ def test_thousands_of_junk_files_are_answered_in_pushed_batches(shared, monkeypa
     assert len(receipts) == 2501
     subjects = git(shared.bare, "log", "--format=%s", "main").stdout.splitlines()
     assert subjects.count("200 incoming files rejected; waiting for red") == 12
+
+
+def test_more_entries_than_a_sync_looks_at_wait_in_incoming_and_are_taken_next(shared, monkeypatch):
+    from pbem.transport import git_incoming
+    monkeypatch.setattr(git_incoming, "MAX_ENTRIES", 10)
+    red = shared.players["red"]
+    red.pull()
+    folder = red.game.root / "incoming" / "red"
+    folder.mkdir(parents=True)
+    for n in range(25):
+        (folder / f"junk{n:02d}.txt").write_text(f"{n}\n")
+    red.git("add", folder)
+    red.git("commit", "-q", "-m", "junk")
+    red.git("push", "-q")
+    valid = valid_move_behind(shared, "zzzz.yaml")
+    lines = shared.sync().output.splitlines()
+    assert sum(line.startswith("rejected red/junk") for line in lines) == 25
+    assert f"accepted {valid}: entry 1; waiting for blue" in lines
+    assert any(" more entries under " in line for line in lines), lines
+    assert_published_is_the_moderators(shared)

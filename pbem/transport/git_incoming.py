@@ -231,26 +231,36 @@ def history(repo: Repo, source: Source, incoming: str) -> dict[bytes, PathHistor
 
 @dataclass
 class Listing:
-    """What one sync found waiting: the items in order, and what it could not look at."""
+    """What one source holds under incoming/: its items (unordered until :func:`order`), and the
+    entries beyond :data:`MAX_ENTRIES`, not looked at in this sync."""
 
     items: list[IncomingItem] = field(default_factory=list)
-    unlisted: int = 0          # entries beyond MAX_ENTRIES (they wait for a later sync)
+    unlisted: list[TreeEntry] = field(default_factory=list)
+
+
+def carriable(entry: TreeEntry) -> bool:
+    """``PLAYER/FILE``, both plain names, a regular file: safe to keep in any checkout."""
+    parts = entry.path.split(b"/")
+    return len(parts) == 2 and entry.regular and all(NAME_RE.match(p.decode("ascii", "replace")) for p in parts)
 
 
 def collect(repo: Repo, source: Source, incoming: str) -> Listing:
-    """The items under ``incoming`` (a repository path) in one source, in processing order."""
+    """The items under ``incoming`` (a repository path) in one source."""
     tree = repo.resolve_path(source.tip, incoming, "tree")
     if tree is None:
         return Listing()
     entries = repo.ls_tree(tree)
-    unlisted = max(0, len(entries) - MAX_ENTRIES)
-    found = classify(entries[:MAX_ENTRIES], incoming, source)
-    if found:
-        past = history(repo, source, incoming)
-        for item in found:
-            main = item.repo_path(item.entries[0])
-            item.position = past[main].added_at if main in past else UNKNOWN_POSITION
-            item.commits = {shown_path(e.path): list(past[p].commits) if (p := item.repo_path(e)) in past else []
-                            for e in item.entries}
-    found.sort(key=lambda it: (it.carriable, it.position, it.entries[0].path))
-    return Listing(found, unlisted)
+    return Listing(classify(entries[:MAX_ENTRIES], incoming, source), entries[MAX_ENTRIES:])
+
+
+def order(repo: Repo, source: Source, incoming: str, items: list[IncomingItem]) -> None:
+    """Give each item of one source its place in the source's history, and the commits that added
+    or changed its files (for --verify-commits)."""
+    if not items:
+        return
+    past = history(repo, source, incoming)
+    for item in items:
+        main = item.repo_path(item.entries[0])
+        item.position = past[main].added_at if main in past else UNKNOWN_POSITION
+        item.commits = {shown_path(e.path): list(past[p].commits) if (p := item.repo_path(e)) in past else []
+                        for e in item.entries}

@@ -57,11 +57,14 @@ from pbem.transport.git_answers import (
 from pbem.transport.git_clock import restore_clock
 from pbem.transport.git_incoming import (
     INCOMING,
+    MAX_ENTRIES,
     OWN_NAMES,
     IncomingItem,
     Source,
+    carriable,
     collect,
     hashed_name,
+    order,
     shown_path,
 )
 from pbem.transport.git_repo import GitError, Identity, Repo
@@ -194,6 +197,7 @@ class _Sync:
         self.parent = ""                       # the next commit's parent
         self.base = ""                         # the next commit's tree outside the game folder
         self.items: list[IncomingItem] = []
+        self.overflow: dict[bytes, tuple[str, str]] = {}   # waiting files not looked at (over MAX_ENTRIES)
         self.answered: set[int] = set()        # id() of the items answered (receipts on disk)
         self.done: set[tuple[int, tuple[bytes, ...], tuple[str, ...]]] = set()   # answered by this sync
         self.start = self.head
@@ -233,7 +237,7 @@ class _Sync:
                 self.upstream = self._fetch()
                 self._list()
                 self._integrate()
-                remaining = self._answer_batch()
+                remaining = self._answer_batch() or bool(self.overflow)   # more to look at after this push
                 if not remaining:
                     self._finish()
                 if not self.opts.use_remote:
@@ -351,9 +355,13 @@ class _Sync:
         items: list[IncomingItem] = []
         first: dict[tuple[str, str], IncomingItem] = {}
         unlisted = 0
+        self.overflow = {}
         for source in sources:
             listing = collect(self.repo, source, self.incoming)
-            unlisted += listing.unlisted
+            unlisted += len(listing.unlisted)
+            if not source.number:            # not looked at: kept as they are for a later sync
+                self.overflow = {self.incoming.encode() + b"/" + e.path: (e.mode, e.oid)
+                                 for e in listing.unlisted if carriable(e)}
             for item in listing.items:
                 if item.carriable and (item.owner, item.name) in first:
                     earlier = first[(item.owner, item.name)]
@@ -363,13 +371,16 @@ class _Sync:
                 elif item.carriable:
                     first[(item.owner, item.name)] = item
             items += listing.items
+        self.answered = {id(item) for item in items if _identity(item) in self.done or is_answered(self.gd, item)}
+        for source in sources:                  # their places in history: only where something waits
+            order(self.repo, source, self.incoming,
+                  [it for it in items if it.source is source and id(it) not in self.answered])
         items.sort(key=lambda it: (it.carriable, it.source.number, it.position, it.entries[0].path))
         self.items = items
-        self.answered = {id(item) for item in items if _identity(item) in self.done or is_answered(self.gd, item)}
         lines = self._left_out(sources)
         if unlisted:
             lines.append(f"{unlisted} more entries under {self.incoming}/ were not looked at (at most "
-                         f"{len(items)} at once); they wait for the next sync")
+                         f"{MAX_ENTRIES} at once); those that can wait stay for a later sync")
         self._note_left_out(lines)
 
     def _left_out(self, sources: list[Source]) -> list[str]:
@@ -460,9 +471,11 @@ class _Sync:
 
     def _carried(self) -> dict[bytes, tuple[str, str]]:
         """The game's incoming files that stay on the shared branch: those still waiting there."""
-        return {item.repo_path(e): (e.mode, e.oid) for item in self.items
-                if item.carriable and not item.source.number and id(item) not in self.answered
-                for e in item.entries}
+        carried = dict(self.overflow)
+        carried.update({item.repo_path(e): (e.mode, e.oid) for item in self.items
+                        if item.carriable and not item.source.number and id(item) not in self.answered
+                        for e in item.entries})
+        return carried
 
     # --- answering the items ------------------------------------------------------------------
     def _answer_batch(self) -> bool:
