@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -39,19 +38,21 @@ from typing import Any
 
 from pbem import receipts
 from pbem.canonical import sha256_hex
-from pbem.crashreport import refusal_for_crash
-from pbem.engine import Rejected, pending_players
+from pbem.engine import pending_players
 from pbem.errors import PbemError, one_line
 from pbem.fsutil import locked, remove_temp_files
 from pbem.gamedir import GameDir
-from pbem.movefile import MAX_BYTES, MAX_SIGNATURE_BYTES
 from pbem.table import revealed_at
 from pbem.transport.git_answers import (
     RECEIPTS,
     accepted_text,
+    answers_entry,
+    flush,
     is_answered,
+    layout_refusal,
     receipt_rel,
     rejected_text,
+    submit_move,
     write_receipt,
 )
 from pbem.transport.git_clock import restore_clock
@@ -284,7 +285,7 @@ class _Sync:
     def _push(self) -> bool:
         """Push the local branch; True if it went through, False if someone pushed first."""
         assert self.head is not None
-        os.sync()            # the receipts (written without a flush each) are on disk before anyone sees them
+        flush(self.gd)       # the receipts (written without a flush each) are on disk before anyone sees them
         subjects = self._subjects(self.upstream)
         proc = self.repo.push(self.remote, self.head, self.branch)
         if proc.returncode == 0:
@@ -525,7 +526,7 @@ class _Sync:
             self.clock_restored = True
         players = [p["name"] for p in entries[0]["players"]]
         sizes = self.repo.object_sizes([e.oid for item in batch for e in item.entries])
-        readable = [item for item in batch if _readable(item, players, sizes)]
+        readable = [item for item in batch if not layout_refusal(item, players, sizes)]
         blobs = self.repo.read_blobs([e.oid for item in readable for e in (item.move, item.sig) if e is not None])
         sigs: dict[str, Any] = {}
         if self.opts.verify_commits:
@@ -538,7 +539,7 @@ class _Sync:
         """Submit one item (unless its layout already refuses it) and write its receipt."""
         from pbem.submit import receipt_from_log
         receipt: Any = None
-        reason = _layout_refusal(item, state.players, state.sizes)
+        reason = layout_refusal(item, state.players, state.sizes)
         if not reason and self.opts.verify_commits:
             reason = refusal(item, state.sigs)
         if not reason:
@@ -549,10 +550,10 @@ class _Sync:
                 reason = "the move or its signature could not be read from git; push it again under a new name"
             else:
                 done = state.taken.get(sha256_hex(raw))
-                if done is not None and done[1] == item.owner and not _receipted(self.gd, item.owner, done[0]):
+                if done is not None and done[1] == item.owner and not answers_entry(self.gd, item.owner, done[0]):
                     receipt = receipt_from_log(self.gd, done[0])  # taken, never answered: an interrupted sync
                 else:
-                    receipt, reason = _submit_item(self.gd, raw, signature.decode("utf-8", errors="replace"),
+                    receipt, reason = submit_move(self.gd, raw, signature.decode("utf-8", errors="replace"),
                                                    item.owner, state.entries)
                 if receipt is not None:
                     state.taken[receipt.move_sha256] = (receipt.index, receipt.player)
@@ -670,16 +671,6 @@ class _Sync:
         return commit
 
 
-def _receipted(gd: GameDir, owner: str, index: int) -> bool:
-    """True when one of the owner's receipts already answers log entry ``index``."""
-    line = f"\nlog entry: {index}\n"
-    for path in (gd.root / RECEIPTS / owner).glob("*.txt"):
-        with contextlib.suppress(OSError):
-            if path.is_file() and not path.is_symlink() and line in path.read_text(encoding="utf-8", errors="replace"):
-                return True
-    return False
-
-
 def _identity(item: IncomingItem) -> tuple[int, tuple[bytes, ...], tuple[str, ...]]:
     """An item as this sync saw it: each is answered at most once per sync, whatever its receipt says."""
     return item.source.number, tuple(e.path for e in item.entries), tuple(item.blobs)
@@ -689,57 +680,6 @@ def _waiting(gd: GameDir) -> list[str]:
     from pbem.repair import load_repaired
     table = load_repaired(gd)
     return pending_players(table.game, table.state)
-
-
-def _readable(item: IncomingItem, players: list[str], sizes: dict[str, tuple[str, int]]) -> bool:
-    return not _layout_refusal(item, players, sizes)
-
-
-def _layout_refusal(item: IncomingItem, players: list[str], sizes: dict[str, tuple[str, int]]) -> str:
-    """Why the item is refused before anything in it is read ('' if it is not)."""
-    if item.problem:
-        return item.problem
-    if item.owner not in players:
-        return (f"there is no player {item.owner!r} in this game (players: {', '.join(players)}); "
-                "put moves in incoming/YOUR_NAME/")
-    if item.move is None:
-        return (f"{item.name}.yaml.sig has no move file {item.name}.yaml beside it; "
-                "add both files in one commit")
-    if item.sig is None:
-        return (f"no signature file {item.name}.yaml.sig; sign the move with "
-                f"`ssh-keygen -Y sign -n pbem-move -f KEY {item.name}.yaml` and add both files")
-    for entry, limit, what in ((item.move, MAX_BYTES, "move file"), (item.sig, MAX_SIGNATURE_BYTES, "signature")):
-        size = sizes.get(entry.oid, ("missing", 0))[1]
-        if size > limit:
-            return f"the {what} incoming/{shown_path(entry.path)} is {size} bytes; the limit is {limit}"
-    return ""
-
-
-def _submit_item(gd: GameDir, raw: bytes, signature: str, owner: str,
-                 entries: list[dict[str, Any]]) -> tuple[Any, str]:
-    """Submit one pushed move: (its receipt, "") or (None, the one-line reason it was refused).
-
-    Never raises for anything in the files: a hostile or broken file is refused, and the
-    items behind it are still processed (quarantine, docs/git.md)."""
-    from pbem.append import PublishError
-    from pbem.submit import committed_receipt, identify_signer, receipt_from_log, submit
-    try:
-        owners, _key, _signed = identify_signer(entries, raw, signature)     # whose key: the header and key changes
-        if owner not in owners:
-            raise Rejected(f"the move is signed with {' and '.join(owners)}'s key but it was put in "
-                           f"incoming/{owner}/; each player adds moves only to their own folder")
-        return submit(gd, raw, signature), ""
-    except PublishError as exc:   # the move is in the log; the next command rewrites the digests
-        return receipt_from_log(gd, exc.index), ""
-    except PbemError as exc:
-        return None, one_line(str(exc))
-    except Exception as exc:  # noqa: BLE001 - quarantine: a bug must not block the moves behind this one
-        committed = committed_receipt(gd, raw)
-        if committed is not None:   # it failed after the commit: the move is in; the next command repairs the rest
-            return committed, ""
-        if isinstance(exc, OSError):
-            raise                   # a full disk is no fault of the file: stop; the next sync takes it again
-        return None, refusal_for_crash(gd.moderator_dir, exc, "incoming move", raw)
 
 
 # --- committing by hand: `pbem git init` and `pbem git seal-seed` -------------------------------
