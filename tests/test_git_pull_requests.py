@@ -164,3 +164,54 @@ def test_the_setting_turns_pull_requests_on(shared):
     red.send("0001.yaml", DRAW)                         # a push straight to the shared branch is still read
     assert "rejected red/0001.yaml" in shared.sync().output
     assert "nothing to do" in shared.sync("--no-pull-requests").output
+
+
+def test_two_games_jobs_race_and_both_publish(tmp_path, key_pool, toy_registered):
+    """Two games' moderators (CI jobs on fresh clones) take pull requests and push at the same time:
+    the one that loses the race makes its commits again on top of the other's, keeping both."""
+    from pipeline_helpers import new_game
+    shared = make_shared(tmp_path, key_pool)
+    root = shared.moderator.root.parent
+    game2 = new_game(root / "game2", "toy", key_pool, ["red", "blue", "green"], seed=b"2" * 32)
+    cli("init", game2.root)
+    shared.sync()
+    red = shared.players["red"]
+    red.pull()
+    open_pull_request(red, 51, {"0000.yaml": DRAW})                   # a move for game1 ...
+    red.git("checkout", "-q", "-b", "pr52", "origin/main")               # ... and one for game2
+    clone2 = GameDir(red.clone / "game2")
+    from pbem.crypto import keys, sshsig
+    from pbem.movefile import MoveFile, render_move
+    entries = clone2.entries()
+    raw = render_move(MoveFile(entries[0]["id"], "red", 0, entries[0]["hash"], DRAW)).encode()
+    folder = clone2.root / "incoming" / "red"
+    folder.mkdir(parents=True)
+    (folder / "g2.yaml").write_bytes(raw)
+    (folder / "g2.yaml.sig").write_text(sshsig.sign(keys.load_private_key(red.key), raw, sshsig.MOVE_NAMESPACE))
+    red.commit([folder / "g2.yaml", folder / "g2.yaml.sig"], "red: game2")
+    red.git("push", "-q", "origin", "HEAD:refs/pull/52/head")
+    runners = {}
+    for name, game in (("one", GAME), ("two", "game2")):
+        clone = shared.fresh_clone(f"runner-{name}")
+        for secret in ("seed", "moderator_ed25519"):
+            source = (root / game / "moderator" / secret).read_bytes()
+            (clone / game / "moderator").mkdir(exist_ok=True)
+            (clone / game / "moderator" / secret).write_bytes(source)
+        runners[name] = clone / game
+    # runner one commits locally; runner two's push finds runner one's push there first
+    git(runners["one"].parent, "fetch", "-q", "origin", "+refs/pull/*/head:refs/pbem/pull/*")
+    assert "committed 1 commit(s) locally" in cli("sync", runners["one"], "--pull-requests", "--local").output
+    marker = tmp_path / "raced"
+    hook = runners["two"].parent / ".git" / "hooks" / "pre-push"
+    hook.write_text("#!/bin/sh\n"
+                    f"[ -e '{marker}' ] && exit 0\ntouch '{marker}'\n"
+                    "unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_PREFIX GIT_QUARANTINE_PATH\n"
+                    f"git -C '{runners['one'].parent}' push -q origin HEAD:main >/dev/null 2>&1 || exit 1\n")
+    hook.chmod(0o755)
+    out = cli("sync", runners["two"], "--pull-requests").output
+    assert "accepted red/g2.yaml: entry 1" in out and "others pushed meanwhile 1 time(s)" in out
+    final = shared.fresh_clone("auditor")
+    assert [len(GameDir(final / g).entries()) for g in (GAME, "game2")] == [2, 2]
+    for game, name in ((GAME, "0000"), ("game2", "g2")):
+        assert git(final, "show", f"HEAD:{game}/receipts/red/{name}.txt").stdout.startswith("accepted")
+    assert git(final, "log", "--format=%H", "HEAD", "--", f"{GAME}/incoming/red", "game2/incoming/red").stdout == ""
