@@ -2,7 +2,9 @@
 
 The logic is in plain modules: :mod:`~pbem.transport.git_repo` (the git
 command line), :mod:`~pbem.transport.git_incoming` (which moves, in which
-order), :mod:`~pbem.transport.git_verify` (signed commits),
+order, read as git objects), :mod:`~pbem.transport.git_answers` (refusals,
+submit and receipts), :mod:`~pbem.transport.git_verify` (signed commits),
+:mod:`~pbem.transport.git_tree` (the moderator's trees, built with plumbing),
 :mod:`~pbem.transport.git_sync` (the moderator's round trip),
 :mod:`~pbem.transport.git_seed` (sealed seed) and :mod:`~pbem.transport.git_ci`
 (set-up and the CI workflow).  Heavy imports happen inside the commands, and
