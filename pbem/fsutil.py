@@ -6,8 +6,10 @@ variable ``PBEM_FAULT`` set to ``kill-before:SUFFIX``, ``kill-rename:SUFFIX`` or
 file whose path ends with SUFFIX, after writing its temporary copy but before
 the rename, or after the rename; ``enospc:SUFFIX`` fails that write with "no
 space left on device"; ``kill:POINT`` kills at a named point
-(:func:`fault_point`).  ``PBEM_FAULT_TRACE=FILE`` appends the path of every
-write to FILE.  Unset (always, outside tests), these cost one dictionary lookup.
+(:func:`fault_point`); ``kill-step:N`` kills before the N-th step
+(:func:`fault_step`: every write and, in `pbem git sync`, every git call).
+``PBEM_FAULT_TRACE=FILE`` appends the path of every write (and the name of every
+git call) to FILE.  Unset (always, outside tests), these cost one dictionary lookup.
 """
 from __future__ import annotations
 
@@ -44,10 +46,8 @@ def umask() -> int:
 
 
 def _fault(moment: str, path: Path) -> None:
-    trace = os.environ.get("PBEM_FAULT_TRACE")
-    if trace and moment == "before":
-        with open(trace, "a", encoding="utf-8") as fh:
-            fh.write(f"{path}\n")
+    if moment == "before":
+        fault_step(str(path))
     spec = os.environ.get("PBEM_FAULT")
     if not spec:
         return
@@ -58,6 +58,26 @@ def _fault(moment: str, path: Path) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
     if kind == "enospc" and moment == "before":
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+
+
+def fault_step(name: str) -> None:
+    """One numbered step of a command, for the crash tests: a write (its path) or a git call.
+
+    With ``PBEM_FAULT_TRACE=FILE`` the step's name is appended to FILE; with
+    ``PBEM_FAULT=kill-step:N`` as well, the process kills itself (SIGKILL) just before
+    the N-th step that FILE lists, so that a test can stop a command at every step in turn.
+    """
+    trace = os.environ.get("PBEM_FAULT_TRACE")
+    if not trace:
+        return
+    with open(trace, "a+", encoding="utf-8") as fh:
+        fh.write(f"{name}\n")
+        spec = os.environ.get("PBEM_FAULT", "")
+        if spec.startswith("kill-step:"):
+            fh.flush()
+            fh.seek(0)
+            if sum(1 for _ in fh) == int(spec.partition(":")[2]):
+                os.kill(os.getpid(), signal.SIGKILL)
 
 
 def fault_point(name: str) -> None:

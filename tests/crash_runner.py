@@ -75,6 +75,8 @@ def serve() -> None:
     import pbem.outputs  # noqa: F401
     import pbem.status  # noqa: F401
     import pbem.submit  # noqa: F401
+    import pbem.transport.git_cli  # noqa: F401
+    import pbem.transport.git_sync  # noqa: F401
     import toygame  # noqa: F401
     # a Ctrl-C meant for a child must not stop the zygote: held (blocked) here and in every child
     # until pbem's main lets it through; not ignored, which would lose one that comes early

@@ -101,7 +101,7 @@ def test_push_race_moderator_takes_in_the_players_new_commit(shared, tmp_path):
     blue.commit(blue.write_move("early.yaml", DRAW), "blue is early")
     _push_during_the_moderators_push(shared, blue.clone)
     report = sync(shared.moderator, SyncOptions())
-    assert report.pushed and report.races == 1 and report.redone == 0
+    assert report.pushed and report.races == 1
     assert [o.item for o in report.outcomes] == ["red/0000.yaml", "blue/early.yaml"]
     assert _receipt(shared, "red", "0000").startswith("accepted")
     assert _receipt(shared, "blue", "early").startswith("rejected: stale move")
@@ -112,17 +112,26 @@ def test_push_race_moderator_takes_in_the_players_new_commit(shared, tmp_path):
     git(shared.bare, "fsck", "--strict")
 
 
-def test_push_race_on_a_file_the_moderator_processed_redoes_the_moves(shared):
+def test_push_race_on_a_file_the_moderator_processed_makes_the_changed_file_a_new_item(shared):
+    """The moderator's disk is the truth: a move it took stays taken.  A file changed in place under
+    the same name while the moderator pushed is a new item (its bytes differ from what the receipt
+    records), answered in the same sync; nothing pushed is lost."""
     red = shared.players["red"]
     red.send("0000.yaml", STOP)
     # red corrects the move in place and pushes the change while the moderator pushes
     red.commit(red.write_move("0000.yaml", DRAW), "red changes its mind")
     _push_during_the_moderators_push(shared, red.clone)
     report = sync(shared.moderator, SyncOptions())
-    assert report.pushed and report.races == 1 and report.redone == 1
-    assert [(o.item, o.accepted) for o in report.outcomes] == [("red/0000.yaml", True)]
+    assert report.pushed and report.races == 1
+    assert [(o.item, o.accepted) for o in report.outcomes] == [("red/0000.yaml", True), ("red/0000.yaml", False)]
+    assert "stale move" in report.outcomes[1].text
     log = shared.remote_text(f"{GAME}/log.yaml")
-    assert "drew: red" in log and "stopped: red" not in log        # the pushed correction won
+    assert "stopped: red" in log and "drew: red" not in log          # the first version was taken, once
+    receipt = _receipt(shared, "red", "0000")                        # the answer to the second version
+    assert receipt.startswith("rejected: stale move")
+    changed = git(red.clone, "rev-parse", f"HEAD:{GAME}/incoming/red/0000.yaml").stdout.strip()
+    assert f"git blobs: {changed} " in receipt
+    assert shared.remote_files(f"{GAME}/incoming/red") == []
     report = audit(GameDir(shared.fresh_clone("auditor") / GAME))
     assert report.ok, report.problems                             # and the archive is what was signed
 
@@ -169,31 +178,51 @@ def test_layout_problems_get_receipts_and_are_removed(shared):
     assert "no signature file nosig.yaml.sig" in _receipt(shared, "red", "nosig")
     assert "has no move file lonely.yaml" in _receipt(shared, "red", "lonely")
     assert "not a move file" in _receipt(shared, "red", "notes.txt")
-    assert "not in a sub-folder" in _receipt(shared, "red", "sub-x.yaml")
+    deep = [p for p in shared.remote_files(f"{GAME}/receipts/red/_sub-x.yaml-") if p.endswith(".txt")]
+    assert len(deep) == 1 and "not in a sub-folder" in shared.remote_text(deep[0])
     assert "put directly in incoming/" in _receipt(shared, "_misplaced", "0003.yaml")
     assert shared.remote_files(f"{GAME}/incoming/") == [f"{GAME}/incoming/README.md"]
     assert len(GameDir(shared.moderator.root).entries()) == 1
 
 
-def test_players_may_not_change_anything_outside_incoming(shared):
+def test_a_change_outside_incoming_is_left_out_and_reported_never_a_stop(shared):
     red = shared.players["red"]
     red.pull()
     log = red.game.log_path
     log.write_text(log.read_text() + "# red was here\n")
     red.commit([log], "tamper")
-    red.git("push", "-q")
-    result = shared.sync(ok=False)
-    assert result.exit_code != 0
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("pbem: error: ")
-    assert f"changes {GAME}/log.yaml" in lines[0]
+    red.send("0000.yaml", DRAW, pull=False)                   # and a real move behind it
+    result = shared.sync()
+    lines = result.output.splitlines()
+    assert "accepted red/0000.yaml: entry 1; waiting for blue" in lines
+    assert any(line.startswith(f"left out {GAME}/log.yaml: changed by a push") for line in lines), lines
+    published = shared.remote_text(f"{GAME}/log.yaml")
+    assert published == shared.moderator.log_path.read_text() and "red was here" not in published
+    body = git(shared.bare, "log", "-1", "--format=%B", "main").stdout
+    assert f"left out {GAME}/log.yaml" in body
+    assert "left out" not in shared.sync().output                # said once; nothing left to say
 
 
-def test_sync_refuses_a_dirty_clone_and_with_nothing_to_do_says_so(shared):
+def test_the_moderators_own_changes_are_published_and_a_half_done_merge_is_refused(shared, key_pool):
+    from pipeline_helpers import signed_move
+
+    from pbem.submit import submit
+    from pbem.table import Table
     assert "nothing to do" in shared.sync().output
-    shared.moderator.log_path.write_text(shared.moderator.log_path.read_text() + "\n")
+    # the moderator takes a move by hand (pbem submit): the next sync publishes it, no "uncommitted changes"
+    submit(shared.moderator, *signed_move(Table.load(shared.moderator), "red", DRAW, key_pool["red"]))
+    out = shared.sync().output
+    assert "pushed 1 commit(s)" in out
+    subject = git(shared.bare, "log", "-1", "--format=%s", "main").stdout.strip()
+    assert subject == "entry 1: published from the moderator's files; waiting for blue"
+    assert shared.remote_text(f"{GAME}/log.yaml") == shared.moderator.log_path.read_text()
+    assert git(shared.moderator.root, "status", "--porcelain").stdout == ""
+    # a merge the moderator left half done is theirs to finish
+    root = shared.moderator.root.parent
+    (root / ".git" / "MERGE_HEAD").write_text(git(root, "rev-parse", "HEAD").stdout)
     result = shared.sync(ok=False)
-    assert result.exit_code == 1 and "uncommitted changes in game1/log.yaml" in result.output
+    assert result.exit_code == 1 and result.output.count("\n") == 1
+    assert "a merge is unfinished" in result.output and "git merge --abort" in result.output
 
 
 def test_local_mode_commits_without_pushing(shared):
@@ -280,3 +309,35 @@ def test_a_whole_space_swarm_game_through_git_with_players_using_their_own_secre
     assert "pushed" in shared.sync("--reveal-at-end").output
     report = audit(GameDir(shared.fresh_clone("auditor") / GAME))
     assert report.ok, report.problems
+
+
+def test_two_games_in_one_clone_each_publishes_its_own_folder_and_keeps_the_others_moves(shared, key_pool):
+    from pipeline_helpers import new_game
+    root = shared.moderator.root.parent
+    game2 = new_game(root / "game2", "toy", key_pool, ["red", "blue", "green"], seed=b"2" * 32)
+    cli("init", game2.root)
+    assert "pushed 1 commit(s)" in shared.sync().output       # game2's set-up commit goes out with game1's sync
+    assert "nothing to do" in cli("sync", game2.root).output
+    red = shared.players["red"]
+    red.send("0000.yaml", DRAW)                               # a move for game1
+    red.pull()
+    clone2 = GameDir(red.clone / "game2")
+    from pbem.crypto import keys, sshsig
+    from pbem.movefile import MoveFile, render_move
+    entries = clone2.entries()
+    raw = render_move(MoveFile(entries[0]["id"], "red", 0, entries[0]["hash"], DRAW)).encode()
+    folder = clone2.root / "incoming" / "red"
+    folder.mkdir(parents=True)
+    (folder / "g2.yaml").write_bytes(raw)
+    (folder / "g2.yaml.sig").write_text(sshsig.sign(keys.load_private_key(red.key), raw, sshsig.MOVE_NAMESPACE))
+    (clone2.public_dir / "digest.txt").write_text("forged\n")           # and a forgery in game2
+    red.commit([folder / "g2.yaml", folder / "g2.yaml.sig", clone2.public_dir / "digest.txt"], "red: game2")
+    red.git("push", "-q")
+    out = shared.sync().output                                # game1's sync: game2's folder passes as pushed
+    assert "accepted red/0000.yaml: entry 1" in out and "left out" not in out
+    assert shared.remote_files("game2/incoming/red") == ["game2/incoming/red/g2.yaml", "game2/incoming/red/g2.yaml.sig"]
+    out = cli("sync", game2.root).output                      # game2's own sync takes its move, undoes the forgery
+    assert "accepted red/g2.yaml: entry 1" in out
+    assert shared.remote_text("game2/public/digest.txt") == (game2.public_dir / "digest.txt").read_text()
+    assert shared.remote_text(f"{GAME}/log.yaml") == shared.moderator.log_path.read_text()
+    assert git(root, "status", "--porcelain").stdout == ""

@@ -45,7 +45,7 @@ class Seen:
 
 def _game_files(root) -> dict[str, str]:
     """The moderator's game folder, but for what a refusal may add (receipts) or remove (incoming)."""
-    return game_files(root, skip=("receipts/", "incoming/", "moderator/git-sync.lock"))
+    return game_files(root, skip=("receipts/", "incoming/", "moderator/git-sync.lock", "moderator/sync.index"))
 
 
 def test_every_corpus_file_in_one_push_is_refused_with_a_receipt_and_the_valid_move_behind_is_taken(
@@ -102,17 +102,17 @@ def test_every_corpus_file_in_one_push_is_refused_with_a_receipt_and_the_valid_m
     red.git("push", "-q")                               # one push
 
     seen = Seen()
-    real_handle = git_sync._handle
+    real_answer = git_sync._Sync._answer
 
-    def watched_handle(repo, gd, prefix, item, reason, waiting, *rest):   # the real _handle, item by item
+    def watched_answer(self, item, state):      # the real _answer, item by item
         if seen.first is None:
-            seen.first = _game_files(gd.root)
+            seen.first = _game_files(self.gd.root)
         if item.name == VALID:
-            seen.before_valid = _game_files(gd.root)
+            seen.before_valid = _game_files(self.gd.root)
         seen.handled.append(item.name)
-        return real_handle(repo, gd, prefix, item, reason, waiting, *rest)
+        return real_answer(self, item, state)
 
-    monkeypatch.setattr(git_sync, "_handle", watched_handle)
+    monkeypatch.setattr(git_sync._Sync, "_answer", watched_answer)
     result = CliRunner().invoke(git_group, ["sync", str(shared.moderator.root)])
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise AssertionError(f"pbem git sync: {result.exception!r}") from result.exception

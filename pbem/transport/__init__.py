@@ -7,6 +7,8 @@
   :mod:`~pbem.transport.mail_intake` (finding signed moves in a message),
   :mod:`~pbem.transport.mail_ledger` (exactly-once bookkeeping) and
   :mod:`~pbem.transport.mail_cycle` (fetch, submit, reply, send).
+* git: ``pbem git init|sync|...`` (:mod:`pbem.transport.git_cli`), whose docstring lists
+  the modules it is built from.
 
 Import the submodules directly; this package imports nothing.
 """

@@ -2,7 +2,9 @@
 
 The logic is in plain modules: :mod:`~pbem.transport.git_repo` (the git
 command line), :mod:`~pbem.transport.git_incoming` (which moves, in which
-order), :mod:`~pbem.transport.git_verify` (signed commits),
+order, read as git objects), :mod:`~pbem.transport.git_answers` (refusals,
+submit and receipts), :mod:`~pbem.transport.git_verify` (signed commits),
+:mod:`~pbem.transport.git_tree` (the moderator's trees, built with plumbing),
 :mod:`~pbem.transport.git_sync` (the moderator's round trip),
 :mod:`~pbem.transport.git_seed` (sealed seed) and :mod:`~pbem.transport.git_ci`
 (set-up and the CI workflow).  Heavy imports happen inside the commands, and
@@ -131,34 +133,44 @@ def _init(game_dir: Path, opts: Any) -> None:
 @click.option("--branch", default=None, help="the shared branch (default: the current branch)")
 @click.option("--attempts", type=click.IntRange(1, 100), default=None,
               help="how often to retry a push that raced a player's push (default 5)")
+@click.option("--pull-requests/--no-pull-requests", default=None,
+              help="also take moves from every pull request's GAME_DIR/incoming/PLAYER/ (GitHub's refs/pull/N/head), "
+                   "read as git objects; the shared branch is then trusted as only the moderator writes it "
+                   "(default: moderator/git.yaml)")
 @click.option("--local", "local", is_flag=True, help="do not fetch or push: process and commit in this clone only")
 def sync_cmd(game_dir: Path, verify_commits: bool | None, reveal_at_end: bool | None, tick: bool | None,
              token_env: str | None, remote: str | None, branch: str | None, attempts: int | None,
-             local: bool) -> None:
-    """Pull, submit the incoming moves in order, commit receipts, log,
+             pull_requests: bool | None, local: bool) -> None:
+    """Fetch, submit the incoming moves in order, commit receipts, log,
     digests and secrets, and push (retrying when a player pushed meanwhile).
 
-    Moves are taken in the order of the commits that added them, then by
-    file name; each is removed from incoming/ and answered in
-    receipts/PLAYER/NAME.txt. With --tick, expired deadlines and bot seats
-    are applied afterwards, with the deadline clock taken from the history.
+    Moves are read from git objects, never checked out, and taken in the
+    order of the commits that added them, then by file name; each is
+    answered in receipts/PLAYER/NAME.txt and left out of incoming/. The game
+    folder is published as it is on disk: what others pushed outside
+    incoming/PLAYER/ is left out and listed. At most 200 moves are taken
+    between two pushes. With --tick, expired deadlines and bot seats are
+    applied afterwards, with the deadline clock taken from the history.
 
     \b
     Example:  pbem git sync game1 --verify-commits --tick
+              pbem git sync game1 --pull-requests     # GitHub: moves come as pull requests
     """
-    _run(_sync, game_dir, verify_commits, reveal_at_end, tick, token_env, remote, branch, attempts, local)
+    _run(_sync, game_dir, verify_commits, reveal_at_end, tick, token_env, remote, branch, attempts, pull_requests,
+         local)
 
 
 def _sync(game_dir: Path, verify_commits: bool | None, reveal_at_end: bool | None, tick: bool | None,
           token_env: str | None, remote: str | None, branch: str | None, attempts: int | None,
-          local: bool) -> None:
+          pull_requests: bool | None, local: bool) -> None:
     import datetime as dt
 
     from pbem.transport.git_repo import Identity
-    from pbem.transport.git_settings import load_settings
-    from pbem.transport.git_sync import SyncOptions, sync
+    from pbem.transport.git_sync import LEFT_OUT_SHOWN, SyncOptions, sync
     gd = _game(game_dir)
-    settings = load_settings(gd)
+    settings, warning = _private_settings(gd)
+    if warning:
+        click.echo(warning)
     opts = SyncOptions(
         verify_commits=settings.verify_commits if verify_commits is None else verify_commits,
         reveal_at_end=settings.reveal_at_end if reveal_at_end is None else reveal_at_end,
@@ -166,10 +178,17 @@ def _sync(game_dir: Path, verify_commits: bool | None, reveal_at_end: bool | Non
         attempts=attempts or settings.attempts, use_remote=not local,
         identity=Identity(settings.user_name, settings.user_email),
         tick=settings.tick if tick is None else tick,
-        token=_env_value(token_env) if token_env else None)
+        token=_env_value(token_env) if token_env else None,
+        pull_requests=settings.pull_requests if pull_requests is None else pull_requests)
     report = sync(gd, opts)
     for outcome in report.outcomes:
         click.echo(f"{'accepted' if outcome.accepted else 'rejected'} {outcome.item}: {outcome.text}")
+    for line in report.left_out[:LEFT_OUT_SHOWN]:
+        click.echo(line)
+    if len(report.left_out) > LEFT_OUT_SHOWN:
+        click.echo(f"left out {len(report.left_out) - LEFT_OUT_SHOWN} more (the commit messages list them)")
+    for note in report.notes:
+        click.echo(f"note: {note}")
     for entry in report.ticked:
         click.echo(f"log entry {entry['index']}: {entry['action']} for {entry['player']} - {entry['reason']}")
     for d in report.reminders:
@@ -183,6 +202,21 @@ def _sync(game_dir: Path, verify_commits: bool | None, reveal_at_end: bool | Non
         click.echo(f"committed {len(report.commits)} commit(s) locally (not pushed)")
     elif not report.outcomes and not report.ticked:
         click.echo(f"nothing to do: no incoming moves ({report.target} is up to date)")
+
+
+def _private_settings(gd: Any) -> tuple[Any, str]:
+    """The settings in GAME_DIR/moderator/git.yaml, unless that file is tracked in git (someone pushed
+    it and a checkout put it there): then the defaults, and a line saying so."""
+    from pbem.transport.git_repo import Repo
+    from pbem.transport.git_settings import GitSettings, load_settings, settings_path
+    path = settings_path(gd)
+    if path.is_file():
+        repo = Repo.discover(gd.root)
+        rel = repo.rel(path)
+        if repo.run("ls-files", "--error-unmatch", "--", f":(literal){rel}", check=False).returncode == 0:
+            return GitSettings(), (f"warning: {rel} is tracked in git (pushed by someone), so it is not read; "
+                                   "using the command-line options and the defaults")
+    return load_settings(gd), ""
 
 
 def _env_value(name: str) -> str:

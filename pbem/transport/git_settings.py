@@ -12,6 +12,7 @@ the workflow.  Example::
     branch: main              # default: the current branch
     attempts: 5               # push attempts when players push at the same time
     tick: false               # also apply deadlines and bot seats (pbem tick) in every sync
+    pull_requests: false      # also take moves from GitHub pull requests (refs/pull/N/head)
     user_name: pbem moderator
     user_email: moderator@pbem.invalid
 """
@@ -42,6 +43,7 @@ class GitSettings:
     branch: str | None = None
     attempts: int = 5
     tick: bool = False
+    pull_requests: bool = False
     user_name: str = MODERATOR_NAME
     user_email: str = MODERATOR_EMAIL
 

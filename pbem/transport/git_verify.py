@@ -70,19 +70,18 @@ def signatures(repo: Repo, commits: Sequence[str], header: Mapping[str, Any]) ->
     return found
 
 
-def refusal(item: IncomingItem, sigs: Mapping[str, CommitSignature], prefix: str) -> str:
+def refusal(item: IncomingItem, sigs: Mapping[str, CommitSignature]) -> str:
     """Why the item's commits are not acceptable, or '' when every one is signed by its owner."""
-    for path, commits in item.commits.items():
-        shown = path[len(prefix):].lstrip("/") if prefix else path
+    for shown, commits in item.commits.items():
         if not commits:
-            return f"{shown} was not added by a commit of its own (signed commits are required)"
+            return f"incoming/{shown} was not added by a commit of its own (signed commits are required)"
         for commit in commits:
             sig = sigs.get(commit, CommitSignature(commit, "E", ""))
             if sig.status != "G":
                 text = STATUS_TEXT.get(sig.status, f"has signature status {sig.status!r}")
-                return (f"commit {commit[:10]} that added {shown} {text}; signed commits are required "
+                return (f"commit {commit[:10]} that added incoming/{shown} {text}; signed commits are required "
                         "(git -c gpg.format=ssh -c user.signingkey=~/.ssh/id_ed25519 commit -S)")
             if sig.signer != item.owner:
-                return (f"commit {commit[:10]} that added {shown} is signed by {sig.signer}, "
+                return (f"commit {commit[:10]} that added incoming/{shown} is signed by {sig.signer}, "
                         f"but only {item.owner} may add files to incoming/{item.owner}/")
     return ""
