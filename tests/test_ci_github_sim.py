@@ -5,7 +5,6 @@ key), then the workflow `pbem git init --ci github` writes now, under hostile pu
 from __future__ import annotations
 
 import hashlib
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -314,15 +313,6 @@ def test_hostile_pull_requests_never_run_a_players_code_with_the_key(sim, tmp_pa
     assert authors <= {"pbem moderator"}
 
 
-def _has_pull_requests() -> bool:
-    help_text = subprocess.run([str(TEST_BIN / "pbem"), "git", "sync", "--help"], capture_output=True, text=True,
-                               check=False).stdout
-    return "--pull-requests" in help_text
-
-
-@pytest.mark.xfail(not _has_pull_requests(), strict=True,
-                   reason="waits for the gitsync branch: `pbem git sync --pull-requests` reads moves from pull "
-                          "requests (refs/pull/*/head)")
 def test_a_valid_move_in_a_pull_request_is_taken_in_and_nothing_else_is_published(sim, tmp_path, key_pool,
                                                                                    toy_registered):
     game = start_game(sim, tmp_path, key_pool)
