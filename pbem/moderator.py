@@ -150,6 +150,7 @@ def _undo(table: Table, entry: dict[str, Any]) -> Table:
     assert rebuilt is not None
     rebuilt.entries.pop()   # the provisional copy of this entry; _commit appends the real one
     rebuilt.board_views = table.board_views   # the boards after earlier entries stay what they were
+    rebuilt.log_text = table.log_text         # the log as it is on disk: the snapshot names it
     return rebuilt
 
 
