@@ -1,0 +1,457 @@
+"""The choice graph as pbem built it before issue 19 (pbem/choicegraph.py at commit a3eb2d1), kept
+for `make bench` only: the "before" of the graph figures, and a check that today's builder makes
+byte-identical page data.  Not part of the package; nothing else imports it.  One change: the
+old builder asked ``type(game).describe_action is not Game.describe_action`` before calling it;
+no game overrides it, so this copy calls it and keeps its answer only where it differs from the
+text, as the old code did (the same data)."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import heapq
+import json
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Mapping
+
+from pbem.canonical import canonical
+from pbem.draws import preview_draws
+from pbem.engine import Rejected, apply_actions, pending_players
+from pbem.game import Action, ActionPlaces, Game, NeedsSecret, OrderForm
+from pbem.yamlio import dump_flow
+
+__all__ = ["STOP", "DONE", "CUT", "Caps", "Node", "ChoiceGraph", "build_graph", "fit", "graph_data", "packed_size"]
+
+STOP, DONE, CUT = -1, -2, -3
+_REFUSED = -9          # listed by the game but refused by the engine (a rules bug): dropped, never offered
+
+
+@dataclass(frozen=True)
+class Caps:
+    """How much of the graph is made: ``nodes`` decisions, ``applies`` engine calls (each edge
+    followed costs one; the first choices are always followed) and ``gzip_bytes`` of gzipped
+    page data (:func:`graph_data`) at most.  The first decision is always whole, whatever its
+    size, and the orders written ahead come on top."""
+
+    nodes: int = 200
+    applies: int = 500
+    gzip_bytes: int = 5000
+
+
+@dataclass
+class Node:
+    """One decision: the actions offered (numbers into :attr:`ChoiceGraph.texts`, in the game's
+    order) and, for each, what follows (a node number, STOP, DONE or CUT)."""
+
+    state: Any                           # the state (never changed: each edge is followed on a copy)
+    prompt: int                          # number into ChoiceGraph.prompts
+    actions: list[int]
+    after: list[int]
+    at: dict[int, int]                   # piece -> the space it is on now (numbers into names; -1: off the board)
+    ahead: int = -1                      # number into ChoiceGraph.ahead_forms: orders for after a STOP (-2: none)
+    stop: str = ""                       # why there is nothing to choose (the choices need a secret)
+    level: int = 0                       # actions moving a piece on the path that found it
+    piece: int = -1                      # the piece the last of them moved
+    found_from: int = -1                 # the node whose edge found it
+    view: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class ChoiceGraph:
+    """A player's choices; ``texts``, ``words``, ``places``, ``names`` and ``prompts`` are the
+    tables the nodes name by number."""
+
+    player: str
+    texts: list[str] = field(default_factory=list)          # each action in move-file syntax
+    actions: list[Action] = field(default_factory=list)
+    words: list[str] = field(default_factory=list)          # how each reads (Game.describe_action), "" = as written
+    places: list[tuple[int, int, int]] = field(default_factory=list)   # (piece, to, tile) as names; -1: none
+    names: list[str] = field(default_factory=list)          # pieces and spaces
+    prompts: list[str] = field(default_factory=list)
+    nodes: list[Node] = field(default_factory=list)
+    first_forms: list[OrderForm] = field(default_factory=list)
+    ahead_forms: list[OrderForm] = field(default_factory=list)
+
+    @property
+    def cut(self) -> bool:
+        """Did the caps leave out part of the graph?"""
+        return any(a == CUT for n in self.nodes for a in n.after)
+
+    def word(self, name: int) -> str:
+        return self.names[name] if name >= 0 else ""
+
+    def action_places(self, number: int, node: Node) -> ActionPlaces:
+        """Where action ``number`` of ``node`` shows on the board, in words."""
+        piece, to, tile = self.places[number]
+        return ActionPlaces(self.word(piece), self.word(node.at.get(piece, -1)) if piece >= 0 else "",
+                            self.word(to), self.word(tile))
+
+
+@lru_cache(maxsize=16384)
+def _flow(items: tuple[tuple[str, str, Any], ...]) -> str:
+    return dump_flow({k: list(v) if isinstance(v, tuple) else v for k, _type, v in items})
+
+
+def action_text(action: Mapping[str, Any]) -> str:
+    """An action in move-file syntax (:func:`pbem.yamlio.dump_flow`); the plain ones remembered, as
+    the same few come back in every decision of a game (each value with its type: 1 is not true)."""
+    key = tuple((k, type(v).__name__, tuple(v) if isinstance(v, list) else v) for k, v in action.items())
+    try:
+        return _flow(key)
+    except TypeError:                        # a mapping or list of lists inside: not remembered
+        return dump_flow(dict(action))
+
+
+@dataclass
+class _Builder:
+    game: Game[Any]
+    player: str
+    caps: Caps
+    graph: ChoiceGraph
+    index: dict[str, int] = field(default_factory=dict)            # action (repr) -> number
+    names: dict[str, int] = field(default_factory=dict)
+    prompts: dict[str, int] = field(default_factory=dict)
+    seen: dict[bytes, int] = field(default_factory=dict)           # hash of a view -> node
+    forms: dict[bytes, int] = field(default_factory=dict)          # canonical ahead form -> number
+    queue: list[tuple[int, int, int, int, int]] = field(default_factory=list)
+    order: int = 0
+    applies: int = 0
+
+    def name(self, text: str) -> int:
+        if not text:
+            return -1
+        if text not in self.names:
+            self.names[text] = len(self.graph.names)
+            self.graph.names.append(text)
+        return self.names[text]
+
+    def prompt(self, text: str) -> int:
+        if text not in self.prompts:
+            self.prompts[text] = len(self.graph.prompts)
+            self.graph.prompts.append(text)
+        return self.prompts[text]
+
+    def action_number(self, action: Action, place: ActionPlaces) -> int:
+        key = repr(action)
+        if key not in self.index:
+            self.index[key] = len(self.graph.texts)
+            text = action_text(action)
+            words = self.game.describe_action(action)
+            self.graph.actions.append(dict(action))
+            self.graph.texts.append(text)
+            self.graph.words.append("" if words == text else words)
+            self.graph.places.append((self.name(place.piece), self.name(place.to_cell), self.name(place.tile)))
+        return self.index[key]
+
+    def add_node(self, state: Any, view: dict[str, Any], level: int, piece: int, found_from: int) -> int:
+        game, player, graph = self.game, self.player, self.graph
+        prompt = self.prompt(next((d.prompt for d in game.pending(state) if d.player == player), ""))
+        number = len(graph.nodes)
+        try:
+            legal = game.legal_actions(state, player)
+        except NeedsSecret as exc:
+            graph.nodes.append(Node(None, prompt, [], [], {}, stop="the choices now depend on something you "
+                                                                 f"cannot see ({exc})", found_from=found_from))
+            return number
+        places = game.action_places(view, player, legal)
+        numbers = [self.action_number(a, p) for a, p in zip(legal, places)]
+        at = {self.name(p.piece): self.name(p.from_cell) for p in places if p.piece}
+        node = Node(state, prompt, numbers, [CUT] * len(numbers), at, level=level, piece=piece,
+                    found_from=found_from, view=view)
+        graph.nodes.append(node)
+        for k, a in enumerate(numbers):
+            moved = graph.places[a][0]
+            switch = int(moved >= 0 and piece >= 0 and moved != piece)
+            heapq.heappush(self.queue, (level + int(moved >= 0), switch, self.order, number, k))
+            self.order += 1
+        return number
+
+    def ahead_form(self, node: Node) -> int:
+        """The orders the player may write ahead after a STOP from this node (a number into
+        ``ahead_forms``, the same number for the same form), or -2 for none."""
+        ahead = next((f for f in self.game.order_forms(node.view, self.player) if f.when == "ahead"), None)
+        if ahead is None:
+            return -2
+        key = canonical(_form_data(ahead))
+        if key not in self.forms:
+            self.forms[key] = len(self.graph.ahead_forms)
+            self.graph.ahead_forms.append(ahead)
+        return self.forms[key]
+
+    def follow(self, number: int, k: int) -> None:
+        """Apply the k-th action of a node to a copy of its state: where does it lead?"""
+        game, player, node = self.game, self.player, self.graph.nodes[number]
+        state = game.copy_state(node.state)
+        action = self.graph.actions[node.actions[k]]
+        self.applies += 1
+        try:
+            applied = apply_actions(game, state, player, [action], preview_draws())
+        except Rejected:                     # listed but refused: a rules bug; never offer it
+            node.after[k] = _REFUSED
+            return
+        if applied.needs_secret or any(e.chance for e in applied.events):
+            node.after[k] = STOP
+            return
+        if player not in pending_players(game, state):
+            node.after[k] = DONE
+            return
+        view = game.view(state, player)
+        key = hashlib.sha256(canonical(view)).digest()
+        if key in self.seen:
+            node.after[k] = self.seen[key]
+            return
+        moved = self.graph.places[node.actions[k]][0]
+        self.seen[key] = len(self.graph.nodes)
+        node.after[k] = self.add_node(state, view, node.level + int(moved >= 0), moved if moved >= 0 else node.piece,
+                                      number)
+
+    def run(self) -> None:
+        """Follow edges, most wanted first, until a cap is reached.  The size of the page data is
+        measured now and then: next when about the rest of the byte cap should be used up."""
+        for k in range(len(self.graph.nodes[0].actions)):      # every first choice, whatever the caps
+            self.follow(0, k)
+        self.queue = [item for item in self.queue if item[3] != 0]
+        heapq.heapify(self.queue)
+        look_at = len(self.graph.nodes) + 8
+        while self.queue and self.applies < self.caps.applies and len(self.graph.nodes) < self.caps.nodes:
+            _level, _switch, _order, number, k = heapq.heappop(self.queue)
+            self.follow(number, k)
+            if len(self.graph.nodes) >= look_at:
+                size, n = packed_size(graph_data(self.graph)), len(self.graph.nodes)
+                if size > self.caps.gzip_bytes:
+                    return
+                look_at = n + max(16, int((self.caps.gzip_bytes - size) / (size / n)))
+
+
+def build_graph(game: Game[Any], state: Any, player: str, caps: Caps | None = None) -> ChoiceGraph | None:
+    """The graph of ``player``'s choices on their own view of ``state``; None when they have no
+    decision now.  ``state`` may be the full state: only the player's view of it is used."""
+    if player not in pending_players(game, state):
+        return None
+    caps = caps or Caps()
+    view = game.view(state, player)
+    start = game.from_position(view)
+    view = game.view(start, player)
+    builder = _Builder(game, player, caps, ChoiceGraph(player))
+    builder.seen[hashlib.sha256(canonical(view)).digest()] = 0
+    builder.add_node(start, view, 0, -1, -1)
+    builder.graph.first_forms = [f for f in game.order_forms(view, player) if f.when == "first"]
+    builder.run()
+    graph = builder.graph
+    for node in graph.nodes:
+        kept = [(a, n) for a, n in zip(node.actions, node.after) if n != _REFUSED]
+        node.actions, node.after = [a for a, _ in kept], [n for _, n in kept]
+    fit(graph, caps.gzip_bytes)
+    for node in graph.nodes:      # the orders written ahead, for the decisions kept (their size is not capped)
+        if STOP in node.after:
+            node.ahead = max(builder.ahead_form(node), -1)
+        node.state, node.view = None, {}     # not needed any more
+    return graph
+
+
+# --- the page's data -------------------------------------------------------------------------
+
+def _key_text(name: str) -> str:
+    """How a mapping key is written in move-file syntax (``shark``, ``'on'``)."""
+    return dump_flow({name: 0})[1:-len(": 0}")]
+
+
+def _form_data(form: OrderForm) -> dict[str, Any]:
+    """A form for the page; ``k`` is each key as the move file writes it."""
+    return {"key": form.key, "k": _key_text(form.key), "title": form.title, "note": form.note,
+            "fields": [{"name": f.name, "k": _key_text(f.name), "label": f.label, "values": list(f.values),
+                        "texts": [t or v for t, v in zip(f.texts, f.values)] if f.texts else list(f.values),
+                        "current": f.current} for f in form.fields]}
+
+
+def _classes(graph: ChoiceGraph, kept: int) -> list[int]:
+    """For each of the first ``kept`` nodes, the first node the page cannot tell from it: the
+    same prompt, actions, forms and places of the pieces they move, and for each action a node
+    it cannot tell from the other's (moving r1 then taking the tile at G5 and moving r2 then
+    taking it often leave the same choices).  Refined until nothing changes."""
+    same = list(range(kept))
+    while True:
+        first: dict[tuple[Any, ...], int] = {}
+        now = []
+        for number, node in enumerate(graph.nodes[:kept]):
+            after = tuple(same[a] if 0 <= a < kept else CUT if a >= kept else a for a in node.after)
+            key = (node.prompt, tuple(node.actions), after, node.ahead, node.stop, tuple(sorted(node.at.items())))
+            now.append(first.setdefault(key, number))
+        if now == same:
+            return same
+        same = now
+
+
+def _shape(graph: ChoiceGraph, out: list[int], k: int, found_from: int) -> list[Any]:
+    """``[base, removed, added, at]``: page node ``k`` (graph node ``out[k]``) has the actions of
+    page node ``base`` (-1: none) without ``removed`` and with ``added``; ``at`` lists [piece,
+    space] where the base differs.  The base is whichever of the page node that found it and the
+    two before it is closest."""
+    node = graph.nodes[out[k]]
+    mine = set(node.actions)
+    best: tuple[int, list[int], list[int]] = (-1, [], sorted(mine))
+    for candidate in sorted({found_from, k - 1, k - 2}):
+        if 0 <= candidate < k:
+            theirs = set(graph.nodes[out[candidate]].actions)
+            removed, added = sorted(theirs - mine), sorted(mine - theirs)
+            if len(removed) + len(added) < len(best[1]) + len(best[2]):
+                best = (candidate, removed, added)
+    base_at = graph.nodes[out[best[0]]].at if best[0] >= 0 else {}
+    at = [[p, c] for p, c in sorted(node.at.items()) if base_at.get(p, -2) != c]
+    return [best[0], best[1], best[2], at]
+
+
+def _node_data(graph: ChoiceGraph, out: list[int], k: int, page: dict[int, int], found_from: int) -> list[Any]:
+    """Page node ``k`` as the page reads it: ``[base, removed, added, prompt, after, at, ahead,
+    stop]`` (trailing defaults left off).  In the page's order (by action number), ``after``
+    gives what follows each action (one number when the same for all); ``page`` maps each kept
+    graph node to its page node."""
+    node = graph.nodes[out[k]]
+    base, removed, added, at = _shape(graph, out, k, found_from)
+    after_of = dict(zip(node.actions, node.after))
+    after = [page.get(after_of[a], CUT) if after_of[a] >= 0 else after_of[a] for a in sorted(after_of)]
+    data: list[Any] = [base, ranges(removed), ranges(added), node.prompt, after[0] if len(set(after)) == 1 else after, at,
+                       node.ahead, node.stop]
+    while len(data) > 5 and data[-1] in ([], -1, ""):
+        data.pop()
+    return data
+
+
+#: a value in an action's move-file text: after ": ", "[" or ", ", up to "," "}" or "]"
+_VALUE = re.compile(r"(?:(?<=: )|(?<=\[)|(?<=, ))([A-Za-z0-9_@.+-]+)(?=[,}\]])")
+REF = "#"          # where a value goes in an action's shape
+
+
+def ranges(numbers: list[int]) -> list[int]:
+    """Sorted numbers, a run written as its first number and minus the count of the rest:
+    ``[3, 4, 5, 6, 9]`` -> ``[3, -3, 9]`` (the page expands them back)."""
+    out: list[int] = []
+    run = 0
+    for k, n in enumerate(numbers):
+        if k and n == numbers[k - 1] + 1:
+            run += 1
+            continue
+        if run:
+            out.append(-run)
+        out.append(n)
+        run = 0
+    if run:
+        out.append(-run)
+    return out
+
+
+class _Names:
+    """The names table of the page's data (pieces, spaces and every other value)."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.names = list(names)
+        self.index = {n: k for k, n in enumerate(self.names)}
+
+    def __call__(self, text: str) -> int:
+        if text not in self.index:
+            self.index[text] = len(self.names)
+            self.names.append(text)
+        return self.index[text]
+
+
+def _action_data(text: str, names: _Names, shapes: dict[str, int]) -> tuple[list[int], list[str]]:
+    """An action as ``[shape, value, ...]``: its text with each value a REF (``{move: #, to: #}``)
+    and the values as numbers into the names; the values too (their words)."""
+    values = _VALUE.findall(text) if REF not in text else []
+    shape = _VALUE.sub(REF, text) if values else text
+    if values and _fill(shape, values) != text:        # never: but a text must come back exactly
+        shape, values = text, []
+    if shape not in shapes:
+        shapes[shape] = len(shapes)
+    return [shapes[shape], *(names(v) for v in values)], values
+
+
+def _fill(shape: str, values: list[str]) -> str:
+    parts = shape.split(REF)
+    return "".join(p + (values[k] if k < len(values) else "") for k, p in enumerate(parts))
+
+
+def _place_data(graph: ChoiceGraph, number: int, values: list[str], names: _Names) -> list[int] | int:
+    """Where an action shows: 0 (a button) or [piece, to, tile], each -1 (none), the number of
+    one of the action's values (0, 1, ...) or ``-2 - n`` for name n."""
+    piece, to, tile = graph.places[number]
+    if piece < 0 and tile < 0:
+        return 0
+
+    def ref(name: int) -> int:
+        if name < 0:
+            return -1
+        word = graph.names[name]
+        return values.index(word) if word in values else -2 - names(word)
+    return [ref(piece), ref(to), ref(tile)]
+
+
+def graph_data(graph: ChoiceGraph, kept: int | None = None) -> dict[str, Any]:
+    """The graph as plain data for the page (its first ``kept`` nodes; edges to the others cut;
+    nodes the page cannot tell apart given once: :func:`_classes`).
+
+    ``names``: the values of the actions and the pieces and spaces of the board; ``shapes``:
+    the actions' move-file texts with each value a ``#``; ``actions``: each action as
+    ``[shape, value, ...]`` (values as numbers into ``names``), or ``[-1, difference, ...]``
+    when it has the shape of the action before it (the differences of the values' numbers:
+    ``{move: r1, to: F7}`` after ``{move: r1, to: F6}`` is [-1, 0, 1]); 0 for one no kept node
+    offers;
+    ``words``: how each reads where that differs from its text; ``places``: per action 0 (a
+    button) or [piece, to, tile] (:func:`_place_data`); ``prompts``; ``nodes``
+    (:func:`_node_data`); the forms ``first`` and ``ahead``."""
+    kept = len(graph.nodes) if kept is None else kept
+    same = _classes(graph, kept)
+    out = [n for n in range(kept) if same[n] == n]                # the page's nodes, node 0 first
+    index = {n: k for k, n in enumerate(out)}
+    page = {n: index[same[n]] for n in range(kept)}
+    used = {a for n in out for a in graph.nodes[n].actions}
+    found = [page.get(graph.nodes[n].found_from, -1) for n in out]
+    names, shapes = _Names(graph.names), dict[str, int]()
+    actions: list[Any] = []
+    places: list[Any] = []
+    last: list[int] = []
+    for a, text in enumerate(graph.texts):
+        if a not in used:
+            actions.append(0)
+            places.append(0)
+            continue
+        encoded, values = _action_data(text, names, shapes)
+        if last and encoded[0] == last[0] and len(encoded) == len(last):     # the same shape as the one before:
+            actions.append([-1, *(v - w for v, w in zip(encoded[1:], last[1:]))])   # its values' differences
+        else:
+            actions.append(encoded)
+        last = encoded
+        places.append(_place_data(graph, a, values, names))
+    return {
+        "names": names.names,
+        "shapes": list(shapes),
+        "actions": actions,
+        "words": [w if a in used else "" for a, w in enumerate(graph.words)] if any(graph.words) else [],
+        "places": places,
+        "prompts": graph.prompts,
+        "nodes": [_node_data(graph, out, k, page, found[k]) for k in range(len(out))],
+        "first": [_form_data(f) for f in graph.first_forms],
+        "ahead": [_form_data(f) for f in graph.ahead_forms],
+    }
+
+
+def packed_size(data: Mapping[str, Any]) -> int:
+    """How many bytes the data adds to the gzipped page (about)."""
+    return len(gzip.compress(json.dumps(data, separators=(",", ":")).encode(), 9, mtime=0))
+
+
+def fit(graph: ChoiceGraph, limit: int) -> ChoiceGraph:
+    """The graph cut to its first nodes so that its data fits in ``limit`` gzipped bytes (the
+    nodes come in the order they were found, the most wanted first; the first node stays, with
+    every first choice, whatever its size)."""
+    kept = len(graph.nodes)
+    size = packed_size(graph_data(graph, kept))
+    while size > limit and kept > 1:
+        kept = max(1, min(kept - 1, int(kept * limit / size * 0.97)))
+        size = packed_size(graph_data(graph, kept))
+    for node in graph.nodes[:kept]:
+        node.after = [a if a < kept else CUT for a in node.after]
+    del graph.nodes[kept:]
+    return graph
