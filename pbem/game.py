@@ -25,11 +25,13 @@ Conventions
 """
 from __future__ import annotations
 
+import hashlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from itertools import compress
-from typing import Any, Callable, Container, Generic, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Container, Generic, Hashable, Mapping, Sequence, TypeVar
 
+from pbem.canonical import canonical
 from pbem.errors import PbemError
 from pbem.rng import NeedsSecret, Rng
 
@@ -402,6 +404,15 @@ class Game(ABC, Generic[S]):
         with hidden values the viewer may not see replaced by ``None``.
         """
 
+    def view_key(self, state: S, viewer: str | None) -> Hashable:
+        """A key of ``view(state, viewer)``: equal for two states of one game exactly when their
+        views are (the same canonical JSON).  The click-to-move choices make one decision of two
+        orders that reach the same view (r1 then r2, r2 then r1) by it, once for every action
+        tried; a game may make it more cheaply than the view, from the fields the view shows
+        (as tuples: each field of one type, so that ``==`` tells what the JSON tells).  Default:
+        the SHA-256 of the view's canonical JSON."""
+        return hashlib.sha256(canonical(self.view(state, viewer))).digest()
+
     @abstractmethod
     def secrets(self, state: S, player: str) -> dict[str, Any]:
         """Only what ``player`` knows that the public does not (for the encrypted secrets)."""
@@ -430,8 +441,8 @@ class Game(ABC, Generic[S]):
         """How one choice reads in `pbem turn` and on the click-to-move page.
 
         Default: the action in move-file syntax, e.g. ``{move: r7, to: G5}``."""
-        from pbem.yamlio import dump_flow
-        return dump_flow(dict(action))
+        from pbem.actiontext import action_text
+        return action_text(action)
 
     def action_places(self, view: Mapping[str, Any], player: str,
                       actions: Sequence[Mapping[str, Any]]) -> list[ActionPlaces]:
@@ -453,11 +464,29 @@ class Game(ABC, Generic[S]):
                 where.update({x.handle: cell.label for x in p.passengers})
         return [default_places(action, labels, where) for action in actions]
 
+    def reveals_or_rolls(self, state: S, player: str, actions: Sequence[Mapping[str, Any]]) -> list[bool]:
+        """For each of ``player``'s legal ``actions`` now (``legal_actions(state, player)``, in
+        that order): True where the game knows, without applying it, that the action cannot take
+        effect before a hidden value is read or a die is rolled, so that on a state without the
+        secrets (a player's own view) the engine stops there (``NeedsSecret``, or an event marked
+        ``chance``): removing a tile whose back is hidden, playing a tile from the hand, which
+        shows its back to everyone.  The click-to-move choices (:mod:`pbem.choicegraph`) end such
+        an action at "the moderator takes over" without trying it on a copy.  False: not known
+        (the action is tried).  Default: none known."""
+        return [False] * len(actions)
+
     def order_forms(self, view: Mapping[str, Any], player: str) -> list[OrderForm]:
         """The orders ``player`` may set in a form on the click-to-move page at this point of
         their move (standing orders; orders written ahead for each die face), from their view.
         Default: none."""
         return []
+
+    def ahead_order_forms(self, state: S, view: Mapping[str, Any], player: str) -> list[OrderForm]:
+        """The forms of :meth:`order_forms` written ahead (``when == "ahead"``), where ``view`` is
+        ``view(state, player)`` and ``state`` a state made from the player's own view: a game may
+        read them off the state rather than reading the view back.  Default: from
+        :meth:`order_forms`."""
+        return [f for f in self.order_forms(view, player) if f.when == "ahead"]
 
     def move_template(self, state_view: Mapping[str, Any], player: str) -> str:
         """A fill-in YAML snippet for the actions section of a move file."""

@@ -26,6 +26,7 @@ from typing import Any, Mapping
 from pbem.game import Event, IllegalAction
 from pbem.rules.spaceswarm import terrain
 from pbem.rules.spaceswarm.attributes import current
+from pbem.rules.spaceswarm.hexmap import HexMap
 from pbem.rules.spaceswarm.state import SwarmState
 
 MOVE_KEYS = {"move", "path", "fleets", "pick", "drop"}
@@ -224,7 +225,17 @@ def end_of_move_phase(state: SwarmState, player: str) -> None:
 def destinations(state: SwarmState, player: str, start: int, budget: int) -> dict[int, list[int]]:
     """Every space a stack at ``start`` can reach within ``budget`` spaces, with one
     shortest path each (found breadth first, spaces in order)."""
-    hexmap = state.hexmap
+    return _destinations(state.hexmap, _enemy_cells(state, player), start, budget)
+
+
+def _enemy_cells(state: SwarmState, player: str) -> set[int]:
+    """The spaces holding another player's stack (:meth:`SwarmState.enemies_at`, all at once)."""
+    return {c for p in state.players if p != player for c, n in state.fleets[p].items() if n > 0}
+
+
+def _destinations(hexmap: HexMap, enemies: set[int], start: int, budget: int) -> dict[int, list[int]]:
+    links = terrain.link_table(hexmap)
+    must_stop, passable, may_enter = terrain.must_stop, terrain.enemies_passable, terrain.may_enter
     paths: dict[int, list[int]] = {start: []}
     todo = deque([start])
     while todo:
@@ -232,11 +243,10 @@ def destinations(state: SwarmState, player: str, start: int, budget: int) -> dic
         here = paths[cell]
         if len(here) >= budget:
             continue
-        if cell != start and (terrain.must_stop(hexmap, cell) or (
-                state.enemies_at(player, cell) and not terrain.enemies_passable(hexmap, cell))):
+        if cell != start and (must_stop(hexmap, cell) or (cell in enemies and not passable(hexmap, cell))):
             continue
-        for nxt in terrain.links(hexmap, cell):
-            if nxt not in paths and terrain.may_enter(hexmap, nxt):
+        for nxt in links[cell]:
+            if nxt not in paths and may_enter(hexmap, nxt):
                 paths[nxt] = here + [nxt]
                 todo.append(nxt)
     del paths[start]
@@ -249,14 +259,15 @@ def simple_moves(state: SwarmState, player: str) -> list[dict[str, Any]]:
         return []
     limit = movement(state, player)
     hexmap = state.hexmap
+    labels, enemies = hexmap.labels, _enemy_cells(state, player)
     out: list[dict[str, Any]] = []
     for start in sorted(state.fleets[player]):
         used = spent(state, player, start)
         groups = [len(used)] + ([1] if len(used) > 1 else [])
         for count in groups:
             budget = limit - max(used[:count])
-            for end, path in sorted(destinations(state, player, start, budget).items()):
-                action: dict[str, Any] = {"move": hexmap.label(start), "path": [hexmap.label(c) for c in path]}
+            for end, path in sorted(_destinations(hexmap, enemies, start, budget).items()):
+                action: dict[str, Any] = {"move": labels[start], "path": [labels[c] for c in path]}
                 if count != len(used):
                     action["fleets"] = count
                 out.append(action)

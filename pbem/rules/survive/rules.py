@@ -59,6 +59,23 @@ def order_text(handle: str, rest: tuple[tuple[str, Any], ...]) -> str:
     return dump_flow({"creature": handle, **dict(rest)})
 
 
+def ahead_choice(face: str, items: tuple[tuple[str, Any], ...]) -> tuple[str, str]:
+    """A step-4 choice (``{creature: K1, to: F4}`` as its items) written ahead for ``face``: the
+    order in move-file syntax and how it reads (``K1 to F4``; ``move no shark`` for none)."""
+    try:
+        return _ahead_choice(face, items)
+    except TypeError:            # a list inside: not remembered
+        return _ahead_choice.__wrapped__(face, items)
+
+
+@lru_cache(maxsize=8192)
+def _ahead_choice(face: str, items: tuple[tuple[str, Any], ...]) -> tuple[str, str]:
+    handle, rest = items[0][1], items[1:]
+    if str(handle).lower() == "none":
+        return "none", f"move no {face}"
+    return order_text(str(handle), rest), " ".join([str(handle), *(f"{k} {v}" for k, v in rest)])
+
+
 def _placement(handle: str, spot: str) -> Action:
     return {"place": handle, "on": spot}
 
@@ -199,6 +216,29 @@ class SurviveRules(ViewRules[StateT]):
         self.after_action(state, events)
         return events
 
+    def reveals_or_rolls(self, state: StateT, player: str, actions: Sequence[Mapping[str, Any]]) -> list[bool]:
+        """:meth:`pbem.game.Game.reveals_or_rolls` from :attr:`chance_tests` (action kind -> test);
+        not known for a kind the decision answers with a handler of its own (:attr:`step_handlers`)."""
+        tests = self.chance_tests
+        if not tests or self.decider(state) != player:
+            return [False] * len(actions)
+        own = self.step_handlers.get(self.current_step(state), {})
+        out = []
+        for action in actions:
+            for kind in tests:                  # (an action's kind is one of its keys)
+                if kind in action:
+                    break
+            else:
+                out.append(False)
+                continue
+            try:
+                kind = action_kind(action, self.action_shapes)      # as apply finds the handler
+            except IllegalAction:
+                kind = ""
+            test = tests.get(kind)
+            out.append(test is not None and kind not in own and test(state, action))
+        return out
+
     # --- secrets -----------------------------------------------------------------------
     def secrets(self, state: StateT, player: str) -> dict[str, Any]:
         """What ``player`` knows that the public does not: hand tiles with backs, own
@@ -227,30 +267,33 @@ class SurviveRules(ViewRules[StateT]):
         board and where they may go).  After the roll the engine uses the order for the face it
         shows, or asks again if that order no longer fits."""
         turn = view["turn"]
-        faces = self.ahead_faces()
-        if view["phase"] == OVER or turn["player"] != player or turn["step"] != STEP_REMOVE or not faces \
-                or STEP_CREATURE not in self.deciders:
+        if view["phase"] == OVER or turn["player"] != player or turn["step"] != STEP_REMOVE \
+                or not self.ahead_faces() or STEP_CREATURE not in self.deciders:
             return []
-        state = self.read_position(view)
-        if self.decider(state) != player:
+        return self.ahead_forms_of(self.read_position(view), player)
+
+    def ahead_forms_of(self, state: StateT, player: str) -> list[OrderForm]:
+        """:meth:`ahead_forms` on a state made from ``player``'s own view, without reading the view
+        back (:meth:`pbem.game.Game.ahead_order_forms`); the state is left as it was."""
+        turn = state.turn
+        faces = self.ahead_faces()
+        if state.phase == OVER or turn.player != player or turn.step != STEP_REMOVE or not faces \
+                or STEP_CREATURE not in self.deciders or self.decider(state) != player:
             return []
         fields = []
-        for face in faces:
-            state.turn.die = face
-            try:
-                choices = self.legal_creature(state, player)
-            except NeedsSecret:
-                return []
-            values, texts = [], []
-            for choice in choices:
-                handle, rest = next(iter(choice.values())), dict(list(choice.items())[1:])
-                if str(handle).lower() == "none":
-                    values.append("none")
-                    texts.append(f"move no {face}")
-                else:
-                    values.append(order_text(str(handle), tuple(rest.items())))
-                    texts.append(" ".join([str(handle), *(f"{k} {v}" for k, v in rest.items())]))
-            fields.append(OrderField(face, f"if the die shows {face}", tuple(values), tuple(texts)))
+        rolled = turn.die
+        try:
+            for face in faces:
+                turn.die = face
+                try:
+                    choices = self.legal_creature(state, player)
+                except NeedsSecret:
+                    return []
+                written = [ahead_choice(face, tuple(choice.items())) for choice in choices]
+                fields.append(OrderField(face, f"if the die shows {face}", tuple(v for v, _ in written),
+                                         tuple(t for _, t in written)))
+        finally:
+            turn.die = rolled
         return [OrderForm("creature", "Written ahead: a creature order for each face of the die", tuple(fields),
                           "ahead", "The die is rolled after your tile removal; the order for the face it shows is "
                                    "used, or you are asked again if it no longer fits.")]

@@ -23,7 +23,17 @@ from typing import Any, Mapping
 
 from pbem.game import IllegalAction, Rng
 from pbem.rules.survive.actions import handle_arg, handle_list, is_none
-from pbem.rules.survive.base import ActionHandler, Decider, Events, HandTile, StateT, StepStarter, TileEffect, event
+from pbem.rules.survive.base import (
+    ActionHandler,
+    ChanceTest,
+    Decider,
+    Events,
+    HandTile,
+    StateT,
+    StepStarter,
+    TileEffect,
+    event,
+)
 from pbem.rules.survive.creatures import CreatureRules
 from pbem.rules.survive.state import (
     BOAT,
@@ -403,6 +413,23 @@ class TileRules(CreatureRules[StateT]):
         if self.hand_tiles:
             table["play"] = self.do_play
         return table
+
+    def chance_table(self) -> dict[str, ChanceTest[StateT]]:
+        return {**super().chance_table(), "remove": self.removal_needs_back, "play": self.play_shows_tile}
+
+    def removal_needs_back(self, state: StateT, action: Mapping[str, Any]) -> bool:
+        """:meth:`do_remove` reads the removed tile's back before anything changes: where it is
+        hidden, the removal cannot take effect without it."""
+        value = action.get("remove")
+        if not isinstance(value, str):
+            return False
+        handle = value if value in state.tiles else state.tile_at.get(self.board.index.get(value, -1))
+        return handle is not None and state.tiles[handle].back is None
+
+    def play_shows_tile(self, state: StateT, action: Mapping[str, Any]) -> bool:
+        """Playing a tile from the hand shows its back to everyone (:meth:`do_play`, and Space
+        Attack's: an event marked chance), whatever the tile does."""
+        return not is_none(action.get("play"))
 
     def decider_table(self) -> dict[str, Decider[StateT]]:
         table = {**super().decider_table(), STEP_REMOVE: self.legal_remove, STEP_BOARDERS: self.legal_board}
