@@ -4,7 +4,7 @@
 
 plays a seeded 3-player game of each of GAMES (comma-separated) with the random bot and keeps
 every EVERY-th decision point, LIMIT per game; prints ``ready N`` (N points), then for each
-line ``K CAPS`` read (CAPS: ``mail`` or ``show``) builds the graph at point K with those caps
+line ``K CAPS`` read (CAPS: ``mail``, ``show`` or ``turn``) builds the graph at point K with those caps
 and its page data, and prints ``GAME CPU FINGERPRINT NODES`` (CPU seconds of this process).  The
 bench runs one worker on today's pbem and one on the pbem of before issue 19 (its files from
 git), asking both in turn: the same points, the same seeds, two versions of the code.  Only
@@ -19,7 +19,7 @@ import time
 from typing import Any
 
 from pbem.bots import random_action
-from pbem.choicegraph import build_graph, graph_data
+from pbem.choicegraph import Caps, build_graph, graph_data
 from pbem.clickpage import MAIL_CAPS, SHOW_CAPS
 from pbem.draws import setup_rng
 from pbem.engine import action_rng
@@ -28,7 +28,8 @@ from pbem.rng import Rng
 
 PLAYERS = ["red", "blue", "green"]
 SEED = b"pbem-bench-graphs-0123456789abcd"
-CAPS = {"mail": MAIL_CAPS, "show": SHOW_CAPS}
+#: the page mailed, the page ``pbem show`` makes, and a whole turn up to its real stops
+CAPS = {"mail": MAIL_CAPS, "show": SHOW_CAPS, "turn": Caps(nodes=20000, applies=400000, gzip_bytes=10**9)}
 
 
 def points(names: list[str], every: int, limit: int) -> list[tuple[str, Any, Any, str]]:

@@ -15,7 +15,9 @@ Figures (docs/performance.md says how each is measured and what the numbers were
 4. in-process submit at log entry 120 against one at entry 5 (what `mail run` and `git sync` pay);
 5. `pbem --help` start-up time;
 6. the whole-process ratios of 2 and 3 counted in instructions (valgrind, when installed), and
-   what importing click and Jinja2 alone costs against the floors.
+   what importing click and Jinja2 alone costs against the floors;
+7. the click-to-move choice graphs (issue 19, benchmarks/graph_bench.py): the capped graphs of
+   the pages against the pbem before issue 19 (from git), and whole turns with the caps lifted.
 
 Ratios are measured in alternating pairs (benchmarks/timing.py): the machine is shared.
 """
@@ -40,6 +42,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
 from floors import audit_floor
+from graph_bench import bench_graphs
 from timing import Goal, Report, Series, clock, paired, run_process
 
 from pbem.audit import audit
@@ -59,7 +62,7 @@ PLAYERS = ["red", "blue", "green", "yellow"]
 PIPELINE_GAME = "atlantis"
 EARLY, LATE = 5, 120          # the in-process submit compares these log entries
 ROUND_SECONDS = 0.8           # a round of bot games lasts about this long
-SECTIONS = ("games", "audit", "submit", "help", "instructions")
+SECTIONS = ("games", "audit", "submit", "help", "instructions", "graphs")
 
 #: the goals of issue 12 (the table); other games' bot figures are held to the same yardstick
 RANDOM_GOAL, GREEDY_GOAL = 100.0, 60.0
@@ -349,6 +352,8 @@ def main() -> None:
                     "the in-process submit takes three times as many)")
     ap.add_argument("--only", default=",".join(SECTIONS), help=f"comma-separated sections: {', '.join(SECTIONS)}")
     ap.add_argument("--json", type=Path, help="also write every measurement to this file")
+    ap.add_argument("--graph-points", type=int, default=30,
+                    help="decision points a game for the choice-graph figures (section 7; default 30)")
     ap.add_argument("--soak", action="store_true", help="instead: play bot games in one process, print memory")
     ap.add_argument("--soak-games", type=int, default=10_000)
     ap.add_argument("--soak-traced", type=int, default=1_000,
@@ -388,6 +393,8 @@ def main() -> None:
             shutil.rmtree(root, ignore_errors=True)
     if "help" in only:
         bench_help(report, args.pairs, pbem)
+    if "graphs" in only:
+        bench_graphs(report, limit=args.graph_points)
     report.summary()
     if args.json:
         args.json.write_text(json.dumps({"figures": report.figures,

@@ -107,6 +107,8 @@ class Goal:
     unit: str = ""
     #: one of the figures of the issue's table (else: another game held to the same yardstick)
     in_table: bool = True
+    #: the issue whose table the figure belongs to
+    issue: int = 12
 
     @property
     def met(self) -> bool:
@@ -141,9 +143,10 @@ class Report:
         self.say("  -> " + goal.line())
 
     def summary(self) -> None:
-        for in_table, title in ((True, "the figures of issue 12's table"),
-                                (False, "the other games, held to the same yardstick")):
-            goals = [g for g in self.goals if g.in_table == in_table]
+        for issue, in_table, title in ((12, True, "the figures of issue 12's table"),
+                                       (12, False, "the other games, held to the same yardstick"),
+                                       (19, True, "the choice graphs of issue 19")):
+            goals = [g for g in self.goals if g.in_table == in_table and g.issue == issue]
             if goals:
                 self.say(f"\nsummary: {title}")
                 for g in goals:

@@ -29,13 +29,14 @@ from pbem.actiontext import action_text
 from pbem.canonical import canonical
 from pbem.draws import preview_draws
 from pbem.engine import Rejected, apply_actions, pending_players
-from pbem.game import Action, ActionPlaces, Decision, Game, NeedsSecret, OrderForm
+from pbem.game import HANDS_OVER, NEEDS_CHANCE, Action, ActionPlaces, Decision, Game, NeedsSecret, OrderForm
 from pbem.yamlio import dump_flow
 
 __all__ = ["STOP", "DONE", "CUT", "Caps", "Node", "ChoiceGraph", "build_graph", "fit", "graph_data", "packed_size"]
 
 STOP, DONE, CUT = -1, -2, -3
 _REFUSED = -9          # listed by the game but refused by the engine (a rules bug): dropped, never offered
+_KNOWN = {NEEDS_CHANCE: STOP, HANDS_OVER: DONE}    # Game.known_outcomes -> where an edge ends
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ class Node:
     piece: int = -1                      # the piece the last of them moved
     found_from: int = -1                 # the node whose edge found it
     view: dict[str, Any] = field(default_factory=dict)
-    sure_stops: list[bool] = field(default_factory=list)   # per action: known to stop (Game.reveals_or_rolls)
+    known: list[int] = field(default_factory=list)   # per action: where it leads if the game knows (Game.known_outcomes), else CUT
     left: int = 0                        # edges not yet followed that must be tried (the last may use ``state``)
 
 
@@ -108,6 +109,7 @@ class _Builder:
     caps: Caps
     graph: ChoiceGraph
     index: dict[str, int] = field(default_factory=dict)            # action (repr) -> number
+    piece_of: list[int] = field(default_factory=list)              # action number -> the piece it moves (a name)
     names: dict[str, int] = field(default_factory=dict)
     prompts: dict[str, int] = field(default_factory=dict)
     seen: dict[Any, int] = field(default_factory=dict)             # Game.view_key of a node's state -> node
@@ -142,7 +144,9 @@ class _Builder:
         self.graph.actions.append(dict(action))
         self.graph.texts.append(text)
         self.graph.words.append("" if words == text else words)
-        self.graph.places.append((self.name(place.piece), self.name(place.to_cell), self.name(place.tile)))
+        piece = self.name(place.piece)
+        self.graph.places.append((piece, self.name(place.to_cell), self.name(place.tile)))
+        self.piece_of.append(piece)
         return number
 
     def numbers(self, view: dict[str, Any], legal: list[Action]) -> tuple[list[int], dict[int, int]]:
@@ -155,7 +159,7 @@ class _Builder:
         asked: list[int] = []                  # which actions of ``legal`` are asked about, in order
         new: dict[str, int] = {}               # the key of an action not seen before -> the first
         pieces: set[int] = set()               # the pieces (names) of the known actions asked about
-        piece_of = [p for p, _to, _tile in self.graph.places]
+        piece_of = self.piece_of
         for k, action in enumerate(legal):
             key = repr(action)
             found = index.get(key)
@@ -194,10 +198,10 @@ class _Builder:
             graph.nodes.append(Node(None, prompt, [], [], {}, stop="the choices now depend on something you "
                                                                  f"cannot see ({exc})", found_from=found_from))
             return number
-        sure = game.reveals_or_rolls(state, player, legal)
+        known = [_KNOWN.get(o, CUT) for o in game.known_outcomes(state, player, legal)]
         numbers, at = self.numbers(view, legal)
         node = Node(state, prompt, numbers, [CUT] * len(numbers), at, level=level, piece=piece,
-                    found_from=found_from, view=view, sure_stops=sure, left=len(sure) - sum(sure))
+                    found_from=found_from, view=view, known=known, left=known.count(CUT))
         graph.nodes.append(node)
         places_table, queue, push, order = graph.places, self.queue, heapq.heappush, self.order
         for k, a in enumerate(numbers):
@@ -231,8 +235,8 @@ class _Builder:
         other edge is to be tried from it): where does it lead?"""
         game, player, node = self.game, self.player, self.graph.nodes[number]
         self.applies += 1
-        if node.sure_stops[k]:               # the game knows: no need to try it
-            node.after[k] = STOP
+        if node.known[k] != CUT:             # the game knows: no need to try it
+            node.after[k] = node.known[k]
             return
         node.left -= 1
         if node.left:
@@ -313,7 +317,7 @@ def build_graph(game: Game[Any], state: Any, player: str, caps: Caps | None = No
     for node in graph.nodes:      # the orders written ahead, for the decisions kept (their size is not capped)
         if STOP in node.after:
             node.ahead = max(builder.ahead_form(node), -1)
-        node.state, node.view, node.sure_stops = None, {}, []     # not needed any more
+        node.state, node.view, node.known = None, {}, []     # not needed any more
     return graph
 
 
@@ -399,32 +403,39 @@ def _classes_refined(graph: ChoiceGraph, kept: int) -> list[int]:
         same = now
 
 
-def _shape(graph: ChoiceGraph, out: list[int], k: int, found_from: int) -> list[Any]:
+def _shape(graph: ChoiceGraph, out: list[int], k: int, found_from: int,
+           sets: list[set[int]] | None = None) -> list[Any]:
     """``[base, removed, added, at]``: page node ``k`` (graph node ``out[k]``) has the actions of
     page node ``base`` (-1: none) without ``removed`` and with ``added``; ``at`` lists [piece,
     space] where the base differs.  The base is whichever of the page node that found it and the
-    two before it is closest."""
+    two before it is closest (``sets``: each page node's actions as a set, when made already)."""
     node = graph.nodes[out[k]]
-    mine = set(node.actions)
-    best: tuple[int, list[int], list[int]] = (-1, [], sorted(mine))
+    mine = sets[k] if sets is not None else set(node.actions)
+    best, cost = -1, len(mine)
     for candidate in sorted({found_from, k - 1, k - 2}):
         if 0 <= candidate < k:
-            theirs = set(graph.nodes[out[candidate]].actions)
-            removed, added = sorted(theirs - mine), sorted(mine - theirs)
-            if len(removed) + len(added) < len(best[1]) + len(best[2]):
-                best = (candidate, removed, added)
-    base_at = graph.nodes[out[best[0]]].at if best[0] >= 0 else {}
+            theirs = sets[candidate] if sets is not None else set(graph.nodes[out[candidate]].actions)
+            differ = len(theirs ^ mine)
+            if differ < cost:
+                best, cost = candidate, differ
+    if best < 0:
+        removed, added = [], sorted(mine)
+    else:
+        theirs = sets[best] if sets is not None else set(graph.nodes[out[best]].actions)
+        removed, added = sorted(theirs - mine), sorted(mine - theirs)
+    base_at = graph.nodes[out[best]].at if best >= 0 else {}
     at = [[p, c] for p, c in sorted(node.at.items()) if base_at.get(p, -2) != c]
-    return [best[0], best[1], best[2], at]
+    return [best, removed, added, at]
 
 
-def _node_data(graph: ChoiceGraph, out: list[int], k: int, page: dict[int, int], found_from: int) -> list[Any]:
+def _node_data(graph: ChoiceGraph, out: list[int], k: int, page: dict[int, int], found_from: int,
+               sets: list[set[int]] | None = None) -> list[Any]:
     """Page node ``k`` as the page reads it: ``[base, removed, added, prompt, after, at, ahead,
     stop]`` (trailing defaults left off).  In the page's order (by action number), ``after``
     gives what follows each action (one number when the same for all); ``page`` maps each kept
     graph node to its page node."""
     node = graph.nodes[out[k]]
-    base, removed, added, at = _shape(graph, out, k, found_from)
+    base, removed, added, at = _shape(graph, out, k, found_from, sets)
     after_of = dict(zip(node.actions, node.after))
     after = [page.get(after_of[a], CUT) if after_of[a] >= 0 else after_of[a] for a in sorted(after_of)]
     data: list[Any] = [base, ranges(removed), ranges(added), node.prompt, after[0] if len(set(after)) == 1 else after, at,
@@ -521,7 +532,8 @@ def graph_data(graph: ChoiceGraph, kept: int | None = None) -> dict[str, Any]:
     out = [n for n in range(kept) if same[n] == n]                # the page's nodes, node 0 first
     index = {n: k for k, n in enumerate(out)}
     page = {n: index[same[n]] for n in range(kept)}
-    used = {a for n in out for a in graph.nodes[n].actions}
+    sets = [set(graph.nodes[n].actions) for n in out]
+    used = set().union(*sets)
     found = [page.get(graph.nodes[n].found_from, -1) for n in out]
     names, shapes = _Names(graph.names), dict[str, int]()
     actions: list[Any] = []
@@ -546,7 +558,7 @@ def graph_data(graph: ChoiceGraph, kept: int | None = None) -> dict[str, Any]:
         "words": [w if a in used else "" for a, w in enumerate(graph.words)] if any(graph.words) else [],
         "places": places,
         "prompts": graph.prompts,
-        "nodes": [_node_data(graph, out, k, page, found[k]) for k in range(len(out))],
+        "nodes": [_node_data(graph, out, k, page, found[k], sets) for k in range(len(out))],
         "first": [_form_data(f) for f in graph.first_forms],
         "ahead": [_form_data(f) for f in graph.ahead_forms],
     }

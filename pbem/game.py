@@ -42,7 +42,7 @@ S = TypeVar("S")   # a game's state type
 
 __all__ = ["Action", "Position", "IllegalAction", "OptionError", "NeedsSecret", "PositionError", "OptionSpec",
            "Decision", "Event", "Result", "Piece", "HexCell", "BoardPicture", "Section", "ActionPlaces", "OrderField",
-           "OrderForm", "Game", "Rng", "default_places", "best_scored"]
+           "OrderForm", "Game", "Rng", "default_places", "best_scored", "NEEDS_CHANCE", "HANDS_OVER"]
 
 
 class IllegalAction(Exception):
@@ -275,6 +275,12 @@ class OrderForm:
     note: str = ""
 
 
+#: :meth:`Game.known_outcomes`: the action needs a hidden value or a roll before it takes effect
+NEEDS_CHANCE = "chance"
+#: :meth:`Game.known_outcomes`: the action takes effect and the next decision is another player's
+HANDS_OVER = "hands-over"
+
+
 def best_scored(scores: Sequence[float]) -> list[int]:
     """The indexes of the scores within 1e-9 of the best, in order (none for no scores): the
     actions the `greedy` bot chooses among (:meth:`Game.bot_favourites`)."""
@@ -464,16 +470,20 @@ class Game(ABC, Generic[S]):
                 where.update({x.handle: cell.label for x in p.passengers})
         return [default_places(action, labels, where) for action in actions]
 
-    def reveals_or_rolls(self, state: S, player: str, actions: Sequence[Mapping[str, Any]]) -> list[bool]:
+    def known_outcomes(self, state: S, player: str, actions: Sequence[Mapping[str, Any]]) -> list[str]:
         """For each of ``player``'s legal ``actions`` now (``legal_actions(state, player)``, in
-        that order): True where the game knows, without applying it, that the action cannot take
-        effect before a hidden value is read or a die is rolled, so that on a state without the
-        secrets (a player's own view) the engine stops there (``NeedsSecret``, or an event marked
-        ``chance``): removing a tile whose back is hidden, playing a tile from the hand, which
-        shows its back to everyone.  The click-to-move choices (:mod:`pbem.choicegraph`) end such
-        an action at "the moderator takes over" without trying it on a copy.  False: not known
-        (the action is tried).  Default: none known."""
-        return [False] * len(actions)
+        that order), where it leads when the game knows without applying it, on a state made
+        from the player's own view (no secrets): :data:`NEEDS_CHANCE`, the action cannot take
+        effect before a hidden value is read or a die is rolled, so the engine stops there
+        (``NeedsSecret``, or an event marked ``chance``): removing a tile whose back is hidden,
+        playing a tile from the hand, which shows its back to everyone; :data:`HANDS_OVER`, the
+        action takes effect with nothing hidden or random and the next decision is another
+        player's (a set-up placement while others still have pieces to place); "" where it is
+        not known.  The click-to-move choices (:mod:`pbem.choicegraph`) follow the known ones
+        without trying them on a copy, so a game answers only what is sure; the tests check
+        every answer against the engine at every decision of the golden games.  Default:
+        none known."""
+        return [""] * len(actions)
 
     def order_forms(self, view: Mapping[str, Any], player: str) -> list[OrderForm]:
         """The orders ``player`` may set in a form on the click-to-move page at this point of

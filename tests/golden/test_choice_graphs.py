@@ -3,15 +3,30 @@
 Issue 19 made the graph cheaper to build; the page data must stay byte for byte what it was.
 ``PINS`` holds the data's fingerprints at the decision points of graph_points.py (the golden
 games at a few steps each, Space Swarm games), made by the builder as it was before issue 19
-(benchmarks/graph_before.py keeps that builder).  Regenerate only when the page data is meant to
-change: ``python graph_points.py`` prints them.
+(``make bench`` compares with that builder too, from git).  Regenerate only when the page data
+is meant to change: ``python graph_points.py`` prints them.
+
+What the builder takes from a game instead of working it out is checked against what it would
+have worked out: ``Game.known_outcomes`` against the engine applying the action, at every
+decision of every golden game; ``Game.view_key`` against the view's canonical JSON and
+``Game.ahead_order_forms`` against ``Game.order_forms`` at every node of the graphs at the
+points; the one-pass classes of the page's nodes against the refinement.
 """
 from __future__ import annotations
 
+import hashlib
+from typing import Any
+
 import pytest
+from golden_games import CONFIGS, Config, replay
 from graph_points import fingerprint, points
 
-from pbem.choicegraph import build_graph, graph_data
+import pbem.choicegraph as choicegraph
+from pbem.canonical import canonical
+from pbem.choicegraph import CUT, ChoiceGraph, Node, build_graph, graph_data
+from pbem.draws import preview_draws
+from pbem.engine import Rejected, apply_actions, pending_players
+from pbem.game import HANDS_OVER, NEEDS_CHANCE, NeedsSecret
 
 PINS = {
     'game00/9': '646802068b77d7a4da32',
@@ -205,3 +220,102 @@ def test_the_page_data_is_what_it_was_at_every_point() -> None:
         if fingerprint(graph_data(graph)) != PINS.get(name):
             wrong.append(name)
     assert seen == len(PINS) and not wrong, f"{len(wrong)} of {seen} differ: {wrong[:8]}"
+
+
+@pytest.mark.slow(seconds=3)
+@pytest.mark.parametrize("config", CONFIGS, ids=[f"game{c.game_no:02d}-{c.game}" for c in CONFIGS])
+def test_what_the_game_knows_of_an_action_is_what_the_engine_does(config: Config) -> None:
+    """At every decision of the golden game, on the deciding player's own view (what the graph
+    works on), each action ``known_outcomes`` answers for is applied: NEEDS_CHANCE must stop
+    for a secret or a roll, HANDS_OVER must take effect with nothing hidden or random and pass
+    the decision to another player; and none of them may be refused.  (The graph offers every
+    legal action either way: an answer only says where it leads.)"""
+    known = {NEEDS_CHANCE: 0, HANDS_OVER: 0}
+    for game, state, number, _step in replay(config):
+        for player in pending_players(game, state):
+            mine = game.from_position(game.view(state, player))
+            try:
+                legal = game.legal_actions(mine, player)
+            except NeedsSecret:
+                continue
+            outcomes = game.known_outcomes(mine, player, legal)
+            assert len(outcomes) == len(legal), f"step {number}"
+            for action, outcome in zip(legal, outcomes):
+                if not outcome:
+                    continue
+                assert outcome in known, f"step {number}: {action} -> {outcome!r}"
+                known[outcome] += 1
+                tried = game.copy_state(mine)
+                try:
+                    applied = apply_actions(game, tried, player, [action], preview_draws())
+                except Rejected as exc:
+                    pytest.fail(f"{config.describe()}: step {number}: {action} is known ({outcome}) but refused: {exc}")
+                chance = applied.needs_secret or any(e.chance for e in applied.events)
+                if outcome == NEEDS_CHANCE:
+                    assert chance, f"{config.describe()}: step {number}: {action} does not stop"
+                else:
+                    assert not chance and player not in pending_players(game, tried), \
+                        f"{config.describe()}: step {number}: {action} does not hand over"
+    assert known[NEEDS_CHANCE] and known[HANDS_OVER], known
+
+
+@pytest.mark.slow(seconds=20)
+def test_view_keys_and_written_ahead_forms_agree_with_the_views_at_every_node(monkeypatch) -> None:
+    """``view_key`` is equal for two states of a graph exactly when their views' canonical JSON
+    is; ``ahead_order_forms`` from a node's state is ``order_forms`` from its view."""
+    checked_keys, checked_forms = 0, 0
+    for name, game, state, player, caps in points():
+        by_key: dict[Any, bytes] = {}
+        by_view: dict[bytes, Any] = {}
+        real_key, real_forms = game.view_key, game.ahead_order_forms
+
+        def view_key(s: Any, viewer: str | None, real_key: Any = real_key, game: Any = game,
+                     by_key: dict[Any, bytes] = by_key, by_view: dict[bytes, Any] = by_view) -> Any:
+            key = real_key(s, viewer)
+            view = hashlib.sha256(canonical(game.view(s, viewer))).digest()
+            assert by_key.setdefault(key, view) == view and by_view.setdefault(view, key) == key, name
+            return key
+
+        def ahead(s: Any, view: Any, viewer: str, real_forms: Any = real_forms, game: Any = game) -> Any:
+            forms = real_forms(s, view, viewer)
+            assert forms == [f for f in game.order_forms(view, viewer) if f.when == "ahead"], name
+            assert game.view(s, viewer) == view, name
+            return forms
+
+        monkeypatch.setattr(game, "view_key", view_key)
+        monkeypatch.setattr(game, "ahead_order_forms", ahead)
+        with monkeypatch.context() as m:
+            count = [0]
+            real_ahead_form = choicegraph._Builder.ahead_form
+
+            def ahead_form(self: Any, node: Node, count: list[int] = count) -> int:
+                count[0] += node.state is not None
+                return real_ahead_form(self, node)
+            m.setattr(choicegraph._Builder, "ahead_form", ahead_form)
+            build_graph(game, state, player, caps)
+        monkeypatch.undo()
+        checked_keys += len(by_key)
+        checked_forms += count[0]
+    assert checked_keys > 5000 and checked_forms > 100, (checked_keys, checked_forms)
+
+
+def test_the_page_nodes_are_the_same_whether_found_in_one_pass_or_refined() -> None:
+    seen = 0
+    for _name, game, state, player, caps in points():
+        graph = build_graph(game, state, player, caps)
+        assert graph is not None
+        for kept in sorted({1, len(graph.nodes) // 2, len(graph.nodes)}):
+            assert choicegraph._classes(graph, kept) == choicegraph._classes_refined(graph, kept)
+            seen += 1
+    assert seen > 300
+
+
+def test_a_graph_with_a_cycle_is_refined() -> None:
+    """Two decisions that lead to each other (no game's graph does that today; a move that
+    spends nothing would): the one-pass order finds no first node and the refinement decides."""
+    def node(after: list[int], actions: list[int]) -> Node:
+        return Node(None, 0, actions, after, {})
+    graph = ChoiceGraph("p", nodes=[node([1, 2], [0, 1]), node([2], [0]), node([1], [0]), node([CUT], [0])])
+    assert choicegraph._children_first(graph, 4) is None
+    assert choicegraph._classes(graph, 4) == choicegraph._classes_refined(graph, 4) == [0, 1, 2, 3]
+    assert choicegraph._children_first(graph, 1) == [0]

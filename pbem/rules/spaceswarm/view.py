@@ -44,16 +44,21 @@ def _map_rows(hexmap: HexMap) -> tuple[str, ...]:
 def faces_seen(state: SwarmState, viewer: str | None, omniscient: bool) -> dict[str, str | None]:
     """Each card's face as ``viewer`` sees it (:func:`sees_face`), None where hidden; every
     card's hand and the deck looked up once."""
+    out: dict[str, str | None] = dict.fromkeys(state.faces)
+    known = [(card, f) for card, f in state.faces.items() if f is not None]
+    if omniscient:
+        out.update((card, f.name) for card, f in known)
+        return out
     holders: dict[str, str] = {}
     for p in state.players:
         for card in state.hands[p]:
             holders.setdefault(card, p)
     deck = set(state.deck)
-    out: dict[str, str | None] = {}
-    for card, f in state.faces.items():
+    for card, f in known:
         holder = holders.get(card)
-        seen = omniscient or (holder == viewer if holder is not None else card not in deck)
-        out[card] = f.name if f is not None and seen else None
+        seen = holder == viewer if holder is not None else card not in deck
+        if seen:
+            out[card] = f.name
     return out
 
 

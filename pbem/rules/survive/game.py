@@ -161,8 +161,8 @@ class SurviveGame(Game[StateT], Generic[StateT]):
     def apply(self, state: StateT, player: str, action: Mapping[str, Any], rng: Rng) -> list[Event]:
         return self.rules(state).apply(state, player, action, rng)
 
-    def reveals_or_rolls(self, state: StateT, player: str, actions: Sequence[Mapping[str, Any]]) -> list[bool]:
-        return self.rules(state).reveals_or_rolls(state, player, actions)
+    def known_outcomes(self, state: StateT, player: str, actions: Sequence[Mapping[str, Any]]) -> list[str]:
+        return self.rules(state).known_outcomes(state, player, actions)
 
     def result(self, state: StateT) -> Result | None:
         return self.rules(state).result(state)

@@ -24,7 +24,7 @@ from pbem.game import (
     best_scored,
 )
 from pbem.rules.survive.actions import SHAPES, ActionShape, action_kind
-from pbem.rules.survive.base import Events, StateT, event
+from pbem.rules.survive.base import Events, Spaces, StateT, event
 from pbem.rules.survive.creatures import CreatureRules
 from pbem.rules.survive.movement import MoveChoices
 from pbem.rules.survive.setup import SetupRules
@@ -74,6 +74,12 @@ def _ahead_choice(face: str, items: tuple[tuple[str, Any], ...]) -> tuple[str, s
     if str(handle).lower() == "none":
         return "none", f"move no {face}"
     return order_text(str(handle), rest), " ".join([str(handle), *(f"{k} {v}" for k, v in rest)])
+
+
+@lru_cache(maxsize=8192)
+def ahead_move(handle: str, to: str) -> tuple[str, str]:
+    """:func:`ahead_choice` of ``{creature: HANDLE, to: TO}``."""
+    return _ahead_choice("", (("creature", handle), ("to", to)))
 
 
 def _placement(handle: str, spot: str) -> Action:
@@ -216,12 +222,12 @@ class SurviveRules(ViewRules[StateT]):
         self.after_action(state, events)
         return events
 
-    def reveals_or_rolls(self, state: StateT, player: str, actions: Sequence[Mapping[str, Any]]) -> list[bool]:
-        """:meth:`pbem.game.Game.reveals_or_rolls` from :attr:`chance_tests` (action kind -> test);
+    def known_outcomes(self, state: StateT, player: str, actions: Sequence[Mapping[str, Any]]) -> list[str]:
+        """:meth:`pbem.game.Game.known_outcomes` from :attr:`outcome_tests` (action kind -> test);
         not known for a kind the decision answers with a handler of its own (:attr:`step_handlers`)."""
-        tests = self.chance_tests
+        tests = self.outcome_tests
         if not tests or self.decider(state) != player:
-            return [False] * len(actions)
+            return [""] * len(actions)
         own = self.step_handlers.get(self.current_step(state), {})
         out = []
         for action in actions:
@@ -229,14 +235,14 @@ class SurviveRules(ViewRules[StateT]):
                 if kind in action:
                     break
             else:
-                out.append(False)
+                out.append("")
                 continue
             try:
                 kind = action_kind(action, self.action_shapes)      # as apply finds the handler
             except IllegalAction:
                 kind = ""
             test = tests.get(kind)
-            out.append(test is not None and kind not in own and test(state, action))
+            out.append(test(state, player, action) if test is not None and kind not in own else "")
         return out
 
     # --- secrets -----------------------------------------------------------------------
@@ -286,10 +292,9 @@ class SurviveRules(ViewRules[StateT]):
             for face in faces:
                 turn.die = face
                 try:
-                    choices = self.legal_creature(state, player)
+                    written = self.ahead_choices(state, player, face)
                 except NeedsSecret:
                     return []
-                written = [ahead_choice(face, tuple(choice.items())) for choice in choices]
                 fields.append(OrderField(face, f"if the die shows {face}", tuple(v for v, _ in written),
                                          tuple(t for _, t in written)))
         finally:
@@ -297,6 +302,23 @@ class SurviveRules(ViewRules[StateT]):
         return [OrderForm("creature", "Written ahead: a creature order for each face of the die", tuple(fields),
                           "ahead", "The die is rolled after your tile removal; the order for the face it shows is "
                                    "used, or you are asked again if it no longer fits.")]
+
+    def ahead_choices(self, state: StateT, player: str, face: str) -> list[tuple[str, str]]:
+        """Step 4's choices (:meth:`legal_creature`) once ``face`` is rolled, each written ahead
+        (:func:`ahead_choice`).  Where step 4 is listed as the core lists it (``{creature: none}``,
+        then each movable creature to each space it may end on), from the creatures and their
+        spaces, without making the actions."""
+        if not self.keeps.creature_listing:
+            return [ahead_choice(face, tuple(choice.items())) for choice in self.legal_creature(state, player)]
+        out = [ahead_choice(face, (("creature", "none"),))]
+        ends: dict[str, Spaces] = {}        # each kind's stop cells, worked out once
+        labels = self.board.labels
+        for handle in self.movable_creatures(state, face):
+            c = state.creatures[handle]
+            if c.kind not in ends:
+                ends[c.kind] = self.stop_cells(state, c.kind)
+            out.extend(ahead_move(handle, labels[cell]) for cell in self.creature_spaces(state, c, ends[c.kind]))
+        return out
 
     # --- bots ---------------------------------------------------------------------------
     #: the actions that decline a decision, in the order they are looked for

@@ -16,6 +16,7 @@ picture, summary and move template are drawn from a view, never from a state.
 """
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any, Mapping, Sequence
 
 from pbem.canonical import canonical
@@ -45,6 +46,13 @@ from pbem.rules.survive.state import (
 )
 
 SETUP_PHASES = (SETUP_PLACE, SETUP_BOAT)
+
+
+#: the fields of the pieces a view shows, but the hidden ones (each piece's handle first)
+_EXPLORER_FIELDS = attrgetter("handle", "colour", "where", "cell", "boat")
+_TILE_FIELDS = attrgetter("handle", "cell", "terrain", "where", "holder", "obtained")
+_BOAT_FIELDS = attrgetter("handle", "where", "cell", "owner")
+_CREATURE_FIELDS = attrgetter("handle", "kind", "where", "cell")
 
 
 def _items(mapping: Mapping[str, Any] | None) -> tuple[tuple[str, Any], ...] | None:
@@ -129,11 +137,14 @@ class ViewRules(TurnFlow[StateT]):
     def view_key(self, state: StateT, viewer: str | None) -> tuple[Any, ...]:
         """:meth:`make_view` (not omniscient) as tuples, field for field: equal for two states
         exactly when their views are (:meth:`pbem.game.Game.view_key`), and several times quicker
-        to make than the view and its JSON.  A space is its cell number, as the view's label; a
-        layer's :meth:`extra_view` is taken as its canonical JSON.  (Kept in step with
-        :meth:`make_view` by tests/golden/test_choice_graphs.py.)"""
+        to make than the view and its JSON.  A space is its cell number, as the view's label (a
+        person's ``at`` is their cell and their ship: one of them is None, as ``where`` says); the
+        values and backs the viewer sees come apart from the rest; a layer's
+        :meth:`extra_view` is taken as its canonical JSON.  (Kept in step with :meth:`make_view`
+        by tests/golden/test_choice_graphs.py.)"""
         sees_value, sees_back = self.sees_value, self.sees_back
-        turn = state.turn
+        turn, explorers, tiles = state.turn, state.explorers.values(), state.tiles.values()
+        extra = self.extra_view(state)
         return (
             self.position_format,
             tuple(sorted(state.options.items())),
@@ -145,16 +156,14 @@ class ViewRules(TurnFlow[StateT]):
             None if state.boarding is None else (state.boarding.tile, state.boarding.boat, state.boarding.cell),
             None if state.reaction is None else (state.reaction.kind, state.reaction.creature, state.reaction.cell,
                                                  tuple(state.reaction.queue)),
-            tuple((h, e.colour, e.where, e.boat if e.where == BOAT else e.cell,
-                   e.value if e.value is not None and sees_value(state, viewer, e) else None)
-                  for h, e in state.explorers.items()),
-            tuple((h, t.cell, t.terrain, t.where, t.holder, t.obtained,
-                   t.back if t.back is not None and sees_back(state, viewer, t) else None)
-                  for h, t in state.tiles.items()),
-            tuple((h, b.where, b.cell, b.owner) for h, b in state.boats.items()),
-            tuple((h, c.kind, c.where, c.cell) for h, c in state.creatures.items()),
+            tuple(map(_EXPLORER_FIELDS, explorers)),
+            tuple((e.handle, e.value) for e in explorers if e.value is not None and sees_value(state, viewer, e)),
+            tuple(map(_TILE_FIELDS, tiles)),
+            tuple((t.handle, t.back) for t in tiles if t.back is not None and sees_back(state, viewer, t)),
+            tuple(map(_BOAT_FIELDS, state.boats.values())),
+            tuple(map(_CREATURE_FIELDS, state.creatures.values())),
             tuple(sorted(state.history.items())),
-            canonical(self.extra_view(state)),
+            canonical(extra) if extra else b"",
         )
 
     def extra_view(self, state: StateT) -> dict[str, Any]:
