@@ -7,9 +7,12 @@ needs a roll or a hidden value (the moderator applies it; :mod:`pbem.compose` st
 ``DONE`` where the player's part is over, or ``CUT`` where the graph was capped.  Every action a
 node offers is one ``Game.legal_actions`` listed there, and every edge is found by applying the
 action with the engine (:func:`pbem.engine.apply_actions` without the seed), so the page never
-offers what the engine would refuse.
+offers what the engine would refuse, unless the game knows where it leads without that
+(``Game.known_outcomes``: a tile removal stops for its hidden back; checked against the engine
+by the tests).  Two orders reach one node when ``Game.view_key`` of their states is equal (the
+key of the view, which a game may make more cheaply than the view itself).
 
-The graph is capped (:class:`Caps`: nodes, engine calls, gzipped bytes of page data) so that
+The graph is capped (:class:`Caps`: nodes, edges followed, gzipped bytes of page data) so that
 the digest stays small and quick to make.  Which edges are followed: every first choice, always;
 then, counting only the actions that move or place a piece, the paths with fewer of them first
 (so "move, done, remove a tile" comes before "move, move"), a piece moved again before another
@@ -41,8 +44,9 @@ _KNOWN = {NEEDS_CHANCE: STOP, HANDS_OVER: DONE}    # Game.known_outcomes -> wher
 
 @dataclass(frozen=True)
 class Caps:
-    """How much of the graph is made: ``nodes`` decisions, ``applies`` engine calls (each edge
-    followed costs one; the first choices are always followed) and ``gzip_bytes`` of gzipped
+    """How much of the graph is made: ``nodes`` decisions, ``applies`` edges followed (each costs
+    one, tried with the engine or known from the game; the first choices are always followed) and
+    ``gzip_bytes`` of gzipped
     page data (:func:`graph_data`) at most.  The first decision is always whole, whatever its
     size, and the orders written ahead come on top."""
 
@@ -67,7 +71,7 @@ class Node:
     piece: int = -1                      # the piece the last of them moved
     found_from: int = -1                 # the node whose edge found it
     view: dict[str, Any] = field(default_factory=dict)
-    known: list[int] = field(default_factory=list)   # per action: where it leads if the game knows (Game.known_outcomes), else CUT
+    known: list[int] = field(default_factory=list)   # per action: STOP or DONE where the game knows (else CUT)
     left: int = 0                        # edges not yet followed that must be tried (the last may use ``state``)
 
 

@@ -133,7 +133,8 @@ def apply_actions(game: Game, state: Any, player: str, actions: Sequence[dict[st
         except IllegalAction as exc:
             why = "" if sealed else f": {one_line(str(exc), REASON_CHARS)}"   # a sealed action's would tell what it holds
             if not chance:
-                raise Rejected(f"illegal action {number} {_shown(action, sealed)}{why or ': it breaks a rule'}") from None
+                raise Rejected(f"illegal action {number} {_shown(action, sealed)}"
+                               f"{why or ': it breaks a rule'}") from None
             out.dropped, out.dropped_reason = list(actions[k:]), f"action {number} no longer fits{why}"
             break
         out.actions.append(dict(written))   # the log keeps the sealed form

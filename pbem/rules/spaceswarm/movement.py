@@ -136,23 +136,23 @@ def check_move(state: SwarmState, player: str, action: Mapping[str, Any]) -> Mov
 
 def _check_path(state: SwarmState, player: str, start: int, path: list[int]) -> None:
     hexmap = state.hexmap
+    labels, links = hexmap.labels, terrain.link_table(hexmap)
     seen = {start}
     prev = start
     for i, cell in enumerate(path):
-        label = hexmap.label(cell)
         if cell in seen:
-            raise IllegalAction(f"path: {label} comes twice (with the start); a path visits each space once")
+            raise IllegalAction(f"path: {labels[cell]} comes twice (with the start); a path visits each space once")
         seen.add(cell)
-        if cell not in terrain.links(hexmap, prev):
-            raise IllegalAction(f"path: {label} is not next to {hexmap.label(prev)} (nor a Worm Hole linked to it)")
+        if cell not in links[prev]:
+            raise IllegalAction(f"path: {labels[cell]} is not next to {labels[prev]} (nor a Worm Hole linked to it)")
         if not terrain.may_enter(hexmap, cell):
-            raise IllegalAction(f"path: {label} is a Super Nova: stacks may not enter or move through it")
+            raise IllegalAction(f"path: {labels[cell]} is a Super Nova: stacks may not enter or move through it")
         if i < len(path) - 1:
             if terrain.must_stop(hexmap, cell):
-                raise IllegalAction(f"path: {label} is a Black Hole: a stack entering it must stop there")
+                raise IllegalAction(f"path: {labels[cell]} is a Black Hole: a stack entering it must stop there")
             if state.enemies_at(player, cell) and not terrain.enemies_passable(hexmap, cell):
-                raise IllegalAction(f"path: enemy stacks at {label}: you may move into (but not through) them, "
-                                    "except in Dark Matter")
+                raise IllegalAction(f"path: enemy stacks at {labels[cell]}: you may move into (but not through) "
+                                    "them, except in Dark Matter")
         prev = cell
 
 

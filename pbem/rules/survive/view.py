@@ -100,9 +100,8 @@ class ViewRules(TurnFlow[StateT]):
         explorers = {}
         for h, e in state.explorers.items():
             at = e.boat if e.where == BOAT else (None if e.cell is None else lab[e.cell])
-            explorers[h] = {"colour": e.colour, "where": e.where, "at": at,
-                            "value": e.value if e.value is not None and (omniscient or self.sees_value(state, viewer, e))
-                            else None}
+            shown = e.value is not None and (omniscient or self.sees_value(state, viewer, e))
+            explorers[h] = {"colour": e.colour, "where": e.where, "at": at, "value": e.value if shown else None}
         tiles = {}
         for h, t in state.tiles.items():
             tiles[h] = {"at": lab[t.cell], "terrain": t.terrain, "where": t.where, "holder": t.holder,
