@@ -19,6 +19,8 @@ Figures (docs/performance.md says how each is measured and what the numbers were
 7. what each input of the hostile corpus costs (benchmarks/hostile_costs.py): the slowest and the
    largest memory peak in one process, CPU time and peak RSS of the worst as whole processes,
    beside issue 7's goal of 2 s and 200 MB (the tests check the refusals, not their cost).
+8. the click-to-move choice graphs (issue 19, benchmarks/graph_bench.py): the capped graphs of
+   the pages against the pbem before issue 19 (from git), and whole turns with the caps lifted.
 
 Ratios are measured in alternating pairs (benchmarks/timing.py): the machine is shared.
 """
@@ -44,6 +46,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
 from floors import audit_floor
 from hostile_costs import bench_hostile
+from graph_bench import bench_graphs
 from timing import Goal, Report, Series, clock, paired, run_process
 
 from pbem.audit import audit
@@ -63,7 +66,7 @@ PLAYERS = ["red", "blue", "green", "yellow"]
 PIPELINE_GAME = "atlantis"
 EARLY, LATE = 5, 120          # the in-process submit compares these log entries
 ROUND_SECONDS = 0.8           # a round of bot games lasts about this long
-SECTIONS = ("games", "audit", "submit", "help", "instructions", "hostile")
+SECTIONS = ("games", "audit", "submit", "help", "instructions", "hostile", "graphs")
 
 #: the goals of issue 12 (the table); other games' bot figures are held to the same yardstick
 RANDOM_GOAL, GREEDY_GOAL = 100.0, 60.0
@@ -354,6 +357,8 @@ def main() -> None:
                     "the in-process submit takes three times as many)")
     ap.add_argument("--only", default=",".join(SECTIONS), help=f"comma-separated sections: {', '.join(SECTIONS)}")
     ap.add_argument("--json", type=Path, help="also write every measurement to this file")
+    ap.add_argument("--graph-points", type=int, default=30,
+                    help="decision points a game for the choice-graph figures (section 8; default 30)")
     ap.add_argument("--soak", action="store_true", help="instead: play bot games in one process, print memory")
     ap.add_argument("--soak-games", type=int, default=10_000)
     ap.add_argument("--soak-traced", type=int, default=1_000,
@@ -399,6 +404,8 @@ def main() -> None:
             bench_hostile(report, root)
         finally:
             shutil.rmtree(root, ignore_errors=True)
+    if "graphs" in only:
+        bench_graphs(report, limit=args.graph_points)
     report.summary()
     if args.json:
         args.json.write_text(json.dumps({"figures": report.figures,

@@ -11,6 +11,7 @@ other file: it works from ``file://``.  The public digest never has it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from pbem.choicegraph import Caps, ChoiceGraph, build_graph, fit, graph_data, packed_size
@@ -37,7 +38,12 @@ class ClickPage:
     sign_command: str
     cut: bool             # the caps left part of the choices out
     graph: ChoiceGraph = field(repr=False, compare=False)
-    size: int = 0         # gzipped bytes of the choices' data (about)
+    choices: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)   # graph_data(graph)
+
+    @cached_property
+    def size(self) -> int:
+        """Gzipped bytes of the choices' data (about): measured when a smaller page is asked for."""
+        return packed_size(self.choices)
 
 
 def move_file_name(table: Table) -> str:
@@ -67,7 +73,7 @@ def page_for(table: Table, graph: ChoiceGraph) -> ClickPage:
     name = move_file_name(table)
     choices = graph_data(graph)
     data = {"head": move_head(table, graph.player), "file": name, "sign": sign_command(name), **choices}
-    return ClickPage(data, name, sign_command(name), graph.cut, graph, packed_size(choices))
+    return ClickPage(data, name, sign_command(name), graph.cut, graph, choices)
 
 
 def smaller(table: Table, page: ClickPage, by: int) -> ClickPage | None:

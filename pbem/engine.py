@@ -113,9 +113,8 @@ def apply_actions(game: Game, state: Any, player: str, actions: Sequence[dict[st
                 out.dropped, out.dropped_reason = list(actions[k:]), f"action {number}: {exc}"
                 break
         sealed = is_sealed(written)
-        shown = "(sealed)" if sealed else excerpt(action)   # a sealed action's content never shows
         if player not in pending_players(game, state) and not _is_anytime(game, action):
-            reason = f"action {number} {shown}: it is not {player}'s decision now"
+            reason = f"action {number} {_shown(action, sealed)}: it is not {player}'s decision now"
             waiting = ", ".join(f"{d.player} ({d.kind})" for d in game.pending(state)) or "nobody (game over)"
             if not chance:
                 raise Rejected(f"{reason}; waiting for {waiting}")
@@ -134,13 +133,20 @@ def apply_actions(game: Game, state: Any, player: str, actions: Sequence[dict[st
         except IllegalAction as exc:
             why = "" if sealed else f": {one_line(str(exc), REASON_CHARS)}"   # a sealed action's would tell what it holds
             if not chance:
-                raise Rejected(f"illegal action {number} {shown}{why or ': it breaks a rule'}") from None
+                raise Rejected(f"illegal action {number} {_shown(action, sealed)}"
+                               f"{why or ': it breaks a rule'}") from None
             out.dropped, out.dropped_reason = list(actions[k:]), f"action {number} no longer fits{why}"
             break
         out.actions.append(dict(written))   # the log keeps the sealed form
         out.events.extend(events)
         chance = chance or any(e.chance for e in events)
     return out
+
+
+def _shown(action: Mapping[str, Any], sealed: bool) -> str:
+    """How a refusal quotes an action: an excerpt (made only for a refusal: never on the way of
+    an accepted action), and a sealed action's content never."""
+    return "(sealed)" if sealed else excerpt(action)
 
 
 def _prefer(player: str, action: Mapping[str, Any], prefs: Preferences | None) -> list[Event]:

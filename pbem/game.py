@@ -25,11 +25,13 @@ Conventions
 """
 from __future__ import annotations
 
+import hashlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from itertools import compress
-from typing import Any, Callable, Container, Generic, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Container, Generic, Hashable, Mapping, Sequence, TypeVar
 
+from pbem.canonical import canonical
 from pbem.errors import PbemError
 from pbem.rng import NeedsSecret, Rng
 
@@ -40,7 +42,7 @@ S = TypeVar("S")   # a game's state type
 
 __all__ = ["Action", "Position", "IllegalAction", "OptionError", "NeedsSecret", "PositionError", "OptionSpec",
            "Decision", "Event", "Result", "Piece", "HexCell", "BoardPicture", "Section", "ActionPlaces", "OrderField",
-           "OrderForm", "Game", "Rng", "default_places", "best_scored"]
+           "OrderForm", "Game", "Rng", "default_places", "best_scored", "NEEDS_CHANCE", "HANDS_OVER"]
 
 
 class IllegalAction(Exception):
@@ -273,6 +275,12 @@ class OrderForm:
     note: str = ""
 
 
+#: :meth:`Game.known_outcomes`: the action needs a hidden value or a roll before it takes effect
+NEEDS_CHANCE = "chance"
+#: :meth:`Game.known_outcomes`: the action takes effect and the next decision is another player's
+HANDS_OVER = "hands-over"
+
+
 def best_scored(scores: Sequence[float]) -> list[int]:
     """The indexes of the scores within 1e-9 of the best, in order (none for no scores): the
     actions the `greedy` bot chooses among (:meth:`Game.bot_favourites`)."""
@@ -409,6 +417,15 @@ class Game(ABC, Generic[S]):
         with hidden values the viewer may not see replaced by ``None``.
         """
 
+    def view_key(self, state: S, viewer: str | None) -> Hashable:
+        """A key of ``view(state, viewer)``: equal for two states of one game exactly when their
+        views are (the same canonical JSON).  The click-to-move choices make one decision of two
+        orders that reach the same view (r1 then r2, r2 then r1) by it, once for every action
+        tried; a game may make it more cheaply than the view, from the fields the view shows
+        (as tuples: each field of one type, so that ``==`` tells what the JSON tells).  Default:
+        the SHA-256 of the view's canonical JSON."""
+        return hashlib.sha256(canonical(self.view(state, viewer))).digest()
+
     @abstractmethod
     def secrets(self, state: S, player: str) -> dict[str, Any]:
         """Only what ``player`` knows that the public does not (for the encrypted secrets)."""
@@ -437,8 +454,8 @@ class Game(ABC, Generic[S]):
         """How one choice reads in `pbem turn` and on the click-to-move page.
 
         Default: the action in move-file syntax, e.g. ``{move: r7, to: G5}``."""
-        from pbem.yamlio import dump_flow
-        return dump_flow(dict(action))
+        from pbem.actiontext import action_text
+        return action_text(action)
 
     def action_places(self, view: Mapping[str, Any], player: str,
                       actions: Sequence[Mapping[str, Any]]) -> list[ActionPlaces]:
@@ -460,11 +477,33 @@ class Game(ABC, Generic[S]):
                 where.update({x.handle: cell.label for x in p.passengers})
         return [default_places(action, labels, where) for action in actions]
 
+    def known_outcomes(self, state: S, player: str, actions: Sequence[Mapping[str, Any]]) -> list[str]:
+        """For each of ``player``'s legal ``actions`` now (``legal_actions(state, player)``, in
+        that order), where it leads when the game knows without applying it, on a state made
+        from the player's own view (no secrets): :data:`NEEDS_CHANCE`, the action cannot take
+        effect before a hidden value is read or a die is rolled, so the engine stops there
+        (``NeedsSecret``, or an event marked ``chance``): removing a tile whose back is hidden,
+        playing a tile from the hand, which shows its back to everyone; :data:`HANDS_OVER`, the
+        action takes effect with nothing hidden or random and the next decision is another
+        player's (a set-up placement while others still have pieces to place); "" where it is
+        not known.  The click-to-move choices (:mod:`pbem.choicegraph`) follow the known ones
+        without trying them on a copy, so a game answers only what is sure; the tests check
+        every answer against the engine at every decision of the golden games.  Default:
+        none known."""
+        return [""] * len(actions)
+
     def order_forms(self, view: Mapping[str, Any], player: str) -> list[OrderForm]:
         """The orders ``player`` may set in a form on the click-to-move page at this point of
         their move (standing orders; orders written ahead for each die face), from their view.
         Default: none."""
         return []
+
+    def ahead_order_forms(self, state: S, view: Mapping[str, Any], player: str) -> list[OrderForm]:
+        """The forms of :meth:`order_forms` written ahead (``when == "ahead"``), where ``view`` is
+        ``view(state, player)`` and ``state`` a state made from the player's own view: a game may
+        read them off the state rather than reading the view back.  Default: from
+        :meth:`order_forms`."""
+        return [f for f in self.order_forms(view, player) if f.when == "ahead"]
 
     def move_template(self, state_view: Mapping[str, Any], player: str) -> str:
         """A fill-in YAML snippet for the actions section of a move file."""

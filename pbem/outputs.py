@@ -32,6 +32,7 @@ from pbem.viewpatch import patch_or_whole
 
 if TYPE_CHECKING:     # the click-to-move panel is imported where a player's page is made (an audit never needs it)
     from pbem.choicegraph import Caps
+    from pbem.clickpage import ClickPage
 
 GZIP_MAGIC = b"\x1f\x8b"
 HTML_SUFFIX = ".html.gz.age"   # secrets/PLAYER.html.gz.age: the player's own digest as an HTML page, gzipped
@@ -214,9 +215,23 @@ def player_plaintexts(table: Table, player: str, history: BoardHistory | None = 
         if over <= 0:
             break
         click = smaller(table, ctx.click, int(over / ARMOUR) + 1)
+        page = with_other_choices(html, ctx.click, click)
         ctx = replace(ctx, click=click, click_left_out=click is None)
-        html = render_digest(ctx, "html").encode()
+        html = page if page is not None else render_digest(ctx, "html").encode()
     return {".age": text, HTML_SUFFIX: html}
+
+
+def with_other_choices(html: bytes, page: ClickPage, other: ClickPage | None) -> bytes | None:
+    """The player's HTML page, made with the click-to-move ``page``, as it is with ``other``
+    instead: the panel's choices are the one thing that differs (its data, written once in the
+    page: templates/click.html.j2), so they are swapped rather than the page made again.
+    None where the page must be made again (no panel any more)."""
+    if other is None or (other.file_name, other.sign_command) != (page.file_name, page.sign_command):
+        return None
+    old = str(script_json(page.data)).encode()
+    if html.count(old) != 1:
+        return None
+    return html.replace(old, str(script_json(other.data)).encode())
 
 
 def public_message_bytes(table: Table, history: BoardHistory | None) -> int:

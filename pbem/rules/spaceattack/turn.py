@@ -23,7 +23,7 @@ from typing import Any, Callable, Mapping
 
 from pbem.game import IllegalAction, NeedsSecret, Rng
 from pbem.rules.survive.actions import handle_arg, is_none
-from pbem.rules.survive.base import ActionHandler, Decider, Events, StepStarter, event
+from pbem.rules.survive.base import ActionHandler, Decider, Events, OutcomeTest, StepStarter, event
 from pbem.rules.survive.state import PLAY, SEA, STEP_CREATURE, STEP_DEFENSE, STEP_MOVE, STEP_REMOVE, STEP_TILE, USED, Tile
 from pbem.rules.spaceattack.craft import STEP_STEAL
 from pbem.rules.spaceattack.data import AFTER_ROLL, MOVEMENT, STEAL
@@ -394,6 +394,9 @@ class TurnRules(StationTiles):
     def action_table(self) -> dict[str, ActionHandler[SpaceAttackState]]:
         return {**super().action_table(), "deploy": self.do_deploy, "fire": self.do_fire, "steal": self.do_steal,
                 "pod": self.do_pod, "play": self.do_play}
+
+    def outcome_table(self) -> dict[str, OutcomeTest[SpaceAttackState]]:
+        return {**super().outcome_table(), "pod": self.ship_placement_outcome}
 
     def decider_table(self) -> dict[str, Decider[SpaceAttackState]]:
         table = {**super().decider_table(), STEP_DEPLOY: self.legal_deploy, STEP_BLUE: self.legal_blue,

@@ -38,7 +38,7 @@ from pbem.rules.spaceswarm.position_check import check_position
 from pbem.rules.spaceswarm.setup import new_state
 from pbem.rules.spaceswarm.state import BID, OVER, RESEARCH, SwarmState
 from pbem.rules.spaceswarm.victory import scores
-from pbem.rules.spaceswarm.view import make_position, read_position, secrets_of
+from pbem.rules.spaceswarm.view import make_position, read_position, secrets_of, view_key
 from pbem.yamlio import load_strict
 
 MAX_TEMPLATE_STEPS = 12   # a whole turn: develop, discard, produce, move, attack... and reactions
@@ -158,6 +158,9 @@ class SpaceSwarmGame(Game[SwarmState]):
     # --- views --------------------------------------------------------------------------
     def view(self, state: SwarmState, viewer: str | None) -> Position:
         return make_position(state, viewer, omniscient=False)
+
+    def view_key(self, state: SwarmState, viewer: str | None) -> tuple[Any, ...]:
+        return view_key(state, viewer)
 
     def secrets(self, state: SwarmState, player: str) -> dict[str, Any]:
         return secrets_of(state, player)

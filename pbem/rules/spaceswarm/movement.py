@@ -26,6 +26,7 @@ from typing import Any, Mapping
 from pbem.game import Event, IllegalAction
 from pbem.rules.spaceswarm import terrain
 from pbem.rules.spaceswarm.attributes import current
+from pbem.rules.spaceswarm.hexmap import HexMap
 from pbem.rules.spaceswarm.state import SwarmState
 
 MOVE_KEYS = {"move", "path", "fleets", "pick", "drop"}
@@ -135,23 +136,23 @@ def check_move(state: SwarmState, player: str, action: Mapping[str, Any]) -> Mov
 
 def _check_path(state: SwarmState, player: str, start: int, path: list[int]) -> None:
     hexmap = state.hexmap
+    labels, links = hexmap.labels, terrain.link_table(hexmap)
     seen = {start}
     prev = start
     for i, cell in enumerate(path):
-        label = hexmap.label(cell)
         if cell in seen:
-            raise IllegalAction(f"path: {label} comes twice (with the start); a path visits each space once")
+            raise IllegalAction(f"path: {labels[cell]} comes twice (with the start); a path visits each space once")
         seen.add(cell)
-        if cell not in terrain.links(hexmap, prev):
-            raise IllegalAction(f"path: {label} is not next to {hexmap.label(prev)} (nor a Worm Hole linked to it)")
+        if cell not in links[prev]:
+            raise IllegalAction(f"path: {labels[cell]} is not next to {labels[prev]} (nor a Worm Hole linked to it)")
         if not terrain.may_enter(hexmap, cell):
-            raise IllegalAction(f"path: {label} is a Super Nova: stacks may not enter or move through it")
+            raise IllegalAction(f"path: {labels[cell]} is a Super Nova: stacks may not enter or move through it")
         if i < len(path) - 1:
             if terrain.must_stop(hexmap, cell):
-                raise IllegalAction(f"path: {label} is a Black Hole: a stack entering it must stop there")
+                raise IllegalAction(f"path: {labels[cell]} is a Black Hole: a stack entering it must stop there")
             if state.enemies_at(player, cell) and not terrain.enemies_passable(hexmap, cell):
-                raise IllegalAction(f"path: enemy stacks at {label}: you may move into (but not through) them, "
-                                    "except in Dark Matter")
+                raise IllegalAction(f"path: enemy stacks at {labels[cell]}: you may move into (but not through) "
+                                    "them, except in Dark Matter")
         prev = cell
 
 
@@ -224,7 +225,17 @@ def end_of_move_phase(state: SwarmState, player: str) -> None:
 def destinations(state: SwarmState, player: str, start: int, budget: int) -> dict[int, list[int]]:
     """Every space a stack at ``start`` can reach within ``budget`` spaces, with one
     shortest path each (found breadth first, spaces in order)."""
-    hexmap = state.hexmap
+    return _destinations(state.hexmap, _enemy_cells(state, player), start, budget)
+
+
+def _enemy_cells(state: SwarmState, player: str) -> set[int]:
+    """The spaces holding another player's stack (:meth:`SwarmState.enemies_at`, all at once)."""
+    return {c for p in state.players if p != player for c, n in state.fleets[p].items() if n > 0}
+
+
+def _destinations(hexmap: HexMap, enemies: set[int], start: int, budget: int) -> dict[int, list[int]]:
+    links = terrain.link_table(hexmap)
+    must_stop, passable, may_enter = terrain.must_stop, terrain.enemies_passable, terrain.may_enter
     paths: dict[int, list[int]] = {start: []}
     todo = deque([start])
     while todo:
@@ -232,11 +243,10 @@ def destinations(state: SwarmState, player: str, start: int, budget: int) -> dic
         here = paths[cell]
         if len(here) >= budget:
             continue
-        if cell != start and (terrain.must_stop(hexmap, cell) or (
-                state.enemies_at(player, cell) and not terrain.enemies_passable(hexmap, cell))):
+        if cell != start and (must_stop(hexmap, cell) or (cell in enemies and not passable(hexmap, cell))):
             continue
-        for nxt in terrain.links(hexmap, cell):
-            if nxt not in paths and terrain.may_enter(hexmap, nxt):
+        for nxt in links[cell]:
+            if nxt not in paths and may_enter(hexmap, nxt):
                 paths[nxt] = here + [nxt]
                 todo.append(nxt)
     del paths[start]
@@ -249,14 +259,15 @@ def simple_moves(state: SwarmState, player: str) -> list[dict[str, Any]]:
         return []
     limit = movement(state, player)
     hexmap = state.hexmap
+    labels, enemies = hexmap.labels, _enemy_cells(state, player)
     out: list[dict[str, Any]] = []
     for start in sorted(state.fleets[player]):
         used = spent(state, player, start)
         groups = [len(used)] + ([1] if len(used) > 1 else [])
         for count in groups:
             budget = limit - max(used[:count])
-            for end, path in sorted(destinations(state, player, start, budget).items()):
-                action: dict[str, Any] = {"move": hexmap.label(start), "path": [hexmap.label(c) for c in path]}
+            for end, path in sorted(_destinations(hexmap, enemies, start, budget).items()):
+                action: dict[str, Any] = {"move": labels[start], "path": [labels[c] for c in path]}
                 if count != len(used):
                     action["fleets"] = count
                 out.append(action)

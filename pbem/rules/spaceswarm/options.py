@@ -3,6 +3,7 @@ the substitutes of components.md section 7 (docs/games/space-swarm.md explains e
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Mapping
 
 from pbem.game import OptionSpec
@@ -55,9 +56,22 @@ class Settings:
 
     @classmethod
     def of(cls, options: Mapping[str, str]) -> "Settings":
+        """The options, typed (the rules ask on every move: worked out once per set of options)."""
+        try:
+            return _settings(tuple(options.items()))
+        except TypeError:          # an unhashable value (a hand-made position): worked out each time
+            return cls.read(options)
+
+    @classmethod
+    def read(cls, options: Mapping[str, str]) -> "Settings":
         o = {s.name: str(options.get(s.name, s.default)) for s in OPTION_SPECS}
         return cls(map=o["map"],
                    map_settings=MapSettings(o["size"], o["home_hazards"], o["cut_homes"], o["symmetry"]),
                    tech_phase=o["tech_phase"], mulligan=o["mulligan"], decks=int(o["decks"]),
                    combat_hexes=o["combat_hexes"], react_combat=o["react_combat"], react_bid=o["react_bid"],
                    slot=o["slot"])
+
+
+@lru_cache(maxsize=64)
+def _settings(items: tuple[tuple[str, str], ...]) -> Settings:
+    return Settings.read(dict(items))

@@ -5,6 +5,8 @@ docs/games/space-swarm.md) are quoted where they apply.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from pbem.rules.spaceswarm.hexmap import HexMap
 
 ALIEN_RUINS = "alien_ruins"
@@ -45,6 +47,12 @@ def links(hexmap: HexMap, cell: int) -> tuple[int, ...]:
     if hexmap.terrain[cell] == WORM_HOLE:
         out += [w for w in hexmap.cells_of(WORM_HOLE) if w != cell and w not in out]
     return tuple(sorted(out))
+
+
+@lru_cache(maxsize=32)
+def link_table(hexmap: HexMap) -> tuple[tuple[int, ...], ...]:
+    """:func:`links` of every space of a map (a map is a frozen record: worked out once)."""
+    return tuple(links(hexmap, cell) for cell in hexmap.cells)
 
 
 def defense_bonus(hexmap: HexMap, cell: int) -> int:

@@ -9,8 +9,10 @@ own actions can be checked until a step needs a hidden value (NeedsSecret).
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Mapping
 
+from pbem.canonical import canonical
 from pbem.rules.spaceswarm.data import swarm_data
 from pbem.rules.spaceswarm.events import STANDING_KEYS, standing_order
 from pbem.rules.spaceswarm.hexmap import HexMap
@@ -28,9 +30,36 @@ def sees_face(state: SwarmState, viewer: str | None, card: str) -> bool:
 
 
 def map_rows(hexmap: HexMap) -> list[str]:
+    return list(_map_rows(hexmap))
+
+
+@lru_cache(maxsize=32)
+def _map_rows(hexmap: HexMap) -> tuple[str, ...]:
+    """The map's rows of terrain codes (a map is a frozen record: written once)."""
     data = swarm_data()
-    return [" ".join(data.terrains[hexmap.terrain[r * hexmap.width + c]].code for c in range(hexmap.width))
-            for r in range(hexmap.height)]
+    return tuple(" ".join(data.terrains[hexmap.terrain[r * hexmap.width + c]].code for c in range(hexmap.width))
+                 for r in range(hexmap.height))
+
+
+def faces_seen(state: SwarmState, viewer: str | None, omniscient: bool) -> dict[str, str | None]:
+    """Each card's face as ``viewer`` sees it (:func:`sees_face`), None where hidden; every
+    card's hand and the deck looked up once."""
+    out: dict[str, str | None] = dict.fromkeys(state.faces)
+    known = [(card, f) for card, f in state.faces.items() if f is not None]
+    if omniscient:
+        out.update((card, f.name) for card, f in known)
+        return out
+    holders: dict[str, str] = {}
+    for p in state.players:
+        for card in state.hands[p]:
+            holders.setdefault(card, p)
+    deck = set(state.deck)
+    for card, f in known:
+        holder = holders.get(card)
+        seen = holder == viewer if holder is not None else card not in deck
+        if seen:
+            out[card] = f.name
+    return out
 
 
 def make_position(state: SwarmState, viewer: str | None, omniscient: bool) -> dict[str, Any]:
@@ -38,10 +67,6 @@ def make_position(state: SwarmState, viewer: str | None, omniscient: bool) -> di
 
     def cells(d: Mapping[int, Any]) -> dict[str, Any]:
         return {lab[c]: (list(v) if isinstance(v, list) else v) for c, v in sorted(d.items())}
-
-    def face(card: str) -> str | None:
-        f = state.faces[card]
-        return f.name if f is not None and (omniscient or sees_face(state, viewer, card)) else None
 
     return {
         "format": FORMAT,
@@ -58,7 +83,7 @@ def make_position(state: SwarmState, viewer: str | None, omniscient: bool) -> di
         "stack_moves": state.stack_moves,
         "stacks": {p: cells(state.fleets[p]) for p in state.players},
         "moved": {p: cells(state.moved[p]) for p in state.players if state.moved[p]},
-        "cards": {c: face(c) for c in state.faces},
+        "cards": faces_seen(state, viewer, omniscient),
         "deck": list(state.deck),
         "hands": {p: list(state.hands[p]) for p in state.players},
         "tech": {p: list(state.tech[p]) for p in state.players},
@@ -75,6 +100,42 @@ def make_position(state: SwarmState, viewer: str | None, omniscient: bool) -> di
         "victory": state.victory,
         "winners": list(state.winners),
     }
+
+
+def view_key(state: SwarmState, viewer: str | None) -> tuple[Any, ...]:
+    """:func:`make_position` (not omniscient) as tuples, field for field: equal for two states
+    exactly when their views are (:meth:`pbem.game.Game.view_key`), and quicker to make than the
+    view and its JSON.  A space is its cell number; standing orders are their canonical JSON.
+    (Kept in step with :func:`make_position` by tests/golden/test_choice_graphs.py.)"""
+    players = state.players
+    window, slots = state.window, state.slots
+    return (
+        FORMAT,
+        tuple(sorted(state.options.items())),
+        (state.hexmap.width, state.hexmap.height, state.hexmap.terrain),
+        tuple((p, state.homes[p], _standing_key(_standing(state, p, viewer, False))) for p in players),
+        state.phase, state.step, state.round, tuple(state.order), state.turn_index, state.turns, state.stack_moves,
+        tuple(tuple(sorted(state.fleets[p].items())) for p in players),
+        tuple((p, tuple((c, tuple(v)) for c, v in sorted(state.moved[p].items()))) for p in players
+              if state.moved[p]),
+        tuple(faces_seen(state, viewer, False).items()),
+        tuple(state.deck),
+        tuple(tuple(state.hands[p]) for p in players),
+        tuple(tuple(state.tech[p]) for p in players),
+        tuple(state.discard),
+        tuple((b.player, b.attribute, b.amount, b.card, b.until) for b in state.boosts),
+        tuple(state.visited),
+        None if window is None else (window.kind, tuple(window.queue)),
+        None if slots is None else tuple(slots),
+        tuple((c, tuple(sorted(t.items()))) for c, t in sorted(state.targets.items())),
+        tuple(state.produced.get(p, 0) for p in players),
+        tuple(state.destroyed.get(p, 0) for p in players),
+        tuple(state.eliminated), state.victory, tuple(state.winners),
+    )
+
+
+def _standing_key(orders: dict[str, Any] | None) -> bytes | None:
+    return None if orders is None else canonical(orders)
 
 
 def read_position(pos: Mapping[str, Any]) -> SwarmState:

@@ -64,6 +64,9 @@ class SurviveData:
 ActionHandler = Callable[[StateT, str, Mapping[str, Any], Rng], Events]
 Decider = Callable[[StateT, str], list[dict[str, Any]]]
 StepStarter = Callable[[StateT, "Rng | None", Events, "str | None"], bool]
+#: where an action (legal now) leads, where known without applying it: (state, player, action) ->
+#: NEEDS_CHANCE, HANDS_OVER or "" (pbem.game.Game.known_outcomes)
+OutcomeTest = Callable[[StateT, str, Mapping[str, Any]], str]
 TileEffect = Callable[[StateT, Tile, str, Events, "list[str] | None"], None]
 #: spaces a sea walk asks about (what blocks it, where it ends): a set, a dict keyed by space
 #: (``state.tile_at``: the land), or :class:`SpacesWhere` (a rule asked space by space)
@@ -180,6 +183,7 @@ class SurviveBase(ABC, Generic[StateT]):
         self.step_starters: dict[str, StepStarter[StateT]] = self.step_table()
         self.step_handlers: dict[str, dict[str, ActionHandler[StateT]]] = self.step_handler_table()
         self.creature_rules: dict[str, CreatureRule[StateT]] = self.creature_rule_table()
+        self.outcome_tests: dict[str, OutcomeTest[StateT]] = self.outcome_table()
 
     # --- the tables (each part and layer extends them) ------------------------------
     def turn_step_list(self) -> tuple[str, ...]:
@@ -188,6 +192,13 @@ class SurviveBase(ABC, Generic[StateT]):
 
     def action_table(self) -> dict[str, ActionHandler[StateT]]:
         """Action kind (an action's first key) -> its handler."""
+        return {}
+
+    def outcome_table(self) -> dict[str, OutcomeTest[StateT]]:
+        """Action kind -> where an action of that kind, legal now, leads when that is sure without
+        applying it, as its handler in :meth:`action_table` is written
+        (:meth:`pbem.game.Game.known_outcomes`; a layer that changes the handler changes or drops
+        the entry).  A kind not here is not known (the click-to-move choices try it)."""
         return {}
 
     def step_handler_table(self) -> dict[str, dict[str, ActionHandler[StateT]]]:

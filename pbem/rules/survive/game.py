@@ -165,12 +165,18 @@ class SurviveGame(Game[StateT], Generic[StateT]):
     def apply(self, state: StateT, player: str, action: Mapping[str, Any], rng: Rng) -> list[Event]:
         return self.rules(state).apply(state, player, action, rng)
 
+    def known_outcomes(self, state: StateT, player: str, actions: Sequence[Mapping[str, Any]]) -> list[str]:
+        return self.rules(state).known_outcomes(state, player, actions)
+
     def result(self, state: StateT) -> Result | None:
         return self.rules(state).result(state)
 
     # --- views ------------------------------------------------------------------------------
     def view(self, state: StateT, viewer: str | None) -> Position:
         return self.rules(state).make_view(state, viewer)
+
+    def view_key(self, state: StateT, viewer: str | None) -> tuple[Any, ...]:
+        return self.rules(state).view_key(state, viewer)
 
     def secrets(self, state: StateT, player: str) -> dict[str, Any]:
         return self.rules(state).secrets(state, player)
@@ -193,6 +199,9 @@ class SurviveGame(Game[StateT], Generic[StateT]):
 
     def order_forms(self, view: Mapping[str, Any], player: str) -> list[OrderForm]:
         return self.view_rules(view).order_forms(view, player)
+
+    def ahead_order_forms(self, state: StateT, view: Mapping[str, Any], player: str) -> list[OrderForm]:
+        return self.rules(state).ahead_forms_of(state, player)
 
     def pass_action(self, state: StateT, player: str) -> Action | None:
         return self.rules(state).pass_action(state, player)

@@ -25,7 +25,7 @@ from pbem.game import (
 )
 from pbem.position_fields import fail
 from pbem.rules.survive.actions import SHAPES, ActionShape, action_kind
-from pbem.rules.survive.base import Events, StateT, event
+from pbem.rules.survive.base import Events, Spaces, StateT, event
 from pbem.rules.survive.creatures import CreatureRules
 from pbem.rules.survive.movement import MoveChoices
 from pbem.rules.survive.setup import SetupRules
@@ -60,6 +60,29 @@ def order_text(handle: str, rest: tuple[tuple[str, Any], ...]) -> str:
     """A creature order in move-file syntax, ``{creature: K1, to: F4}`` (the same few are written
     for every decision of a page: remembered)."""
     return dump_flow({"creature": handle, **dict(rest)})
+
+
+def ahead_choice(face: str, items: tuple[tuple[str, Any], ...]) -> tuple[str, str]:
+    """A step-4 choice (``{creature: K1, to: F4}`` as its items) written ahead for ``face``: the
+    order in move-file syntax and how it reads (``K1 to F4``; ``move no shark`` for none)."""
+    try:
+        return _ahead_choice(face, items)
+    except TypeError:            # a list inside: not remembered
+        return _ahead_choice.__wrapped__(face, items)
+
+
+@lru_cache(maxsize=8192)
+def _ahead_choice(face: str, items: tuple[tuple[str, Any], ...]) -> tuple[str, str]:
+    handle, rest = items[0][1], items[1:]
+    if str(handle).lower() == "none":
+        return "none", f"move no {face}"
+    return order_text(str(handle), rest), " ".join([str(handle), *(f"{k} {v}" for k, v in rest)])
+
+
+@lru_cache(maxsize=8192)
+def ahead_move(handle: str, to: str) -> tuple[str, str]:
+    """:func:`ahead_choice` of ``{creature: HANDLE, to: TO}``."""
+    return _ahead_choice("", (("creature", handle), ("to", to)))
 
 
 def _placement(handle: str, spot: str) -> Action:
@@ -249,6 +272,29 @@ class SurviveRules(ViewRules[StateT]):
         self.after_action(state, events)
         return events
 
+    def known_outcomes(self, state: StateT, player: str, actions: Sequence[Mapping[str, Any]]) -> list[str]:
+        """:meth:`pbem.game.Game.known_outcomes` from :attr:`outcome_tests` (action kind -> test);
+        not known for a kind the decision answers with a handler of its own (:attr:`step_handlers`)."""
+        tests = self.outcome_tests
+        if not tests or self.decider(state) != player:
+            return [""] * len(actions)
+        own = self.step_handlers.get(self.current_step(state), {})
+        out = []
+        for action in actions:
+            for kind in tests:                  # (an action's kind is one of its keys)
+                if kind in action:
+                    break
+            else:
+                out.append("")
+                continue
+            try:
+                kind = action_kind(action, self.action_shapes)      # as apply finds the handler
+            except IllegalAction:
+                kind = ""
+            test = tests.get(kind)
+            out.append(test(state, player, action) if test is not None and kind not in own else "")
+        return out
+
     # --- secrets -----------------------------------------------------------------------
     def secrets(self, state: StateT, player: str) -> dict[str, Any]:
         """What ``player`` knows that the public does not: hand tiles with backs, own
@@ -277,33 +323,52 @@ class SurviveRules(ViewRules[StateT]):
         board and where they may go).  After the roll the engine uses the order for the face it
         shows, or asks again if that order no longer fits."""
         turn = view["turn"]
-        faces = self.ahead_faces()
-        if view["phase"] == OVER or turn["player"] != player or turn["step"] != STEP_REMOVE or not faces \
-                or STEP_CREATURE not in self.deciders:
+        if view["phase"] == OVER or turn["player"] != player or turn["step"] != STEP_REMOVE \
+                or not self.ahead_faces() or STEP_CREATURE not in self.deciders:
             return []
-        state = self.read_position(view)
-        if self.decider(state) != player:
+        return self.ahead_forms_of(self.read_position(view), player)
+
+    def ahead_forms_of(self, state: StateT, player: str) -> list[OrderForm]:
+        """:meth:`ahead_forms` on a state made from ``player``'s own view, without reading the view
+        back (:meth:`pbem.game.Game.ahead_order_forms`); the state is left as it was."""
+        turn = state.turn
+        faces = self.ahead_faces()
+        if state.phase == OVER or turn.player != player or turn.step != STEP_REMOVE or not faces \
+                or STEP_CREATURE not in self.deciders or self.decider(state) != player:
             return []
         fields = []
-        for face in faces:
-            state.turn.die = face
-            try:
-                choices = self.legal_creature(state, player)
-            except NeedsSecret:
-                return []
-            values, texts = [], []
-            for choice in choices:
-                handle, rest = next(iter(choice.values())), dict(list(choice.items())[1:])
-                if str(handle).lower() == "none":
-                    values.append("none")
-                    texts.append(f"move no {face}")
-                else:
-                    values.append(order_text(str(handle), tuple(rest.items())))
-                    texts.append(" ".join([str(handle), *(f"{k} {v}" for k, v in rest.items())]))
-            fields.append(OrderField(face, f"if the die shows {face}", tuple(values), tuple(texts)))
+        rolled = turn.die
+        try:
+            for face in faces:
+                turn.die = face
+                try:
+                    written = self.ahead_choices(state, player, face)
+                except NeedsSecret:
+                    return []
+                fields.append(OrderField(face, f"if the die shows {face}", tuple(v for v, _ in written),
+                                         tuple(t for _, t in written)))
+        finally:
+            turn.die = rolled
         return [OrderForm("creature", "Written ahead: a creature order for each face of the die", tuple(fields),
                           "ahead", "The die is rolled after your tile removal; the order for the face it shows is "
                                    "used, or you are asked again if it no longer fits.")]
+
+    def ahead_choices(self, state: StateT, player: str, face: str) -> list[tuple[str, str]]:
+        """Step 4's choices (:meth:`legal_creature`) once ``face`` is rolled, each written ahead
+        (:func:`ahead_choice`).  Where step 4 is listed as the core lists it (``{creature: none}``,
+        then each movable creature to each space it may end on), from the creatures and their
+        spaces, without making the actions."""
+        if not self.keeps.creature_listing:
+            return [ahead_choice(face, tuple(choice.items())) for choice in self.legal_creature(state, player)]
+        out = [ahead_choice(face, (("creature", "none"),))]
+        ends: dict[str, Spaces] = {}        # each kind's stop cells, worked out once
+        labels = self.board.labels
+        for handle in self.movable_creatures(state, face):
+            c = state.creatures[handle]
+            if c.kind not in ends:
+                ends[c.kind] = self.stop_cells(state, c.kind)
+            out.extend(ahead_move(handle, labels[cell]) for cell in self.creature_spaces(state, c, ends[c.kind]))
+        return out
 
     # --- bots ---------------------------------------------------------------------------
     #: the actions that decline a decision, in the order they are looked for

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Sequence
 
-from pbem.game import IllegalAction, Rng
+from pbem.game import HANDS_OVER, IllegalAction, Rng
 from pbem.position_fields import fail
 from pbem.rules.survive.actions import handle_arg
-from pbem.rules.survive.base import ActionHandler, Decider, Events, StateT, event
+from pbem.rules.survive.base import ActionHandler, Decider, Events, OutcomeTest, StateT, event
 from pbem.rules.survive.scoring import ScoringRules
 from pbem.rules.survive.state import (
     LAND,
@@ -266,6 +266,20 @@ class SetupRules(ScoringRules[StateT]):
     # --- the tables ---------------------------------------------------------------
     def action_table(self) -> dict[str, ActionHandler[StateT]]:
         return {**super().action_table(), "place": self.do_place, "boat": self.do_boat}
+
+    def outcome_table(self) -> dict[str, OutcomeTest[StateT]]:
+        return {**super().outcome_table(), "place": self.placement_outcome, "boat": self.ship_placement_outcome}
+
+    def placement_outcome(self, state: StateT, player: str, action: Mapping[str, Any]) -> str:
+        """:meth:`do_place` hands over to the next player who still has people to place: while
+        another player has, the placement ends ``player``'s part (nothing hidden, nothing rolled)."""
+        others = (p for p in state.players if p != player)
+        return HANDS_OVER if any(self.reserve_explorers(state, p) for p in others) else ""
+
+    def ship_placement_outcome(self, state: StateT, player: str, action: Mapping[str, Any]) -> str:
+        """:meth:`do_boat`, likewise, while another player still has ships to place."""
+        others = (p for p in state.players if p != player)
+        return HANDS_OVER if any(self.reserve_boats(state, p) for p in others) else ""
 
     def decider_table(self) -> dict[str, Decider[StateT]]:
         return {**super().decider_table(), SETUP_PLACE: self.legal_place, SETUP_BOAT: self.legal_boat}

@@ -17,7 +17,6 @@ Nothing here relies on set iteration order.
 from __future__ import annotations
 
 import re
-from copy import copy as shallow_copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
@@ -178,7 +177,8 @@ class State:
         state as it was), field by field, a few times quicker than a pickle round trip.  A
         subclass that adds a mutable field copies it in its own ``copy``; the tests check that
         a copy shares nothing mutable with its original and pickles to the same bytes."""
-        new = shallow_copy(self)     # the immutable fields (and a subclass's, until it copies its own)
+        new = object.__new__(type(self))     # the immutable fields (and a subclass's, until it copies its own)
+        new.__dict__.update(self.__dict__)
         new.players = list(self.players)
         new.colours = {p: list(cs) for p, cs in self.colours.items()}
         new.options = dict(self.options)

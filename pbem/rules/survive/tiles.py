@@ -21,10 +21,20 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, Mapping
 
-from pbem.game import IllegalAction, Rng
+from pbem.game import NEEDS_CHANCE, IllegalAction, Rng
 from pbem.position_fields import fail
 from pbem.rules.survive.actions import handle_arg, handle_list, is_none
-from pbem.rules.survive.base import ActionHandler, Decider, Events, HandTile, StateT, StepStarter, TileEffect, event
+from pbem.rules.survive.base import (
+    ActionHandler,
+    Decider,
+    Events,
+    HandTile,
+    OutcomeTest,
+    StateT,
+    StepStarter,
+    TileEffect,
+    event,
+)
 from pbem.rules.survive.creatures import CreatureRules
 from pbem.rules.survive.state import (
     BOAT,
@@ -424,6 +434,23 @@ class TileRules(CreatureRules[StateT]):
         if self.hand_tiles:
             table["play"] = self.do_play
         return table
+
+    def outcome_table(self) -> dict[str, OutcomeTest[StateT]]:
+        return {**super().outcome_table(), "remove": self.removal_outcome, "play": self.play_outcome}
+
+    def removal_outcome(self, state: StateT, player: str, action: Mapping[str, Any]) -> str:
+        """:meth:`do_remove` reads the removed tile's back before anything changes: where it is
+        hidden, the removal cannot take effect without it."""
+        value = action.get("remove")
+        if not isinstance(value, str):
+            return ""
+        handle = value if value in state.tiles else state.tile_at.get(self.board.index.get(value, -1))
+        return NEEDS_CHANCE if handle is not None and state.tiles[handle].back is None else ""
+
+    def play_outcome(self, state: StateT, player: str, action: Mapping[str, Any]) -> str:
+        """Playing a tile from the hand shows its back to everyone (:meth:`do_play`, and Space
+        Attack's: an event marked chance), whatever the tile does."""
+        return "" if is_none(action.get("play")) else NEEDS_CHANCE
 
     def decider_table(self) -> dict[str, Decider[StateT]]:
         table = {**super().decider_table(), STEP_REMOVE: self.legal_remove, STEP_BOARDERS: self.legal_board}

@@ -16,8 +16,10 @@ picture, summary and move template are drawn from a view, never from a state.
 """
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any, Mapping, Sequence
 
+from pbem.canonical import canonical
 from pbem.game import ActionPlaces, BoardPicture, HexCell, OrderField, OrderForm, default_places
 from pbem.rules.survive.base import StateT
 from pbem.rules.survive.flow import TurnFlow
@@ -44,6 +46,17 @@ from pbem.rules.survive.state import (
 )
 
 SETUP_PHASES = (SETUP_PLACE, SETUP_BOAT)
+
+
+#: the fields of the pieces a view shows, but the hidden ones (each piece's handle first)
+_EXPLORER_FIELDS = attrgetter("handle", "colour", "where", "cell", "boat")
+_TILE_FIELDS = attrgetter("handle", "cell", "terrain", "where", "holder", "obtained")
+_BOAT_FIELDS = attrgetter("handle", "where", "cell", "owner")
+_CREATURE_FIELDS = attrgetter("handle", "kind", "where", "cell")
+
+
+def _items(mapping: Mapping[str, Any] | None) -> tuple[tuple[str, Any], ...] | None:
+    return None if mapping is None else tuple(mapping.items())
 
 
 class ViewRules(TurnFlow[StateT]):
@@ -87,13 +100,14 @@ class ViewRules(TurnFlow[StateT]):
         explorers = {}
         for h, e in state.explorers.items():
             at = e.boat if e.where == BOAT else (None if e.cell is None else lab[e.cell])
-            explorers[h] = {"colour": e.colour, "where": e.where, "at": at,
-                            "value": e.value if omniscient or self.sees_value(state, viewer, e) else None}
+            shown = e.value is not None and (omniscient or self.sees_value(state, viewer, e))
+            explorers[h] = {"colour": e.colour, "where": e.where, "at": at, "value": e.value if shown else None}
         tiles = {}
         for h, t in state.tiles.items():
             tiles[h] = {"at": lab[t.cell], "terrain": t.terrain, "where": t.where, "holder": t.holder,
                         "obtained": t.obtained,
-                        "back": t.back if omniscient or self.sees_back(state, viewer, t) else None}
+                        "back": t.back if t.back is not None and (omniscient or self.sees_back(state, viewer, t))
+                        else None}
         turn = state.turn
         return {
             "format": self.position_format,
@@ -118,6 +132,38 @@ class ViewRules(TurnFlow[StateT]):
             "history": {k: state.history[k] for k in sorted(state.history)},
             **self.extra_view(state),
         }
+
+    def view_key(self, state: StateT, viewer: str | None) -> tuple[Any, ...]:
+        """:meth:`make_view` (not omniscient) as tuples, field for field: equal for two states
+        exactly when their views are (:meth:`pbem.game.Game.view_key`), and several times quicker
+        to make than the view and its JSON.  A space is its cell number, as the view's label (a
+        person's ``at`` is their cell and their ship: one of them is None, as ``where`` says); the
+        values and backs the viewer sees come apart from the rest; a layer's
+        :meth:`extra_view` is taken as its canonical JSON.  (Kept in step with :meth:`make_view`
+        by tests/golden/test_choice_graphs.py.)"""
+        sees_value, sees_back = self.sees_value, self.sees_back
+        turn, explorers, tiles = state.turn, state.explorers.values(), state.tiles.values()
+        extra = self.extra_view(state)
+        return (
+            self.position_format,
+            tuple(sorted(state.options.items())),
+            tuple((p, tuple(state.colours[p]), _items(self.standing_view(state, p, viewer, False)))
+                  for p in state.players),
+            state.phase,
+            (turn.number, turn.player, turn.step, turn.moves, tuple(sort_handles(turn.swum)), turn.tile_played,
+             turn.die),
+            None if state.boarding is None else (state.boarding.tile, state.boarding.boat, state.boarding.cell),
+            None if state.reaction is None else (state.reaction.kind, state.reaction.creature, state.reaction.cell,
+                                                 tuple(state.reaction.queue)),
+            tuple(map(_EXPLORER_FIELDS, explorers)),
+            tuple((e.handle, e.value) for e in explorers if e.value is not None and sees_value(state, viewer, e)),
+            tuple(map(_TILE_FIELDS, tiles)),
+            tuple((t.handle, t.back) for t in tiles if t.back is not None and sees_back(state, viewer, t)),
+            tuple(map(_BOAT_FIELDS, state.boats.values())),
+            tuple(map(_CREATURE_FIELDS, state.creatures.values())),
+            tuple(sorted(state.history.items())),
+            canonical(extra) if extra else b"",
+        )
 
     def extra_view(self, state: StateT) -> dict[str, Any]:
         """Public keys a layer adds to positions and views (a layer merges ``super()``'s).
