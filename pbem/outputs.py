@@ -26,6 +26,7 @@ from pbem.render.digest import DigestContext, render_digest
 from pbem.render.hexmap_svg import render_svg
 from pbem.render.hexmap_text import render_text
 from pbem.render.plain import readable_line
+from pbem.render.scriptdata import script_json
 from pbem.results import result_lines
 from pbem.table import Table
 from pbem.viewpatch import patch_or_whole

@@ -79,7 +79,9 @@ def test_a_smaller_page_is_the_page_made_again_with_fewer_choices(tmp_path, key_
 
     gd = new_game(tmp_path / "game", "space-attack", key_pool, ["red", "blue", "green"], seed=b"w" * 32)
     swapped = 0
-    for n in range(48):
+    for n in range(150):
+        if swapped >= 2:
+            break
         move = bot_move(gd, key_pool, b"smaller")
         assert move is not None
         submit(gd, *move)
