@@ -12,7 +12,7 @@ from collections import defaultdict
 from typing import Any, ClassVar, Iterable
 
 from pbem.game import NeedsSecret
-from pbem.rng import Rng
+from pbem.core.rng import Rng
 
 
 class PositionBuilder:

@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 from atlantis_positions import piece_counts
 
-from pbem.bots import CHOOSERS
-from pbem.draws import setup_rng
-from pbem.engine import action_rng
-from pbem.registry import load_game
-from pbem.rng import Rng
+from pbem.core.bots import CHOOSERS
+from pbem.core.draws import setup_rng
+from pbem.core.engine import action_rng
+from pbem.core.registry import load_game
+from pbem.core.rng import Rng
 
 VARIANTS = {
     "overpopulated": ["no", "yes"],

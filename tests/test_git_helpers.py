@@ -14,9 +14,9 @@ from click.testing import CliRunner
 from pipeline_helpers import new_game
 
 from pbem.crypto import keys, sshsig
-from pbem.gamedir import GameDir
-from pbem.movefile import MoveFile, render_move
-from pbem.transport.git_cli import git as git_group
+from pbem.store.gamedir import GameDir
+from pbem.store.movefile import MoveFile, render_move
+from pbem.cli.git import git as git_group
 
 GAME = "game1"
 PLAYERS = ["red", "blue", "green"]

@@ -32,11 +32,11 @@ from hostile_harness import (
 from mailservers import GM, PLAYERS, Router, World, address, make_cert, start_smtp
 from pipeline_helpers import new_game, signed_move
 
-from pbem.audit import audit
-from pbem.table import Table
-from pbem.transport import mail_cycle
-from pbem.transport.mail_cli import mail
-from pbem.transport.mail_imap import MAX_MESSAGE
+from pbem.pipeline.audit import audit
+from pbem.store.table import Table
+from pbem.transport.mail import cycle as mail_cycle
+from pbem.cli.mail import mail
+from pbem.transport.mail.imap import MAX_MESSAGE
 
 STRANGER = "Mallory <mallory@evil.test>"
 OLD_DATE = formatdate(1_600_000_000)           # every corpus message is older than the valid move

@@ -28,9 +28,9 @@ from mailservers import (
     start_world,
 )
 
-from pbem.audit import audit
+from pbem.pipeline.audit import audit
 from pbem.crypto import agecrypt
-from pbem.transport.mail_cli import mail
+from pbem.cli.mail import mail
 
 
 def toy_fill_in(template: str, secrets: dict) -> str:

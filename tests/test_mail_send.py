@@ -17,11 +17,11 @@ from mailservers import (
 )
 
 from pbem.crypto import agecrypt
-from pbem.render.png import PNG_MAGIC, svg_size, svg_to_png
-from pbem.submit import submit
-from pbem.transport.mail_cli import mail
-from pbem.transport.mail_compose import email_html
-from pbem.transport.mail_cycle import run_cycle, send_digests
+from pbem.views.render.png import PNG_MAGIC, svg_size, svg_to_png
+from pbem.pipeline.submit import submit
+from pbem.cli.mail import mail
+from pbem.transport.mail.compose import email_html
+from pbem.transport.mail.cycle import run_cycle, send_digests
 
 
 def cli(world: World, *args: str, ok: bool = True):
@@ -198,9 +198,9 @@ def test_the_mail_png_keeps_every_colour_the_board_names_even_on_a_few_small_pie
     from PIL import Image
 
     from pbem.game import BoardPicture, HexCell, Piece
-    from pbem.render.hexmap_svg import render_svg
-    from pbem.render.palette import PLAYER_COLOURS
-    from pbem.render.png import mail_png
+    from pbem.views.render.hexmap_svg import render_svg
+    from pbem.core.palette import PLAYER_COLOURS
+    from pbem.views.render.png import mail_png
 
     names = ["red", "blue", "green", "yellow", "orange", "purple"]
     kinds = {f"k{i}": f"#{40 + 15 * i:02x}{200 - 9 * i:02x}{90 + 11 * i:02x}" for i in range(14)}

@@ -7,9 +7,9 @@ from html.parser import HTMLParser
 import pytest
 
 from pbem.game import BoardPicture, HexCell, Section
-from pbem.render.digest import SIGN_COMMAND, DigestContext, render_digest
-from pbem.render.hexmap_svg import render_svg
-from pbem.render.hexmap_text import render_text
+from pbem.views.render.digest import SIGN_COMMAND, DigestContext, render_digest
+from pbem.views.render.hexmap_svg import render_svg
+from pbem.views.render.hexmap_text import render_text
 
 BOARD = BoardPicture([HexCell(0, 0, "D4", "isle", ["S1"]), HexCell(1, 0, "E4", "sea", ["B3:r7,b2", "S1"]),
                       HexCell(0, 1, "D5", "beach", [])], legend={"S": "serpent"})

@@ -5,9 +5,9 @@ import json
 import pytest
 from atlantis_helpers import GAME, Pos, act, kinds, public_events, rng, where
 
-from pbem.bots import simulate
+from pbem.core.bots import simulate
 from pbem.game import IllegalAction, NeedsSecret
-from pbem.rng import Rng
+from pbem.core.rng import Rng
 
 DIVE = {"dolphins": "yes"}
 DATA = GAME.dive_data()

@@ -5,7 +5,7 @@ import pytest
 from atlantis_helpers import GAME, act, kinds
 
 from pbem.game import IllegalAction
-from pbem.rng import Rng
+from pbem.core.rng import Rng
 
 
 def new(players=("red", "blue", "green"), seed=b"s1", **options):

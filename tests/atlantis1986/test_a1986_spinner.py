@@ -5,7 +5,7 @@ import pytest
 from atlantis1986_helpers import GAME, Pos, act, creature_step, has_run, kinds, spin_rng, where
 
 from pbem.game import IllegalAction, NeedsSecret
-from pbem.rng import Rng
+from pbem.core.rng import Rng
 
 
 def dests(st, handle):

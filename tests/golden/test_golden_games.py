@@ -28,7 +28,7 @@ from golden_games import (
 )
 
 from pbem.game import IllegalAction
-from pbem.registry import load_game
+from pbem.core.registry import load_game
 
 
 def same(config: Config, where: str, what: str, expected: Any, actual: Any) -> None:

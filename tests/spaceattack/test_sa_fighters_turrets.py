@@ -3,7 +3,7 @@ import pytest
 from spaceattack_helpers import GAME, Pos, act, events_of, kinds, where
 
 from pbem.game import IllegalAction, NeedsSecret
-from pbem.rng import Rng
+from pbem.core.rng import Rng
 
 
 def base(**options):

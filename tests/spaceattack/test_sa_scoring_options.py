@@ -4,7 +4,7 @@ import pytest
 from spaceattack_helpers import GAME, Pos, act, die_rng, events_of, kinds, where
 
 from pbem.game import OptionError
-from pbem.rng import Rng
+from pbem.core.rng import Rng
 
 
 def over(p):

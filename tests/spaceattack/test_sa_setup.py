@@ -5,7 +5,7 @@ import pytest
 from spaceattack_helpers import GAME, act, kinds, where
 
 from pbem.game import IllegalAction
-from pbem.rng import Rng
+from pbem.core.rng import Rng
 
 MAPS = ("standard", "starship-titanus", "jacobs-ladder", "asteroids")
 

@@ -6,8 +6,8 @@ import collections
 import pytest
 from swarm_helpers import GAME, Pos
 
-from pbem.data import game_data
-from pbem.rng import Rng
+from pbem.base.data import game_data
+from pbem.core.rng import Rng
 from pbem.rules.spaceswarm.data import swarm_data
 from pbem.rules.spaceswarm.setup import deal_starting_hand
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Mapping
 
 from pbem.game import BoardPicture, HexCell, Piece, Section
-from pbem.render.hexmap_text import piece_code
+from pbem.views.render.hexmap_text import piece_code
 from pbem.rules.survive.state import (
     HAND,
     ISLE,

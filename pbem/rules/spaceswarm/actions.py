@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 from pbem.game import Event, IllegalAction
-from pbem.rng import Rng
+from pbem.core.rng import Rng
 from pbem.rules.spaceswarm import (
     attack,
     bid,

@@ -39,7 +39,7 @@ from pbem.rules.spaceswarm.setup import new_state
 from pbem.rules.spaceswarm.state import BID, OVER, RESEARCH, SwarmState
 from pbem.rules.spaceswarm.victory import scores
 from pbem.rules.spaceswarm.view import make_position, read_position, secrets_of, view_key
-from pbem.yamlio import load_strict
+from pbem.base.yamlio import load_strict
 
 MAX_TEMPLATE_STEPS = 12   # a whole turn: develop, discard, produce, move, attack... and reactions
 

@@ -40,18 +40,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any, Mapping
 
-from pbem.position_fields import (
-    expect_choice,
-    expect_flag,
-    expect_int,
-    expect_keys,
-    expect_list,
-    expect_mapping,
-    expect_option_values,
-    expect_player_names,
-    expect_text,
-    fail,
-    show,
+from pbem.core.position_fields import (
+    expect_choice, expect_flag, expect_int, expect_keys, expect_list, expect_mapping, expect_option_values,
+    expect_player_names, expect_text, fail, show,
 )
 from pbem.rules.spaceswarm import victory
 from pbem.rules.spaceswarm.attributes import current, hand_limit

@@ -22,7 +22,7 @@ from itertools import combinations
 from typing import Any, Mapping
 
 from pbem.game import NEEDS_CHANCE, IllegalAction, Rng
-from pbem.position_fields import fail
+from pbem.core.position_fields import fail
 from pbem.rules.survive.actions import handle_arg, handle_list, is_none
 from pbem.rules.survive.base import (
     ActionHandler,
