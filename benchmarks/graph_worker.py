@@ -19,12 +19,12 @@ import time
 from typing import Any
 
 from pbem.core.bots import random_action
-from pbem.views.choicegraph import Caps, build_graph, graph_data
-from pbem.views.clickpage import MAIL_CAPS, SHOW_CAPS
 from pbem.core.draws import setup_rng
 from pbem.core.engine import action_rng
 from pbem.core.registry import load_game
 from pbem.core.rng import Rng
+from pbem.views.choicegraph import Caps, build_graph, graph_data
+from pbem.views.clickpage import MAIL_CAPS, SHOW_CAPS
 
 PLAYERS = ["red", "blue", "green"]
 SEED = b"pbem-bench-graphs-0123456789abcd"

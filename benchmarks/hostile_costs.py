@@ -83,11 +83,11 @@ def bench_hostile(report: Report, root: Path) -> None:
     from click.testing import CliRunner
     from hostile_harness import BLOW_UP_ENTRIES, bind, entries_for, sign
 
-    from pbem.core import registry
     from pbem.cli.group import main
+    from pbem.core import registry
     from pbem.crypto import keys
-    from pbem.store.gamedir import GameDir
     from pbem.pipeline.newgame import PlayerSpec, create_game
+    from pbem.store.gamedir import GameDir
     from pbem.store.table import Table
 
     registry.GAMES["toy"] = "toygame:ToyGame"

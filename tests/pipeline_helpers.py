@@ -5,15 +5,15 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from pbem.pipeline.audit import AuditReport, audit
-from pbem.core.bots import bot_move_file, next_to_move
-from pbem.crypto import keys, sshsig
-from pbem.store.gamedir import GameDir
-from pbem.pipeline.moderator import reveal
-from pbem.store.movefile import MoveFile, render_move
-from pbem.pipeline.newgame import PlayerSpec, create_game
 from pbem.core.rng import Rng
+from pbem.crypto import keys, sshsig
+from pbem.pipeline.audit import AuditReport, audit
+from pbem.pipeline.botmoves import bot_move_file, next_to_move
+from pbem.pipeline.moderator import reveal
+from pbem.pipeline.newgame import PlayerSpec, create_game
 from pbem.pipeline.submit import submit
+from pbem.store.gamedir import GameDir
+from pbem.store.movefile import MoveFile, render_move
 from pbem.store.table import Table
 
 

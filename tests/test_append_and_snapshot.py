@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 from pipeline_helpers import bot_move, new_game, signed_move
 
-from pbem.pipeline.audit import audit
 from pbem.base.fsutil import append_durable
-from pbem.store.gamedir import GameDir
+from pbem.pipeline.audit import audit
 from pbem.pipeline.repair import load_repaired
 from pbem.pipeline.submit import submit
+from pbem.store.gamedir import GameDir
 from pbem.store.table import Table, board_view_indices
 
 

@@ -26,11 +26,11 @@ from click.testing import CliRunner
 from conftest import disk_state
 from pipeline_helpers import new_game, signed_move
 
-from pbem.pipeline.audit import AuditReport, audit
 from pbem.cli.group import main
-from pbem.store.gamedir import GameDir
+from pbem.pipeline.audit import AuditReport, audit
 from pbem.pipeline.repair import load_repaired
 from pbem.pipeline.submit import submit
+from pbem.store.gamedir import GameDir
 from pbem.store.table import Table
 
 PBEM_WITH_TOY = (f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); sys.argv[0] = 'pbem'; "

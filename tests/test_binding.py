@@ -7,13 +7,13 @@ import shutil
 import pytest
 
 from pipeline_helpers import new_game, play_to_end, signed_move
-from pbem.pipeline.audit import audit
 from pbem.core.engine import Rejected
-from pbem.store.gamedir import GameDir
+from pbem.pipeline.audit import audit
 from pbem.pipeline.moderator import moderate, reveal
-from pbem.store.movefile import MoveFile, render_move
 from pbem.pipeline.preview import preview
 from pbem.pipeline.submit import submit
+from pbem.store.gamedir import GameDir
+from pbem.store.movefile import MoveFile, render_move
 from pbem.store.table import Table
 
 

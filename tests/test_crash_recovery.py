@@ -36,13 +36,13 @@ from crash_runner import CrashRunner, Finished
 from hostile_harness import assert_clean_line, game_files
 from pipeline_helpers import new_game, signed_move
 
-from pbem.core import registry
-from pbem.pipeline.audit import audit
-from pbem.cli.group import main
 from pbem.base.fsutil import TEMP_NAME
-from pbem.store.gamedir import GameDir
+from pbem.cli.group import main
+from pbem.core import registry
 from pbem.core.sealed import seal_action
+from pbem.pipeline.audit import audit
 from pbem.pipeline.submit import submit
+from pbem.store.gamedir import GameDir
 from pbem.store.table import Table
 
 SEED = 20240607

@@ -13,18 +13,18 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from conftest import tree_snapshot
 from crypto_helpers import require_tool
 from pipeline_helpers import bot_move, new_game, play_to_end, signed_move
-from pbem.store import receipts
-from pbem.pipeline.audit import audit
+from pbem.base.errors import PbemError
 from pbem.cli.group import main
-from pbem.crypto import keys, sshsig
-from pbem.pipeline.deadlines import tick
 from pbem.core.draws import Draws, anchor, signature_digest
 from pbem.core.engine import Rejected
-from pbem.base.errors import PbemError
-from pbem.store.gamedir import GameDir
-from pbem.store.log import render_entry, seal
+from pbem.crypto import keys, sshsig
+from pbem.pipeline.audit import audit
+from pbem.pipeline.deadlines import tick
 from pbem.pipeline.moderator import ModeratorError, moderate, reveal
 from pbem.pipeline.submit import Receipt, submit
+from pbem.store import receipts
+from pbem.store.gamedir import GameDir
+from pbem.store.log import render_entry, seal
 from pbem.store.table import Table
 
 

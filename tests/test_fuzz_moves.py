@@ -35,13 +35,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pipeline_helpers import new_game, signed_move
 
-from pbem.core import registry
 from pbem.base import yamlio
-from pbem.pipeline.audit import audit
 from pbem.cli.group import main
+from pbem.core import registry
+from pbem.core.sealed import seal_action
+from pbem.pipeline.audit import audit
 from pbem.store.gamedir import GameDir
 from pbem.store.movefile import KEYS
-from pbem.core.sealed import seal_action
 from pbem.store.table import Table
 
 EXAMPLES = int(os.environ.get("PBEM_FUZZ_EXAMPLES", "200"))

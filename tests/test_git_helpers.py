@@ -13,10 +13,10 @@ import pytest
 from click.testing import CliRunner
 from pipeline_helpers import new_game
 
+from pbem.cli.git import git as git_group
 from pbem.crypto import keys, sshsig
 from pbem.store.gamedir import GameDir
 from pbem.store.movefile import MoveFile, render_move
-from pbem.cli.git import git as git_group
 
 GAME = "game1"
 PLAYERS = ["red", "blue", "green"]

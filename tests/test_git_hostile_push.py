@@ -23,8 +23,8 @@ from hostile_harness import assert_clean_line
 from pipeline_helpers import signed_move
 from test_git_helpers import GAME, Shared, cli, git, hermetic_git, make_shared  # noqa: F401  (autouse fixture)
 
-from pbem.pipeline.audit import audit
 from pbem.base.fsutil import TEMP_NAME
+from pbem.pipeline.audit import audit
 from pbem.store.gamedir import GameDir
 from pbem.store.table import Table
 

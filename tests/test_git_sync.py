@@ -258,8 +258,8 @@ PUBLIC_FALLBACK = {"play-tile": {"play": "none"}, "move": {"done": "move"}, "blu
 def test_a_whole_survive_game_through_git_with_players_working_from_their_clones(tmp_path, key_pool, game):
     """Each player pulls, lets a bot write a move from the public files in their clone (no seed),
     signs it and pushes; the moderator syncs; a fresh clone audits the whole game after the reveal."""
-    from pbem.core.bots import bot_move_file
     from pbem.core.rng import Rng
+    from pbem.pipeline.botmoves import bot_move_file
     from pbem.store.table import Table
 
     shared = make_shared(tmp_path, key_pool, game=game)
@@ -288,8 +288,8 @@ def test_a_whole_survive_game_through_git_with_players_working_from_their_clones
 def test_a_whole_space_swarm_game_through_git_with_players_using_their_own_secrets(tmp_path, key_pool):
     """As above, with the hidden hands of Space Swarm: each player's bot works on the player's own
     view, read from their encrypted secrets in the clone with their key (as `pbem turn --key` does)."""
-    from pbem.core.bots import bot_move_file
     from pbem.core.rng import Rng
+    from pbem.pipeline.botmoves import bot_move_file
     from pbem.pipeline.turn import player_table
 
     shared = make_shared(tmp_path, key_pool, game="space-swarm")

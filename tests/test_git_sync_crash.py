@@ -35,9 +35,9 @@ from hostile_harness import assert_clean_line
 from test_git_helpers import GAME, git, make_shared
 from test_git_hostile_push import git_bytes, assert_published_is_the_moderators, blob, graft
 
+from pbem.base.fsutil import TEMP_NAME
 from pbem.core import registry
 from pbem.pipeline.audit import audit
-from pbem.base.fsutil import TEMP_NAME
 from pbem.store.gamedir import GameDir
 
 DRAW = [{"draw": True}]

@@ -10,13 +10,13 @@ from typing import Any, Mapping
 
 from toygame import ToyGame
 
-from pbem.core.actiontext import action_key, action_text
 from pbem.base.canonical import canonical
-from pbem.views.choicegraph import DONE, STOP, build_graph
-from pbem.core.engine import pending_players
-from pbem.game import OrderField, OrderForm
-from pbem.core.rng import Rng
 from pbem.base.yamlio import dump_flow
+from pbem.core.actiontext import action_key, action_text
+from pbem.core.game import pending_players
+from pbem.core.rng import Rng
+from pbem.game import OrderField, OrderForm
+from pbem.views.choicegraph import DONE, STOP, build_graph
 
 
 def toy_start(game: ToyGame) -> tuple[Any, Any, str]:
@@ -71,11 +71,11 @@ def test_a_smaller_page_is_the_page_made_again_with_fewer_choices(tmp_path, key_
 
     from pipeline_helpers import bot_move, new_game
 
+    from pbem.pipeline.submit import submit
+    from pbem.store.table import Table
     from pbem.views.clickpage import MAIL_CAPS, smaller
     from pbem.views.outputs import digest_context, with_other_choices
     from pbem.views.render.digest import render_digest
-    from pbem.pipeline.submit import submit
-    from pbem.store.table import Table
 
     gd = new_game(tmp_path / "game", "space-attack", key_pool, ["red", "blue", "green"], seed=b"w" * 32)
     swapped = 0

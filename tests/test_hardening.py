@@ -13,16 +13,16 @@ import pytest
 from conftest import tree_snapshot
 from pipeline_helpers import new_game, signed_move
 from pbem.base import yamlio
-from pbem.pipeline.audit import audit
-from pbem.crypto import keys, sshsig
-from pbem.core.engine import Rejected
 from pbem.base.errors import excerpt, one_line
-from pbem.store.movefile import MAX_ACTIONS
+from pbem.base.safefile import UnreadableFile, read_regular_file
+from pbem.core.engine import Rejected
+from pbem.crypto import keys, sshsig
+from pbem.pipeline.audit import audit
 from pbem.pipeline.moderator import ModeratorError, moderate
 from pbem.pipeline.newgame import NewGameError, PlayerSpec, create_game
 from pbem.pipeline.repair import load_repaired, open_game
-from pbem.base.safefile import UnreadableFile, read_regular_file
 from pbem.pipeline.submit import read_move_files, submit
+from pbem.store.movefile import MAX_ACTIONS
 from pbem.store.table import Table
 
 BOMB = b"""format: pbem-move/1

@@ -41,9 +41,9 @@ from hostile_harness import (
 )
 from pipeline_helpers import new_game, signed_move
 
+from pbem.cli.group import main
 from pbem.core import registry
 from pbem.pipeline.audit import audit
-from pbem.cli.group import main
 from pbem.store.gamedir import GameDir
 from pbem.store.table import Table
 

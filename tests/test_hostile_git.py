@@ -27,11 +27,11 @@ from hostile_harness import (
 from pipeline_helpers import signed_move
 from test_git_helpers import GAME, git, hermetic_git, make_shared  # noqa: F401  (autouse fixture)
 
+from pbem.cli.git import git as git_group
 from pbem.pipeline.audit import audit
 from pbem.store.gamedir import GameDir
 from pbem.store.table import Table
 from pbem.transport.git import sync as git_sync
-from pbem.cli.git import git as git_group
 
 VALID = "valid-move"
 

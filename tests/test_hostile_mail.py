@@ -32,10 +32,10 @@ from hostile_harness import (
 from mailservers import GM, PLAYERS, Router, World, address, make_cert, start_smtp
 from pipeline_helpers import new_game, signed_move
 
+from pbem.cli.mail import mail
 from pbem.pipeline.audit import audit
 from pbem.store.table import Table
 from pbem.transport.mail import cycle as mail_cycle
-from pbem.cli.mail import mail
 from pbem.transport.mail.imap import MAX_MESSAGE
 
 STRANGER = "Mallory <mallory@evil.test>"

@@ -2,9 +2,9 @@
 import pytest
 
 from pbem.base.canonical import data_hash
+from pbem.base.yamlio import YamlError, load_strict
 from pbem.store.log import render_entry, seal, split_chunks, verify_chain
 from pbem.store.movefile import MoveFile, MoveFileError, parse_move, render_move
-from pbem.base.yamlio import YamlError, load_strict
 
 
 def make_log(n=4):

@@ -19,8 +19,9 @@ from mailservers import (
     wait_for,
 )
 
-from pbem.transport.mail import cycle as mail_cycle, ledger as mail_ledger
 from pbem.cli.mail import mail
+from pbem.transport.mail import cycle as mail_cycle
+from pbem.transport.mail import ledger as mail_ledger
 from pbem.transport.mail.cycle import fetch_moves
 
 
@@ -249,9 +250,9 @@ def test_a_player_who_asks_for_the_log_gets_a_copy_to_check_and_audit(world, tmp
     import tarfile
 
     from pbem.pipeline.audit import audit
+    from pbem.pipeline.preview import preview
     from pbem.store.gamedir import GameDir
     from pbem.store.movefile import render_move
-    from pbem.pipeline.preview import preview
     world.player_send("blue", b"From: blue@pbem.test\r\nSubject: send log please\r\n\r\nthanks\r\n")
     world.player_send("green", b"From: mallory@evil.test\r\nSubject: send log\r\n\r\n\r\n")   # a stranger
     report = fetch_moves(world.gd, world.config())

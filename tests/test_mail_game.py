@@ -28,9 +28,9 @@ from mailservers import (
     start_world,
 )
 
-from pbem.pipeline.audit import audit
-from pbem.crypto import agecrypt
 from pbem.cli.mail import mail
+from pbem.crypto import agecrypt
+from pbem.pipeline.audit import audit
 
 
 def toy_fill_in(template: str, secrets: dict) -> str:

@@ -16,12 +16,12 @@ from mailservers import (
     start_world,
 )
 
-from pbem.crypto import agecrypt
-from pbem.views.render.png import PNG_MAGIC, svg_size, svg_to_png
-from pbem.pipeline.submit import submit
 from pbem.cli.mail import mail
+from pbem.crypto import agecrypt
+from pbem.pipeline.submit import submit
 from pbem.transport.mail.compose import email_html
 from pbem.transport.mail.cycle import run_cycle, send_digests
+from pbem.views.render.png import PNG_MAGIC, svg_size, svg_to_png
 
 
 def cli(world: World, *args: str, ok: bool = True):
@@ -197,9 +197,9 @@ def test_the_mail_png_keeps_every_colour_the_board_names_even_on_a_few_small_pie
 
     from PIL import Image
 
+    from pbem.core.palette import PLAYER_COLOURS
     from pbem.game import BoardPicture, HexCell, Piece
     from pbem.views.render.hexmap_svg import render_svg
-    from pbem.core.palette import PLAYER_COLOURS
     from pbem.views.render.png import mail_png
 
     names = ["red", "blue", "green", "yellow", "orange", "purple"]

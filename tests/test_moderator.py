@@ -7,14 +7,14 @@ import pytest
 
 from conftest import tree_snapshot
 from pipeline_helpers import bot_move, new_game, signed_move
+from pbem.core.engine import Rejected
+from pbem.crypto import keys
 from pbem.pipeline.audit import audit
 from pbem.pipeline.deadlines import deadlines, tick
-from pbem.core.engine import Rejected
 from pbem.pipeline.moderator import ModeratorError, moderate, reveal
 from pbem.pipeline.newgame import PlayerSpec, create_game
-from pbem.crypto import keys
-from pbem.store.gamedir import GameDir
 from pbem.pipeline.submit import submit
+from pbem.store.gamedir import GameDir
 from pbem.store.table import Table
 
 

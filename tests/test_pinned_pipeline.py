@@ -22,17 +22,17 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
 
-from pbem.pipeline.audit import audit
-from pbem.core.bots import bot_move_file, next_to_move
-from pbem.crypto import agecrypt, keys, sshsig
-from pbem.store.gamedir import GameDir
-from pbem.pipeline.moderator import moderate, reveal
-from pbem.store.movefile import render_move
-from pbem.pipeline.newgame import PlayerSpec, create_game
-from pbem.views.outputs import opened_bytes
 from pbem.core.rng import Rng
+from pbem.crypto import agecrypt, keys, sshsig
+from pbem.pipeline.audit import audit
+from pbem.pipeline.botmoves import bot_move_file, next_to_move
+from pbem.pipeline.moderator import moderate, reveal
+from pbem.pipeline.newgame import PlayerSpec, create_game
 from pbem.pipeline.submit import submit
+from pbem.store.gamedir import GameDir
+from pbem.store.movefile import render_move
 from pbem.store.table import Table
+from pbem.views.outputs import opened_bytes
 
 
 def fixed_keypair(path: Path, name: str) -> str:

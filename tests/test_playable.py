@@ -18,12 +18,12 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from pbem.core.bots import CHOOSERS
 from pbem.cli.group import main
-from pbem.game import Decision, PositionError
+from pbem.core.bots import CHOOSERS
 from pbem.core.playable import TrialFailed, check_playable
 from pbem.core.registry import load_game
 from pbem.core.rng import Rng
+from pbem.game import Decision, PositionError
 from toygame import ToyGame
 
 PLAYERS = ["red", "blue"]

@@ -26,10 +26,10 @@ from hypothesis import strategies as st
 from pbem.core.bots import CHOOSERS, bot_actions
 from pbem.core.draws import Draws
 from pbem.core.engine import apply_actions
-from pbem.game import PositionError
 from pbem.core.playable import TrialFailed, check_playable, decisions_without_actions
 from pbem.core.registry import load_game
 from pbem.core.rng import Rng
+from pbem.game import PositionError
 
 TURNS = 40
 DROP = [0.0, 0.1, 0.3, 0.6, 0.9, 1.0]

@@ -7,14 +7,14 @@ import shutil
 import pytest
 from pipeline_helpers import new_game, signed_move
 
-from pbem.pipeline.audit import audit
 from pbem.core.engine import Rejected
-from pbem.store.gamedir import GameDir
-from pbem.pipeline.moderator import reveal
-from pbem.views.outputs import player_plaintext
 from pbem.core.sealed import seal_action
+from pbem.pipeline.audit import audit
+from pbem.pipeline.moderator import reveal
 from pbem.pipeline.submit import submit
+from pbem.store.gamedir import GameDir
 from pbem.store.table import Table
+from pbem.views.outputs import player_plaintext
 
 PLAYERS = ["red", "blue", "green"]
 

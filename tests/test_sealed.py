@@ -6,10 +6,10 @@ import pytest
 from conftest import tree_snapshot
 from pipeline_helpers import new_game, play_to_end, reveal_and_audit, signed_move
 from pbem.core.engine import Rejected
-from pbem.store.gamedir import GameDir
-from pbem.pipeline.preview import preview
 from pbem.core.sealed import seal_action
+from pbem.pipeline.preview import preview
 from pbem.pipeline.submit import submit
+from pbem.store.gamedir import GameDir
 from pbem.store.table import Table
 
 ORDER = {"standing": {"shark_defense": "never", "whale_defense": "ask"}}

@@ -13,11 +13,11 @@ import pytest
 from crypto_helpers import require_tool
 from pipeline_helpers import new_game
 
-from pbem.views.compose import Composer
 from pbem.core.engine import Rejected
-from pbem.store.gamedir import GameDir
 from pbem.pipeline.submit import read_move_files, submit
+from pbem.store.gamedir import GameDir
 from pbem.store.table import Table
+from pbem.views.compose import Composer
 
 TOY_PBEM = (f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); sys.argv[0] = 'pbem'; "
             "from pbem.core import registry; registry.GAMES['toy'] = 'toygame:ToyGame'; "

@@ -30,8 +30,8 @@ def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
     """
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from pbem.core.engine import Rejected
         from pbem.base.errors import PbemError
+        from pbem.core.engine import Rejected
         try:
             return fn(*args, **kwargs)
         except Rejected as exc:
@@ -144,8 +144,8 @@ def sign(file: Path, key: Path) -> None:
     \b
     Example:  pbem sign move.yaml --key ~/.ssh/id_ed25519
     """
-    from pbem.crypto import keys, sshsig
     from pbem.base.fsutil import write_atomic
+    from pbem.crypto import keys, sshsig
     signature = sshsig.sign(keys.load_private_key(key), file.read_bytes(), sshsig.MOVE_NAMESPACE)
     write_atomic(file.with_name(file.name + ".sig"), signature)
     click.echo(f"wrote {file}.sig")
@@ -164,8 +164,8 @@ def seal(game_dir: Path, action: str) -> None:
     Example:  pbem seal game1 '{standing: {shark_defense: never}}'
     """
     from pbem.base import yamlio
-    from pbem.store.gamedir import GameDir
     from pbem.core.sealed import seal_action
+    from pbem.store.gamedir import GameDir
     parsed = yamlio.load_strict(action, "the action")
     if not isinstance(parsed, dict) or not parsed:
         raise UserError("the action must be a YAML mapping, e.g. '{standing: {shark_defense: never}}'")
@@ -220,8 +220,8 @@ def new(game_dir: Path, game_name: str, players: tuple[str, ...], options: tuple
       pbem new game1 --game atlantis --player red=alice.pub --player blue=bob.pub \\
            --player green=carol.pub --option memory=open
     """
-    from pbem.pipeline.newgame import create_game, parse_options, parse_player
     from pbem.base.yamlio import POSITION_LIMITS, load_strict
+    from pbem.pipeline.newgame import create_game, parse_options, parse_player
     seed_bytes = None
     if seed is not None:
         try:
@@ -258,10 +258,10 @@ def submit(game_dir: Path, file: Path, sigfile: Path | None, receipt_out: Path |
     \b
     Example:  pbem submit game1 red-move.yaml --receipt red-receipt-12.yaml
     """
-    from pbem.store import receipts
-    from pbem.store.gamedir import GameDir
     from pbem.pipeline.submit import read_move_files
     from pbem.pipeline.submit import submit as do_submit
+    from pbem.store import receipts
+    from pbem.store.gamedir import GameDir
     raw, signature = read_move_files(file, sigfile)
     receipt = do_submit(GameDir(game_dir), raw, signature)
     click.echo("\n".join(receipt.lines()))
@@ -282,8 +282,8 @@ def reveal(game_dir: Path, force: bool, reason: str) -> None:
     \b
     Example:  pbem reveal game1 && pbem audit game1
     """
-    from pbem.store.gamedir import GameDir
     from pbem.pipeline.moderator import reveal as do_reveal
+    from pbem.store.gamedir import GameDir
     entry = do_reveal(GameDir(game_dir), force, reason)
     click.echo(f"revealed the seed as log entry {entry['index']}; anyone can now run `pbem audit {game_dir}`")
 
@@ -340,8 +340,8 @@ def receipt_verify(file: Path, game_dir: Path | None, key_file: Path | None) -> 
     \b
     Example:  pbem receipt verify red-receipt-12.yaml --game game1
     """
-    from pbem.store import receipts
     from pbem.crypto import keys
+    from pbem.store import receipts
     from pbem.store.gamedir import GameDir
     if (game_dir is None) == (key_file is None):
         raise UserError("give --game GAME_DIR or --moderator-key FILE (one of them)")
@@ -429,8 +429,8 @@ def receipt_allowed_signers(game_dir: Path) -> None:
 
 def _load_any(game_dir: Path, public_ok: bool = False) -> Any:
     """The moderator's table; on a player's copy (no seed) the public view, where that is enough."""
-    from pbem.store.gamedir import GameDir
     from pbem.pipeline.repair import is_moderator_copy, load_repaired
+    from pbem.store.gamedir import GameDir
     from pbem.store.table import Table
     gd = GameDir(game_dir)
     if is_moderator_copy(gd):
@@ -485,11 +485,11 @@ def show(game_dir: Path, viewer: str | None, key: Path | None, fmt: str, full: b
               pbem show game1 --as red --key ~/.ssh/id_ed25519 --format html > red.html   (a player's copy)
     """
     from pbem.base import yamlio
-    from pbem.views.clickpage import SHOW_CAPS
+    from pbem.pipeline.turn import player_table
     from pbem.store.gamedir import GameDir
+    from pbem.views.clickpage import SHOW_CAPS
     from pbem.views.outputs import digest_context
     from pbem.views.render.digest import render_digest
-    from pbem.pipeline.turn import player_table
     if key is not None and viewer is not None and not full and GameDir(game_dir).seed() is None:
         table = player_table(GameDir(game_dir), viewer, key, None)[0]    # their private view, from their secrets
     else:
@@ -547,7 +547,7 @@ def legal(game_dir: Path, player: str) -> None:
         raise UserError(f"no player {player!r}; players: {', '.join(table.players)}")
     if table.seed is None:
         click.echo("# from the public view: actions with your hand tiles are not listed (see your secrets)")
-    from pbem.core.game import NeedsSecret
+    from pbem.core.rng import NeedsSecret
     try:
         actions = table.game.legal_actions(table.state, player)
     except NeedsSecret as exc:
@@ -574,17 +574,17 @@ def move(game_dir: Path, player: str, bot: str, out: Path, bot_seed: str) -> Non
     \b
     Example:  pbem move game1 --player red --bot random --out red.yaml && pbem sign red.yaml --key red_key
     """
-    from pbem.core.bots import bot_move_file
     from pbem.base.fsutil import write_atomic
-    from pbem.store.movefile import render_move
     from pbem.core.rng import Rng
+    from pbem.pipeline.botmoves import bot_move_file
+    from pbem.store.movefile import render_move
     table = _load_any(game_dir, public_ok=True)
     if player not in table.players:
         raise UserError(f"no player {player!r}; players: {', '.join(table.players)}")
     index = table.last["index"] + 1
     mv = bot_move_file(table, player, Rng(bot_seed.encode(), f"bot/{table.game_id}/{index}/{player}"), bot)
     if not mv.actions:
-        from pbem.core.engine import pending_players
+        from pbem.core.game import pending_players
         if player in pending_players(table.game, table.state):
             raise UserError(f"{player} has a decision to make, but its choices depend on hidden information the "
                             "public files do not hold (your tiles or cards): write the move from the template in your "
@@ -656,9 +656,9 @@ def simulate(game_name: str, n_players: int, n_games: int, seed: str, options: t
     Example:  pbem simulate --game atlantis --players 4 --games 100
     """
     from pbem.core.bots import simulate as sim
-    from pbem.core.game import OptionError
-    from pbem.pipeline.newgame import parse_options
+    from pbem.core.records import OptionError
     from pbem.core.registry import load_game
+    from pbem.pipeline.newgame import parse_options
     game = load_game(game_name)
     opts = parse_options(options)
     names = ["red", "blue", "green", "yellow", "purple", "orange"][:n_players]
@@ -689,8 +689,8 @@ def demo(directory: Path, n_players: int, game_name: str | None, seed: str | Non
     \b
     Example:  pbem demo --dir /tmp/demo --game space-swarm --players 3
     """
-    from pbem.pipeline.demo import run_demo
     from pbem.core.registry import game_names
+    from pbem.pipeline.demo import run_demo
     run_demo(directory, n_players, bytes.fromhex(seed) if seed else None, echo=click.echo,
              game_name=game_name or game_names()[0], bot=bot)
 
@@ -710,8 +710,8 @@ REASON = click.option("--reason", required=True, help="why (shown to every playe
 
 
 def _moderate(game_dir: Path, action: str, reason: str, **fields: Any) -> None:
-    from pbem.store.gamedir import GameDir
     from pbem.pipeline.moderator import moderate
+    from pbem.store.gamedir import GameDir
     entry = moderate(GameDir(game_dir), action, reason, **fields)
     click.echo(f"log entry {entry['index']}: {action} - {reason}")
 

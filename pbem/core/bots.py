@@ -1,16 +1,12 @@
 """Bots that play any game through the Game interface (random choice among legal actions)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
-from pbem.core.draws import Draws, preview_draws, setup_rng
-from pbem.core.engine import action_rng, pending_players
-from pbem.core.game import Game, NeedsSecret
-from pbem.store.movefile import MoveFile
-from pbem.core.rng import Rng
-
-if TYPE_CHECKING:  # pragma: no cover
-    from pbem.store.table import Table
+from pbem.core.draws import Draws, setup_rng
+from pbem.core.engine import action_rng
+from pbem.core.game import Game, pending_players
+from pbem.core.rng import NeedsSecret, Rng
 
 BOTS = ("random", "greedy")
 MAX_ACTIONS_PER_FILE = 64
@@ -67,18 +63,6 @@ def bot_actions(game: Game, state: Any, player: str, draws: Draws, bot_rng: Rng,
         if any(e.chance for e in events):
             break
     return chosen
-
-
-def next_to_move(table: "Table") -> str | None:
-    """The first player with a pending decision, or None when the game is over."""
-    pending = table.game.pending(table.state)
-    return pending[0].player if pending else None
-
-
-def bot_move_file(table: "Table", player: str, bot_rng: Rng, bot: str = "random") -> MoveFile:
-    """An unsigned move file with a bot's actions for ``player``, bound to the log's end."""
-    actions = bot_actions(table.game, table.state, player, preview_draws(), bot_rng, bot)
-    return MoveFile(table.game_id, player, table.last["index"], table.last["hash"], actions)
 
 
 def simulate(game: Game, players: Sequence[str], options: Mapping[str, str], seed: bytes,

@@ -27,8 +27,8 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from pbem.crypto import sshsig
 from pbem.core.rng import Rng
+from pbem.crypto import sshsig
 
 RNG_V1 = "pbem-rng/v1"
 RNG_V2 = "pbem-rng/v2"

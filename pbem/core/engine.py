@@ -8,13 +8,14 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from pbem.base.canonical import keyed_hash
-from pbem.core.draws import UNAVAILABLE, Draws, preview_draws
 from pbem.base.errors import PbemError, excerpt, one_line
-from pbem.core.game import Event, Game, IllegalAction, NeedsSecret
+from pbem.core.draws import UNAVAILABLE, Draws, preview_draws
+from pbem.core.game import Game, pending_players
 from pbem.core.preferences import Preferences, is_prefer
 from pbem.core.preferences import parse as parse_preferences
+from pbem.core.records import Event, IllegalAction
 from pbem.core.registry import load_game
-from pbem.core.rng import Rng, derive_key
+from pbem.core.rng import NeedsSecret, Rng, derive_key
 from pbem.core.sealed import SealError, is_sealed
 
 Opener = Callable[[int, Mapping[str, Any]], dict[str, Any]]   # (action number from 0, sealed action) -> action
@@ -66,14 +67,6 @@ class Applied:
     dropped: list[dict[str, Any]] = field(default_factory=list)
     dropped_reason: str = ""
     needs_secret: bool = False
-
-
-def pending_players(game: Game, state: Any) -> list[str]:
-    seen: list[str] = []
-    for d in game.pending(state):
-        if d.player not in seen:
-            seen.append(d.player)
-    return seen
 
 
 def _is_anytime(game: Game, action: Mapping[str, Any]) -> bool:

@@ -23,256 +23,24 @@ Conventions
   state built from a public view gets an rng that raises
   :class:`NeedsSecret`; so does touching an unknown hidden value.
 """
+
 from __future__ import annotations
 
 import hashlib
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
 from itertools import compress
-from typing import Any, Callable, Container, Generic, Hashable, Mapping, Sequence, TypeVar
+from typing import Any, Generic, Hashable, Mapping, Sequence, TypeVar
 
 from pbem.base.canonical import canonical
-from pbem.base.errors import PbemError
-from pbem.core.rng import NeedsSecret, Rng
-
-Action = dict[str, Any]
-Position = dict[str, Any]
+from pbem.core.actiontext import action_text
+from pbem.core.picture import ActionPlaces, BoardPicture, OrderForm, Section, default_places
+from pbem.core.records import Action, Decision, Event, OptionError, OptionSpec, Position, Result
+from pbem.core.results import score_table
+from pbem.core.rng import Rng
 
 S = TypeVar("S")   # a game's state type
 
-__all__ = ["Action", "Position", "IllegalAction", "OptionError", "NeedsSecret", "PositionError", "OptionSpec",
-           "Decision", "Event", "Result", "Piece", "HexCell", "BoardPicture", "Section", "ActionPlaces", "OrderField",
-           "OrderForm", "Game", "Rng", "default_places", "best_scored", "NEEDS_CHANCE", "HANDS_OVER"]
-
-
-class IllegalAction(Exception):
-    """The action breaks a rule.  ``str(exc)`` is one line a player can act on."""
-
-
-class OptionError(PbemError):
-    """A bad option value or combination, or a bad player count (one line)."""
-
-
-class PositionError(PbemError):
-    """A position that cannot start a game.  ``str(exc)`` is one line naming the field and what
-    is allowed, e.g. ``position: turn.player: 'nobody' is not a player (players: red, blue)``."""
-
-    def __init__(self, field: str, problem: str) -> None:
-        super().__init__(f"position: {field}: {problem}" if field else f"position: {problem}")
-        self.field = field
-        self.problem = problem
-
-
-@dataclass(frozen=True)
-class OptionSpec:
-    """One ``--option NAME=VALUE`` a game accepts.
-
-    ``setup_only``: the option decides the set-up (which pieces, who gets what), so a game
-    started from a position keeps the position's value; ``pbem new --position`` refuses an
-    ``--option`` that would change it.
-    """
-
-    name: str
-    default: str
-    choices: tuple[str, ...] = ()
-    help: str = ""
-    setup_only: bool = False
-
-
-class Decision:
-    """A decision the game is waiting for.
-
-    ``player``; ``kind``, e.g. "setup-explorer", "play-tile", "move", "remove-tile", "creature",
-    "defense"; ``prompt``, one line for humans with no hidden information.  A game may give
-    the prompt as a function of no arguments: it is then made only when someone reads it (bots
-    and simulations ask for the pending decisions after every action and never read it); read
-    it before the state changes."""
-
-    __slots__ = ("player", "kind", "_prompt")
-
-    def __init__(self, player: str, kind: str, prompt: str | Callable[[], str] = "") -> None:
-        self.player = player
-        self.kind = kind
-        self._prompt = prompt
-
-    @property
-    def prompt(self) -> str:
-        if not isinstance(self._prompt, str):
-            self._prompt = self._prompt()
-        return self._prompt
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Decision):
-            return NotImplemented
-        return (self.player, self.kind, self.prompt) == (other.player, other.kind, other.prompt)
-
-    def __hash__(self) -> int:
-        return hash((self.player, self.kind, self.prompt))
-
-    def __repr__(self) -> str:
-        return f"Decision(player={self.player!r}, kind={self.kind!r}, prompt={self.prompt!r})"
-
-
-@dataclass
-class Event:
-    """Something that happened while applying an action.
-
-    ``public`` goes to the log and every digest; ``private`` maps a player to
-    what only that player learns (it goes to that player's secrets only).
-    ``chance`` is True when the step drew randomness or revealed hidden
-    information, so later written-ahead orders may no longer fit.
-    ``auto`` is set when the engine decided something on a player's behalf
-    (a standing order fired); its text is the reason, and it is logged.
-    """
-
-    public: dict[str, Any]
-    private: dict[str, dict[str, Any]] = field(default_factory=dict)
-    chance: bool = False
-    auto: str = ""
-
-
-@dataclass(frozen=True)
-class Result:
-    """The end of the game: scores per player and the winners (ties share)."""
-
-    scores: dict[str, int]
-    winners: list[str]
-    detail: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass
-class Piece:
-    """One piece drawn on a board picture: the game decides what it is, the renderer how it looks.
-
-    ``shape`` names a drawing the renderers know (``pbem.views.render.shapes.SHAPES``): people
-    (``explorer``, ``swimmer``), vessels that carry ``passengers`` (``ship``, ``pod``),
-    creatures (``serpent``, ``shark``, ``whale``, ``dolphin``, ``squid``, ``monster``,
-    ``octopus``), stacks (``fleet``) and a plain ``disc``; an unknown shape is drawn as a disc.
-    ``colour`` is the owner's colour: a name the palette knows (``red``, ``blue``... drawn in
-    a colour-blind-safe palette) or a CSS ``#rrggbb``; "" for a piece nobody owns (a creature).
-    ``text`` is the short letter or count written on it.  ``value`` is a hidden value the
-    reader may see (their own token's number): games put it only in pictures made from a view
-    that shows it, so it appears on the reader's private board and never on the public one.
-    ``moved``/``moved_from`` are filled by the engine (:func:`pbem.views.boardmoves.mark_moves`):
-    the piece is not where it was at the reader's last turn (``moved_from`` is that space's
-    label, "" when it was not on the board)."""
-
-    handle: str                  # the piece's public handle, e.g. "r7", "B3", "K1"
-    shape: str = "disc"
-    colour: str = ""
-    text: str = ""
-    title: str = ""              # hover text, e.g. "r7: red explorer (alice), swimming"
-    passengers: list["Piece"] = field(default_factory=list)
-    value: str | None = None
-    moved: bool = False
-    moved_from: str = ""
-
-
-@dataclass
-class HexCell:
-    """One cell of a hex board picture, for the generic renderers.
-
-    A game gives either ``pieces`` (drawn as shapes in player colours) or the older ``marks``
-    (short codes drawn as text); the text map shows pieces by their handles."""
-
-    q: int                     # axial column (pointy-top hexes)
-    r: int                     # axial row, grows southward
-    label: str                 # the coordinate players type, e.g. "F6"
-    kind: str                  # terrain/fill key, e.g. "sea", "beach", "forest", "mountain", "isle"
-    marks: list[str] = field(default_factory=list)  # short piece codes drawn in the cell, e.g. ["S", "B3", "r7"]
-    mark_colours: list[str] = field(default_factory=list)   # optional CSS colour per mark (SVG), "" = default
-    pieces: list[Piece] = field(default_factory=list)
-    #: the cell's kind is not what it was at the reader's last turn (a tile removed, a ruin visited);
-    #: filled by the engine like ``Piece.moved``
-    changed: bool = False
-    was: str = ""              # the kind it had then, when ``changed``
-
-
-@dataclass
-class BoardPicture:
-    """Everything a renderer needs to draw a hex board.  ``legend`` explains mark codes.
-
-    ``colours`` gives each kind its SVG fill and ``symbols`` its one character on
-    the text map (kinds without one get a letter of their name).  ``key`` explains the
-    pieces: a sample piece and what it stands for, drawn under the board.  Renderers know
-    no game's terrain names: everything about a kind comes from these tables."""
-
-    cells: list[HexCell]
-    legend: dict[str, str] = field(default_factory=dict)
-    colours: dict[str, str] = field(default_factory=dict)   # kind -> CSS colour for SVG
-    symbols: dict[str, str] = field(default_factory=dict)   # kind -> one ASCII character for the text map
-    key: list[tuple[Piece, str]] = field(default_factory=list)
-    #: kind -> a texture drawn over its fill (``pbem.views.render.textures.TEXTURES``: "dots", "trees",
-    #: "peaks", "stars", "grid"...), so that kinds differ by more than their colour
-    textures: dict[str, str] = field(default_factory=dict)
-
-
-@dataclass
-class Section:
-    """A part of a view that is not the hex map, for the digests.
-
-    * ``kind="table"``: ``columns`` are headings, ``rows`` the cells (strings);
-    * ``kind="cards"``: a row of cards, each row ``[label, detail]`` (detail may be "");
-    * ``kind="track"``: an ordered track (turn order, a score track), each row
-      ``[label, detail]``; ``current`` is the index of the highlighted item.
-
-    ``colours`` optionally gives a CSS colour per row (e.g. a player's colour).
-    Made from a view only (``Game.sections``), never from the full state.
-    """
-
-    title: str
-    kind: str = "table"
-    columns: list[str] = field(default_factory=list)
-    rows: list[list[str]] = field(default_factory=list)
-    current: int | None = None
-    colours: list[str] = field(default_factory=list)
-    note: str = ""
-
-
-@dataclass(frozen=True)
-class ActionPlaces:
-    """Where an action shows on the board of the click-to-move page (``Game.action_places``).
-
-    ``piece``: the handle of the piece the action moves or puts on the board (picked first);
-    ``from_cell``: the space it is on now ("" when it is not on the board: the supply, a hand);
-    ``to_cell``: the space it goes to; ``tile``: a space the action takes by itself, clicked
-    once (remove the tile at G5).  All "" for an action the board cannot show (play a tile
-    from the hand, a bid, "done"): the page offers it as a button.  ``piece``, ``to_cell``
-    and ``tile`` depend on the action alone; ``from_cell`` on the view too."""
-
-    piece: str = ""
-    from_cell: str = ""
-    to_cell: str = ""
-    tile: str = ""
-
-
-@dataclass(frozen=True)
-class OrderField:
-    """One control of an :class:`OrderForm`: a name and the values it may take, each in
-    move-file syntax (``auto``, ``none``, ``{creature: K1, to: F4}``) with how it reads."""
-
-    name: str
-    label: str
-    values: tuple[str, ...]
-    texts: tuple[str, ...] = ()    # how each value reads ("" or missing: as written)
-    current: str = ""              # the value in force now (a standing order), "" = none
-
-
-@dataclass(frozen=True)
-class OrderForm:
-    """Orders a player sets in a form on the click-to-move page: one action
-    ``{key: {field: value, ...}}``.
-
-    ``when="first"``: orders the player may send any time (standing orders); the move starts
-    with the fields that differ from ``current``.  ``when="ahead"``: orders written ahead for
-    the step that follows a roll or a hidden tile (a creature order for each die face); the
-    page adds them, every field, after an action that stops the move there."""
-
-    key: str
-    title: str
-    fields: tuple[OrderField, ...]
-    when: str = "first"
-    note: str = ""
+__all__ = ["Game", "S", "best_scored", "pending_players", "NEEDS_CHANCE", "HANDS_OVER"]
 
 
 #: :meth:`Game.known_outcomes`: the action needs a hidden value or a roll before it takes effect
@@ -443,7 +211,6 @@ class Game(ABC, Generic[S]):
         game can show it, e.g. every saved piece's value), the tie-break applied and the
         winner, from the viewer's view and the result.  Default: one row per player with
         their score, winners marked (``pbem.core.results.score_table``)."""
-        from pbem.core.results import score_table
         return [score_table(result)]
 
     def describe_event(self, event: Mapping[str, Any]) -> str:
@@ -454,7 +221,6 @@ class Game(ABC, Generic[S]):
         """How one choice reads in `pbem turn` and on the click-to-move page.
 
         Default: the action in move-file syntax, e.g. ``{move: r7, to: G5}``."""
-        from pbem.core.actiontext import action_text
         return action_text(action)
 
     def action_places(self, view: Mapping[str, Any], player: str,
@@ -541,24 +307,10 @@ class Game(ABC, Generic[S]):
         return []
 
 
-def default_places(action: Mapping[str, Any], labels: Container[str], where: Mapping[str, str]) -> ActionPlaces:
-    """:meth:`Game.action_places` for one action: ``labels`` are the board's spaces, ``where``
-    maps the handle of each piece to its space ("" off the board)."""
-    piece, first, spaces = "", None, list[str]()
-    for n, value in enumerate(action.values()):
-        if n == 0:
-            first = value
-        if isinstance(value, list):
-            spaces.extend(v for v in value if isinstance(v, str) and v in labels)
-        elif isinstance(value, str):
-            if not piece and value in where:
-                piece = value
-            elif value in labels:
-                spaces.append(value)
-    if piece:
-        return ActionPlaces(piece, where[piece], spaces[-1] if spaces else "")
-    if isinstance(first, str) and first in labels and len(spaces) == 1:
-        return ActionPlaces(tile=first)
-    if isinstance(first, str) and first and first.lower() != "none" and spaces:
-        return ActionPlaces(first, "", spaces[-1])
-    return ActionPlaces()
+def pending_players(game: Game[Any], state: Any) -> list[str]:
+    """The players with a pending decision, each once, in the order of ``game.pending``."""
+    seen: list[str] = []
+    for d in game.pending(state):
+        if d.player not in seen:
+            seen.append(d.player)
+    return seen

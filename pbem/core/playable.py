@@ -4,7 +4,7 @@
 position can pass it and still start a game that waits for ever (``partial: true`` with no
 explorers: nobody has anything to place) or never ends (no volcano left on the island, in a game
 that ends only when it is turned up).  :func:`check_playable` refuses such a position with one
-:class:`~pbem.core.game.PositionError` line, before anything is written.  Three parts, in order:
+:class:`~pbem.core.records.PositionError` line, before anything is written.  Three parts, in order:
 
 1. **What the game knows** (:meth:`pbem.core.game.Game.check_playable`, neutral default: accept): the
    pieces and tiles its rules need to go on and to end, with a line in the game's words saying
@@ -26,7 +26,8 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.base.errors import escape_text, excerpt
-from pbem.core.game import Game, IllegalAction, PositionError
+from pbem.core.game import Game
+from pbem.core.records import IllegalAction, PositionError
 from pbem.core.rng import Rng
 
 __all__ = ["check_playable", "decisions_without_actions", "TrialFailed", "TRIAL_ACTIONS"]

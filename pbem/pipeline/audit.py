@@ -14,23 +14,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import AbstractSet, Any, Sequence
 
-from pbem.store import receipts, receiptstore
-from pbem.store.binding import named_entry
 from pbem.base.canonical import canonical, keyed_hash, sha256_hex
-from pbem.crypto import agecrypt, sshsig
-from pbem.core.engine import Rejected, event_record, game_for, state_hash
 from pbem.base.errors import PbemError, excerpt
 from pbem.base.fsutil import TEMP_NAME, read_locked
+from pbem.base.yamlio import YamlError
+from pbem.core.engine import Rejected, event_record, game_for, state_hash
+from pbem.core.rng import derive_key, seed_commitment
+from pbem.core.sealed import is_sealed
+from pbem.crypto import agecrypt, sshsig
+from pbem.store import receipts, receiptstore
+from pbem.store.binding import named_entry
 from pbem.store.gamedir import GameDir
 from pbem.store.leftovers import ARCHIVE_NAME, Kind, RepairPlan, plan_repair
 from pbem.store.log import LOG_NAME, split_chunks, verify_chain
 from pbem.store.movefile import MoveFileError, parse_move
+from pbem.store.table import acting_player, board_view_indices, keys_at, replay, start_position
 from pbem.views.boardmoves import BoardHistory
 from pbem.views.outputs import BoardDrawings, opened_bytes, player_plaintexts, public_outputs, secrets_file
-from pbem.core.rng import derive_key, seed_commitment
-from pbem.core.sealed import is_sealed
-from pbem.store.table import acting_player, board_view_indices, keys_at, replay, start_position
-from pbem.base.yamlio import YamlError
 
 
 @dataclass

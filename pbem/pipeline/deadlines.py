@@ -14,12 +14,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.store.entryclock import read_clock
 from pbem.base.errors import PbemError
 from pbem.base.fsutil import write_atomic
-from pbem.store.gamedir import GameDir
 from pbem.pipeline.moderator import moderate
 from pbem.pipeline.repair import load_repaired
+from pbem.store.entryclock import read_clock
+from pbem.store.gamedir import GameDir
 from pbem.store.table import bot_seats, closed_message, revealed_at
 
 ON_EXPIRY = ("bot", "pass", "wait")

@@ -6,19 +6,19 @@ import subprocess
 from pathlib import Path
 from typing import Callable
 
-from pbem.pipeline.audit import audit
-from pbem.core.bots import bot_move_file, next_to_move
-from pbem.crypto import agecrypt, keys, sshsig
 from pbem.base.errors import PbemError
 from pbem.base.fsutil import write_atomic
-from pbem.store.gamedir import GameDir
-from pbem.pipeline.moderator import reveal
-from pbem.store.movefile import render_move
-from pbem.pipeline.newgame import PlayerSpec, create_game
 from pbem.core.registry import game_names, load_game
-from pbem.pipeline.repair import load_repaired
 from pbem.core.rng import Rng
+from pbem.crypto import agecrypt, keys, sshsig
+from pbem.pipeline.audit import audit
+from pbem.pipeline.botmoves import bot_move_file, next_to_move
+from pbem.pipeline.moderator import reveal
+from pbem.pipeline.newgame import PlayerSpec, create_game
+from pbem.pipeline.repair import load_repaired
 from pbem.pipeline.submit import submit
+from pbem.store.gamedir import GameDir
+from pbem.store.movefile import render_move
 
 MARKER = ".pbem-demo"
 COLOURS = ["red", "blue", "green", "yellow", "purple", "orange"]

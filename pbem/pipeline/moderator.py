@@ -16,16 +16,16 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from pbem.pipeline.append import add_outcome, append_entry
+from pbem.base.errors import PbemError
 from pbem.core.bots import bot_actions
-from pbem.crypto import keys
 from pbem.core.draws import auto_draws
 from pbem.core.engine import apply_actions, event_record
-from pbem.base.errors import PbemError
-from pbem.store.gamedir import GameDir
-from pbem.store.log import seal
+from pbem.crypto import keys
+from pbem.pipeline.append import add_outcome, append_entry
 from pbem.pipeline.newgame import sign_entry
 from pbem.pipeline.repair import open_game
+from pbem.store.gamedir import GameDir
+from pbem.store.log import seal
 from pbem.store.table import Table, acting_player, closed_message, replay, sealed_store, start_position
 
 

@@ -11,21 +11,22 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from pbem import __version__
-from pbem.core import draws
 from pbem.base.canonical import canonical, keyed_hash
-from pbem.crypto import keys, sshsig
-from pbem.core.engine import game_for, state_hash
-from pbem.store.entryclock import CLOCK, record_time
 from pbem.base.errors import PbemError, excerpt
 from pbem.base.fsutil import umask, write_atomic
-from pbem.core.game import Game, PositionError
-from pbem.store.gamedir import GAME_ID_RE, PLAYER_NAME_RE, GameDir
-from pbem.store.log import seal, write_log
-from pbem.views.outputs import write_outputs
+from pbem.core import draws
+from pbem.core.engine import game_for, state_hash
+from pbem.core.game import Game
 from pbem.core.playable import check_playable
+from pbem.core.records import PositionError
 from pbem.core.registry import load_game
 from pbem.core.rng import derive_key, seed_commitment
+from pbem.crypto import keys, sshsig
+from pbem.store.entryclock import CLOCK, record_time
+from pbem.store.gamedir import GAME_ID_RE, PLAYER_NAME_RE, GameDir
+from pbem.store.log import seal, write_log
 from pbem.store.table import START_POSITION, Table, initial_table
+from pbem.views.outputs import write_outputs
 
 LOG_FORMAT = "pbem-log/1"
 NAME_RE = PLAYER_NAME_RE

@@ -5,15 +5,15 @@ import json
 from pathlib import Path
 
 from pbem.base import yamlio
-from pbem.store.binding import changes_since, named_entry
-from pbem.crypto import sshsig
-from pbem.core.engine import Rejected, check_actions, game_for
 from pbem.base.errors import excerpt
+from pbem.base.safefile import UnreadableFile, read_regular_file
+from pbem.base.yamlio import YamlError
+from pbem.core.engine import Rejected, check_actions, game_for
+from pbem.crypto import sshsig
+from pbem.pipeline.submit import read_move_files
+from pbem.store.binding import changes_since, named_entry
 from pbem.store.gamedir import GameDir
 from pbem.store.movefile import MAX_BYTES, MoveFileError, parse_move
-from pbem.base.safefile import UnreadableFile, read_regular_file
-from pbem.pipeline.submit import read_move_files
-from pbem.base.yamlio import YamlError
 
 
 def preview(game_dir: Path, move_path: Path) -> list[str]:

@@ -32,10 +32,10 @@ import os
 import time
 from typing import Iterator
 
-from pbem.pipeline.append import publish
 from pbem.base.errors import PbemError
-from pbem.store.entryclock import CLOCK, read_clock, record_time
 from pbem.base.fsutil import locked
+from pbem.pipeline.append import publish
+from pbem.store.entryclock import CLOCK, read_clock, record_time
 from pbem.store.gamedir import GameDir
 from pbem.store.leftovers import Finding, Kind, RepairPlan, plan_repair
 from pbem.store.log import LOG_NAME

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from pbem.core.engine import game_for
-from pbem.store.gamedir import GameDir
 from pbem.pipeline.repair import is_moderator_copy, load_repaired
+from pbem.store.gamedir import GameDir
 from pbem.store.table import revealed_at
 
 

@@ -5,21 +5,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem.store import receipts
-from pbem.pipeline.append import append_entry, finish_entry
-from pbem.store.binding import bind
 from pbem.base.canonical import sha256_hex
-from pbem.crypto import keys, sshsig
-from pbem.core.draws import move_draws
-from pbem.core.engine import Opener, Rejected, apply_actions, event_record, game_for, pending_players
 from pbem.base.errors import PbemError, excerpt
+from pbem.base.safefile import UnreadableFile, read_regular_file
+from pbem.base.yamlio import YamlError
+from pbem.core.draws import move_draws
+from pbem.core.engine import Opener, Rejected, apply_actions, event_record, game_for
+from pbem.core.game import pending_players
+from pbem.core.sealed import decrypt_plaintext, open_plaintext
+from pbem.crypto import keys, sshsig
+from pbem.pipeline.append import append_entry, finish_entry
+from pbem.pipeline.repair import open_game
+from pbem.store import receipts
+from pbem.store.binding import bind
 from pbem.store.gamedir import GameDir
 from pbem.store.movefile import MAX_BYTES, MAX_SIGNATURE_BYTES, MoveFile, MoveFileError, parse_move
-from pbem.pipeline.repair import open_game
-from pbem.base.safefile import UnreadableFile, read_regular_file
-from pbem.core.sealed import decrypt_plaintext, open_plaintext
 from pbem.store.table import Table, closed_message, keys_at
-from pbem.base.yamlio import YamlError
 
 
 @dataclass

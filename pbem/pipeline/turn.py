@@ -19,18 +19,18 @@ from email.utils import formatdate, make_msgid
 from pathlib import Path
 from typing import Any, Callable, TextIO
 
-from pbem.views.compose import Composer
-from pbem.crypto import agecrypt
-from pbem.core.engine import check_actions, game_for
 from pbem.base.errors import PbemError, one_line
 from pbem.base.fsutil import public_mode, write_atomic
+from pbem.base.yamlio import dump_flow
+from pbem.core.engine import check_actions, game_for
+from pbem.crypto import agecrypt
 from pbem.store.gamedir import GameDir
 from pbem.store.movefile import MoveFile, render_move
+from pbem.store.table import Table
+from pbem.views.compose import Composer
 from pbem.views.outputs import read_private_view
 from pbem.views.render.hexmap_text import render_text
-from pbem.store.table import Table
 from pbem.views.viewpatch import apply_patch
-from pbem.base.yamlio import dump_flow
 
 HELP = "number = take that choice, u = undo the last one, d = done (write the move), q = quit"
 MENU_SIZE = 24     # longer lists are shown in groups first (e.g. by piece), then the group's choices

@@ -18,8 +18,8 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from pbem.base.canonical import canonical
-from pbem.core.engine import Rejected
 from pbem.base.errors import excerpt
+from pbem.core.engine import Rejected
 from pbem.core.game import Game
 from pbem.store.gamedir import GameDir
 from pbem.store.table import Table, acting_player, replay

@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from pbem.base import yamlio
-from pbem.crypto import keys, sshsig
 from pbem.base.errors import PbemError, excerpt
 from pbem.base.fsutil import public_mode, write_atomic
 from pbem.base.safefile import UnreadableFile, read_regular_file
+from pbem.crypto import keys, sshsig
 
 NAMESPACE = "pbem-receipt"
 FORMAT = "pbem-receipt/1"

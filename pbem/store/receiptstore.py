@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from pbem.store import receipts
 from pbem.base.canonical import sha256_hex
 from pbem.base.errors import excerpt
 from pbem.base.fsutil import public_mode, write_atomic
+from pbem.store import receipts
 from pbem.store.gamedir import GAME_ID_RE, PLAYER_NAME_RE
 from pbem.store.receipts import Receipt, ReceiptError
 

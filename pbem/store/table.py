@@ -6,17 +6,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import AbstractSet, Any, Iterator, Sequence
 
-from pbem.views.boardmoves import since_entry
 from pbem.base.canonical import sha256_hex
-from pbem.core.draws import ACTING, Draws, auto_draws, move_draws, setup_rng
-from pbem.core.engine import Applied, Opener, apply_actions, game_for, state_hash
 from pbem.base.errors import PbemError
 from pbem.base.fsutil import write_atomic
+from pbem.core.draws import ACTING, Draws, auto_draws, move_draws, setup_rng
+from pbem.core.engine import Applied, Opener, apply_actions, game_for, state_hash
 from pbem.core.game import Game
-from pbem.store.gamedir import GameDir
-from pbem.store.log import parse_entries
 from pbem.core.preferences import Preferences
 from pbem.core.sealed import SealError, decrypt_plaintext, is_sealed, open_plaintext
+from pbem.store.gamedir import GameDir
+from pbem.store.log import parse_entries
 
 START_POSITION = "start_position.json"
 SEALED = "sealed.json"   # moderator/: the plaintexts of sealed actions, "<entry>/<action number>" -> text
@@ -29,6 +28,20 @@ NOTE_FIELDS = ("index", "kind", "action", "player", "undoes", "reason", "new_key
 
 def note_of(entry: dict[str, Any]) -> dict[str, Any]:
     return {k: entry[k] for k in NOTE_FIELDS if k in entry}
+
+
+def since_entry(entries: Sequence[dict[str, Any]], viewer: str | None) -> int:
+    """The first entry a reader has not seen as it happened: their own last move (the public:
+    the last move); a player who has not moved yet: the first move of the game (at least 1)."""
+    start = len(entries) - 1
+    for i in range(len(entries) - 1, 0, -1):
+        e = entries[i]
+        if e.get("kind") != "move":
+            continue
+        start = i
+        if viewer is None or e.get("player") == viewer:
+            break
+    return max(start, 1)
 
 
 @dataclass
@@ -90,7 +103,7 @@ class Table:
         return self.entries[index:]
 
     def since(self, viewer: str | None) -> int:
-        """:func:`pbem.views.boardmoves.since_entry` of the log, from the tail when it reaches back far enough."""
+        """:func:`since_entry` of the log, from the tail when it reaches back far enough."""
         if self.tail_start:
             for entry in reversed(self.tail):
                 if entry.get("kind") == "move" and (viewer is None or entry.get("player") == viewer):
@@ -223,7 +236,7 @@ def public_view_data(game: Game, state: Any) -> Any:
 
 def board_view_indices(log: "Table | list[dict[str, Any]]") -> set[int]:
     """The entries after which a digest needs the public board: the one before each reader's
-    first unseen entry (:func:`pbem.views.boardmoves.since_entry`), and the last (the next digest's).
+    first unseen entry (:func:`since_entry`), and the last (the next digest's).
     ``log``: the entries, or a table (which finds them in its tail)."""
     if isinstance(log, Table):
         readers: list[str | None] = [None, *log.players]

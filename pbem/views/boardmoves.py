@@ -1,7 +1,7 @@
 """What moved since the reader's last turn, for the board pictures (any game).
 
 The engine compares the board picture of now with the one at the start of what the
-digest's "What happened" lists (:func:`since_entry`): a piece whose handle stands on
+digest's "What happened" lists (:func:`pbem.store.table.since_entry`): a piece whose handle stands on
 another space, or was not on the board, is marked ``moved`` (``moved_from`` = where it
 was); a cell whose kind changed (a tile removed) is marked ``changed``.  Games only say
 where pieces are; this works for every game that gives pieces.
@@ -12,25 +12,11 @@ pictures carry no marks.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable
 
-from pbem.core.game import BoardPicture, Piece
+from pbem.core.picture import BoardPicture, Piece
 
-__all__ = ["since_entry", "piece_places", "mark_moves", "BoardHistory"]
-
-
-def since_entry(entries: Sequence[dict[str, Any]], viewer: str | None) -> int:
-    """The first entry a reader has not seen as it happened: their own last move (the public:
-    the last move); a player who has not moved yet: the first move of the game (at least 1)."""
-    start = len(entries) - 1
-    for i in range(len(entries) - 1, 0, -1):
-        e = entries[i]
-        if e.get("kind") != "move":
-            continue
-        start = i
-        if viewer is None or e.get("player") == viewer:
-            break
-    return max(start, 1)
+__all__ = ["piece_places", "mark_moves", "BoardHistory"]
 
 
 def piece_places(board: BoardPicture) -> dict[str, str]:

@@ -28,12 +28,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from pbem.core.actiontext import action_text
 from pbem.base.canonical import canonical
-from pbem.core.draws import preview_draws
-from pbem.core.engine import Rejected, apply_actions, pending_players
-from pbem.core.game import HANDS_OVER, NEEDS_CHANCE, Action, ActionPlaces, Decision, Game, NeedsSecret, OrderForm
 from pbem.base.yamlio import dump_flow
+from pbem.core.actiontext import action_text
+from pbem.core.draws import preview_draws
+from pbem.core.engine import Rejected, apply_actions
+from pbem.core.game import HANDS_OVER, NEEDS_CHANCE, Game, pending_players
+from pbem.core.picture import ActionPlaces, OrderForm
+from pbem.core.records import Action, Decision
+from pbem.core.rng import NeedsSecret
 
 __all__ = ["STOP", "DONE", "CUT", "Caps", "Node", "ChoiceGraph", "build_graph", "fit", "graph_data", "packed_size"]
 
@@ -158,7 +161,7 @@ class _Builder:
         (``at``).  ``Game.action_places`` is asked about the actions not seen before and, for
         the pieces the others move, about one action each: the piece, its destination and the
         space an action takes depend on the action alone, only the space a piece is on now
-        depends on the view (:class:`pbem.core.game.ActionPlaces`)."""
+        depends on the view (:class:`pbem.core.picture.ActionPlaces`)."""
         index, numbers = self.index, []
         asked: list[int] = []                  # which actions of ``legal`` are asked about, in order
         new: dict[str, int] = {}               # the key of an action not seen before -> the first

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from pbem.views.choicegraph import Caps, ChoiceGraph, build_graph, fit, graph_data, packed_size
 from pbem.store.movefile import MoveFile, render_move
+from pbem.views.choicegraph import Caps, ChoiceGraph, build_graph, fit, graph_data, packed_size
 
 if TYPE_CHECKING:  # pragma: no cover
     from pbem.store.table import Table

@@ -13,8 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.core.draws import preview_draws
-from pbem.core.engine import Rejected, apply_actions, pending_players
-from pbem.core.game import Action, Game, NeedsSecret
+from pbem.core.engine import Rejected, apply_actions
+from pbem.core.game import Game, pending_players
+from pbem.core.records import Action
+from pbem.core.rng import NeedsSecret
 
 #: why a move ends although the player had more to decide
 STOP_HIDDEN = ("what happens next depends on a die roll or a hidden value; the moderator applies it, and "

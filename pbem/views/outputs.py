@@ -15,20 +15,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem.base import yamlio
-from pbem.views.boardmoves import BoardHistory, mark_moves
 from pbem.base.canonical import canonical
-from pbem.crypto import agecrypt
 from pbem.base.errors import PbemError
 from pbem.base.fsutil import public_mode, write_atomic, write_if_changed
-from pbem.core.game import BoardPicture
+from pbem.base.plain import readable_line
+from pbem.core.picture import BoardPicture
+from pbem.core.results import result_lines
+from pbem.crypto import agecrypt
 from pbem.store.movefile import MoveFile, render_move
+from pbem.store.table import Table
+from pbem.views.boardmoves import BoardHistory, mark_moves
 from pbem.views.render.digest import DigestContext, render_digest
 from pbem.views.render.hexmap_svg import render_svg
 from pbem.views.render.hexmap_text import render_text
-from pbem.base.plain import readable_line
 from pbem.views.render.scriptdata import script_json
-from pbem.core.results import result_lines
-from pbem.store.table import Table
 from pbem.views.viewpatch import patch_or_whole
 
 if TYPE_CHECKING:     # the click-to-move panel is imported where a player's page is made (an audit never needs it)

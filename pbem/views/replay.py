@@ -21,16 +21,16 @@ from typing import Any
 
 from markupsafe import Markup
 
-from pbem.views.boardmoves import mark_moves
+from pbem.base.data import templates_dir
 from pbem.base.errors import PbemError
-from pbem.core.game import BoardPicture, Section
+from pbem.base.plain import readable_line
+from pbem.core.picture import BoardPicture, Section
+from pbem.core.results import result_lines
 from pbem.store.gamedir import GameDir
+from pbem.store.table import replay, revealed_at
+from pbem.views.boardmoves import mark_moves
 from pbem.views.render.digest import _env
 from pbem.views.render.hexmap_svg import BoardLayers, board_layers, defs, svg_open, title_svg
-from pbem.base.plain import readable_line
-from pbem.core.results import result_lines
-from pbem.base.data import templates_dir
-from pbem.store.table import replay, revealed_at
 
 __all__ = ["ReplayError", "Frame", "build_replay", "render_replay"]
 

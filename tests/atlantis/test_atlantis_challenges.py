@@ -5,8 +5,8 @@ import itertools
 import pytest
 from atlantis_helpers import GAME, Pos, act, die_rng, kinds, where
 
-from pbem.game import IllegalAction
 from pbem.core.rng import Rng
+from pbem.game import IllegalAction
 
 NEW_DEFAULTS = {"overpopulated": "no", "end": "volcano", "scoring": "values", "ties": "auto"}
 

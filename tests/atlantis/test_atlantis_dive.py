@@ -6,8 +6,8 @@ import pytest
 from atlantis_helpers import GAME, Pos, act, kinds, public_events, rng, where
 
 from pbem.core.bots import simulate
-from pbem.game import IllegalAction, NeedsSecret
 from pbem.core.rng import Rng
+from pbem.game import IllegalAction, NeedsSecret
 
 DIVE = {"dolphins": "yes"}
 DATA = GAME.dive_data()

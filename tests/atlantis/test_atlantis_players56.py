@@ -4,8 +4,8 @@ from collections import Counter
 import pytest
 from atlantis_helpers import GAME, Pos, act, die_rng, kinds, where
 
-from pbem.game import IllegalAction, NeedsSecret
 from pbem.core.rng import Rng
+from pbem.game import IllegalAction, NeedsSecret
 
 FIVE = ["ann", "bo", "cy", "di", "ed"]
 SIX = FIVE + ["fay"]

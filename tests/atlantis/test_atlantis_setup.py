@@ -4,8 +4,8 @@ from collections import Counter
 import pytest
 from atlantis_helpers import GAME, act, kinds
 
-from pbem.game import IllegalAction
 from pbem.core.rng import Rng
+from pbem.game import IllegalAction
 
 
 def new(players=("red", "blue", "green"), seed=b"s1", **options):

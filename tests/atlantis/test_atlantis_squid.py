@@ -6,8 +6,8 @@ import pytest
 from atlantis_helpers import GAME, Pos, act, die_rng, kinds, public_events, where
 
 from pbem.core.bots import simulate
-from pbem.game import IllegalAction, NeedsSecret
 from pbem.core.rng import Rng
+from pbem.game import IllegalAction, NeedsSecret
 from test_atlantis_dive import check_hidden, check_pieces, dive_rng, diving
 
 SQUID = {"squid": "yes"}

@@ -6,8 +6,8 @@ import pytest
 import yaml
 from atlantis_helpers import GAME, Pos, act, die_rng
 
-from pbem.game import IllegalAction, NeedsSecret
 from pbem.core.rng import Rng
+from pbem.game import IllegalAction, NeedsSecret
 
 try:
     from yaml import CSafeDumper as Dumper

@@ -8,9 +8,9 @@ from atlantis_positions import check_views_like_the_moderator
 from pipeline_helpers import new_game, play_to_end, reveal_and_audit
 
 from pbem.core.bots import simulate
-from pbem.game import IllegalAction, NeedsSecret
 from pbem.core.registry import load_game
 from pbem.core.rng import Rng
+from pbem.game import IllegalAction, NeedsSecret
 from pbem.store.table import Table
 
 PLAYERS = {2: ["red", "blue"], 3: ["ann", "bo", "cy"], 4: ["red", "blue", "green", "yellow"]}

@@ -5,8 +5,8 @@ import pytest
 from atlantis1986_helpers import GAME, Pos, act, rng, where
 
 from pbem.base.data import game_data
-from pbem.game import IllegalAction
 from pbem.core.rng import Rng
+from pbem.game import IllegalAction
 from pbem.rules.atlantis.board import axial_of, offset_of
 
 

@@ -20,7 +20,8 @@ from golden_games import CONFIGS, replay  # noqa: E402
 from pbem.core.bots import random_action  # noqa: E402
 from pbem.views.choicegraph import Caps, build_graph, graph_data  # noqa: E402
 from pbem.views.clickpage import MAIL_CAPS, SHOW_CAPS  # noqa: E402
-from pbem.core.engine import action_rng, pending_players  # noqa: E402
+from pbem.core.engine import action_rng  # noqa: E402
+from pbem.core.game import pending_players
 from pbem.core.registry import load_game  # noqa: E402
 from pbem.core.rng import Rng  # noqa: E402
 

@@ -21,9 +21,9 @@ from golden_games import CONFIGS, Config, replay
 from pbem.core.bots import CHOOSERS
 from pbem.core.draws import setup_rng
 from pbem.core.engine import action_rng
-from pbem.game import Game
 from pbem.core.registry import load_game
 from pbem.core.rng import Rng
+from pbem.game import Game
 from pbem.rules.survive.movement import MoveChoices
 from pbem.rules.survive.setup import SetupRules
 from pbem.rules.survive.state import ISLAND

@@ -23,10 +23,11 @@ from graph_points import fingerprint, points
 
 import pbem.views.choicegraph as choicegraph
 from pbem.base.canonical import canonical
-from pbem.views.choicegraph import CUT, ChoiceGraph, Node, build_graph, graph_data
 from pbem.core.draws import preview_draws
-from pbem.core.engine import Rejected, apply_actions, pending_players
+from pbem.core.engine import Rejected, apply_actions
+from pbem.core.game import pending_players
 from pbem.game import HANDS_OVER, NEEDS_CHANCE, NeedsSecret
+from pbem.views.choicegraph import CUT, ChoiceGraph, Node, build_graph, graph_data
 
 PINS = {
     'game00/9': '646802068b77d7a4da32',

@@ -10,12 +10,12 @@ import yaml
 from click.testing import CliRunner
 from spaceattack_helpers import GAME, Pos
 
-from pbem.pipeline.audit import audit
-from pbem.core.bots import CHOOSERS
 from pbem.cli.group import main
-from pbem.game import PositionError
-from pbem.store.gamedir import GameDir
+from pbem.core.bots import CHOOSERS
 from pbem.core.rng import Rng
+from pbem.game import PositionError
+from pbem.pipeline.audit import audit
+from pbem.store.gamedir import GameDir
 
 
 @pytest.mark.parametrize("players, options", [

@@ -22,12 +22,12 @@ from pipeline_helpers import bot_move, new_game, reveal_and_audit, signed_move
 from swarm_helpers import GAME, Pos
 
 from pbem.cli.group import main
-from pbem.crypto import keys
-from pbem.store.gamedir import GameDir
-from pbem.pipeline.newgame import PlayerSpec, create_game
 from pbem.core.rng import Rng
 from pbem.core.sealed import seal_action
+from pbem.crypto import keys
+from pbem.pipeline.newgame import PlayerSpec, create_game
 from pbem.pipeline.submit import submit
+from pbem.store.gamedir import GameDir
 from pbem.store.table import Table
 
 NAMES = ["red", "blue", "green", "yellow", "purple", "orange"]

@@ -19,14 +19,14 @@ import yaml
 from click.testing import CliRunner
 from swarm_helpers import GAME, Pos
 
-from pbem.pipeline.audit import audit
-from pbem.core.bots import CHOOSERS
 from pbem.cli.group import main
-from pbem.game import PositionError
-from pbem.store.gamedir import GameDir
+from pbem.core.bots import CHOOSERS
 from pbem.core.rng import Rng
+from pbem.game import PositionError
+from pbem.pipeline.audit import audit
 from pbem.rules.spaceswarm.data import swarm_data
 from pbem.rules.spaceswarm.mapgen import map_text
+from pbem.store.gamedir import GameDir
 from pbem.store.table import Table
 
 NAMES = ["red", "blue", "green", "yellow", "purple", "orange"]

@@ -14,8 +14,8 @@ from swarm_helpers import GAME
 from pbem.core.bots import CHOOSERS
 from pbem.core.draws import setup_rng
 from pbem.core.engine import action_rng
-from pbem.game import IllegalAction
 from pbem.core.rng import Rng
+from pbem.game import IllegalAction
 
 NAMES = ["red", "blue", "green", "yellow", "purple", "orange"]
 CASES = [(n, bot, options) for n, bot, options in [

@@ -6,8 +6,8 @@ from swarm_helpers import GAME, Pos, act
 
 from pbem.base import yamlio
 from pbem.core.engine import check_actions
-from pbem.game import NeedsSecret
 from pbem.core.rng import Rng
+from pbem.game import NeedsSecret
 
 ROWS = ["C R . .",
         ". . N .",

@@ -27,8 +27,8 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 from pbem.base.data import game_data
+from pbem.core.picture import piece_code
 from pbem.game import BoardPicture, HexCell, Piece
-from pbem.views.render.hexmap_text import piece_code
 
 __all__ = ["atlantis_picture", "Words", "WORDS"]
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from pbem.game import BoardPicture, HexCell, Piece, Section
 from pbem.core.palette import fill_of, seat_colours
+from pbem.game import BoardPicture, HexCell, Piece, Section
 from pbem.rules.spaceswarm.attributes import current, permanent
 from pbem.rules.spaceswarm.data import swarm_data
 from pbem.rules.spaceswarm.state import BID, OVER, SwarmState

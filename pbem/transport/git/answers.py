@@ -19,12 +19,12 @@ from pathlib import Path
 from typing import Any, cast
 
 from pbem.base.crashreport import refusal_for_crash
-from pbem.core.engine import Rejected
 from pbem.base.errors import PbemError, one_line
 from pbem.base.fsutil import public_mode, write_atomic
+from pbem.base.safefile import UnreadableFile, read_regular_file
+from pbem.core.engine import Rejected
 from pbem.store.gamedir import GameDir
 from pbem.store.movefile import MAX_BYTES, MAX_SIGNATURE_BYTES
-from pbem.base.safefile import UnreadableFile, read_regular_file
 from pbem.transport.git.incoming import IncomingItem, shown_path
 
 RECEIPTS = "receipts"

@@ -14,8 +14,8 @@ import json
 import re
 from typing import Any
 
-from pbem.store.entryclock import CLOCK, read_clock
 from pbem.base.fsutil import write_atomic
+from pbem.store.entryclock import CLOCK, read_clock
 from pbem.store.gamedir import GameDir
 from pbem.transport.git.repo import GitError, Repo, git_available
 

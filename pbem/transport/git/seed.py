@@ -14,11 +14,11 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pbem.crypto import agecrypt, keys
 from pbem.base.errors import PbemError
 from pbem.base.fsutil import write_atomic
-from pbem.store.gamedir import GameDir
 from pbem.core.rng import seed_commitment
+from pbem.crypto import agecrypt, keys
+from pbem.store.gamedir import GameDir
 from pbem.store.table import START_POSITION
 
 SEALED_SEED = "moderator.seed.age"

@@ -36,11 +36,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.store import receipts
 from pbem.base.canonical import sha256_hex
-from pbem.core.engine import pending_players
 from pbem.base.errors import PbemError, one_line
 from pbem.base.fsutil import locked, remove_temp_files
+from pbem.core.game import pending_players
+from pbem.store import receipts
 from pbem.store.gamedir import GameDir
 from pbem.store.table import revealed_at
 from pbem.transport.git.answers import (

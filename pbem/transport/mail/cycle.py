@@ -20,17 +20,17 @@ from email.utils import getaddresses, parseaddr, parsedate_to_datetime
 from types import TracebackType
 from typing import Any
 
-from pbem.pipeline.append import PublishError
-from pbem.store.bundle import bundle_name, public_bundle
 from pbem.base.crashreport import refusal_for_crash
-from pbem.core.engine import Rejected
 from pbem.base.errors import PbemError, escape_text, one_line
-from pbem.store.gamedir import GameDir
+from pbem.core.engine import Rejected
+from pbem.pipeline.append import PublishError
 from pbem.pipeline.repair import open_game
 from pbem.pipeline.submit import Receipt, committed_receipt, receipt_from_log, submit
+from pbem.store.bundle import bundle_name, public_bundle
+from pbem.store.gamedir import GameDir
 from pbem.transport.mail.compose import DigestParts, Thread, Turn, compose_digest, compose_reply
 from pbem.transport.mail.config import MailConfig
-from pbem.transport.mail.imap import ImapInbox, Inbox, MAX_MESSAGE, Incoming, MaildirInbox, MailFetchError
+from pbem.transport.mail.imap import MAX_MESSAGE, ImapInbox, Inbox, Incoming, MailFetchError, MaildirInbox
 from pbem.transport.mail.intake import FoundMove, Intake, choose, find_moves
 from pbem.transport.mail.ledger import IGNORED, REPLIED, SUBMITTED, Ledger, SentState, mail_lock, message_key
 from pbem.transport.mail.smtp import SmtpSender

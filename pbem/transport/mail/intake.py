@@ -26,8 +26,8 @@ from email.message import EmailMessage, Message
 from html.parser import HTMLParser
 from typing import Any
 
-from pbem.crypto import sshsig
 from pbem.base.errors import escape_text
+from pbem.crypto import sshsig
 from pbem.store.movefile import FORMAT
 
 MOVE_SUFFIXES = (".yaml", ".yml")

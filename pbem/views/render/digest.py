@@ -20,7 +20,7 @@ from markupsafe import Markup
 
 from pbem.base.data import templates_dir
 from pbem.base.errors import PbemError
-from pbem.core.game import Section
+from pbem.core.picture import Section
 from pbem.views.render.scriptdata import script_json
 from pbem.views.render.sections_text import section_text
 

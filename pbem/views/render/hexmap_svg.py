@@ -32,8 +32,8 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from pbem.core.game import BoardPicture, HexCell, Piece
 from pbem.core.palette import NEUTRAL, fill_of, ink_on
+from pbem.core.picture import BoardPicture, HexCell, Piece
 from pbem.views.render.shapes import HULLS, OUTLINE, SHAPES, shape_of, symbol_id
 from pbem.views.render.textures import TEXTURES, pattern_svg, texture_id
 

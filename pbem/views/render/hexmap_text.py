@@ -31,7 +31,7 @@ import textwrap
 import unicodedata
 from typing import Iterable
 
-from pbem.core.game import BoardPicture, HexCell, Piece
+from pbem.core.picture import BoardPicture, HexCell, Piece, piece_code
 
 __all__ = ["render_text", "terrain_letters"]
 
@@ -82,15 +82,6 @@ def map_symbols(board: BoardPicture) -> dict[str, str]:
     given = {k: _ascii(board.symbols[k])[:1] or "?" for k in kinds if k in board.symbols}
     letters = terrain_letters([k for k in kinds if k not in given], given.values())
     return {k: given.get(k) or letters[k] for k in kinds}
-
-
-def piece_code(p: Piece) -> str:
-    """A piece as text: its handle, ``=value`` when the reader may see it, ``:passengers`` aboard
-    (``B3:r7=5,b2``)."""
-    code = p.handle + (f"={p.value}" if p.value is not None else "")
-    if p.passengers:
-        code += ":" + ",".join(piece_code(x) for x in p.passengers)
-    return code
 
 
 def cell_marks(cell: HexCell) -> list[str]:

@@ -1,9 +1,9 @@
-"""Plain-text rendering of digest sections (:class:`pbem.core.game.Section`): tables,
+"""Plain-text rendering of digest sections (:class:`pbem.core.picture.Section`): tables,
 card rows and tracks, as ASCII for a monospace e-mail.  Deterministic, no
 trailing spaces."""
 from __future__ import annotations
 
-from pbem.core.game import Section
+from pbem.core.picture import Section
 from pbem.views.render.hexmap_text import _ascii
 
 __all__ = ["section_text"]

@@ -3,7 +3,7 @@
 A shape's parts without a ``fill`` take the owner's colour from the ``<use>`` that draws
 it; creatures and vessels carry their own neutral colours.  Shapes are inline paths (no
 external files, no fonts but the text written on them).  :data:`SHAPES` is the one
-table from a shape name (``pbem.core.game.Piece.shape``) to its drawing.
+table from a shape name (``pbem.core.picture.Piece.shape``) to its drawing.
 """
 from __future__ import annotations
 
