@@ -43,7 +43,7 @@ def _child(args: list[str], env: dict[str, str | None], out: str) -> None:
         sys.stdout = os.fdopen(1, "w", buffering=1, closefd=False)
         sys.stderr = os.fdopen(2, "w", buffering=1, closefd=False)
         # like a process that is still starting, Ctrl-C is held (blocked, inherited from the zygote)
-        # until pbem's main has its handler in place: pbem.cli.group._deliver_held_interrupt lets it through
+        # until pbem's main has its handler in place: pbem.cli.boundary._deliver_held_interrupt lets it through
         signal.signal(signal.SIGINT, signal.default_int_handler)
         for key, value in env.items():
             if value is None:

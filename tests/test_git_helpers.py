@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 from pipeline_helpers import new_game
 
-from pbem.cli.git import git as git_group
+from pbem.cli.group import main as pbem_main
 from pbem.crypto import keys, sshsig
 from pbem.store.gamedir import GameDir
 from pbem.store.movefile import MoveFile, render_move
@@ -31,7 +31,7 @@ def git(cwd: Path, *args: Any, check: bool = True, name: str = "tester") -> subp
 
 
 def cli(*args: Any, ok: bool = True) -> Any:
-    result = CliRunner().invoke(git_group, [str(a) for a in args], catch_exceptions=False)
+    result = CliRunner().invoke(pbem_main, ["git", *(str(a) for a in args)], catch_exceptions=False)
     if ok:
         assert result.exit_code == 0, result.output
     return result

@@ -14,7 +14,7 @@ import textwrap
 
 import pytest
 
-from pbem.cli.console import INTERRUPTED, caused_by_ctrl_c
+from pbem.cli.interrupt import INTERRUPTED, caused_by_ctrl_c
 
 # The child process: send itself SIGINT just before it imports MODULE (a real signal, delivered by
 # the kernel; Python raises KeyboardInterrupt inside that import), then run `pbem ARGS`.

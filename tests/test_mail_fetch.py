@@ -19,7 +19,7 @@ from mailservers import (
     wait_for,
 )
 
-from pbem.cli.mail import mail
+from pbem.cli.group import main as pbem_main
 from pbem.transport.mail import cycle as mail_cycle
 from pbem.transport.mail import ledger as mail_ledger
 from pbem.transport.mail.cycle import fetch_moves
@@ -41,7 +41,7 @@ def test_attached_move_sent_by_a_real_client_is_accepted_with_a_receipt(world):
     raw, sig = move_files(world.gd, "red", world.keys["red"])
     sent = attachment_message("red", raw, sig)
     world.player_send("red", sent)
-    result = CliRunner().invoke(mail, ["fetch", str(world.gd.root)], env=world.env())
+    result = CliRunner().invoke(pbem_main, ["mail", "fetch", str(world.gd.root)], env=world.env())
     assert result.exit_code == 0, result.output
     assert result.output.startswith("accepted: attachment move.yaml from Red Player <red@pbem.test> <")
     assert log_length(world) == 2
@@ -147,7 +147,7 @@ def test_crash_between_ledger_write_and_receipt(world, monkeypatch):
         raise mail_cycle.MailFetchError("connection lost")
 
     monkeypatch.setattr(mail_cycle.LazySender, "send", fail)
-    with pytest.raises(ValueError, match="connection lost"):
+    with pytest.raises(mail_cycle.MailFetchError, match="connection lost"):
         fetch_moves(world.gd, world.config())
     ledger = mail_ledger.Ledger.load(world.gd)
     assert [r["status"] for r in ledger.records.values()] == ["submitted"]
@@ -240,7 +240,7 @@ def test_fetch_from_a_maildir(tmp_path, key_pool, toy_registered, dovecot):
 
 def test_a_second_mail_run_at_the_same_time_stops_with_one_line(world):
     with mail_ledger.mail_lock(world.gd):
-        result = CliRunner().invoke(mail, ["run", str(world.gd.root)], env=world.env())
+        result = CliRunner().invoke(pbem_main, ["mail", "run", str(world.gd.root)], env=world.env())
     assert result.exit_code != 0
     assert result.output.startswith("pbem: error: another `pbem mail` is working on") and result.output.count("\n") == 1
 

@@ -6,6 +6,7 @@ from html.parser import HTMLParser
 
 import pytest
 
+from pbem.base.errors import PbemError
 from pbem.game import BoardPicture, HexCell, Section
 from pbem.views.render.digest import SIGN_COMMAND, DigestContext, render_digest
 from pbem.views.render.hexmap_svg import render_svg
@@ -181,7 +182,7 @@ def test_deterministic():
 
 
 def test_unknown_format():
-    with pytest.raises(ValueError):
+    with pytest.raises(PbemError, match="unknown digest format 'pdf'"):
         render_digest(make(), "pdf")
 
 

@@ -20,6 +20,7 @@ from pbem.core.draws import setup_rng
 from pbem.core.engine import action_rng
 from pbem.core.registry import load_game
 from pbem.core.rng import Rng
+from pbem.game import OPTION_REFUSALS
 
 VARIANTS = {
     "map": ["standard", "starship-titanus", "jacobs-ladder", "asteroids"],
@@ -73,7 +74,7 @@ def combinations():
 def accepted(game: Any, options: dict[str, str], players: list[str]) -> bool:
     try:
         game.check_options(options, players)
-    except ValueError as exc:
+    except OPTION_REFUSALS as exc:
         assert "\n" not in str(exc) and str(exc)
         return False
     return True

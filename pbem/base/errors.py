@@ -2,9 +2,10 @@
 
 Every error pbem raises on purpose (a refused move, a bad option, a damaged
 log, a missing key...) derives from :class:`PbemError`.  The command line
-prints such an error as one line and exits 1; anything else is a bug and shows
-a traceback.  Errors never echo more than a short, escaped excerpt of what a
-stranger sent (:func:`excerpt`), and the one line printed is cleaned once more
+prints such an error as one line and exits 1 (:mod:`pbem.cli.boundary`, the one
+place that does); anything else is a bug and shows a traceback.  Errors never
+echo more than a short, escaped excerpt of what a stranger sent
+(:func:`excerpt`), and the one line printed is cleaned once more
 (:func:`one_line`): control and right-to-left characters are escaped, and the
 length is capped.
 """
@@ -12,17 +13,24 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from typing import Any
+from typing import Any, ClassVar
 
 EXCERPT_CHARS = 60
 LINE_CHARS = 400
 
 
-class PbemError(ValueError):
+class PbemError(Exception):
     """A failure a person can act on: ``str(exc)`` is one line saying what is wrong and what to do.
 
-    It subclasses ValueError so that older callers catching ValueError still work.
+    Its own base, not a ``ValueError``: code that catches a ``ValueError`` (a number that does
+    not parse, JSON that does not load) never swallows one by accident.  The command line's
+    one boundary (:class:`pbem.cli.boundary.PbemGroup`) prints it; code below catches it only
+    where it deliberately turns it into something else (a refusal with a receipt, a note in an
+    audit report).
     """
+
+    #: a word the command line puts before the message (``rejected: bad signature``); "" for none
+    label: ClassVar[str] = ""
 
 
 def _escape_char(ch: str) -> str:

@@ -7,27 +7,18 @@ submit and receipts), :mod:`~pbem.transport.git.verify` (signed commits),
 :mod:`~pbem.transport.git.tree` (the moderator's trees, built with plumbing),
 :mod:`~pbem.transport.git.sync` (the moderator's round trip),
 :mod:`~pbem.transport.git.seed` (sealed seed) and :mod:`~pbem.transport.git.setup`
-(set-up and the CI workflow).  Heavy imports happen inside the commands, and
-``pbem.cli.group`` is imported lazily (it imports this module).
+(set-up and the CI workflow).  Heavy imports happen inside the commands.
 """
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
 
 from pbem.base.errors import PbemError
-
-GAME_DIR = click.argument("game_dir", type=click.Path(path_type=Path))
-
-
-def _run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """Call fn under pbem.cli.group.friendly: expected failures become one line `pbem: error: ...`."""
-    from pbem.cli.group import friendly
-    return friendly(fn)(*args, **kwargs)
+from pbem.cli.common import GAME_DIR
 
 
 def _game(game_dir: Path) -> Any:
@@ -94,7 +85,7 @@ def init_cmd(game_dir: Path, ci: str | None, seal: bool, verify_commits: bool, r
     opts = InitOptions(ci=ci, seal=seal, verify_commits=verify_commits, reveal_at_end=reveal_at_end,
                        pbem_spec=pbem_spec or None, secret=secret, environment=environment, tick_cron=tick_cron,
                        branch=branch, commit=not no_commit, force=force)
-    _run(_init, game_dir, opts)
+    _init(game_dir, opts)
 
 
 def _init(game_dir: Path, opts: Any) -> None:
@@ -156,7 +147,7 @@ def sync_cmd(game_dir: Path, verify_commits: bool | None, reveal_at_end: bool | 
     Example:  pbem git sync game1 --verify-commits --tick
               pbem git sync game1 --pull-requests     # GitHub: moves come as pull requests
     """
-    _run(_sync, game_dir, verify_commits, reveal_at_end, tick, token_env, remote, branch, attempts, pull_requests,
+    _sync(game_dir, verify_commits, reveal_at_end, tick, token_env, remote, branch, attempts, pull_requests,
          local)
 
 
@@ -240,7 +231,7 @@ def seal_seed_cmd(game_dir: Path, no_commit: bool) -> None:
     \b
     Example:  pbem git seal-seed game1 && git push
     """
-    _run(_seal, game_dir, no_commit)
+    _seal(game_dir, no_commit)
 
 
 def _seal(game_dir: Path, no_commit: bool) -> None:
@@ -271,7 +262,7 @@ def unseal_seed_cmd(game_dir: Path, key_path: Path | None, key_env: str | None) 
     \b
     Example:  pbem git unseal-seed game1 --key-env PBEM_MODERATOR_KEY
     """
-    _run(_unseal, game_dir, key_path, key_env)
+    _unseal(game_dir, key_path, key_env)
 
 
 def _unseal(game_dir: Path, key_path: Path | None, key_env: str | None) -> None:
@@ -300,7 +291,7 @@ def allowed_signers_cmd(game_dir: Path) -> None:
       pbem git allowed-signers game1 > signers
       git -c gpg.ssh.allowedSignersFile=signers log --format='%h %G? %GS %s'
     """
-    _run(_allowed, game_dir)
+    _allowed(game_dir)
 
 
 def _allowed(game_dir: Path) -> None:

@@ -1,24 +1,12 @@
 """`pbem mail ...`: the turn exchange by e-mail (settings in GAME_DIR/moderator/mail.toml)."""
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
 
-GAME_DIR = click.argument("game_dir", type=click.Path(path_type=Path))
-
-
-def _friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """pbem.cli.group.friendly, imported when the command runs (pbem.cli.group imports this module)."""
-    import functools
-
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from pbem.cli.group import friendly
-        return friendly(fn)(*args, **kwargs)
-    return wrapper
+from pbem.cli.common import GAME_DIR
 
 
 def _echo(report: Any) -> None:
@@ -52,7 +40,6 @@ def mail() -> None:
 @GAME_DIR
 @click.option("--player", "players", multiple=True, help="send only to this player (repeatable)")
 @click.option("--if-changed", is_flag=True, help="skip players who already have the digest of the last log entry")
-@_friendly
 def send(game_dir: Path, players: tuple[str, ...], if_changed: bool) -> None:
     """Mail each player the current digest: text, HTML with a PNG board, the SVG
     board and their own encrypted secrets.  One message per player.
@@ -67,7 +54,6 @@ def send(game_dir: Path, players: tuple[str, ...], if_changed: bool) -> None:
 
 @mail.command()
 @GAME_DIR
-@_friendly
 def fetch(game_dir: Path) -> None:
     """Read new messages (IMAP or Maildir), submit the signed moves in them, oldest
     first, and reply to each sender with a receipt.  Each message is handled once;
@@ -84,7 +70,6 @@ def fetch(game_dir: Path) -> None:
 @mail.command()
 @GAME_DIR
 @click.option("--verbose", "-v", is_flag=True, help="also say so when there was nothing to do")
-@_friendly
 def run(game_dir: Path, verbose: bool) -> None:
     """One cycle for cron: fetch and submit moves, reply with receipts, then send
     the new digest to every player who does not have it yet.  Prints nothing

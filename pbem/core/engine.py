@@ -26,7 +26,9 @@ REASON_CHARS = 200
 
 
 class Rejected(PbemError):
-    """A move is refused; ``str`` is the one-line reason."""
+    """A move is refused; ``str`` is the one-line reason (printed as ``rejected: REASON``)."""
+
+    label = "rejected"
 
 
 def action_rng(seed: bytes | None, label: str, index: int, action_no: int) -> Rng:

@@ -95,8 +95,9 @@ class Game(ABC, Generic[S]):
 
         A game whose option names a file (e.g. a hand-made map) reads it here and
         returns its content as the option's value, so the game can be replayed and
-        audited from the log alone.  Raise ValueError (one line) for a file that
-        cannot be used.  Default: the options unchanged."""
+        audited from the log alone.  Raise :class:`OptionError` (one line) for a file that
+        cannot be used (a ``ValueError`` is taken the same: ``OPTION_REFUSALS``).  Default: the
+        options unchanged."""
         return dict(options)
 
     def display_options(self, options: Mapping[str, str]) -> dict[str, str]:

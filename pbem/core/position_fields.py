@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping, NoReturn, Sequence
 
-from pbem.core.records import PositionError
+from pbem.core.records import OPTION_REFUSALS, PositionError
 
 if TYPE_CHECKING:
     from pbem.core.game import Game
@@ -129,6 +129,6 @@ def expect_option_values(value: Any, game: "Game[Any]", players: Sequence[str]) 
     full = game.full_options(options)
     try:
         game.check_options(full, players)
-    except ValueError as exc:
+    except OPTION_REFUSALS as exc:
         fail("options", str(exc))
     return full

@@ -12,7 +12,7 @@ from pbem.base.errors import PbemError
 Action = dict[str, Any]
 Position = dict[str, Any]
 
-__all__ = ["Action", "Position", "IllegalAction", "OptionError", "PositionError", "OptionSpec", "Decision", "Event",
+__all__ = ["Action", "Position", "IllegalAction", "OptionError", "OPTION_REFUSALS", "PositionError", "OptionSpec", "Decision", "Event",
            "Result"]
 
 
@@ -22,6 +22,12 @@ class IllegalAction(Exception):
 
 class OptionError(PbemError):
     """A bad option value or combination, or a bad player count (one line)."""
+
+
+#: what a game raises when it refuses options (``Game.check_options``, ``Game.resolve_options``):
+#: an :class:`OptionError`, or a ``ValueError`` with a one-line message (a game's own check, such
+#: as Space Swarm's hand-made map), which pbem takes the same way
+OPTION_REFUSALS: tuple[type[Exception], ...] = (OptionError, ValueError)
 
 
 class PositionError(PbemError):

@@ -320,7 +320,7 @@ def _replay_and_compare(gd: GameDir, entries: list[dict[str, Any]], seed: bytes,
     views: dict[tuple[int, str], bytes] = {}
     try:
         game = game_for(header)
-    except (Rejected, ValueError) as exc:
+    except PbemError as exc:     # a game this pbem does not know, or other rules (Rejected)
         report.problems.append(f"cannot replay: {exc}")
         return
     if header.get("start") != "setup":

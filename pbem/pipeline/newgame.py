@@ -18,7 +18,7 @@ from pbem.core import draws
 from pbem.core.engine import game_for, state_hash
 from pbem.core.game import Game
 from pbem.core.playable import check_playable
-from pbem.core.records import PositionError
+from pbem.core.records import OPTION_REFUSALS, PositionError
 from pbem.core.registry import load_game
 from pbem.core.rng import derive_key, seed_commitment
 from pbem.crypto import keys, sshsig
@@ -100,10 +100,7 @@ def create_game(root: Path, game_name: str, players: Sequence[PlayerSpec], optio
                 deadlines: dict[str, Any] | None = None, contact: str = "") -> Table:
     if root.exists() and (not root.is_dir() or any(root.iterdir())):
         raise NewGameError(f"{root} already exists and is not empty; choose a new folder for the game")
-    try:
-        game = load_game(game_name)
-    except ValueError as exc:
-        raise NewGameError(str(exc)) from None
+    game = load_game(game_name)
     names = [p.name for p in players]
     if len(set(names)) != len(names):
         raise NewGameError("two players have the same name; give each --player a different NAME")
@@ -117,12 +114,12 @@ def create_game(root: Path, game_name: str, players: Sequence[PlayerSpec], optio
         raise NewGameError(f"{game.title} takes {game.min_players}-{game.max_players} players, not {len(players)}")
     try:
         options = game.resolve_options(options, names)   # e.g. a map file's content, for the signed header
-    except ValueError as exc:
+    except OPTION_REFUSALS as exc:
         raise NewGameError(str(exc)) from None
     if position is None:
         try:
             game.check_options(options, names)
-        except ValueError as exc:
+        except OPTION_REFUSALS as exc:
             raise NewGameError(str(exc)) from None
         full_options = game.full_options(options)
         start: dict[str, Any] | None = None
@@ -231,7 +228,7 @@ def start_position_with_options(game: Game, position: dict[str, Any], options: M
     merged = {**own, **options}
     try:
         game.check_options(merged, names)
-    except ValueError as exc:
+    except OPTION_REFUSALS as exc:
         raise NewGameError(str(exc)) from None
     full_options = game.full_options(merged)
     return game.position_with_options(position, full_options), full_options

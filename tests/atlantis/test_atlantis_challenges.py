@@ -6,7 +6,7 @@ import pytest
 from atlantis_helpers import GAME, Pos, act, die_rng, kinds, where
 
 from pbem.core.rng import Rng
-from pbem.game import IllegalAction
+from pbem.game import OPTION_REFUSALS, IllegalAction
 
 NEW_DEFAULTS = {"overpopulated": "no", "end": "volcano", "scoring": "values", "ties": "auto"}
 
@@ -54,7 +54,7 @@ def test_defaults_are_the_base_game():
 ])
 def test_refused_options(options, players, match):
     names = ["ann", "bo", "cy", "di", "ed", "fay", "gus"][:players]
-    with pytest.raises(ValueError, match=match) as info:
+    with pytest.raises(OPTION_REFUSALS, match=match) as info:
         GAME.check_options(options, names)
     assert "\n" not in str(info.value)
 

@@ -27,6 +27,7 @@ from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from typing import Any
 
+from pbem.base.errors import PbemError
 from pbem.store.gamedir import GameDir
 from pbem.views.render.png import mail_png, svg_size
 
@@ -65,7 +66,7 @@ def _title(header: dict[str, Any]) -> str:
     try:
         from pbem.core.registry import load_game
         return load_game(header["game"]).title
-    except (ValueError, ImportError, AttributeError):  # an unknown game still gets its mail
+    except (PbemError, ImportError, AttributeError):  # an unknown game still gets its mail
         return str(header["game"])
 
 
