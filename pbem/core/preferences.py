@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from pbem.core.draws import Draws
-from pbem.core.game import Game
+from pbem.core.game import Game, pending_players
 from pbem.core.records import Event, IllegalAction
 from pbem.core.rng import NeedsSecret
 
@@ -72,7 +72,6 @@ class Preferences:
 
     def use(self, game: Game[Any], state: Any, draws: Draws, k: int) -> list[Event]:
         """Take decisions from the lists while a pending player has a usable entry (after written action k)."""
-        from pbem.core.game import pending_players
         events: list[Event] = []
         for n in range(MAX_USES_PER_ACTION):
             used = False

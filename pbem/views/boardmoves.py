@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from pbem.core.picture import BoardPicture, Piece
+from pbem.store.table import replay
 
 __all__ = ["piece_places", "mark_moves", "BoardHistory"]
 
@@ -67,7 +68,6 @@ class BoardHistory:
         game = table.game
         views: dict[int, Any] = table.board_views
         if not wanted <= set(views):
-            from pbem.store.table import replay
             views = {}
             for replayed, entry, _applied in replay(table.gd, game, list(table.entries), table.seed, wanted):
                 if entry["index"] >= max(wanted):
