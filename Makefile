@@ -13,7 +13,7 @@ PYTEST = python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist load 
 # Builds use the locked hatchling and setuptools (--no-build-isolation): nothing unhashed.
 LOCKED := --quiet --require-hashes --no-build-isolation
 
-.PHONY: demo test test-latest typecheck system-deps bench install lock clean
+.PHONY: demo test test-latest typecheck contracts system-deps bench install lock clean
 .NOTPARALLEL:
 
 # the system tools the tests use for real (age, ssh-keygen, dovecot, fonts...): apt-get installs any missing
@@ -55,8 +55,13 @@ demo: $(VENV)/.pbem
 typecheck: install
 	$(BIN)/python -m mypy
 
+# the layer contract (pyproject.toml [tool.importlinter]; docs/architecture.md, "Layers") on the
+# checkout's pbem/: every import counts, inside functions and under TYPE_CHECKING; part of `make test`
+contracts: install
+	$(BIN)/lint-imports --no-cache pyproject.toml
+
 # slow tests start first, longest first (tests/conftest.py); --maxschedchunk 2 hands out tests a few at a time
-test: system-deps install typecheck
+test: system-deps install typecheck contracts
 	cd tests && ../$(BIN)/$(PYTEST) $(PYTEST_ARGS) .
 
 # speed figures beside the goals of issue 12 (docs/performance.md); SOAK=1: 10,000 bot games, memory at start and end

@@ -24,10 +24,10 @@ from typing import Any
 
 def audit_floor(root: Path) -> int:
     """Parse, chain-check and signature-check a game folder; returns the number of entries."""
-    from pbem.canonical import canonical
+    from pbem.base.canonical import canonical
     from pbem.crypto import sshsig
-    from pbem.log import LOG_NAME, split_chunks, verify_chain
-    from pbem.movefile import parse_move
+    from pbem.store.log import LOG_NAME, split_chunks, verify_chain
+    from pbem.store.movefile import parse_move
 
     chunks = split_chunks((root / LOG_NAME).read_text(encoding="utf-8"))
     problems = verify_chain(chunks)
@@ -50,10 +50,10 @@ def audit_floor(root: Path) -> int:
 
 def submit_floor(log_copy: Path, move_path: Path, sig_path: Path, key_path: Path) -> None:
     """Read and verify one move, append one entry to ``log_copy`` with fsync."""
-    from pbem.canonical import sha256_hex
+    from pbem.base.canonical import sha256_hex
     from pbem.crypto import sshsig
-    from pbem.log import render_entry, seal
-    from pbem.movefile import parse_move
+    from pbem.store.log import render_entry, seal
+    from pbem.store.movefile import parse_move
 
     raw = move_path.read_bytes()
     signature = sig_path.read_text(encoding="utf-8")

@@ -30,7 +30,7 @@ from typing import IO, Any
 import graph_worker
 from timing import Goal, Report
 
-from pbem.choicegraph import build_graph, graph_data, packed_size
+from pbem.views.choicegraph import build_graph, graph_data, packed_size
 
 HERE = Path(__file__).resolve().parent
 #: the last commit before issue 19: the "before" of the graph figures

@@ -18,13 +18,13 @@ import sys
 import time
 from typing import Any
 
-from pbem.bots import random_action
-from pbem.choicegraph import Caps, build_graph, graph_data
-from pbem.clickpage import MAIL_CAPS, SHOW_CAPS
-from pbem.draws import setup_rng
-from pbem.engine import action_rng
-from pbem.registry import load_game
-from pbem.rng import Rng
+from pbem.core.bots import random_action
+from pbem.core.draws import setup_rng
+from pbem.core.engine import action_rng
+from pbem.core.registry import load_game
+from pbem.core.rng import Rng
+from pbem.views.choicegraph import Caps, build_graph, graph_data
+from pbem.views.clickpage import MAIL_CAPS, SHOW_CAPS
 
 PLAYERS = ["red", "blue", "green"]
 SEED = b"pbem-bench-graphs-0123456789abcd"

@@ -36,8 +36,8 @@ PLAYERS = ["red", "blue", "green"]
 
 #: pbem's command line with the tests' toy game registered (the corpus is written for it)
 PBEM = (f"import sys; sys.path.insert(0, {str(TESTS)!r}); sys.argv[0] = 'pbem'; "
-        "from pbem import registry; registry.GAMES['toy'] = 'toygame:ToyGame'; "
-        "from pbem.cli import main; main()")
+        "from pbem.core import registry; registry.GAMES['toy'] = 'toygame:ToyGame'; "
+        "from pbem.cli.group import main; main()")
 #: runs the command given as its arguments, then writes that command's own peak RSS (KiB) and CPU
 #: seconds to PBEM_USAGE_FILE (a process forked from a big one would report the big one's peak)
 LAUNCHER = ("import os, resource, subprocess, sys; code = subprocess.call(sys.argv[1:]); "
@@ -83,12 +83,12 @@ def bench_hostile(report: Report, root: Path) -> None:
     from click.testing import CliRunner
     from hostile_harness import BLOW_UP_ENTRIES, bind, entries_for, sign
 
-    from pbem import registry
-    from pbem.cli import main
+    from pbem.cli.group import main
+    from pbem.core import registry
     from pbem.crypto import keys
-    from pbem.gamedir import GameDir
-    from pbem.newgame import PlayerSpec, create_game
-    from pbem.table import Table
+    from pbem.pipeline.newgame import PlayerSpec, create_game
+    from pbem.store.gamedir import GameDir
+    from pbem.store.table import Table
 
     registry.GAMES["toy"] = "toygame:ToyGame"
     key_dir = root / "keys"

@@ -17,8 +17,8 @@ PLAYERS = ["red", "blue", "green", "yellow"]
 
 
 def play(name: str, bot: str, games: int) -> None:
-    from pbem.bots import simulate
-    from pbem.registry import load_game
+    from pbem.core.bots import simulate
+    from pbem.core.registry import load_game
     game = load_game(name)
     simulate(game, PLAYERS, {}, b"warm", bot=bot)
     for k in range(games):

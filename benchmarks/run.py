@@ -49,17 +49,18 @@ from hostile_costs import bench_hostile
 from graph_bench import bench_graphs
 from timing import Goal, Report, Series, clock, paired, run_process
 
-from pbem.audit import audit
-from pbem.bots import bot_move_file, next_to_move, simulate
+from pbem.core.bots import simulate
+from pbem.core.registry import game_names, load_game
+from pbem.core.rng import Rng
 from pbem.crypto import keys, sshsig
-from pbem.gamedir import GameDir
-from pbem.moderator import reveal
-from pbem.movefile import render_move
-from pbem.newgame import PlayerSpec, create_game
-from pbem.registry import game_names, load_game
-from pbem.rng import Rng
-from pbem.submit import submit
-from pbem.table import Table
+from pbem.pipeline.audit import audit
+from pbem.pipeline.botmoves import bot_move_file, next_to_move
+from pbem.pipeline.moderator import reveal
+from pbem.pipeline.newgame import PlayerSpec, create_game
+from pbem.pipeline.submit import submit
+from pbem.store.gamedir import GameDir
+from pbem.store.movefile import render_move
+from pbem.store.table import Table
 
 HERE = Path(__file__).resolve().parent
 PLAYERS = ["red", "blue", "green", "yellow"]

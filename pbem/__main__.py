@@ -1,4 +1,4 @@
 """`python -m pbem` is the same as the `pbem` command."""
-from pbem.cli import main
+from pbem.cli.group import main
 
 main()

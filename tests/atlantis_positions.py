@@ -11,8 +11,8 @@ import copy
 from collections import defaultdict
 from typing import Any, ClassVar, Iterable
 
+from pbem.core.rng import Rng
 from pbem.game import NeedsSecret
-from pbem.rng import Rng
 
 
 class PositionBuilder:

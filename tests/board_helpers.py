@@ -5,16 +5,16 @@ from __future__ import annotations
 from email.message import EmailMessage
 from pathlib import Path
 
-from pbem.boardmoves import BoardHistory
-from pbem.bundle import bundle_name, public_bundle
+from pbem.core.engine import game_for
 from pbem.crypto import agecrypt
-from pbem.demo import run_demo
-from pbem.engine import game_for
-from pbem.gamedir import GameDir
-from pbem.outputs import HTML_SUFFIX, player_plaintexts, public_outputs, seal_bytes
-from pbem.render.png import mail_png
-from pbem.table import replay
-from pbem.transport.mail_compose import DigestParts, Turn, compose_digest
+from pbem.pipeline.demo import run_demo
+from pbem.store.bundle import bundle_name, public_bundle
+from pbem.store.gamedir import GameDir
+from pbem.store.table import replay
+from pbem.transport.mail.compose import DigestParts, Turn, compose_digest
+from pbem.views.boardmoves import BoardHistory
+from pbem.views.outputs import HTML_SUFFIX, player_plaintexts, public_outputs, seal_bytes
+from pbem.views.render.png import mail_png
 
 SEED = bytes.fromhex("00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff")
 

@@ -8,12 +8,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.draws import Draws, preview_draws
-from pbem.engine import Rejected, apply_actions, pending_players
+from pbem.base.yamlio import dump_flow
+from pbem.core.draws import Draws, preview_draws
+from pbem.core.engine import Rejected, apply_actions
+from pbem.core.game import pending_players
+from pbem.core.rng import Rng
 from pbem.game import Game
-from pbem.movefile import parse_move
-from pbem.rng import Rng
-from pbem.yamlio import dump_flow
+from pbem.store.movefile import parse_move
 
 STOP, DONE, CUT = -1, -2, -3
 

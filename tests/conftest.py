@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from hypothesis import configuration, settings
 
-from pbem import registry
+from pbem.core import registry
 from pbem.crypto import keys
 
 settings.register_profile("pbem", database=None)

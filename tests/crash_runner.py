@@ -3,7 +3,7 @@
 Starting Python and importing pbem costs about 0.3 s of CPU; the crash tests kill
 a command some 250 times.  So a *zygote* process is started once: it imports the
 command line with everything it uses, then forks one child per command.  Each
-child is an ordinary process running ``pbem.cli.main`` with its own arguments,
+child is an ordinary process running ``pbem.cli.group.main`` with its own arguments,
 environment (``PBEM_FAULT``...) and output files; the test may SIGKILL or SIGINT it
 at any moment, and the zygote reaps it with ``os.wait4`` (exit status, peak RSS).
 Killing a forked child is killing a pbem process: the files it leaves behind are
@@ -43,14 +43,14 @@ def _child(args: list[str], env: dict[str, str | None], out: str) -> None:
         sys.stdout = os.fdopen(1, "w", buffering=1, closefd=False)
         sys.stderr = os.fdopen(2, "w", buffering=1, closefd=False)
         # like a process that is still starting, Ctrl-C is held (blocked, inherited from the zygote)
-        # until pbem's main has its handler in place: pbem.cli._deliver_held_interrupt lets it through
+        # until pbem's main has its handler in place: pbem.cli.boundary._deliver_held_interrupt lets it through
         signal.signal(signal.SIGINT, signal.default_int_handler)
         for key, value in env.items():
             if value is None:
                 os.environ.pop(key, None)
             else:
                 os.environ[key] = value
-        from pbem.cli import main
+        from pbem.cli.group import main
         try:
             main(args, prog_name="pbem", standalone_mode=True)
             code = 0
@@ -66,17 +66,17 @@ def _child(args: list[str], env: dict[str, str | None], out: str) -> None:
 
 def serve() -> None:
     sys.path.insert(0, str(HERE))
-    from pbem import registry
+    from pbem.core import registry
     registry.GAMES["toy"] = "toygame:ToyGame"
     # import now what the commands import lazily, so that each child starts at once
-    import pbem.audit  # noqa: F401
-    import pbem.cli  # noqa: F401
-    import pbem.moderator  # noqa: F401
-    import pbem.outputs  # noqa: F401
-    import pbem.status  # noqa: F401
-    import pbem.submit  # noqa: F401
-    import pbem.transport.git_cli  # noqa: F401
-    import pbem.transport.git_sync  # noqa: F401
+    import pbem.pipeline.audit  # noqa: F401
+    import pbem.cli.group  # noqa: F401
+    import pbem.pipeline.moderator  # noqa: F401
+    import pbem.views.outputs  # noqa: F401
+    import pbem.pipeline.status  # noqa: F401
+    import pbem.pipeline.submit  # noqa: F401
+    import pbem.cli.git  # noqa: F401
+    import pbem.transport.git.sync  # noqa: F401
     import toygame  # noqa: F401
     # a Ctrl-C meant for a child must not stop the zygote: held (blocked) here and in every child
     # until pbem's main lets it through; not ignored, which would lose one that comes early

@@ -29,7 +29,7 @@ from hostile import make_corpus as mc
 from hostile.make_corpus import Entry
 
 from pbem.crypto import agecrypt, keys, sshsig
-from pbem.table import Table
+from pbem.store.table import Table
 
 LINE_CHARS = 420           # the CLI caps a line at 400; "pbem: error: " comes in front
 SECRET = "SECRET-CONTENT"

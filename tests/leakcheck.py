@@ -12,10 +12,10 @@ import json
 from collections import defaultdict
 from typing import Any, Callable
 
+from pbem.core.rng import Rng
 from pbem.game import IllegalAction
-from pbem.outputs import player_plaintexts, public_outputs
-from pbem.rng import Rng
-from pbem.table import Table
+from pbem.store.table import Table
+from pbem.views.outputs import player_plaintexts, public_outputs
 
 Shuffle = Callable[[dict[str, Any], "str | None", Rng], dict[str, Any]]
 Probes = Callable[[Table, str], list[dict[str, Any]]]

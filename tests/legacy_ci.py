@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pbem.transport.ci_actions import CHECKOUT, SETUP_PYTHON
-from pbem.transport.ci_lock import PYTHON_VERSION, RUNNER
-from pbem.transport.git_ci import REQUIREMENTS
+from pbem.transport.git.ci.actions import CHECKOUT, SETUP_PYTHON
+from pbem.transport.git.ci.lock import PYTHON_VERSION, RUNNER
+from pbem.transport.git.setup import REQUIREMENTS
 
 TEMPLATE = Path(__file__).parent / "ci_legacy" / "github-push-template.yml"
 

@@ -415,7 +415,7 @@ def address(player: str) -> str:
 class World:
     """A toy game, its moderator's mailbox on Dovecot, and an SMTP server everybody uses."""
 
-    gd: Any                       # pbem.gamedir.GameDir
+    gd: Any                       # pbem.store.gamedir.GameDir
     dovecot: Dovecot
     smtp: Smtp
     cert: Cert
@@ -459,7 +459,7 @@ class World:
         return path
 
     def config(self) -> Any:
-        from pbem.transport.mail_config import load_config
+        from pbem.transport.mail.config import load_config
         return load_config(self.gd, env=self.env())
 
     # the players' side
@@ -522,7 +522,7 @@ def move_files(gd: Any, player: str, key: Path, actions: list[dict[str, Any]] | 
     """A signed move for ``player`` at the current log position (as the player's tools make it)."""
     from pipeline_helpers import signed_move
 
-    from pbem.table import Table
+    from pbem.store.table import Table
     table = Table.load(gd)
     return signed_move(table, player, actions or [{"draw": True}], key, after, after_hash)
 

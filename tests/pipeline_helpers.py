@@ -5,16 +5,16 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from pbem.audit import AuditReport, audit
-from pbem.bots import bot_move_file, next_to_move
+from pbem.core.rng import Rng
 from pbem.crypto import keys, sshsig
-from pbem.gamedir import GameDir
-from pbem.moderator import reveal
-from pbem.movefile import MoveFile, render_move
-from pbem.newgame import PlayerSpec, create_game
-from pbem.rng import Rng
-from pbem.submit import submit
-from pbem.table import Table
+from pbem.pipeline.audit import AuditReport, audit
+from pbem.pipeline.botmoves import bot_move_file, next_to_move
+from pbem.pipeline.moderator import reveal
+from pbem.pipeline.newgame import PlayerSpec, create_game
+from pbem.pipeline.submit import submit
+from pbem.store.gamedir import GameDir
+from pbem.store.movefile import MoveFile, render_move
+from pbem.store.table import Table
 
 
 def new_game(root: Path, game: str, key_pool: dict[str, Path], names: list[str], seed: bytes = b"s" * 32,

@@ -19,12 +19,12 @@ from pathlib import Path
 import pytest
 from pipeline_helpers import bot_move, new_game, signed_move
 
-from pbem.audit import audit
-from pbem.fsutil import append_durable
-from pbem.gamedir import GameDir
-from pbem.repair import load_repaired
-from pbem.submit import submit
-from pbem.table import Table, board_view_indices
+from pbem.base.fsutil import append_durable
+from pbem.pipeline.audit import audit
+from pbem.pipeline.repair import load_repaired
+from pbem.pipeline.submit import submit
+from pbem.store.gamedir import GameDir
+from pbem.store.table import Table, board_view_indices
 
 
 @pytest.fixture
@@ -125,7 +125,7 @@ def test_the_snapshot_does_not_grow_with_the_log(tmp_path: Path, key_pool: dict[
 def test_a_table_from_the_snapshot_says_what_a_replayed_one_says(game: GameDir, key_pool: dict[str, Path],
                                                                   tmp_path: Path) -> None:
     from pbem.crypto import keys
-    from pbem.moderator import moderate
+    from pbem.pipeline.moderator import moderate
     moderate(game, "note", "a note")
     moderate(game, "pause", "away")
     moderate(game, "resume", "back")

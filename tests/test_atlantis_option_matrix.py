@@ -15,11 +15,12 @@ from typing import Any
 import pytest
 from atlantis_positions import piece_counts
 
-from pbem.bots import CHOOSERS
-from pbem.draws import setup_rng
-from pbem.engine import action_rng
-from pbem.registry import load_game
-from pbem.rng import Rng
+from pbem.core.bots import CHOOSERS
+from pbem.core.draws import setup_rng
+from pbem.core.engine import action_rng
+from pbem.core.registry import load_game
+from pbem.core.rng import Rng
+from pbem.game import OPTION_REFUSALS
 
 VARIANTS = {
     "overpopulated": ["no", "yes"],
@@ -76,7 +77,7 @@ def accepted(game: Any, options: dict[str, str], players: list[str]) -> bool:
     """Whether `pbem new` takes this combination; a refusal is one line."""
     try:
         game.check_options(options, players)
-    except ValueError as exc:
+    except OPTION_REFUSALS as exc:
         assert "\n" not in str(exc) and str(exc)
         return False
     return True
@@ -119,7 +120,7 @@ def test_refusals_name_the_conflict():
     for options, players, word in cases:
         try:
             game.check_options(options, players)
-        except ValueError as exc:
+        except OPTION_REFUSALS as exc:
             assert word in str(exc)
         else:
             raise AssertionError(f"{options} with {len(players)} players was accepted")

@@ -19,10 +19,10 @@ from atlantis_positions import piece_counts
 from leakcheck import pending_player_actions, survive_shuffle_hidden
 from pipeline_helpers import bot_move, new_game, reveal_and_audit
 
-from pbem.gamedir import GameDir
-from pbem.rng import Rng
-from pbem.submit import submit
-from pbem.table import Table
+from pbem.core.rng import Rng
+from pbem.pipeline.submit import submit
+from pbem.store.gamedir import GameDir
+from pbem.store.table import Table
 
 GAMES = [  # players, options, seed, bot, game ("greedy" bots save explorers, so scoring is exercised)
     (["red", "blue"], {}, b"p1" * 16, "greedy", "atlantis"),

@@ -26,16 +26,16 @@ from click.testing import CliRunner
 from conftest import disk_state
 from pipeline_helpers import new_game, signed_move
 
-from pbem.audit import AuditReport, audit
-from pbem.cli import main
-from pbem.gamedir import GameDir
-from pbem.repair import load_repaired
-from pbem.submit import submit
-from pbem.table import Table
+from pbem.cli.group import main
+from pbem.pipeline.audit import AuditReport, audit
+from pbem.pipeline.repair import load_repaired
+from pbem.pipeline.submit import submit
+from pbem.store.gamedir import GameDir
+from pbem.store.table import Table
 
 PBEM_WITH_TOY = (f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); sys.argv[0] = 'pbem'; "
-                 "from pbem import registry; registry.GAMES['toy'] = 'toygame:ToyGame'; "
-                 "from pbem.cli import main; main()")
+                 "from pbem.core import registry; registry.GAMES['toy'] = 'toygame:ToyGame'; "
+                 "from pbem.cli.group import main; main()")
 
 
 @pytest.fixture

@@ -7,14 +7,14 @@ import shutil
 import pytest
 
 from pipeline_helpers import new_game, play_to_end, signed_move
-from pbem.audit import audit
-from pbem.engine import Rejected
-from pbem.gamedir import GameDir
-from pbem.moderator import moderate, reveal
-from pbem.movefile import MoveFile, render_move
-from pbem.preview import preview
-from pbem.submit import submit
-from pbem.table import Table
+from pbem.core.engine import Rejected
+from pbem.pipeline.audit import audit
+from pbem.pipeline.moderator import moderate, reveal
+from pbem.pipeline.preview import preview
+from pbem.pipeline.submit import submit
+from pbem.store.gamedir import GameDir
+from pbem.store.movefile import MoveFile, render_move
+from pbem.store.table import Table
 
 
 @pytest.fixture

@@ -19,11 +19,11 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from board_helpers import finished_atlantis
+from pbem.core.palette import PLAYER_COLOURS
 from pbem.crypto import agecrypt
-from pbem.gamedir import GameDir
-from pbem.outputs import opened_bytes
-from pbem.render.palette import PLAYER_COLOURS
-from pbem.replay import build_replay, render_replay
+from pbem.store.gamedir import GameDir
+from pbem.views.outputs import opened_bytes
+from pbem.views.replay import build_replay, render_replay
 
 CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync",

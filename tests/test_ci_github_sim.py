@@ -15,10 +15,10 @@ from pipeline_helpers import new_game
 from test_git_helpers import GAME, PLAYERS, Player, cli, git, hermetic_git  # noqa: F401  (autouse fixture)
 
 from pbem import __version__
-from pbem.gamedir import GameDir
-from pbem.transport.ci_actions import CHECKOUT
-from pbem.transport.ci_lock import RUNNER
-from pbem.transport.git_ci import REQUIREMENTS, default_secret, workflow_rel
+from pbem.store.gamedir import GameDir
+from pbem.transport.git.ci.actions import CHECKOUT
+from pbem.transport.git.ci.lock import RUNNER
+from pbem.transport.git.setup import REQUIREMENTS, default_secret, workflow_rel
 
 DRAW = [{"draw": True}]
 SEED = hashlib.sha256(b"the CI simulator's seed").digest()

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import tree_snapshot
-from pbem.cli import main
+from pbem.cli.group import main
 
 def leaf_commands(group=main, prefix=()):
     """Every runnable command, e.g. ("mod", "pause"), found by walking the click tree."""

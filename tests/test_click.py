@@ -1,4 +1,4 @@
-"""The click-to-move page's choices (pbem/choicegraph.py, pbem/clickpage.py) against the engine.
+"""The click-to-move page's choices (pbem/views/choicegraph.py, pbem/views/clickpage.py) against the engine.
 
 At random points of random games of every game: every choice the page's data offers is one the
 engine accepts, every legal action the engine lists is offered, each leads where the page says;
@@ -15,17 +15,18 @@ from click.testing import CliRunner
 
 from click_helpers import check_page_against_engine, page_data, page_nodes, random_point
 from pipeline_helpers import bot_move, new_game
-from pbem.choicegraph import Caps, build_graph, graph_data, packed_size
-from pbem.cli import main
-from pbem.clickpage import MAIL_CAPS, SHOW_CAPS
-from pbem.render.scriptdata import script_json
-from pbem.draws import Draws
-from pbem.engine import apply_actions, pending_players
+from pbem.cli.group import main
+from pbem.core.draws import Draws
+from pbem.core.engine import apply_actions
+from pbem.core.game import pending_players
+from pbem.core.registry import load_game
+from pbem.core.rng import Rng
 from pbem.game import ActionPlaces
-from pbem.registry import load_game
-from pbem.rng import Rng
-from pbem.submit import submit
-from pbem.table import Table
+from pbem.pipeline.submit import submit
+from pbem.store.table import Table
+from pbem.views.choicegraph import Caps, build_graph, graph_data, packed_size
+from pbem.views.clickpage import MAIL_CAPS, SHOW_CAPS
+from pbem.views.render.scriptdata import script_json
 
 CASES = [  # game, players, options, seed, the numbers of random decisions made before each look
     ("atlantis", ["red", "blue", "green"], {}, b"c1" * 16, [0, 40, 61, 90, 130, 170]),
@@ -195,10 +196,10 @@ path = "/nonexistent/Maildir"
 def test_the_page_is_made_from_the_log_alone_whether_or_not_the_game_is_mailed(tmp_path, key_pool):
     """A player's page fits in a digest message in every game (its panel trimmed or left out by the
     same rule), so mail settings that come or go mid-game change nothing an audit finds."""
-    from pbem.audit import audit
     from pbem.crypto import agecrypt
-    from pbem.outputs import HTML_SUFFIX, opened_bytes, player_plaintexts, secrets_file
-    from pbem.repair import repair
+    from pbem.pipeline.audit import audit
+    from pbem.pipeline.repair import repair
+    from pbem.views.outputs import HTML_SUFFIX, opened_bytes, player_plaintexts, secrets_file
 
     gd = new_game(tmp_path / "game", "space-attack", key_pool, ["red", "blue", "green"], seed=b"m" * 32)
     settings = gd.moderator_dir / "mail.toml"

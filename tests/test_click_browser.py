@@ -25,19 +25,20 @@ from selenium.webdriver.support.ui import Select
 from click_helpers import STOP, page_data, page_nodes, page_places, page_texts, random_point
 from crypto_helpers import require_tool
 from pipeline_helpers import bot_move, new_game
-from pbem.boardmoves import BoardHistory
-from pbem.cli import main
-from pbem.clickpage import SHOW_CAPS
+from pbem.base.yamlio import dump_flow
+from pbem.cli.group import main
+from pbem.core.draws import Draws
+from pbem.core.engine import Rejected, apply_actions
+from pbem.core.game import pending_players
 from pbem.crypto import agecrypt
-from pbem.draws import Draws
-from pbem.engine import Rejected, apply_actions, pending_players
-from pbem.gamedir import GameDir
-from pbem.movefile import parse_move
-from pbem.outputs import digest_context, opened_bytes
-from pbem.render.digest import render_digest
-from pbem.submit import submit
-from pbem.table import Table
-from pbem.yamlio import dump_flow
+from pbem.pipeline.submit import submit
+from pbem.store.gamedir import GameDir
+from pbem.store.movefile import parse_move
+from pbem.store.table import Table
+from pbem.views.boardmoves import BoardHistory
+from pbem.views.clickpage import SHOW_CAPS
+from pbem.views.outputs import digest_context, opened_bytes
+from pbem.views.render.digest import render_digest
 from test_browser import browser, vnu_errors  # noqa: F401  (the browser fixture)
 
 PLAYERS = ["red", "blue", "green"]

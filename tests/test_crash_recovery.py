@@ -36,14 +36,14 @@ from crash_runner import CrashRunner, Finished
 from hostile_harness import assert_clean_line, game_files
 from pipeline_helpers import new_game, signed_move
 
-from pbem import registry
-from pbem.audit import audit
-from pbem.cli import main
-from pbem.fsutil import TEMP_NAME
-from pbem.gamedir import GameDir
-from pbem.sealed import seal_action
-from pbem.submit import submit
-from pbem.table import Table
+from pbem.base.fsutil import TEMP_NAME
+from pbem.cli.group import main
+from pbem.core import registry
+from pbem.core.sealed import seal_action
+from pbem.pipeline.audit import audit
+from pbem.pipeline.submit import submit
+from pbem.store.gamedir import GameDir
+from pbem.store.table import Table
 
 SEED = 20240607
 #: kills per scenario (write points first, then random moments): 200 in all

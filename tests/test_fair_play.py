@@ -13,19 +13,19 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from conftest import tree_snapshot
 from crypto_helpers import require_tool
 from pipeline_helpers import bot_move, new_game, play_to_end, signed_move
-from pbem import receipts
-from pbem.audit import audit
-from pbem.cli import main
+from pbem.base.errors import PbemError
+from pbem.cli.group import main
+from pbem.core.draws import Draws, anchor, signature_digest
+from pbem.core.engine import Rejected
 from pbem.crypto import keys, sshsig
-from pbem.deadlines import tick
-from pbem.draws import Draws, anchor, signature_digest
-from pbem.engine import Rejected
-from pbem.errors import PbemError
-from pbem.gamedir import GameDir
-from pbem.log import render_entry, seal
-from pbem.moderator import ModeratorError, moderate, reveal
-from pbem.submit import Receipt, submit
-from pbem.table import Table
+from pbem.pipeline.audit import audit
+from pbem.pipeline.deadlines import tick
+from pbem.pipeline.moderator import ModeratorError, moderate, reveal
+from pbem.pipeline.submit import Receipt, submit
+from pbem.store import receipts
+from pbem.store.gamedir import GameDir
+from pbem.store.log import render_entry, seal
+from pbem.store.table import Table
 
 
 @pytest.fixture
@@ -187,7 +187,7 @@ def _stream(draws: Draws) -> list[int]:
 
 def test_the_roll_does_not_depend_on_where_in_the_log_the_move_lands():
     """Only the seed and the signature name a move's draws: not the entry number, not the time."""
-    from pbem.draws import move_draws
+    from pbem.core.draws import move_draws
     header = {"id": "g", "randomness": "pbem-rng/v2"}
     assert move_draws(header, b"s" * 32, 5, _ref_sig()).prefix == move_draws(header, b"s" * 32, 9, _ref_sig()).prefix
     legacy = {"id": "g"}                                  # games made before v2 keep their entry-number labels
@@ -204,7 +204,7 @@ def test_moderator_entries_draw_from_what_the_moderator_cannot_vary(game, key_po
     assert anchor(game.entries()) == before             # notes and pauses change nothing the dice see
     table = Table.load(game)
     player = table.game.pending(table.state)[0].player
-    from pbem.draws import auto_draws
+    from pbem.core.draws import auto_draws
     a = auto_draws(table.header, table.seed, 10, table.entries, player)
     b = auto_draws(table.header, table.seed, 99, table.entries[:2], player)
     assert a.prefix == b.prefix                          # neither the entry number nor later notes
@@ -244,7 +244,7 @@ def test_whole_games_replay_every_roll_exactly(tmp_path, key_pool, toy_registere
 
 def test_a_players_audit_checks_whose_turn_it_was(game, key_pool):
     """A public fact needs no seed: a move comes from a player the log said was to decide."""
-    from pbem.audit import AuditReport, _check_turn
+    from pbem.pipeline.audit import AuditReport, _check_turn
     _play(game, key_pool, 2)
     entries = game.entries()
     report = AuditReport()

@@ -35,13 +35,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pipeline_helpers import new_game, signed_move
 
-from pbem import registry, yamlio
-from pbem.audit import audit
-from pbem.cli import main
-from pbem.gamedir import GameDir
-from pbem.movefile import KEYS
-from pbem.sealed import seal_action
-from pbem.table import Table
+from pbem.base import yamlio
+from pbem.cli.group import main
+from pbem.core import registry
+from pbem.core.sealed import seal_action
+from pbem.pipeline.audit import audit
+from pbem.store.gamedir import GameDir
+from pbem.store.movefile import KEYS
+from pbem.store.table import Table
 
 EXAMPLES = int(os.environ.get("PBEM_FUZZ_EXAMPLES", "200"))
 RANDOM = os.environ.get("PBEM_FUZZ_RANDOM", "") not in ("", "0")

@@ -26,15 +26,17 @@ from pipeline_helpers import new_game
 from test_git_helpers import GAME, PLAYERS, Player, Shared, cli, git, hermetic_git, make_shared  # noqa: F401
 
 from pbem import __version__
-from pbem.cli import main as pbem_main
-from pbem.entryclock import CLOCK, read_clock
-from pbem.gamedir import GameDir
-from pbem.transport.ci_actions import CHECKOUT, PINNED_ACTIONS, SETUP_PYTHON
-from pbem.transport.ci_lock import RUNNER, pip_environment
-from pbem.transport.ci_wheel import build_wheel
-from pbem.transport.git_ci import REQUIREMENTS, WHEELS_DIR, WorkflowSpec, default_secret, workflow_rel, workflow_text
-from pbem.transport.git_clock import restore_clock
-from pbem.transport.git_repo import Repo
+from pbem.cli.group import main as pbem_main
+from pbem.store.entryclock import CLOCK, read_clock
+from pbem.store.gamedir import GameDir
+from pbem.transport.git.ci.actions import CHECKOUT, PINNED_ACTIONS, SETUP_PYTHON
+from pbem.transport.git.ci.lock import RUNNER, pip_environment
+from pbem.transport.git.ci.wheel import build_wheel
+from pbem.transport.git.setup import (
+    REQUIREMENTS, WHEELS_DIR, WorkflowSpec, default_secret, workflow_rel, workflow_text,
+)
+from pbem.transport.git.clock import restore_clock
+from pbem.transport.git.repo import Repo
 
 DRAW = [{"draw": True}]
 SCHEMA = Path(__file__).parent / "schemas" / "github-workflow.json"
@@ -336,7 +338,7 @@ def _send(player: Player, game_path: str) -> None:
     """A player's move for the game in GAME_PATH, pushed (Player knows only the folder GAME)."""
     gd = GameDir(player.clone / game_path)
     from pbem.crypto import keys, sshsig
-    from pbem.movefile import MoveFile, render_move
+    from pbem.store.movefile import MoveFile, render_move
     entries = gd.entries()
     raw = render_move(MoveFile(entries[0]["id"], player.name, entries[-1]["index"], entries[-1]["hash"],
                                DRAW)).encode()

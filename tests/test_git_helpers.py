@@ -13,10 +13,10 @@ import pytest
 from click.testing import CliRunner
 from pipeline_helpers import new_game
 
+from pbem.cli.group import main as pbem_main
 from pbem.crypto import keys, sshsig
-from pbem.gamedir import GameDir
-from pbem.movefile import MoveFile, render_move
-from pbem.transport.git_cli import git as git_group
+from pbem.store.gamedir import GameDir
+from pbem.store.movefile import MoveFile, render_move
 
 GAME = "game1"
 PLAYERS = ["red", "blue", "green"]
@@ -31,7 +31,7 @@ def git(cwd: Path, *args: Any, check: bool = True, name: str = "tester") -> subp
 
 
 def cli(*args: Any, ok: bool = True) -> Any:
-    result = CliRunner().invoke(git_group, [str(a) for a in args], catch_exceptions=False)
+    result = CliRunner().invoke(pbem_main, ["git", *(str(a) for a in args)], catch_exceptions=False)
     if ok:
         assert result.exit_code == 0, result.output
     return result

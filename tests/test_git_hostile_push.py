@@ -23,10 +23,10 @@ from hostile_harness import assert_clean_line
 from pipeline_helpers import signed_move
 from test_git_helpers import GAME, Shared, cli, git, hermetic_git, make_shared  # noqa: F401  (autouse fixture)
 
-from pbem.audit import audit
-from pbem.fsutil import TEMP_NAME
-from pbem.gamedir import GameDir
-from pbem.table import Table
+from pbem.base.fsutil import TEMP_NAME
+from pbem.pipeline.audit import audit
+from pbem.store.gamedir import GameDir
+from pbem.store.table import Table
 
 DRAW = [{"draw": True}]
 
@@ -315,7 +315,7 @@ def test_a_forced_settings_file_is_never_read_even_where_a_checkout_put_it(share
 def test_thousands_of_junk_files_are_answered_in_pushed_batches(shared, monkeypatch):
     """2500 junk files in one push, a valid move behind them: the sync answers them 200 at a time and
     pushes after each batch, so a run stopped at any point has published its progress."""
-    from pbem.transport import git_repo
+    from pbem.transport.git import repo as git_repo
     red = shared.players["red"]
     red.pull()
     folder = red.game.root / "incoming" / "red"
@@ -346,7 +346,7 @@ def test_thousands_of_junk_files_are_answered_in_pushed_batches(shared, monkeypa
 
 
 def test_more_entries_than_a_sync_looks_at_wait_in_incoming_and_are_taken_next(shared, monkeypatch):
-    from pbem.transport import git_incoming
+    from pbem.transport.git import incoming as git_incoming
     monkeypatch.setattr(git_incoming, "MAX_ENTRIES", 10)
     red = shared.players["red"]
     red.pull()

@@ -11,8 +11,8 @@ import pytest
 from test_git_helpers import GAME, Player, Shared, cli, git, hermetic_git, make_shared  # noqa: F401  (autouse)
 from test_git_hostile_push import assert_fresh_clone_checks_out, assert_published_is_the_moderators
 
-from pbem.audit import audit
-from pbem.gamedir import GameDir
+from pbem.pipeline.audit import audit
+from pbem.store.gamedir import GameDir
 
 DRAW = [{"draw": True}]
 
@@ -181,7 +181,7 @@ def test_two_games_jobs_race_and_both_publish(tmp_path, key_pool, toy_registered
     red.git("checkout", "-q", "-b", "pr52", "origin/main")               # ... and one for game2
     clone2 = GameDir(red.clone / "game2")
     from pbem.crypto import keys, sshsig
-    from pbem.movefile import MoveFile, render_move
+    from pbem.store.movefile import MoveFile, render_move
     entries = clone2.entries()
     raw = render_move(MoveFile(entries[0]["id"], "red", 0, entries[0]["hash"], DRAW)).encode()
     folder = clone2.root / "incoming" / "red"

@@ -7,11 +7,11 @@ import pytest
 import yaml
 from test_git_helpers import GAME, cli, git, hermetic_git, make_shared  # noqa: F401  (autouse fixture)
 
-from pbem.audit import audit
-from pbem.data import templates_dir
-from pbem.gamedir import GameDir
-from pbem.transport.git_ci import default_secret, workflow_rel
-from pbem.transport.git_seed import SEALED_SEED
+from pbem.base.data import templates_dir
+from pbem.pipeline.audit import audit
+from pbem.store.gamedir import GameDir
+from pbem.transport.git.seed import SEALED_SEED
+from pbem.transport.git.setup import default_secret, workflow_rel
 
 DRAW = [{"draw": True}]
 

@@ -8,9 +8,9 @@ import stat
 import pytest
 from test_git_helpers import GAME, cli, git, hermetic_git, make_shared  # noqa: F401  (autouse fixture)
 
-from pbem.audit import audit
-from pbem.gamedir import GameDir
-from pbem.transport.git_sync import SyncOptions, sync
+from pbem.pipeline.audit import audit
+from pbem.store.gamedir import GameDir
+from pbem.transport.git.sync import SyncOptions, sync
 
 DRAW = [{"draw": True}]
 STOP = [{"stop": True}]
@@ -206,8 +206,8 @@ def test_a_change_outside_incoming_is_left_out_and_reported_never_a_stop(shared)
 def test_the_moderators_own_changes_are_published_and_a_half_done_merge_is_refused(shared, key_pool):
     from pipeline_helpers import signed_move
 
-    from pbem.submit import submit
-    from pbem.table import Table
+    from pbem.pipeline.submit import submit
+    from pbem.store.table import Table
     assert "nothing to do" in shared.sync().output
     # the moderator takes a move by hand (pbem submit): the next sync publishes it, no "uncommitted changes"
     submit(shared.moderator, *signed_move(Table.load(shared.moderator), "red", DRAW, key_pool["red"]))
@@ -258,9 +258,9 @@ PUBLIC_FALLBACK = {"play-tile": {"play": "none"}, "move": {"done": "move"}, "blu
 def test_a_whole_survive_game_through_git_with_players_working_from_their_clones(tmp_path, key_pool, game):
     """Each player pulls, lets a bot write a move from the public files in their clone (no seed),
     signs it and pushes; the moderator syncs; a fresh clone audits the whole game after the reveal."""
-    from pbem.bots import bot_move_file
-    from pbem.rng import Rng
-    from pbem.table import Table
+    from pbem.core.rng import Rng
+    from pbem.pipeline.botmoves import bot_move_file
+    from pbem.store.table import Table
 
     shared = make_shared(tmp_path, key_pool, game=game)
     moves = 0
@@ -288,9 +288,9 @@ def test_a_whole_survive_game_through_git_with_players_working_from_their_clones
 def test_a_whole_space_swarm_game_through_git_with_players_using_their_own_secrets(tmp_path, key_pool):
     """As above, with the hidden hands of Space Swarm: each player's bot works on the player's own
     view, read from their encrypted secrets in the clone with their key (as `pbem turn --key` does)."""
-    from pbem.bots import bot_move_file
-    from pbem.rng import Rng
-    from pbem.turn import player_table
+    from pbem.core.rng import Rng
+    from pbem.pipeline.botmoves import bot_move_file
+    from pbem.pipeline.turn import player_table
 
     shared = make_shared(tmp_path, key_pool, game="space-swarm")
     moves = 0
@@ -323,7 +323,7 @@ def test_two_games_in_one_clone_each_publishes_its_own_folder_and_keeps_the_othe
     red.pull()
     clone2 = GameDir(red.clone / "game2")
     from pbem.crypto import keys, sshsig
-    from pbem.movefile import MoveFile, render_move
+    from pbem.store.movefile import MoveFile, render_move
     entries = clone2.entries()
     raw = render_move(MoveFile(entries[0]["id"], "red", 0, entries[0]["hash"], DRAW)).encode()
     folder = clone2.root / "incoming" / "red"

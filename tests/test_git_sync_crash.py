@@ -35,10 +35,10 @@ from hostile_harness import assert_clean_line
 from test_git_helpers import GAME, git, make_shared
 from test_git_hostile_push import git_bytes, assert_published_is_the_moderators, blob, graft
 
-from pbem import registry
-from pbem.audit import audit
-from pbem.fsutil import TEMP_NAME
-from pbem.gamedir import GameDir
+from pbem.base.fsutil import TEMP_NAME
+from pbem.core import registry
+from pbem.pipeline.audit import audit
+from pbem.store.gamedir import GameDir
 
 DRAW = [{"draw": True}]
 SEED = 20250611

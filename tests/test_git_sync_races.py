@@ -15,9 +15,9 @@ import pytest
 from test_git_helpers import GAME, Shared, git, hermetic_git, make_shared  # noqa: F401  (autouse fixture)
 from test_git_hostile_push import assert_published_is_the_moderators
 
-from pbem.audit import audit
-from pbem.gamedir import GameDir
-from pbem.transport.git_sync import SyncError, SyncOptions, sync
+from pbem.pipeline.audit import audit
+from pbem.store.gamedir import GameDir
+from pbem.transport.git.sync import SyncError, SyncOptions, sync
 
 DRAW = [{"draw": True}]
 

@@ -1,4 +1,4 @@
-"""The hooks the click-to-move choices ask a game (pbem/choicegraph.py), with their neutral
+"""The hooks the click-to-move choices ask a game (pbem/views/choicegraph.py), with their neutral
 defaults: a game that declares nothing gets every action tried on a copy, its nodes keyed by
 the view's canonical JSON, its written-ahead forms from ``order_forms``.  (What the Survive
 games and Space Swarm declare is checked against the engine in tests/golden/test_choice_graphs.py.)
@@ -10,13 +10,13 @@ from typing import Any, Mapping
 
 from toygame import ToyGame
 
-from pbem.actiontext import action_key, action_text
-from pbem.canonical import canonical
-from pbem.choicegraph import DONE, STOP, build_graph
-from pbem.engine import pending_players
+from pbem.base.canonical import canonical
+from pbem.base.yamlio import dump_flow
+from pbem.core.actiontext import action_key, action_text
+from pbem.core.game import pending_players
+from pbem.core.rng import Rng
 from pbem.game import OrderField, OrderForm
-from pbem.rng import Rng
-from pbem.yamlio import dump_flow
+from pbem.views.choicegraph import DONE, STOP, build_graph
 
 
 def toy_start(game: ToyGame) -> tuple[Any, Any, str]:
@@ -71,11 +71,11 @@ def test_a_smaller_page_is_the_page_made_again_with_fewer_choices(tmp_path, key_
 
     from pipeline_helpers import bot_move, new_game
 
-    from pbem.clickpage import MAIL_CAPS, smaller
-    from pbem.outputs import digest_context, with_other_choices
-    from pbem.render.digest import render_digest
-    from pbem.submit import submit
-    from pbem.table import Table
+    from pbem.pipeline.submit import submit
+    from pbem.store.table import Table
+    from pbem.views.clickpage import MAIL_CAPS, smaller
+    from pbem.views.outputs import digest_context, with_other_choices
+    from pbem.views.render.digest import render_digest
 
     gd = new_game(tmp_path / "game", "space-attack", key_pool, ["red", "blue", "green"], seed=b"w" * 32)
     swapped = 0

@@ -12,18 +12,18 @@ import pytest
 
 from conftest import tree_snapshot
 from pipeline_helpers import new_game, signed_move
-from pbem import yamlio
-from pbem.audit import audit
+from pbem.base import yamlio
+from pbem.base.errors import excerpt, one_line
+from pbem.base.safefile import UnreadableFile, read_regular_file
+from pbem.core.engine import Rejected
 from pbem.crypto import keys, sshsig
-from pbem.engine import Rejected
-from pbem.errors import excerpt, one_line
-from pbem.movefile import MAX_ACTIONS
-from pbem.moderator import ModeratorError, moderate
-from pbem.newgame import NewGameError, PlayerSpec, create_game
-from pbem.repair import load_repaired, open_game
-from pbem.safefile import UnreadableFile, read_regular_file
-from pbem.submit import read_move_files, submit
-from pbem.table import Table
+from pbem.pipeline.audit import audit
+from pbem.pipeline.moderator import ModeratorError, moderate
+from pbem.pipeline.newgame import NewGameError, PlayerSpec, create_game
+from pbem.pipeline.repair import load_repaired, open_game
+from pbem.pipeline.submit import read_move_files, submit
+from pbem.store.movefile import MAX_ACTIONS
+from pbem.store.table import Table
 
 BOMB = b"""format: pbem-move/1
 a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]
@@ -40,8 +40,8 @@ i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]
 
 #: the pbem command line in a subprocess, with the toy test game registered
 PBEM_WITH_TOY = (f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); sys.argv[0] = 'pbem'; "
-                 "from pbem import registry; registry.GAMES['toy'] = 'toygame:ToyGame'; "
-                 "from pbem.cli import main; main()")
+                 "from pbem.core import registry; registry.GAMES['toy'] = 'toygame:ToyGame'; "
+                 "from pbem.cli.group import main; main()")
 
 
 @pytest.fixture
@@ -117,7 +117,7 @@ def test_excerpts_escape_control_and_bidi_characters_and_stay_short():
 # --- signatures before parsing ---------------------------------------------------------
 
 def test_an_unsigned_bomb_is_refused_without_being_parsed(game, monkeypatch):
-    from pbem import movefile
+    from pbem.store import movefile
     def no_parsing(*_a, **_k):
         raise AssertionError("a stranger's file was parsed")
     monkeypatch.setattr(movefile.yamlio, "load_strict", no_parsing)

@@ -41,16 +41,16 @@ from hostile_harness import (
 )
 from pipeline_helpers import new_game, signed_move
 
-from pbem import registry
-from pbem.audit import audit
-from pbem.cli import main
-from pbem.gamedir import GameDir
-from pbem.table import Table
+from pbem.cli.group import main
+from pbem.core import registry
+from pbem.pipeline.audit import audit
+from pbem.store.gamedir import GameDir
+from pbem.store.table import Table
 
 NAMES = all_entry_names()
 PBEM = (f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); sys.argv[0] = 'pbem'; "
-        "from pbem import registry; registry.GAMES['toy'] = 'toygame:ToyGame'; "
-        "from pbem.cli import main; main()")
+        "from pbem.core import registry; registry.GAMES['toy'] = 'toygame:ToyGame'; "
+        "from pbem.cli.group import main; main()")
 
 
 @dataclass

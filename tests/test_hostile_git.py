@@ -27,11 +27,11 @@ from hostile_harness import (
 from pipeline_helpers import signed_move
 from test_git_helpers import GAME, git, hermetic_git, make_shared  # noqa: F401  (autouse fixture)
 
-from pbem.audit import audit
-from pbem.gamedir import GameDir
-from pbem.table import Table
-from pbem.transport import git_sync
-from pbem.transport.git_cli import git as git_group
+from pbem.cli.group import main as pbem_main
+from pbem.pipeline.audit import audit
+from pbem.store.gamedir import GameDir
+from pbem.store.table import Table
+from pbem.transport.git import sync as git_sync
 
 VALID = "valid-move"
 
@@ -113,7 +113,7 @@ def test_every_corpus_file_in_one_push_is_refused_with_a_receipt_and_the_valid_m
         return real_answer(self, item, state)
 
     monkeypatch.setattr(git_sync._Sync, "_answer", watched_answer)
-    result = CliRunner().invoke(git_group, ["sync", str(shared.moderator.root)])
+    result = CliRunner().invoke(pbem_main, ["git", "sync", str(shared.moderator.root)])
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise AssertionError(f"pbem git sync: {result.exception!r}") from result.exception
     assert result.exit_code == 0, result.output

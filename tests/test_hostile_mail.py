@@ -32,11 +32,11 @@ from hostile_harness import (
 from mailservers import GM, PLAYERS, Router, World, address, make_cert, start_smtp
 from pipeline_helpers import new_game, signed_move
 
-from pbem.audit import audit
-from pbem.table import Table
-from pbem.transport import mail_cycle
-from pbem.transport.mail_cli import mail
-from pbem.transport.mail_imap import MAX_MESSAGE
+from pbem.cli.group import main as pbem_main
+from pbem.pipeline.audit import audit
+from pbem.store.table import Table
+from pbem.transport.mail import cycle as mail_cycle
+from pbem.transport.mail.imap import MAX_MESSAGE
 
 STRANGER = "Mallory <mallory@evil.test>"
 OLD_DATE = formatdate(1_600_000_000)           # every corpus message is older than the valid move
@@ -174,7 +174,7 @@ def test_every_corpus_message_in_one_fetch_is_refused_once_and_the_valid_move_be
         seen.handled.append(message_id)
 
     monkeypatch.setattr(mail_cycle, "_handle", watched_handle)
-    result = CliRunner().invoke(mail, ["fetch", str(gd.root)], env=world.env())
+    result = CliRunner().invoke(pbem_main, ["mail", "fetch", str(gd.root)], env=world.env())
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise AssertionError(f"pbem mail fetch: {result.exception!r}") from result.exception
     assert result.exit_code == 0, result.output
@@ -226,7 +226,7 @@ def test_every_corpus_message_in_one_fetch_is_refused_once_and_the_valid_move_be
     assert huge["status"] == "ignored" and "pbem reads messages of up to" in huge["reason"]
 
     # and a second run finds nothing new: each message was handled once
-    again = CliRunner().invoke(mail, ["fetch", str(gd.root)], env=world.env())
+    again = CliRunner().invoke(pbem_main, ["mail", "fetch", str(gd.root)], env=world.env())
     assert again.exit_code == 0 and again.output == "no new messages\n", again.output
 
 
@@ -245,13 +245,13 @@ def test_a_disk_full_after_the_commit_counts_the_move_as_taken(maildir_world, mo
     world = maildir_world
     mailbox.Maildir(world.maildir, factory=None, create=False).add(_attached_move(world, "red", [{"draw": True}]))
     monkeypatch.setenv("PBEM_FAULT", "enospc:/public/digest.txt")     # the first write after the log
-    result = CliRunner().invoke(mail, ["fetch", str(world.gd.root)], env=world.env())
+    result = CliRunner().invoke(pbem_main, ["mail", "fetch", str(world.gd.root)], env=world.env())
     assert result.exit_code == 0 and result.output.startswith("accepted: attachment move.yaml"), result.output
     [receipt] = [m for m in world.router.log if m.msg["X-PBEM-Receipt"]]
     assert receipt.msg["X-PBEM-Receipt"] == "accepted"
     assert not (world.gd.moderator_dir / "crashes").exists()
     monkeypatch.delenv("PBEM_FAULT")                                  # space is freed
-    assert CliRunner().invoke(mail, ["send", str(world.gd.root)], env=world.env()).exit_code == 0
+    assert CliRunner().invoke(pbem_main, ["mail", "send", str(world.gd.root)], env=world.env()).exit_code == 0
     digests = [m.msg for m in world.router.log if m.msg["X-PBEM-Entry"]]
     assert digests and {d["X-PBEM-Entry"] for d in digests} == {"1"}
     report = audit(world.gd)
@@ -273,7 +273,7 @@ def test_digests_are_never_sent_from_files_that_lag_the_log(maildir_world):
                           env={**os.environ, "PBEM_FAULT": "kill:committed"}, capture_output=True, timeout=120)
     assert proc.returncode == -9 and len(world.gd.entries()) == 2
     assert "red drew" not in (world.gd.public_dir / "digest.txt").read_text()     # the digest lags the log
-    result = CliRunner().invoke(mail, ["run", str(world.gd.root)], env=world.env())
+    result = CliRunner().invoke(pbem_main, ["mail", "run", str(world.gd.root)], env=world.env())
     assert result.exit_code == 0, result.output
     digests = [m.msg for m in world.router.log if m.msg["X-PBEM-Entry"]]
     assert len(digests) == len(PLAYERS) and {d["X-PBEM-Entry"] for d in digests} == {"1"}
@@ -288,9 +288,9 @@ def test_a_message_too_big_to_read_is_left_alone_over_imap_too(world):
     deliver_to_gm(world, (f"From: {address('red')}\r\nDate: {OLD_DATE}\r\nSubject: huge\r\n"
                           "Message-ID: <huge@evil.test>\r\n\r\n").encode() + b"x" * (MAX_MESSAGE + 1))
     deliver_to_gm(world, _attached_move(world, "red", [{"draw": True}]))
-    result = CliRunner().invoke(mail, ["fetch", str(world.gd.root)], env=world.env())
+    result = CliRunner().invoke(pbem_main, ["mail", "fetch", str(world.gd.root)], env=world.env())
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0].startswith("left alone: message <huge@evil.test>") and "bytes; pbem reads messages" in lines[0]
     assert lines[1].startswith("accepted: attachment move.yaml")
-    assert CliRunner().invoke(mail, ["fetch", str(world.gd.root)], env=world.env()).output == "no new messages\n"
+    assert CliRunner().invoke(pbem_main, ["mail", "fetch", str(world.gd.root)], env=world.env()).output == "no new messages\n"

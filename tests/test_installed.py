@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import pbem
-from pbem.data import games_dir, templates_dir
+from pbem.base.data import games_dir, templates_dir
 
 IN_VENV = sys.prefix != sys.base_prefix
 

@@ -1,6 +1,6 @@
 """A Ctrl-C is one line and exit code 130 whenever it comes, start-up included.
 
-Each test runs the installed `pbem` console script's entry (``pbem.console.run``) in a real
+Each test runs the installed `pbem` console script's entry (``pbem.cli.console.run``) in a real
 Python process and sends that process a real SIGINT at a chosen moment: while the command line
 is still being imported, or while it was held during start-up.  (A Ctrl-C that lands inside a
 native extension's own import, where pyrage's Rust code turns it into a panic, cannot be timed
@@ -14,7 +14,7 @@ import textwrap
 
 import pytest
 
-from pbem.console import INTERRUPTED, caused_by_ctrl_c
+from pbem.cli.interrupt import INTERRUPTED, caused_by_ctrl_c
 
 # The child process: send itself SIGINT just before it imports MODULE (a real signal, delivered by
 # the kernel; Python raises KeyboardInterrupt inside that import), then run `pbem ARGS`.
@@ -30,7 +30,7 @@ CHILD = textwrap.dedent("""
         return real_import(name, *a, **k)
     builtins.__import__ = importing
     sys.argv = ["pbem", *args]
-    from pbem.console import run
+    from pbem.cli.console import run
     run()
 """)
 
@@ -50,7 +50,7 @@ def assert_interrupted(done: subprocess.CompletedProcess[str]) -> None:
     assert done.stdout == ""
 
 
-@pytest.mark.parametrize("module", ["click", "pbem.cli"])
+@pytest.mark.parametrize("module", ["click", "pbem.cli.group"])
 def test_ctrl_c_while_the_command_line_is_imported(module, tmp_path):
     assert_interrupted(run_child(module, "status", str(tmp_path)))
 

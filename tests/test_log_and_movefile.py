@@ -1,10 +1,10 @@
 """The log's hash chain and canonical bytes; strict move-file parsing."""
 import pytest
 
-from pbem.canonical import data_hash
-from pbem.log import render_entry, seal, split_chunks, verify_chain
-from pbem.movefile import MoveFile, MoveFileError, parse_move, render_move
-from pbem.yamlio import YamlError, load_strict
+from pbem.base.canonical import data_hash
+from pbem.base.yamlio import YamlError, load_strict
+from pbem.store.log import render_entry, seal, split_chunks, verify_chain
+from pbem.store.movefile import MoveFile, MoveFileError, parse_move, render_move
 
 
 def make_log(n=4):

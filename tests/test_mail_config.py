@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.gamedir import GameDir
-from pbem.transport.mail_config import MailConfigError, load_config
-from pbem.transport.mail_intake import unflow
+from pbem.store.gamedir import GameDir
+from pbem.transport.mail.config import MailConfigError, load_config
+from pbem.transport.mail.intake import unflow
 
 TOML = """\
 from = "GM <gm@example.org>"
@@ -89,8 +89,8 @@ def test_unflow_undoes_format_flowed():
 def test_receipts_go_only_to_a_players_registered_address(tmp_path):
     from email.message import EmailMessage
 
-    from pbem.transport.mail_config import MailConfig
-    from pbem.transport.mail_cycle import receipt_address
+    from pbem.transport.mail.config import MailConfig
+    from pbem.transport.mail.cycle import receipt_address
     cfg = MailConfig(tmp_path / "mail.toml", "Moderator <mod@example.org>", "", {"red": "Alice <alice@example.org>"},
                      None, None, None)
     msg = EmailMessage()

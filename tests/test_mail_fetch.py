@@ -19,9 +19,10 @@ from mailservers import (
     wait_for,
 )
 
-from pbem.transport import mail_cycle, mail_ledger
-from pbem.transport.mail_cli import mail
-from pbem.transport.mail_cycle import fetch_moves
+from pbem.cli.group import main as pbem_main
+from pbem.transport.mail import cycle as mail_cycle
+from pbem.transport.mail import ledger as mail_ledger
+from pbem.transport.mail.cycle import fetch_moves
 
 
 def log_length(world) -> int:
@@ -40,7 +41,7 @@ def test_attached_move_sent_by_a_real_client_is_accepted_with_a_receipt(world):
     raw, sig = move_files(world.gd, "red", world.keys["red"])
     sent = attachment_message("red", raw, sig)
     world.player_send("red", sent)
-    result = CliRunner().invoke(mail, ["fetch", str(world.gd.root)], env=world.env())
+    result = CliRunner().invoke(pbem_main, ["mail", "fetch", str(world.gd.root)], env=world.env())
     assert result.exit_code == 0, result.output
     assert result.output.startswith("accepted: attachment move.yaml from Red Player <red@pbem.test> <")
     assert log_length(world) == 2
@@ -56,7 +57,7 @@ def test_attached_move_sent_by_a_real_client_is_accepted_with_a_receipt(world):
     assert [b"\\Seen" in f for f in imap_flags(world.dovecot, world.imap_user)] == [True]
     signed = {part.get_filename(): part.get_content() for part in receipt.iter_attachments()}
     assert set(signed) == {"receipt-entry1.yaml", "receipt-entry1.yaml.sig"}
-    from pbem import receipts as signed_receipts
+    from pbem.store import receipts as signed_receipts
     checked = signed_receipts.verify(signed["receipt-entry1.yaml"].encode(), signed["receipt-entry1.yaml.sig"],
                                      world.gd.entries()[0]["moderator"]["key"])
     assert checked.entry == 1 and checked.entry_hash == entry["hash"] and checked.player == "red"
@@ -146,7 +147,7 @@ def test_crash_between_ledger_write_and_receipt(world, monkeypatch):
         raise mail_cycle.MailFetchError("connection lost")
 
     monkeypatch.setattr(mail_cycle.LazySender, "send", fail)
-    with pytest.raises(ValueError, match="connection lost"):
+    with pytest.raises(mail_cycle.MailFetchError, match="connection lost"):
         fetch_moves(world.gd, world.config())
     ledger = mail_ledger.Ledger.load(world.gd)
     assert [r["status"] for r in ledger.records.values()] == ["submitted"]
@@ -239,7 +240,7 @@ def test_fetch_from_a_maildir(tmp_path, key_pool, toy_registered, dovecot):
 
 def test_a_second_mail_run_at_the_same_time_stops_with_one_line(world):
     with mail_ledger.mail_lock(world.gd):
-        result = CliRunner().invoke(mail, ["run", str(world.gd.root)], env=world.env())
+        result = CliRunner().invoke(pbem_main, ["mail", "run", str(world.gd.root)], env=world.env())
     assert result.exit_code != 0
     assert result.output.startswith("pbem: error: another `pbem mail` is working on") and result.output.count("\n") == 1
 
@@ -248,10 +249,10 @@ def test_a_player_who_asks_for_the_log_gets_a_copy_to_check_and_audit(world, tmp
     import io
     import tarfile
 
-    from pbem.audit import audit
-    from pbem.gamedir import GameDir
-    from pbem.movefile import render_move
-    from pbem.preview import preview
+    from pbem.pipeline.audit import audit
+    from pbem.pipeline.preview import preview
+    from pbem.store.gamedir import GameDir
+    from pbem.store.movefile import render_move
     world.player_send("blue", b"From: blue@pbem.test\r\nSubject: send log please\r\n\r\nthanks\r\n")
     world.player_send("green", b"From: mallory@evil.test\r\nSubject: send log\r\n\r\n\r\n")   # a stranger
     report = fetch_moves(world.gd, world.config())
@@ -265,9 +266,9 @@ def test_a_player_who_asks_for_the_log_gets_a_copy_to_check_and_audit(world, tmp
         tar.extractall(tmp_path / "copy", filter="data")
     copy = GameDir(tmp_path / "copy" / game_id)
     assert audit(copy).ok                                     # chain and signatures, on the player's machine
-    from pbem.table import Table
+    from pbem.store.table import Table
     table = Table.load_public(copy)
-    from pbem.movefile import MoveFile
+    from pbem.store.movefile import MoveFile
     move = tmp_path / "move.yaml"
     move.write_text(render_move(MoveFile(game_id, "red", table.last["index"], table.last["hash"], [{"stop": True}])))
     assert "action 1 {stop: true}: legal" in preview(copy.root, move)

@@ -28,9 +28,9 @@ from mailservers import (
     start_world,
 )
 
-from pbem.audit import audit
+from pbem.cli.group import main as pbem_main
 from pbem.crypto import agecrypt
-from pbem.transport.mail_cli import mail
+from pbem.pipeline.audit import audit
 
 
 def toy_fill_in(template: str, secrets: dict) -> str:
@@ -111,7 +111,7 @@ def test_a_whole_game_by_email(tmp_path, key_pool, toy_registered, dovecot, game
         players = {p: Player(p, world, tmp_path / f"player-{p}", fill_in) for p in PLAYERS}
 
         def mail_run():
-            result = CliRunner().invoke(mail, ["run", str(world.gd.root)], env=world.env())
+            result = CliRunner().invoke(pbem_main, ["mail", "run", str(world.gd.root)], env=world.env())
             assert result.exit_code == 0, result.output
             return result.output
 
@@ -151,7 +151,7 @@ def test_a_whole_game_by_email(tmp_path, key_pool, toy_registered, dovecot, game
                 assert len(received.raw) - log_copy < 100_000, (name, received.msg["X-PBEM-Entry"], len(received.raw))
         assert len([r for r in world.router.log if r.msg["X-PBEM-Entry"]]) < len(PLAYERS) * len(entries) / 2
         assert mail_run() == ""                                        # cron keeps running: no repeats
-        result = CliRunner().invoke(mail, ["run", "--verbose", str(world.gd.root)], env=world.env())
+        result = CliRunner().invoke(pbem_main, ["mail", "run", "--verbose", str(world.gd.root)], env=world.env())
         assert result.output.startswith("no new messages\nnothing to send")
         assert GM not in world.router.inboxes
     finally:

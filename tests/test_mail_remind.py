@@ -7,7 +7,7 @@ import time
 from click.testing import CliRunner
 from mailservers import start_world
 
-from pbem.cli import main
+from pbem.cli.group import main
 
 
 def test_reminder_mail_then_timeout(tmp_path, key_pool, toy_registered, dovecot):

@@ -16,16 +16,17 @@ from mailservers import (
     start_world,
 )
 
+from pbem.base.errors import PbemError
+from pbem.cli.group import main as pbem_main
 from pbem.crypto import agecrypt
-from pbem.render.png import PNG_MAGIC, svg_size, svg_to_png
-from pbem.submit import submit
-from pbem.transport.mail_cli import mail
-from pbem.transport.mail_compose import email_html
-from pbem.transport.mail_cycle import run_cycle, send_digests
+from pbem.pipeline.submit import submit
+from pbem.transport.mail.compose import email_html
+from pbem.transport.mail.cycle import run_cycle, send_digests
+from pbem.views.render.png import PNG_MAGIC, svg_size, svg_to_png
 
 
 def cli(world: World, *args: str, ok: bool = True):
-    result = CliRunner().invoke(mail, [*args, str(world.gd.root)], env=world.env())
+    result = CliRunner().invoke(pbem_main, ["mail", *args, str(world.gd.root)], env=world.env())
     if ok:
         assert result.exit_code == 0, result.output
     return result
@@ -40,7 +41,7 @@ def test_svg_to_png_renders_the_board_at_twice_its_size(world):
     svg = (world.gd.public_dir / "board.svg").read_text()
     width, height = svg_size(svg)
     assert _png_size(svg_to_png(svg)) == (2 * width, 2 * height)
-    with pytest.raises(ValueError, match="cannot render"):
+    with pytest.raises(PbemError, match="cannot render"):
         svg_to_png("<svg")
 
 
@@ -116,7 +117,7 @@ def test_send_over_implicit_tls(tmp_path, key_pool, toy_registered, dovecot):
 
 def test_wrong_password_and_untrusted_certificate_are_one_line_errors(world):
     env = dict(world.env(), PBEM_SMTP_PASSWORD="wrong")
-    result = CliRunner().invoke(mail, ["send", str(world.gd.root)], env=env)
+    result = CliRunner().invoke(pbem_main, ["mail", "send", str(world.gd.root)], env=env)
     assert result.exit_code != 0
     assert result.output.startswith("pbem: error: cannot log in to SMTP server 127.0.0.1")
     assert "535" in result.output and result.output.count("\n") == 1
@@ -131,7 +132,7 @@ def test_wrong_password_and_untrusted_certificate_are_one_line_errors(world):
 def test_settings_errors_are_one_line(world):
     path = world.gd.moderator_dir / "mail.toml"
     good = path.read_text()
-    result = CliRunner().invoke(mail, ["send", str(world.gd.root)], env={"PBEM_SMTP_PASSWORD": ""})
+    result = CliRunner().invoke(pbem_main, ["mail", "send", str(world.gd.root)], env={"PBEM_SMTP_PASSWORD": ""})
     assert result.output == "pbem: error: no SMTP password: set PBEM_SMTP_PASSWORD (for gm at 127.0.0.1)\n"
     path.write_text(good.replace('security = "starttls"', 'security = "none"').replace("127.0.0.1", "smtp.example.org", 1))
     assert "only allowed for a server on this machine" in cli(world, "send", ok=False).output
@@ -186,7 +187,7 @@ def test_cadence_entry_mails_everyone_every_entry(tmp_path, key_pool, toy_regist
 
 @pytest.mark.parametrize("command", ["send", "fetch", "run"])
 def test_every_mail_command_has_help_with_an_example(command):
-    result = CliRunner().invoke(mail, [command, "--help"])
+    result = CliRunner().invoke(pbem_main, ["mail", command, "--help"])
     assert result.exit_code == 0 and "Example:" in result.output
 
 
@@ -197,10 +198,10 @@ def test_the_mail_png_keeps_every_colour_the_board_names_even_on_a_few_small_pie
 
     from PIL import Image
 
+    from pbem.core.palette import PLAYER_COLOURS
     from pbem.game import BoardPicture, HexCell, Piece
-    from pbem.render.hexmap_svg import render_svg
-    from pbem.render.palette import PLAYER_COLOURS
-    from pbem.render.png import mail_png
+    from pbem.views.render.hexmap_svg import render_svg
+    from pbem.views.render.png import mail_png
 
     names = ["red", "blue", "green", "yellow", "orange", "purple"]
     kinds = {f"k{i}": f"#{40 + 15 * i:02x}{200 - 9 * i:02x}{90 + 11 * i:02x}" for i in range(14)}

@@ -7,15 +7,15 @@ import pytest
 
 from conftest import tree_snapshot
 from pipeline_helpers import bot_move, new_game, signed_move
-from pbem.audit import audit
-from pbem.deadlines import deadlines, tick
-from pbem.engine import Rejected
-from pbem.moderator import ModeratorError, moderate, reveal
-from pbem.newgame import PlayerSpec, create_game
+from pbem.core.engine import Rejected
 from pbem.crypto import keys
-from pbem.gamedir import GameDir
-from pbem.submit import submit
-from pbem.table import Table
+from pbem.pipeline.audit import audit
+from pbem.pipeline.deadlines import deadlines, tick
+from pbem.pipeline.moderator import ModeratorError, moderate, reveal
+from pbem.pipeline.newgame import PlayerSpec, create_game
+from pbem.pipeline.submit import submit
+from pbem.store.gamedir import GameDir
+from pbem.store.table import Table
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ fixed game id, the same moves give the same bytes, so any change to how the engi
 appends or renders a game shows here.  Performance work (issue 12) must leave them as they are.
 
 The players' HTML pages were re-pinned when the click-to-move panel landed, and again when every
-page's script data went through one escaping function (pbem.render.scriptdata: keys sorted, ``>`` and
+page's script data went through one escaping function (pbem.views.render.scriptdata: keys sorted, ``>`` and
 ``&`` escaped too; the only files that changed were the two pages that carry a click panel).  Regenerate only when the output is meant to change: ``PRINT_PINS=1 pytest -q -s
 test_pinned_pipeline.py`` prints the hashes of today's bytes.
 """
@@ -22,17 +22,17 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
 
-from pbem.audit import audit
-from pbem.bots import bot_move_file, next_to_move
+from pbem.core.rng import Rng
 from pbem.crypto import agecrypt, keys, sshsig
-from pbem.gamedir import GameDir
-from pbem.moderator import moderate, reveal
-from pbem.movefile import render_move
-from pbem.newgame import PlayerSpec, create_game
-from pbem.outputs import opened_bytes
-from pbem.rng import Rng
-from pbem.submit import submit
-from pbem.table import Table
+from pbem.pipeline.audit import audit
+from pbem.pipeline.botmoves import bot_move_file, next_to_move
+from pbem.pipeline.moderator import moderate, reveal
+from pbem.pipeline.newgame import PlayerSpec, create_game
+from pbem.pipeline.submit import submit
+from pbem.store.gamedir import GameDir
+from pbem.store.movefile import render_move
+from pbem.store.table import Table
+from pbem.views.outputs import opened_bytes
 
 
 def fixed_keypair(path: Path, name: str) -> str:

@@ -7,12 +7,12 @@ import pytest
 
 from conftest import tree_snapshot
 from pipeline_helpers import bot_move, new_game, play_to_end, reveal_and_audit, signed_move
-from pbem.audit import audit
+from pbem.core.engine import Rejected
 from pbem.crypto import agecrypt
-from pbem.engine import Rejected
-from pbem.moderator import ModeratorError, reveal
-from pbem.submit import submit
-from pbem.table import Table
+from pbem.pipeline.audit import audit
+from pbem.pipeline.moderator import ModeratorError, reveal
+from pbem.pipeline.submit import submit
+from pbem.store.table import Table
 
 
 @pytest.fixture
@@ -46,7 +46,7 @@ def test_full_game_reveal_and_audit(game, key_pool):
     # a player's copy: no moderator folder, the seed comes from the log
     copy = game.root.parent / "copy"
     shutil.copytree(game.root, copy, ignore=shutil.ignore_patterns("moderator"))
-    from pbem.gamedir import GameDir
+    from pbem.store.gamedir import GameDir
     report = audit(GameDir(copy))
     assert report.ok, report.problems
     assert any("replayed" in note for note in report.notes)
@@ -114,9 +114,9 @@ def test_audit_finds_a_changed_archived_move(game, key_pool):
 
 
 def test_a_game_started_from_a_position_is_audited_from_the_revealed_position(tmp_path, key_pool, toy_registered):
-    from pbem.gamedir import GameDir
-    from pbem.newgame import PlayerSpec, create_game
     from pbem.crypto import keys
+    from pbem.pipeline.newgame import PlayerSpec, create_game
+    from pbem.store.gamedir import GameDir
     source = new_game(tmp_path / "src", "toy", key_pool, ["red", "blue"])
     submit(source, *bot_move(source, key_pool))
     table = Table.load(source)

@@ -1,4 +1,4 @@
-"""Only playable positions start a game (pbem.playable; docs/position-format.md, "Playable").
+"""Only playable positions start a game (pbem.core.playable; docs/position-format.md, "Playable").
 
 * Each unplayable kind of position, for each Survive game, through `pbem new --position`: one
   line saying what is missing and what to add, exit 1, no game folder.  The same position with
@@ -18,12 +18,12 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from pbem.bots import CHOOSERS
-from pbem.cli import main
+from pbem.cli.group import main
+from pbem.core.bots import CHOOSERS
+from pbem.core.playable import TrialFailed, check_playable
+from pbem.core.registry import load_game
+from pbem.core.rng import Rng
 from pbem.game import Decision, PositionError
-from pbem.playable import TrialFailed, check_playable
-from pbem.registry import load_game
-from pbem.rng import Rng
 from toygame import ToyGame
 
 PLAYERS = ["red", "blue"]

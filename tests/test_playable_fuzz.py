@@ -6,8 +6,8 @@ ships, creatures; Space Swarm's cards and fleets), with the references to what w
 mended where a player writing a position would mend them.  Then:
 
 * the field check (``Game.check_position``) may refuse it: that is not this test's business;
-* the playability check (:func:`pbem.playable.check_playable`) may refuse it with one line, but
-  never through its trial game (:class:`pbem.playable.TrialFailed` is a rules bug or an
+* the playability check (:func:`pbem.core.playable.check_playable`) may refuse it with one line, but
+  never through its trial game (:class:`pbem.core.playable.TrialFailed` is a rules bug or an
   unplayable kind the game's own check misses);
 * an accepted position plays :data:`TURNS` bot move files (random and greedy, as ``pbem move
   --bot`` writes them, applied as ``pbem submit`` applies them) without an error, and every
@@ -23,13 +23,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pbem.bots import CHOOSERS, bot_actions
-from pbem.draws import Draws
-from pbem.engine import apply_actions
+from pbem.core.bots import CHOOSERS, bot_actions
+from pbem.core.draws import Draws
+from pbem.core.engine import apply_actions
+from pbem.core.playable import TrialFailed, check_playable, decisions_without_actions
+from pbem.core.registry import load_game
+from pbem.core.rng import Rng
 from pbem.game import PositionError
-from pbem.playable import TrialFailed, check_playable, decisions_without_actions
-from pbem.registry import load_game
-from pbem.rng import Rng
 
 TURNS = 40
 DROP = [0.0, 0.1, 0.3, 0.6, 0.9, 1.0]

@@ -17,15 +17,15 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from pbem.audit import audit
-from pbem.bots import CHOOSERS
-from pbem.cli import main
-from pbem.gamedir import GameDir
-from pbem.log import seal, write_log
-from pbem.newgame import sign_entry
-from pbem.registry import load_game
-from pbem.rng import Rng
-from pbem.table import Table
+from pbem.cli.group import main
+from pbem.core.bots import CHOOSERS
+from pbem.core.registry import load_game
+from pbem.core.rng import Rng
+from pbem.pipeline.audit import audit
+from pbem.pipeline.newgame import sign_entry
+from pbem.store.gamedir import GameDir
+from pbem.store.log import seal, write_log
+from pbem.store.table import Table
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 ATLANTIS = load_game("atlantis")

@@ -7,14 +7,14 @@ import shutil
 import pytest
 from pipeline_helpers import new_game, signed_move
 
-from pbem.audit import audit
-from pbem.engine import Rejected
-from pbem.gamedir import GameDir
-from pbem.moderator import reveal
-from pbem.outputs import player_plaintext
-from pbem.sealed import seal_action
-from pbem.submit import submit
-from pbem.table import Table
+from pbem.core.engine import Rejected
+from pbem.core.sealed import seal_action
+from pbem.pipeline.audit import audit
+from pbem.pipeline.moderator import reveal
+from pbem.pipeline.submit import submit
+from pbem.store.gamedir import GameDir
+from pbem.store.table import Table
+from pbem.views.outputs import player_plaintext
 
 PLAYERS = ["red", "blue", "green"]
 

@@ -22,14 +22,14 @@ from conftest import disk_state
 from pipeline_helpers import bot_move, new_game, signed_move
 from test_git_helpers import GAME, Shared, git, hermetic_git, make_shared  # noqa: F401  (autouse fixture)
 
-from pbem import receipts
-from pbem.audit import audit
-from pbem.cli import main
+from pbem.cli.group import main
 from pbem.crypto import keys, sshsig
-from pbem.gamedir import GameDir
-from pbem.receiptstore import default_store
-from pbem.submit import Receipt, submit
-from pbem.table import Table
+from pbem.pipeline.audit import audit
+from pbem.pipeline.submit import Receipt, submit
+from pbem.store import receipts
+from pbem.store.gamedir import GameDir
+from pbem.store.receiptstore import default_store
+from pbem.store.table import Table
 
 
 def pbem(*args: object) -> tuple[int, str]:

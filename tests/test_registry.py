@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pbem import registry
+from pbem.core import registry
 
 
 def test_the_installed_games_come_from_entry_points_and_the_scan_finds_the_same():
@@ -28,7 +28,7 @@ def test_a_game_can_be_registered_while_running(toy_registered):
 
 
 def test_no_game_is_imported_for_help():
-    code = ("import sys; from pbem.cli import main\n"
+    code = ("import sys; from pbem.cli.group import main\n"
             "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
             "print(sorted(m for m in sys.modules if m.startswith('pbem.rules')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

@@ -6,10 +6,11 @@ from html.parser import HTMLParser
 
 import pytest
 
+from pbem.base.errors import PbemError
 from pbem.game import BoardPicture, HexCell, Section
-from pbem.render.digest import SIGN_COMMAND, DigestContext, render_digest
-from pbem.render.hexmap_svg import render_svg
-from pbem.render.hexmap_text import render_text
+from pbem.views.render.digest import SIGN_COMMAND, DigestContext, render_digest
+from pbem.views.render.hexmap_svg import render_svg
+from pbem.views.render.hexmap_text import render_text
 
 BOARD = BoardPicture([HexCell(0, 0, "D4", "isle", ["S1"]), HexCell(1, 0, "E4", "sea", ["B3:r7,b2", "S1"]),
                       HexCell(0, 1, "D5", "beach", [])], legend={"S": "serpent"})
@@ -181,7 +182,7 @@ def test_deterministic():
 
 
 def test_unknown_format():
-    with pytest.raises(ValueError):
+    with pytest.raises(PbemError, match="unknown digest format 'pdf'"):
         render_digest(make(), "pdf")
 
 

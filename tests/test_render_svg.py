@@ -7,7 +7,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from pbem.game import BoardPicture, HexCell
-from pbem.render.hexmap_svg import HEX_W, NEUTRAL_FILLS, render_svg
+from pbem.views.render.hexmap_svg import HEX_W, NEUTRAL_FILLS, render_svg
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 FULL_ROWS = {-6: (0, 6), -5: (-2, 7), -4: (-3, 7), -3: (-3, 6), -2: (-4, 6), -1: (-5, 6), 0: (-5, 5),

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from pbem.game import BoardPicture, HexCell
-from pbem.render.hexmap_text import render_text, terrain_letters
+from pbem.views.render.hexmap_text import render_text, terrain_letters
 
 FULL_ROWS = {-6: (0, 6), -5: (-2, 7), -4: (-3, 7), -3: (-3, 6), -2: (-4, 6), -1: (-5, 6), 0: (-5, 5),
              1: (-6, 5), 2: (-6, 4), 3: (-6, 3), 4: (-7, 3), 5: (-7, 2), 6: (-6, 0)}

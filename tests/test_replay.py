@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 from board_helpers import finished_atlantis, digest_message
-from pbem.cli import main
-from pbem.gamedir import GameDir
-from pbem.replay import ReplayError, build_replay, render_replay
+from pbem.cli.group import main
+from pbem.store.gamedir import GameDir
+from pbem.views.replay import ReplayError, build_replay, render_replay
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +75,7 @@ def test_a_typical_digest_message_with_the_board_is_under_100_kb(game):
 
 def test_pbem_show_as_a_player_in_html_is_their_private_page(game):
     from pbem.crypto import agecrypt
-    from pbem.outputs import opened_bytes
+    from pbem.views.outputs import opened_bytes
     result = CliRunner().invoke(main, ["show", str(game.root), "--as", "red", "--format", "html"])
     assert result.exit_code == 0, result.output
     key = game.root.parent / "keys" / "red"

@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from pbem.rng import NeedsSecret, Rng, seed_commitment
+from pbem.core.rng import NeedsSecret, Rng, seed_commitment
 
 
 def reference_block(seed: bytes, label: str, i: int) -> bytes:
@@ -33,8 +33,8 @@ def test_a_long_stream_reads_block_after_block():
 
 
 def test_action_rng_is_the_entry_draws_of_the_action():
-    from pbem.draws import Draws
-    from pbem.engine import action_rng
+    from pbem.core.draws import Draws
+    from pbem.core.engine import action_rng
     seed = bytes(range(32))
     ours, theirs = action_rng(seed, "sim", 7, 2), Draws(seed, "sim/7").rng(2)
     assert ours.label == theirs.label == "sim/7/2"

@@ -1,4 +1,4 @@
-"""Data inside a page's <script> element goes through one function, pbem.render.scriptdata.script_json.
+"""Data inside a page's <script> element goes through one function, pbem.views.render.scriptdata.script_json.
 
 * What it writes: ASCII JSON with no ``<``, ``>``, ``&`` (so no ``</script``, no ``<!--``), that
   reads back as exactly the data given (Hypothesis, over text made of the dangerous pieces).
@@ -20,9 +20,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pbem.data import templates_dir
-from pbem.render.digest import _env
-from pbem.render.scriptdata import script_json
+from pbem.base.data import templates_dir
+from pbem.views.render.digest import _env
+from pbem.views.render.scriptdata import script_json
 
 PBEM = Path(__file__).resolve().parent.parent / "pbem"
 DANGER = ["<!--", "-->", "<script", "</script>", "</SCRIPT ", "<", ">", "&", "\u2028", "\u2029", "\\", '"', "/",

@@ -21,16 +21,16 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from pipeline_helpers import bot_move, new_game
+from pbem.base.data import templates_dir
 from pbem.crypto import agecrypt
-from pbem.data import templates_dir
-from pbem.gamedir import GameDir
-from pbem.moderator import moderate
-from pbem.movefile import parse_move
-from pbem.outputs import opened_bytes
-from pbem.render.digest import _env
-from pbem.replay import build_replay, render_replay
-from pbem.submit import submit
-from pbem.table import Table
+from pbem.pipeline.moderator import moderate
+from pbem.pipeline.submit import submit
+from pbem.store.gamedir import GameDir
+from pbem.store.movefile import parse_move
+from pbem.store.table import Table
+from pbem.views.outputs import opened_bytes
+from pbem.views.render.digest import _env
+from pbem.views.replay import build_replay, render_replay
 from test_browser import browser, vnu_errors  # noqa: F401  (the browser fixture)
 
 NASTY = ('a <!--<script> b </script> c <!-- d --> e \u2028 f \u2029 g & h </SCRIPT > i <script>alert(1)</script> '

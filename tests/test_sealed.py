@@ -5,12 +5,12 @@ import pytest
 
 from conftest import tree_snapshot
 from pipeline_helpers import new_game, play_to_end, reveal_and_audit, signed_move
-from pbem.engine import Rejected
-from pbem.gamedir import GameDir
-from pbem.preview import preview
-from pbem.sealed import seal_action
-from pbem.submit import submit
-from pbem.table import Table
+from pbem.core.engine import Rejected
+from pbem.core.sealed import seal_action
+from pbem.pipeline.preview import preview
+from pbem.pipeline.submit import submit
+from pbem.store.gamedir import GameDir
+from pbem.store.table import Table
 
 ORDER = {"standing": {"shark_defense": "never", "whale_defense": "ask"}}
 

@@ -15,11 +15,12 @@ from typing import Any
 import pytest
 from atlantis_positions import piece_counts
 
-from pbem.bots import CHOOSERS
-from pbem.draws import setup_rng
-from pbem.engine import action_rng
-from pbem.registry import load_game
-from pbem.rng import Rng
+from pbem.core.bots import CHOOSERS
+from pbem.core.draws import setup_rng
+from pbem.core.engine import action_rng
+from pbem.core.registry import load_game
+from pbem.core.rng import Rng
+from pbem.game import OPTION_REFUSALS
 
 VARIANTS = {
     "map": ["standard", "starship-titanus", "jacobs-ladder", "asteroids"],
@@ -73,7 +74,7 @@ def combinations():
 def accepted(game: Any, options: dict[str, str], players: list[str]) -> bool:
     try:
         game.check_options(options, players)
-    except ValueError as exc:
+    except OPTION_REFUSALS as exc:
         assert "\n" not in str(exc) and str(exc)
         return False
     return True

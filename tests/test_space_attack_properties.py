@@ -19,10 +19,10 @@ from atlantis_positions import piece_counts
 from leakcheck import pending_player_actions, survive_shuffle_hidden
 from pipeline_helpers import bot_move, new_game, reveal_and_audit, signed_move
 
-from pbem.rng import Rng
-from pbem.sealed import seal_action
-from pbem.submit import submit
-from pbem.table import Table
+from pbem.core.rng import Rng
+from pbem.core.sealed import seal_action
+from pbem.pipeline.submit import submit
+from pbem.store.table import Table
 
 GAMES = [  # players, options, seed, bot (greedy bots save crew, so scoring is exercised)
     (["red", "blue"], {}, b"q1" * 16, "greedy"),

@@ -9,7 +9,7 @@ import stat
 import jinja2
 import pytest
 
-from pbem.render.digest import QuietBytecodeCache, template_cache
+from pbem.views.render.digest import QuietBytecodeCache, template_cache
 
 
 def test_the_cache_is_a_private_folder(tmp_path, monkeypatch):

@@ -13,15 +13,15 @@ import pytest
 from crypto_helpers import require_tool
 from pipeline_helpers import new_game
 
-from pbem.compose import Composer
-from pbem.engine import Rejected
-from pbem.gamedir import GameDir
-from pbem.submit import read_move_files, submit
-from pbem.table import Table
+from pbem.core.engine import Rejected
+from pbem.pipeline.submit import read_move_files, submit
+from pbem.store.gamedir import GameDir
+from pbem.store.table import Table
+from pbem.views.compose import Composer
 
 TOY_PBEM = (f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); sys.argv[0] = 'pbem'; "
-            "from pbem import registry; registry.GAMES['toy'] = 'toygame:ToyGame'; "
-            "from pbem.cli import main; main()")
+            "from pbem.core import registry; registry.GAMES['toy'] = 'toygame:ToyGame'; "
+            "from pbem.cli.group import main; main()")
 
 
 @pytest.fixture
@@ -100,7 +100,7 @@ def test_json_lines_for_scripts(toy, key_pool, tmp_path):
 
 def test_private_view_offers_the_players_own_hidden_choices(tmp_path, key_pool):
     """With the key, the composer works on the player's own view (their secrets decrypted)."""
-    from pbem.turn import player_table
+    from pbem.pipeline.turn import player_table
     gd = new_game(tmp_path / "a", "atlantis", key_pool, ["red", "blue"])
     copy = tmp_path / "copy"
     shutil.copytree(gd.root, copy, ignore=shutil.ignore_patterns("moderator"))
@@ -134,7 +134,7 @@ def test_long_lists_come_in_groups_first(tmp_path, key_pool):
 
 
 def test_a_view_patch_rebuilds_the_private_view_exactly():
-    from pbem.viewpatch import apply_patch, make_patch, patch_or_whole
+    from pbem.views.viewpatch import apply_patch, make_patch, patch_or_whole
     public = {"a": 1, "b": {"x": None, "y": [1, 2]}, "gone": 3}
     private = {"a": 1, "b": {"x": 5, "y": [1, 2]}, "new": {"k": "v"}}
     patch = make_patch(public, private)

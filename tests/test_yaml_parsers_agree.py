@@ -18,9 +18,9 @@ from pipeline_helpers import bot_move, new_game
 sys.path.insert(0, str(Path(__file__).parent / "golden"))
 from golden_games import CONFIGS, read  # noqa: E402
 
-from pbem import yamlio  # noqa: E402
-from pbem.log import split_chunks  # noqa: E402
-from pbem.submit import submit  # noqa: E402
+from pbem.base import yamlio  # noqa: E402
+from pbem.store.log import split_chunks  # noqa: E402
+from pbem.pipeline.submit import submit  # noqa: E402
 
 CORPUS = Path(__file__).parent / "hostile" / "corpus"
 

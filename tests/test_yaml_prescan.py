@@ -1,4 +1,4 @@
-"""pbem's own YAML limits fire before any parser's (pbem/yamlscan.py), whichever PyYAML is installed.
+"""pbem's own YAML limits fire before any parser's (pbem/base/yamlscan.py), whichever PyYAML is installed.
 
 libyaml (PyYAML 6.0.4) stops at 1000 nested collections with a message of its own, and reads
 that far ahead before it hands over one event; so pbem counts depth, nodes and anchors on the
@@ -17,7 +17,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pbem import yamlio, yamlscan
+from pbem.base import yamlio, yamlscan
 
 PARSERS = pytest.mark.parametrize("pure", [False, True], ids=["libyaml", "pure-python"])
 CORPUS = Path(__file__).parent / "hostile" / "corpus"

@@ -10,7 +10,7 @@ from typing import Any, Mapping, Sequence
 
 from pbem.game import (BoardPicture, Decision, Event, Game, HexCell, IllegalAction, NeedsSecret, OptionSpec,
                        Result)
-from pbem.rng import Rng
+from pbem.core.rng import Rng
 
 
 class ToyGame(Game):

@@ -25,7 +25,7 @@ from pbem.crypto.keys import (
     normalise_public_key,
     public_key_of,
 )
-from pbem.errors import PbemError
+from pbem.base.errors import PbemError
 
 ARMOR_BEGIN = b"-----BEGIN AGE ENCRYPTED FILE-----"
 BINARY_MAGIC = b"age-encryption.org/v1\n"

@@ -28,8 +28,8 @@ from cryptography.hazmat.primitives.serialization import (
     load_ssh_private_key,
 )
 
-from pbem.errors import PbemError
-from pbem.fsutil import write_atomic
+from pbem.base.errors import PbemError
+from pbem.base.fsutil import write_atomic
 
 ED25519 = "ssh-ed25519"
 OPENSSH_BEGIN = "-----BEGIN OPENSSH PRIVATE KEY-----"

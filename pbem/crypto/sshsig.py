@@ -35,7 +35,7 @@ from pbem.crypto.keys import (
     public_key_line,
     raw_from_ed25519_blob,
 )
-from pbem.errors import PbemError, excerpt
+from pbem.base.errors import PbemError, excerpt
 
 MOVE_NAMESPACE = "pbem-move"
 MODERATOR_NAMESPACE = "pbem-moderator"

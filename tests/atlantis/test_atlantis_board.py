@@ -1,7 +1,7 @@
 """Board geometry and component data against components.md sections 1-4."""
 from atlantis_helpers import GAME
 
-from pbem.data import game_data
+from pbem.base.data import game_data
 from pbem.rules.atlantis.board import axial_of, label_of, offset_of
 
 B = GAME.board

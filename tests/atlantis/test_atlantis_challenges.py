@@ -5,8 +5,8 @@ import itertools
 import pytest
 from atlantis_helpers import GAME, Pos, act, die_rng, kinds, where
 
-from pbem.game import IllegalAction
-from pbem.rng import Rng
+from pbem.core.rng import Rng
+from pbem.game import OPTION_REFUSALS, IllegalAction
 
 NEW_DEFAULTS = {"overpopulated": "no", "end": "volcano", "scoring": "values", "ties": "auto"}
 
@@ -54,7 +54,7 @@ def test_defaults_are_the_base_game():
 ])
 def test_refused_options(options, players, match):
     names = ["ann", "bo", "cy", "di", "ed", "fay", "gus"][:players]
-    with pytest.raises(ValueError, match=match) as info:
+    with pytest.raises(OPTION_REFUSALS, match=match) as info:
         GAME.check_options(options, names)
     assert "\n" not in str(info.value)
 
@@ -327,7 +327,7 @@ def test_random_games_to_the_end(i):
 
 
 def test_greedy_games_to_the_last_save_explorers():
-    from pbem.bots import simulate
+    from pbem.core.bots import simulate
     saved = 0
     for n, seed in ((3, b"gr1"), (5, b"gr2"), (6, b"gr3")):
         state, _ = simulate(GAME, NAMES[:n], {"end": "to-the-last", "overpopulated": "yes"}, seed, bot="greedy")

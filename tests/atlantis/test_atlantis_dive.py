@@ -5,9 +5,9 @@ import json
 import pytest
 from atlantis_helpers import GAME, Pos, act, kinds, public_events, rng, where
 
-from pbem.bots import simulate
-from pbem.game import IllegalAction, NeedsSecret
-from pbem.rng import Rng
+from pbem.core.bots import simulate
+from pbem.core.rng import Rng
+from pbem.game import OPTION_REFUSALS, IllegalAction, NeedsSecret
 
 DIVE = {"dolphins": "yes"}
 DATA = GAME.dive_data()
@@ -48,7 +48,7 @@ def test_default_is_the_base_game():
     st = GAME.setup(["red", "blue"], {}, rng("setup"))
     assert not any(c.kind == "dolphin" for c in st.creatures.values())
     assert "dolphins" not in GAME.to_position(st)
-    with pytest.raises(ValueError, match="dolphins"):
+    with pytest.raises(OPTION_REFUSALS, match="dolphins"):
         GAME.check_options({"dolphins": "maybe"}, ["red", "blue"])
 
 

@@ -5,10 +5,10 @@ import xml.etree.ElementTree as ET
 
 from atlantis_helpers import GAME, Pos
 
-from pbem.boardmoves import mark_moves
-from pbem.render.hexmap_svg import render_svg
-from pbem.render.hexmap_text import render_text
-from pbem.render.palette import PLAYER_COLOURS
+from pbem.core.palette import PLAYER_COLOURS
+from pbem.views.boardmoves import mark_moves
+from pbem.views.render.hexmap_svg import render_svg
+from pbem.views.render.hexmap_text import render_text
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 HREF = "href"

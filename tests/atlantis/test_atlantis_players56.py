@@ -4,8 +4,8 @@ from collections import Counter
 import pytest
 from atlantis_helpers import GAME, Pos, act, die_rng, kinds, where
 
+from pbem.core.rng import Rng
 from pbem.game import IllegalAction, NeedsSecret
-from pbem.rng import Rng
 
 FIVE = ["ann", "bo", "cy", "di", "ed"]
 SIX = FIVE + ["fay"]
@@ -452,7 +452,7 @@ def test_tiebreak_numbers_are_public():
 @pytest.mark.parametrize("players, options", [(SIX, {"overpopulated": "yes"}), (FIVE, {"overpopulated": "yes"}),
                                               (SIX, {}), (FIVE, {"end": "to-the-last"})])
 def test_greedy_games_conserve_pieces_and_hide_values(players, options):
-    from pbem.bots import greedy_action
+    from pbem.core.bots import greedy_action
     state = GAME.setup(players, options, Rng(b"g56", "setup"))
     n = len(state.explorers)
     assert n == len(players) * (10 if options.get("overpopulated") == "yes" else 13 - len(players))

@@ -3,7 +3,7 @@ import pytest
 from atlantis_helpers import GAME
 from atlantis_positions import check_views_like_the_moderator
 
-from pbem.rng import Rng
+from pbem.core.rng import Rng
 
 PLAYERS = (["red", "blue", "green", "yellow"], ["alice", "bob"], ["ann", "bo", "cy"])
 OPTIONS = ({}, {"defense": "ask"}, {"defense": "never", "lagoon": "land"}, {"memory": "open", "boats": "per-colour"},

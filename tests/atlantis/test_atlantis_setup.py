@@ -4,8 +4,8 @@ from collections import Counter
 import pytest
 from atlantis_helpers import GAME, act, kinds
 
-from pbem.game import IllegalAction
-from pbem.rng import Rng
+from pbem.core.rng import Rng
+from pbem.game import OPTION_REFUSALS, IllegalAction
 
 
 def new(players=("red", "blue", "green"), seed=b"s1", **options):
@@ -32,15 +32,15 @@ def test_two_players_get_two_colours_by_default():
 
 
 def test_bad_player_counts_and_colour_options():
-    with pytest.raises(ValueError):
+    with pytest.raises(OPTION_REFUSALS):
         GAME.check_options({"colours": "2"}, ["a", "b", "c"])
-    with pytest.raises(ValueError):
+    with pytest.raises(OPTION_REFUSALS):
         GAME.check_options({}, ["a"])
-    with pytest.raises(ValueError):
+    with pytest.raises(OPTION_REFUSALS):
         GAME.check_options({}, ["a", "b", "c", "d", "e", "f", "g"])   # 5-6: the 5-6 Players! expansion
-    with pytest.raises(ValueError):
+    with pytest.raises(OPTION_REFUSALS):
         GAME.check_options({"memory": "maybe"}, ["a", "b"])
-    with pytest.raises(ValueError):
+    with pytest.raises(OPTION_REFUSALS):
         GAME.check_options({"colour": "1"}, ["a", "b"])
 
 

@@ -5,9 +5,9 @@ import json
 import pytest
 from atlantis_helpers import GAME, Pos, act, die_rng, kinds, public_events, where
 
-from pbem.bots import simulate
-from pbem.game import IllegalAction, NeedsSecret
-from pbem.rng import Rng
+from pbem.core.bots import simulate
+from pbem.core.rng import Rng
+from pbem.game import OPTION_REFUSALS, IllegalAction, NeedsSecret
 from test_atlantis_dive import check_hidden, check_pieces, dive_rng, diving
 
 SQUID = {"squid": "yes"}
@@ -41,9 +41,9 @@ def test_defaults_are_the_base_game():
 
 
 def test_option_combinations():
-    with pytest.raises(ValueError, match="squid_take=no"):
+    with pytest.raises(OPTION_REFUSALS, match="squid_take=no"):
         GAME.check_options({"squid_take": "no"}, ["red", "blue"])
-    with pytest.raises(ValueError):
+    with pytest.raises(OPTION_REFUSALS):
         GAME.check_options({"squid": "kraken"}, ["red", "blue"])
     for squid, take, dolphins in itertools.product(("yes", "replace-whales"), ("yes", "no"), ("no", "yes")):
         GAME.check_options({"squid": squid, "squid_take": take, "dolphins": dolphins}, ["red", "blue"])

@@ -6,8 +6,8 @@ import pytest
 import yaml
 from atlantis_helpers import GAME, Pos, act, die_rng
 
+from pbem.core.rng import Rng
 from pbem.game import IllegalAction, NeedsSecret
-from pbem.rng import Rng
 
 try:
     from yaml import CSafeDumper as Dumper
@@ -244,8 +244,8 @@ def test_the_digest_says_which_variants_are_in_play():
 
 
 def test_prompts_show_the_deciding_players_own_pieces_and_strict_memory_is_announced():
-    from pbem.draws import setup_rng
-    from pbem.registry import load_game
+    from pbem.core.draws import setup_rng
+    from pbem.core.registry import load_game
     game = load_game("atlantis")
     state = game.setup(["red", "blue", "green"], game.full_options({}), setup_rng(b"p" * 32, "prompt"))
     for _ in range(4):                                   # red, blue, green, red place

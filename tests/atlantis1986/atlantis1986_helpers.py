@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from atlantis_positions import GameHelpers, PositionBuilder, kinds
 
-from pbem.rng import Rng
+from pbem.core.rng import Rng
 from pbem.rules.atlantis.state import sort_handles
 from pbem.rules.atlantis1986.game import Atlantis1986Game
 

@@ -7,11 +7,11 @@ from atlantis1986_helpers import GAME, Pos, act, kinds, where
 from atlantis_positions import check_views_like_the_moderator
 from pipeline_helpers import new_game, play_to_end, reveal_and_audit
 
-from pbem.bots import simulate
-from pbem.game import IllegalAction, NeedsSecret
-from pbem.registry import load_game
-from pbem.rng import Rng
-from pbem.table import Table
+from pbem.core.bots import simulate
+from pbem.core.registry import load_game
+from pbem.core.rng import Rng
+from pbem.game import OPTION_REFUSALS, IllegalAction, NeedsSecret
+from pbem.store.table import Table
 
 PLAYERS = {2: ["red", "blue"], 3: ["ann", "bo", "cy"], 4: ["red", "blue", "green", "yellow"]}
 OPTIONS = ({}, {"spinner": "dice"}, {"empty_boats": "safe", "whirlpool": "sea"},
@@ -41,9 +41,9 @@ def test_options_and_their_defaults():
     ({}, ["red", "red"], "player names must differ"),
 ])
 def test_options_refused(options, players, message):
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(OPTION_REFUSALS, match=message):
         GAME.check_options(options, players)
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(OPTION_REFUSALS, match=message):
         GAME.setup(players, options, Rng(b"x", "setup"))
 
 

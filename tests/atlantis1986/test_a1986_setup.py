@@ -4,9 +4,9 @@ from collections import Counter
 import pytest
 from atlantis1986_helpers import GAME, Pos, act, rng, where
 
-from pbem.data import game_data
+from pbem.base.data import game_data
+from pbem.core.rng import Rng
 from pbem.game import IllegalAction
-from pbem.rng import Rng
 from pbem.rules.atlantis.board import axial_of, offset_of
 
 

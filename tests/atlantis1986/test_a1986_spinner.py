@@ -4,8 +4,8 @@ from collections import Counter
 import pytest
 from atlantis1986_helpers import GAME, Pos, act, creature_step, has_run, kinds, spin_rng, where
 
+from pbem.core.rng import Rng
 from pbem.game import IllegalAction, NeedsSecret
-from pbem.rng import Rng
 
 
 def dests(st, handle):

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
+from pbem.core.registry import load_game
+from pbem.core.rng import Rng
 from pbem.game import Event, Game
-from pbem.registry import load_game
-from pbem.rng import Rng
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data"

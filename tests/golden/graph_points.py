@@ -17,12 +17,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from golden_games import CONFIGS, replay  # noqa: E402
 
-from pbem.bots import random_action  # noqa: E402
-from pbem.choicegraph import Caps, build_graph, graph_data  # noqa: E402
-from pbem.clickpage import MAIL_CAPS, SHOW_CAPS  # noqa: E402
-from pbem.engine import action_rng, pending_players  # noqa: E402
-from pbem.registry import load_game  # noqa: E402
-from pbem.rng import Rng  # noqa: E402
+from pbem.core.bots import random_action  # noqa: E402
+from pbem.views.choicegraph import Caps, build_graph, graph_data  # noqa: E402
+from pbem.views.clickpage import MAIL_CAPS, SHOW_CAPS  # noqa: E402
+from pbem.core.engine import action_rng  # noqa: E402
+from pbem.core.game import pending_players
+from pbem.core.registry import load_game  # noqa: E402
+from pbem.core.rng import Rng  # noqa: E402
 
 #: the golden games' steps looked at (each game's own decision points: set-up, movement, removal,
 #: tiles played, creatures, reactions); the graph at the last one is made with SHOW_CAPS

@@ -5,7 +5,7 @@ Run only when a rule change is intended (tests/golden/README.md):
     .venv/bin/python tests/golden/make_golden.py            # every game
     .venv/bin/python tests/golden/make_golden.py 3 17       # only these game numbers
 
-The bots (pbem/bots.py, "random" or "greedy") choose each action from
+The bots (pbem/core/bots.py, "random" or "greedy") choose each action from
 ``legal_actions``; their own randomness comes from ``Rng(seed, "golden-bot/N")``.
 The test replays the recorded actions, not the bots, so a later bot change does
 not break it.
@@ -33,9 +33,9 @@ from golden_games import (  # noqa: E402
     write,
 )
 
-from pbem.bots import CHOOSERS  # noqa: E402
-from pbem.registry import load_game  # noqa: E402
-from pbem.rng import Rng  # noqa: E402
+from pbem.core.bots import CHOOSERS  # noqa: E402
+from pbem.core.registry import load_game  # noqa: E402
+from pbem.core.rng import Rng  # noqa: E402
 
 MAX_STEPS = 5000
 

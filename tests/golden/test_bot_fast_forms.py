@@ -18,12 +18,12 @@ from typing import Any
 import pytest
 from golden_games import CONFIGS, Config, replay
 
-from pbem.bots import CHOOSERS
-from pbem.draws import setup_rng
-from pbem.engine import action_rng
+from pbem.core.bots import CHOOSERS
+from pbem.core.draws import setup_rng
+from pbem.core.engine import action_rng
+from pbem.core.registry import load_game
+from pbem.core.rng import Rng
 from pbem.game import Game
-from pbem.registry import load_game
-from pbem.rng import Rng
 from pbem.rules.survive.movement import MoveChoices
 from pbem.rules.survive.setup import SetupRules
 from pbem.rules.survive.state import ISLAND
@@ -84,7 +84,7 @@ def test_fast_forms_equal_the_plain_rules_in_the_golden_games(config: Config) ->
 @pytest.mark.parametrize("bot", ["random", "greedy"])
 @pytest.mark.parametrize("name", ["atlantis", "atlantis-1986", "space-attack"])
 def test_fast_forms_equal_the_plain_rules_in_simulated_games(name: str, bot: str) -> None:
-    """Whole 4-player games played by a bot (as ``pbem.bots.simulate`` plays them), checked at every step."""
+    """Whole 4-player games played by a bot (as ``pbem.core.bots.simulate`` plays them), checked at every step."""
     game = load_game(name)
     players = ["red", "blue", "green", "yellow"]
     for k in range(3):

@@ -1,4 +1,4 @@
-"""The click-to-move choice graph (pbem/choicegraph.py): the same page data, however it is made.
+"""The click-to-move choice graph (pbem/views/choicegraph.py): the same page data, however it is made.
 
 Issue 19 made the graph cheaper to build; the page data must stay byte for byte what it was.
 ``PINS`` holds the data's fingerprints at the decision points of graph_points.py (the golden
@@ -21,12 +21,13 @@ import pytest
 from golden_games import CONFIGS, Config, replay
 from graph_points import fingerprint, points
 
-import pbem.choicegraph as choicegraph
-from pbem.canonical import canonical
-from pbem.choicegraph import CUT, ChoiceGraph, Node, build_graph, graph_data
-from pbem.draws import preview_draws
-from pbem.engine import Rejected, apply_actions, pending_players
+import pbem.views.choicegraph as choicegraph
+from pbem.base.canonical import canonical
+from pbem.core.draws import preview_draws
+from pbem.core.engine import Rejected, apply_actions
+from pbem.core.game import pending_players
 from pbem.game import HANDS_OVER, NEEDS_CHANCE, NeedsSecret
+from pbem.views.choicegraph import CUT, ChoiceGraph, Node, build_graph, graph_data
 
 PINS = {
     'game00/9': '646802068b77d7a4da32',

@@ -1,6 +1,6 @@
 """``Game.copy_state`` makes an independent, identical copy, at every step of every golden game.
 
-The click-to-move choices (pbem/choicegraph.py), the bots' look-ahead and the terminal
+The click-to-move choices (pbem/views/choicegraph.py), the bots' look-ahead and the terminal
 composer try actions on copies of a state.  The Survive games and Space Swarm copy their
 state field by field instead of through pickle: a field forgotten by a copy would be shared
 with the original, and an action tried on the copy would change the real game.  So at every
@@ -17,10 +17,10 @@ from typing import Any, Iterator
 import pytest
 from golden_games import CONFIGS, Config, replay, step_rng
 
-from pbem.bots import random_action
-from pbem.engine import action_rng
-from pbem.registry import load_game
-from pbem.rng import Rng
+from pbem.core.bots import random_action
+from pbem.core.engine import action_rng
+from pbem.core.registry import load_game
+from pbem.core.rng import Rng
 
 IMMUTABLE = (str, int, float, bool, bytes, type(None), range)
 

@@ -3,7 +3,7 @@
 test_golden_games.py replays the recorded actions, so it pins the rules but not the bots.
 Here the bots play each golden configuration again (as make_golden.py does) and must choose
 the recorded action at every step; and every game, Space Swarm included, is played whole by
-``pbem.bots.simulate`` with each bot to a pinned final position.  Speed work on legal-action
+``pbem.core.bots.simulate`` with each bot to a pinned final position.  Speed work on legal-action
 listing or on the bots (issue 12) must keep both.  A deliberate bot change regenerates the
 golden files (README.md) and the pins below (``PRINT_PINS=1 pytest -s`` prints them).
 """
@@ -17,9 +17,9 @@ import pytest
 
 from golden_games import CONFIGS, Config, plain, read, short, step_rng
 
-from pbem.bots import CHOOSERS, simulate
-from pbem.registry import load_game
-from pbem.rng import Rng
+from pbem.core.bots import CHOOSERS, simulate
+from pbem.core.registry import load_game
+from pbem.core.rng import Rng
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=[f"game{c.game_no:02d}-{c.game}" for c in CONFIGS])

@@ -27,8 +27,8 @@ from golden_games import (
     step_rng,
 )
 
+from pbem.core.registry import load_game
 from pbem.game import IllegalAction
-from pbem.registry import load_game
 
 
 def same(config: Config, where: str, what: str, expected: Any, actual: Any) -> None:

@@ -42,7 +42,7 @@ SUFFIX = ".yaml"
 #: the placeholders a template may hold (replaced byte for byte by :func:`instantiate`)
 PLACEHOLDERS = ("@GAME@", "@PLAYER@", "@AFTER@", "@HASH@")
 
-#: move-file limits the big entries are made just over (pbem.movefile / pbem.yamlio)
+#: move-file limits the big entries are made just over (pbem.store.movefile / pbem.base.yamlio)
 MAX_BYTES = 64 * 1024
 MAX_SCALAR = 16 * 1024
 MAX_SIGNATURE_BYTES = 8 * 1024

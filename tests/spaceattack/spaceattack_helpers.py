@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from atlantis_positions import GameHelpers, PositionBuilder, kinds
 
-from pbem.rng import Rng
+from pbem.core.rng import Rng
 from pbem.rules.spaceattack.game import SpaceAttackGame
 
 GAME = SpaceAttackGame()

@@ -2,8 +2,8 @@
 import pytest
 from spaceattack_helpers import GAME, Pos, act, events_of, kinds, where
 
+from pbem.core.rng import Rng
 from pbem.game import IllegalAction, NeedsSecret
-from pbem.rng import Rng
 
 
 def base(**options):

@@ -10,12 +10,12 @@ import yaml
 from click.testing import CliRunner
 from spaceattack_helpers import GAME, Pos
 
-from pbem.audit import audit
-from pbem.bots import CHOOSERS
-from pbem.cli import main
+from pbem.cli.group import main
+from pbem.core.bots import CHOOSERS
+from pbem.core.rng import Rng
 from pbem.game import PositionError
-from pbem.gamedir import GameDir
-from pbem.rng import Rng
+from pbem.pipeline.audit import audit
+from pbem.store.gamedir import GameDir
 
 
 @pytest.mark.parametrize("players, options", [
@@ -47,7 +47,7 @@ def test_the_rule_tests_builder_positions_pass_the_check():
     GAME.check_position(p.p)
 
 
-#: the Core Breach tile stays on the station: the game ends only when it is turned up (pbem.playable)
+#: the Core Breach tile stays on the station: the game ends only when it is turned up (pbem.core.playable)
 BREACH = next(t["at"] for t in Pos().p["tiles"].values() if t["back"] == "core_breach")
 BASE = (Pos().station("F6", "F7", BREACH).land("r1", "F6").drift("b1", "A4").boat("X1", "B3", "r2")
         .captured("blue", "W1").p)

@@ -3,8 +3,8 @@ option checks."""
 import pytest
 from spaceattack_helpers import GAME, Pos, act, die_rng, events_of, kinds, where
 
+from pbem.core.rng import Rng
 from pbem.game import OptionError
-from pbem.rng import Rng
 
 
 def over(p):

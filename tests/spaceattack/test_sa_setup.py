@@ -4,8 +4,8 @@ from collections import Counter
 import pytest
 from spaceattack_helpers import GAME, act, kinds, where
 
+from pbem.core.rng import Rng
 from pbem.game import IllegalAction
-from pbem.rng import Rng
 
 MAPS = ("standard", "starship-titanus", "jacobs-ladder", "asteroids")
 

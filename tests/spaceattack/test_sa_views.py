@@ -1,9 +1,9 @@
 """What each viewer sees, and the digests' words and look: picture, sections, summary, template, log lines."""
 from spaceattack_helpers import GAME, Pos, act, die_rng
 
-from pbem.render.hexmap_svg import render_svg
-from pbem.render.hexmap_text import render_text
-from pbem.rng import Rng
+from pbem.core.rng import Rng
+from pbem.views.render.hexmap_svg import render_svg
+from pbem.views.render.hexmap_text import render_text
 
 
 def playing():

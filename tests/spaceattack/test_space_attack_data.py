@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from pbem.data import game_data
+from pbem.base.data import game_data
 
 GAME = "space-attack"
 ROWS = "ABCDEFGHIJKLM"

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.core.rng import Rng
 from pbem.game import Event, IllegalAction
-from pbem.rng import Rng
 from pbem.rules.spaceswarm.data import swarm_data
 from pbem.rules.spaceswarm.game import SpaceSwarmGame
 from pbem.rules.spaceswarm.state import (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from swarm_helpers import GAME, Pos, act, events_of, illegal
 
-from pbem.rng import Rng
+from pbem.core.rng import Rng
 from pbem.rules.spaceswarm.attributes import current
 from pbem.rules.spaceswarm.bid import next_picker
 

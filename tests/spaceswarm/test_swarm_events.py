@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from swarm_helpers import GAME, Pos, act, events_of, illegal
 
-from pbem.draws import Draws
-from pbem.engine import apply_actions
+from pbem.core.draws import Draws
+from pbem.core.engine import apply_actions
 from pbem.rules.spaceswarm.attributes import current
 
 ROWS = ["C . . .",

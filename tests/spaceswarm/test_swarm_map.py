@@ -5,7 +5,7 @@ import collections
 
 import pytest
 
-from pbem.rng import Rng
+from pbem.core.rng import Rng
 from pbem.rules.spaceswarm.data import swarm_data
 from pbem.rules.spaceswarm.game import SpaceSwarmGame
 from pbem.rules.spaceswarm.hexmap import HexMap

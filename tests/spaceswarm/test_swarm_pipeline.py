@@ -21,14 +21,14 @@ from leakcheck import pending_player_actions
 from pipeline_helpers import bot_move, new_game, reveal_and_audit, signed_move
 from swarm_helpers import GAME, Pos
 
-from pbem.cli import main
+from pbem.cli.group import main
+from pbem.core.rng import Rng
+from pbem.core.sealed import seal_action
 from pbem.crypto import keys
-from pbem.gamedir import GameDir
-from pbem.newgame import PlayerSpec, create_game
-from pbem.rng import Rng
-from pbem.sealed import seal_action
-from pbem.submit import submit
-from pbem.table import Table
+from pbem.pipeline.newgame import PlayerSpec, create_game
+from pbem.pipeline.submit import submit
+from pbem.store.gamedir import GameDir
+from pbem.store.table import Table
 
 NAMES = ["red", "blue", "green", "yellow", "purple", "orange"]
 GAMES = [   # players, options, seed, bot

@@ -19,15 +19,15 @@ import yaml
 from click.testing import CliRunner
 from swarm_helpers import GAME, Pos
 
-from pbem.audit import audit
-from pbem.bots import CHOOSERS
-from pbem.cli import main
+from pbem.cli.group import main
+from pbem.core.bots import CHOOSERS
+from pbem.core.rng import Rng
 from pbem.game import PositionError
-from pbem.gamedir import GameDir
-from pbem.rng import Rng
+from pbem.pipeline.audit import audit
 from pbem.rules.spaceswarm.data import swarm_data
 from pbem.rules.spaceswarm.mapgen import map_text
-from pbem.table import Table
+from pbem.store.gamedir import GameDir
+from pbem.store.table import Table
 
 NAMES = ["red", "blue", "green", "yellow", "purple", "orange"]
 

@@ -11,11 +11,11 @@ import itertools
 import pytest
 from swarm_helpers import GAME
 
-from pbem.bots import CHOOSERS
-from pbem.draws import setup_rng
-from pbem.engine import action_rng
+from pbem.core.bots import CHOOSERS
+from pbem.core.draws import setup_rng
+from pbem.core.engine import action_rng
+from pbem.core.rng import Rng
 from pbem.game import IllegalAction
-from pbem.rng import Rng
 
 NAMES = ["red", "blue", "green", "yellow", "purple", "orange"]
 CASES = [(n, bot, options) for n, bot, options in [

@@ -6,8 +6,9 @@ import collections
 import pytest
 from swarm_helpers import GAME, Pos
 
-from pbem.data import game_data
-from pbem.rng import Rng
+from pbem.base.data import game_data
+from pbem.core.rng import Rng
+from pbem.game import OPTION_REFUSALS
 from pbem.rules.spaceswarm.data import swarm_data
 from pbem.rules.spaceswarm.setup import deal_starting_hand
 
@@ -73,9 +74,9 @@ def test_two_decks_for_long_games():
 
 
 def test_bad_options_and_player_counts_are_refused_in_one_line():
-    with pytest.raises(ValueError, match="takes 2-6 players, not 7"):
+    with pytest.raises(OPTION_REFUSALS, match="takes 2-6 players, not 7"):
         GAME.check_options({}, [f"p{i}" for i in range(7)])
-    with pytest.raises(ValueError, match="option decks='3' is not one of 1, 2"):
+    with pytest.raises(OPTION_REFUSALS, match="option decks='3' is not one of 1, 2"):
         GAME.check_options({"decks": "3"}, PLAYERS)
-    with pytest.raises(ValueError, match="give map=generated or the path"):
+    with pytest.raises(OPTION_REFUSALS, match="give map=generated or the path"):
         GAME.check_options({"map": "maps/duel.yaml"}, PLAYERS)

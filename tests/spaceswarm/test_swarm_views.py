@@ -4,10 +4,10 @@ from __future__ import annotations
 import pytest
 from swarm_helpers import GAME, Pos, act
 
-from pbem import yamlio
-from pbem.engine import check_actions
+from pbem.base import yamlio
+from pbem.core.engine import check_actions
+from pbem.core.rng import Rng
 from pbem.game import NeedsSecret
-from pbem.rng import Rng
 
 ROWS = ["C R . .",
         ". . N .",

@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Mapping
 
-from pbem.data import game_data
+from pbem.base.data import game_data
+from pbem.core.picture import piece_code
 from pbem.game import BoardPicture, HexCell, Piece
-from pbem.render.hexmap_text import piece_code
 
 __all__ = ["atlantis_picture", "Words", "WORDS"]
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from pbem.base.plain import plain
+from pbem.core.palette import fill_of
+from pbem.core.results import winner_line
 from pbem.game import Result, Section
-from pbem.render.palette import fill_of
-from pbem.render.plain import plain
-from pbem.results import winner_line
 from pbem.rules.atlantis.picture import handle_key
 
 __all__ = ["result_sections"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from pbem.data import game_data
+from pbem.base.data import game_data
 from pbem.game import (
     BoardPicture,
     OptionSpec,

@@ -13,7 +13,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from pbem.data import game_data
+from pbem.base.data import game_data
 from pbem.rules.survive.base import SurviveData
 from pbem.rules.survive.board import Board
 

@@ -16,10 +16,10 @@ Kept apart from the rules.  What the picture shows (:class:`pbem.game.BoardPictu
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import Any, Mapping
 
+from pbem.core.picture import piece_code
 from pbem.game import BoardPicture, HexCell, Piece, Section
-from pbem.render.hexmap_text import piece_code
 from pbem.rules.survive.state import (
     HAND,
     ISLE,
@@ -30,9 +30,7 @@ from pbem.rules.survive.state import (
     at,
     sort_handles,
 )
-
-if TYPE_CHECKING:
-    from pbem.rules.spaceattack.words import Words as SpaceAttackRules
+from pbem.rules.spaceattack.turn import TurnRules   # the chain the picture reads (words.py adds the text)
 
 OPEN, STARGATE, JUMP_POINT = "open space", "stargate", "jump point"
 KIND_COLOURS = {OPEN: "#c9d1de", STARGATE: "#f3eec2", "cargo bay": "#e9dcb5", "habitat": "#bfe3c9",
@@ -58,7 +56,7 @@ def crew_piece(e: Explorer, owners: Mapping[str, str]) -> Piece:
     return Piece(e.handle, "drifter" if e.where == SEA else "explorer", e.colour, e.handle, title, value=value)
 
 
-def picture(rules: SpaceAttackRules, view: Mapping[str, Any]) -> BoardPicture:
+def picture(rules: TurnRules, view: Mapping[str, Any]) -> BoardPicture:
     state = rules.read_position(view)
     owners = {c: p["name"] for p in view["players"] for c in p["colours"]}
     first_colour = {p["name"]: p["colours"][0] for p in view["players"] if p["colours"]}
@@ -102,7 +100,7 @@ def picture(rules: SpaceAttackRules, view: Mapping[str, Any]) -> BoardPicture:
                         symbols=dict(KIND_SYMBOLS), textures=dict(TEXTURES), key=key(rules, view, owners))
 
 
-def legend(rules: SpaceAttackRules, view: Mapping[str, Any]) -> dict[str, str]:
+def legend(rules: TurnRules, view: Mapping[str, Any]) -> dict[str, str]:
     out = {}
     for kind, spec in rules.comp["creatures"].items():
         out[f"{spec['prefix']}1..{spec['prefix']}{spec['count']}"] = kind.capitalize()
@@ -119,7 +117,7 @@ def legend(rules: SpaceAttackRules, view: Mapping[str, Any]) -> dict[str, str]:
     return out
 
 
-def key(rules: SpaceAttackRules, view: Mapping[str, Any], owners: Mapping[str, str]) -> list[tuple[Piece, str]]:
+def key(rules: TurnRules, view: Mapping[str, Any], owners: Mapping[str, str]) -> list[tuple[Piece, str]]:
     """A sample of each piece in play, with its handles."""
     out: list[tuple[Piece, str]] = []
     for p in view["players"]:
@@ -142,7 +140,7 @@ def key(rules: SpaceAttackRules, view: Mapping[str, Any], owners: Mapping[str, s
 
 
 # --- sections -------------------------------------------------------------------------------
-def crew_section(rules: SpaceAttackRules, view: Mapping[str, Any]) -> Section:
+def crew_section(rules: TurnRules, view: Mapping[str, Any]) -> Section:
     rows, colours = [], []
     places = (("station", (LAND,)), ("aboard", ("boat",)), ("drifting", (SEA,)), ("saved", (ISLE,)), ("lost", (LOST,)))
     for p in view["players"]:
@@ -175,7 +173,7 @@ def hands_section(view: Mapping[str, Any]) -> Section:
     return Section("Station tiles in hand (face down)", "table", ["player", "tiles", "handles"], rows)
 
 
-def own_hand_section(rules: SpaceAttackRules, view: Mapping[str, Any], viewer: str) -> Section | None:
+def own_hand_section(rules: TurnRules, view: Mapping[str, Any], viewer: str) -> Section | None:
     rows = []
     for h, t in view["tiles"].items():
         if t["where"] == HAND and t["holder"] == viewer:
@@ -194,7 +192,7 @@ def when(colour: str) -> str:
             "yellow": "in another player's turn"}.get(colour, "")
 
 
-def sections(rules: SpaceAttackRules, view: Mapping[str, Any]) -> list[Section]:
+def sections(rules: TurnRules, view: Mapping[str, Any]) -> list[Section]:
     out = [crew_section(rules, view), captured_section(view), hands_section(view)]
     own = [p["name"] for p in view["players"] if p.get("standing") is not None]
     if len(own) == 1:

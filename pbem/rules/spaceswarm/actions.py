@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
+from pbem.core.rng import Rng
 from pbem.game import Event, IllegalAction
-from pbem.rng import Rng
 from pbem.rules.spaceswarm import (
     attack,
     bid,

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from pbem.data import game_data
+from pbem.base.data import game_data
 
 DATA_GAME = "space-swarm"
 

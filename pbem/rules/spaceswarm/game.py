@@ -33,13 +33,13 @@ from pbem.rules.spaceswarm.mapgen import (
     parse_map_text,
     read_map_file,
 )
+from pbem.base.yamlio import load_strict
 from pbem.rules.spaceswarm.options import OPTION_SPECS, Settings
 from pbem.rules.spaceswarm.position_check import check_position
 from pbem.rules.spaceswarm.setup import new_state
 from pbem.rules.spaceswarm.state import BID, OVER, RESEARCH, SwarmState
 from pbem.rules.spaceswarm.victory import scores
 from pbem.rules.spaceswarm.view import make_position, read_position, secrets_of, view_key
-from pbem.yamlio import load_strict
 
 MAX_TEMPLATE_STEPS = 12   # a whole turn: develop, discard, produce, move, attack... and reactions
 

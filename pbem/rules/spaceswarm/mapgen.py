@@ -19,12 +19,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from pbem import yamlio
-from pbem.rng import Rng
+from pbem.base import yamlio
+from pbem.base.safefile import UnreadableFile, read_regular_file
+from pbem.core.rng import Rng
 from pbem.rules.spaceswarm.data import SwarmData, swarm_data
 from pbem.rules.spaceswarm.hexmap import HexMap
 from pbem.rules.spaceswarm.terrain import STAR_CLUSTER, reachable
-from pbem.safefile import UnreadableFile, read_regular_file
 
 GENERATED = "generated"
 MAP_TEXT_START = "space-swarm-map:"

@@ -3,7 +3,7 @@
 The map: each space filled by its terrain (colours and one-character codes from
 games/space-swarm/terrain.yaml; an Alien Ruins already visited is shown as
 "visited ruins"), each race's stack as a fleet piece in the race's colour (from the
-colour-blind-safe palette, :mod:`pbem.render.palette`) with its count written on it;
+colour-blind-safe palette, :mod:`pbem.core.palette`) with its count written on it;
 the text map writes a stack as ``r3`` (race code and fleets).
 Sections: the races (attributes, technology in play, hand size), the turn order,
 the deck and the discard pile, and in a player's own digest their hand.
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from pbem.core.palette import fill_of, seat_colours
 from pbem.game import BoardPicture, HexCell, Piece, Section
-from pbem.render.palette import fill_of, seat_colours
 from pbem.rules.spaceswarm.attributes import current, permanent
 from pbem.rules.spaceswarm.data import swarm_data
 from pbem.rules.spaceswarm.state import BID, OVER, SwarmState

@@ -38,21 +38,13 @@ Values from the file are shown as short escaped excerpts.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import Any, Mapping
 
-from pbem.position_fields import (
-    expect_choice,
-    expect_flag,
-    expect_int,
-    expect_keys,
-    expect_list,
-    expect_mapping,
-    expect_option_values,
-    expect_player_names,
-    expect_text,
-    fail,
-    show,
+from pbem.core.position_fields import (
+    expect_choice, expect_flag, expect_int, expect_keys, expect_list, expect_mapping, expect_option_values,
+    expect_player_names, expect_text, fail, show,
 )
+from pbem.game import Game
 from pbem.rules.spaceswarm import victory
 from pbem.rules.spaceswarm.attributes import current, hand_limit
 from pbem.rules.spaceswarm.data import swarm_data
@@ -83,9 +75,6 @@ from pbem.rules.spaceswarm.state import (
 )
 from pbem.rules.spaceswarm.terrain import ALIEN_RUINS, STAR_CLUSTER, SUPER_NOVA
 from pbem.rules.spaceswarm.view import FORMAT, _read
-
-if TYPE_CHECKING:
-    from pbem.rules.spaceswarm.game import SpaceSwarmGame
 
 REQUIRED_KEYS = ("format", "options", "map", "players", "phase", "step", "round", "order", "turn_index", "turns",
                  "stack_moves", "stacks", "cards", "deck", "hands", "tech", "discard")
@@ -118,7 +107,7 @@ class SwarmPositionCheck:
     alive: list[str]                      # players with fleets, in seat order
     active: str                           # whose turn it is ("" in the Round Bid and once over)
 
-    def __init__(self, game: SpaceSwarmGame, position: Mapping[str, Any]) -> None:
+    def __init__(self, game: Game[Any], position: Mapping[str, Any]) -> None:
         self.game = game
         self.pos = position
 
@@ -548,7 +537,7 @@ class SwarmPositionCheck:
         return swarm_data().terrains[self.hexmap.terrain[self.hexmap.index(label)]].name
 
 
-def check_position(game: SpaceSwarmGame, position: Mapping[str, Any]) -> None:
+def check_position(game: Game[Any], position: Mapping[str, Any]) -> None:
     """Raise :class:`~pbem.game.PositionError` (one line naming the field) unless the game can start
     from ``position``."""
     SwarmPositionCheck(game, position).run()

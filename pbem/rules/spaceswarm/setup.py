@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from pbem.rng import Rng
+from pbem.core.rng import Rng
 from pbem.rules.spaceswarm.data import swarm_data
 from pbem.rules.spaceswarm.mapgen import GENERATED, Board, generate, parse_map_text
 from pbem.rules.spaceswarm.options import Settings

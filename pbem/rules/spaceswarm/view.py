@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Mapping
 
-from pbem.canonical import canonical
+from pbem.base.canonical import canonical
 from pbem.rules.spaceswarm.data import swarm_data
 from pbem.rules.spaceswarm.events import STANDING_KEYS, standing_order
 from pbem.rules.spaceswarm.hexmap import HexMap

@@ -20,7 +20,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Callable, Container, Generic, Mapping, Sequence, TypeVar
 
-from pbem.data import game_data
+from pbem.base.data import game_data
 from pbem.game import Event, IllegalAction, NeedsSecret, OptionSpec, Rng
 from pbem.rules.survive.board import Board
 from pbem.rules.survive.state import HAND, ISLAND, OVER, PLAY, STEP_BOARDERS, STEP_DEFENSE, Creature, State, Tile

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence  # (isinstance with typing's is se
 from functools import partial
 from typing import Any
 
-from pbem.choices import Chain, Pairs
+from pbem.core.choices import Chain, Pairs
 from pbem.game import Action, IllegalAction, NeedsSecret, Rng
 from pbem.rules.survive.actions import face_entry, handle_arg, is_none
 from pbem.rules.survive.base import (

@@ -15,7 +15,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any, Iterator, Mapping, Sequence
 
-from pbem.choices import LazyActions
+from pbem.core.choices import LazyActions
 from pbem.game import Action, IllegalAction, Rng
 from pbem.rules.survive.actions import handle_arg, swim_arg
 from pbem.rules.survive.base import NOWHERE, ActionHandler, Decider, Events, Spaces, SpacesWhere, StateT, event

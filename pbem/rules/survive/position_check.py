@@ -31,22 +31,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Sequence
 
-from pbem.position_fields import (  # noqa: F401  (re-exported for the games' checks)
-    expect_choice,
-    expect_flag,
-    expect_int,
-    expect_keys,
-    expect_list,
-    expect_mapping,
-    expect_null,
-    expect_option_values,
-    expect_player_names,
-    expect_text,
-    fail,
-    show,
-    type_name,
+from pbem.core.position_fields import (# noqa: F401  (re-exported for the games' checks)
+    expect_choice, expect_flag, expect_int, expect_keys, expect_list, expect_mapping, expect_null,
+    expect_option_values, expect_player_names, expect_text, fail, show, type_name,
 )
-from pbem.rng import Rng
+from pbem.core.rng import Rng
 from pbem.rules.survive.board import Board
 from pbem.rules.survive.reactions import ORDERS
 from pbem.rules.survive.rules import SurviveRules

@@ -11,7 +11,7 @@ after the mover.  A player holding a tile that answers the attacker (the tile ba
 * ``never`` - do not (noted in that player's private events only);
 * ``ask``   - open a ``defense`` decision: ``{defend: TILE}`` or ``{defend: none}``.
 
-Standing orders are private (and may be sealed, see :mod:`pbem.sealed`).  What a played
+Standing orders are private (and may be sealed, see :mod:`pbem.core.sealed`).  What a played
 tile does is its rule's entry in :meth:`ReactionRules.reaction_effect_table`; the core's
 ``remove-attacker`` removes the creature and closes the window.  When nobody answers,
 the creature's ``attack`` happens.

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any, Callable, Mapping, Sequence
 
-from pbem.choices import Chain, Pairs
+from pbem.core.choices import Chain, Pairs
 from pbem.game import (
     Action,
     Decision,
@@ -23,7 +23,7 @@ from pbem.game import (
     Rng,
     best_scored,
 )
-from pbem.position_fields import fail
+from pbem.core.position_fields import fail
 from pbem.rules.survive.actions import SHAPES, ActionShape, action_kind
 from pbem.rules.survive.base import Events, Spaces, StateT, event
 from pbem.rules.survive.creatures import CreatureRules
@@ -42,8 +42,8 @@ from pbem.rules.survive.state import (
     at,
     ship_of,
 )
+from pbem.base.yamlio import dump_flow
 from pbem.rules.survive.tiles import TileRules
-from pbem.yamlio import dump_flow
 
 #: the key of the Rng of the set-up played on a copy by :meth:`SurviveRules.check_setup_can_finish`
 SETUP_TRIAL_KEY = b"pbem playable: set-up"
@@ -424,7 +424,7 @@ class SurviveRules(ViewRules[StateT]):
 
     def scores_none(self, actions: Sequence[Mapping[str, Any]]) -> bool:
         """Do the core's scores (:meth:`bot_preferences`) score every one of ``actions`` 0: no
-        moves and no ``{done: move}`` (a :class:`~pbem.choices.Pairs` by what it makes, without
+        moves and no ``{done: move}`` (a :class:`~pbem.core.choices.Pairs` by what it makes, without
         making them)."""
         if isinstance(actions, Chain):
             return all(self.scores_none(part) for part in actions.parts)
@@ -516,7 +516,7 @@ class SurviveRules(ViewRules[StateT]):
         return scores
 
     def never_scored(self, make: Callable[[Any, Any], Action]) -> bool:
-        """Are the actions ``make`` makes (:class:`~pbem.choices.Pairs`) ones the core's scores
+        """Are the actions ``make`` makes (:class:`~pbem.core.choices.Pairs`) ones the core's scores
         never score, not being moves: set-up placements, creature-moving tiles, step 4's orders."""
         return make is _placement or make is _ship_placement or isinstance(make, _TilePlay) or make == self.creature_to
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Sequence
 
+from pbem.core.position_fields import fail
 from pbem.game import HANDS_OVER, IllegalAction, Rng
-from pbem.position_fields import fail
 from pbem.rules.survive.actions import handle_arg
 from pbem.rules.survive.base import ActionHandler, Decider, Events, OutcomeTest, StateT, event
 from pbem.rules.survive.scoring import ScoringRules

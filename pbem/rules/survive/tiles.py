@@ -21,8 +21,8 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, Mapping
 
+from pbem.core.position_fields import fail
 from pbem.game import NEEDS_CHANCE, IllegalAction, Rng
-from pbem.position_fields import fail
 from pbem.rules.survive.actions import handle_arg, handle_list, is_none
 from pbem.rules.survive.base import (
     ActionHandler,

@@ -19,7 +19,7 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Any, Mapping, Sequence
 
-from pbem.canonical import canonical
+from pbem.base.canonical import canonical
 from pbem.game import ActionPlaces, BoardPicture, HexCell, OrderField, OrderForm, default_places
 from pbem.rules.survive.base import StateT
 from pbem.rules.survive.flow import TurnFlow

@@ -1,0 +1,299 @@
+"""``pbem git ...``: the turn exchange through a shared git repository (docs/git.md).
+
+The logic is in plain modules: :mod:`~pbem.transport.git.repo` (the git
+command line), :mod:`~pbem.transport.git.incoming` (which moves, in which
+order, read as git objects), :mod:`~pbem.transport.git.answers` (refusals,
+submit and receipts), :mod:`~pbem.transport.git.verify` (signed commits),
+:mod:`~pbem.transport.git.tree` (the moderator's trees, built with plumbing),
+:mod:`~pbem.transport.git.sync` (the moderator's round trip),
+:mod:`~pbem.transport.git.seed` (sealed seed) and :mod:`~pbem.transport.git.setup`
+(set-up and the CI workflow).  Heavy imports happen inside the commands.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pbem.base.errors import PbemError
+from pbem.cli.common import GAME_DIR
+
+
+def _game(game_dir: Path) -> Any:
+    from pbem.store.gamedir import GameDir
+    gd = GameDir(game_dir)
+    gd.require()
+    return gd
+
+
+@click.group("git", context_settings={"help_option_names": ["-h", "--help"]})
+def git() -> None:
+    """Exchange turns through a shared git repository.
+
+    Players add signed moves under GAME_DIR/incoming/PLAYER/ and push; the
+    moderator (a person or the repository's CI) runs `pbem git sync`.
+
+    \b
+    Example:
+      pbem git init game1 --ci github && git push -u origin main
+      pbem git sync game1
+    """
+
+
+# --- init -----------------------------------------------------------------------
+
+@git.command("init")
+@GAME_DIR
+@click.option("--ci", type=click.Choice(["github"]), default=None,
+              help="write .github/workflows/pbem-GAME.yml so the repository's CI is the moderator of moves sent "
+                   "as pull requests from forks (seals the seed; puts the pbem wheel and hashed requirements "
+                   "in .pbem/; prints what to set up on GitHub)")
+@click.option("--seal-seed", "seal", is_flag=True, help="store the seed encrypted to the moderator key (moderator.seed.age)")
+@click.option("--verify-commits", is_flag=True, help="require moves to come in commits SSH-signed by their owner")
+@click.option("--reveal-at-end", is_flag=True, help="reveal the seed in the log when the game is over")
+@click.option("--secret", default=None, help="name of the environment secret holding this game's moderator key "
+              "(default: PBEM_MODERATOR_KEY_<GAME ID>)")
+@click.option("--environment", default=None, help="the GitHub environment holding the secret, open only to the "
+              "game's branch (default: pbem-moderator)")
+@click.option("--tick-cron", default=None, help="when CI runs on its own (deadlines, bot seats, a sweep of open pull "
+              "requests), as a cron line (default: hourly at a minute chosen by the game id)")
+@click.option("--pbem-spec", default=None, help="install pbem in CI with `pip install SPEC` instead of the "
+              "hash-pinned wheel in .pbem/ (e.g. git+https://github.com/you/pbem@COMMIT); its safety is yours")
+@click.option("--branch", default=None, help="the shared branch (default: the current branch)")
+@click.option("--no-commit", is_flag=True, help="write the files but do not commit them")
+@click.option("--force", is_flag=True, help="replace an existing, different workflow (or one of an earlier, "
+              "push-triggered pbem) or vendored pbem")
+def init_cmd(game_dir: Path, ci: str | None, seal: bool, verify_commits: bool, reveal_at_end: bool,
+             secret: str | None, environment: str | None, tick_cron: str | None, pbem_spec: str | None,
+             branch: str | None, no_commit: bool, force: bool) -> None:
+    """Prepare a game folder inside a git clone for the git exchange and commit it.
+
+    Run it in the moderator's clone after `pbem new`. The moderator's private
+    folder GAME_DIR/moderator/ is git-ignored and never committed. With
+    --ci github it needs the package index once, to pin pbem's dependencies
+    by hash for the CI runner, refuses other workflows that could hand a
+    player the key, and prints the settings to make on GitHub.
+
+    \b
+    Example:
+      pbem new game1 --game atlantis --player red=alice.pub --player blue=bob.pub
+      pbem git init game1 --ci github --verify-commits && git push -u origin main
+    """
+    from pbem.transport.git.setup import InitOptions
+    opts = InitOptions(ci=ci, seal=seal, verify_commits=verify_commits, reveal_at_end=reveal_at_end,
+                       pbem_spec=pbem_spec or None, secret=secret, environment=environment, tick_cron=tick_cron,
+                       branch=branch, commit=not no_commit, force=force)
+    _init(game_dir, opts)
+
+
+def _init(game_dir: Path, opts: Any) -> None:
+    from pbem.transport.git.setup import init_git
+    result = init_git(_game(game_dir), opts)
+    for path in result.removed:
+        click.echo(f"removed {path}")
+    for path in result.written:
+        click.echo(f"wrote {path}")
+    if result.commit:
+        click.echo(f"committed {result.commit[:12]}; now push it: git push -u origin {result.branch}")
+    elif opts.commit:
+        click.echo("nothing new to commit")
+    for line in result.warnings:
+        click.echo(f"warning: {line}")
+    if result.checklist:
+        click.echo("Now on GitHub (docs/git.md, \"The moderator as CI\"); pbem cannot check these for you:")
+        for number, item in enumerate(result.checklist, 1):
+            click.echo(f"  {number}. {item}")
+
+
+# --- sync -------------------------------------------------------------------------
+
+@git.command("sync")
+@GAME_DIR
+@click.option("--verify-commits/--no-verify-commits", default=None,
+              help="require moves to come in commits SSH-signed by their owner (default: moderator/git.yaml)")
+@click.option("--reveal-at-end/--no-reveal-at-end", default=None,
+              help="reveal the seed in the log once the game is over (default: moderator/git.yaml)")
+@click.option("--tick/--no-tick", default=None,
+              help="after the moves, apply deadlines and let bot seats move (pbem tick) and commit that "
+                   "(default: moderator/git.yaml)")
+@click.option("--token-env", default=None, help="name of an environment variable holding an HTTP token to "
+              "fetch and push with, e.g. PBEM_GIT_TOKEN set from GitHub's job token in CI")
+@click.option("--remote", default=None, help="the shared remote (default: the branch's upstream, else origin)")
+@click.option("--branch", default=None, help="the shared branch (default: the current branch)")
+@click.option("--attempts", type=click.IntRange(1, 100), default=None,
+              help="how often to retry a push that raced a player's push (default 5)")
+@click.option("--pull-requests/--no-pull-requests", default=None,
+              help="also take moves from every pull request's GAME_DIR/incoming/PLAYER/ (GitHub's refs/pull/N/head), "
+                   "read as git objects; the shared branch is then trusted as only the moderator writes it "
+                   "(default: moderator/git.yaml)")
+@click.option("--local", "local", is_flag=True, help="do not fetch or push: process and commit in this clone only")
+def sync_cmd(game_dir: Path, verify_commits: bool | None, reveal_at_end: bool | None, tick: bool | None,
+             token_env: str | None, remote: str | None, branch: str | None, attempts: int | None,
+             pull_requests: bool | None, local: bool) -> None:
+    """Fetch, submit the incoming moves in order, commit receipts, log,
+    digests and secrets, and push (retrying when a player pushed meanwhile).
+
+    Moves are read from git objects, never checked out, and taken in the
+    order of the commits that added them, then by file name; each is
+    answered in receipts/PLAYER/NAME.txt and left out of incoming/. The game
+    folder is published as it is on disk: what others pushed outside
+    incoming/PLAYER/ is left out and listed. At most 200 moves are taken
+    between two pushes. With --tick, expired deadlines and bot seats are
+    applied afterwards, with the deadline clock taken from the history.
+
+    \b
+    Example:  pbem git sync game1 --verify-commits --tick
+              pbem git sync game1 --pull-requests     # GitHub: moves come as pull requests
+    """
+    _sync(game_dir, verify_commits, reveal_at_end, tick, token_env, remote, branch, attempts, pull_requests,
+         local)
+
+
+def _sync(game_dir: Path, verify_commits: bool | None, reveal_at_end: bool | None, tick: bool | None,
+          token_env: str | None, remote: str | None, branch: str | None, attempts: int | None,
+          pull_requests: bool | None, local: bool) -> None:
+    import datetime as dt
+
+    from pbem.transport.git.repo import Identity
+    from pbem.transport.git.sync import LEFT_OUT_SHOWN, SyncOptions, sync
+    gd = _game(game_dir)
+    settings, warning = _private_settings(gd)
+    if warning:
+        click.echo(warning)
+    opts = SyncOptions(
+        verify_commits=settings.verify_commits if verify_commits is None else verify_commits,
+        reveal_at_end=settings.reveal_at_end if reveal_at_end is None else reveal_at_end,
+        remote=remote or settings.remote, branch=branch or settings.branch,
+        attempts=attempts or settings.attempts, use_remote=not local,
+        identity=Identity(settings.user_name, settings.user_email),
+        tick=settings.tick if tick is None else tick,
+        token=_env_value(token_env) if token_env else None,
+        pull_requests=settings.pull_requests if pull_requests is None else pull_requests)
+    report = sync(gd, opts)
+    for outcome in report.outcomes:
+        click.echo(f"{'accepted' if outcome.accepted else 'rejected'} {outcome.item}: {outcome.text}")
+    for line in report.left_out[:LEFT_OUT_SHOWN]:
+        click.echo(line)
+    if len(report.left_out) > LEFT_OUT_SHOWN:
+        click.echo(f"left out {len(report.left_out) - LEFT_OUT_SHOWN} more (the commit messages list them)")
+    for note in report.notes:
+        click.echo(f"note: {note}")
+    for entry in report.ticked:
+        click.echo(f"log entry {entry['index']}: {entry['action']} for {entry['player']} - {entry['reason']}")
+    for d in report.reminders:
+        due = dt.datetime.fromtimestamp(d.due, dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+        click.echo(f"reminder: {d.player}'s decision is due {due}")
+    if report.races:
+        click.echo(f"others pushed meanwhile {report.races} time(s); their commits were taken in and retried")
+    if report.pushed:
+        click.echo(f"pushed {len(report.commits)} commit(s) to {report.target}")
+    elif report.commits and local:
+        click.echo(f"committed {len(report.commits)} commit(s) locally (not pushed)")
+    elif not report.outcomes and not report.ticked:
+        click.echo(f"nothing to do: no incoming moves ({report.target} is up to date)")
+
+
+def _private_settings(gd: Any) -> tuple[Any, str]:
+    """The settings in GAME_DIR/moderator/git.yaml, unless that file is tracked in git (someone pushed
+    it and a checkout put it there): then the defaults, and a line saying so."""
+    from pbem.transport.git.repo import Repo
+    from pbem.transport.git.settings import GitSettings, load_settings, settings_path
+    path = settings_path(gd)
+    if path.is_file():
+        repo = Repo.discover(gd.root)
+        rel = repo.rel(path)
+        if repo.run("ls-files", "--error-unmatch", "--", f":(literal){rel}", check=False).returncode == 0:
+            return GitSettings(), (f"warning: {rel} is tracked in git (pushed by someone), so it is not read; "
+                                   "using the command-line options and the defaults")
+    return load_settings(gd), ""
+
+
+def _env_value(name: str) -> str:
+    value = os.environ.get(name)
+    if not value:
+        raise PbemError(f"environment variable {name} is not set or empty")
+    return value
+
+
+# --- the sealed seed ----------------------------------------------------------------
+
+@git.command("seal-seed")
+@GAME_DIR
+@click.option("--no-commit", is_flag=True, help="write GAME_DIR/moderator.seed.age but do not commit it")
+def seal_seed_cmd(game_dir: Path, no_commit: bool) -> None:
+    """Store moderator/seed encrypted to the moderator's public key (from the
+    log header) as GAME_DIR/moderator.seed.age, so a CI moderator holding the
+    moderator's private key can restore it. The plain seed never leaves
+    GAME_DIR/moderator/.
+
+    \b
+    Example:  pbem git seal-seed game1 && git push
+    """
+    _seal(game_dir, no_commit)
+
+
+def _seal(game_dir: Path, no_commit: bool) -> None:
+    from pbem.transport.git.repo import Repo
+    from pbem.transport.git.seed import seal_seed
+    from pbem.transport.git.sync import commit
+    gd = _game(game_dir)
+    written = seal_seed(gd).written
+    for path in written:
+        click.echo(f"wrote {path} (readable only with the moderator key)")
+    if not no_commit:
+        repo = Repo.discover(gd.root)
+        sha = commit(repo, gd, repo.rel(gd.root), "pbem: seal the moderator's seed for CI",
+                     extra=tuple(repo.rel(p) for p in written))
+        click.echo(f"committed {sha[:12]}; push it" if sha else "already committed")
+
+
+@git.command("unseal-seed")
+@GAME_DIR
+@click.option("--key", "key_path", type=click.Path(path_type=Path), default=None,
+              help="the moderator's private key file (copied to GAME_DIR/moderator/)")
+@click.option("--key-env", default=None, help="name of an environment variable holding the private key, "
+              "e.g. PBEM_MODERATOR_KEY in CI")
+def unseal_seed_cmd(game_dir: Path, key_path: Path | None, key_env: str | None) -> None:
+    """Restore GAME_DIR/moderator/seed (and the moderator key) from
+    GAME_DIR/moderator.seed.age: what a CI moderator does before syncing.
+
+    \b
+    Example:  pbem git unseal-seed game1 --key-env PBEM_MODERATOR_KEY
+    """
+    _unseal(game_dir, key_path, key_env)
+
+
+def _unseal(game_dir: Path, key_path: Path | None, key_env: str | None) -> None:
+    from pbem.transport.git.seed import unseal_seed
+    if key_path is not None and key_env is not None:
+        raise PbemError("give either --key or --key-env, not both")
+    key_text = None
+    if key_env is not None:
+        key_text = os.environ.get(key_env)
+        if not key_text:
+            raise PbemError(f"environment variable {key_env} is not set or empty")
+    for path in unseal_seed(_game(game_dir), key_path, key_text):
+        click.echo(f"restored {path}")
+
+
+# --- helpers for players -----------------------------------------------------------------
+
+@git.command("allowed-signers")
+@GAME_DIR
+def allowed_signers_cmd(game_dir: Path) -> None:
+    """Print an allowed-signers file for the players' keys (namespace git),
+    to check signed commits yourself.
+
+    \b
+    Example:
+      pbem git allowed-signers game1 > signers
+      git -c gpg.ssh.allowedSignersFile=signers log --format='%h %G? %GS %s'
+    """
+    _allowed(game_dir)
+
+
+def _allowed(game_dir: Path) -> None:
+    from pbem.transport.git.verify import allowed_signers
+    click.echo(allowed_signers(_game(game_dir).entries()[0]), nl=False)

@@ -1,0 +1,85 @@
+"""`pbem mail ...`: the turn exchange by e-mail (settings in GAME_DIR/moderator/mail.toml)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pbem.cli.common import GAME_DIR
+
+
+def _echo(report: Any) -> None:
+    for line in report.lines:
+        click.echo(line)
+
+
+def _setup(game_dir: Path) -> tuple[Any, Any]:
+    from pbem.store.gamedir import GameDir
+    from pbem.transport.mail.config import load_config
+    gd = GameDir(game_dir)
+    gd.require()
+    return gd, load_config(gd)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def mail() -> None:
+    """Exchange turns by e-mail: send digests, fetch signed moves, reply with receipts.
+
+    Settings (server, login, the players' addresses) are read from
+    GAME_DIR/moderator/mail.toml (or mail.yaml); passwords come from
+    PBEM_SMTP_PASSWORD and PBEM_IMAP_PASSWORD.  See docs/email.md.
+
+    \b
+    Example (crontab, every 5 minutes):
+      */5 * * * *  cd /srv/pbem && pbem mail run game1 >> game1-mail.log 2>&1
+    """
+
+
+@mail.command()
+@GAME_DIR
+@click.option("--player", "players", multiple=True, help="send only to this player (repeatable)")
+@click.option("--if-changed", is_flag=True, help="skip players who already have the digest of the last log entry")
+def send(game_dir: Path, players: tuple[str, ...], if_changed: bool) -> None:
+    """Mail each player the current digest: text, HTML with a PNG board, the SVG
+    board and their own encrypted secrets.  One message per player.
+
+    \b
+    Example:  PBEM_SMTP_PASSWORD=... pbem mail send game1
+    """
+    from pbem.transport.mail.cycle import send_digests
+    gd, cfg = _setup(game_dir)
+    _echo(send_digests(gd, cfg, players, only_changed=if_changed))
+
+
+@mail.command()
+@GAME_DIR
+def fetch(game_dir: Path) -> None:
+    """Read new messages (IMAP or Maildir), submit the signed moves in them, oldest
+    first, and reply to each sender with a receipt.  Each message is handled once;
+    messages without a move are left alone and listed.
+
+    \b
+    Example:  PBEM_IMAP_PASSWORD=... PBEM_SMTP_PASSWORD=... pbem mail fetch game1
+    """
+    from pbem.transport.mail.cycle import fetch_moves
+    gd, cfg = _setup(game_dir)
+    _echo(fetch_moves(gd, cfg))
+
+
+@mail.command()
+@GAME_DIR
+@click.option("--verbose", "-v", is_flag=True, help="also say so when there was nothing to do")
+def run(game_dir: Path, verbose: bool) -> None:
+    """One cycle for cron: fetch and submit moves, reply with receipts, then send
+    the new digest to every player who does not have it yet.  Prints nothing
+    when nothing happened (so cron sends no mail), unless --verbose.
+
+    \b
+    Example:  */5 * * * *  cd /srv/pbem && pbem mail run game1 >> game1-mail.log 2>&1
+    """
+    from pbem.transport.mail.cycle import run_cycle
+    gd, cfg = _setup(game_dir)
+    report = run_cycle(gd, cfg)
+    if verbose or not report.idle:
+        _echo(report)

@@ -1,0 +1,106 @@
+"""Legal actions as a sequence that makes each action only when it is read.
+
+A bot picks one of the legal actions by its index (:mod:`pbem.core.bots`); where the actions are
+every pairing of two lists (a set-up placement: every explorer in reserve on every empty
+tile, a few hundred), listing them all to take one is most of the bot's work.  A
+:class:`Pairs` has the length and the order of the full list and builds only the actions
+asked for, so the bot takes the same action as from the list (``Game.legal_choices``).
+A :class:`Chain` puts such sequences one after the other.  (The Survive games' movement
+step has its own: ``pbem.rules.survive.movement.MoveChoices``.)
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Iterator, Sequence, TypeVar, overload
+
+A = TypeVar("A")
+B = TypeVar("B")
+
+Action = dict[str, Any]
+
+
+class LazyActions(Sequence[Action]):
+    """A sequence of actions made when read: subclasses give ``__len__``, ``__iter__`` and
+    :meth:`item`; indexing (negative indexes, slices, the bounds) is done here once."""
+
+    def item(self, k: int) -> Action:
+        """The action at ``0 <= k < len(self)``."""
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, k: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> list[Action]: ...
+
+    def __getitem__(self, k: int | slice) -> Action | list[Action]:
+        if isinstance(k, slice):
+            return [self.item(i) for i in range(*k.indices(len(self)))]
+        n = len(self)
+        if k < 0:
+            k += n
+        if not 0 <= k < n:
+            raise IndexError("legal action index out of range")
+        return self.item(k)
+
+
+class Pairs(LazyActions):
+    """``[make(a, b) for a in firsts for b in seconds]``, made one item at a time."""
+
+    def __init__(self, firsts: Sequence[A], seconds: Sequence[B], make: Callable[[A, B], Action]) -> None:
+        self._firsts, self._seconds, self._make = list(firsts), list(seconds), make
+
+    @property
+    def make(self) -> Callable[[Any, Any], Action]:
+        """The function that makes each action (a bot's scores may depend on it alone)."""
+        return self._make
+
+    def __len__(self) -> int:
+        return len(self._firsts) * len(self._seconds)
+
+    def item(self, k: int) -> Action:
+        first, second = divmod(k, len(self._seconds))
+        return self._make(self._firsts[first], self._seconds[second])
+
+    def __iter__(self) -> Iterator[Action]:
+        make = self._make
+        return (make(a, b) for a in self._firsts for b in self._seconds)
+
+
+class Chain(LazyActions):
+    """The sequences one after the other (a list of actions, then :class:`Pairs`...), read by
+    index (the parts' lengths are asked only when an index or the length is)."""
+
+    def __init__(self, parts: Sequence[Sequence[Action]]) -> None:
+        self._parts = list(parts)
+        self._ends: list[int] | None = None
+
+    @property
+    def parts(self) -> list[Sequence[Action]]:
+        """The sequences chained, in order."""
+        return self._parts
+
+    def ends(self) -> list[int]:
+        """Where each part ends (the index after its last action)."""
+        if self._ends is None:
+            self._ends = []
+            total = 0
+            for part in self._parts:
+                total += len(part)
+                self._ends.append(total)
+        return self._ends
+
+    def __len__(self) -> int:
+        ends = self.ends()
+        return ends[-1] if ends else 0
+
+    def item(self, k: int) -> Action:
+        start = 0
+        for part, end in zip(self._parts, self.ends()):
+            if k < end:
+                return part[k - start]
+            start = end
+        raise IndexError("legal action index out of range")   # pragma: no cover - the ends cover every index
+
+    def __iter__(self) -> Iterator[Action]:
+        for part in self._parts:
+            yield from part

@@ -1,0 +1,1 @@
+"""The commands' work: new, submit, check, audit, moderator entries, deadlines, repair, the demo."""

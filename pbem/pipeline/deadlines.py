@@ -1,0 +1,141 @@
+"""Deadlines for pending decisions, and `pbem tick`.
+
+The deadline rules are public (in the log header, set by `pbem new
+--deadline-hours`); the times entries were appended are moderator-private
+(`moderator/clock.json`) and never logged, so logs and digests stay
+deterministic.  A decision's deadline is the time of the entry since which
+the player has been waiting, plus the rule's hours, plus every `extend`
+granted to that player since then.
+"""
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.base.errors import PbemError
+from pbem.base.fsutil import write_atomic
+from pbem.pipeline.moderator import moderate
+from pbem.pipeline.repair import load_repaired
+from pbem.store.entryclock import read_clock
+from pbem.store.gamedir import GameDir
+from pbem.store.table import bot_seats, closed_message, revealed_at
+
+ON_EXPIRY = ("bot", "pass", "wait")
+REMINDERS = "reminders.json"
+
+
+@dataclass(frozen=True)
+class DeadlineRules:
+    hours: float
+    on_expiry: str = "bot"       # bot: a random bot decides; pass: decline where the rules allow; wait: remind only
+    remind_hours: float = 24.0   # remind this long before the deadline
+
+    def to_data(self) -> dict[str, Any]:
+        return {"hours": self.hours, "on_expiry": self.on_expiry, "remind_hours": self.remind_hours}
+
+
+def rules_of(header: dict[str, Any]) -> DeadlineRules | None:
+    data = header.get("deadlines")
+    return DeadlineRules(**data) if data else None
+
+
+def check_rules(hours: float | None, on_expiry: str, remind_hours: float) -> DeadlineRules | None:
+    if hours is None:
+        return None
+    if hours <= 0 or remind_hours < 0:
+        raise PbemError("--deadline-hours must be positive and --remind-hours not negative")
+    if on_expiry not in ON_EXPIRY:
+        raise PbemError(f"--on-expiry must be one of {', '.join(ON_EXPIRY)}")
+    return DeadlineRules(hours, on_expiry, remind_hours)
+
+
+def waiting_since(entries: list[dict[str, Any]], player: str) -> int | None:
+    """Index of the entry since which ``player`` has been pending without a break."""
+    since = None
+    for entry in entries:
+        if "pending" not in entry:
+            continue
+        if any(d["player"] == player for d in entry["pending"]):
+            since = entry["index"] if since is None else since
+        else:
+            since = None
+    return since
+
+
+@dataclass
+class Deadline:
+    player: str
+    since: int
+    due: float
+
+
+def deadlines(gd: GameDir, entries: list[dict[str, Any]]) -> list[Deadline]:
+    rules = rules_of(entries[0])
+    if rules is None:
+        return []
+    clock = read_clock(gd.moderator_dir)
+    pending = [e for e in entries if "pending" in e]
+    players = sorted({d["player"] for d in pending[-1]["pending"]}) if pending else []
+    out = []
+    for player in players:
+        since = waiting_since(entries, player)
+        if since is None or str(since) not in clock:
+            continue
+        extra = sum(e.get("hours", 0) for e in entries[since + 1:]
+                    if e.get("action") == "extend" and e.get("player") == player)
+        out.append(Deadline(player, since, clock[str(since)] + 3600 * (rules.hours + extra)))
+    return out
+
+
+@dataclass
+class TickReport:
+    reminders: list[Deadline] = field(default_factory=list)
+    entries: list[dict[str, Any]] = field(default_factory=list)
+    waiting: list[Deadline] = field(default_factory=list)
+
+
+def tick(gd: GameDir, now: float | None = None, max_entries: int = 200) -> TickReport:
+    """Remind, apply the expiry rule, and let bot seats move; returns what it did."""
+    now = time.time() if now is None else now
+    report = TickReport()
+    closed = revealed_at(gd.entries())
+    if closed is not None:
+        raise PbemError(closed_message(closed) + "; remove this game from cron")
+    for _ in range(max_entries):
+        table = load_repaired(gd)
+        if table.paused or table.game.result(table.state) is not None:
+            break
+        pending = [d.player for d in table.game.pending(table.state)]
+        bots = [p for p in pending if bot_seats(table.entries).get(p) == "bot"]
+        if bots:
+            report.entries.append(moderate(gd, "bot-move", "seat held by a bot", player=bots[0]))
+            continue
+        rules = rules_of(table.header)
+        expired = [d for d in deadlines(gd, table.entries) if d.due <= now]
+        if rules is None or not expired or rules.on_expiry == "wait":
+            break
+        d = expired[0]
+        how = {"bot": "a bot decides", "pass": "the decision is declined where the rules allow"}[rules.on_expiry]
+        report.entries.append(moderate(gd, "timeout", f"no move from {d.player} within {rules.hours:g} hours "
+                                                      f"(deadline rule: {how})", player=d.player,
+                                       policy=rules.on_expiry))
+    entries = gd.entries()
+    rules = rules_of(entries[0])
+    if rules is not None:
+        sent = _read_reminders(gd)
+        for d in deadlines(gd, entries):
+            report.waiting.append(d)
+            if d.due - 3600 * rules.remind_hours <= now and sent.get(d.player) != d.since:
+                report.reminders.append(d)
+                sent[d.player] = d.since
+        write_atomic(gd.moderator_dir / REMINDERS, json.dumps(sent, sort_keys=True), mode=0o600)
+    return report
+
+
+def _read_reminders(gd: GameDir) -> dict[str, int]:
+    try:
+        return json.loads((gd.moderator_dir / REMINDERS).read_text())
+    except (FileNotFoundError, ValueError):
+        return {}

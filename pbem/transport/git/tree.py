@@ -1,0 +1,253 @@
+"""The moderator's commits, built from the moderator's files with plumbing.
+
+The game folder that ``pbem git sync`` publishes is the moderator's folder on
+disk: :class:`TreeMaker` hashes those files into blobs (``hash-object
+--no-filters``: byte for byte, whatever any ``.gitattributes`` says) and builds
+each commit's tree in a private index (``GAME/moderator/sync.index.PID``), never the
+clone's own index or work tree:
+
+* outside the game folder, the *base* tree: the moderator's last commit (a shared
+  branch that players push to) or the shared branch itself (pull requests, where
+  only the moderator writes the branch);
+* the game folder (but ``moderator/`` and ``incoming/``'s sub-folders): the files on
+  disk, regular files only, without pbem's temporary files, ``.git`` folders and
+  files a ``.gitignore`` excludes (unless they are already published);
+* the game's ``incoming/PLAYER/`` files: the items still waiting (``carried``);
+* other games' folders in the same repository: as the shared branch has them (their
+  own moderator publishes them), without any path that would stop a checkout.
+
+After a sync, :func:`reset_index` points the clone's index at the new commit
+without touching the work tree, marking the players' files that exist only in
+git as skip-worktree, so ``git status`` in the moderator's clone stays clean.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pbem.base.errors import PbemError
+from pbem.base.fsutil import TEMP_NAME
+from pbem.store.gamedir import GameDir
+from pbem.store.log import LOG_NAME
+from pbem.transport.git.incoming import INCOMING, path_problem
+from pbem.transport.git.repo import GitError, Repo, TreeEntry
+
+INDEX_NAME = "sync.index"
+ZERO = "0" * 40
+#: a file on disk as the sync last hashed it: (device, inode, size, mtime, ctime) -> its blob
+StatKey = tuple[int, int, int, int, int]
+#: a path in a tree (bytes, from the repository's root) -> (mode, object id)
+Files = dict[bytes, tuple[str, str]]
+
+
+class PublishRefused(PbemError):
+    """The moderator's files cannot be published as they are (one line)."""
+
+
+def _join(prefix: bytes, rel: bytes) -> bytes:
+    return prefix + b"/" + rel if prefix else rel
+
+
+def under(path: bytes, folder: bytes) -> bool:
+    """True when ``path`` is ``folder`` or inside it (everything is inside the root, b'')."""
+    return not folder or path == folder or path.startswith(folder + b"/")
+
+
+def is_waiting_item(path: bytes, game: bytes) -> bool:
+    """A player's file below GAME/incoming/ (not the moderator's README directly in it)."""
+    inside = _join(game, INCOMING.encode()) + b"/"
+    return path.startswith(inside) and b"/" in path[len(inside):]
+
+
+def _kind(mode: str) -> str:
+    return "commit" if mode == "160000" else "blob"
+
+
+def _record(mode: str, oid: str, path: bytes) -> bytes:
+    return f"{mode} {oid}\t".encode() + path + b"\0"
+
+
+@dataclass
+class TreeMaker:
+    """Builds the moderator's trees for one sync (it remembers what it hashed and listed)."""
+
+    repo: Repo
+    gd: GameDir
+    prefix: str                                   # the game folder, repository-relative ('' at the root)
+    _hashed: dict[str, tuple[StatKey, str]] = field(default_factory=dict)
+    _ignored: dict[str, bool] = field(default_factory=dict)
+    _listings: dict[str, list[TreeEntry]] = field(default_factory=dict)
+
+    @property
+    def game(self) -> bytes:
+        return self.prefix.encode()
+
+    def index_path(self) -> Path:
+        """This process's private index: a git command that outlives a killed sync (one it started
+        just before it was killed) can never write into the index of the next sync."""
+        return self.gd.moderator_dir / f"{INDEX_NAME}.{os.getpid()}"
+
+    def remove_old_indexes(self) -> None:
+        """Remove the private indexes (and their locks) that killed syncs left behind."""
+        mine = self.index_path().name
+        for path in self.gd.moderator_dir.glob(f"{INDEX_NAME}*"):
+            if not path.name.startswith(mine):
+                path.unlink(missing_ok=True)
+
+    # --- trees as lists ------------------------------------------------------------------
+    def listing(self, tree: str) -> list[TreeEntry]:
+        """Every file of a tree (paths from the root); remembered, as the sync builds on its own trees."""
+        if tree not in self._listings:
+            self._listings[tree] = self.repo.ls_tree(tree)
+        return self._listings[tree]
+
+    def other_games(self, tree: str) -> list[bytes]:
+        """The other game folders in a tree: folders holding a log.yaml, outside this game's folder."""
+        name = LOG_NAME.encode()
+        found = []
+        for entry in self.listing(tree):
+            if entry.path == name or entry.path.endswith(b"/" + name):
+                folder = entry.path[: -len(name) - 1] if entry.path != name else b""
+                if folder and not under(folder, self.game) and not under(self.game, folder):
+                    found.append(folder)
+        return found
+
+    def own_files(self, tree: str) -> Files:
+        """The game folder's published files in a tree (its waiting items left out)."""
+        return {e.path: (e.mode, e.oid) for e in self.listing(tree)
+                if under(e.path, self.game) and not is_waiting_item(e.path, self.game)}
+
+    # --- the moderator's files on disk -----------------------------------------------------
+    def disk_files(self, published: Iterable[bytes], seed: bytes | None = None,
+                   revealed: Callable[[], bool] = lambda: False) -> Files:
+        """The game folder on disk as blobs (what to publish).  ``published``: paths already in the
+        shared tree (a .gitignore does not take them out).  ``seed``: refuse any new or changed file
+        that holds it (lower-case hex) unless ``revealed()`` says the log has revealed it."""
+        root = self.gd.root
+        found: list[tuple[str, os.stat_result]] = []
+        for dirpath, dirnames, filenames in os.walk(root):
+            rel_dir = os.path.relpath(dirpath, root)
+            rel_dir = "" if rel_dir == "." else rel_dir.replace(os.sep, "/")
+            keep = []
+            for name in dirnames:
+                if name.casefold().rstrip(". ") == ".git" or (not rel_dir and name == "moderator") \
+                        or rel_dir == INCOMING:
+                    continue
+                keep.append(name)
+            dirnames[:] = sorted(keep)
+            for name in sorted(filenames):
+                if TEMP_NAME.match(name) or "\n" in name or name.casefold().rstrip(". ") == ".git":
+                    continue
+                rel = f"{rel_dir}/{name}" if rel_dir else name
+                info = os.lstat(os.path.join(dirpath, name))
+                if stat.S_ISREG(info.st_mode):
+                    found.append((rel, info))
+        known = {os.fsdecode(p) for p in published}
+        in_repo = {rel: f"{self.prefix}/{rel}" if self.prefix else rel for rel, _info in found}
+        self._check_ignored([in_repo[rel] for rel, _info in found if in_repo[rel] not in known])
+        files: Files = {}
+        todo: list[tuple[str, StatKey, str]] = []
+        for rel, info in found:
+            path = in_repo[rel]
+            if path not in known and self._ignored.get(path):
+                continue
+            key = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+            mode = "100755" if info.st_mode & 0o111 else "100644"
+            cached = self._hashed.get(path)
+            if cached is not None and cached[0] == key:
+                files[os.fsencode(path)] = (mode, cached[1])
+            else:
+                todo.append((path, key, mode))
+        if seed:
+            for path, _key, _mode in todo:
+                with open(self.repo.root / path, "rb") as fh:
+                    if seed in fh.read().lower() and not revealed():
+                        raise PublishRefused(f"refusing to publish {path}: it holds the moderator's seed in plain "
+                                             "text, and the game is not over; remove it from the game folder")
+        for (path, key, mode), oid in zip(todo, self.repo.hash_files([p for p, _k, _m in todo])):
+            self._hashed[path] = (key, oid)
+            files[os.fsencode(path)] = (mode, oid)
+        return files
+
+    def _check_ignored(self, paths: list[str]) -> None:
+        """Ask git once which of these (not yet published) paths a .gitignore excludes."""
+        new = [p for p in paths if p not in self._ignored]
+        if not new:
+            return
+        stdin = b"".join(os.fsencode(p) + b"\0" for p in new)
+        proc = self.repo.run_bytes("check-ignore", "-z", "--stdin", "--no-index", stdin=stdin, check=False)
+        if proc.returncode not in (0, 1):
+            raise GitError(f"git check-ignore failed: {proc.stderr.decode('utf-8', 'replace').strip()}")
+        ignored = {os.fsdecode(p) for p in proc.stdout.split(b"\0") if p}
+        for path in new:
+            self._ignored[path] = path in ignored
+
+    # --- building a tree -------------------------------------------------------------------
+    def build(self, base: str, own: Files | None, carried: Files, others: str | None = None,
+              extra: Mapping[bytes, tuple[str, str] | None] | None = None) -> str:
+        """A tree: ``base`` with the game folder replaced by ``own`` (None: base's own files) and
+        ``carried`` (its waiting items); other games' folders from the tree ``others`` (if given);
+        ``extra``: further paths to set (None removes one)."""
+        entries = self.listing(base)
+        folders = self.other_games(base) if others is not None else []
+        own = self.own_files(base) if own is None else own
+        final: Files = {}
+        for entry in entries:
+            if under(entry.path, self.game) or any(under(entry.path, f) for f in folders):
+                continue
+            final[entry.path] = (entry.mode, entry.oid)
+        if others is not None:
+            theirs = self.listing(others)
+            present = {f for f in folders if any(under(e.path, f) for e in theirs)}
+            for entry in entries:           # a game folder the shared branch lost: kept as it was
+                if any(under(entry.path, f) for f in folders if f not in present):
+                    final[entry.path] = (entry.mode, entry.oid)
+            for entry in theirs:
+                if any(under(entry.path, f) for f in present) and not path_problem(entry.path):
+                    final[entry.path] = (entry.mode, entry.oid)
+        for path, value in (extra or {}).items():
+            if value is None:
+                final.pop(path, None)
+            elif not under(path, self.game):
+                final[path] = value
+        final.update(own)
+        final.update(carried)
+        changes = [_record("0", ZERO, e.path) for e in entries if e.path not in final]
+        old = {e.path: (e.mode, e.oid) for e in entries}
+        changes += [_record(mode, oid, path) for path, (mode, oid) in final.items() if old.get(path) != (mode, oid)]
+        if not changes:
+            return base
+        tree = self.repo.write_tree(self.index_path(), base, b"".join(changes))
+        if tree not in self._listings:
+            self._listings[tree] = [TreeEntry(mode, _kind(mode), oid, path) for path, (mode, oid) in sorted(final.items())]
+        return tree
+
+
+def reset_index(repo: Repo, commit: str, waiting: list[bytes], index: Path) -> bool:
+    """Point the clone's index file ``index`` at ``commit`` (the work tree is left as it is), with the
+    players' files below the ``waiting`` folders that are not on disk marked skip-worktree.  The new
+    index is made beside the old one and renamed over it; False (nothing done) while another git
+    holds the index."""
+    if index.with_name(index.name + ".lock").exists():
+        return False
+    temp = index.with_name(f"{index.name}.pbem-sync.{os.getpid()}")
+    for old in index.parent.glob(f"{index.name}.pbem-sync.*"):     # what killed syncs left
+        old.unlink(missing_ok=True)
+    env = {"GIT_INDEX_FILE": str(temp)}
+    if index.is_file():
+        shutil.copyfile(index, temp)        # keeps the files' stat data: git status need not hash them again
+    elif temp.exists():
+        temp.unlink()
+    if repo.run_bytes("read-tree", "--reset", commit, env=env, check=False).returncode != 0:
+        repo.run_bytes("read-tree", commit, env=env)
+    missing = repo.run_bytes("ls-files", "-z", "--deleted", env=env).stdout.split(b"\0")
+    skip = [p for p in dict.fromkeys(missing) if p and any(p.startswith(w + b"/") for w in waiting)]
+    if skip:
+        repo.run_bytes("update-index", "-z", "--skip-worktree", "--stdin", stdin=b"".join(p + b"\0" for p in skip),
+                       env=env)
+    os.replace(temp, index)
+    return True

@@ -1,0 +1,1 @@
+"""E-mail: settings, messages, SMTP, IMAP and Maildir inboxes, intake, the ledger, the cycle."""

@@ -1,0 +1,221 @@
+"""The messages the moderator sends: a turn digest per player, and receipts for moves.
+
+A digest message is built from the files ``write_outputs`` left in the game
+folder, one message per player::
+
+    multipart/mixed
+      multipart/alternative
+        text/plain             public/digest.txt
+        multipart/related
+          text/html            public/digest.html, inline SVG replaced by <img src="cid:...">
+          image/png            the public board (Content-ID, inline; a small palette PNG)
+      application/octet-stream PLAYER-entryN.age (attachment: that player's own digest as text, with secrets)
+      application/octet-stream PLAYER-entryN.html.gz.age (attachment: the same as an HTML page with their
+                               private board, gzipped: age -d -i KEY FILE | gunzip > page.html)
+
+No separate SVG attachment: the HTML page in ``PLAYER-entryN.html.gz.age`` holds the board as
+SVG (zoom and print it from a browser), and the PNG shows it in the mail itself.  A digest
+message stays under 100 KB (docs/email.md, "Message size").
+"""
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import formatdate, make_msgid
+from typing import Any
+
+from pbem.base.errors import PbemError
+from pbem.store.gamedir import GameDir
+from pbem.views.render.png import mail_png, svg_size
+
+HEADER_GAME = "X-PBEM-Game"
+HEADER_ENTRY = "X-PBEM-Entry"
+HEADER_RECEIPT = "X-PBEM-Receipt"
+HEADER_STATUS = "X-PBEM-Status"      # your-move | waiting | over: what a digest means for its reader
+_BOARD_SVG = re.compile(r"<svg\b[^>]*\bclass=\"pbem-board\"[^>]*>.*?</svg>", re.DOTALL)
+_ANY_SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL)
+_TEXT_MAP = re.compile(r"<details[^>]*>\s*<summary>Text map</summary>.*?</details>\n?", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """Where the game stands, read from the public log (no seed needed)."""
+
+    game_id: str
+    title: str
+    index: int
+    entry_hash: str
+    pending: list[str]        # players with a decision to make
+    over: bool
+
+    @classmethod
+    def read(cls, gd: GameDir) -> Turn:
+        entries = gd.entries()
+        header, last = entries[0], entries[-1]
+        pending: list[str] = []
+        for d in last.get("pending", header.get("pending", [])):
+            if d["player"] not in pending:
+                pending.append(d["player"])
+        return cls(header["id"], _title(header), last["index"], last["hash"], pending, not pending)
+
+
+def _title(header: dict[str, Any]) -> str:
+    try:
+        from pbem.core.registry import load_game
+        return load_game(header["game"]).title
+    except (PbemError, ImportError, AttributeError):  # an unknown game still gets its mail
+        return str(header["game"])
+
+
+# --- the HTML part -----------------------------------------------------------
+
+def email_html(page: str, cid: str, size: tuple[int, int] | None, alt: str) -> str:
+    """The digest page with its inline SVG board replaced by ``<img src="cid:...">``.
+
+    ``cid`` is the Content-ID without angle brackets.  Any other inline SVG is
+    dropped, since mail clients would strip it and leak its text.  The text map is
+    dropped too: the picture shows the board, and the plain-text part has the map.
+    """
+    dims = f' width="{size[0]}" height="{size[1]}"' if size else ""
+    img = (f'<img src="cid:{html.escape(cid, quote=True)}"{dims} alt="{html.escape(alt, quote=True)}" '
+           f'style="max-width:100%;height:auto;border:0">')
+    page, n = _BOARD_SVG.subn(lambda _m: img, page, count=1)
+    if n == 0:
+        page, n = _ANY_SVG.subn(lambda _m: img, page, count=1)
+    return _TEXT_MAP.sub("", _ANY_SVG.sub("", page))
+
+
+# --- digest messages ----------------------------------------------------------
+
+@dataclass(frozen=True)
+class DigestParts:
+    """The files a digest message is made of (shared by every player's message)."""
+
+    turn: Turn
+    text: str
+    html: str
+    svg: str
+    png: bytes
+
+    @classmethod
+    def read(cls, gd: GameDir) -> DigestParts:
+        public = gd.public_dir
+        svg = (public / "board.svg").read_text(encoding="utf-8")
+        return cls(Turn.read(gd), (public / "digest.txt").read_text(encoding="utf-8"),
+                   (public / "digest.html").read_text(encoding="utf-8"), svg, mail_png(svg))
+
+
+@dataclass(frozen=True)
+class Thread:
+    """A player's thread for one game: its first message and the last one sent."""
+
+    root: str
+    last: str
+
+    def headers(self, msg: EmailMessage) -> None:
+        msg["In-Reply-To"] = self.last
+        msg["References"] = self.root if self.root == self.last else f"{self.root} {self.last}"
+
+
+def game_subject(game_id: str, title: str) -> str:
+    """The one subject of every message of a game, so that mail clients keep them in one thread."""
+    return f"[{game_id}] {title}"
+
+
+def status_line(turn: Turn, player: str) -> str:
+    """What this message means for its reader, first in the body (mail clients show it in the list)."""
+    if turn.over:
+        return f"The game is over (log entry {turn.index})."
+    if player in turn.pending:
+        return f"Your move (log entry {turn.index}): the move template is below."
+    return f"Log entry {turn.index}; waiting for {', '.join(turn.pending) or 'nobody'}."
+
+
+def compose_digest(parts: DigestParts, secrets: bytes, player: str, to: str, sender: str,
+                   reply_to: str, domain: str, thread: Thread | None = None,
+                   bundle: tuple[str, bytes] | None = None, secrets_html: bytes | None = None) -> EmailMessage:
+    """One player's digest message: public digest plus that player's own encrypted digest
+    (text, and the HTML page with their private board when ``secrets_html`` is given), and,
+    when given, the public copy of the game as ``bundle``: its file name and bytes."""
+    turn = parts.turn
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = to
+    if reply_to:
+        msg["Reply-To"] = reply_to
+    msg["Subject"] = game_subject(turn.game_id, turn.title)
+    msg["Date"] = formatdate(localtime=True)
+    msg["Message-ID"] = make_msgid(f"{turn.game_id}.{turn.index}.{player}", domain=domain)
+    if thread is not None:
+        thread.headers(msg)
+    msg[HEADER_GAME] = turn.game_id
+    msg[HEADER_ENTRY] = str(turn.index)
+    msg[HEADER_STATUS] = "over" if turn.over else "your-move" if player in turn.pending else "waiting"
+    msg["Auto-Submitted"] = "auto-generated"
+    msg.set_content(status_line(turn, player) + "\n\n" + parts.text)
+    cid = make_msgid(f"board.{turn.index}", domain=domain)
+    alt = f"{turn.title} board after log entry {turn.index} (the text map is in the plain-text part)"
+    msg.add_alternative(email_html(parts.html, cid[1:-1], svg_size(parts.svg), alt), subtype="html")
+    html_part = msg.get_body(("html",))
+    assert isinstance(html_part, EmailMessage)
+    html_part.add_related(parts.png, "image", "png", cid=cid, filename=f"board-entry{turn.index}.png",
+                          disposition="inline")
+    attach_armored(msg, secrets, f"{player}-entry{turn.index}.age")
+    if secrets_html is not None:
+        attach_armored(msg, secrets_html, f"{player}-entry{turn.index}.html.gz.age")
+    if bundle is not None:
+        msg.add_attachment(bundle[1], "application", "gzip", filename=bundle[0])
+    return msg
+
+
+def attach_armored(msg: EmailMessage, data: bytes, filename: str) -> None:
+    """An age file as an attachment: armored age is already 7-bit text in 64-character lines,
+    so it travels as it is (base64 over it would add a third for nothing); anything else
+    (binary age) is base64-encoded."""
+    armored = data.isascii() and all(len(line) <= 76 for line in data.splitlines())
+    msg.add_attachment(data, "application", "octet-stream", filename=filename, cte="7bit" if armored else "base64")
+
+
+# --- receipts -------------------------------------------------------------------
+
+_MESSAGE_ID = re.compile(r"^<[\x21-\x7e]{1,900}>$")   # what we may thread a receipt under
+
+
+def _plain(text: str, limit: int = 200) -> str:
+    """A subject a stranger wrote, safe to write back: control and bidi characters (and line
+    breaks hidden in encoded words) become spaces, runs of spaces one, and it is kept short."""
+    cleaned = " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
+    return cleaned if len(cleaned) <= limit else cleaned[: limit - 1] + "…"
+
+
+def compose_reply(original_id: str, original_subject: str, to: str, sender: str, domain: str,
+                  verdict: str, body: str, game_id: str,
+                  attachments: Sequence[tuple[str, str | bytes]] = (), thread_root: str = "") -> EmailMessage:
+    """A receipt (RFC 3834 auto-reply, threaded under the player's message), with the
+    moderator-signed receipt files of accepted moves attached (name, text)."""
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = to
+    subject = _plain(original_subject) or f"[{game_id}] your move"
+    if not subject.lower().startswith("re:"):
+        subject = f"Re: {subject}"
+    msg["Subject"] = subject          # the player's own subject: the receipt stays in their thread
+    msg["Date"] = formatdate(localtime=True)
+    msg["Message-ID"] = make_msgid(f"{game_id}.receipt", domain=domain)
+    if _MESSAGE_ID.match(original_id):
+        msg["In-Reply-To"] = original_id
+        msg["References"] = f"{thread_root} {original_id}" if thread_root and thread_root != original_id \
+            else original_id
+    msg["Auto-Submitted"] = "auto-replied"
+    msg[HEADER_GAME] = game_id
+    msg[HEADER_RECEIPT] = verdict
+    msg.set_content(body)
+    for name, data in attachments:
+        if isinstance(data, bytes):
+            msg.add_attachment(data, "application", "gzip", filename=name)
+        else:
+            msg.add_attachment(data.encode("utf-8"), maintype="text", subtype="plain", filename=name)
+    return msg

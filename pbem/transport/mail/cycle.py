@@ -1,0 +1,447 @@
+"""The moderator's mail cycle: fetch moves, submit them, reply with receipts, send digests.
+
+* :func:`fetch_moves` -- read new messages, submit the moves found in them
+  (oldest message first), reply to each sender with a receipt.  Messages
+  without a move are left alone and reported once.
+* :func:`send_digests` -- one message per player with the current digest and
+  that player's own encrypted secrets.
+* :func:`run_cycle` -- both, sending only to players whose last digest is
+  older than the log.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from email.utils import getaddresses, parseaddr, parsedate_to_datetime
+from types import TracebackType
+from typing import Any
+
+from pbem.base.crashreport import refusal_for_crash
+from pbem.base.errors import PbemError, escape_text, one_line
+from pbem.core.engine import Rejected
+from pbem.pipeline.append import PublishError
+from pbem.pipeline.repair import open_game
+from pbem.pipeline.submit import Receipt, committed_receipt, receipt_from_log, submit
+from pbem.store.bundle import bundle_name, public_bundle
+from pbem.store.gamedir import GameDir
+from pbem.transport.mail.compose import DigestParts, Thread, Turn, compose_digest, compose_reply
+from pbem.transport.mail.config import MailConfig
+from pbem.transport.mail.imap import MAX_MESSAGE, ImapInbox, Inbox, Incoming, MailFetchError, MaildirInbox
+from pbem.transport.mail.intake import FoundMove, Intake, choose, find_moves
+from pbem.transport.mail.ledger import IGNORED, REPLIED, SUBMITTED, Ledger, SentState, mail_lock, message_key
+from pbem.transport.mail.smtp import SmtpSender
+
+_DUPLICATE = re.compile(r"already accepted as log entry (\d+)")
+ACCEPTED, REJECTED = "accepted", "rejected"
+
+
+@dataclass
+class MoveResult:
+    label: str
+    verdict: str              # accepted | rejected
+    lines: list[str]          # the receipt lines, or the one-line reason
+    again: bool = False       # accepted earlier (a rerun after a crash, or the same move sent twice)
+    signed: list[str] | None = None   # the moderator-signed receipt: [body, signature] (text, for the ledger)
+    entry: int = -1
+
+
+def _accepted(label: str, receipt: Receipt, again: bool = False) -> MoveResult:
+    signed = [receipt.signed[0].decode("utf-8"), receipt.signed[1]] if receipt.signed else None
+    return MoveResult(label, ACCEPTED, receipt.lines(), again, signed, receipt.index)
+
+
+@dataclass
+class Report:
+    lines: list[str] = field(default_factory=list)
+    accepted: int = 0
+    rejected: int = 0
+    ignored: int = 0
+    replies: int = 0
+    sent: int = 0
+
+    def add(self, line: str) -> None:
+        self.lines.append(line)
+
+    @property
+    def idle(self) -> bool:
+        """Nothing came in and nothing went out."""
+        return not (self.accepted or self.rejected or self.ignored or self.replies or self.sent)
+
+
+class LazySender:
+    """Opens the SMTP session only when the first message goes out."""
+
+    def __init__(self, cfg: MailConfig) -> None:
+        self.cfg = cfg
+        self._smtp: SmtpSender | None = None
+
+    def send(self, msg: EmailMessage, to: str) -> None:
+        if self._smtp is None:
+            self._smtp = SmtpSender(self.cfg.require_smtp()).__enter__()
+        self._smtp.send(msg, to)
+
+    def __enter__(self) -> LazySender:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        if self._smtp is not None:
+            self._smtp.__exit__(exc_type, exc, tb)
+
+
+def open_inbox(cfg: MailConfig) -> Inbox:
+    if cfg.imap is not None:
+        return ImapInbox(cfg.imap)
+    if cfg.maildir is not None:
+        return MaildirInbox(cfg.maildir)
+    raise MailFetchError(f"{cfg.path}: no [imap] or [maildir] section, so there is nowhere to read moves from")
+
+
+# --- fetching ---------------------------------------------------------------------
+
+def parse_message(raw: bytes) -> EmailMessage:
+    """The parsed message; one the parser cannot read is an empty message (then left alone)."""
+    try:
+        msg = BytesParser(policy=policy.default).parsebytes(raw)
+    except Exception:  # noqa: BLE001 - quarantine: a message that breaks the parser must not stop the run
+        return EmailMessage()
+    return msg if isinstance(msg, EmailMessage) else EmailMessage()
+
+
+def _sort_key(item: Incoming, msg: EmailMessage) -> tuple[float, int]:
+    """Oldest first: the Date header, else the server's arrival time; ties in mailbox order."""
+    try:
+        sent = parsedate_to_datetime(str(msg["Date"])).timestamp() if msg["Date"] else item.arrival
+    except (TypeError, ValueError, IndexError):
+        sent = item.arrival
+    return sent, item.order
+
+
+def _shown(text: str, limit: int = 80) -> str:
+    """A header a stranger wrote, as the report shows it: escaped (no control or bidi characters), short."""
+    shown = escape_text(text)
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
+
+
+def _header(msg: EmailMessage, name: str) -> str:
+    try:
+        return str(msg.get(name, "") or "").strip()
+    except (TypeError, ValueError, IndexError):   # a malformed header must not stop the run
+        return ""
+
+
+def _header_values(msg: EmailMessage, name: str) -> list[str]:
+    """Every value of a header; a value the parser refuses (a line break hidden in an encoded
+    word...) is taken as it was written, so that a malformed header cannot stop the run."""
+    try:
+        return [str(v) for v in msg.get_all(name) or []]
+    except (TypeError, ValueError, IndexError):
+        return [str(v) for k, v in msg.raw_items() if k.lower() == name.lower()]
+
+
+def fetch_moves(gd: GameDir, cfg: MailConfig, inbox: Inbox | None = None) -> Report:
+    """Read new messages, submit their moves oldest first, reply with receipts."""
+    with mail_lock(gd):
+        return _fetch(gd, cfg, inbox)
+
+
+def _fetch(gd: GameDir, cfg: MailConfig, inbox: Inbox | None) -> Report:
+    gd.require()
+    cfg.require_smtp().check_login("SMTP")    # before any move is taken: receipts must be able to go out
+    report = Report()
+    with (inbox or open_inbox(cfg)) as box, LazySender(cfg) as outbox:
+        ledger = Ledger.load(gd)
+        for key, record in ledger.owed_replies():
+            report.add(f"receipt owed from an earlier run for {_shown(record.get('message_id', '')) or '(no Message-ID)'}:")
+            _reply(ledger, key, record, cfg, outbox, report, gd)
+            _done(box, record)
+        fresh = [(item, parse_message(item.raw)) for item in box.fetch(ledger.sources())]
+        fresh.sort(key=lambda pair: _sort_key(*pair))
+        header = gd.entries()[0]
+        for item, msg in fresh:
+            try:
+                _handle(gd, header, ledger, item, msg, cfg, box, outbox, report)
+            except (PbemError, OSError):
+                raise                 # the mail server, the disk: stop, and the next run goes on from here
+            except Exception as exc:  # noqa: BLE001 - quarantine: a message that breaks pbem must not block the rest
+                _quarantine(gd, ledger, item, msg, exc, report)
+    if not report.lines:
+        report.add("no new messages")
+    return report
+
+
+def _quarantine(gd: GameDir, ledger: Ledger, item: Incoming, msg: EmailMessage, exc: Exception,
+                report: Report) -> None:
+    """Record a message that made pbem fail (a bug: the traceback goes to a crash report) so
+    that it is left alone from now on, and go on with the next one."""
+    message_id = _header(msg, "Message-ID")
+    key = message_key(message_id, item.raw)
+    reason = refusal_for_crash(gd.moderator_dir, exc, f"message {_shown(message_id)}", item.raw)
+    record = ledger.records.get(key)
+    if record is None:
+        ledger.put(key, {"message_id": message_id, "from": _header(msg, "From"), "subject": _header(msg, "Subject"),
+                         "sources": [item.source], "status": IGNORED, "reason": reason})
+    elif record.get("status") == SUBMITTED:       # its moves are done; only the receipt failed: never retry it
+        ledger.put(key, {**record, "status": REPLIED, "reply_error": reason})
+    report.ignored += 1
+    report.add(f"left alone: message {_shown(message_id) or '(no Message-ID)'}: {reason}")
+
+
+def _handle(gd: GameDir, header: dict[str, Any], ledger: Ledger, item: Incoming, msg: EmailMessage,
+            cfg: MailConfig, box: Inbox, outbox: LazySender, report: Report) -> None:
+    message_id = _header(msg, "Message-ID")
+    key = message_key(message_id, item.raw)
+    if key in ledger.records:                 # the same message found again elsewhere
+        ledger.add_source(key, item.source)
+        return
+    sender, subject = _header(msg, "From"), _header(msg, "Subject")
+    record: dict[str, Any] = {"message_id": message_id, "from": sender, "subject": subject,
+                              "sources": [item.source]}
+    intake = _too_big(item) or _read_moves(msg)
+    if not intake.moves and asks_for_log(msg) and receipt_address(msg, cfg):
+        record.update(status=SUBMITTED, reply={
+            "to": receipt_address(msg, cfg), "verdict": "log", "game": header["id"],
+            "body": (f"The public copy of game {header['id']} is attached: unpack it with\n\n"
+                     f"    tar xzf {bundle_name(header['id'])}\n\n"
+                     f"and run `pbem check {header['id']} move.yaml`, `pbem legal {header['id']} --player YOU` or "
+                     f"`pbem audit {header['id']}` in the folder it makes (docs/playing.md).\n"),
+            "bundle": True})
+        ledger.put(key, record)
+        report.add(f"sent the public copy of the game to {_shown(sender) or '?'} (they asked for the log)")
+        _reply(ledger, key, record, cfg, outbox, report, gd)
+        _done(box, record)
+        return
+    if not intake.moves:
+        ledger.put(key, {**record, "status": IGNORED, "reason": intake.not_a_move})
+        report.ignored += 1
+        report.add(f"left alone: message {_shown(message_id) or '(no Message-ID)'} from {_shown(sender) or '?'} "
+                   f"('{_shown(subject)}'): {intake.not_a_move}")
+        return
+    results = [_submit_one(gd, found, item.raw) for found in intake.moves]
+    for r in results:
+        report.accepted += r.verdict == ACCEPTED
+        report.rejected += r.verdict == REJECTED
+        detail = r.lines[0].removeprefix("accepted: ") + (" (already in the log)" if r.again else "")
+        report.add(f"{r.verdict}: {r.label} from {_shown(sender) or '?'} {_shown(message_id) or '(no Message-ID)'}: "
+                   f"{detail}")
+    record.update(status=SUBMITTED, results=[r.__dict__ for r in results],
+                  reply={"to": receipt_address(msg, cfg), "verdict": _verdict(results), "game": header["id"],
+                         "body": _reply_body(header["id"], results), "attachments": _receipt_files(results)})
+    ledger.put(key, record)                   # recorded BEFORE the receipt goes out
+    _reply(ledger, key, record, cfg, outbox, report)
+    _done(box, record)
+
+
+def asks_for_log(msg: EmailMessage) -> bool:
+    """A player asks for the public copy of the game: "send log" in the subject or on a line of its own."""
+    if "send log" in _header(msg, "Subject").lower():
+        return True
+    try:
+        part = msg.get_body(preferencelist=("plain",))
+        text = part.get_content() if part is not None else ""
+    except (LookupError, KeyError, ValueError, AttributeError):
+        return False
+    return any(line.strip().lower() == "send log" for line in str(text).splitlines()[:20])
+
+
+def receipt_address(msg: EmailMessage, cfg: MailConfig) -> str:
+    """Where a receipt goes: the registered address of the player who sent the message, if it
+    came from (or asks replies to go to) a player's address; else nowhere.  A stranger's
+    message is never answered: pbem must not mail anyone who is not in the game."""
+    sent_from: set[str] = set()
+    for header in ("From", "Reply-To"):
+        sent_from |= {addr.lower() for _name, addr in getaddresses(_header_values(msg, header))}
+    for address in cfg.players.values():
+        if parseaddr(address)[1].lower() in sent_from:
+            return parseaddr(address)[1]
+    return ""
+
+
+def _too_big(item: Incoming) -> Intake | None:
+    if not item.cut:
+        return None
+    return Intake(not_a_move=f"the message is {item.size} bytes; pbem reads messages of up to {MAX_MESSAGE} "
+                             "bytes (a move file is at most 64 KiB): send the move without big attachments")
+
+
+def _read_moves(msg: EmailMessage) -> Intake:
+    """Moves in the message; a message too broken to read is left alone, never a crash on every run."""
+    try:
+        return find_moves(msg)
+    except Exception as exc:  # noqa: BLE001 - quarantine: a message that breaks the reader is left alone
+        return Intake(not_a_move=f"the message cannot be read ({exc.__class__.__name__})")
+
+
+def _submit_one(gd: GameDir, found: FoundMove, raw_message: bytes) -> MoveResult:
+    """Submit one move found in a message.  Whatever the message holds becomes the verdict; only a
+    failure of the machine (a full disk, before the move was committed) stops the run."""
+    if found.problem:
+        return MoveResult(found.label, REJECTED, [one_line(found.problem)])
+    data = b""
+    try:
+        data = choose(found, gd.entries())
+        receipt = submit(gd, data, found.signature)
+    except Rejected as exc:
+        duplicate = _DUPLICATE.search(str(exc))
+        if duplicate is None:
+            return MoveResult(found.label, REJECTED, [one_line(str(exc))])
+        return _accepted(found.label, receipt_from_log(gd, int(duplicate.group(1))), again=True)
+    except PublishError as exc:   # the move is in the log; the next command rewrites the digests
+        return _accepted(found.label, receipt_from_log(gd, exc.index))
+    except PbemError as exc:
+        return MoveResult(found.label, REJECTED, [one_line(str(exc))])
+    except Exception as exc:  # noqa: BLE001 - quarantine: a bug must not block the messages behind this one
+        committed = committed_receipt(gd, data)
+        if committed is not None:   # it failed after the commit: the move is in; the next command repairs the rest
+            return _accepted(found.label, committed)
+        if isinstance(exc, OSError):
+            raise                   # a full disk is no fault of the message: stop; the next run takes it again
+        return MoveResult(found.label, REJECTED, [refusal_for_crash(gd.moderator_dir, exc, found.label,
+                                                                    raw_message)])
+    return _accepted(found.label, receipt)
+
+
+def _verdict(results: list[MoveResult]) -> str:
+    verdicts = {r.verdict for r in results}
+    return verdicts.pop() if len(verdicts) == 1 else "partly accepted"
+
+
+def _receipt_files(results: list[MoveResult]) -> list[list[str]]:
+    """The signed receipts to attach: receipt-entryN.yaml and its .sig per accepted move."""
+    files: list[list[str]] = []
+    for r in results:
+        if r.signed:
+            name = f"receipt-entry{r.entry}.yaml"
+            files += [[name, r.signed[0]], [name + ".sig", r.signed[1]]]
+    return files
+
+
+def _reply_body(game_id: str, results: list[MoveResult]) -> str:
+    first = {"accepted": "Accepted", "rejected": "Refused", "partly accepted": "Partly accepted"}
+    out = [f"{first.get(_verdict(results), 'Answered')}: your message to game {game_id}.", ""]
+    for r in results:
+        if r.verdict == ACCEPTED and r.again:
+            out.append(f"ACCEPTED ({r.label}); this move was already in the log, so here is its receipt again:")
+            out += r.lines
+        elif r.verdict == ACCEPTED:
+            out.append(f"ACCEPTED ({r.label}):")
+            out += r.lines
+            out.append("The attached receipt-entry*.yaml (and .sig) is the moderator's signed receipt: keep it")
+            out.append("(`pbem receipt keep GAME FILE`); `pbem audit GAME` then proves the log still holds your move.")
+            out.append("The new digest follows in a separate message.")
+        else:
+            out.append(f"REJECTED ({r.label}): {r.lines[0]}")
+            out.append("Nothing was changed. Fix the move and send it again.")
+        out.append("")
+    out.append("(This receipt was sent automatically by pbem; see docs/email.md.)")
+    return "\n".join(out) + "\n"
+
+
+def _reply(ledger: Ledger, key: str, record: dict[str, Any], cfg: MailConfig, outbox: LazySender,
+           report: Report, gd: GameDir | None = None) -> None:
+    reply = record["reply"]
+    attachments: list[tuple[str, str | bytes]] = [(name, text) for name, text in reply.get("attachments", [])]
+    if reply.get("bundle") and gd is not None:
+        attachments.append((bundle_name(reply["game"]), public_bundle(gd, reply["game"])))
+    if reply["to"]:
+        player = next((p for p, a in cfg.players.items() if parseaddr(a)[1].lower() == reply["to"].lower()), "")
+        thread = SentState.load_for(cfg.path.parent, player)
+        msg = compose_reply(record.get("message_id", ""), record.get("subject", ""), reply["to"],
+                            cfg.sender, cfg.domain, reply["verdict"], reply["body"], reply["game"],
+                            attachments, thread[0] if thread else "")
+        outbox.send(msg, reply["to"])
+        report.replies += 1
+        report.add(f"  receipt ({reply['verdict']}) sent to {reply['to']}")
+    else:
+        report.add("  no receipt: the message did not come from a player's address")
+    record["status"] = REPLIED
+    ledger.put(key, record)
+
+
+def _done(box: Inbox, record: dict[str, Any]) -> None:
+    for source in record.get("sources", []):
+        if source.startswith(box.name + ";"):
+            box.done(source)
+
+
+# --- sending --------------------------------------------------------------------------
+
+def send_digests(gd: GameDir, cfg: MailConfig, players: Sequence[str] = (), only_changed: bool = False) -> Report:
+    """Mail each player (or the ones named) the current digest with their own secrets."""
+    with mail_lock(gd):
+        return _send(gd, cfg, players, only_changed)
+
+
+def _send(gd: GameDir, cfg: MailConfig, players: Sequence[str], only_changed: bool) -> Report:
+    gd.require()
+    cfg.require_smtp().check_login("SMTP")
+    report = Report()
+    with open_game(gd):                    # a consistent set of files: no submit half-way through, and
+        parts = DigestParts.read(gd)       # none lagging the log after a crash (the repair rewrites them)
+        entries = gd.entries()
+        everyone = [p["name"] for p in entries[0]["players"]]
+        secrets = {p: gd.secrets_path(p).read_bytes() for p in everyone}
+        pages = {p: gd.secrets_html_path(p).read_bytes() for p in everyone if gd.secrets_html_path(p).is_file()}
+    cfg.check_players(everyone)
+    unknown = [p for p in players if p not in everyone]
+    if unknown:
+        raise PbemError(f"no player {', '.join(unknown)} in this game; players: {', '.join(everyone)}")
+    turn = parts.turn
+    state = SentState.load(gd)
+    targets = due(cfg, turn, state, everyone, entries) if only_changed else list(players or everyone)
+    if not targets:
+        report.add(f"nothing to send: nobody has a new decision since the digests sent (log entry {turn.index})")
+        return report
+    with_log = turn.over or cfg.attach_log == "always"
+    bundle = (bundle_name(turn.game_id), public_bundle(gd, turn.game_id)) if with_log else None
+    with LazySender(cfg) as outbox:
+        for player in targets:
+            thread = state.thread(player)
+            msg = compose_digest(parts, secrets[player], player, cfg.players[player], cfg.sender,
+                                 cfg.reply_to, cfg.domain, Thread(*thread) if thread else None, bundle,
+                                 pages.get(player))
+            outbox.send(msg, cfg.players[player])
+            state.mark(player, turn.index, turn.entry_hash, str(msg["Message-ID"]))
+            report.sent += 1
+            report.add(f"sent the digest of log entry {turn.index} to {player} ({parseaddr(cfg.players[player])[1]})")
+    return report
+
+
+def due(cfg: MailConfig, turn: Turn, state: SentState, everyone: Sequence[str],
+        entries: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Who gets a digest now (docs/email.md, "How often players get mail").
+
+    ``cadence = "entry"``: everyone without the digest of the last entry.  ``"decision"`` (the
+    default): everyone once when the game starts, a player with a decision to make, everyone
+    once the game is over, and with ``summary = "round"`` everyone once when a new round
+    starts; never a message per entry."""
+    fresh = [p for p in everyone if state.last_hash(p) != turn.entry_hash]
+    if cfg.cadence == "entry" or turn.over:
+        return fresh
+    starts = round_starts(entries, everyone[0]) if cfg.summary == "round" else []
+    return [p for p in fresh if p in turn.pending or state.thread(p) is None
+            or any(state.last_index(p) < r for r in starts)]
+
+
+def round_starts(entries: Sequence[Mapping[str, Any]], first: str) -> list[int]:
+    """The entries after which the first player in seat order has a decision again, after others had."""
+    starts, before = [], False
+    for entry in entries:
+        now = any(d.get("player") == first for d in entry.get("pending", []))
+        if now and not before and entry.get("index", 0) > 0:
+            starts.append(int(entry["index"]))
+        before = now
+    return starts
+
+
+def run_cycle(gd: GameDir, cfg: MailConfig, inbox: Inbox | None = None) -> Report:
+    """Fetch and submit, then send the new digest to whoever does not have it yet."""
+    with mail_lock(gd):
+        fetched = _fetch(gd, cfg, inbox)
+        sent = _send(gd, cfg, (), only_changed=True)
+    return Report(fetched.lines + sent.lines, fetched.accepted, fetched.rejected, fetched.ignored,
+                  fetched.replies, sent.sent)

@@ -1,0 +1,94 @@
+"""Sending mail over SMTP: STARTTLS (port 587) or implicit TLS (port 465), with login.
+
+Certificates are checked against the system's CA store, or against
+``cafile`` from the settings when the server uses its own CA.  ``security = "none"`` is
+accepted by the settings only for a server on this machine.
+"""
+from __future__ import annotations
+
+import smtplib
+import ssl
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from email.utils import parseaddr
+from types import TracebackType
+
+from pbem.base.errors import PbemError
+from pbem.transport.mail.config import Server
+
+
+class MailSendError(PbemError):
+    """Sending failed; one line naming the server and the reason."""
+
+
+def tls_context(server: Server) -> ssl.SSLContext:
+    """Verifying TLS: the system's CA store, or only ``cafile`` when the settings name one."""
+    if server.cafile is not None:
+        return ssl.create_default_context(cafile=str(server.cafile))
+    return ssl.create_default_context()
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, smtplib.SMTPResponseException):
+        text = exc.smtp_error.decode("utf-8", "replace") if isinstance(exc.smtp_error, bytes) else str(exc.smtp_error)
+        return f"{exc.smtp_code} {text}".splitlines()[0]
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        return "recipient refused: " + ", ".join(f"{a} ({c} {m.decode('utf-8', 'replace')})"
+                                                 for a, (c, m) in exc.recipients.items())
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        return f"TLS certificate not trusted ({exc.verify_message}); set cafile in the [smtp] settings if the server uses its own CA"
+    return (str(exc) or exc.__class__.__name__).splitlines()[0]
+
+
+@dataclass
+class SmtpSender:
+    """One SMTP session; use as a context manager, then :meth:`send` each message."""
+
+    server: Server
+    _conn: smtplib.SMTP | None = field(default=None, init=False, repr=False)
+
+    def __enter__(self) -> SmtpSender:
+        s = self.server
+        s.check_login("SMTP")
+        try:
+            if s.security == "tls":
+                conn: smtplib.SMTP = smtplib.SMTP_SSL(s.host, s.port, timeout=s.timeout, context=tls_context(s))
+            else:
+                conn = smtplib.SMTP(s.host, s.port, timeout=s.timeout)
+            conn.ehlo()
+            if s.security == "starttls":
+                if not conn.has_extn("starttls"):
+                    conn.close()
+                    raise MailSendError(f"SMTP server {s.host}:{s.port} does not offer STARTTLS; "
+                                        "use security = \"tls\" (port 465) if it expects TLS from the start")
+                conn.starttls(context=tls_context(s))
+                conn.ehlo()
+            if s.username:
+                conn.login(s.username, s.password)
+        except MailSendError:
+            raise
+        except (TimeoutError, smtplib.SMTPException, OSError) as exc:
+            raise MailSendError(f"cannot log in to SMTP server {s.host}:{s.port} ({s.security}): {_reason(exc)}") from None
+        self._conn = conn
+        return self
+
+    def send(self, msg: EmailMessage, to: str) -> None:
+        """Send ``msg`` to exactly one envelope recipient, whatever its headers say."""
+        assert self._conn is not None, "use SmtpSender as a context manager"
+        addr = parseaddr(to)[1] or to
+        sender = parseaddr(str(msg["From"]))[1]
+        try:
+            self._conn.send_message(msg, from_addr=sender, to_addrs=[addr])
+        except (smtplib.SMTPException, OSError) as exc:
+            raise MailSendError(f"SMTP server {self.server.host} did not take the message to {addr}: "
+                                f"{_reason(exc)}") from None
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        conn, self._conn = self._conn, None
+        if conn is None:
+            return
+        try:
+            conn.quit()
+        except (smtplib.SMTPException, OSError):
+            conn.close()

@@ -1,0 +1,333 @@
+"""Everything the moderator sends out after an entry: public digests and per-player secrets.
+
+All of it is made from ``game.view(state, viewer)`` (the one view function),
+the public log entries, and for a player ``game.secrets(state, player)``.
+"""
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+import textwrap
+import zlib
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pbem.base import yamlio
+from pbem.base.canonical import canonical
+from pbem.base.errors import PbemError
+from pbem.base.fsutil import public_mode, write_atomic, write_if_changed
+from pbem.base.plain import readable_line
+from pbem.core.picture import BoardPicture
+from pbem.core.results import result_lines
+from pbem.crypto import agecrypt
+from pbem.store.movefile import MoveFile, render_move
+from pbem.store.table import Table
+from pbem.views.boardmoves import BoardHistory, mark_moves
+from pbem.views.render.digest import DigestContext, render_digest
+from pbem.views.render.hexmap_svg import render_svg
+from pbem.views.render.hexmap_text import render_text
+from pbem.views.render.scriptdata import script_json
+from pbem.views.viewpatch import patch_or_whole
+
+if TYPE_CHECKING:     # the click-to-move panel is imported where a player's page is made (an audit never needs it)
+    from pbem.views.choicegraph import Caps
+    from pbem.views.clickpage import ClickPage
+
+GZIP_MAGIC = b"\x1f\x8b"
+HTML_SUFFIX = ".html.gz.age"   # secrets/PLAYER.html.gz.age: the player's own digest as an HTML page, gzipped
+#: a digest message as mailed, at most (docs/email.md: under 100 KB, with room to spare); the
+#: player's page gives up click-to-move choices to fit, then its click-to-move panel
+MESSAGE_BYTES = 96_000
+#: the board picture in a message (a PNG of about 45 KB at most) and the message's headers and part
+#: boundaries (about 3 KB)
+PICTURE_BYTES = 47_500
+#: an encrypted file in a mail: ASCII armour (a third more) and line ends
+ARMOUR = 1.4
+
+
+def describe(table: Table, event: dict[str, Any]) -> str:
+    """One human line for a logged event: the game's words, with no Python dict or list in it."""
+    shown = {k: v for k, v in event.items() if k != "auto"}
+    return readable_line(table.game.describe_event(shown), shown)
+
+
+def events_since(table: Table, viewer: str | None) -> list[str]:
+    """Public event lines since the viewer's last move (public: since the last move entry),
+    from the reader's own last move on (its die roll and what followed)."""
+    lines: list[str] = []
+    for e in table.entries_from(table.since(viewer)):
+        who = e.get("player", "moderator")
+        lines.append(f"entry {e['index']} ({e['kind']}, {who}):")
+        for ev in e.get("events", []):
+            lines.append(f"  {describe(table, ev)}" + (f"  [auto: {ev['auto']}]" if "auto" in ev else ""))
+        if e.get("dropped"):
+            lines.append(f"  orders dropped: {e['dropped']['reason']}")
+    return lines
+
+
+def moderator_lines(table: Table) -> list[str]:
+    """Every moderator action so far, with its reason (shown in every digest)."""
+    lines = []
+    for e in table.notes:
+        if e.get("kind") == "moderator" and e.get("action") not in ("bot-move",):
+            who = f" {e['player']}" if "player" in e else ""
+            extra = f" (entry {e['undoes']})" if "undoes" in e else ""
+            lines.append(f"moderator, entry {e['index']}: {e['action']}{who}{extra} - {e.get('reason', '')}")
+    if table.paused:
+        lines.append(f"THE GAME IS PAUSED: {table.paused}")
+    return lines
+
+
+def template_for(table: Table, player: str, view: dict[str, Any]) -> str:
+    skeleton = MoveFile(table.game_id, player, table.last["index"], table.last["hash"], [])
+    head = render_move(skeleton).replace("actions: []\n", "")
+    return head + fold_comments(table.game.move_template(view, player))
+
+
+def fold_comments(template: str, width: int = 78) -> str:
+    """A move template whose long trailing comments (``  - {...}   # yours: r1, r2...``) become
+    wrapped comment lines above their line, so that no line is wider than ``width``."""
+    out: list[str] = []
+    for line in template.splitlines():
+        code, sep, comment = line.partition("  # ")
+        if len(line) <= width or not sep:
+            out.append(line)
+            continue
+        indent = code[: len(code) - len(code.lstrip())]
+        out.append(textwrap.fill(comment.strip(), width=width, initial_indent=indent + "# ",
+                                 subsequent_indent=indent + "#   ", break_long_words=False, break_on_hyphens=False))
+        out.append(code.rstrip())
+    return "\n".join(out) + ("\n" if template.endswith("\n") else "")
+
+
+class BoardDrawings:
+    """The board drawings of one entry's digests.  Every reader's board is drawn from their own
+    view, but most readers see the same board as the public (the same picture, the same moves
+    marked): a picture equal to one already drawn is not drawn again."""
+
+    def __init__(self) -> None:
+        self._done: list[tuple[BoardPicture, str, str]] = []   # (picture, text, svg or "")
+
+    def draw(self, board: BoardPicture, title: str, with_svg: bool) -> tuple[str, str]:
+        """(the board as text, as SVG: "" unless ``with_svg``)."""
+        for k, (picture, text, svg) in enumerate(self._done):
+            if picture == board:
+                if with_svg and not svg:
+                    svg = render_svg(board, title)
+                    self._done[k] = (picture, text, svg)
+                return text, svg if with_svg else ""
+        text, svg = render_text(board), render_svg(board, title) if with_svg else ""
+        self._done.append((board, text, svg))
+        return text, svg
+
+
+def digest_context(table: Table, viewer: str | None, with_svg: bool = True,
+                   history: BoardHistory | None = None, drawings: BoardDrawings | None = None,
+                   clicks: Caps | None = None) -> DigestContext:
+    """Everything a digest shows, for the public (viewer None) or one player.
+
+    The board marks what moved since the reader's last turn when ``history`` (or, if not
+    given, a replay of the log, which needs the seed) has the earlier board.  ``clicks``: a
+    player with a decision gets the click-to-move panel on their HTML page
+    (:mod:`pbem.views.clickpage`), its choices computed within these caps; never the public."""
+    game, state = table.game, table.state
+    view = game.view(state, viewer)
+    click = None
+    if clicks is not None and viewer is not None and with_svg:
+        from pbem.views.clickpage import click_page
+        click = click_page(table, viewer, clicks)
+    if history is None:
+        history = BoardHistory.for_viewers(table, [viewer])
+    board = mark_moves(game.board_picture(view), history.after(table.since(viewer) - 1))
+    board_text, board_svg = (drawings or BoardDrawings()).draw(board, game.title, with_svg)
+    pending = game.pending(state)
+    waiting = [f"{d.player}: {d.kind}" + (f" - {d.prompt}" if d.prompt else "") for d in pending]
+    template_player = viewer if viewer is not None else (pending[0].player if pending else None)
+    if viewer is not None and viewer not in {d.player for d in pending}:
+        template_player = None
+    events = events_since(table, viewer)
+    if viewer is not None:
+        events += [f"  (only you) {readable_line(game.describe_event(ev), ev)}" for ev in table.private.get(viewer, [])]
+    result = game.result(state)
+    h = table.header
+    return DigestContext(
+        game_title=game.title, game_id=table.game_id, game_name=h["game"],
+        options=game.display_options(h["options"]),
+        players=table.players, viewer=viewer,
+        turn_line=f"log entry {table.last['index']}, head hash {table.last['hash']}",
+        summary=game.summary(view), pending=waiting, events=events,
+        board_text=board_text, board_svg=board_svg,
+        sections=game.sections(view),
+        move_template=template_for(table, template_player, view) if template_player else "",
+        secrets_yaml=yamlio.dump(player_secrets(table, viewer)) if viewer is not None else None,
+        result=result_lines(result) if result is not None else [],
+        result_sections=game.result_sections(view, result) if result is not None else [],
+        footer=moderator_lines(table) + [f"seed commitment: {h['seed_commitment']}", f"rules: {h['game']} {h['rules']}"],
+        click=click,
+    )
+
+
+def player_secrets(table: Table, player: str) -> dict[str, Any]:
+    """What the player's secrets section shows: the game's secrets, and their preference list."""
+    out = dict(table.game.secrets(table.state, player))
+    remaining = table.prefs.of(player)
+    if remaining:
+        out["preference_list"] = [yamlio.dump_flow(a) for a in remaining]
+    return out
+
+
+def public_view_file(table: Table) -> dict[str, Any]:
+    """public/view.json: what `pbem check` and `pbem legal` use on a player's machine."""
+    return {"game": table.header["game"], "id": table.game_id, "index": table.last["index"],
+            "hash": table.last["hash"],
+            "pending": [{"player": d.player, "kind": d.kind} for d in table.game.pending(table.state)],
+            "view": table.game.view(table.state, None)}
+
+
+def public_outputs(table: Table, history: BoardHistory | None = None,
+                   drawings: BoardDrawings | None = None) -> dict[str, bytes]:
+    ctx = digest_context(table, None, history=history, drawings=drawings)
+    return {
+        "public/digest.txt": render_digest(ctx, "text").encode(),
+        "public/digest.html": render_digest(ctx, "html").encode(),
+        "public/board.svg": ctx.board_svg.encode(),
+        "public/view.json": (json.dumps(public_view_file(table), sort_keys=True, indent=1) + "\n").encode(),
+    }
+
+
+def player_plaintexts(table: Table, player: str, history: BoardHistory | None = None,
+                      drawings: BoardDrawings | None = None) -> dict[str, bytes]:
+    """The contents of that player's encrypted files, by suffix: ``.age`` their own digest as
+    text with their secrets, ``.html.gz.age`` the same digest as an HTML page with their private
+    board drawn in it (their own hidden values shown); that one is gzip-compressed before it is
+    encrypted (:func:`seal_bytes`), so that it fits in a mail beside the board picture."""
+    from pbem.views.clickpage import MAIL_CAPS, smaller
+    ctx = digest_context(table, player, history=history, drawings=drawings, clicks=MAIL_CAPS)
+    text = (render_digest(ctx, "text") + private_view_block(table, player)).encode()
+    html = render_digest(ctx, "html").encode()
+    # the page fits in a digest message however the game is played: it is made from the log alone
+    # (mail settings are the moderator's private files, and an audit must make the same page)
+    public = public_message_bytes(table, history) if ctx.click is not None else 0
+    while public and ctx.click is not None:       # the page with the panel must fit in the digest message
+        private = ARMOUR * (len(text) + len(seal_bytes(HTML_SUFFIX, html)))
+        over = int(public + PICTURE_BYTES + private - MESSAGE_BYTES)
+        if over <= 0:
+            break
+        click = smaller(table, ctx.click, int(over / ARMOUR) + 1)
+        page = with_other_choices(html, ctx.click, click)
+        ctx = replace(ctx, click=click, click_left_out=click is None)
+        html = page if page is not None else render_digest(ctx, "html").encode()
+    return {".age": text, HTML_SUFFIX: html}
+
+
+def with_other_choices(html: bytes, page: ClickPage, other: ClickPage | None) -> bytes | None:
+    """The player's HTML page, made with the click-to-move ``page``, as it is with ``other``
+    instead: the panel's choices are the one thing that differs (its data, written once in the
+    page: templates/click.html.j2), so they are swapped rather than the page made again.
+    None where the page must be made again (no panel any more)."""
+    if other is None or (other.file_name, other.sign_command) != (page.file_name, page.sign_command):
+        return None
+    old = str(script_json(page.data)).encode()
+    if html.count(old) != 1:
+        return None
+    return html.replace(old, str(script_json(other.data)).encode())
+
+
+def public_message_bytes(table: Table, history: BoardHistory | None) -> int:
+    """About what the public parts of a digest message take: the text digest and the HTML one
+    without its board (the mail shows the picture instead) nor its text map.  (What moved is
+    marked only when ``history`` has it: a few bytes.)"""
+    ctx = digest_context(table, None, with_svg=False, history=history or BoardHistory(table, []))
+    return len(render_digest(ctx, "text").encode()) + len(render_digest(replace(ctx, board_text=""), "html").encode())
+
+
+def player_plaintext(table: Table, player: str) -> bytes:
+    """The plaintext of secrets/PLAYER.age: that player's own digest with their secrets, and
+    their view for `pbem turn` (the view block at the end).  (The text never has the
+    click-to-move panel, so its choices are not computed here.)"""
+    ctx = digest_context(table, player)
+    return (render_digest(ctx, "text") + private_view_block(table, player)).encode()
+
+
+VIEW_BEGIN, VIEW_END = "----- BEGIN view -----", "----- END view -----"
+
+
+def private_view_block(table: Table, player: str) -> str:
+    """The player's own view, for `pbem turn`: as a patch on the public view of the same entry
+    (public/view.json; pbem.views.viewpatch), gzip + base64; a few hundred bytes."""
+    public, private = table.game.view(table.state, None), table.game.view(table.state, player)
+    data = {"game": table.game_id, "index": table.last["index"], "hash": table.last["hash"], "player": player,
+            **patch_or_whole(public, private)}
+    payload = base64.b64encode(gzip.compress(canonical(data), mtime=0)).decode("ascii")
+    return "\n".join(["", "Your view of the game, for `pbem turn` (nothing to read by eye):", VIEW_BEGIN,
+                      *textwrap.wrap(payload, 76), VIEW_END, ""])
+
+
+def read_private_view(plaintext: str) -> dict[str, Any]:
+    """The view block of a decrypted secrets file (see :func:`private_view_block`)."""
+    start, end = plaintext.find(VIEW_BEGIN), plaintext.find(VIEW_END)
+    if start < 0 or end < start:
+        raise PbemError("these secrets hold no view block (made by an older pbem?); use the public view")
+    payload = "".join(plaintext[start + len(VIEW_BEGIN):end].split())
+    try:
+        inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)        # gzip, at most 16 MiB
+        data = json.loads(inflate.decompress(base64.b64decode(payload, validate=True), 16 * 2**20))
+    except (ValueError, OSError, EOFError, zlib.error):
+        raise PbemError("the view block of these secrets is damaged; decrypt the file again") from None
+    if not isinstance(data, dict) or not isinstance(data.get("view", data.get("patch")), dict):
+        raise PbemError("the view block of these secrets is damaged; decrypt the file again")
+    return data
+
+
+def secrets_file(table: Table, player: str, suffix: str) -> Path:
+    return table.gd.secrets_html_path(player) if suffix == HTML_SUFFIX else table.gd.secrets_path(player)
+
+
+def write_outputs(table: Table, careful: bool = False) -> list[Path]:
+    """The public files and every player's encrypted secrets (text and HTML); returns their paths.
+
+    ``careful``: leave a file alone when it already holds the right content
+    (for secrets: when it decrypts, with the moderator key, to the right text).
+    Not flushed one by one: the snapshot records them (:mod:`pbem.pipeline.append`).
+    """
+    history = BoardHistory.for_viewers(table, [None, *table.players])
+    drawings = BoardDrawings()
+    paths: list[Path] = []
+    for rel, data in public_outputs(table, history, drawings).items():
+        path = table.gd.root / rel
+        paths.append(path)
+        if careful:
+            write_if_changed(path, data, mode=public_mode(), durable=False)
+        else:
+            write_atomic(path, data, mode=public_mode(), durable=False)
+    moderator_pub = table.header["moderator"]["key"]
+    for player in table.players:
+        for suffix, plain in player_plaintexts(table, player, history, drawings).items():
+            path = secrets_file(table, player, suffix)
+            paths.append(path)
+            if careful and _holds(path, plain, table.gd.moderator_key_path):
+                continue
+            cipher = agecrypt.encrypt(seal_bytes(suffix, plain), [table.player_keys(player)[0], moderator_pub])
+            write_atomic(path, cipher, mode=0o600, durable=False)   # encrypted, but still only the player's
+    return paths
+
+
+def seal_bytes(suffix: str, plain: bytes) -> bytes:
+    """What is encrypted for a file with ``suffix``: the HTML page gzip-compressed (fixed time:
+    deterministic; level 9: a mail holds it beside the board picture, under 100 KB), the text as it is."""
+    return gzip.compress(plain, compresslevel=9, mtime=0) if suffix == HTML_SUFFIX else plain
+
+
+def opened_bytes(decrypted: bytes) -> bytes:
+    """The content of a decrypted file: gunzipped when it is gzip data."""
+    return gzip.decompress(decrypted) if decrypted[:2] == GZIP_MAGIC else decrypted
+
+
+def _holds(path: Path, plain: bytes, moderator_key: Path) -> bool:
+    """Does the encrypted file at ``path`` hold exactly ``plain`` (once gunzipped)?"""
+    try:
+        return opened_bytes(agecrypt.decrypt(path.read_bytes(), moderator_key)) == plain
+    except (OSError, EOFError, zlib.error, gzip.BadGzipFile, agecrypt.AgeError):
+        return False

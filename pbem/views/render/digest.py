@@ -1,0 +1,135 @@
+"""Turn digests (text and HTML) from Jinja2 templates in ``templates/``.
+
+``render_digest(ctx, "text")`` uses ``templates/digest.txt.j2`` (autoescape
+off); ``render_digest(ctx, "html")`` uses ``templates/digest.html.j2``
+(autoescape on, ``board_svg`` embedded inline as trusted markup).  Both are
+deterministic: the output depends only on the context (options are listed
+sorted by name).
+"""
+from __future__ import annotations
+
+import os
+import stat
+import textwrap
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+import jinja2
+from markupsafe import Markup
+
+from pbem.base.data import templates_dir
+from pbem.base.errors import PbemError
+from pbem.core.picture import Section
+from pbem.views.render.scriptdata import script_json
+from pbem.views.render.sections_text import section_text
+
+if TYPE_CHECKING:     # made only for a player's own page (pbem.views.outputs imports it there)
+    from pbem.views.clickpage import ClickPage
+
+__all__ = ["DigestContext", "render_digest", "SIGN_COMMAND", "FORMATS"]
+
+SIGN_COMMAND = "ssh-keygen -Y sign -n pbem-move -f ~/.ssh/id_ed25519 move.yaml"
+TEXT_WIDTH = 78   # the text digest wraps its prose here (mail clients and terminals); the board is as drawn
+FORMATS = {"text": "digest.txt.j2", "html": "digest.html.j2"}
+
+
+@dataclass
+class DigestContext:
+    """Everything a digest shows; built by the engine, rendered here."""
+
+    game_title: str
+    game_id: str
+    game_name: str
+    options: dict[str, str] = field(default_factory=dict)
+    players: list[str] = field(default_factory=list)
+    viewer: str | None = None          # None: the public digest
+    turn_line: str = ""
+    summary: list[str] = field(default_factory=list)
+    pending: list[str] = field(default_factory=list)   # one line per pending decision
+    events: list[str] = field(default_factory=list)    # since the reader's last turn, one line each
+    board_text: str = ""               # from hexmap_text.render_text
+    board_svg: str = ""                # from hexmap_svg.render_svg (trusted, embedded as is)
+    sections: list[Section] = field(default_factory=list)   # Game.sections: tables, card rows, tracks
+    move_template: str = ""            # YAML to fill in; "" when no move is expected
+    secrets_yaml: str | None = None    # only in per-player digests
+    result: list[str] = field(default_factory=list)    # empty until the game is over
+    result_sections: list[Section] = field(default_factory=list)   # the end-of-game page (Game.result_sections)
+    footer: list[str] = field(default_factory=list)
+    click: ClickPage | None = None     # the click-to-move panel (a player's own HTML page, when they decide)
+    click_left_out: bool = False       # ... left out to keep the mail small (outputs.MESSAGE_BYTES)
+
+
+def wrap(text: str, first: str = "", rest: str = "  ", width: int = TEXT_WIDTH) -> str:
+    """``first`` + ``text`` wrapped at ``width`` columns, continuation lines indented by ``rest``.
+    Words are never broken (a long hash stays whole on its own line)."""
+    return textwrap.fill(str(text), width=width, initial_indent=first, subsequent_indent=rest,
+                         break_long_words=False, break_on_hyphens=False) or first.rstrip()
+
+
+def template_cache() -> jinja2.BytecodeCache | None:
+    """Where the compiled templates are kept between commands: ``$XDG_CACHE_HOME/pbem/templates``
+    (default ``~/.cache/pbem/templates``), a folder only this user may read.  Compiling the
+    digest templates costs a command such as `pbem submit` more than rendering them; Jinja2
+    checks each cached template against its source, so an edited template is compiled again.
+    None (compile every time) when there is no such folder and it cannot be made."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "pbem", "templates")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        st = os.lstat(folder)
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or stat.S_IMODE(st.st_mode) & 0o077:
+            return None          # not a private folder of ours: compile every time
+    except (OSError, AttributeError):
+        return None
+    return QuietBytecodeCache(folder, "%s.jinja")
+
+
+class QuietBytecodeCache(jinja2.FileSystemBytecodeCache):
+    """A cache that cannot be written (a full or read-only disk) only makes commands slower."""
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass
+
+
+@lru_cache(maxsize=None)
+def _env(fmt: str, folder: str) -> jinja2.Environment:
+    """One Environment per format and folder in a process: each template is compiled once
+    (and, across commands, loaded compiled from :func:`template_cache`)."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(folder),
+        autoescape=(fmt == "html"),
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+        bytecode_cache=template_cache(),
+    )
+    env.filters["wrap"] = wrap
+    env.filters["section_text"] = section_text
+    env.filters["script_json"] = script_json     # the one way data goes into a <script> (scriptdata.py)
+    return env
+
+
+def render_digest(ctx: DigestContext, fmt: str) -> str:
+    """The digest as plain text (``fmt="text"``) or a standalone HTML5 page (``fmt="html"``)."""
+    if fmt not in FORMATS:
+        raise PbemError(f"unknown digest format {fmt!r}; use one of: {', '.join(FORMATS)}")
+    env = _env(fmt, str(templates_dir()))
+    template = env.get_template(FORMATS[fmt])
+    board_svg = ctx.board_svg.rstrip("\n")
+    if fmt == "html":
+        board_svg = Markup(board_svg)  # our own generated SVG
+    return template.render(
+        ctx=ctx,
+        options=sorted(ctx.options.items()),
+        board_text=ctx.board_text.rstrip("\n"),
+        board_svg=board_svg,
+        move_template=ctx.move_template.rstrip("\n"),
+        secrets_yaml=None if ctx.secrets_yaml is None else ctx.secrets_yaml.rstrip("\n"),
+        sign_command=SIGN_COMMAND,
+        game_over=bool(ctx.result),
+    )

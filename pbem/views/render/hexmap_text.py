@@ -1,0 +1,199 @@
+"""A plain-text (ASCII) hex map for text e-mails read in a monospace font.
+
+Layout
+------
+Pointy-top hexes drawn as "bricks" ``W`` characters wide (``W`` = 8 for
+labels of up to three characters), three text lines per board row::
+
+      /   \\   /   \\   /   \\
+    | G6  s | H6  f | J6  m |
+    |  S1   |  *3   |       |
+      \\   /   \\   /   \\   /
+
+Cell (q, r) has its left bar at column ``(2q + r - min(2q + r)) * W/2`` and
+its label line at line ``3 * (r - min r) + 1``: each row is shifted half a
+cell against the rows above and below, so the six axial neighbours touch the
+cell on screen (east/west share a ``|``, north-east/north-west/south-east/
+south-west share a ``/`` or ``\\`` edge).  The slanted edge lines are shared by
+the two rows they separate.  For the 13-row board (2q + r from -11 to 11) the
+map is 97 columns wide.
+
+Each cell shows its label and a one-character terrain code (the game's
+``BoardPicture.symbols``, else a letter of the kind's name) on the first line and
+its marks on the second; marks that do not fit show as ``*N`` (N marks).  Every
+marked cell is listed in full under the map (``G6: B3:r7,b2 S1``), in reading
+order, followed by the terrain key and the board's mark legend.
+"""
+from __future__ import annotations
+
+import string
+import textwrap
+import unicodedata
+from typing import Iterable
+
+from pbem.core.picture import BoardPicture, HexCell, Piece, piece_code
+
+__all__ = ["render_text", "terrain_letters"]
+
+
+def _ascii(text: str) -> str:
+    """``text`` as printable ASCII on one line (accents dropped, others -> '?')."""
+    out = []
+    for ch in unicodedata.normalize("NFKD", str(text)):
+        if unicodedata.combining(ch):
+            continue
+        if ch in "\t\r\n":
+            out.append(" ")
+        elif " " <= ch <= "~":
+            out.append(ch)
+        else:
+            out.append("?")
+    return "".join(out)
+
+
+def _token(text: str) -> str:
+    """A label or mark as one ASCII word (spaces would break the layout)."""
+    return _ascii(text).strip().replace(" ", "_") or "?"
+
+
+def terrain_letters(kinds, taken: Iterable[str] = ()) -> dict[str, str]:
+    """A distinct lower-case letter (or digit) for each kind, chosen deterministically.
+
+    Kinds are taken in sorted order; each gets the first letter of its name
+    not yet used (nor in ``taken``), else any free letter, else a digit, else '?'.
+    """
+    used: set[str] = set(taken)
+    letters: dict[str, str] = {}
+    for kind in sorted(set(kinds)):
+        own = [c for c in _ascii(kind).lower() if c in string.ascii_lowercase]
+        for c in [*own, *string.ascii_lowercase, *string.digits]:
+            if c not in used:
+                break
+        else:
+            c = "?"
+        used.add(c)
+        letters[kind] = c
+    return letters
+
+
+def map_symbols(board: BoardPicture) -> dict[str, str]:
+    """Each kind's character on the map: the game's symbol, else a letter of its name."""
+    kinds = sorted({c.kind for c in board.cells})
+    given = {k: _ascii(board.symbols[k])[:1] or "?" for k in kinds if k in board.symbols}
+    letters = terrain_letters([k for k in kinds if k not in given], given.values())
+    return {k: given.get(k) or letters[k] for k in kinds}
+
+
+def cell_marks(cell: HexCell) -> list[str]:
+    """What the text map writes in a cell: its marks, or its pieces' codes."""
+    return list(cell.marks) if cell.marks or not cell.pieces else [piece_code(p) for p in cell.pieces]
+
+
+def _marks_text(cell: HexCell) -> str:
+    return " ".join(_token(m) for m in cell_marks(cell))
+
+
+def moved_lines(board: BoardPicture) -> list[str]:
+    """``Moved since your last turn: r7 F4->G5, K1 (new) G6; changed: F3 (was beach)``, wrapped."""
+    moves: list[str] = []
+
+    def visit(p: Piece, at: str) -> None:
+        if p.moved:
+            moves.append(f"{_token(p.handle)} {_token(p.moved_from)}->{_token(at)}" if p.moved_from
+                         else f"{_token(p.handle)} (new) {_token(at)}")
+        for x in p.passengers:
+            visit(x, at)
+
+    cells = sorted(board.cells, key=lambda c: (c.r, c.q))
+    for c in cells:
+        for p in c.pieces:
+            visit(p, c.label)
+    changed = [f"{_token(c.label)} (was {_ascii(c.was)})" if c.was else _token(c.label) for c in cells if c.changed]
+    if not moves and not changed:
+        return []
+    words = ([w + "," for w in moves[:-1]] + moves[-1:]) if moves else []
+    text = "Moved since your last turn: " + " ".join(words) if moves else ""
+    if changed:
+        text += ("; " if text else "") + "changed: " + ", ".join(changed)
+    return textwrap.wrap(text, width=78, subsequent_indent="  ", break_long_words=False, break_on_hyphens=False)
+
+
+def render_text(board: BoardPicture) -> str:
+    """The board as an ASCII hex map with a key; deterministic, no trailing spaces."""
+    cells = sorted(board.cells, key=lambda c: (c.r, c.q))
+    if not cells:
+        return "(empty board)\n"
+    seen: set[tuple[int, int]] = set()
+    for c in cells:
+        if (c.q, c.r) in seen:
+            raise ValueError(f"two cells at q={c.q}, r={c.r}")
+        seen.add((c.q, c.r))
+
+    labels = {id(c): _token(c.label) for c in cells}
+    letters = map_symbols(board)
+
+    # inner width: " " + label + " " + letter + " " at least, and at least 7;
+    # cell width W = inner + 1 is a multiple of 4 so the slants sit on columns.
+    inner = max(7, max(len(s) for s in labels.values()) + 4)
+    while (inner + 1) % 4:
+        inner += 1
+    w = inner + 1
+    half, quarter = w // 2, w // 4
+
+    hs = [2 * c.q + c.r for c in cells]
+    hmin, hmax = min(hs), max(hs)
+    rmin, rmax = cells[0].r, cells[-1].r
+    width = (hmax - hmin) * half + w + 1
+    height = 3 * (rmax - rmin) + 4
+    canvas = [[" "] * width for _ in range(height)]
+
+    def put(line: int, col: int, text: str) -> None:
+        canvas[line][col:col + len(text)] = list(text)
+
+    overflow = False
+    for c in cells:
+        x = (2 * c.q + c.r - hmin) * half
+        y = 3 * (c.r - rmin)
+        put(y, x + quarter, "/")
+        put(y, x + 3 * quarter, "\\")
+        put(y + 3, x + quarter, "\\")
+        put(y + 3, x + 3 * quarter, "/")
+        top = " " + labels[id(c)].ljust(inner - 3) + letters[c.kind] + " "
+        marks = _marks_text(c)
+        if len(marks) > inner - 2:
+            marks = f"*{len(cell_marks(c))}"
+            overflow = True
+        bottom = marks.center(inner - 2).join("  ")
+        for line, text in ((y + 1, top), (y + 2, bottom)):
+            put(line, x, "|" + text + "|")
+
+    out = ["".join(row).rstrip() for row in canvas]
+    while out and not out[0]:
+        out.pop(0)
+    while out and not out[-1]:
+        out.pop()
+
+    marked = [c for c in cells if cell_marks(c)]
+    if marked:
+        out.append("")
+        out.append("Marks:")
+        for c in marked:
+            out.append(f"  {labels[id(c)]}: {_marks_text(c)}".rstrip())
+    moved = moved_lines(board)
+    if moved:
+        out.append("")
+        out.extend(moved)
+    out.append("")
+    key = "Key: " + " ".join(f"{letter}={_ascii(kind) or '?'}" for kind, letter in letters.items())
+    if overflow:
+        key += "; *N = N marks, listed above"
+    out.append(key.rstrip())
+    if board.legend:
+        out.append("Mark codes:")
+        for code, text in board.legend.items():
+            out.append(f"  {_ascii(code).strip()} = {_ascii(text).strip()}".rstrip())
+    elif board.key:   # the legend's codes read better as text; the key is drawn in the SVG
+        out.append("Pieces:")
+        for piece, text in board.key:
+            out.append(f"  {_ascii(piece.text or piece.handle).strip()} = {_ascii(text).strip()}".rstrip())
+    return "\n".join(line.rstrip() for line in out) + "\n"
