@@ -202,7 +202,7 @@ def make_handler(app: PlayApp, port_of: Callable[[], int]) -> type[BaseHTTPReque
             self.wfile.write(body)
 
         def _json(self, status: int, data: dict[str, Any]) -> None:
-            self._send(status, json.dumps(data, sort_keys=True).encode(), "application/json")
+            self._send(status, json.dumps(data).encode(), "application/json")   # the actions keep their key order
 
         def _error(self, status: int, message: str) -> None:
             self._json(status, {"error": one_line(message)})
