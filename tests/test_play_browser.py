@@ -65,6 +65,12 @@ def test_a_set_up_placement_clicked_in_chromium_on_pbem_play_is_sent_and_taken(t
         browser.find_element(By.ID, "news").click()
         wait.until(lambda d: d.find_element(By.ID, "status").text.startswith("log entry 1;"))
         assert browser.find_element(By.ID, "problems").text == ""
+        browser.find_element(By.CSS_SELECTOR, "#past summary").click()          # the game so far
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#entries button")) == 2)
+        browser.find_elements(By.CSS_SELECTOR, "#entries button")[0].click()
+        wait.until(lambda d: d.find_element(By.ID, "seen-note").text == "the board as you saw it after entry 0")
+        browser.find_element(By.ID, "now").click()
+        wait.until(lambda d: d.find_element(By.ID, "seen-note").text == "")
         errors = [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
         assert errors == []                                           # no CSP violation, no script error
     finally:

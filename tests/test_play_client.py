@@ -243,3 +243,37 @@ def test_a_rewritten_shared_branch_is_refused_and_the_copy_keeps_its_history(wor
     with pytest.raises(FetchError, match="git pull --ff-only failed .* your copy keeps what you had"):
         fetch(game)
     assert git(red.clone, "rev-parse", "HEAD").stdout == head
+
+
+def test_the_game_so_far_as_the_player_saw_it_from_the_history_of_their_secrets(served):
+    from pbem.client.history import seen_views
+    shared, server = served
+    for name, actions in [("red", [{"draw": True}]), ("blue", [{"draw": True}]), ("green", [{"stop": True}]),
+                          ("red", [{"draw": True}])]:
+        index = GameDir(shared.moderator.root).entries()[-1]["index"]
+        shared.players[name].send(f"{index:04d}.yaml", actions)
+        assert f"accepted {name}/{index:04d}.yaml" in shared.sync().output
+    assert request(server, "POST", "/api/fetch", {"game": "club"}).json()["index"] == 4
+    past = request(server, "POST", "/api/history", {"game": "club"}).json()
+    assert [e["index"] for e in past["entries"]] == [0, 1, 2, 3, 4] and past["revealed"] is False
+    assert past["seen"] == [0, 1, 2, 3, 4]
+    assert any("blue drew a card" in line for line in past["entries"][2]["lines"])
+    seen = seen_views(settings.load().game("club"))
+    assert [len(seen[i]["hands"]["red"]) for i in range(5)] == [0, 1, 1, 1, 2]
+    assert all(isinstance(card, int) for card in seen[4]["hands"]["red"])   # red's own cards, as red saw them
+    assert all(seen[i]["hands"]["blue"] == [None] * len(seen[i]["hands"]["blue"]) for i in range(5))   # never blue's
+    board = request(server, "POST", "/api/seen", {"game": "club", "index": 3}).json()
+    assert board["as_of"] == 3 and board["board_svg"].startswith("<svg")
+    assert request(server, "POST", "/api/seen", {"game": "club", "index": -1}).status == 422
+    refused = request(server, "GET", f"/replay?game=club&token={server.app.token}", token=None)
+    assert refused.status == 422 and "revealed" in refused.json()["error"]
+    while waiting := shared.waiting_for():                                # the others stop: the game ends
+        index = GameDir(shared.moderator.root).entries()[-1]["index"]
+        shared.players[waiting[0]].send(f"{index:04d}.yaml", [{"stop": True}])
+        shared.sync()
+    assert "pushed" in shared.sync("--reveal-at-end").output
+    request(server, "POST", "/api/fetch", {"game": "club"})
+    assert request(server, "POST", "/api/history", {"game": "club"}).json()["revealed"] is True
+    replay = request(server, "GET", f"/replay?game=club&token={server.app.token}", token=None)
+    assert replay.status == 200 and b"replay of" in replay.body
+    assert "connect-src 'none'" in replay.headers["Content-Security-Policy"]   # its script may call nothing

@@ -35,11 +35,14 @@ from pbem.base.data import templates_dir
 from pbem.base.errors import PbemError, one_line
 from pbem.client import fetch as fetching
 from pbem.client.config import PlayConfig, PlayedGame
+from pbem.client.history import History, history
 from pbem.client.send import send
 from pbem.client.session import load_table, step
 from pbem.core.engine import pending_players
 from pbem.store.gamedir import GameDir
 from pbem.store.table import Table
+from pbem.views.render.hexmap_svg import render_svg
+from pbem.views.replay import build_replay, render_replay
 
 MAX_BODY = 64 * 1024
 MAX_DEPTH = 6
@@ -69,6 +72,7 @@ class PlayApp:
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _tables: dict[str, Loaded] = field(default_factory=dict)
     _checks: dict[str, fetching.Fetched] = field(default_factory=dict)
+    _histories: dict[str, tuple[tuple[int, ...], History]] = field(default_factory=dict)
 
     def table(self, game: PlayedGame) -> Loaded:
         gd = GameDir(game.folder)
@@ -122,6 +126,36 @@ class PlayApp:
         self._checks[game.name] = fetched
         return {"index": fetched.index, "problems": fetched.problems, "notes": fetched.notes}
 
+    def history(self, game: PlayedGame) -> History:
+        held = self.table(game)
+        kept = self._histories.get(game.name)
+        if kept is None or kept[0] != held.stamp:
+            kept = self._histories[game.name] = (held.stamp, history(game, held.table))
+        return kept[1]
+
+    def entries(self, body: dict[str, Any]) -> dict[str, Any]:
+        game = self._game(body)
+        past = self.history(game)
+        return {"entries": past.entries, "seen": sorted(past.seen), "revealed": past.revealed}
+
+    def seen(self, body: dict[str, Any]) -> dict[str, Any]:
+        game = self._game(body)
+        index = body.get("index")
+        if not isinstance(index, int) or isinstance(index, bool):
+            raise RequestError("the request names no log entry (index)")
+        held = self.table(game)
+        found = self.history(game).seen_at(index)
+        if found is None:
+            raise RequestError(f"your copy holds no view of yours at or before entry {index}")
+        as_of, view = found
+        return {"index": index, "as_of": as_of, "board_svg": render_svg(held.table.game.board_picture(view))}
+
+    def replay_page(self, name: str) -> str:
+        game = self.config.game(name)
+        if not self.history(game).revealed:
+            raise RequestError(f"game {name}: the whole replay opens once the moderator has revealed the seed")
+        return render_replay(build_replay(GameDir(game.folder)))
+
     def _game(self, body: dict[str, Any]) -> PlayedGame:
         name = body.get("game")
         if not isinstance(name, str):
@@ -154,6 +188,7 @@ def _depth(value: Any, level: int = 0) -> int:
 def make_handler(app: PlayApp, port_of: Callable[[], int]) -> type[BaseHTTPRequestHandler]:
     routes: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
         "/api/step": app.step, "/api/send": app.send, "/api/fetch": app.refresh,
+        "/api/history": app.entries, "/api/seen": app.seen,
     }
 
     class Handler(BaseHTTPRequestHandler):
@@ -185,7 +220,7 @@ def make_handler(app: PlayApp, port_of: Callable[[], int]) -> type[BaseHTTPReque
                 return "no valid token"
             return ""
 
-        def _send(self, status: int, body: bytes, content_type: str, nonce: str = "") -> None:
+        def _send(self, status: int, body: bytes, content_type: str, nonce: str = "", inline: bool = False) -> None:
             self.send_response(status)
             self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(body)))
@@ -193,10 +228,12 @@ def make_handler(app: PlayApp, port_of: Callable[[], int]) -> type[BaseHTTPReque
             self.send_header("Referrer-Policy", "no-referrer")
             self.send_header("X-Content-Type-Options", "nosniff")
             self.send_header("X-Frame-Options", "DENY")
-            script = f"'nonce-{nonce}'" if nonce else "'none'"
+            # the replay is pbem's own page with inline script: it may run it, and may call nothing
+            script = "'unsafe-inline'" if inline else f"'nonce-{nonce}'" if nonce else "'none'"
+            connect = "'none'" if inline else "'self'"
             self.send_header("Content-Security-Policy",
                              f"default-src 'none'; script-src {script}; style-src 'unsafe-inline'; "
-                             "img-src data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; "
+                             f"img-src data:; connect-src {connect}; frame-ancestors 'none'; base-uri 'none'; "
                              "form-action 'none'")
             self.end_headers()
             self.wfile.write(body)
@@ -216,6 +253,14 @@ def make_handler(app: PlayApp, port_of: Callable[[], int]) -> type[BaseHTTPReque
             if route == "/":
                 nonce = secrets.token_urlsafe(16)
                 return self._send(HTTPStatus.OK, app.page(nonce).encode(), "text/html; charset=utf-8", nonce)
+            if route == "/replay":
+                name = (parse_qs(urlsplit(self.path).query).get("game") or [""])[0]
+                try:
+                    with app._lock:
+                        page = app.replay_page(name)
+                except PbemError as exc:
+                    return self._error(HTTPStatus.UNPROCESSABLE_ENTITY, str(exc))
+                return self._send(HTTPStatus.OK, page.encode(), "text/html; charset=utf-8", inline=True)
             if route == "/api/games":
                 with app._lock:
                     return self._json(HTTPStatus.OK, app.games())
