@@ -13,7 +13,7 @@ PYTEST = python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist load 
 # Builds use the locked hatchling and setuptools (--no-build-isolation): nothing unhashed.
 LOCKED := --quiet --require-hashes --no-build-isolation
 
-.PHONY: demo test test-latest typecheck contracts system-deps bench install lock clean
+.PHONY: demo test test-latest typecheck contracts system-deps bench install lock clean rules-coverage conformance-docs
 .NOTPARALLEL:
 
 # the system tools the tests use for real (age, ssh-keygen, dovecot, fonts...): apt-get installs any missing
@@ -63,6 +63,15 @@ contracts: install
 # slow tests start first, longest first (tests/conftest.py); --maxschedchunk 2 hands out tests a few at a time
 test: system-deps install typecheck contracts
 	cd tests && ../$(BIN)/$(PYTEST) $(PYTEST_ARGS) .
+
+# every sentence of the rule texts cited by a conformance case or listed as not applicable
+# (conformance/README.md); the texts are the publishers', not in the repository: RULES=DIR
+rules-coverage: install
+	$(BIN)/python tools/rules_coverage.py $(if $(RULES),--rules $(RULES),)
+
+# docs/games/GAME-conformance.md (the rulings and the index of cases) from conformance/GAME.yaml
+conformance-docs: install
+	cd tests && ../$(BIN)/python -m conformance.render
 
 # speed figures beside the goals of issue 12 (docs/performance.md); SOAK=1: 10,000 bot games, memory at start and end
 BENCH_ARGS ?=
