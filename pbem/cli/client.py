@@ -106,7 +106,11 @@ def init(name: str, clone: Path, game_dir: str, player: str, key: Path) -> None:
 
 @play.command("list")
 def list_games() -> None:
-    """Your games and whose turn it is in each (from your copies: `pbem play` fetches)."""
+    """Your games and whose turn it is in each (from your copies: `pbem play` fetches).
+
+    \b
+    Example:  pbem play list
+    """
     from pbem.client import config as settings
     from pbem.client.server import PlayApp
     app = PlayApp(settings.load())
