@@ -1,12 +1,16 @@
 """`pbem play` as a player runs it: the real command in its own process, a real headless Chromium
 on its page, a real git remote and the moderator's `pbem git sync`: an Atlantis set-up placement
-clicked, undone, clicked again and sent; the moderator takes it; the page shows the news."""
+clicked, undone, clicked again and sent; the moderator takes it; the page shows the news.  In
+each of the four games, a whole turn clicked from a position well into the game and sent."""
 from __future__ import annotations
 
 import os
 import signal
 import subprocess
 import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
 
 import pytest
 from click.testing import CliRunner
@@ -34,17 +38,8 @@ def test_a_set_up_placement_clicked_in_chromium_on_pbem_play_is_sent_and_taken(t
     assert private
     expected = [table.game.describe_action(a) for a in table.game.legal_actions(table.state, me.name)]
 
-    proc = subprocess.Popen([sys.executable, "-m", "pbem", "play", "--no-browser"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=dict(os.environ))
-    try:
-        lines = []
-        while not (lines and lines[-1].startswith("your games: ")):
-            line = proc.stdout.readline()
-            assert line, f"pbem play ended: {lines} {proc.stderr.read()}"
-            lines.append(line.strip())
+    with pbem_play() as (lines, url):
         assert lines[0] == "club: log entry 0"                        # fetched and checked at start
-        url = lines[-1].split()[2]
-        assert url.startswith("http://127.0.0.1:") and "?token=" in url
         browser.get(url)
         wait = WebDriverWait(browser, 60)
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#choices button.choice"))
@@ -73,7 +68,76 @@ def test_a_set_up_placement_clicked_in_chromium_on_pbem_play_is_sent_and_taken(t
         wait.until(lambda d: d.find_element(By.ID, "seen-note").text == "")
         errors = [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
         assert errors == []                                           # no CSP violation, no script error
+
+
+@contextmanager
+def pbem_play() -> Iterator[tuple[list[str], str]]:
+    """The real `pbem play --no-browser` in its own process: what it printed, and its address."""
+    proc = subprocess.Popen([sys.executable, "-m", "pbem", "play", "--no-browser"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+    try:
+        lines: list[str] = []
+        while not (lines and lines[-1].startswith("your games: ")):
+            line = proc.stdout.readline()
+            assert line, f"pbem play ended: {lines} {proc.stderr.read()}"
+            lines.append(line.strip())
+        url = lines[-1].split()[2]
+        assert url.startswith("http://127.0.0.1:") and "?token=" in url
+        yield lines, url
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=30)
     assert proc.returncode == 0, proc.stderr.read()
+
+
+def _play_bots_until(shared, player: str, moves_before: int) -> None:
+    """Bots play every seat's moves through the real pipeline until ``player`` has made
+    ``moves_before`` decisions and it is their turn again (a position well into the game)."""
+    from pbem.core.rng import Rng
+    from pbem.pipeline.botmoves import bot_move_file
+    from pbem.store.table import Table
+    made = 0
+    for n in range(400):
+        waiting = shared.waiting_for()
+        assert waiting, "the game ended before the position was reached"
+        if waiting[0] == player and made >= moves_before:
+            return
+        seat = shared.players[waiting[0]]
+        table = Table.load(GameDir(shared.moderator.root))            # the moderator's copy: every hand known
+        move = bot_move_file(table, seat.name, Rng(b"play-browser", str(n)), "random")
+        index = table.last["index"]
+        seat.send(f"{index:04d}.yaml", move.actions)
+        assert f"accepted {seat.name}/{index:04d}.yaml" in shared.sync().output
+        made += waiting[0] == player
+    raise AssertionError("the position was not reached")
+
+
+@pytest.mark.slow(seconds=70)
+@pytest.mark.parametrize("game", ["atlantis", "atlantis-1986", "space-attack", "space-swarm"])
+def test_a_whole_turn_clicked_in_each_game_is_sent_and_taken(tmp_path, key_pool, browser, monkeypatch, game):
+    monkeypatch.setenv("PBEM_PLAY_CONFIG", str(tmp_path / "play.yaml"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    shared = make_shared(tmp_path, key_pool, game=game)
+    me = shared.players["red"]
+    _play_bots_until(shared, "red", 3 if game == "space-swarm" else 14)   # past the Survive set-up (12 placements)
+    result = CliRunner().invoke(main, ["play", "init", "club", "--clone", str(me.clone), "--game-dir", GAME,
+                                       "--player", "red", "--key", str(me.key)])
+    assert result.exit_code == 0, result.output
+    me.pull()
+    index = GameDir(shared.moderator.root).entries()[-1]["index"]
+    with pbem_play() as (_lines, url):
+        browser.get(url)
+        wait = WebDriverWait(browser, 60)
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#choices button.choice"))
+        clicks = 0
+        while (buttons := browser.find_elements(By.CSS_SELECTOR, "#choices button.choice")) and clicks < 40:
+            before = len(browser.find_elements(By.CSS_SELECTOR, "#done li"))
+            buttons[-1].click()                                       # the last choice: often "done" or a pass
+            clicks += 1
+            wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#done li")) == before + 1)
+        assert clicks < 40 and browser.find_element(By.ID, "stop").text   # the turn reached its end or a stop
+        browser.find_element(By.ID, "send").click()
+        wait.until(lambda d: d.find_element(By.ID, "answer").text.startswith("sent "))
+        assert f"accepted red/entry-{index:04d}.yaml: entry {index + 1}" in shared.sync().output
+        errors = [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
+        assert errors == []
