@@ -33,7 +33,7 @@ from typing import Any, Generic, Hashable, Mapping, Sequence, TypeVar
 
 from pbem.base.canonical import canonical
 from pbem.core.actiontext import action_text
-from pbem.core.picture import ActionPlaces, BoardPicture, OrderForm, Section, TurnModel, default_places
+from pbem.core.picture import ActionPlaces, BoardPicture, OrderForm, Section, default_places
 from pbem.core.records import Action, Decision, Event, OptionError, OptionSpec, Position, Result
 from pbem.core.results import score_table
 from pbem.core.rng import Rng
@@ -271,12 +271,6 @@ class Game(ABC, Generic[S]):
         read them off the state rather than reading the view back.  Default: from
         :meth:`order_forms`."""
         return [f for f in self.order_forms(view, player) if f.when == "ahead"]
-
-    def turn_model(self, view: Mapping[str, Any], player: str) -> TurnModel | None:
-        """The rules model ``player``'s page runs to work out their turn from ``view`` (their own
-        view), or None: the page then gets the generic model over the capped choice graph
-        (docs/turn-model.md).  Default: None."""
-        return None
 
     def move_template(self, state_view: Mapping[str, Any], player: str) -> str:
         """A fill-in YAML snippet for the actions section of a move file."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Container, Mapping
 
-__all__ = ["Piece", "HexCell", "BoardPicture", "Section", "ActionPlaces", "OrderField", "OrderForm", "TurnModel",
+__all__ = ["Piece", "HexCell", "BoardPicture", "Section", "ActionPlaces", "OrderField", "OrderForm",
            "default_places", "piece_code"]
 
 
@@ -146,18 +146,6 @@ class OrderForm:
     fields: tuple[OrderField, ...]
     when: str = "first"
     note: str = ""
-
-
-@dataclass(frozen=True)
-class TurnModel:
-    """What a player's page needs to work out their turn by itself (``Game.turn_model``;
-    docs/turn-model.md): ``family`` names the JS model shipped with pbem
-    (``templates/turnmodel/<family>.js``), ``data`` is plain JSON for it: the board geometry and
-    the rule parameters that model needs, made from the player's own view (never a hidden value
-    the player may not see)."""
-
-    family: str
-    data: dict[str, Any]
 
 
 def piece_code(p: Piece) -> str:
