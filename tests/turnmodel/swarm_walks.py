@@ -198,7 +198,7 @@ class Walker:
                 if not legal:
                     self.tally.done += 1
                     return
-                action = self.choose(legal, rnd)
+                action = self.standing(engine, player, rnd) if rnd.random() < 0.08 else self.choose(legal, rnd)
                 out = self.step(s, engine, player, action, start, path)
                 assert out is not None, self.where(start, player, path + [action], "a listed action refused")
                 s, engine, stop = out
@@ -217,6 +217,18 @@ class Walker:
         """Mostly a move of the turn itself; now and then a card played as an event."""
         turn = [a for a in legal if "event" not in a]
         return rnd.choice(turn if turn and rnd.random() < 0.9 else legal)
+
+    @staticmethod
+    def standing(state: SwarmState, player: str, rnd: random.Random) -> dict[str, Any]:
+        """A standing order the page's form could send (any time): a value of the form, or a list
+        of cards / places."""
+        key = rnd.choice(["combat", "bid", "slot"])
+        if key == "slot":
+            value: Any = rnd.choice(["ask", "first", "last", sorted(rnd.sample(range(1, len(state.players) + 1), 2))])
+        else:
+            hand = state.hands[player]
+            value = rnd.choice(["auto", "never", "ask"] + ([rnd.sample(hand, 1)] if hand else []))
+        return {"standing": {key: value}}
 
     def successors(self, state: SwarmState, player: str) -> None:
         """Every listed action from ``player``'s view of ``state``, and every count of fleets the
