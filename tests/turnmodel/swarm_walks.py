@@ -61,6 +61,8 @@ class Tally:
     stops: int = 0                # walks that reached a real STOP
     cuts: int = 0                 # walks that reached a decision the model does not list
     successors: int = 0
+    written: int = 0              # actions written by hand (not listed) tried
+    written_taken: int = 0        # ... and taken by the engine
     counts: int = 0               # numbers tried in the number pickers
     kinds: dict[str, int] = field(default_factory=dict)
 
@@ -68,7 +70,7 @@ class Tally:
         whole = self.done + self.stops
         return (f"{self.walks} walks, {self.steps} steps, {self.decisions} decision points, "
                 f"{whole}/{self.walks} whole turns to their real end ({self.done} done, {self.stops} stops, "
-                f"{self.cuts} cut), {self.successors} successors checked exhaustively, {self.counts} picker numbers; kinds {self.kinds}")
+                f"{self.cuts} cut), {self.successors} successors checked exhaustively, {self.counts} picker numbers, {self.written} written actions ({self.written_taken} taken); kinds {self.kinds}")
 
 
 def bot_states(n: int, options: dict[str, str], seed: str, every: int, limit: int = 1500) -> Iterator[SwarmState]:
@@ -312,6 +314,62 @@ class Walker:
             return {"move": action["move"], "path": action["path"], "fleets": values["fleets"]}
         return {"produce": {key: n for key, n in values.items() if n}}
 
+    def handwritten(self, state: SwarmState, player: str, rnd: random.Random, tries: int = 10) -> None:
+        """Actions a player may write by hand besides the listed ones (a move with ``fleets``,
+        ``pick`` and ``drop``, other spellings, mistakes): the model takes exactly those the
+        engine takes, with the same next view."""
+        start = plain(GAME.view(state, player))
+        engine = GAME.from_position(start)
+        s = self.start(start, player)
+        legal = self.compare(s, engine, player, start, []) or []
+        for _ in range(tries):
+            action = self.scribble(rnd.choice(legal), state, player, rnd)
+            self.tally.written += 1
+            out = self.step(s, engine, player, action, start, [])
+            if out is not None:
+                self.tally.written_taken += 1
+                t, after, stop = out
+                if not stop:
+                    self.compare(t, after, player, start, [action])
+                self.node.drop([t])
+        self.node.drop([s])
+
+    @staticmethod
+    def scribble(action: dict[str, Any], state: SwarmState, player: str, rnd: random.Random) -> dict[str, Any]:
+        """``action`` as a player might write it instead."""
+        out = json.loads(json.dumps(action))
+        kind = next(iter(out))
+        if kind == "move":
+            path = out["path"]
+            here = state.fleets[player][state.hexmap.index(out["move"])]
+            way = rnd.choice([path[:-1] or path, path])       # mostly spaces the stack passes through
+            change = rnd.randrange(9)
+            if change < 3:
+                out["fleets"] = rnd.randint(1, here + 1)
+            if change in (1, 2, 3, 4):
+                out["drop"] = {rnd.choice(way): rnd.randint(1, 3)}
+            if change in (2, 4, 5, 6):
+                out["pick"] = {rnd.choice(way): rnd.randint(1, 3)}
+            if change == 7:
+                out["path"] = rnd.choice([path[::-1], path + path[-1:], [out["move"]] + path, path[:-1] + ["A1"]])
+            if change == 8:
+                out["move"] = out["move"].lower()
+                out["fleets"] = rnd.choice(["all", "2", 0, -1, 2.5, True, None])
+            return out
+        if kind == "produce" and rnd.random() < 0.5:
+            mine = [state.hexmap.label(c) for c in sorted(state.fleets[player])]
+            return {"produce": {rnd.choice(mine).lower(): rnd.randint(0, 4), rnd.choice(mine): rnd.randint(1, 4)}}
+        value = out[kind]
+        if isinstance(value, str) and value.startswith("C"):
+            out[kind] = rnd.choice([value.lower(), " " + value, [value], value + "0"])
+        elif kind == "discard":
+            out[kind] = rnd.choice([value[:-1], value + value[:1], [c.lower() for c in value], value[0]])
+        elif kind in ("react", "slot", "done", "attack", "develop"):
+            out[kind] = rnd.choice([value, "none", None, 0, 1, 99, "all", [], {}])
+            if rnd.random() < 0.3:
+                out["targets"] = {"A1": player}
+        return out
+
 
 def run(games: Sequence[tuple[int, dict[str, str], str]], every: int, walks_per_state: int,
         exhaustive_every: int, tally: Tally) -> None:
@@ -327,6 +385,7 @@ def run(games: Sequence[tuple[int, dict[str, str], str]], every: int, walks_per_
                     walker.successors(state, player)
                 if GAME.pending(state)[0].kind in ("produce", "move"):
                     walker.pickers(state, player, rnd)
+                walker.handwritten(state, player, rnd)
 
 
 if __name__ == "__main__":          # the soak: python swarm_walks.py GAMES_PER_CASE

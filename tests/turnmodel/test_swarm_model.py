@@ -23,6 +23,7 @@ def test_walks_successors_and_pickers_agree_with_the_engine(case: int) -> None:
     assert tally.done + tally.stops == tally.walks, tally.line()
     assert {"produce", "move", "attack"} <= set(tally.kinds), tally.line()
     assert tally.successors and tally.counts, tally.line()
+    assert 0 < tally.written_taken < tally.written, tally.line()      # written actions taken and refused
 
 
 def test_the_model_refuses_what_the_engine_refuses() -> None:
