@@ -56,6 +56,8 @@ def test_production_places_new_fleets_on_existing_stacks_plus_one_per_star_clust
     # Production 1, A1 held alone (+1); D3 is shared with blue (no bonus)
     assert "place exactly 2 new fleet(s), not 1" in illegal(s, "red", {"produce": {"A1": 1}})
     assert "no stack at C1" in illegal(s, "red", {"produce": {"C1": 2}})
+    for odd in (["A1"], None, 5):                      # refused in one line (a list was a TypeError)
+        assert "place new fleets like this" in illegal(s, "red", {"produce": odd})
     events = act(s, "red", {"produce": {"A1": 1, "B2": 1}})
     assert events_of(events, "produce")[0]["clusters"] == ["A1"]
     assert s.fleets_at("red", 0) == 4 and s.produced["red"] == 2 and s.step == "move"

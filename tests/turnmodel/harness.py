@@ -158,6 +158,11 @@ class ModelProcess:
         result: list[dict[str, Any]] = self.call("forms", s=s)
         return result
 
+    def method(self, s: int, name: str, *args: Any) -> Any:
+        """A family's own extension of the API (``model[name](state, *args)``), e.g. swarm's
+        ``counts``."""
+        return self.call("method", s=s, name=name, args=list(args))
+
     def state(self, s: int) -> Any:
         return self.call("state", s=s)
 

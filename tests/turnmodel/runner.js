@@ -15,6 +15,8 @@
 //   drop     {s: [handles]}                 -> null (forget them)
 //   batch    {calls: [request, ...]}        -> [answer, ...] (each {"ok"} or {"error"})
 //   families {}                             -> {family: [the names of its functions]}
+//   method   {s, name, args}                -> model[name](state, ...args): a family's own extension
+//                                              (e.g. swarm's counts/counted/view), not the core API
 // Unless --loose, the runner checks the API's promises on every apply: the state given is not
 // changed, and the state returned is plain JSON (it is stored as its JSON round trip, so a
 // model relying on anything else fails).
@@ -51,6 +53,8 @@ function plain(value, what) {
   return JSON.parse(text);
 }
 
+const CORE = ['start', 'decision', 'legal', 'apply', 'words', 'places', 'pieces', 'forms'];
+
 const OPS = {
   start(r) {
     const model = PBEM_MODELS[r.family];
@@ -72,6 +76,12 @@ const OPS = {
     if (strict && JSON.stringify(e.state) !== before) throw new Error('apply changed the state it was given');
     if (!out || typeof out.stop !== 'boolean') throw new Error('apply must return {state, stop: true|false}');
     return {state: keep(e.model, strict ? plain(out.state, 'the state apply made') : out.state), stop: out.stop};
+  },
+  method(r) {
+    const e = held(r.s);
+    if (CORE.includes(r.name) || typeof e.model[r.name] !== 'function' ||
+        !Object.prototype.hasOwnProperty.call(e.model, r.name)) throw new Error(`no extension ${JSON.stringify(r.name)}`);
+    return e.model[r.name](e.state, ...(r.args || []));
   },
   drop(r) { for (const h of r.s) states.delete(h); return null; },
   batch: (r) => r.calls.map(answer),

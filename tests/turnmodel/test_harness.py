@@ -19,6 +19,7 @@ PBEM_MODELS.counter = {
   pieces: (s) => [{handle: 'c', shape: 'disc', owner: s.player, cell: `A${s.n}`, label: '', aboard: '', value: null}],
   forms: (s) => [],
 };
+PBEM_MODELS.counter.twice = (s, k) => s.n * 2 + k;
 PBEM_MODELS.mutating = {...PBEM_MODELS.counter, apply: (s, a) => { s.n += a.add; return {state: s, stop: false}; }};
 PBEM_MODELS.unplain = {...PBEM_MODELS.counter, apply: (s, a) => ({state: {...s, f: () => 1, n: undefined}, stop: false})};
 PBEM_MODELS.throwing = {...PBEM_MODELS.counter, legal: (s) => { throw new Error('no legal here'); }};
@@ -70,6 +71,15 @@ def test_a_model_breaking_its_promises_is_caught(toy: Path) -> None:
         with pytest.raises(ModelError, match="unknown op"):
             node.call("eval", code="1")
         assert node.decision(node.start("counter", {"max": 1}, {"n": 1}, "red")) is None   # still answering
+
+
+def test_a_family_extension_is_called_by_method(toy: Path) -> None:
+    with ModelProcess([toy]) as node:
+        s = node.start("counter", {"max": 4}, {"n": 3}, "red")
+        assert node.method(s, "twice", 1) == 7
+        for name in ("legal", "nothing", "constructor"):      # the core API goes by its own op; no other name
+            with pytest.raises(ModelError, match="no extension"):
+                node.method(s, name)
 
 
 def test_loose_mode_skips_the_checks(toy: Path) -> None:

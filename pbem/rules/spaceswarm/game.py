@@ -18,11 +18,10 @@ from pbem.game import (
     Result,
     Rng,
     Section,
+    TurnModel,
 )
 from pbem.rules.spaceswarm import bot, flow, legal, picture, places
 from pbem.rules.spaceswarm.actions import ANYTIME, decision, handler_for
-from pbem.rules.spaceswarm.attributes import production
-from pbem.rules.spaceswarm.bid import free_places
 from pbem.rules.spaceswarm.describe import describe
 from pbem.rules.spaceswarm.mapgen import (
     GENERATED,
@@ -36,22 +35,14 @@ from pbem.rules.spaceswarm.mapgen import (
 from pbem.base.yamlio import load_strict
 from pbem.rules.spaceswarm.options import OPTION_SPECS, Settings
 from pbem.rules.spaceswarm.position_check import check_position
+from pbem.rules.spaceswarm.prompts import prompt
 from pbem.rules.spaceswarm.setup import new_state
-from pbem.rules.spaceswarm.state import BID, OVER, RESEARCH, SwarmState
+from pbem.rules.spaceswarm.state import BID, OVER, SwarmState
+from pbem.rules.spaceswarm.turnmodel import turn_model
 from pbem.rules.spaceswarm.victory import scores
 from pbem.rules.spaceswarm.view import make_position, read_position, secrets_of, view_key
 
 MAX_TEMPLATE_STEPS = 12   # a whole turn: develop, discard, produce, move, attack... and reactions
-
-PROMPTS = {
-    "develop": "Development Phase: place a Technology card {develop: C17} or {develop: none}",
-    "discard": "over the hand limit (2 + Strategic): discard {discard: [C17]}",
-    "produce": "Production Phase: {n} new fleet(s) on your stacks: {produce: C4} or {produce: {C4: 1, D5: 1}}",
-    "move": "Move Phase: {move: C4, path: [D4, E5]} ... then {done: move}",
-    "attack": "Attack Phase: {attack: all} (targets: {D4: green} where several enemies share a space)",
-    "react": "play cards as events before {what}: {react: [C17]} or {react: none}",
-    "slot": "Round Bid: pick your place in the turn order: {slot: N}, N one of {free}",
-}
 
 
 class SpaceSwarmGame(Game[SwarmState]):
@@ -133,16 +124,7 @@ class SpaceSwarmGame(Game[SwarmState]):
         return [Decision(player, kind, lambda: self.prompt(state, player, kind))]   # the text only when read
 
     def prompt(self, state: SwarmState, player: str, kind: str) -> str:
-        text = PROMPTS[kind]
-        if kind == "develop" and state.phase == RESEARCH:
-            return text.replace("Development Phase", "Research Phase (then you draw)")
-        if kind == "produce":
-            return text.replace("{n}", str(production(state, player)))
-        if kind == "react":
-            return text.replace("{what}", "the Round Bid" if state.phase == BID else "the battles")
-        if kind == "slot":
-            return text.replace("{free}", ", ".join(map(str, free_places(state))))
-        return text
+        return prompt(state, player, kind)
 
     def legal_actions(self, state: SwarmState, player: str) -> list[Action]:
         return legal.legal_actions(state, player)
@@ -180,6 +162,9 @@ class SpaceSwarmGame(Game[SwarmState]):
 
     def order_forms(self, view: Mapping[str, Any], player: str) -> list[OrderForm]:
         return places.order_forms(view, player)
+
+    def turn_model(self, view: Mapping[str, Any], player: str) -> TurnModel:
+        return turn_model(view, player)
 
     def move_template(self, state_view: Mapping[str, Any], player: str) -> str:
         """The rest of the player's turn, each suggestion applied to a copy before the next is

@@ -43,6 +43,7 @@ def action_places(view: Mapping[str, Any], player: str, actions: Sequence[Mappin
     return out
 
 
+STANDING_TITLE = "Standing orders: your Event cards and your place in other players' turns"
 ORDER_WORDS = {"auto": "auto: play my cards for it", "never": "never", "ask": "ask me",
                "first": "the first free place", "last": "the last free place"}
 FIELDS = {"combat": ("before battles you are in", ORDERS), "bid": ("before the Round Bid", ORDERS),
@@ -63,5 +64,4 @@ def order_forms(view: Mapping[str, Any], player: str) -> list[OrderForm]:
         current = mine["standing"].get(key, defaults[key])
         shown = current if isinstance(current, str) else "[" + ", ".join(map(str, current)) + "]"
         fields.append(OrderField(key, label, values, tuple(ORDER_WORDS[v] for v in values), shown))
-    return [OrderForm("standing", "Standing orders: your Event cards and your place in other players' turns",
-                      tuple(fields), "first")]
+    return [OrderForm("standing", STANDING_TITLE, tuple(fields), "first")]

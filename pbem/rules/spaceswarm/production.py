@@ -20,6 +20,8 @@ def check_produce(state: SwarmState, player: str, action: Mapping[str, Any]) -> 
         raise IllegalAction("place new fleets like this: {produce: C4} or {produce: {C4: 2, D5: 1}}")
     total = production(state, player)
     value = action["produce"]
+    if not isinstance(value, (str, Mapping)):        # a list is no space (nor a key: TypeError before)
+        raise IllegalAction("place new fleets like this: {produce: C4} or {produce: {C4: 2, D5: 1}}")
     wanted = value if isinstance(value, Mapping) else {value: total}
     placement: dict[int, int] = {}
     for label, count in wanted.items():

@@ -1,0 +1,395 @@
+"""Space Swarm's turn model (templates/turnmodel/swarm.js) driven against the engine: the states,
+the walks and the checks that tests/turnmodel/test_swarm_model.py runs (and the soak,
+``python tests/turnmodel/swarm_walks.py GAMES``, reports figures from).
+
+At a state of a bot game, the player the game waits for gets their own view; the engine plays on
+``from_position(view)`` (what the player's machine could know) and the model starts from the same
+view and the data of ``Game.turn_model``.  A walk takes random listed actions; before each the
+model's decision, legal actions and pieces must be the engine's, and the actions' words, places
+and the standing-orders form must be what the page would show; after each the model's ``stop``
+must be the engine's (a card drawn, a hidden hand or standing order needed) and, unless it
+stopped, the model's view of its next state must be the engine's view, field for field.
+"""
+from __future__ import annotations
+
+import json
+import random
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Sequence
+
+from harness import ModelProcess, model_files
+
+from pbem.core.bots import CHOOSERS
+from pbem.core.draws import preview_draws, setup_rng
+from pbem.core.engine import Rejected, action_rng, apply_actions
+from pbem.core.rng import Rng
+from pbem.game import ActionPlaces
+from pbem.rules.spaceswarm.game import SpaceSwarmGame
+from pbem.rules.spaceswarm.picture import race_codes
+from pbem.rules.spaceswarm.state import SwarmState
+
+GAME = SpaceSwarmGame()
+NAMES = ["red", "blue", "green", "yellow", "purple", "orange"]
+FAMILY = "swarm"
+#: the options a turn can differ by, each value at least once (with 2-6 players)
+CASES: list[tuple[int, dict[str, str]]] = [
+    (2, {}),
+    (3, {"tech_phase": "research", "slot": "first"}),
+    (4, {"react_combat": "ask", "react_bid": "auto"}),
+    (5, {"combat_hexes": "active", "react_combat": "never", "slot": "last"}),
+    (6, {"react_bid": "ask", "decks": "2", "tech_phase": "research"}),
+    (3, {"react_combat": "ask", "react_bid": "ask", "slot": "ask", "combat_hexes": "active"}),
+]
+
+
+def plain(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+class Mismatch(AssertionError):
+    """The model and the engine disagree; says where (the position file and the path)."""
+
+
+@dataclass
+class Tally:
+    walks: int = 0
+    steps: int = 0
+    decisions: int = 0
+    done: int = 0                 # walks that reached the end of the player's part
+    stops: int = 0                # walks that reached a real STOP
+    cuts: int = 0                 # walks that reached a decision the model does not list
+    successors: int = 0
+    written: int = 0              # actions written by hand (not listed) tried
+    written_taken: int = 0        # ... and taken by the engine
+    counts: int = 0               # numbers tried in the number pickers
+    kinds: dict[str, int] = field(default_factory=dict)
+
+    def line(self) -> str:
+        whole = self.done + self.stops
+        return (f"{self.walks} walks, {self.steps} steps, {self.decisions} decision points, "
+                f"{whole}/{self.walks} whole turns to their real end ({self.done} done, {self.stops} stops, "
+                f"{self.cuts} cut), {self.successors} successors checked exhaustively, {self.counts} picker numbers, {self.written} written actions ({self.written_taken} taken); kinds {self.kinds}")
+
+
+def bot_states(n: int, options: dict[str, str], seed: str, every: int, limit: int = 1500) -> Iterator[SwarmState]:
+    """Copies of the states of a bot game (greedy and random bots taking turns) every ``every``
+    actions, at the decisions of players (and the first)."""
+    players = NAMES[:n]
+    s = GAME.setup(players, GAME.full_options(options), setup_rng(seed.encode(), "g"))
+    bot_rng = Rng(seed.encode(), "bot")
+    for step in range(limit):
+        if GAME.result(s) is not None:
+            return
+        player = GAME.pending(s)[0].player
+        if step % every == 0:
+            yield GAME.copy_state(s)
+        bot = "greedy" if players.index(player) % 2 else "random"
+        action = CHOOSERS[bot](GAME, s, player, bot_rng)
+        GAME.apply(s, player, action, action_rng(seed.encode(), "g", step + 1, 0))
+
+
+def engine_pieces(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The board picture's pieces in the model's form (owner: the race whose code names the stack)."""
+    codes = {code: p for p, code in race_codes([p["name"] for p in view["players"]]).items()}
+    out = []
+    for cell in GAME.board_picture(view).cells:
+        for piece in cell.pieces:
+            out.append({"handle": piece.handle, "shape": piece.shape, "owner": codes[piece.handle.split("@")[0]],
+                        "cell": cell.label, "label": piece.text, "aboard": "", "value": piece.value})
+    return out
+
+
+def place_dict(p: ActionPlaces) -> dict[str, str]:
+    return {"piece": p.piece, "from": p.from_cell, "to": p.to_cell, "tile": p.tile}
+
+
+def form_dicts(view: dict[str, Any], player: str) -> list[dict[str, Any]]:
+    return [{"key": f.key, "title": f.title, "when": f.when, "note": f.note,
+             "fields": [{"name": x.name, "label": x.label, "values": list(x.values), "texts": list(x.texts),
+                         "current": x.current} for x in f.fields]} for f in GAME.order_forms(view, player)]
+
+
+class Walker:
+    """One node process; walks and successor checks against the engine."""
+
+    def __init__(self, node: ModelProcess, tally: Tally) -> None:
+        self.node, self.tally = node, tally
+
+    def start(self, view: dict[str, Any], player: str) -> int:
+        model = GAME.turn_model(view, player)
+        assert model is not None and model.family == FAMILY
+        return self.node.start(FAMILY, plain(model.data), view, player)
+
+    def where(self, view: dict[str, Any], player: str, path: Sequence[Any], what: str) -> Mismatch:
+        return Mismatch(f"{what}\n  player {player}, path {json.dumps(list(path))}\n"
+                        f"  position: {json.dumps(view, sort_keys=True)}")
+
+    def compare(self, s: int, state: SwarmState, player: str, start: dict[str, Any], path: list[Any]) -> list[Any] | None:
+        """The model's state ``s`` against the engine's ``state``: decision, legal, pieces, view,
+        forms, and each listed action's words and places; the legal actions (None: cut; [] at DONE)."""
+        view = plain(GAME.view(state, player))
+        pending = GAME.pending(state)
+        want = None if not pending or pending[0].player != player else \
+            {"kind": pending[0].kind, "prompt": pending[0].prompt, "player": player}
+        got_decision, got_legal, got_pieces, got_view, got_forms = self.node.batch([
+            {"op": "decision", "s": s}, {"op": "legal", "s": s}, {"op": "pieces", "s": s},
+            {"op": "method", "s": s, "name": "view", "args": []}, {"op": "forms", "s": s}])
+        if got_decision != want:
+            raise self.where(start, player, path, f"decision {got_decision} != engine {want}")
+        if got_view != view:
+            diff = sorted(k for k in view if view[k] != got_view.get(k))
+            raise self.where(start, player, path, f"view differs in {diff}: model {[got_view.get(k) for k in diff]} "
+                                                  f"engine {[view[k] for k in diff]}")
+        if got_pieces != engine_pieces(view):
+            raise self.where(start, player, path, "pieces differ")
+        if got_forms != form_dicts(view, player):
+            raise self.where(start, player, path, f"forms {got_forms} != {form_dicts(view, player)}")
+        if want is None:
+            if got_legal not in ([], None):
+                raise self.where(start, player, path, f"legal {got_legal} at the end of the player's part")
+            return []
+        self.tally.decisions += 1
+        self.tally.kinds[want["kind"]] = self.tally.kinds.get(want["kind"], 0) + 1
+        if got_legal is None:
+            return None
+        legal = plain(GAME.legal_actions(state, player))
+        if got_legal != legal:
+            raise self.where(start, player, path, f"legal differs at {want['kind']}:\n  model  {got_legal}\n  engine {legal}")
+        words = self.node.batch([{"op": "words", "s": s, "action": a} for a in legal])
+        if any(not isinstance(w, str) or not w for w in words):
+            raise self.where(start, player, path, f"words {words}")
+        places = self.node.batch([{"op": "places", "s": s, "action": a} for a in legal])
+        if places != [place_dict(p) for p in GAME.action_places(view, player, legal)]:
+            raise self.where(start, player, path, "places differ")
+        return legal
+
+    def step(self, s: int, state: SwarmState, player: str, action: Any, start: dict[str, Any],
+             path: list[Any]) -> tuple[int, SwarmState, bool] | None:
+        """Both take ``action``: (model state, engine state, stop); None where the engine refuses
+        it (then the model must refuse it too)."""
+        after = GAME.copy_state(state)
+        try:
+            applied = apply_actions(GAME, after, player, [action], preview_draws())
+        except Rejected:
+            try:
+                self.node.apply(s, action)
+            except Exception:
+                return None
+            raise self.where(start, player, path + [action], "the model takes an action the engine refuses")
+        stop = applied.needs_secret or any(e.chance for e in applied.events)
+        t, got_stop = self.node.apply(s, action)
+        if got_stop != stop:
+            raise self.where(start, player, path + [action], f"stop {got_stop} != engine {stop}")
+        return t, after, stop
+
+    def walk(self, state: SwarmState, player: str, rnd: random.Random, max_steps: int = 60) -> None:
+        """A random path through ``player``'s turn from their view of ``state``."""
+        start = plain(GAME.view(state, player))
+        engine = GAME.from_position(start)
+        s = self.start(start, player)
+        handles, path = [s], []
+        self.tally.walks += 1
+        try:
+            for _ in range(max_steps):
+                legal = self.compare(s, engine, player, start, path)
+                if legal is None:
+                    self.tally.cuts += 1
+                    return
+                if not legal:
+                    self.tally.done += 1
+                    return
+                action = self.standing(engine, player, rnd) if rnd.random() < 0.08 else self.choose(legal, rnd)
+                out = self.step(s, engine, player, action, start, path)
+                assert out is not None, self.where(start, player, path + [action], "a listed action refused")
+                s, engine, stop = out
+                handles.append(s)
+                path.append(action)
+                self.tally.steps += 1
+                if stop:
+                    self.tally.stops += 1
+                    return
+            raise self.where(start, player, path, f"no end after {max_steps} steps")
+        finally:
+            self.node.drop(handles)
+
+    @staticmethod
+    def choose(legal: list[Any], rnd: random.Random) -> Any:
+        """Mostly a move of the turn itself; now and then a card played as an event."""
+        turn = [a for a in legal if "event" not in a]
+        return rnd.choice(turn if turn and rnd.random() < 0.9 else legal)
+
+    @staticmethod
+    def standing(state: SwarmState, player: str, rnd: random.Random) -> dict[str, Any]:
+        """A standing order the page's form could send (any time): a value of the form, or a list
+        of cards / places."""
+        key = rnd.choice(["combat", "bid", "slot"])
+        if key == "slot":
+            value: Any = rnd.choice(["ask", "first", "last", sorted(rnd.sample(range(1, len(state.players) + 1), 2))])
+        else:
+            hand = state.hands[player]
+            value = rnd.choice(["auto", "never", "ask"] + ([rnd.sample(hand, 1)] if hand else []))
+        return {"standing": {key: value}}
+
+    def successors(self, state: SwarmState, player: str) -> None:
+        """Every listed action from ``player``'s view of ``state``, and every count of fleets the
+        number picker offers: the model's stop and next state must be the engine's."""
+        start = plain(GAME.view(state, player))
+        engine = GAME.from_position(start)
+        s = self.start(start, player)
+        legal = self.compare(s, engine, player, start, [])
+        for action in legal or []:
+            out = self.step(s, engine, player, action, start, [])
+            assert out is not None, self.where(start, player, [action], "a listed action refused")
+            t, after, stop = out
+            if not stop:
+                self.compare(t, after, player, start, [action])
+            self.node.drop([t])
+            self.tally.successors += 1
+        self.node.drop([s])
+
+    def pickers(self, state: SwarmState, player: str, rnd: random.Random, tries: int = 12) -> None:
+        """The number pickers (the model's ``counts``/``counted`` extension) at ``player``'s decision:
+        the numbers of fleets to produce on each stack, to move along a listed path.  ``counted``
+        must give an action exactly where the engine takes one with those numbers, and then the
+        engine's next view."""
+        start = plain(GAME.view(state, player))
+        engine = GAME.from_position(start)
+        s = self.start(start, player)
+        legal = self.compare(s, engine, player, start, []) or []
+        shapes = [a for a in legal if "produce" in a][:1] + rnd.sample([a for a in legal if "move" in a],
+                                                                         min(4, sum("move" in a for a in legal)))
+        for action in shapes:
+            pickers = self.node.method(s, "counts", action)
+            assert pickers, self.where(start, player, [action], "no number picker for a listed action")
+            shown = {k["key"]: k["value"] for k in pickers}
+            assert self.node.method(s, "counted", action, shown) == action, \
+                self.where(start, player, [action], "the picker's numbers as shown do not give the action")
+            for values in self.numbers(action, pickers, rnd, tries):
+                self.tally.counts += 1
+                made = self.node.method(s, "counted", action, values)
+                written = self.written(action, values)
+                out = self.step(s, engine, player, written, start, [values])
+                if (made is None) != (out is None):
+                    raise self.where(start, player, [action, values],
+                                     f"the picker gives {made}, the engine {'refuses' if out is None else 'takes'} "
+                                     f"{written}")
+                if out is not None:
+                    self.node.drop([out[0]])
+                    again = self.step(s, engine, player, made, start, [made])
+                    assert again is not None
+                    t, after, stop = again
+                    if not stop:
+                        self.compare(t, after, player, start, [made])
+                        if plain(GAME.view(after, player)) != plain(GAME.view(out[1], player)):
+                            raise self.where(start, player, [made, written], "the picker's action differs")
+                    self.node.drop([t])
+        self.node.drop([s])
+
+    @staticmethod
+    def numbers(action: dict[str, Any], pickers: list[dict[str, Any]], rnd: random.Random,
+                tries: int) -> list[dict[str, int]]:
+        """Numbers to try: every count of a move picker and one more; for production, splits of
+        the total (and some that do not add up)."""
+        if "move" in action:
+            top = pickers[0]["max"]
+            return [{"fleets": k} for k in range(1, top + 2)]
+        total = max(k["max"] for k in pickers)
+        out = []
+        for _ in range(tries):
+            values = {k["key"]: 0 for k in pickers}
+            left = total + (rnd.choice([-1, 1]) if rnd.random() < 0.2 else 0)
+            while left > 0:
+                key = rnd.choice(list(values))
+                values[key] += 1
+                left -= 1
+            out.append(values)
+        return out
+
+    @staticmethod
+    def written(action: dict[str, Any], values: dict[str, int]) -> dict[str, Any]:
+        """The action a player would write for these numbers, whatever they are."""
+        if "move" in action:
+            return {"move": action["move"], "path": action["path"], "fleets": values["fleets"]}
+        return {"produce": {key: n for key, n in values.items() if n}}
+
+    def handwritten(self, state: SwarmState, player: str, rnd: random.Random, tries: int = 10) -> None:
+        """Actions a player may write by hand besides the listed ones (a move with ``fleets``,
+        ``pick`` and ``drop``, other spellings, mistakes): the model takes exactly those the
+        engine takes, with the same next view."""
+        start = plain(GAME.view(state, player))
+        engine = GAME.from_position(start)
+        s = self.start(start, player)
+        legal = self.compare(s, engine, player, start, []) or []
+        for _ in range(tries):
+            action = self.scribble(rnd.choice(legal), state, player, rnd)
+            self.tally.written += 1
+            out = self.step(s, engine, player, action, start, [])
+            if out is not None:
+                self.tally.written_taken += 1
+                t, after, stop = out
+                if not stop:
+                    self.compare(t, after, player, start, [action])
+                self.node.drop([t])
+        self.node.drop([s])
+
+    @staticmethod
+    def scribble(action: dict[str, Any], state: SwarmState, player: str, rnd: random.Random) -> dict[str, Any]:
+        """``action`` as a player might write it instead."""
+        out = json.loads(json.dumps(action))
+        kind = next(iter(out))
+        if kind == "move":
+            path = out["path"]
+            here = state.fleets[player][state.hexmap.index(out["move"])]
+            way = rnd.choice([path[:-1] or path, path])       # mostly spaces the stack passes through
+            change = rnd.randrange(9)
+            if change < 3:
+                out["fleets"] = rnd.randint(1, here + 1)
+            if change in (1, 2, 3, 4):
+                out["drop"] = {rnd.choice(way): rnd.randint(1, 3)}
+            if change in (2, 4, 5, 6):
+                out["pick"] = {rnd.choice(way): rnd.randint(1, 3)}
+            if change == 7:
+                out["path"] = rnd.choice([path[::-1], path + path[-1:], [out["move"]] + path, path[:-1] + ["A1"]])
+            if change == 8:
+                out["move"] = out["move"].lower()
+                out["fleets"] = rnd.choice(["all", "2", 0, -1, 2.5, True, None])
+            return out
+        if kind == "produce" and rnd.random() < 0.5:
+            mine = [state.hexmap.label(c) for c in sorted(state.fleets[player])]
+            return {"produce": {rnd.choice(mine).lower(): rnd.randint(0, 4), rnd.choice(mine): rnd.randint(1, 4)}}
+        value = out[kind]
+        if isinstance(value, str) and value.startswith("C"):
+            out[kind] = rnd.choice([value.lower(), " " + value, [value], value + "0"])
+        elif kind == "discard":
+            out[kind] = rnd.choice([value[:-1], value + value[:1], [c.lower() for c in value], value[0]])
+        elif kind in ("react", "slot", "done", "attack", "develop"):
+            out[kind] = rnd.choice([value, "none", None, 0, 1, 99, "all", [], {}])
+            if rnd.random() < 0.3:
+                out["targets"] = {"A1": player}
+        return out
+
+
+def run(games: Sequence[tuple[int, dict[str, str], str]], every: int, walks_per_state: int,
+        exhaustive_every: int, tally: Tally) -> None:
+    with ModelProcess(model_files([FAMILY])) as node:
+        walker = Walker(node, tally)
+        for n, options, seed in games:
+            rnd = random.Random(seed)
+            for k, state in enumerate(bot_states(n, options, seed, every)):
+                player = GAME.pending(state)[0].player
+                for _ in range(walks_per_state):
+                    walker.walk(state, player, rnd)
+                if exhaustive_every and k % exhaustive_every == 0:
+                    walker.successors(state, player)
+                if GAME.pending(state)[0].kind in ("produce", "move"):
+                    walker.pickers(state, player, rnd)
+                walker.handwritten(state, player, rnd)
+
+
+if __name__ == "__main__":          # the soak: python swarm_walks.py GAMES_PER_CASE
+    per_case = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+    tally, began = Tally(), time.process_time()
+    run([(n, o, f"soak/{i}/{k}") for i, (n, o) in enumerate(CASES) for k in range(per_case)], 3, 2, 4, tally)
+    print(tally.line(), f"; {time.process_time() - began:.0f} s CPU (python side)")

@@ -1,0 +1,61 @@
+"""Space Swarm's turn model (templates/turnmodel/swarm.js) proven against the engine
+(swarm_walks.py has the walks and the checks): random walks through players' turns at states of
+bot games of 2-6 players over the options, every successor at a sample of them, the number
+pickers; and the model's data holds nothing a player may not see."""
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from harness import ModelError, ModelProcess, model_files
+from swarm_walks import CASES, GAME, FAMILY, Tally, Walker, bot_states, plain, run
+
+
+@pytest.mark.parametrize("case", range(len(CASES)), ids=[f"{n}p-{'-'.join(f'{k}={v}' for k, v in o.items()) or 'defaults'}"
+                                                         for n, o in CASES])
+def test_walks_successors_and_pickers_agree_with_the_engine(case: int) -> None:
+    n, options = CASES[case]
+    tally = Tally()
+    run([(n, options, f"make-test/{case}")], every=6, walks_per_state=2, exhaustive_every=3, tally=tally)
+    # the game was played through and every kind of decision it met was walked
+    assert tally.walks >= 10 and tally.cuts == 0, tally.line()
+    assert tally.done + tally.stops == tally.walks, tally.line()
+    assert {"produce", "move", "attack"} <= set(tally.kinds), tally.line()
+    assert tally.successors and tally.counts, tally.line()
+    assert 0 < tally.written_taken < tally.written, tally.line()      # written actions taken and refused
+
+
+def test_the_model_refuses_what_the_engine_refuses() -> None:
+    """Actions a page could send that the engine refuses, at a move decision: the model throws."""
+    state = next(s for s in bot_states(3, {}, "refuse", 1) if GAME.pending(s)[0].kind == "move"
+                 and sum(len(m) for m in s.moved.values()) == 0 and s.turns > 3)
+    player = GAME.pending(state)[0].player
+    view = plain(GAME.view(state, player))
+    mine = sorted(view["stacks"][player])
+    others = [c for p in view["stacks"] if p != player for c in view["stacks"][p]]
+    bad = [{"move": mine[0], "path": []}, {"move": mine[0], "path": [mine[0]]}, {"move": others[0], "path": [mine[0]]},
+           {"move": mine[0], "path": ["Z99"]}, {"move": mine[0], "fleets": 0, "path": ["A1"]},
+           {"produce": mine[0]}, {"develop": "none"}, {"done": "attack"}, {"slot": 1}, {"react": "none"},
+           {"event": "C999"}, {"standing": {"combat": "sometimes"}}, {"nonsense": 1}, {}]
+    with ModelProcess(model_files([FAMILY])) as node:
+        walker = Walker(node, Tally())
+        s = walker.start(view, player)
+        for action in bad:
+            assert walker.step(s, GAME.from_position(view), player, action, view, []) is None, action
+        with pytest.raises(ModelError, match="not a space"):
+            node.apply(s, {"move": mine[0], "path": ["Z99"]})
+
+
+def test_the_model_data_is_the_same_for_every_player_and_names_no_card() -> None:
+    """``turn_model`` is made from the player's own view, and what it adds to the view is public:
+    the map's links, the rule numbers, the printed card list (faces, not which card is which)."""
+    state = next(s for k, s in enumerate(bot_states(4, {}, "data", 10)) if k == 3)
+    datas = [GAME.turn_model(GAME.view(state, p), p) for p in state.players]
+    assert all(d is not None and d.family == FAMILY for d in datas)
+    texts = {json.dumps(d.data, sort_keys=True) for d in datas if d is not None}
+    assert len(texts) == 1
+    text = texts.pop()
+    assert not re.search(r'"C[0-9]+"', text)
+    assert json.loads(text) == plain(datas[0].data if datas[0] else None)   # plain JSON
+
