@@ -39,9 +39,27 @@ def action_rng(seed: bytes | None, label: str, index: int, action_no: int) -> Rn
     return Rng(seed, f"{label}/{index}/{action_no}")
 
 
-def state_hash(game: Game, state: Any, seed: bytes, game_id: str) -> str:
-    """HMAC of the full position, keyed by the seed, so hidden values cannot be brute-forced."""
-    return keyed_hash(derive_key(seed, f"state-hash/{game_id}"), game.to_position(state))
+def state_hash(game: Game, state: Any, seed: bytes, game_id: str, rules: str | None = None) -> str:
+    """HMAC of the full position, keyed by the seed, so hidden values cannot be brute-forced.
+    ``rules``: the header's rules version; a game begun under earlier rules hashes its position
+    as those rules wrote it (without the options added since: :func:`position_as_written`)."""
+    position = game.to_position(state)
+    if rules is not None and rules != game.rules_version:
+        position = position_as_written(game, rules, position)
+    return keyed_hash(derive_key(seed, f"state-hash/{game_id}"), position)
+
+
+def position_as_written(game: Game, rules: str, position: dict[str, Any]) -> dict[str, Any]:
+    """``position`` as the earlier rules ``rules`` wrote it: the options added since left out."""
+    added = set(game.earlier_rules.get(rules, {}))
+    given = position.get("options")
+    if not added or not isinstance(given, dict):
+        return position
+    kept = {k: v for k, v in given.items() if k not in added}
+    out = {k: v for k, v in position.items() if k != "options"}
+    if kept:
+        out["options"] = kept
+    return out
 
 
 def event_record(event: Event) -> dict[str, Any]:
@@ -53,11 +71,32 @@ def event_record(event: Event) -> dict[str, Any]:
 
 
 def game_for(header: Mapping[str, Any]) -> Game:
+    """The game of a log header, under the rules it was begun with: this pbem's, or an earlier
+    version it still plays (``Game.earlier_rules``)."""
     game = load_game(header["game"])
-    if header.get("rules") != game.rules_version:
-        raise Rejected(f"this game was created with rules {header.get('rules')!r} but this pbem has "
+    rules = header.get("rules")
+    if rules != game.rules_version and rules not in game.earlier_rules:
+        raise Rejected(f"this game was created with rules {rules!r} but this pbem has "
                        f"{game.rules_version!r}; use the pbem version that created it")
     return game
+
+
+def header_options(game: Game, header: Mapping[str, Any]) -> dict[str, Any]:
+    """The options a game is played with: the header's, and for a game begun under earlier rules,
+    the values that keep those rules for every option added since."""
+    kept = dict(game.earlier_rules.get(str(header.get("rules")), {})) if header.get("rules") != game.rules_version \
+        else {}
+    return {**kept, **(header.get("options") or {})}
+
+
+def with_header_options(game: Game, header: Mapping[str, Any], position: dict[str, Any]) -> dict[str, Any]:
+    """A position of a game begun under earlier rules, with the option values that keep them
+    (a position holds its options; one written then lacks the options added since)."""
+    kept = game.earlier_rules.get(str(header.get("rules")), {}) if header.get("rules") != game.rules_version else {}
+    if not kept:
+        return position
+    given = position.get("options")
+    return {**position, "options": {**kept, **(given if isinstance(given, dict) else {})}}
 
 
 @dataclass

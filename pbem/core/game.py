@@ -67,6 +67,10 @@ class Game(ABC, Generic[S]):
     name: str = ""
     title: str = ""
     rules_version: str = ""
+    #: earlier rules versions this pbem still plays, each with the option values that keep its
+    #: behaviour for options added since (a rule whose default changed becomes an option; a game
+    #: begun under the old rules keeps the old reading: conformance/README.md).  Default: none.
+    earlier_rules: Mapping[str, Mapping[str, str]] = {}
     min_players: int = 2
     max_players: int = 4
     #: action kinds (an action's first key) a player may send when it is not their decision,

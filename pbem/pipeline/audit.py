@@ -18,7 +18,7 @@ from pbem.base.canonical import canonical, keyed_hash, sha256_hex
 from pbem.base.errors import PbemError, excerpt
 from pbem.base.fsutil import TEMP_NAME, read_locked
 from pbem.base.yamlio import YamlError
-from pbem.core.engine import Rejected, event_record, game_for, state_hash
+from pbem.core.engine import Rejected, event_record, game_for, header_options, state_hash
 from pbem.core.rng import derive_key, seed_commitment
 from pbem.core.sealed import is_sealed
 from pbem.crypto import agecrypt, sshsig
@@ -295,7 +295,7 @@ def _check_options(game: Any, state: Any, header: dict[str, Any], report: AuditR
     used = game.position_options(game.to_position(state))
     if used is None:
         return
-    said = header.get("options") or {}
+    said = header_options(game, header)
     differ = sorted(k for k in set(used) | set(said) if used.get(k) != said.get(k))
     if differ:
         report.problems.append("entry 0: the header's options differ from the options the game is played with: "
@@ -358,7 +358,8 @@ def _replay_and_compare(gd: GameDir, entries: list[dict[str, Any]], seed: bytes,
                 if [event_record(e) for e in applied.events] != entry.get("events", []):
                     report.problems.append(f"entry {n}: replayed events differ from the logged events")
                     return
-            if "state" in entry and state_hash(game, table.state, seed, header["id"]) != entry["state"]:
+            if "state" in entry and state_hash(game, table.state, seed, header["id"], header.get("rules")) \
+                    != entry["state"]:
                 report.problems.append(f"entry {n}: state hash differs on replay (hidden values or rolls changed)")
                 return
             if "pending" in entry:

@@ -22,7 +22,7 @@ from typing import Any, Callable, TextIO
 from pbem.base.errors import PbemError, one_line
 from pbem.base.fsutil import public_mode, write_atomic
 from pbem.base.yamlio import dump_flow
-from pbem.core.engine import check_actions, game_for
+from pbem.core.engine import check_actions, game_for, with_header_options
 from pbem.crypto import agecrypt
 from pbem.store.gamedir import GameDir
 from pbem.store.movefile import MoveFile, render_move
@@ -99,7 +99,7 @@ def player_table(gd: GameDir, player: str, key: Path | None, secrets: Path | Non
                         f"{table.last['index']}; use the secrets of the latest digest")
     public = json.loads((gd.public_dir / "view.json").read_text())["view"]    # what the patch was made on
     view = data["view"] if "view" in data else apply_patch(public, data["patch"])
-    table.state = table.game.from_position(view)
+    table.state = table.game.from_position(with_header_options(table.game, table.header, view))
     return table, True
 
 

@@ -10,7 +10,7 @@ from pbem.base.canonical import sha256_hex
 from pbem.base.errors import PbemError
 from pbem.base.fsutil import write_atomic
 from pbem.core.draws import ACTING, Draws, auto_draws, move_draws, setup_rng
-from pbem.core.engine import Applied, Opener, apply_actions, game_for, state_hash
+from pbem.core.engine import Applied, Opener, apply_actions, game_for, header_options, state_hash, with_header_options
 from pbem.core.game import Game
 from pbem.core.preferences import Preferences
 from pbem.core.sealed import SealError, decrypt_plaintext, is_sealed, open_plaintext
@@ -168,7 +168,7 @@ class Table:
             seed = gd.require_seed([header, *snap["notes"]])
             views = {int(k): v for k, v in (snap.get("board_views") or {}).items()}
             return cls(gd, game, tail, seed,
-                       game.from_position(snap["position"]), snap["private"],
+                       game.from_position(with_header_options(game, header, snap["position"])), snap["private"],
                        prefs=Preferences.from_data(snap.get("preferences")), board_views=views,
                        log_text=log_text, tail_start=start, head=header, _notes=snap["notes"],
                        derived_stale=check_derived and not _derived_intact(gd, snap.get("derived")))
@@ -191,7 +191,8 @@ class Table:
         view = json.loads((gd.public_dir / "view.json").read_text())
         if view.get("index") != entries[-1]["index"]:
             raise PbemError(f"{gd.public_dir / 'view.json'} is older than the log; fetch the game folder again")
-        return cls(gd, game, entries, None, game.from_position(view["view"]), {})
+        state = game.from_position(with_header_options(game, entries[0], view["view"]))
+        return cls(gd, game, entries, None, state, {})
 
     def save_snapshot(self, log_text: str, derived: Sequence[Path] = ()) -> None:
         """The moderator's cache for exactly this log text: the state, the header, the entries
@@ -226,7 +227,7 @@ class Table:
 
     def current_state_hash(self) -> str:
         assert self.seed is not None
-        return state_hash(self.game, self.state, self.seed, self.game_id)
+        return state_hash(self.game, self.state, self.seed, self.game_id, self.header.get("rules"))
 
 
 def public_view_data(game: Game, state: Any) -> Any:
@@ -368,9 +369,9 @@ def initial_table(gd: GameDir, game: Game, header: dict[str, Any], seed: bytes |
                   position: dict[str, Any] | None) -> Table:
     players = [p["name"] for p in header["players"]]
     if position is None:
-        state = game.setup(players, header["options"], setup_rng(seed, header["id"]))
+        state = game.setup(players, header_options(game, header), setup_rng(seed, header["id"]))
     else:
-        state = game.from_position(position)
+        state = game.from_position(with_header_options(game, header, position))
     return Table(gd, game, [header], seed, state, {})
 
 
