@@ -159,17 +159,29 @@ def test_crash_between_ledger_write_and_receipt(world, monkeypatch):
     assert "ACCEPTED (attachment move.yaml):" in text and "already in the log" not in text
 
 
-def test_a_message_without_a_move_is_left_alone_and_reported_once(world):
+def test_a_message_without_a_move_gets_one_short_answer_a_day_and_never_a_machine(world):
     world.player_send("blue", b"From: blue@pbem.test\r\nTo: gm@pbem.test\r\nSubject: hello\r\n"
                               b"Message-ID: <chat@pbem.test>\r\n\r\nWhen is the next game?\r\n")
     deliver_to_gm(world, b"From: mailer-daemon@pbem.test\r\nTo: gm@pbem.test\r\nSubject: away\r\n"
                          b"Auto-Submitted: auto-replied\r\n\r\nI am on holiday.\r\n")
+    world.player_send("blue", b"From: blue@pbem.test\r\nTo: gm@pbem.test\r\nSubject: hello again\r\n"
+                              b"Message-ID: <chat2@pbem.test>\r\n\r\nAnyone there?\r\n")
+    deliver_to_gm(world, b"From: stranger@elsewhere.test\r\nTo: gm@pbem.test\r\nSubject: offer\r\n"
+                         b"Message-ID: <spam@elsewhere.test>\r\n\r\nBuy now\r\n")
     report = fetch_moves(world.gd, world.config())
-    assert report.ignored == 2 and report.replies == 0
-    assert report.lines[0].startswith("left alone: message <chat@pbem.test> from blue@pbem.test ('hello'): no move")
-    assert "automatic message" in report.lines[1]
-    assert world.router.log[1:] == []                                  # no reply to anyone
-    assert [b"\\Seen" in f for f in imap_flags(world.dovecot, world.imap_user)] == [False, False]
+    assert report.ignored == 4 and report.replies == 1
+    assert report.lines[0].startswith("not a move: message <chat@pbem.test> from blue@pbem.test ('hello'): no move")
+    assert report.lines[0].endswith("told the sender what pbem expects")
+    assert "automatic message" in report.lines[2] and report.lines[2].endswith("(automatic: not answered)")
+    assert report.lines[3].endswith("(the sender was told what pbem expects today already)")   # once a day
+    assert report.lines[4].endswith("(not from a player's address: not answered)")              # never a stranger
+    answers = [m for m in world.router.log if m.msg["X-PBEM-Receipt"]]
+    assert [m.rcpt_tos for m in answers] == [["blue@pbem.test"]]
+    [answer] = answers
+    assert answer.msg["Auto-Submitted"] == "auto-replied" and answer.msg["X-PBEM-Receipt"] == "not a move"
+    assert answer.msg["In-Reply-To"] == "<chat@pbem.test>" and answer.msg["Subject"] == "Re: hello"
+    text = body(answer.msg)
+    assert "pbem found no move in it" in text and "attach move.yaml and its signature move.yaml.sig" in text
     assert fetch_moves(world.gd, world.config()).lines == ["no new messages"]
 
 
@@ -185,7 +197,8 @@ def test_rejected_moves_get_the_reason(world):
     assert "REJECTED (attachment move.yaml): bad signature" in body(to_blue)
     assert "Nothing was changed" in body(to_blue) and to_blue["X-PBEM-Receipt"] == "rejected"
     assert body(to_blue).startswith("Refused: your message to game ")
-    [to_red] = receipts(world, "red")
+    help_red, to_red = receipts(world, "red")                     # "how do I sign?" gets what pbem expects
+    assert help_red["X-PBEM-Receipt"] == "not a move" and "ssh-keygen -Y sign -n pbem-move" in body(help_red)
     assert "a move without its signature" in body(to_red)
 
 
@@ -213,9 +226,9 @@ def test_fetch_over_imaps_and_smtps_moving_handled_mail_to_a_folder(tmp_path, ke
         w.player_send("red", attachment_message("red", raw, sig))
         w.player_send("blue", b"From: blue@pbem.test\r\nSubject: hi\r\n\r\nno move here\r\n")
         report = fetch_moves(w.gd, w.config())
-        assert report.accepted == 1 and report.ignored == 1 and report.replies == 1
-        assert len(imap_flags(w.dovecot, w.imap_user)) == 1                 # the chat stays in INBOX
-        assert [b"\\Seen" in f for f in imap_flags(w.dovecot, w.imap_user, "pbem done")] == [True]
+        assert report.accepted == 1 and report.ignored == 1 and report.replies == 2   # the chat: what pbem expects
+        assert len(imap_flags(w.dovecot, w.imap_user)) == 0                 # both handled: moved
+        assert [b"\\Seen" in f for f in imap_flags(w.dovecot, w.imap_user, "pbem done")] == [True, True]
     finally:
         w.smtp.stop()
 

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from email import policy
@@ -31,7 +32,7 @@ from pbem.store.gamedir import GameDir
 from pbem.transport.mail.compose import DigestParts, Thread, Turn, compose_digest, compose_reply
 from pbem.transport.mail.config import MailConfig
 from pbem.transport.mail.imap import MAX_MESSAGE, ImapInbox, Inbox, Incoming, MailFetchError, MaildirInbox
-from pbem.transport.mail.intake import FoundMove, Intake, choose, find_moves
+from pbem.transport.mail.intake import FoundMove, Intake, choose, find_moves, is_automatic
 from pbem.transport.mail.ledger import IGNORED, REPLIED, SUBMITTED, Ledger, SentState, mail_lock, message_key
 from pbem.transport.mail.smtp import SmtpSender
 
@@ -216,10 +217,22 @@ def _handle(gd: GameDir, header: dict[str, Any], ledger: Ledger, item: Incoming,
         _done(box, record)
         return
     if not intake.moves:
-        ledger.put(key, {**record, "status": IGNORED, "reason": intake.not_a_move})
+        to = receipt_address(msg, cfg)
+        unanswered = _why_no_help(ledger, to, msg)
         report.ignored += 1
-        report.add(f"left alone: message {_shown(message_id) or '(no Message-ID)'} from {_shown(sender) or '?'} "
-                   f"('{_shown(subject)}'): {intake.not_a_move}")
+        shown = (f"message {_shown(message_id) or '(no Message-ID)'} from {_shown(sender) or '?'} "
+                 f"('{_shown(subject)}'): {intake.not_a_move}")
+        if unanswered:
+            ledger.put(key, {**record, "status": IGNORED, "reason": intake.not_a_move})
+            report.add(f"left alone: {shown} ({unanswered})")
+            return
+        record.update(status=SUBMITTED, reason=intake.not_a_move, helped={"to": to, "day": _today()},
+                      reply={"to": to, "verdict": "not a move", "game": header["id"],
+                             "body": _help_body(header["id"], intake.not_a_move)})
+        ledger.put(key, record)               # recorded BEFORE the answer goes out
+        report.add(f"not a move: {shown}; told the sender what pbem expects")
+        _reply(ledger, key, record, cfg, outbox, report)
+        _done(box, record)
         return
     results = [_submit_one(gd, found, item.raw) for found in intake.moves]
     for r in results:
@@ -234,6 +247,34 @@ def _handle(gd: GameDir, header: dict[str, Any], ledger: Ledger, item: Incoming,
     ledger.put(key, record)                   # recorded BEFORE the receipt goes out
     _reply(ledger, key, record, cfg, outbox, report)
     _done(box, record)
+
+
+def _today() -> str:
+    """The day (UTC) in the moderator's private ledger: "at most one answer per sender per day"
+    (never in the game's log, which stays free of wall-clock time)."""
+    return time.strftime("%Y-%m-%d", time.gmtime())
+
+
+def _why_no_help(ledger: Ledger, to: str, msg: EmailMessage) -> str:
+    """Why a message without a move gets no answer ('' when it gets one): only a player's own,
+    not automatic, message, and one answer per sender per day (never a loop with an autoresponder
+    or a mailing list)."""
+    if is_automatic(msg):
+        return "automatic: not answered"
+    if not to:
+        return "not from a player's address: not answered"
+    if any(r.get("helped") == {"to": to, "day": _today()} for r in ledger.records.values()):
+        return "the sender was told what pbem expects today already"
+    return ""
+
+
+def _help_body(game_id: str, why: str) -> str:
+    return (f"This message reached the moderator of game {game_id}, but pbem found no move in it: {why}.\n\n"
+            "pbem expects a signed move: attach move.yaml and its signature move.yaml.sig (made with\n"
+            "`ssh-keygen -Y sign -n pbem-move -f YOUR_KEY move.yaml`), or paste both into the message.\n"
+            "Write 'send log' as the subject to get the public copy of the game. Messages for the\n"
+            "moderator as a person go to their own address: this one is read by a program.\n\n"
+            "(Sent automatically by pbem, at most once a day; docs/email.md.)\n")
 
 
 def asks_for_log(msg: EmailMessage) -> bool:
