@@ -103,9 +103,12 @@ def reveal(game_dir: Path, force: bool, reason: str) -> None:
 @GAME_DIR
 @click.option("--now", "now_iso", default=None, help="pretend it is this UTC time (ISO 8601), for testing")
 @click.option("--mail", "by_mail", is_flag=True, help="also email the reminders (settings: docs/email.md)")
-def tick(game_dir: Path, now_iso: str | None, by_mail: bool) -> None:
+@click.option("--verbose", is_flag=True, help="also say when there is nothing to do (by default a quiet run "
+                                               "prints nothing, so cron mails nothing)")
+def tick(game_dir: Path, now_iso: str | None, by_mail: bool, verbose: bool) -> None:
     """Apply deadlines: remind before, let a bot decide after (per the game's rules),
-    and let bot-held seats move. Run it from cron.
+    and let bot-held seats move. Run it from cron: it prints nothing when nothing
+    happened, and a closed game is nothing to do (exit 0).
 
     \b
     Example:  */15 * * * *  pbem tick /srv/games/game1
@@ -122,6 +125,11 @@ def tick(game_dir: Path, now_iso: str | None, by_mail: bool) -> None:
     if restored:
         click.echo(f"took the times of {len(restored)} log entries from the git history (moderator/clock.json)")
     report = do_tick(gd, now)
+    if report.closed is not None:
+        if verbose:
+            click.echo(f"nothing to do: the game is closed (the seed was revealed at log entry {report.closed}); "
+                       "you may remove it from cron")
+        return
     for entry in report.entries:
         click.echo(f"log entry {entry['index']}: {entry['action']} for {entry['player']} - {entry['reason']}")
     for d in report.reminders:
@@ -132,7 +140,8 @@ def tick(game_dir: Path, now_iso: str | None, by_mail: bool) -> None:
         for address in send_reminders(GameDir(game_dir), report.reminders):
             click.echo(f"  mailed the reminder to {address}")
     if not report.entries and not report.reminders:
-        click.echo("nothing to do")
+        if verbose:
+            click.echo("nothing to do")
     elif report.entries and restored is not None:
         click.echo("this game is shared through git: commit and push these changes, or let "
                    "`pbem git sync --tick` do it next time")

@@ -20,7 +20,7 @@ from pbem.pipeline.moderator import moderate
 from pbem.pipeline.repair import load_repaired
 from pbem.store.entryclock import read_clock
 from pbem.store.gamedir import GameDir
-from pbem.store.table import bot_seats, closed_message, revealed_at
+from pbem.store.table import bot_seats, revealed_at
 
 ON_EXPIRY = ("bot", "pass", "wait")
 REMINDERS = "reminders.json"
@@ -94,6 +94,7 @@ class TickReport:
     reminders: list[Deadline] = field(default_factory=list)
     entries: list[dict[str, Any]] = field(default_factory=list)
     waiting: list[Deadline] = field(default_factory=list)
+    closed: int | None = None      # the game is closed: the seed was revealed at this entry; nothing was done
 
 
 def tick(gd: GameDir, now: float | None = None, max_entries: int = 200) -> TickReport:
@@ -101,8 +102,9 @@ def tick(gd: GameDir, now: float | None = None, max_entries: int = 200) -> TickR
     now = time.time() if now is None else now
     report = TickReport()
     closed = revealed_at(gd.entries())
-    if closed is not None:
-        raise PbemError(closed_message(closed) + "; remove this game from cron")
+    if closed is not None:                       # a closed game has nothing left to tick: quietly nothing
+        report.closed = closed
+        return report
     for _ in range(max_entries):
         table = load_repaired(gd)
         if table.paused or table.game.result(table.state) is not None:
