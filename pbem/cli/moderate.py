@@ -22,10 +22,15 @@ from pbem.cli.common import GAME_DIR
 @click.option("--on-expiry", type=click.Choice(["bot", "pass", "wait"]), default="bot",
               help="when a deadline passes: a bot decides, the decision is declined (pass), or only remind")
 @click.option("--remind-hours", type=float, default=24.0, help="remind this many hours before a deadline")
+@click.option("--disorder-after", type=int, default=0,
+              help="civil disorder after this many missed deadlines in a row: a bot decides for the seat until "
+                   "the player moves again (default 0: never)")
+@click.option("--leave-days", type=float, default=0,
+              help="days of leave per player per year that stop their clock (`pbem mod leave`; default 0: none)")
 @click.option("--contact", default="", help="the address players mail moves to (public; `pbem turn --mail` uses it)")
 def new(game_dir: Path, game_name: str, players: tuple[str, ...], options: tuple[str, ...], seed: str | None,
         position: Path | None, moderator_key: Path | None, game_id: str | None, deadline_hours: float | None,
-        on_expiry: str, remind_hours: float, contact: str) -> None:
+        on_expiry: str, remind_hours: float, disorder_after: int, leave_days: float, contact: str) -> None:
     """Create a game: header, set-up, first digests and encrypted secrets.
 
     \b
@@ -48,8 +53,8 @@ def new(game_dir: Path, game_name: str, players: tuple[str, ...], options: tuple
                           f"position file {position}", POSITION_LIMITS)
         if not isinstance(pos, dict):
             raise PbemError(f"position file {position} must be a YAML mapping (see docs/position-format.md)")
-    from pbem.pipeline.deadlines import check_rules
-    rules = check_rules(deadline_hours, on_expiry, remind_hours)
+    from pbem.pipeline.missedturns import check_rules
+    rules = check_rules(deadline_hours, on_expiry, remind_hours, disorder_after, leave_days)
     table = create_game(game_dir, game_name, [parse_player(p) for p in players], parse_options(options),
                         seed_bytes, pos, moderator_key, game_id, rules.to_data() if rules else None, contact)
     click.echo(f"created {table.game_id} in {game_dir}")

@@ -80,6 +80,21 @@ def extend(game_dir: Path, player: str, hours: float, reason: str) -> None:
     _moderate(game_dir, "extend", reason, player=player, hours=hours)
 
 
+@mod.command()
+@GAME_DIR
+@click.option("--player", required=True)
+@click.option("--days", type=float, required=True, help="days the player's clock stops, from now")
+@REASON
+def leave(game_dir: Path, player: str, days: float, reason: str) -> None:
+    """Leave: stop a player's clock for some days (within the days a year the game gives,
+    `pbem new --leave-days`); shown to everyone with the reason.
+
+    \b
+    Example:  pbem mod leave game1 --player red --days 7 --reason "holiday"
+    """
+    _moderate(game_dir, "leave", reason, player=player, days=days)
+
+
 @mod.command("replace-key")
 @GAME_DIR
 @click.option("--player", required=True)

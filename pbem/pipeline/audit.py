@@ -21,6 +21,7 @@ from pbem.base.yamlio import YamlError
 from pbem.core.engine import Rejected, event_record, game_for, header_options, state_hash
 from pbem.core.rng import derive_key, seed_commitment
 from pbem.core.sealed import is_sealed
+from pbem.pipeline.missedturns import in_disorder, missed_in_a_row, rules_of
 from pbem.crypto import agecrypt, sshsig
 from pbem.store import receipts, receiptstore
 from pbem.store.binding import named_entry
@@ -28,7 +29,7 @@ from pbem.store.gamedir import GameDir
 from pbem.store.leftovers import ARCHIVE_NAME, Kind, RepairPlan, plan_repair
 from pbem.store.log import LOG_NAME, split_chunks, verify_chain
 from pbem.store.movefile import MoveFileError, parse_move
-from pbem.store.table import acting_player, board_view_indices, keys_at, replay, start_position
+from pbem.store.table import acting_player, board_view_indices, bot_seats, keys_at, replay, start_position
 from pbem.views.boardmoves import BoardHistory
 from pbem.views.outputs import BoardDrawings, opened_bytes, player_plaintexts, public_outputs, secrets_file
 
@@ -95,6 +96,7 @@ def _audit(gd: GameDir, plan: RepairPlan, receipt_paths: Sequence[Path] = (), de
         return report
     header = entries[0]
     _check_moderator_signatures(entries, report)
+    _check_missed_turns(entries, report)
     bindings = _check_moves(gd, entries, report, {f.path for f in plan.findings})
     _check_reveal(entries, header, report)
     _check_receipts(receipt_paths, entries, report)
@@ -113,6 +115,26 @@ def _audit(gd: GameDir, plan: RepairPlan, receipt_paths: Sequence[Path] = (), de
         _replay_and_compare(gd, entries, seed, report, bindings, lagging=bool(plan.of(Kind.DERIVED_LAG)),
                             derived=derived)
     return report
+
+
+def _check_missed_turns(entries: list[dict[str, Any]], report: AuditReport) -> None:
+    """Civil disorder and leave only as the header's public rule allows them, and a bot decides
+    for a seat only when a bot holds it or it is in civil disorder."""
+    rules = rules_of(entries[0])
+    for i, entry in enumerate(entries[1:], 1):
+        action, player = entry.get("action"), entry.get("player", "")
+        if action == "disorder":
+            after = rules.disorder_after if rules is not None else 0
+            if not after or missed_in_a_row(entries[:i], player) < after:
+                report.problems.append(f"entry {entry['index']}: civil disorder for {player} without "
+                                       f"{after or 'a rule of'} missed deadlines in a row")
+        elif action == "leave" and (rules is None or not rules.leave_days
+                                    or float(entry.get("days", 0)) > rules.leave_days):
+            report.problems.append(f"entry {entry['index']}: leave for {player} beyond the game's leave days")
+        elif action == "bot-move" and bot_seats(entries[:i]).get(player) != "bot" \
+                and not in_disorder(entries[:i], player):
+            report.problems.append(f"entry {entry['index']}: a bot moved for {player}, whose seat no bot holds "
+                                   "and who is not in civil disorder")
 
 
 def _check_receipts(paths: Sequence[Path], entries: list[dict[str, Any]], report: AuditReport) -> None:

@@ -12,43 +12,31 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Mapping
 
 from pbem.base.errors import PbemError
 from pbem.base.fsutil import write_atomic
+from pbem.pipeline.missedturns import in_disorder, missed_in_a_row, rules_of
 from pbem.pipeline.moderator import moderate
 from pbem.pipeline.repair import load_repaired
 from pbem.store.entryclock import read_clock
 from pbem.store.gamedir import GameDir
 from pbem.store.table import bot_seats, revealed_at
 
-ON_EXPIRY = ("bot", "pass", "wait")
 REMINDERS = "reminders.json"
 
 
-@dataclass(frozen=True)
-class DeadlineRules:
-    hours: float
-    on_expiry: str = "bot"       # bot: a random bot decides; pass: decline where the rules allow; wait: remind only
-    remind_hours: float = 24.0   # remind this long before the deadline
-
-    def to_data(self) -> dict[str, Any]:
-        return {"hours": self.hours, "on_expiry": self.on_expiry, "remind_hours": self.remind_hours}
-
-
-def rules_of(header: dict[str, Any]) -> DeadlineRules | None:
-    data = header.get("deadlines")
-    return DeadlineRules(**data) if data else None
-
-
-def check_rules(hours: float | None, on_expiry: str, remind_hours: float) -> DeadlineRules | None:
-    if hours is None:
-        return None
-    if hours <= 0 or remind_hours < 0:
-        raise PbemError("--deadline-hours must be positive and --remind-hours not negative")
-    if on_expiry not in ON_EXPIRY:
-        raise PbemError(f"--on-expiry must be one of {', '.join(ON_EXPIRY)}")
-    return DeadlineRules(hours, on_expiry, remind_hours)
+def _leave_seconds(entries: list[dict[str, Any]], clock: Mapping[str, float], player: str, start: float,
+                   due: float) -> float:
+    """The leave that stops ``player``'s clock between ``start`` and the deadline it pushes back."""
+    for entry in entries:
+        if entry.get("action") != "leave" or entry.get("player") != player or str(entry["index"]) not in clock:
+            continue
+        begins = float(clock[str(entry["index"])])
+        ends = begins + 86400 * float(entry["days"])
+        if begins < due and ends > start:         # the clock stops for the whole leave from its start on
+            due += ends - max(begins, start)
+    return due
 
 
 def waiting_since(entries: list[dict[str, Any]], player: str) -> int | None:
@@ -85,7 +73,9 @@ def deadlines(gd: GameDir, entries: list[dict[str, Any]]) -> list[Deadline]:
             continue
         extra = sum(e.get("hours", 0) for e in entries[since + 1:]
                     if e.get("action") == "extend" and e.get("player") == player)
-        out.append(Deadline(player, since, clock[str(since)] + 3600 * (rules.hours + extra)))
+        start = float(clock[str(since)])
+        due = _leave_seconds(entries, clock, player, start, start + 3600 * (rules.hours + extra))
+        out.append(Deadline(player, since, due))
     return out
 
 
@@ -115,6 +105,20 @@ def tick(gd: GameDir, now: float | None = None, max_entries: int = 200) -> TickR
             report.entries.append(moderate(gd, "bot-move", "seat held by a bot", player=bots[0]))
             continue
         rules = rules_of(table.header)
+        disorder = [p for p in pending if in_disorder(table.entries, p)]
+        if disorder:
+            report.entries.append(moderate(gd, "bot-move", "civil disorder: a bot decides until the player "
+                                                           "sends a move", player=disorder[0]))
+            continue
+        after = rules.disorder_after if rules is not None else 0
+        missed = [p for p in pending if after and missed_in_a_row(table.entries, p) >= after]
+        if missed:
+            p = missed[0]
+            report.entries.append(moderate(gd, "disorder", f"{p} missed {after} deadlines in a row: "
+                                                           "civil disorder, a bot decides every decision of the seat "
+                                                           f"until {p} sends a move", player=p,
+                                           missed=missed_in_a_row(table.entries, p)))
+            continue
         expired = [d for d in deadlines(gd, table.entries) if d.due <= now]
         if rules is None or not expired or rules.on_expiry == "wait":
             break

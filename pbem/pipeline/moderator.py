@@ -10,10 +10,14 @@ signed with the moderator's key (SSHSIG namespace ``pbem-moderator``), with a
 * ``seat``: hand a seat to a bot (``to: bot``) or to a new player (``to: player`` + ``new_key``).
 * ``undo``: undo the last player's entry; it stays in the log, visibly undone.
 * ``timeout`` / ``bot-move``: decisions made for a player whose deadline expired, or
-  whose seat a bot holds; the actions are in the entry like a move's.
+  whose seat a bot holds (or is in civil disorder); the actions are in the entry like a move's.
+* ``disorder``: civil disorder after the header's ``disorder_after`` missed deadlines in a row:
+  a bot decides for the seat without waiting until the player's next move.
+* ``leave``: the player's clock stops for ``days`` (within the header's ``leave_days`` a year).
 """
 from __future__ import annotations
 
+import time
 from typing import Any, Callable
 
 from pbem.base.errors import PbemError
@@ -22,8 +26,10 @@ from pbem.core.draws import auto_draws
 from pbem.core.engine import apply_actions, event_record
 from pbem.crypto import keys
 from pbem.pipeline.append import add_outcome, append_entry
+from pbem.pipeline.missedturns import in_disorder, missed_in_a_row, rules_of
 from pbem.pipeline.newgame import sign_entry
 from pbem.pipeline.repair import open_game
+from pbem.store.entryclock import read_clock
 from pbem.store.gamedir import GameDir
 from pbem.store.log import seal
 from pbem.store.table import Table, acting_player, closed_message, replay, sealed_store, start_position
@@ -167,16 +173,51 @@ def _timeout(table: Table, entry: dict[str, Any], player: str, policy: str = "bo
 
 
 def _bot_move(table: Table, entry: dict[str, Any], player: str) -> Table:
-    if table.seats().get(player) != "bot":
-        raise ModeratorError(f"{player}'s seat is not held by a bot")
+    if table.seats().get(player) != "bot" and not in_disorder(table.entries, player):
+        raise ModeratorError(f"{player}'s seat is not held by a bot nor in civil disorder")
     return _acting(table, entry, player)
+
+
+def _disorder(table: Table, entry: dict[str, Any], player: str, missed: int) -> Table:
+    """Civil disorder (the header's ``deadlines.disorder_after``): from this entry a bot decides
+    for ``player`` without waiting, until their next move."""
+    _need_player(table, player)
+    rules = rules_of(table.header)
+    if rules is None or not rules.disorder_after:
+        raise ModeratorError("this game has no civil disorder rule (pbem new --disorder-after N)")
+    if missed_in_a_row(table.entries, player) < rules.disorder_after:
+        raise ModeratorError(f"{player} has missed {missed_in_a_row(table.entries, player)} deadlines in a row, "
+                             f"fewer than the {rules.disorder_after} the rule asks for")
+    entry.update({"player": player, "missed": missed})
+    return table
+
+
+def _leave(table: Table, entry: dict[str, Any], player: str, days: float, now: float | None = None) -> Table:
+    """Leave (the header's ``deadlines.leave_days`` per player per year): ``player``'s clock stops
+    for ``days`` days from this entry; at most the rule's days within any 365 days."""
+    _need_player(table, player)
+    rules = rules_of(table.header)
+    if rules is None or not rules.leave_days:
+        raise ModeratorError("this game gives no leave (pbem new --leave-days N); use `pbem mod extend` instead")
+    if days <= 0:
+        raise ModeratorError("--days must be positive")
+    now = time.time() if now is None else now
+    clock = read_clock(table.gd.moderator_dir)
+    taken = sum(float(e["days"]) for e in table.entries if e.get("action") == "leave" and e.get("player") == player
+                and now - float(clock.get(str(e["index"]), now)) < 365 * 86400)
+    if taken + days > rules.leave_days:
+        raise ModeratorError(f"{player} has {rules.leave_days - taken:g} of {rules.leave_days:g} leave days left "
+                             f"in these 365 days; {days:g} asked")
+    entry.update({"player": player, "days": days})
+    return table
 
 
 #: moderator actions that change nothing in the game, so they are taken after the reveal too
 AFTER_REVEAL = ("note",)
 
 _HANDLERS: dict[str, Callable[..., Table]] = {"note": _note, "pause": _pause, "resume": _resume, "extend": _extend, "replace-key": _replace_key,
-             "seat": _seat, "undo": _undo, "timeout": _timeout, "bot-move": _bot_move}
+             "seat": _seat, "undo": _undo, "timeout": _timeout, "bot-move": _bot_move, "disorder": _disorder,
+             "leave": _leave}
 
 
 def reveal(gd: GameDir, force: bool = False, reason: str = "") -> dict[str, Any]:

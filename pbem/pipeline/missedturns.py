@@ -1,0 +1,78 @@
+"""The missed-turn policy of a game, read from its public header and its log: deadlines, civil
+disorder after missed deadlines in a row, leave days (docs/moderating.md, "Missed turns").
+
+Pure functions of the header and the entries, shared by `pbem tick` (pbem.pipeline.deadlines),
+the moderator's entries (pbem.pipeline.moderator) and the audit."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.base.errors import PbemError
+
+ON_EXPIRY = ("bot", "pass", "wait")
+
+
+@dataclass(frozen=True)
+class DeadlineRules:
+    hours: float
+    on_expiry: str = "bot"       # bot: a random bot decides; pass: decline where the rules allow; wait: remind only
+    remind_hours: float = 24.0   # remind this long before the deadline
+    #: civil disorder after this many missed deadlines in a row (0: never): a bot decides every
+    #: decision of the seat, without waiting, until the player sends a move again
+    disorder_after: int = 0
+    #: days of leave per player per year that stop their clock (0: none; ICCF's leave)
+    leave_days: float = 0
+
+    def to_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"hours": self.hours, "on_expiry": self.on_expiry, "remind_hours": self.remind_hours}
+        if self.disorder_after:             # only when set: the headers of games without them stay as they were
+            data["disorder_after"] = self.disorder_after
+        if self.leave_days:
+            data["leave_days"] = self.leave_days
+        return data
+
+
+def rules_of(header: dict[str, Any]) -> DeadlineRules | None:
+    data = header.get("deadlines")
+    return DeadlineRules(**data) if data else None
+
+
+def check_rules(hours: float | None, on_expiry: str, remind_hours: float, disorder_after: int = 0,
+                leave_days: float = 0) -> DeadlineRules | None:
+    if hours is None:
+        if disorder_after or leave_days:
+            raise PbemError("--disorder-after and --leave-days need deadlines: give --deadline-hours too")
+        return None
+    if hours <= 0 or remind_hours < 0:
+        raise PbemError("--deadline-hours must be positive and --remind-hours not negative")
+    if on_expiry not in ON_EXPIRY:
+        raise PbemError(f"--on-expiry must be one of {', '.join(ON_EXPIRY)}")
+    if disorder_after < 0 or leave_days < 0 or leave_days > 366:
+        raise PbemError("--disorder-after must not be negative and --leave-days between 0 and 366")
+    if disorder_after and on_expiry == "wait":
+        raise PbemError("--disorder-after needs missed deadlines to be decided (--on-expiry bot or pass), not wait")
+    return DeadlineRules(hours, on_expiry, remind_hours, disorder_after, leave_days)
+
+
+def missed_in_a_row(entries: list[dict[str, Any]], player: str) -> int:
+    """How many deadlines ``player`` has missed since their own last move (timeouts in a row)."""
+    missed = 0
+    for entry in reversed(entries):
+        if entry.get("kind") == "move" and entry.get("player") == player:
+            break
+        if entry.get("action") == "timeout" and entry.get("player") == player:
+            missed += 1
+    return missed
+
+
+def in_disorder(entries: list[dict[str, Any]], player: str) -> bool:
+    """Civil disorder: a ``disorder`` entry for ``player`` after their own last move."""
+    for entry in reversed(entries):
+        if entry.get("kind") == "move" and entry.get("player") == player:
+            return False
+        if entry.get("action") == "disorder" and entry.get("player") == player:
+            return True
+    return False
+
+

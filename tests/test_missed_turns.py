@@ -1,0 +1,131 @@
+"""The missed-turn policy (issue 24): civil disorder after N missed deadlines in a row (a bot
+decides for the seat without waiting until the player moves again) and leave days that stop a
+player's clock; each a signed log entry in the public header's terms, shown and audited."""
+from __future__ import annotations
+
+import time
+
+import pytest
+from click.testing import CliRunner
+from pipeline_helpers import bot_move, new_game, signed_move
+
+from pbem.cli.group import main
+from pbem.pipeline.audit import audit
+from pbem.pipeline.deadlines import deadlines, tick
+from pbem.pipeline.missedturns import in_disorder, missed_in_a_row
+from pbem.pipeline.moderator import ModeratorError, moderate, reveal
+from pbem.pipeline.submit import submit
+from pbem.store.table import Table
+
+def _three_after_red_missed_one(tmp_path, key_pool):
+    """A three-player game in which red missed one deadline and the bot drew a card for red (so red
+    is asked again): the first seed whose bot draws (the bot's choice follows the seed)."""
+    for n in range(32):
+        gd = new_game(tmp_path / f"g{n}", "toy", key_pool, ["red", "blue", "green"], seed=bytes([n]) * 32,
+                      deadlines={"hours": 48, "on_expiry": "bot", "remind_hours": 24, "disorder_after": 1})
+        report = tick(gd, now=time.time() + 50 * HOURS, max_entries=1)
+        if [(e["action"], e["player"], e["actions"]) for e in report.entries] == [("timeout", "red", [{"draw": True}])]:
+            return gd
+    raise AssertionError("no seed of 32 lets the bot draw for red")
+
+
+def _draw(gd, key_pool, player):
+    submit(gd, *signed_move(Table.load(gd), player, [{"draw": True}], key_pool[player]))
+
+HOURS = 3600
+
+
+def _game(tmp_path, key_pool, **rules):
+    return new_game(tmp_path / "g", "toy", key_pool, ["red", "blue"],
+                    deadlines={"hours": 48, "on_expiry": "bot", "remind_hours": 24, **rules})
+
+
+def test_civil_disorder_after_missed_deadlines_then_a_bot_decides_without_waiting(tmp_path, key_pool,
+                                                                                  toy_registered):
+    gd = _three_after_red_missed_one(tmp_path, key_pool)
+    assert gd.entries()[0]["deadlines"]["disorder_after"] == 1          # public, in the signed header
+    _draw(gd, key_pool, "blue")
+    _draw(gd, key_pool, "green")
+    pending = [d["player"] for d in gd.entries()[-1]["pending"]]
+    assert pending == ["red"]                                           # red again, after one missed deadline
+    report = tick(gd, now=time.time() + 1)                              # long before any deadline
+    assert [(e["action"], e["player"]) for e in report.entries][:2] == [("disorder", "red"), ("bot-move", "red")]
+    disorder = report.entries[0]
+    assert disorder["missed"] == 1 and "civil disorder, a bot decides every decision of the seat" in disorder["reason"]
+    assert report.entries[1]["reason"].startswith("civil disorder")    # decided at once: no deadline waited for
+    assert in_disorder(gd.entries(), "red")
+    while (move := bot_move(gd, key_pool)) is not None:                 # the others play on; red's seat by the bot
+        submit(gd, *move)
+        tick(gd, now=time.time() + 1)
+    entries = gd.entries()
+    after = [e for e in entries if e["index"] > disorder["index"] and e.get("player") == "red"]
+    assert after and all(e.get("action") == "bot-move" for e in after)   # never waiting for red again
+    reveal(gd)
+    report = audit(gd)
+    assert report.ok, report.problems
+
+
+def test_a_player_in_disorder_comes_back_with_a_move(tmp_path, key_pool, toy_registered):
+    gd = _three_after_red_missed_one(tmp_path, key_pool)
+    _draw(gd, key_pool, "blue")
+    _draw(gd, key_pool, "green")
+    moderate(gd, "disorder", "missed one", player="red", missed=1)     # as tick would, by hand
+    assert in_disorder(gd.entries(), "red")
+    _draw(gd, key_pool, "red")                                          # red's own signed move: back
+    assert not in_disorder(gd.entries(), "red") and missed_in_a_row(gd.entries(), "red") == 0
+
+
+def test_disorder_needs_the_rule_and_the_missed_deadlines(tmp_path, key_pool, toy_registered):
+    gd = _game(tmp_path, key_pool, disorder_after=2)
+    with pytest.raises(ModeratorError, match="red has missed 0 deadlines in a row, fewer than the 2"):
+        moderate(gd, "disorder", "early", player="red", missed=0)
+    plain = new_game(tmp_path / "plain", "toy", key_pool, ["red", "blue"])
+    with pytest.raises(ModeratorError, match=r"no civil disorder rule \(pbem new --disorder-after N\)"):
+        moderate(plain, "disorder", "x", player="red", missed=3)
+
+
+def test_leave_stops_the_clock_within_the_days_the_game_gives(tmp_path, key_pool, toy_registered):
+    gd = _game(tmp_path, key_pool, leave_days=10)
+    [before] = deadlines(gd, gd.entries())
+    entry = moderate(gd, "leave", "holiday", player="red", days=3)
+    assert (entry["action"], entry["player"], entry["days"]) == ("leave", "red", 3)
+    [after] = deadlines(gd, gd.entries())
+    assert after.player == "red" and abs(after.due - before.due - 3 * 24 * HOURS) < 120   # pushed back 3 days
+    assert tick(gd, now=before.due + HOURS).entries == []              # the old deadline passes: on leave
+    with pytest.raises(ModeratorError, match="red has 7 of 10 leave days left in these 365 days; 8 asked"):
+        moderate(gd, "leave", "more", player="red", days=8)
+    moderate(gd, "leave", "the rest", player="red", days=7)
+    plain = new_game(tmp_path / "plain", "toy", key_pool, ["red", "blue"],
+                     deadlines={"hours": 48, "on_expiry": "bot", "remind_hours": 24})
+    with pytest.raises(ModeratorError, match=r"this game gives no leave \(pbem new --leave-days N\)"):
+        moderate(plain, "leave", "x", player="red", days=1)
+    report = tick(gd, now=after.due + 8 * 24 * HOURS)                   # past every leave: the bot decides
+    assert report.entries and report.entries[0]["action"] == "timeout"
+
+
+def test_the_new_options_are_checked_in_one_line(tmp_path, key_pool):
+    pub = key_pool["red"].with_name("red.pub")
+    base = ["new", str(tmp_path / "x"), "--game", "space-swarm", "--player", f"red={pub}",
+            "--player", f"blue={key_pool['blue'].with_name('blue.pub')}"]
+    for extra, message in [
+        (["--disorder-after", "2"], "--disorder-after and --leave-days need deadlines: give --deadline-hours too"),
+        (["--deadline-hours", "48", "--on-expiry", "wait", "--disorder-after", "2"],
+         "--disorder-after needs missed deadlines to be decided (--on-expiry bot or pass), not wait"),
+        (["--deadline-hours", "48", "--leave-days", "400"],
+         "--disorder-after must not be negative and --leave-days between 0 and 366"),
+    ]:
+        result = CliRunner().invoke(main, base + extra)
+        assert result.exit_code != 0 and result.output == f"pbem: error: {message}\n", result.output
+        assert not (tmp_path / "x").exists()
+
+
+def test_the_audit_finds_a_disorder_or_a_bot_move_the_rule_does_not_allow(tmp_path, key_pool, toy_registered,
+                                                                          monkeypatch):
+    import pbem.pipeline.moderator as moderator
+    gd = _game(tmp_path, key_pool, disorder_after=2)
+    monkeypatch.setattr(moderator, "missed_in_a_row", lambda entries, player: 2)   # a moderator who cheats
+    moderate(gd, "disorder", "no reason really", player="red", missed=2)
+    monkeypatch.undo()
+    report = audit(gd)
+    assert not report.ok
+    assert report.problems == ["entry 1: civil disorder for red without 2 missed deadlines in a row"]
