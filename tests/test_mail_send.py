@@ -215,3 +215,30 @@ def test_the_mail_png_keeps_every_colour_the_board_names_even_on_a_few_small_pie
     for colour in names:
         hex_ = PLAYER_COLOURS[colour]
         assert (int(hex_[1:3], 16), int(hex_[3:5], 16), int(hex_[5:7], 16)) in present, colour
+
+
+def test_a_player_on_a_daily_cadence_gets_one_digest_a_day_with_everything_since(tmp_path, key_pool,
+                                                                                 toy_registered, dovecot):
+    from pbem.pipeline.moderator import moderate
+    from pbem.transport.mail.compose import Turn
+    from pbem.transport.mail.cycle import DAY, due
+    from pbem.transport.mail.ledger import SentState
+    w = start_world(tmp_path, key_pool, dovecot, smtp_mode="none", inbox="maildir")
+    try:
+        path = w.gd.moderator_dir / "mail.toml"
+        path.write_text('cadence = "entry"\n' + path.read_text())       # everyone else: every entry
+        entry = moderate(w.gd, "cadence", "asked for one mail a day", player="green", cadence="daily")
+        assert (entry["action"], entry["player"], entry["cadence"]) == ("cadence", "green", "daily")
+        assert run_cycle(w.gd, w.config()).sent == 3                     # the first digest: everyone
+        submit(w.gd, *move_files(w.gd, "red", w.keys["red"]))
+        assert run_cycle(w.gd, w.config()).sent == 2                     # not green: mailed less than a day ago
+        assert len(w.mail_to("green")) == 1
+        state, turn, entries = SentState.load(w.gd), Turn.read(w.gd), w.gd.entries()
+        everyone = ["red", "blue", "green"]
+        assert due(w.config(), turn, state, everyone, entries) == []
+        tomorrow = state.last_at("green") + DAY + 1
+        assert due(w.config(), turn, state, everyone, entries, now=tomorrow) == ["green"]   # a day later: all since
+        moderate(w.gd, "cadence", "back to normal", player="green", cadence="game")
+        assert run_cycle(w.gd, w.config()).sent == 3                     # every entry again (the note too)
+    finally:
+        w.smtp.stop()

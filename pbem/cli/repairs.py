@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from pbem.base.errors import PbemError
 from pbem.cli.common import GAME_DIR
 
 
@@ -93,6 +94,23 @@ def leave(game_dir: Path, player: str, days: float, reason: str) -> None:
     Example:  pbem mod leave game1 --player red --days 7 --reason "holiday"
     """
     _moderate(game_dir, "leave", reason, player=player, days=days)
+
+
+@mod.command()
+@GAME_DIR
+@click.option("--player", required=True)
+@click.option("--daily", "cadence", flag_value="daily", help="one digest a day at most, with everything since the last")
+@click.option("--game", "cadence", flag_value="game", help="back to the game's own cadence (mail settings)")
+@REASON
+def cadence(game_dir: Path, player: str, cadence: str | None, reason: str) -> None:
+    """A player's mail cadence, as they asked: one digest a day, or the game's own; public in the log.
+
+    \b
+    Example:  pbem mod cadence game1 --player red --daily --reason "asked for one mail a day"
+    """
+    if cadence is None:
+        raise PbemError("say --daily or --game")
+    _moderate(game_dir, "cadence", reason, player=player, cadence=cadence)
 
 
 @mod.command("replace-key")

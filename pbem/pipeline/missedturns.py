@@ -6,7 +6,7 @@ the moderator's entries (pbem.pipeline.moderator) and the audit."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping, Sequence
 
 from pbem.base.errors import PbemError
 
@@ -76,3 +76,16 @@ def in_disorder(entries: list[dict[str, Any]], player: str) -> bool:
     return False
 
 
+
+
+CADENCES = ("daily", "game")     # one mail a day at most, or the game's own cadence (mail settings)
+
+
+def cadences(entries: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """Each player's mail cadence as the log last set it (``cadence`` moderator entries); a player
+    the log never named has the game's cadence."""
+    chosen: dict[str, str] = {}
+    for entry in entries:
+        if entry.get("action") == "cadence":
+            chosen[str(entry["player"])] = str(entry["cadence"])
+    return {p: c for p, c in chosen.items() if c != "game"}

@@ -14,6 +14,7 @@ signed with the moderator's key (SSHSIG namespace ``pbem-moderator``), with a
 * ``disorder``: civil disorder after the header's ``disorder_after`` missed deadlines in a row:
   a bot decides for the seat without waiting until the player's next move.
 * ``leave``: the player's clock stops for ``days`` (within the header's ``leave_days`` a year).
+* ``cadence``: a player's mail cadence (``daily``: one digest a day at most; ``game``: the game's).
 """
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from pbem.core.draws import auto_draws
 from pbem.core.engine import apply_actions, event_record
 from pbem.crypto import keys
 from pbem.pipeline.append import add_outcome, append_entry
-from pbem.pipeline.missedturns import in_disorder, missed_in_a_row, rules_of
+from pbem.pipeline.missedturns import CADENCES, in_disorder, missed_in_a_row, rules_of
 from pbem.pipeline.newgame import sign_entry
 from pbem.pipeline.repair import open_game
 from pbem.store.entryclock import read_clock
@@ -215,9 +216,19 @@ def _leave(table: Table, entry: dict[str, Any], player: str, days: float, now: f
 #: moderator actions that change nothing in the game, so they are taken after the reveal too
 AFTER_REVEAL = ("note",)
 
+def _cadence(table: Table, entry: dict[str, Any], player: str, cadence: str) -> Table:
+    """A player's mail cadence: ``daily`` (one digest a day at most, with everything since the
+    last) or ``game`` (the game's own, back again)."""
+    _need_player(table, player)
+    if cadence not in CADENCES:
+        raise ModeratorError(f"cadence {cadence!r} is not one of {', '.join(CADENCES)}")
+    entry.update({"player": player, "cadence": cadence})
+    return table
+
+
 _HANDLERS: dict[str, Callable[..., Table]] = {"note": _note, "pause": _pause, "resume": _resume, "extend": _extend, "replace-key": _replace_key,
              "seat": _seat, "undo": _undo, "timeout": _timeout, "bot-move": _bot_move, "disorder": _disorder,
-             "leave": _leave}
+             "leave": _leave, "cadence": _cadence}
 
 
 def reveal(gd: GameDir, force: bool = False, reason: str = "") -> dict[str, Any]:

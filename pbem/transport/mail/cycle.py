@@ -25,6 +25,7 @@ from pbem.base.crashreport import refusal_for_crash
 from pbem.base.errors import PbemError, escape_text, one_line
 from pbem.core.engine import Rejected
 from pbem.pipeline.append import PublishError
+from pbem.pipeline.missedturns import cadences
 from pbem.pipeline.repair import open_game
 from pbem.pipeline.submit import Receipt, committed_receipt, receipt_from_log, submit
 from pbem.store.bundle import bundle_name, public_bundle
@@ -446,26 +447,36 @@ def _send(gd: GameDir, cfg: MailConfig, players: Sequence[str], only_changed: bo
                                  cfg.reply_to, cfg.domain, Thread(*thread) if thread else None, bundle,
                                  pages.get(player))
             outbox.send(msg, cfg.players[player])
-            state.mark(player, turn.index, turn.entry_hash, str(msg["Message-ID"]))
+            state.mark(player, turn.index, turn.entry_hash, str(msg["Message-ID"]), time.time())
             report.sent += 1
             report.add(f"sent the digest of log entry {turn.index} to {player} ({parseaddr(cfg.players[player])[1]})")
     return report
 
 
+DAY = 86400.0
+
+
 def due(cfg: MailConfig, turn: Turn, state: SentState, everyone: Sequence[str],
-        entries: Sequence[Mapping[str, Any]]) -> list[str]:
+        entries: Sequence[Mapping[str, Any]], now: float | None = None) -> list[str]:
     """Who gets a digest now (docs/email.md, "How often players get mail").
 
     ``cadence = "entry"``: everyone without the digest of the last entry.  ``"decision"`` (the
     default): everyone once when the game starts, a player with a decision to make, everyone
     once the game is over, and with ``summary = "round"`` everyone once when a new round
-    starts; never a message per entry."""
+    starts; never a message per entry.  A player whose cadence the log sets to ``daily``
+    (`pbem mod cadence`) gets one digest a day at most, with everything since the last, and the
+    last one of the game."""
+    now = time.time() if now is None else now
     fresh = [p for p in everyone if state.last_hash(p) != turn.entry_hash]
+    daily = {p for p, c in cadences(entries).items() if c == "daily"}
     if cfg.cadence == "entry" or turn.over:
-        return fresh
-    starts = round_starts(entries, everyone[0]) if cfg.summary == "round" else []
-    return [p for p in fresh if p in turn.pending or state.thread(p) is None
-            or any(state.last_index(p) < r for r in starts)]
+        chosen = fresh
+    else:
+        starts = round_starts(entries, everyone[0]) if cfg.summary == "round" else []
+        chosen = [p for p in fresh if p in turn.pending or state.thread(p) is None
+                  or any(state.last_index(p) < r for r in starts)]
+    return [p for p in fresh if (p in chosen and p not in daily)
+            or (p in daily and (turn.over or state.thread(p) is None or now - state.last_at(p) >= DAY))]
 
 
 def round_starts(entries: Sequence[Mapping[str, Any]], first: str) -> list[int]:

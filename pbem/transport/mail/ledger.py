@@ -137,10 +137,14 @@ class SentState:
             return None
         return str(record.get("thread") or record["message_id"]), str(record["message_id"])
 
-    def mark(self, player: str, index: int, entry_hash: str, message_id: str) -> None:
+    def last_at(self, player: str) -> float:
+        """When the last digest went to ``player`` (the moderator's private clock; 0: never)."""
+        return float(self.players.get(player, {}).get("at", 0))
+
+    def mark(self, player: str, index: int, entry_hash: str, message_id: str, at: float = 0) -> None:
         thread = self.thread(player)
         self.players[player] = {"index": index, "hash": entry_hash, "message_id": message_id,
-                                "thread": thread[0] if thread else message_id}
+                                "thread": thread[0] if thread else message_id, "at": at}
         _write_json(self.path, {"format": "pbem-mail-sent/1", "players": self.players})
 
 
