@@ -53,7 +53,7 @@ def new(game_dir: Path, game_name: str, players: tuple[str, ...], options: tuple
                           f"position file {position}", POSITION_LIMITS)
         if not isinstance(pos, dict):
             raise PbemError(f"position file {position} must be a YAML mapping (see docs/position-format.md)")
-    from pbem.pipeline.missedturns import check_rules
+    from pbem.store.missedturns import check_rules
     rules = check_rules(deadline_hours, on_expiry, remind_hours, disorder_after, leave_days)
     table = create_game(game_dir, game_name, [parse_player(p) for p in players], parse_options(options),
                         seed_bytes, pos, moderator_key, game_id, rules.to_data() if rules else None, contact)

@@ -21,7 +21,7 @@ from pbem.base.yamlio import YamlError
 from pbem.core.engine import Rejected, event_record, game_for, header_options, state_hash
 from pbem.core.rng import derive_key, seed_commitment
 from pbem.core.sealed import is_sealed
-from pbem.pipeline.missedturns import in_disorder, missed_in_a_row, rules_of
+from pbem.store.missedturns import in_disorder, missed_in_a_row, rules_of
 from pbem.crypto import agecrypt, sshsig
 from pbem.store import receipts, receiptstore
 from pbem.store.binding import named_entry

@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 from pbem.base.errors import PbemError
 from pbem.base.fsutil import write_atomic
-from pbem.pipeline.missedturns import in_disorder, missed_in_a_row, rules_of
+from pbem.store.missedturns import in_disorder, missed_in_a_row, rules_of
 from pbem.pipeline.moderator import moderate
 from pbem.pipeline.repair import load_repaired
 from pbem.store.entryclock import read_clock

@@ -27,7 +27,7 @@ from pbem.core.draws import auto_draws
 from pbem.core.engine import apply_actions, event_record
 from pbem.crypto import keys
 from pbem.pipeline.append import add_outcome, append_entry
-from pbem.pipeline.missedturns import CADENCES, in_disorder, missed_in_a_row, rules_of
+from pbem.store.missedturns import CADENCES, in_disorder, missed_in_a_row, rules_of
 from pbem.pipeline.newgame import sign_entry
 from pbem.pipeline.repair import open_game
 from pbem.store.entryclock import read_clock

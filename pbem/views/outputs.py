@@ -23,6 +23,7 @@ from pbem.core.picture import BoardPicture
 from pbem.core.results import result_lines
 from pbem.crypto import agecrypt
 from pbem.store.movefile import MoveFile, render_move
+from pbem.store.missedturns import rules_of
 from pbem.store.table import Table
 from pbem.views.boardmoves import BoardHistory, mark_moves
 from pbem.views.render.digest import DigestContext, render_digest
@@ -78,6 +79,21 @@ def moderator_lines(table: Table) -> list[str]:
     if table.paused:
         lines.append(f"THE GAME IS PAUSED: {table.paused}")
     return lines
+
+
+def turn_rules_lines(header: dict[str, Any]) -> list[str]:
+    """The header's missed-turn rules as the digest's footer says them (nothing without deadlines)."""
+    rules = rules_of(header)
+    if rules is None:
+        return []
+    what = {"bot": "a bot decides", "pass": "the decision is declined where the rules allow",
+            "wait": "a reminder only"}[rules.on_expiry]
+    line = f"deadlines: {rules.hours:g} hours a decision; after it, {what}"
+    if rules.disorder_after:
+        line += f"; civil disorder after {rules.disorder_after} missed in a row"
+    if rules.leave_days:
+        line += f"; {rules.leave_days:g} days of leave a year"
+    return [line]
 
 
 def template_for(table: Table, player: str, view: dict[str, Any]) -> str:
@@ -164,7 +180,8 @@ def digest_context(table: Table, viewer: str | None, with_svg: bool = True,
         secrets_yaml=yamlio.dump(player_secrets(table, viewer)) if viewer is not None else None,
         result=result_lines(result) if result is not None else [],
         result_sections=game.result_sections(view, result) if result is not None else [],
-        footer=moderator_lines(table) + [f"seed commitment: {h['seed_commitment']}", f"rules: {h['game']} {h['rules']}"],
+        footer=moderator_lines(table) + turn_rules_lines(h)
+        + [f"seed commitment: {h['seed_commitment']}", f"rules: {h['game']} {h['rules']}"],
         click=click,
     )
 

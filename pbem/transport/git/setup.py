@@ -40,7 +40,7 @@ from pbem import __version__
 from pbem.base.data import templates_dir
 from pbem.base.errors import PbemError
 from pbem.base.fsutil import public_mode, write_atomic
-from pbem.pipeline.missedturns import rules_of
+from pbem.store.missedturns import rules_of
 from pbem.store.gamedir import GameDir
 from pbem.transport.git.ci.actions import CHECKOUT, SETUP_PYTHON
 from pbem.transport.git.ci.lock import PYTHON_VERSION, RUNNER, pin_dependencies, pinned_wheel, requirements_text

@@ -25,7 +25,7 @@ from pbem.base.crashreport import refusal_for_crash
 from pbem.base.errors import PbemError, escape_text, one_line
 from pbem.core.engine import Rejected
 from pbem.pipeline.append import PublishError
-from pbem.pipeline.missedturns import cadences
+from pbem.store.missedturns import cadences
 from pbem.pipeline.repair import open_game
 from pbem.pipeline.submit import Receipt, committed_receipt, receipt_from_log, submit
 from pbem.store.bundle import bundle_name, public_bundle

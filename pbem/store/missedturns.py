@@ -1,8 +1,9 @@
 """The missed-turn policy of a game, read from its public header and its log: deadlines, civil
 disorder after missed deadlines in a row, leave days (docs/moderating.md, "Missed turns").
 
-Pure functions of the header and the entries, shared by `pbem tick` (pbem.pipeline.deadlines),
-the moderator's entries (pbem.pipeline.moderator) and the audit."""
+Pure functions of the header and the entries (a store module: they read the log only), shared by
+`pbem tick` (pbem.pipeline.deadlines), the moderator's entries (pbem.pipeline.moderator), the
+audit, the digests' footer and the mail cadence."""
 from __future__ import annotations
 
 from dataclasses import dataclass
