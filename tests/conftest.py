@@ -25,6 +25,8 @@ from hypothesis import configuration, settings
 from pbem.core import registry
 from pbem.crypto import keys
 
+pytest_plugins = ["cpu_profile"]     # --cpu-report N (make test-profile)
+
 settings.register_profile("pbem", database=None)
 settings.load_profile("pbem")
 
