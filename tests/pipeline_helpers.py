@@ -30,11 +30,34 @@ from pbem.store.table import Table
 
 
 def new_game(root: Path, game: str, key_pool: dict[str, Path], names: list[str], seed: bytes = b"s" * 32,
-             options: dict[str, str] | None = None, deadlines: dict[str, Any] | None = None) -> GameDir:
+             options: dict[str, str] | None = None, deadlines: dict[str, Any] | None = None,
+             position: dict[str, Any] | None = None) -> GameDir:
+    """A new game (as `pbem new`), from ``position`` when given (as `pbem new --position`)."""
     specs = [PlayerSpec(n, keys.normalise_public_key(key_pool[n].with_name(key_pool[n].name + ".pub").read_text()))
              for n in names]
-    create_game(root, game, specs, options or {}, seed, moderator_key=key_pool["mallory"], deadlines=deadlines)
+    create_game(root, game, specs, options or {}, seed, position=position, moderator_key=key_pool["mallory"],
+                deadlines=deadlines)
     return GameDir(root)
+
+
+def late_position(game_name: str, names: list[str], options: dict[str, str] | None = None,
+                  seed: bytes = b"late" * 8, left: int = 40, bot: str = "greedy") -> dict[str, Any]:
+    """A position ``left`` actions before the end of a game the bots play in memory (through
+    ``Game.setup``/``Game.apply`` only): where the transport tests that need not play a whole
+    game start (`pbem new --position`), so that the end, the reveal and the audit are reached soon."""
+    from pbem.core.bots import CHOOSERS
+    from pbem.core.registry import load_game
+    game = load_game(game_name)
+    state = game.setup(list(names), game.full_options(options or {}), Rng(seed, "late/setup"))
+    choose, bot_rng = CHOOSERS[bot], Rng(seed, "late/bot")
+    positions = []
+    while game.result(state) is None:
+        positions.append(game.to_position(state))
+        player = game.pending(state)[0].player
+        game.apply(state, player, choose(game, state, player, bot_rng), Rng(seed, f"late/{len(positions)}"))
+        assert len(positions) < 5000, f"{game_name}: the bots' game did not end"
+    assert len(positions) > 2 * left, f"{game_name}: a game of {len(positions)} actions has no late position"
+    return positions[-left]
 
 
 def signed_move(table: Table, player: str, actions: list[dict[str, Any]], key: Path,
