@@ -93,6 +93,18 @@ def play_to_end(gd: GameDir, key_pool: dict[str, Path], bot_seed: bytes = b"bot"
     return count
 
 
+def finish_in_memory(gd: GameDir, key_pool: dict[str, Path], bot_seed: bytes = b"bot", limit: int = 5000,
+                     bot: str = "random") -> int:
+    """:func:`play_to_end` with the moves taken by :class:`PipelineGame` (published once at the end):
+    for a test whose subject is what comes after the bots' moves (the reveal, the audit)."""
+    game = PipelineGame(gd)
+    while (mv := game.bot_move(key_pool, bot_seed, bot)) is not None:
+        game.take(*mv)
+        assert game.moves < limit, "game did not end"
+    game.publish()
+    return game.moves
+
+
 def submitted_and_in_memory(root: Path, game: str, key_pool: dict[str, Path], names: list[str], seed: bytes,
                             moves: int, bot: str = "random", options: dict[str, str] | None = None
                             ) -> tuple[GameDir, GameDir]:
