@@ -193,7 +193,7 @@ path = "/nonexistent/Maildir"
 """
 
 
-@pytest.mark.slow(seconds=16)
+@pytest.mark.slow(seconds=6)
 def test_the_page_is_made_from_the_log_alone_whether_or_not_the_game_is_mailed(tmp_path, key_pool):
     """A player's page fits in a digest message in every game (its panel trimmed or left out by the
     same rule), so mail settings that come or go mid-game change nothing an audit finds."""

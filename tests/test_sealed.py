@@ -43,7 +43,6 @@ def test_a_sealed_standing_order_is_applied_but_never_public(game, key_pool, tmp
     assert any("sealed" in line for line in preview(game.root, tmp_path / "m.yaml"))
 
 
-@pytest.mark.slow(seconds=7)
 def test_reveal_publishes_the_plaintexts_and_the_audit_checks_them(game, key_pool, tmp_path):
     submit(game, *signed_move(Table.load(game), "green", [sealed_for(game)], key_pool["green"]))
     finish_in_memory(game, key_pool, bot="greedy")          # the bots' moves: in memory, published once
