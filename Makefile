@@ -13,7 +13,7 @@ PYTEST = python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist load 
 # Builds use the locked hatchling and setuptools (--no-build-isolation): nothing unhashed.
 LOCKED := --quiet --require-hashes --no-build-isolation
 
-.PHONY: demo test test-profile test-latest typecheck contracts system-deps bench install lock clean
+.PHONY: demo test test-profile test-latest typecheck contracts system-deps bench install lock clean rules-coverage conformance-docs
 .NOTPARALLEL:
 
 # the system tools the tests use for real (age, ssh-keygen, dovecot, fonts...): apt-get installs any missing
@@ -75,6 +75,15 @@ test-profile: system-deps install
 	cd tests && /usr/bin/time -f "make test-profile: the suite: $(TIME_FORMAT)" \
 		../$(BIN)/$(PYTEST) --cpu-report $(PROFILE_TOP) $(PYTEST_ARGS) .
 	@uptime
+
+# every sentence of the rule texts cited by a conformance case or listed as not applicable
+# (conformance/README.md); the texts are the publishers', not in the repository: RULES=DIR
+rules-coverage: install
+	$(BIN)/python tools/rules_coverage.py $(if $(RULES),--rules $(RULES),)
+
+# docs/games/GAME-conformance.md (the rulings and the index of cases) from conformance/GAME.yaml
+conformance-docs: install
+	cd tests && ../$(BIN)/python -m conformance.render
 
 # speed figures beside the goals of issue 12 (docs/performance.md); SOAK=1: 10,000 bot games, memory at start and end
 BENCH_ARGS ?=

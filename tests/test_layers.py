@@ -120,7 +120,7 @@ def test_pbem_holds_only_the_layer_packages_and_the_public_game_api():
     modules = sorted(p.name for p in PACKAGE.iterdir() if p.suffix == ".py")
     packages = sorted(p.name for p in PACKAGE.iterdir() if (p / "__init__.py").is_file())
     assert modules == ["__init__.py", "__main__.py", "game.py"]
-    assert packages == ["base", "cli", "core", "crypto", "pipeline", "rules", "store", "transport", "views"]
+    assert packages == ["base", "cli", "client", "core", "crypto", "pipeline", "rules", "store", "transport", "views"]
 
 
 # --- the contract fails on a wrong-way import, wherever it is written ----------------------------

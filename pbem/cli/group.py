@@ -8,7 +8,7 @@ from __future__ import annotations
 import click
 
 from pbem import __version__
-from pbem.cli import audit, bots, git, keys, mail, moderate, play, repairs, show
+from pbem.cli import audit, bots, client, git, keys, mail, moderate, play, repairs, show
 from pbem.cli.boundary import PbemGroup
 
 
@@ -26,7 +26,7 @@ def main() -> None:
     """
 
 
-for module in (keys, moderate, audit, show, play, bots, repairs):
+for module in (keys, moderate, audit, show, play, client, bots, repairs):
     for command in module.COMMANDS:
         main.add_command(command)
 main.add_command(git.git)

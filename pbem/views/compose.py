@@ -44,6 +44,11 @@ class Composer:
     def __post_init__(self) -> None:
         self._state = self.game.copy_state(self.start)
 
+    @property
+    def state(self) -> Any:
+        """The state after the chosen actions (the composer's own: read it, do not change it)."""
+        return self._state
+
     def step(self) -> Step:
         """The choices now (empty with a reason when the move is complete or cannot go on)."""
         if self._stop:

@@ -116,7 +116,8 @@ class SwarmPositionCheck:
         pos = expect_mapping(self.pos, "", "a mapping of the keys in docs/position-format.md")
         expect_keys(pos, "", REQUIRED_KEYS, OPTIONAL_KEYS)
         if pos["format"] != FORMAT:
-            fail("format", f"{show(pos['format'])} is not {FORMAT}")
+            fail("format", f"{show(pos['format'])} is not {FORMAT}, the position format this pbem reads: use the "
+                           "pbem version that wrote it, or write the position again as `pbem show --full` does")
         self.partial = expect_flag(pos.get("partial", False), "partial")
         self.players = self.player_names(pos["players"])
         self.options = self.option_values(pos["options"])

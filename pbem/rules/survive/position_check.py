@@ -160,7 +160,8 @@ class SurvivePositionCheck:
         expect_keys(pos, "", self.REQUIRED_KEYS, (*self.OPTIONAL_KEYS, *self.VARIANT_KEYS))
         expected = self.game.base.position_format
         if pos.get("format", expected) != expected:
-            fail("format", f"{show(pos.get('format'))} is not {expected}")
+            fail("format", f"{show(pos.get('format'))} is not {expected}, the position format this pbem reads: use "
+                           "the pbem version that wrote it, or write the position again as `pbem show --full` does")
 
     def variant_keys(self, pos: Mapping[str, Any]) -> None:
         for key, layer in self.VARIANT_KEYS.items():

@@ -1,0 +1,73 @@
+"""Bring in what is new for one game and check it before anything of it is shown.
+
+For a git game: ``git pull --ff-only`` in the player's clone (a shared branch the moderator
+rewrote is refused, never merged: the player's copy keeps the history it had), then the audit
+every player can run (:func:`pbem.pipeline.audit.audit`: the hash chain, the moderator's
+signature on every entry, every signed move, the digests against the log) with the moderator's
+receipts, which are first kept in the player's own receipt store (``pbem receipt keep``), so that
+a log cut back or rewritten later is caught by the receipts the player already holds.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pbem.base.errors import PbemError
+from pbem.client.config import PlayedGame
+from pbem.pipeline.audit import audit
+from pbem.store import receiptstore
+from pbem.store.gamedir import GameDir
+from pbem.transport.git.repo import GitError, Repo
+
+
+class FetchError(PbemError):
+    """One line: why what is new could not be brought in."""
+
+
+@dataclass
+class Fetched:
+    """What a fetch brought and what the checks found."""
+
+    index: int                                        # the last log entry of the player's copy
+    problems: list[str] = field(default_factory=list)   # the audit's findings: shown, never hidden
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def trusted(self) -> bool:
+        return not self.problems
+
+
+def pull(game: PlayedGame) -> None:
+    """Fast-forward the player's clone to the shared branch."""
+    try:
+        repo = Repo.discover(game.clone)
+    except GitError as exc:
+        raise FetchError(f"game {game.name}: {exc}") from None
+    proc = repo.run("pull", "--ff-only", "-q", remote=True, check=False)
+    if proc.returncode != 0:
+        detail = (proc.stderr or proc.stdout).strip().splitlines()
+        first = next((line for line in detail if line.startswith(("fatal:", "error:"))), detail[0] if detail else "")
+        raise FetchError(f"game {game.name}: git pull --ff-only failed ({first.strip()}); if the moderator rewrote "
+                         "the shared branch, your copy keeps what you had: ask them why")
+
+
+def check(game: PlayedGame) -> Fetched:
+    """Keep the moderator's receipts, then audit the player's copy with every receipt kept."""
+    gd = GameDir(game.folder)
+    try:
+        gd.require()
+        header = gd.entries()[0]
+    except PbemError as exc:
+        raise FetchError(f"game {game.name}: {exc}") from None
+    store = receiptstore.default_store(str(header.get("id", "")))
+    kept = receiptstore.keep(header, [gd.root / "receipts"], store) if (gd.root / "receipts").is_dir() \
+        else receiptstore.Kept(store)
+    report = audit(gd, [store] if receiptstore.stored_files(store) else [])
+    fetched = Fetched(int(gd.entries()[-1]["index"]), list(report.problems), list(report.notes))
+    fetched.problems += [f"receipt refused: {line}" for line in kept.refused]
+    fetched.problems += [f"fork: {line}" for line in kept.forks]
+    return fetched
+
+
+def fetch(game: PlayedGame) -> Fetched:
+    pull(game)
+    return check(game)

@@ -1,0 +1,105 @@
+"""Sign the player's move and hand it to the game's transport.
+
+The move is checked against the public state first (as `pbem check` does), written and signed
+with the real ``ssh-keygen -Y sign`` (passphrases and the ssh-agent work as in a terminal), and
+for a git game committed as ``GAME_DIR/incoming/PLAYER/entry-NNNN.yaml`` (plus ``.sig``) and
+pushed; a push that loses a race with another push is rebased and tried again.  The moderator's
+answer comes back as a receipt with the next fetch.
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pbem.base.errors import PbemError
+from pbem.client.config import PlayedGame
+from pbem.core.engine import Rejected
+from pbem.pipeline.turn import Io, TurnError, write_and_sign
+from pbem.store.table import Table
+from pbem.transport.git.repo import GitError, Identity, Repo
+
+PUSH_ATTEMPTS = 4
+
+
+class SendError(PbemError):
+    """One line: why the move was not sent (nothing was pushed)."""
+
+
+@dataclass(frozen=True)
+class Sent:
+    name: str            # incoming/PLAYER/NAME.yaml
+    index: int           # the log entry the move answers
+    commit: str
+
+
+def send(game: PlayedGame, table: Table, actions: list[dict[str, Any]]) -> Sent:
+    if not actions:
+        raise SendError("nothing chosen yet: pick at least one action before Send")
+    repo = _player_repo(game)
+    index = int(table.last["index"])
+    folder = game.folder / "incoming" / game.player
+    name = _free_name(folder, index)
+    path = folder / name
+    try:
+        result = write_and_sign(table, game.player, actions, path, game.key, Io(io.StringIO(), io.StringIO()))
+    except (Rejected, TurnError) as exc:
+        for p in (path, path.with_name(path.name + ".sig")):     # checked before writing; a failed signature
+            p.unlink(missing_ok=True)                             # leaves nothing either
+        _remove_if_empty(folder)
+        raise SendError(f"the move was not sent: {exc}") from None
+    assert result.signature is not None
+    rel = [repo.rel(path), repo.rel(result.signature)]
+    try:
+        repo.run("add", "--", *rel)
+        # signed with the player's key, so a moderator who runs `pbem git sync --verify-commits` takes it
+        repo.run("commit", "-q", "-S", "-m", f"{game.player}: move for entry {index}", "--", *rel,
+                 config=["gpg.format=ssh", f"user.signingkey={game.key}"])
+    except GitError as exc:
+        for p in (path, result.signature):
+            p.unlink(missing_ok=True)
+        _remove_if_empty(folder)
+        raise SendError(f"the move was not committed: {exc}") from None
+    _push(repo)
+    return Sent(f"{game.player}/{name}", index, str(repo.head()))
+
+
+def _player_repo(game: PlayedGame) -> Repo:
+    """The player's clone, committing as the player (their own git identity where they set one)."""
+    try:
+        probe = Repo.discover(game.clone)
+    except GitError as exc:
+        raise SendError(f"game {game.name}: {exc}") from None
+    name, email = (subprocess.run(["git", "-C", str(probe.root), "config", key], capture_output=True, text=True,
+                                  check=False).stdout.strip() for key in ("user.name", "user.email"))
+    return Repo(probe.root, Identity(name or game.player, email or f"{game.player}@pbem.invalid"))
+
+
+def _remove_if_empty(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        folder.rmdir()
+
+
+def _free_name(folder: Path, index: int) -> str:
+    name = f"entry-{index:04d}.yaml"
+    n = 1
+    while (folder / name).exists() or (folder / (name + ".sig")).exists():
+        n += 1
+        name = f"entry-{index:04d}-{n}.yaml"
+    return name
+
+
+def _push(repo: Repo) -> None:
+    last = ""
+    for _ in range(PUSH_ATTEMPTS):
+        proc = repo.run("push", "-q", remote=True, check=False)
+        if proc.returncode == 0:
+            return
+        lines = (proc.stderr or proc.stdout).strip().splitlines()
+        last = lines[-1] if lines else "no message"
+        repo.run("pull", "--rebase", "-q", remote=True, check=False)
+    raise SendError(f"the move is committed in your clone but could not be pushed ({last[:200]}); "
+                    "`git push` it when the remote answers")

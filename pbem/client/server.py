@@ -1,0 +1,328 @@
+"""The player's page, served on 127.0.0.1 only, to the browser that opened its URL and no one else.
+
+Safe by construction:
+
+* it listens on 127.0.0.1 (never another address), on a port the system picks unless told;
+* every request carries the random token of the URL it opened (``?token=`` for the page,
+  the ``X-PBEM-Token`` header for every call of the page's script), compared in constant time;
+* ``Host`` must be ``127.0.0.1:PORT`` or ``localhost:PORT`` (a web page the player visits cannot
+  reach it through a DNS name it rebinds to 127.0.0.1), and an ``Origin`` or
+  ``Sec-Fetch-Site`` header, when the browser sends one, must say the request comes from this
+  page (no cross-site request, no CSRF); calls are JSON ``POST`` s, which a foreign page cannot
+  send without a preflight this server never answers;
+* the answers carry a content security policy (the page's own script only, no framing), no
+  referrer (the token never leaves in a ``Referer``), and are never cached;
+* it serves a fixed set of routes and reads no file a request names; bodies are capped;
+* the private key never enters a page or an answer: the server knows its path only, to hand to
+  ``ssh-keygen`` and to open the player's secrets.
+"""
+from __future__ import annotations
+
+import hmac
+import json
+import secrets
+import threading
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Callable
+from urllib.parse import parse_qs, urlsplit
+
+import jinja2
+
+from pbem import __version__
+from pbem.base.data import templates_dir
+from pbem.base.errors import PbemError, one_line
+from pbem.client import fetch as fetching
+from pbem.client.config import PlayConfig, PlayedGame
+from pbem.client.history import History, history
+from pbem.client.send import send
+from pbem.client.session import load_table, step
+from pbem.core.engine import pending_players
+from pbem.store.gamedir import GameDir
+from pbem.store.table import Table
+from pbem.views.render.hexmap_svg import render_svg
+from pbem.views.replay import build_replay, render_replay
+
+MAX_BODY = 64 * 1024
+MAX_DEPTH = 6
+LOOPBACK = "127.0.0.1"
+
+
+class RequestError(PbemError):
+    """One line for the page: what was wrong with the request."""
+
+
+@dataclass
+class Loaded:
+    """A game's table, kept while the player's copy does not change."""
+
+    stamp: tuple[int, ...]
+    table: Table
+    private: bool
+
+
+@dataclass
+class PlayApp:
+    """What the server does, apart from HTTP: one player's games, one request at a time."""
+
+    config: PlayConfig
+    token: str = field(default_factory=lambda: secrets.token_urlsafe(32))
+    fetch: Callable[[PlayedGame], fetching.Fetched] = fetching.fetch
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _tables: dict[str, Loaded] = field(default_factory=dict)
+    _checks: dict[str, fetching.Fetched] = field(default_factory=dict)
+    _histories: dict[str, tuple[tuple[int, ...], History]] = field(default_factory=dict)
+
+    def table(self, game: PlayedGame) -> Loaded:
+        gd = GameDir(game.folder)
+        log, secrets_file = gd.log_path, gd.secrets_path(game.player)
+        stamp = tuple(int(x) for p in (log, secrets_file) if p.exists()
+                      for x in (p.stat().st_size, p.stat().st_mtime_ns))
+        held = self._tables.get(game.name)
+        if held is None or held.stamp != stamp:
+            table, private = load_table(game)
+            held = self._tables[game.name] = Loaded(stamp, table, private)
+        return held
+
+    def checked(self, game: PlayedGame) -> fetching.Fetched:
+        if game.name not in self._checks:
+            self._checks[game.name] = fetching.check(game)
+        return self._checks[game.name]
+
+    # --- the routes ---------------------------------------------------------------------------
+    def games(self) -> dict[str, Any]:
+        rows = []
+        for game in sorted(self.config.games.values(), key=lambda g: g.name):
+            try:
+                held = self.table(game)
+                waiting = sorted(pending_players(held.table.game, held.table.state))
+                checked = self.checked(game)
+                rows.append({"name": game.name, "player": game.player, "game": held.table.game_id,
+                             "index": held.table.last["index"], "waiting_for": waiting,
+                             "your_turn": game.player in waiting, "problems": checked.problems})
+            except PbemError as exc:
+                rows.append({"name": game.name, "player": game.player, "error": str(exc)})
+        return {"games": rows, "version": __version__}
+
+    def step(self, body: dict[str, Any]) -> dict[str, Any]:
+        game, actions = self._game_and_actions(body)
+        held = self.table(game)
+        return step(held.table, game.player, actions, held.private).as_json()
+
+    def send(self, body: dict[str, Any]) -> dict[str, Any]:
+        game, actions = self._game_and_actions(body)
+        checked = self.checked(game)
+        if checked.problems:
+            raise RequestError(f"game {game.name} failed its checks ({checked.problems[0]}); nothing is sent "
+                               "on a copy that does not check out")
+        held = self.table(game)
+        sent = send(game, held.table, actions)
+        return {"sent": sent.name, "index": sent.index, "commit": sent.commit}
+
+    def refresh(self, body: dict[str, Any]) -> dict[str, Any]:
+        game = self._game(body)
+        fetched = self.fetch(game)
+        self._checks[game.name] = fetched
+        return {"index": fetched.index, "problems": fetched.problems, "notes": fetched.notes}
+
+    def history(self, game: PlayedGame) -> History:
+        held = self.table(game)
+        kept = self._histories.get(game.name)
+        if kept is None or kept[0] != held.stamp:
+            kept = self._histories[game.name] = (held.stamp, history(game, held.table))
+        return kept[1]
+
+    def entries(self, body: dict[str, Any]) -> dict[str, Any]:
+        game = self._game(body)
+        past = self.history(game)
+        return {"entries": past.entries, "seen": sorted(past.seen), "revealed": past.revealed}
+
+    def seen(self, body: dict[str, Any]) -> dict[str, Any]:
+        game = self._game(body)
+        index = body.get("index")
+        if not isinstance(index, int) or isinstance(index, bool):
+            raise RequestError("the request names no log entry (index)")
+        held = self.table(game)
+        found = self.history(game).seen_at(index)
+        if found is None:
+            raise RequestError(f"your copy holds no view of yours at or before entry {index}")
+        as_of, view = found
+        return {"index": index, "as_of": as_of, "board_svg": render_svg(held.table.game.board_picture(view))}
+
+    def replay_page(self, name: str) -> str:
+        game = self.config.game(name)
+        if not self.history(game).revealed:
+            raise RequestError(f"game {name}: the whole replay opens once the moderator has revealed the seed")
+        return render_replay(build_replay(GameDir(game.folder)))
+
+    def _game(self, body: dict[str, Any]) -> PlayedGame:
+        name = body.get("game")
+        if not isinstance(name, str):
+            raise RequestError("the request names no game")
+        return self.config.game(name)
+
+    def _game_and_actions(self, body: dict[str, Any]) -> tuple[PlayedGame, list[dict[str, Any]]]:
+        game = self._game(body)
+        actions = body.get("actions", [])
+        if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
+            raise RequestError("actions must be a list of mappings, as in a move file")
+        return game, actions
+
+    def page(self, nonce: str) -> str:
+        env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates_dir())), autoescape=True,
+                                 undefined=jinja2.StrictUndefined)
+        return env.get_template("play.html.j2").render(nonce=nonce, version=__version__)
+
+
+def _depth(value: Any, level: int = 0) -> int:
+    if level > MAX_DEPTH:
+        return level
+    if isinstance(value, dict):
+        return max([_depth(v, level + 1) for v in value.values()] or [level + 1])
+    if isinstance(value, list):
+        return max([_depth(v, level + 1) for v in value] or [level + 1])
+    return level
+
+
+def make_handler(app: PlayApp, port_of: Callable[[], int]) -> type[BaseHTTPRequestHandler]:
+    routes: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+        "/api/step": app.step, "/api/send": app.send, "/api/fetch": app.refresh,
+        "/api/history": app.entries, "/api/seen": app.seen,
+    }
+
+    class Handler(BaseHTTPRequestHandler):
+        server_version = "pbem-play"
+        sys_version = ""
+
+        def log_message(self, format: str, *args: Any) -> None:   # noqa: A002  (quiet: no URL with the token in logs)
+            return
+
+        # --- the checks every request passes ------------------------------------------------
+        def _allowed_origins(self) -> set[str]:
+            port = port_of()
+            return {f"http://{LOOPBACK}:{port}", f"http://localhost:{port}"}
+
+        def _refuse(self) -> str:
+            """Why this request is refused ('' when it may go on)."""
+            port = port_of()
+            if self.headers.get("Host", "") not in (f"{LOOPBACK}:{port}", f"localhost:{port}"):
+                return "wrong Host"
+            origin = self.headers.get("Origin")
+            if origin is not None and origin not in self._allowed_origins():
+                return "foreign Origin"
+            site = self.headers.get("Sec-Fetch-Site")
+            if site is not None and site not in ("same-origin", "none"):
+                return "cross-site request"
+            query = parse_qs(urlsplit(self.path).query)
+            given = self.headers.get("X-PBEM-Token") or (query.get("token") or [""])[0]
+            if not hmac.compare_digest(given.encode(), app.token.encode()):
+                return "no valid token"
+            return ""
+
+        def _send(self, status: int, body: bytes, content_type: str, nonce: str = "", inline: bool = False) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            self.send_header("Referrer-Policy", "no-referrer")
+            self.send_header("X-Content-Type-Options", "nosniff")
+            self.send_header("X-Frame-Options", "DENY")
+            # the replay is pbem's own page with inline script: it may run it, and may call nothing
+            script = "'unsafe-inline'" if inline else f"'nonce-{nonce}'" if nonce else "'none'"
+            connect = "'none'" if inline else "'self'"
+            self.send_header("Content-Security-Policy",
+                             f"default-src 'none'; script-src {script}; style-src 'unsafe-inline'; "
+                             f"img-src data:; connect-src {connect}; frame-ancestors 'none'; base-uri 'none'; "
+                             "form-action 'none'")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def _json(self, status: int, data: dict[str, Any]) -> None:
+            self._send(status, json.dumps(data).encode(), "application/json")   # the actions keep their key order
+
+        def _error(self, status: int, message: str) -> None:
+            self._json(status, {"error": one_line(message)})
+
+        # --- the methods ----------------------------------------------------------------------
+        def do_GET(self) -> None:   # noqa: N802  (the http.server name)
+            why = self._refuse()
+            if why:
+                return self._error(HTTPStatus.FORBIDDEN, f"refused: {why}")
+            route = urlsplit(self.path).path
+            if route == "/":
+                nonce = secrets.token_urlsafe(16)
+                return self._send(HTTPStatus.OK, app.page(nonce).encode(), "text/html; charset=utf-8", nonce)
+            if route == "/replay":
+                name = (parse_qs(urlsplit(self.path).query).get("game") or [""])[0]
+                try:
+                    with app._lock:
+                        page = app.replay_page(name)
+                except PbemError as exc:
+                    return self._error(HTTPStatus.UNPROCESSABLE_ENTITY, str(exc))
+                return self._send(HTTPStatus.OK, page.encode(), "text/html; charset=utf-8", inline=True)
+            if route == "/api/games":
+                with app._lock:
+                    return self._json(HTTPStatus.OK, app.games())
+            return self._error(HTTPStatus.NOT_FOUND, "no such page")
+
+        def do_POST(self) -> None:  # noqa: N802
+            why = self._refuse()
+            if why:
+                return self._error(HTTPStatus.FORBIDDEN, f"refused: {why}")
+            handler = routes.get(urlsplit(self.path).path)
+            if handler is None:
+                return self._error(HTTPStatus.NOT_FOUND, "no such call")
+            if self.headers.get_content_type() != "application/json":
+                return self._error(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, "calls are JSON (Content-Type: application/json)")
+            try:
+                length = int(self.headers.get("Content-Length", ""))
+            except ValueError:
+                return self._error(HTTPStatus.LENGTH_REQUIRED, "a call needs a Content-Length")
+            if not 0 <= length <= MAX_BODY:
+                return self._error(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"a call is at most {MAX_BODY} bytes")
+            try:
+                body = json.loads(self.rfile.read(length) or b"{}")
+            except (ValueError, RecursionError):
+                return self._error(HTTPStatus.BAD_REQUEST, "the call is not JSON")
+            if not isinstance(body, dict) or _depth(body) > MAX_DEPTH:
+                return self._error(HTTPStatus.BAD_REQUEST, f"a call is a JSON object nested at most {MAX_DEPTH} deep")
+            try:
+                with app._lock:
+                    answer = handler(body)
+            except PbemError as exc:
+                return self._error(HTTPStatus.UNPROCESSABLE_ENTITY, str(exc))
+            return self._json(HTTPStatus.OK, answer)
+
+        def do_PUT(self) -> None:   # noqa: N802
+            self._error(HTTPStatus.METHOD_NOT_ALLOWED, "GET and POST only")
+
+        do_DELETE = do_PATCH = do_OPTIONS = do_PUT
+
+    return Handler
+
+
+class PlayServer:
+    """The HTTP server on 127.0.0.1 (``port`` 0: the system picks a free one)."""
+
+    def __init__(self, app: PlayApp, port: int = 0) -> None:
+        self.app = app
+        self.httpd = ThreadingHTTPServer((LOOPBACK, port), make_handler(app, lambda: self.port))
+        self.httpd.daemon_threads = True
+
+    @property
+    def port(self) -> int:
+        return int(self.httpd.server_address[1])
+
+    @property
+    def url(self) -> str:
+        return f"http://{LOOPBACK}:{self.port}/?token={self.app.token}"
+
+    def serve_in_thread(self) -> threading.Thread:
+        thread = threading.Thread(target=self.httpd.serve_forever, name="pbem-play", daemon=True)
+        thread.start()
+        return thread
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()

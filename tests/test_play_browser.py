@@ -1,0 +1,79 @@
+"""`pbem play` as a player runs it: the real command in its own process, a real headless Chromium
+on its page, a real git remote and the moderator's `pbem git sync`: an Atlantis set-up placement
+clicked, undone, clicked again and sent; the moderator takes it; the page shows the news."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+from test_browser import browser  # noqa: F401  (the browser fixture)
+from test_git_helpers import GAME, hermetic_git, make_shared  # noqa: F401  (autouse fixture)
+
+from pbem.cli.group import main
+from pbem.pipeline.turn import player_table
+from pbem.store.gamedir import GameDir
+
+
+@pytest.mark.slow(seconds=20)
+def test_a_set_up_placement_clicked_in_chromium_on_pbem_play_is_sent_and_taken(tmp_path, key_pool, browser,
+                                                                              monkeypatch):
+    monkeypatch.setenv("PBEM_PLAY_CONFIG", str(tmp_path / "play.yaml"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    shared = make_shared(tmp_path, key_pool, game="atlantis")
+    me = shared.players[shared.waiting_for()[0]]
+    result = CliRunner().invoke(main, ["play", "init", "club", "--clone", str(me.clone), "--game-dir", GAME,
+                                       "--player", me.name, "--key", str(me.key)])
+    assert result.exit_code == 0, result.output
+    table, private = player_table(GameDir(me.clone / GAME), me.name, me.key, None)
+    assert private
+    expected = [table.game.describe_action(a) for a in table.game.legal_actions(table.state, me.name)]
+
+    proc = subprocess.Popen([sys.executable, "-m", "pbem", "play", "--no-browser"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+    try:
+        lines = []
+        while not (lines and lines[-1].startswith("your games: ")):
+            line = proc.stdout.readline()
+            assert line, f"pbem play ended: {lines} {proc.stderr.read()}"
+            lines.append(line.strip())
+        assert lines[0] == "club: log entry 0"                        # fetched and checked at start
+        url = lines[-1].split()[2]
+        assert url.startswith("http://127.0.0.1:") and "?token=" in url
+        browser.get(url)
+        wait = WebDriverWait(browser, 60)
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#choices button.choice"))
+        assert "token" not in browser.current_url                     # it left the address bar
+        buttons = browser.find_elements(By.CSS_SELECTOR, "#choices button.choice")
+        assert [b.text for b in buttons] == expected
+        assert browser.find_elements(By.CSS_SELECTOR, "#board svg")
+        first = buttons[0].text
+        buttons[0].click()
+        wait.until(lambda d: [li.text for li in d.find_elements(By.CSS_SELECTOR, "#done li")] == [first])
+        browser.find_element(By.ID, "undo").click()
+        wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "#done li"))
+        browser.find_elements(By.CSS_SELECTOR, "#choices button.choice")[0].click()
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#done li")) == 1)
+        browser.find_element(By.ID, "send").click()
+        wait.until(lambda d: d.find_element(By.ID, "answer").text.startswith("sent "))
+        assert f"accepted {me.name}/entry-0000.yaml: entry 1" in shared.sync().output
+        browser.find_element(By.ID, "news").click()
+        wait.until(lambda d: d.find_element(By.ID, "status").text.startswith("log entry 1;"))
+        assert browser.find_element(By.ID, "problems").text == ""
+        browser.find_element(By.CSS_SELECTOR, "#past summary").click()          # the game so far
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#entries button")) == 2)
+        browser.find_elements(By.CSS_SELECTOR, "#entries button")[0].click()
+        wait.until(lambda d: d.find_element(By.ID, "seen-note").text == "the board as you saw it after entry 0")
+        browser.find_element(By.ID, "now").click()
+        wait.until(lambda d: d.find_element(By.ID, "seen-note").text == "")
+        errors = [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
+        assert errors == []                                           # no CSP violation, no script error
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=30)
+    assert proc.returncode == 0, proc.stderr.read()

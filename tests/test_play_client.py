@@ -1,0 +1,279 @@
+"""`pbem play`: the player's own program, with the real git, ssh-keygen and age, and the local page
+server attacked with hostile requests (wrong token, Host, Origin, cross-site, paths, bodies)."""
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from test_git_helpers import GAME, git, hermetic_git, make_shared  # noqa: F401  (autouse fixture)
+
+from pbem.cli.group import main
+from pbem.client import config as settings
+from pbem.client.fetch import FetchError, fetch
+from pbem.client.server import PlayApp, PlayServer
+from pbem.store.gamedir import GameDir
+
+
+@pytest.fixture
+def world(tmp_path, key_pool, toy_registered, monkeypatch):
+    monkeypatch.setenv("PBEM_PLAY_CONFIG", str(tmp_path / "config" / "play.yaml"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    shared = make_shared(tmp_path, key_pool)
+    red = shared.players["red"]
+    result = CliRunner().invoke(main, ["play", "init", "club", "--clone", str(red.clone), "--game-dir", GAME,
+                                       "--player", "red", "--key", str(red.key)])
+    assert result.exit_code == 0, result.output
+    return shared
+
+
+@pytest.fixture
+def served(world):
+    app = PlayApp(settings.load())
+    server = PlayServer(app)
+    server.serve_in_thread()
+    try:
+        yield world, server
+    finally:
+        server.close()
+
+
+class Answer:
+    def __init__(self, resp: http.client.HTTPResponse) -> None:
+        self.status = resp.status
+        self.headers = dict(resp.getheaders())
+        self.body = resp.read()
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+def request(server: PlayServer, method: str, path: str, body: Any = None, token: str | None = "",
+            headers: dict[str, str] | None = None, raw: bytes | None = None) -> Answer:
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+    sent = {"Host": f"127.0.0.1:{server.port}"}
+    if token is not None:
+        sent["X-PBEM-Token"] = token or server.app.token
+    data = raw
+    if body is not None:
+        data = json.dumps(body).encode()
+        sent["Content-Type"] = "application/json"
+    sent.update(headers or {})
+    conn.request(method, path, body=data, headers=sent, )
+    try:
+        return Answer(conn.getresponse())
+    finally:
+        conn.close()
+
+
+def step(server: PlayServer, actions: list[dict[str, Any]]) -> Any:
+    answer = request(server, "POST", "/api/step", {"game": "club", "actions": actions})
+    assert answer.status == 200, answer.body
+    return answer.json()
+
+
+def test_init_writes_the_settings_for_the_owner_only_and_refuses_a_wrong_key(world, key_pool, tmp_path):
+    path = Path(os.environ["PBEM_PLAY_CONFIG"])
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    config = settings.load()
+    assert config.game("club").player == "red" and config.game(None).game_dir == GAME
+    import yaml
+    assert sorted(yaml.safe_load(path.read_text())["games"]["club"]) == ["clone", "game_dir", "key", "player",
+                                                                          "transport"]     # names, never secrets
+    blue = world.players["blue"]
+    result = CliRunner().invoke(main, ["play", "init", "other", "--clone", str(blue.clone), "--game-dir", GAME,
+                                       "--player", "blue", "--key", str(key_pool["mallory"])])
+    assert result.exit_code != 0
+    assert result.output.strip().splitlines() == [
+        f"pbem: error: {key_pool['mallory']} is not blue's key in {GameDir(blue.clone / GAME).entries()[0]['id']}; "
+        "give the key you sent the moderator"]
+    assert "other" not in settings.load().games                       # nothing written
+    path.chmod(0o666)
+    result = CliRunner().invoke(main, ["play", "list"])
+    assert result.exit_code != 0 and "may be changed by others; run `chmod 600" in result.output
+    path.chmod(0o600)
+    result = CliRunner().invoke(main, ["play", "list"])
+    assert result.exit_code == 0 and "club: " in result.output and "as red, log entry 0: your turn" in result.output
+
+
+def test_a_turn_clicked_on_the_local_page_is_signed_pushed_accepted_and_receipted(served):
+    shared, server = served
+    page = request(server, "GET", f"/?token={server.app.token}", token=None)
+    assert page.status == 200 and b"pbem play" in page.body
+    nonce = page.headers["Content-Security-Policy"].split("'nonce-")[1].split("'")[0]
+    assert f'<script nonce="{nonce}">'.encode() in page.body
+    assert page.headers["Referrer-Policy"] == "no-referrer" and page.headers["Cache-Control"] == "no-store"
+    games = request(server, "GET", "/api/games").json()["games"]
+    assert [(g["name"], g["your_turn"], g["problems"]) for g in games] == [("club", True, [])]
+
+    first = step(server, [])
+    words = [c["words"] for c in first["choices"]]
+    game = GameDir(shared.moderator.root).entries()[0]
+    from pbem.core.engine import game_for
+    assert words == [game_for(game).describe_action(c["action"]) for c in first["choices"]]   # the game's words
+    assert [c["action"] for c in first["choices"]] == [{"draw": True}, {"stop": True}]
+    stop_choice = next(c for c in first["choices"] if c["action"] == {"stop": True})
+    after = step(server, [stop_choice["action"]])
+    assert after["actions"] == [{"stop": True}] and after["move_preview"] == "actions:\n  - {stop: true}\n"
+    assert after["board_svg"].startswith("<svg")
+
+    sent = request(server, "POST", "/api/send", {"game": "club", "actions": [{"stop": True}]})
+    assert sent.status == 200, sent.body
+    assert sent.json()["sent"] == "red/entry-0000.yaml"
+    subject = git(shared.bare, "log", "-1", "--format=%s %an", "main").stdout.strip()
+    assert subject == "red: move for entry 0 red", git(shared.players["red"].clone, "log", "-3", "--format=%s %an %cn").stdout
+    assert "accepted red/entry-0000.yaml: entry 1" in shared.sync().output
+
+    fetched = request(server, "POST", "/api/fetch", {"game": "club"}).json()
+    assert fetched["index"] == 1 and fetched["problems"] == []
+    kept = list((Path(os.environ["XDG_DATA_HOME"]) / "pbem" / "receipts").rglob("*.receipt.yaml"))
+    assert len(kept) == 1                                                # the receipt is in the player's store
+    games = request(server, "GET", "/api/games").json()["games"]
+    assert games[0]["index"] == 1 and games[0]["your_turn"] is False and games[0]["waiting_for"] == ["blue"]
+    assert step(server, [])["choices"] == []
+
+
+def test_an_illegal_action_is_one_line_and_nothing_is_written_or_pushed(served):
+    shared, server = served
+    red = shared.players["red"]
+    before = git(red.clone, "rev-parse", "HEAD").stdout
+    answer = request(server, "POST", "/api/send", {"game": "club", "actions": [{"fly": "away"}]})
+    assert answer.status == 422
+    message = answer.json()["error"]
+    assert "\n" not in message and "fly" in message
+    assert git(red.clone, "rev-parse", "HEAD").stdout == before
+    assert not (red.clone / GAME / "incoming" / "red").exists()
+    answer = request(server, "POST", "/api/step", {"game": "club", "actions": [{"draw": True}, {"draw": True}]})
+    assert answer.status == 422 and "action 2" in answer.json()["error"]
+
+
+HOSTILE = [
+    ("no token", "GET", "/api/games", None, None, {}),
+    ("a wrong token", "GET", "/api/games", None, "x" * 43, {}),
+    ("the page without its token", "GET", "/", None, None, {}),
+    ("a rebound DNS name", "GET", "/api/games", None, "", {"Host": "evil.example:{port}"}),
+    ("another port", "GET", "/api/games", None, "", {"Host": "127.0.0.1:1"}),
+    ("a foreign Origin", "POST", "/api/step", {"game": "club", "actions": []}, "", {"Origin": "http://evil.example"}),
+    ("a cross-site fetch", "POST", "/api/send", {"game": "club", "actions": [{"stop": True}]}, "",
+     {"Sec-Fetch-Site": "cross-site"}),
+    ("a same-site other port", "POST", "/api/step", {"game": "club", "actions": []}, "",
+     {"Origin": "http://127.0.0.1:1"}),
+]
+
+
+@pytest.mark.parametrize("why, method, path, body, token, headers", HOSTILE, ids=[h[0] for h in HOSTILE])
+def test_hostile_requests_are_refused(served, why, method, path, body, token, headers):
+    shared, server = served
+    headers = {k: v.format(port=server.port) for k, v in headers.items()}
+    answer = request(server, method, path, body, token=token, headers=headers)
+    assert answer.status == 403, (why, answer.body)
+    assert answer.json()["error"].startswith("refused: ")
+    assert server.app.token.encode() not in answer.body
+    assert not (shared.players["red"].clone / GAME / "incoming" / "red").exists()
+
+
+def test_malformed_calls_get_one_line_each(served):
+    _shared, server = served
+    cases = [
+        (request(server, "GET", "/../../../etc/passwd"), 404),
+        (request(server, "GET", "/api/step"), 404),
+        (request(server, "PUT", "/api/step", {"game": "club"}), 405),
+        (request(server, "OPTIONS", "/api/step"), 405),
+        (request(server, "POST", "/api/step", raw=b'{"game": "club"}', headers={"Content-Type": "text/plain"}), 415),
+        (request(server, "POST", "/api/step", raw=b"x" * 70_000, headers={"Content-Type": "application/json"}), 413),
+        (request(server, "POST", "/api/step", raw=b"{not json", headers={"Content-Type": "application/json"}), 400),
+        (request(server, "POST", "/api/step", {"game": "club", "actions": [{"a": [[[[[[[[1]]]]]]]]}]}), 400),
+        (request(server, "POST", "/api/step", {"game": "nope", "actions": []}), 422),
+        (request(server, "POST", "/api/step", {"game": "club", "actions": "stop"}), 422),
+    ]
+    for answer, status in cases:
+        assert answer.status == status, answer.body
+        assert "\n" not in answer.json()["error"]
+
+
+def test_the_server_listens_on_loopback_only_and_never_shows_the_key(served, key_pool):
+    shared, server = served
+    assert server.httpd.server_address[0] == "127.0.0.1"
+    key_text = key_pool["red"].read_text()
+    secret_lines = [line for line in key_text.splitlines() if line and not line.startswith("-----")]
+    answers = [request(server, "GET", f"/?token={server.app.token}", token=None),
+               request(server, "GET", "/api/games"),
+               request(server, "POST", "/api/step", {"game": "club", "actions": []}),
+               request(server, "POST", "/api/step", {"game": "club", "actions": [{"stop": True}]}),
+               request(server, "POST", "/api/fetch", {"game": "club"})]
+    for answer in answers:
+        seen = answer.body + json.dumps(answer.headers).encode()
+        assert all(line.encode() not in seen for line in secret_lines)
+        assert str(key_pool["red"]).encode() not in seen
+
+
+def test_a_forged_receipt_is_refused_and_shown_and_nothing_is_sent_on_that_copy(served):
+    shared, server = served
+    red, blue = shared.players["red"], shared.players["blue"]
+    red.send("0000.yaml", [{"stop": True}])
+    assert "accepted" in shared.sync().output
+    blue.pull()
+    receipt = next((blue.clone / GAME / "receipts" / "red").glob("*.receipt.yaml"))
+    receipt.write_text(receipt.read_text().replace("red", "blue", 1))       # a pushed forgery
+    blue.commit([receipt], "a better receipt")
+    blue.git("push", "-q")
+    fetched = request(server, "POST", "/api/fetch", {"game": "club"}).json()
+    assert any(p.startswith("receipt refused:") for p in fetched["problems"]), fetched
+    answer = request(server, "POST", "/api/send", {"game": "club", "actions": [{"stop": True}]})
+    assert answer.status == 422 and "failed its checks" in answer.json()["error"]
+
+
+def test_a_rewritten_shared_branch_is_refused_and_the_copy_keeps_its_history(world):
+    shared = world
+    red, blue = shared.players["red"], shared.players["blue"]
+    red.send("0000.yaml", [{"stop": True}])
+    shared.sync()
+    game = settings.load().game("club")
+    assert fetch(game).index == 1
+    head = git(red.clone, "rev-parse", "HEAD").stdout
+    blue.pull()
+    blue.git("reset", "-q", "--hard", "HEAD~2")                          # someone rewrites the branch
+    blue.git("commit", "-q", "--allow-empty", "-m", "history, rewritten")
+    blue.git("push", "-q", "--force")
+    with pytest.raises(FetchError, match="git pull --ff-only failed .* your copy keeps what you had"):
+        fetch(game)
+    assert git(red.clone, "rev-parse", "HEAD").stdout == head
+
+
+def test_the_game_so_far_as_the_player_saw_it_from_the_history_of_their_secrets(served):
+    from pbem.client.history import seen_views
+    shared, server = served
+    for name, actions in [("red", [{"draw": True}]), ("blue", [{"draw": True}]), ("green", [{"stop": True}]),
+                          ("red", [{"draw": True}])]:
+        index = GameDir(shared.moderator.root).entries()[-1]["index"]
+        shared.players[name].send(f"{index:04d}.yaml", actions)
+        assert f"accepted {name}/{index:04d}.yaml" in shared.sync().output
+    assert request(server, "POST", "/api/fetch", {"game": "club"}).json()["index"] == 4
+    past = request(server, "POST", "/api/history", {"game": "club"}).json()
+    assert [e["index"] for e in past["entries"]] == [0, 1, 2, 3, 4] and past["revealed"] is False
+    assert past["seen"] == [0, 1, 2, 3, 4]
+    assert any("blue drew a card" in line for line in past["entries"][2]["lines"])
+    seen = seen_views(settings.load().game("club"))
+    assert [len(seen[i]["hands"]["red"]) for i in range(5)] == [0, 1, 1, 1, 2]
+    assert all(isinstance(card, int) for card in seen[4]["hands"]["red"])   # red's own cards, as red saw them
+    assert all(seen[i]["hands"]["blue"] == [None] * len(seen[i]["hands"]["blue"]) for i in range(5))   # never blue's
+    board = request(server, "POST", "/api/seen", {"game": "club", "index": 3}).json()
+    assert board["as_of"] == 3 and board["board_svg"].startswith("<svg")
+    assert request(server, "POST", "/api/seen", {"game": "club", "index": -1}).status == 422
+    refused = request(server, "GET", f"/replay?game=club&token={server.app.token}", token=None)
+    assert refused.status == 422 and "revealed" in refused.json()["error"]
+    while waiting := shared.waiting_for():                                # the others stop: the game ends
+        index = GameDir(shared.moderator.root).entries()[-1]["index"]
+        shared.players[waiting[0]].send(f"{index:04d}.yaml", [{"stop": True}])
+        shared.sync()
+    assert "pushed" in shared.sync("--reveal-at-end").output
+    request(server, "POST", "/api/fetch", {"game": "club"})
+    assert request(server, "POST", "/api/history", {"game": "club"}).json()["revealed"] is True
+    replay = request(server, "GET", f"/replay?game=club&token={server.app.token}", token=None)
+    assert replay.status == 200 and b"replay of" in replay.body
+    assert "connect-src 'none'" in replay.headers["Content-Security-Policy"]   # its script may call nothing
