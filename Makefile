@@ -13,7 +13,7 @@ PYTEST = python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist load 
 # Builds use the locked hatchling and setuptools (--no-build-isolation): nothing unhashed.
 LOCKED := --quiet --require-hashes --no-build-isolation
 
-.PHONY: demo test test-latest typecheck contracts system-deps bench install lock clean rules-coverage conformance-docs
+.PHONY: demo test test-profile test-latest typecheck contracts system-deps bench install lock clean rules-coverage conformance-docs
 .NOTPARALLEL:
 
 # the system tools the tests use for real (age, ssh-keygen, dovecot, fonts...): apt-get installs any missing
@@ -63,6 +63,18 @@ contracts: install
 # slow tests start first, longest first (tests/conftest.py); --maxschedchunk 2 hands out tests a few at a time
 test: system-deps install typecheck contracts
 	cd tests && ../$(BIN)/$(PYTEST) $(PYTEST_ARGS) .
+
+# `make test` with its costs (docs/performance.md, "The test suite"): the machine's load before and
+# after, the wall and CPU time (every process: workers, pbem, git, age...) of mypy with the layer
+# contract and of the suite, and the PROFILE_TOP tests that cost the most CPU
+PROFILE_TOP ?= 40
+TIME_FORMAT = %e s wall, %U s user + %S s system CPU
+test-profile: system-deps install
+	@uptime
+	@/usr/bin/time -f "make test-profile: typecheck and contracts: $(TIME_FORMAT)" $(MAKE) --no-print-directory -s typecheck contracts
+	cd tests && /usr/bin/time -f "make test-profile: the suite: $(TIME_FORMAT)" \
+		../$(BIN)/$(PYTEST) --cpu-report $(PROFILE_TOP) $(PYTEST_ARGS) .
+	@uptime
 
 # every sentence of the rule texts cited by a conformance case or listed as not applicable
 # (conformance/README.md); the texts are the publishers', not in the repository: RULES=DIR

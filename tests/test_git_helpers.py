@@ -125,12 +125,13 @@ class Shared:
         return [d["player"] for d in view["pending"]]
 
 
-def make_shared(tmp_path: Path, key_pool: dict[str, Path], *init_args: Any, game: str = "toy") -> Shared:
+def make_shared(tmp_path: Path, key_pool: dict[str, Path], *init_args: Any, game: str = "toy",
+                position: dict[str, Any] | None = None) -> Shared:
     bare = tmp_path / "shared.git"
     git(tmp_path, "init", "-q", "--bare", "-b", "main", bare)
     mod_clone = tmp_path / "moderator"
     git(tmp_path, "clone", "-q", bare, mod_clone)
-    gd = new_game(mod_clone / GAME, game, key_pool, PLAYERS)
+    gd = new_game(mod_clone / GAME, game, key_pool, PLAYERS, position=position)
     cli("init", gd.root, *init_args)
     cli("sync", gd.root)           # pushes the set-up commit
     players = {}

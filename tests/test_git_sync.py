@@ -6,7 +6,7 @@ import os
 import stat
 
 import pytest
-from test_git_helpers import GAME, cli, git, hermetic_git, make_shared  # noqa: F401  (autouse fixture)
+from test_git_helpers import GAME, PLAYERS, cli, git, hermetic_git, make_shared  # noqa: F401  (autouse fixture)
 
 from pbem.pipeline.audit import audit
 from pbem.store.gamedir import GameDir
@@ -253,16 +253,23 @@ PUBLIC_FALLBACK = {"play-tile": {"play": "none"}, "move": {"done": "move"}, "blu
                    "deploy": {"deploy": "none"}, "defense": {"defend": "none"}, "steal": {"steal": "none"}}
 
 
-@pytest.mark.slow(seconds=65)
-@pytest.mark.parametrize("game", ["atlantis", "space-attack"])
-def test_a_whole_survive_game_through_git_with_players_working_from_their_clones(tmp_path, key_pool, game):
+@pytest.mark.parametrize("game, late", [
+    pytest.param("atlantis", False, marks=pytest.mark.slow(seconds=65)),
+    # the Survive family's whole game through git is Atlantis's: Space Attack's starts late (`pbem new --position`)
+    pytest.param("space-attack", True, marks=pytest.mark.slow(seconds=10)),
+])
+def test_a_survive_game_through_git_to_its_end_with_players_working_from_their_clones(tmp_path, key_pool, game, late):
     """Each player pulls, lets a bot write a move from the public files in their clone (no seed),
-    signs it and pushes; the moderator syncs; a fresh clone audits the whole game after the reveal."""
+    signs it and pushes; the moderator syncs; a fresh clone audits the whole game after the reveal
+    (for a game started from a position: from the revealed start position)."""
+    from pipeline_helpers import late_position
+
     from pbem.core.rng import Rng
     from pbem.pipeline.botmoves import bot_move_file
     from pbem.store.table import Table
 
-    shared = make_shared(tmp_path, key_pool, game=game)
+    shared = make_shared(tmp_path, key_pool, game=game, position=late_position(game, PLAYERS) if late else None)
+    assert (shared.moderator.entries()[0]["start"] != "setup") == late
     moves = 0
     while waiting := shared.waiting_for():
         player = shared.players[waiting[0]]

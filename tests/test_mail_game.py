@@ -1,6 +1,7 @@
-"""Whole games played by e-mail, end to end: the toy game, Survive: Escape from Atlantis! and
-Survive: Space Attack! (3 players who answer every digest with its fill-in move template as it
-stands).
+"""Games played by e-mail to their end: whole games of the toy game, Survive: Escape from
+Atlantis! and Space Swarm (one per game family), and Survive: Space Attack! from a late position
+(`pbem new --position`), by 3 players who answer every digest with its fill-in move template as it
+stands.
 
 The players are separate mail users: they read the digests the moderator's
 `pbem mail run` sends them, decrypt their own secrets, fill in the move
@@ -27,6 +28,7 @@ from mailservers import (
     inline_message,
     start_world,
 )
+from pipeline_helpers import late_position
 
 from pbem.cli.group import main as pbem_main
 from pbem.crypto import agecrypt
@@ -99,14 +101,17 @@ class Player:
         self.moves_sent += 1
 
 
-@pytest.mark.parametrize("game, fill_in, cycles", [
-    pytest.param("toy", toy_fill_in, 40, marks=pytest.mark.slow(seconds=4)),
-    pytest.param("atlantis", as_suggested, 400, marks=pytest.mark.slow(seconds=50)),
-    pytest.param("space-swarm", as_suggested, 400, marks=pytest.mark.slow(seconds=50)),
-    pytest.param("space-attack", as_suggested, 400, marks=pytest.mark.slow(seconds=50)),
+@pytest.mark.parametrize("game, fill_in, cycles, late", [
+    pytest.param("toy", toy_fill_in, 40, False, marks=pytest.mark.slow(seconds=4)),
+    pytest.param("atlantis", as_suggested, 400, False, marks=pytest.mark.slow(seconds=50)),
+    pytest.param("space-swarm", as_suggested, 400, False, marks=pytest.mark.slow(seconds=50)),
+    # one whole game per game family: Space Attack, Atlantis's sibling, starts late (`pbem new --position`)
+    pytest.param("space-attack", as_suggested, 400, True, marks=pytest.mark.slow(seconds=10)),
 ])
-def test_a_whole_game_by_email(tmp_path, key_pool, toy_registered, dovecot, game, fill_in, cycles):
-    world = start_world(tmp_path, key_pool, dovecot, smtp_mode="starttls", game=game)
+def test_a_game_by_email_to_its_end(tmp_path, key_pool, toy_registered, dovecot, game, fill_in, cycles, late):
+    position = late_position(game, PLAYERS) if late else None
+    world = start_world(tmp_path, key_pool, dovecot, smtp_mode="starttls", game=game, position=position)
+    assert (world.gd.entries()[0]["start"] != "setup") == late
     try:
         players = {p: Player(p, world, tmp_path / f"player-{p}", fill_in) for p in PLAYERS}
 

@@ -8,15 +8,15 @@ import shutil
 import pytest
 from click.testing import CliRunner
 
-from board_helpers import finished_atlantis, digest_message
+from board_helpers import digest_message
 from pbem.cli.group import main
 from pbem.store.gamedir import GameDir
 from pbem.views.replay import ReplayError, build_replay, render_replay
 
 
-@pytest.fixture(scope="module")
-def game(tmp_path_factory) -> GameDir:
-    return finished_atlantis(tmp_path_factory.mktemp("atlantis") / "demo")
+@pytest.fixture
+def game(finished_atlantis_game) -> GameDir:
+    return finished_atlantis_game          # built once per session (conftest.py), shared: copy before writing
 
 
 def frames_data(page: str) -> dict:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import tree_snapshot
-from pipeline_helpers import new_game, play_to_end, reveal_and_audit, signed_move
+from pipeline_helpers import finish_in_memory, new_game, reveal_and_audit, signed_move
 from pbem.core.engine import Rejected
 from pbem.core.sealed import seal_action
 from pbem.pipeline.preview import preview
@@ -43,10 +43,9 @@ def test_a_sealed_standing_order_is_applied_but_never_public(game, key_pool, tmp
     assert any("sealed" in line for line in preview(game.root, tmp_path / "m.yaml"))
 
 
-@pytest.mark.slow(seconds=7)
 def test_reveal_publishes_the_plaintexts_and_the_audit_checks_them(game, key_pool, tmp_path):
     submit(game, *signed_move(Table.load(game), "green", [sealed_for(game)], key_pool["green"]))
-    play_to_end(game, key_pool, bot="greedy")
+    finish_in_memory(game, key_pool, bot="greedy")          # the bots' moves: in memory, published once
     reveal_and_audit(game, tmp_path / "published")
     entry = game.entries()[-1]
     assert entry["kind"] == "reveal" and list(entry["sealed"]) == ["1/0"]

@@ -1,7 +1,9 @@
 """Property tests over whole Space Attack games played by bots through the real pipeline.
 
 For every game: the audit passes after the reveal (on a copy without the moderator's folder),
-pieces are conserved, and no hidden value leaks.  Leaks are tested differentially, as for
+pieces are conserved, and no hidden value leaks.  The bots' moves are signed, checked, applied
+and logged by the pipeline's own functions, their digests and secrets made in memory at the
+checked entries and published once at the end (pipeline_helpers.PipelineGame, as for Atlantis).  Leaks are tested differentially, as for
 Atlantis (test_atlantis_properties.py): at many points of each game the hidden values a viewer
 may not know (other colours' crew values, the backs of the station tiles and of other players'
 hands) are shuffled, and every output for that viewer (public digest text/HTML, board SVG,
@@ -17,7 +19,7 @@ import leakcheck
 import pytest
 from atlantis_positions import piece_counts
 from leakcheck import pending_player_actions, survive_shuffle_hidden
-from pipeline_helpers import bot_move, new_game, reveal_and_audit, signed_move
+from pipeline_helpers import PipelineGame, game_files, new_game, reveal_and_audit, signed_move, submitted_and_in_memory
 
 from pbem.core.rng import Rng
 from pbem.core.sealed import seal_action
@@ -69,22 +71,20 @@ def test_whole_game_audit_conservation_and_no_leaks(tmp_path, key_pool, players,
     sealed = seal_action(order, gd.entries()[0]["moderator"]["key"])
     submit(gd, *signed_move(Table.load(gd), players[-1], [sealed], pool[players[-1]]))
     assert "warrior_defense: never" not in gd.log_path.read_text()
-    start_table = Table.load(gd)
-    start = piece_counts(start_table.game.to_position(start_table.state))
+    game = PipelineGame(gd)          # the bots' moves: checked, applied and logged in memory, published at the end
+    start = piece_counts(game.table.game.to_position(game.table.state))
     assert {k: v for k, v in start.items() if k in CREATURES} == CREATURES
     assert start["tiles"] == 40 and start["boats"] == 17
     rng = Rng(seed, "leak")
-    check_no_leak(start_table, rng)
-    n = 0
-    while (mv := bot_move(gd, pool, bot=bot)) is not None:
-        submit(gd, *mv)
-        n += 1
-        if n % 7 == 0:
-            table = Table.load(gd)
-            conserved(table.game.to_position(table.state), start)
-            check_no_leak(table, rng)
-        assert n < 3000
-    assert n > 20
+    check_no_leak(game.table, rng)
+    while (mv := game.bot_move(pool, bot=bot)) is not None:
+        game.take(*mv)
+        if game.moves % 7 == 0:
+            conserved(game.table.game.to_position(game.table.state), start)
+            check_no_leak(game.table, rng)
+        assert game.moves < 3000
+    game.publish()
+    assert game.moves > 20
     final = Table.load(gd)
     result = final.game.result(final.state)
     assert result is not None and "bonus" in result.detail
@@ -101,16 +101,11 @@ def test_whole_game_audit_conservation_and_no_leaks(tmp_path, key_pool, players,
 
 
 @pytest.mark.slow(seconds=5)
-def test_same_seed_same_moves_same_bytes(tmp_path, key_pool):
-    dirs = []
-    for name in ("a", "b"):
-        gd = new_game(tmp_path / name, "space-attack", key_pool, ["red", "blue", "green"], seed=b"e" * 32,
-                      options={"map": "asteroids"})
-        for _ in range(30):
-            mv = bot_move(gd, key_pool, bot="greedy")
-            if mv is None:
-                break
-            submit(gd, *mv)
-        dirs.append(gd)
-    for rel in ["log.yaml", "public/digest.txt", "public/digest.html", "public/board.svg", "public/view.json"]:
-        assert (dirs[0].root / rel).read_bytes() == (dirs[1].root / rel).read_bytes(), rel
+def test_same_seed_same_moves_same_bytes_whether_submitted_or_played_in_memory(tmp_path, key_pool):
+    """The same seed and moves give the same bytes; and the in-memory play of the property tests
+    (PipelineGame, published once) writes what `submit` writes move by move."""
+    submitted, in_memory = submitted_and_in_memory(tmp_path, "space-attack", key_pool, ["red", "blue", "green"],
+                                                   b"e" * 32, 30, bot="greedy", options={"map": "asteroids"})
+    expected = game_files(submitted)
+    assert len(expected["log.yaml"].splitlines()) > 100 and len([f for f in expected if f.startswith("moves/")]) > 40
+    assert game_files(in_memory) == expected

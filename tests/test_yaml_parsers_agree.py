@@ -13,14 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pipeline_helpers import bot_move, new_game
+from pipeline_helpers import PipelineGame, new_game
 
 sys.path.insert(0, str(Path(__file__).parent / "golden"))
 from golden_games import CONFIGS, read  # noqa: E402
 
 from pbem.base import yamlio  # noqa: E402
 from pbem.store.log import split_chunks  # noqa: E402
-from pbem.pipeline.submit import submit  # noqa: E402
 
 CORPUS = Path(__file__).parent / "hostile" / "corpus"
 
@@ -48,11 +47,12 @@ def test_both_parsers_agree_on_the_hostile_corpus(name: str) -> None:
 
 
 def test_both_parsers_agree_on_a_whole_log(tmp_path: Path, key_pool: dict[str, Path]) -> None:
-    gd = new_game(tmp_path / "g", "atlantis", key_pool, ["red", "blue", "green"])
-    for _ in range(40):
-        mv = bot_move(gd, key_pool)
+    game = PipelineGame(new_game(tmp_path / "g", "atlantis", key_pool, ["red", "blue", "green"]))
+    for _ in range(40):           # the log and the archived moves as submit writes them (the derived files unused)
+        mv = game.bot_move(key_pool)
         assert mv is not None
-        submit(gd, *mv)
+        game.take(*mv)
+    gd = game.gd
     text = gd.log_path.read_text()
     chunks = split_chunks(text)
     assert len(chunks) == 41

@@ -54,6 +54,16 @@ def finish_entry(table: Table, entry: dict[str, Any]) -> dict[str, Any]:
 
 def append_entry(table: Table, entry: dict[str, Any], archive: Mapping[str, bytes | str] | None = None) -> None:
     """Write ``archive`` (public files the entry refers to), commit ``entry`` to the log, then publish."""
+    commit_entry(table, entry, archive)
+    try:
+        publish(table, table.log_text, now=time.time())
+    except OSError as exc:
+        raise PublishError(entry["index"], exc) from exc
+
+
+def commit_entry(table: Table, entry: dict[str, Any], archive: Mapping[str, bytes | str] | None = None) -> None:
+    """Write ``archive``, then commit ``entry`` to the log (the commit point) and to ``table``.
+    The derived files lag the log until :func:`publish` (the next command would rewrite them)."""
     gd = table.gd
     text = render_entry(entry)
     for rel, data in (archive or {}).items():
@@ -63,10 +73,6 @@ def append_entry(table: Table, entry: dict[str, Any], archive: Mapping[str, byte
     table.log_text += text
     table.add_entry(entry)
     table.remember_board()
-    try:
-        publish(table, table.log_text, now=time.time())
-    except OSError as exc:
-        raise PublishError(entry["index"], exc) from exc
 
 
 class PublishError(PbemError):

@@ -10,7 +10,7 @@ from pbem.base.errors import PbemError, excerpt
 from pbem.base.safefile import UnreadableFile, read_regular_file
 from pbem.base.yamlio import YamlError
 from pbem.core.draws import move_draws
-from pbem.core.engine import Opener, Rejected, apply_actions, event_record, game_for
+from pbem.core.engine import Applied, Opener, Rejected, apply_actions, event_record, game_for
 from pbem.core.game import pending_players
 from pbem.core.sealed import decrypt_plaintext, open_plaintext
 from pbem.crypto import keys, sshsig
@@ -103,32 +103,41 @@ def verify_move(table: Table, raw: bytes, signature: str) -> tuple[MoveFile, byt
 
 def submit(gd: GameDir, raw: bytes, signature: str) -> Receipt:
     with open_game(gd) as table:
-        move, signed, key = verify_move(table, raw, signature)
-        index = table.last["index"] + 1
-        applied = apply_actions(table.game, table.state, move.player, move.actions,
-                                move_draws(table.header, table.seed, index, signature), _opener(gd), table.prefs)
-        # --- from here on nothing can be refused: build everything, then write ---
-        base = f"moves/{index:06d}-{move.player}.yaml"
-        entry: dict[str, Any] = {
-            "index": index, "kind": "move", "prev": table.last["hash"], "player": move.player,
-            "move": {"file": base, "sha256": sha256_hex(signed),
-                     "key": keys.fingerprint(key), "signature": _normal_sig(signature)},
-            "actions": applied.actions,
-            "events": [event_record(e) for e in applied.events],
-        }
-        if applied.dropped:
-            entry["dropped"] = {"reason": applied.dropped_reason, "actions": applied.dropped}
-        entry = finish_entry(table, entry)
-        table.note_private(move.player, applied)
-        archive: dict[str, bytes | str] = {base: signed, base + ".sig": entry["move"]["signature"]}
+        move, entry, archive, applied = accept_move(table, raw, signature, moderator_opener(gd))
         append_entry(table, entry, archive)
-        return Receipt(index, entry["hash"], entry["move"]["sha256"], move.player,
+        return Receipt(entry["index"], entry["hash"], entry["move"]["sha256"], move.player,
                        [table.game.describe_event(e.public) for e in applied.events],
                        applied.dropped_reason, pending_players(table.game, table.state),
                        receipts.issue(table.header, entry, gd.moderator_key_path))
 
 
-def _opener(gd: GameDir) -> Opener:
+def accept_move(table: Table, raw: bytes, signature: str,
+                opener: Opener) -> tuple[MoveFile, dict[str, Any], dict[str, bytes | str], Applied]:
+    """Check and apply one signed move on ``table`` (its state moves on): the move, the sealed log
+    entry, the files the entry refers to (the archived move and signature) and what was applied.
+    Nothing is written: :func:`pbem.pipeline.append.append_entry` commits the entry."""
+    move, signed, key = verify_move(table, raw, signature)
+    index = table.last["index"] + 1
+    applied = apply_actions(table.game, table.state, move.player, move.actions,
+                            move_draws(table.header, table.seed, index, signature), opener, table.prefs)
+    # --- from here on nothing can be refused: build everything, then write ---
+    base = f"moves/{index:06d}-{move.player}.yaml"
+    entry: dict[str, Any] = {
+        "index": index, "kind": "move", "prev": table.last["hash"], "player": move.player,
+        "move": {"file": base, "sha256": sha256_hex(signed),
+                 "key": keys.fingerprint(key), "signature": _normal_sig(signature)},
+        "actions": applied.actions,
+        "events": [event_record(e) for e in applied.events],
+    }
+    if applied.dropped:
+        entry["dropped"] = {"reason": applied.dropped_reason, "actions": applied.dropped}
+    entry = finish_entry(table, entry)
+    table.note_private(move.player, applied)
+    archive: dict[str, bytes | str] = {base: signed, base + ".sig": entry["move"]["signature"]}
+    return move, entry, archive, applied
+
+
+def moderator_opener(gd: GameDir) -> Opener:
     """Open sealed actions with the moderator key (the plaintexts are cached after the commit)."""
     def opener(k: int, action: Any) -> dict[str, Any]:
         return open_plaintext(action, decrypt_plaintext(action, gd.moderator_key_path))

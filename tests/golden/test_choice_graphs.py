@@ -212,15 +212,22 @@ PINS = {
 
 
 @pytest.mark.slow(seconds=20)
-def test_the_page_data_is_what_it_was_at_every_point() -> None:
-    seen, wrong = 0, []
+def test_the_page_data_is_what_it_was_and_its_nodes_the_same_whether_found_in_one_pass_or_refined() -> None:
+    """At every point: the page data is the pinned one; and the page's equivalent nodes found in
+    one pass (children first) are the ones the refinement finds, for a page of one node, of half
+    the graph and of all of it.  (One graph per point serves both checks.)"""
+    seen, wrong, classes = 0, [], 0
     for name, game, state, player, caps in points():
         graph = build_graph(game, state, player, caps)
         assert graph is not None, name
         seen += 1
         if fingerprint(graph_data(graph)) != PINS.get(name):
             wrong.append(name)
+        for kept in sorted({1, len(graph.nodes) // 2, len(graph.nodes)}):
+            assert choicegraph._classes(graph, kept) == choicegraph._classes_refined(graph, kept), (name, kept)
+            classes += 1
     assert seen == len(PINS) and not wrong, f"{len(wrong)} of {seen} differ: {wrong[:8]}"
+    assert classes > 300
 
 
 @pytest.mark.slow(seconds=3)
@@ -298,17 +305,6 @@ def test_view_keys_and_written_ahead_forms_agree_with_the_views_at_every_node(mo
         checked_keys += len(by_key)
         checked_forms += count[0]
     assert checked_keys > 5000 and checked_forms > 100, (checked_keys, checked_forms)
-
-
-def test_the_page_nodes_are_the_same_whether_found_in_one_pass_or_refined() -> None:
-    seen = 0
-    for _name, game, state, player, caps in points():
-        graph = build_graph(game, state, player, caps)
-        assert graph is not None
-        for kept in sorted({1, len(graph.nodes) // 2, len(graph.nodes)}):
-            assert choicegraph._classes(graph, kept) == choicegraph._classes_refined(graph, kept)
-            seen += 1
-    assert seen > 300
 
 
 def test_a_graph_with_a_cycle_is_refined() -> None:

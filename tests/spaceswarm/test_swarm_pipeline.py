@@ -18,7 +18,7 @@ import leakcheck
 import pytest
 from click.testing import CliRunner
 from leakcheck import pending_player_actions
-from pipeline_helpers import bot_move, new_game, reveal_and_audit, signed_move
+from pipeline_helpers import PipelineGame, bot_move, game_files, new_game, reveal_and_audit, signed_move, submitted_and_in_memory
 from swarm_helpers import GAME, Pos
 
 from pbem.cli.group import main
@@ -93,20 +93,19 @@ def no_hidden_faces_in_log(gd: GameDir, table: Table) -> None:
 @pytest.mark.parametrize("n, options, seed, bot", GAMES, ids=[f"{g[0]}p" for g in GAMES])
 def test_whole_game_audit_conservation_and_no_leaks(tmp_path, key_pool, n, options, seed, bot):
     gd = new_game(tmp_path / "g", "space-swarm", key_pool, NAMES[:n], seed=seed, options=options)
-    table = Table.load(gd)
+    game = PipelineGame(gd)          # the bots' moves: checked, applied and logged in memory, published at the end
+    table = game.table
     start = {p: table.state.total_fleets(p) for p in table.players}
     n_cards = len(table.state.faces)
     rng = Rng(seed, "leak")
     check_no_leak(table, rng)
-    moves = 0
-    while (mv := bot_move(gd, key_pool, bot=bot)) is not None:
-        submit(gd, *mv)
-        moves += 1
-        assert moves < 2000, "the game did not end"
-        if moves % 9 == 0:
-            table = Table.load(gd)
+    while (mv := game.bot_move(key_pool, bot=bot)) is not None:
+        game.take(*mv)
+        assert game.moves < 2000, "the game did not end"
+        if game.moves % 9 == 0:
             conserved(table, n_cards, start)
             check_no_leak(table, rng)
+    game.publish()
     final = Table.load(gd)
     conserved(final, n_cards, start)
     assert GAME.result(final.state) is not None
@@ -115,18 +114,14 @@ def test_whole_game_audit_conservation_and_no_leaks(tmp_path, key_pool, n, optio
     assert any("replayed" in note for note in report.notes)
 
 
-def test_same_seed_same_moves_same_bytes(tmp_path, key_pool):
-    dirs = []
-    for name in ("a", "b"):
-        gd = new_game(tmp_path / name, "space-swarm", key_pool, ["red", "blue", "green"], seed=b"d" * 32)
-        for _ in range(30):
-            mv = bot_move(gd, key_pool, bot="greedy")
-            if mv is None:
-                break
-            submit(gd, *mv)
-        dirs.append(gd)
-    for rel in ["log.yaml", "public/digest.txt", "public/digest.html", "public/board.svg", "public/view.json"]:
-        assert (dirs[0].root / rel).read_bytes() == (dirs[1].root / rel).read_bytes(), rel
+def test_same_seed_same_moves_same_bytes_whether_submitted_or_played_in_memory(tmp_path, key_pool):
+    """The same seed and moves give the same bytes; and the in-memory play of the property tests
+    (PipelineGame, published once) writes what `submit` writes move by move."""
+    submitted, in_memory = submitted_and_in_memory(tmp_path, "space-swarm", key_pool, ["red", "blue", "green"],
+                                                   b"d" * 32, 30, bot="greedy")
+    expected = game_files(submitted)
+    assert len(expected["log.yaml"].splitlines()) > 100 and len([f for f in expected if f.startswith("moves/")]) > 40
+    assert game_files(in_memory) == expected
 
 
 def test_a_whole_turn_in_one_move_file(tmp_path, key_pool):
