@@ -12,7 +12,7 @@ from pipeline_helpers import bot_move, new_game, signed_move
 from pbem.cli.group import main
 from pbem.pipeline.audit import audit
 from pbem.pipeline.deadlines import deadlines, tick
-from pbem.pipeline.missedturns import in_disorder, missed_in_a_row
+from pbem.store.missedturns import in_disorder, missed_in_a_row
 from pbem.pipeline.moderator import ModeratorError, moderate, reveal
 from pbem.pipeline.submit import submit
 from pbem.store.table import Table
