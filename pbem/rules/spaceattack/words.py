@@ -327,6 +327,8 @@ class Words(TurnRules):
                 "  - creature:", *[f"      {face}: none" for face in faces]]
 
     # --- hints for the greedy bot (positions only, never hidden values) --------------------------------
+    core_scores = False         # fighters' captures and deployments score their own way
+
     def bot_preference(self, state: SpaceAttackState, player: str, action: Mapping[str, Any]) -> float:
         if "fire" in action:
             return CAPTURE

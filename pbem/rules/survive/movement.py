@@ -12,13 +12,12 @@ One ``{move: HANDLE, to: SPACE}`` action spends one movement point:
 """
 from __future__ import annotations
 
-from functools import partial
-from typing import Any, Iterator, Mapping, Sequence
+from typing import AbstractSet, Any, Iterator, Mapping, Sequence
 
 from pbem.core.choices import LazyActions
 from pbem.game import Action, IllegalAction, Rng
 from pbem.rules.survive.actions import handle_arg, swim_arg
-from pbem.rules.survive.base import NOWHERE, ActionHandler, Decider, Events, Spaces, SpacesWhere, StateT, event
+from pbem.rules.survive.base import NOWHERE, ActionHandler, Decider, Events, Spaces, StateT, event
 from pbem.rules.survive.setup import SetupRules
 from pbem.rules.survive.state import (
     BOAT,
@@ -40,18 +39,10 @@ ON_BOARD = frozenset((LAND, BOAT, SEA))
 class MovementRules(SetupRules[StateT]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        kept, core = type(self), MovementRules
-        self.keeps.ship_capacity = int(self.comp["boats"]["capacity"]) if kept.capacity is core.capacity else None
+        #: ship handle -> how many people it carries (:meth:`ship_capacities`)
+        self.capacities = self.ship_capacities()
         #: the steps onto the safe isles next to each space (:meth:`explorer_steps`)
         self.isle_steps = tuple(tuple((isle, False) for isle in isles) for isles in self.board.isles_next_to)
-        #: the ruleset keeps the core's ship_may_enter (no layer changes where ships may go)
-        self.keeps.ship_entry = kept.ship_may_enter is core.ship_may_enter
-        #: the movement step is the core's list of explorer and ship moves, so it can be counted
-        #: piece by piece (:meth:`move_choices`)
-        self.keeps.move_listing = (kept.legal_move is core.legal_move and kept.explorer_moves is core.explorer_moves
-                                   and kept.explorer_steps is core.explorer_steps and kept.boat_moves is core.boat_moves
-                                   and kept.boat_steps is core.boat_steps and kept.explorer_move is core.explorer_move
-                                   and kept.boat_move is core.boat_move)
 
     # --- what creatures do to people and ships (from the creature rules in the data) ----------
     def swimmer_killers(self) -> tuple[str, ...]:
@@ -63,14 +54,19 @@ class MovementRules(SetupRules[StateT]):
         return self.kinds_following("serpent", "whale")
 
     # --- ships ---------------------------------------------------------------
+    def ship_capacities(self) -> dict[str, int]:
+        """Ship handle -> how many people it carries: "Each Ship can only carry a maximum of three
+        Explorer tokens (regardless of color)" (components ``boats.capacity``; a game with
+        other ships, such as Space Attack's fighters, adds theirs).  Read once per ruleset."""
+        spec = self.comp["boats"]
+        return {f"{spec['prefix']}{i + 1}": int(spec["capacity"]) for i in range(int(spec["count"]))}
+
     def capacity(self, state: StateT, boat: str) -> int:
-        """"Each Ship can only carry a maximum of three Explorer tokens (regardless of color)"."""
-        return self.comp["boats"]["capacity"]
+        """How many people ``boat`` carries (:meth:`ship_capacities`)."""
+        return self.capacities[boat]
 
     def has_room(self, state: StateT, boat: str) -> bool:
-        if self.keeps.ship_capacity is not None:
-            return len(state.boats[boat].passengers) < self.keeps.ship_capacity
-        return len(state.boats[boat].passengers) < self.capacity(state, boat)
+        return len(state.boats[boat].passengers) < self.capacities[boat]
 
     def controllers(self, state: StateT, boat: str) -> list[str]:
         """"it's the player with the most Explorers on board who controls the Ship ...
@@ -86,25 +82,38 @@ class MovementRules(SetupRules[StateT]):
         top = max(counts.values())
         return [p for p in state.players if counts.get(p) == top]
 
+    def ship_barriers(self) -> tuple[str, ...]:
+        """The creature kinds whose space a ship with people aboard may not enter.  Default: none
+        (the Giant Squid: "An occupied Boat may not be moved into a space with a Giant Squid")."""
+        return ()
+
+    def barrier_cells(self, state: StateT, boat: str) -> AbstractSet[int]:
+        """The spaces :meth:`ship_barriers` close to ``boat`` (none when it is empty)."""
+        barriers = self.ship_barriers()
+        if not barriers or not state.boats[boat].passengers:
+            return NOWHERE
+        return state.cells_with_creature(barriers)
+
     def ship_may_enter(self, state: StateT, boat: str, cell: int) -> bool:
-        """"A given sea space can only contain one Ship at any time"."""
-        return cell not in state.tile_at and cell not in state.boat_at
+        """"A given sea space can only contain one Ship at any time" (and no ship sails onto land,
+        nor, occupied, into the space of one of :meth:`ship_barriers`)."""
+        return (cell not in state.tile_at and cell not in state.boat_at
+                and cell not in self.barrier_cells(state, boat))
 
     def closed_to_ship(self, state: StateT, boat: str) -> Spaces:
         """The spaces ``boat`` may not sail into (not :meth:`ship_may_enter`), for a sea walk."""
-        if self.keeps.ship_entry:     # the core's rule: the land and the spaces with a ship
-            return state.tile_at.keys() | state.boat_at.keys()
-        return SpacesWhere(lambda cell: not self.ship_may_enter(state, boat, cell))
+        closed = state.tile_at.keys() | state.boat_at.keys()
+        barred = self.barrier_cells(state, boat)
+        return closed | barred if barred else closed
 
     def ship_stops(self, state: StateT, boat: str, cell: int) -> bool:
         """An occupied ship entering a serpent or whale space is destroyed there."""
         return bool(state.boats[boat].passengers) and state.has_creature(cell, self.ship_sinkers())
 
     def ship_stop_cells(self, state: StateT, boat: str) -> Spaces:
-        """The spaces where :meth:`ship_stops` holds, for a sea walk."""
-        if type(self).ship_stops is MovementRules.ship_stops:
-            return state.cells_with_creature(self.ship_sinkers()) if state.boats[boat].passengers else NOWHERE
-        return SpacesWhere(partial(self.ship_stops, state, boat))
+        """The spaces where :meth:`ship_stops` holds, for a sea walk (a layer that changes
+        :meth:`ship_stops` gives its own)."""
+        return state.cells_with_creature(self.ship_sinkers()) if state.boats[boat].passengers else NOWHERE
 
     def sail(self, state: StateT, boat: str, cell: int, events: Events) -> None:
         """Move a ship one or more spaces ending at ``cell`` and apply what it meets there.
@@ -140,9 +149,7 @@ class MovementRules(SetupRules[StateT]):
 
     def deadly_spaces(self, state: StateT) -> Spaces:
         """The spaces where :meth:`deadly_for_swimmers` holds, for a sea walk."""
-        if type(self).deadly_for_swimmers is MovementRules.deadly_for_swimmers:
-            return state.cells_with_creature(self.swimmer_killers())
-        return SpacesWhere(partial(self.deadly_for_swimmers, state))
+        return state.cells_with_creature(self.swimmer_killers())
 
     def unprotected(self, state: StateT, swimmers: list[str]) -> list[str]:
         """The swimmers among ``swimmers`` that sea creatures can attack (all of them in the
@@ -245,13 +252,11 @@ class MovementRules(SetupRules[StateT]):
         return {"move": boat, "to": self.board.labels[cell]}
 
     def boat_steps(self, state: StateT, boat: str) -> list[int]:
-        """The spaces a ship may sail to with one movement point."""
+        """The spaces a ship may sail to with one movement point (:meth:`ship_may_enter`, for
+        the spaces next to it at once)."""
         around = self.board.neighbours[at(state.boats[boat].cell)]
-        if self.keeps.ship_entry:     # the core's rule: no terrain tile and no ship there
-            tile_at, boat_at = state.tile_at, state.boat_at
-            return [n for n in around if n not in tile_at and n not in boat_at]
-        may_enter = self.ship_may_enter
-        return [n for n in around if may_enter(state, boat, n)]
+        tile_at, boat_at, barred = state.tile_at, state.boat_at, self.barrier_cells(state, boat)
+        return [n for n in around if n not in tile_at and n not in boat_at and n not in barred]
 
     def movable_boats(self, state: StateT, player: str) -> list[str]:
         """The ships at sea ``player`` may move: an empty ship, "any player can move it"; else
@@ -280,14 +285,16 @@ class MovementRules(SetupRules[StateT]):
 
     def boat_move_counts(self, state: StateT, boats: list[str]) -> list[int]:
         """How many moves :meth:`boat_steps` lists for each of ``boats``, counted without listing
-        them where the core's :meth:`ship_may_enter` holds: the spaces next to the ship without
-        land or a ship."""
-        if not self.keeps.ship_entry:
-            return [len(self.boat_steps(state, boat)) for boat in boats]
+        them: the spaces next to the ship without land or a ship (or a barrier)."""
         near, ships = self.board.neighbour_sets, state.boats
         closed = state.tile_at.keys() | state.boat_at.keys()
-        # (movable ships are at sea, so each has a space: not at(), a call, in the hottest count)
-        return [len(near[ships[boat].cell] - closed) for boat in boats]   # type: ignore[index]
+        counts = []
+        for boat in boats:
+            # (movable ships are at sea, so each has a space: not at(), a call, in the hottest count)
+            free = near[ships[boat].cell] - closed      # type: ignore[index]
+            barred = self.barrier_cells(state, boat)
+            counts.append(len(free - barred if barred else free))
+        return counts
 
     def explorer_move_counts(self, state: StateT, handles: list[str]) -> list[int]:
         """How many moves :meth:`explorer_moves` lists for each of ``handles``, counted without
@@ -325,12 +332,8 @@ class MovementRules(SetupRules[StateT]):
 
     def ship_spaces_with_room(self, state: StateT) -> set[int]:
         """The spaces of the ships with room for another explorer (:meth:`has_room`)."""
-        boats = state.boats
-        if self.keeps.ship_capacity is None:
-            has_room = self.has_room
-            return {cell for cell, boat in state.boat_at.items() if has_room(state, boat)}
-        capacity = self.keeps.ship_capacity
-        return {cell for cell, boat in state.boat_at.items() if len(boats[boat].passengers) < capacity}
+        boats, capacities = state.boats, self.capacities
+        return {cell for cell, boat in state.boat_at.items() if len(boats[boat].passengers) < capacities[boat]}
 
     def do_move(self, state: StateT, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         self.expect(state, player, STEP_MOVE)

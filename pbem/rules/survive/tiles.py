@@ -56,20 +56,23 @@ from pbem.rules.survive.state import (
 class TileRules(CreatureRules[StateT]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        #: the ruleset keeps the core's readings of "a sea space" (tile removal) and "vacant"
-        self.keeps.removal_sea = type(self).counts_as_sea_for_removal is TileRules.counts_as_sea_for_removal
-        self.keeps.vacant = type(self).vacant is TileRules.vacant
         #: the playable hexes (not the safe isles)
         self.playable_cells = frozenset(range(self.board.playable_count))
 
     # --- 3. which tiles may be removed ----------------------------------------
-    def counts_as_sea_for_removal(self, state: StateT, cell: int) -> bool:
-        """"a sea space (even if it's a space which previously had a Terrain tile)".
+    def not_sea_for_removal(self, state: StateT) -> set[int]:
+        """The spaces that are not "a sea space (even if it's a space which previously had a
+        Terrain tile)" when choosing a tile to remove: the land, and the central (enclosed) space
+        unless :meth:`central_counts_as_sea`.  A game that reads "a sea space" otherwise gives
+        its own set."""
+        not_sea = set(state.tile_at)
+        if not self.central_counts_as_sea(state):
+            not_sea.add(self.board.central)
+        return not_sea
 
-        The central (enclosed) space counts unless :meth:`central_counts_as_sea` says no."""
-        if cell in state.tile_at:
-            return False
-        return cell != self.board.central or self.central_counts_as_sea(state)
+    def counts_as_sea_for_removal(self, state: StateT, cell: int) -> bool:
+        """Is ``cell`` a sea space for tile removal (not in :meth:`not_sea_for_removal`)?"""
+        return cell not in self.not_sea_for_removal(state)
 
     def central_counts_as_sea(self, state: StateT) -> bool:
         """Does the enclosed space in the middle count as a sea space when choosing which tile
@@ -88,16 +91,8 @@ class TileRules(CreatureRules[StateT]):
                 break
         else:
             return []
-        nb = self.board.neighbours
-        if self.keeps.removal_sea:      # the core's reading of "a sea space", as a set of the others
-            not_sea = set(state.tile_at)                  # the land, and the central space unless it counts
-            if not self.central_counts_as_sea(state):
-                not_sea.add(self.board.central)
-            near = self.board.neighbour_sets
-            coastal = [t.handle for t in group if not near[t.cell] <= not_sea]
-        else:
-            sea = self.counts_as_sea_for_removal
-            coastal = [t.handle for t in group if any(sea(state, n) for n in nb[t.cell])]
+        not_sea, near = self.not_sea_for_removal(state), self.board.neighbour_sets
+        coastal = [t.handle for t in group if not near[t.cell] <= not_sea]
         return coastal or [t.handle for t in group]
 
     def legal_remove(self, state: StateT, player: str) -> list[dict[str, Any]]:
@@ -377,18 +372,17 @@ class TileRules(CreatureRules[StateT]):
     # "Move the Sea Serpent / Shark / Whale of your choice (already present on the game
     # board) to any vacant sea space of your choice."
     def vacant(self, state: StateT, cell: int) -> bool:
-        """A sea space with no ship, no swimmer and no creature."""
+        """A sea space with no ship, no swimmer and no creature (:meth:`vacant_labels` reads the
+        same rule from the indexes, for every space at once)."""
         return (not self.board.is_isle(cell) and state.is_sea(cell) and cell not in state.boat_at
                 and not state.swimmers(cell) and not state.creatures_in(cell))
 
     def vacant_labels(self, state: StateT) -> list[str]:
         """The vacant sea spaces (:meth:`vacant`), by label, in cell order."""
-        if self.keeps.vacant:           # the core's "vacant sea space", without a call per cell
-            labels = self.board.labels
-            # (the indexes hold only the cells with something there: an emptied cell is dropped)
-            occupied = state.tile_at.keys() | state.boat_at.keys() | state.sea_at.keys() | state.creatures_at.keys()
-            return [labels[c] for c in sorted(self.playable_cells - occupied)]
-        return [self.label(c) for c in range(self.board.playable_count) if self.vacant(state, c)]
+        labels = self.board.labels
+        # (the indexes hold only the cells with something there: an emptied cell is dropped)
+        occupied = state.tile_at.keys() | state.boat_at.keys() | state.sea_at.keys() | state.creatures_at.keys()
+        return [labels[c] for c in sorted(self.playable_cells - occupied)]
 
     def relocation_options(self, state: StateT, kind: str) -> list[dict[str, Any]]:
         spots = self.vacant_labels(state)
