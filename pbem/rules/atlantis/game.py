@@ -106,7 +106,7 @@ class AtlantisGame(SurviveGame[AtlantisState]):
         """The mini-expansions and challenges these options play, asked in this order."""
         out: list[Layer] = []
         overpopulated = options["overpopulated"] == "yes"
-        if self.plain.expansion_setup(n_players) is not None:
+        if self.plain.players56_setup(n_players) is not None:
             out.append(Challenge5 if overpopulated else Players56)
         elif overpopulated:
             out.append(Overpopulated)
@@ -125,7 +125,7 @@ class AtlantisGame(SurviveGame[AtlantisState]):
         return tuple(out)
 
     def check_options(self, options: Mapping[str, str], players: Sequence[str]) -> None:
-        if self.plain.expansion_setup(len(players)) is not None and options.get("boats") == "per-colour":
+        if self.plain.players56_setup(len(players)) is not None and options.get("boats") == "per-colour":
             raise OptionError("boats=per-colour cannot be used with 5-6 players: "
                               "the 5-6 player rules say how many ships each seat gets")
         end = options.get("end")

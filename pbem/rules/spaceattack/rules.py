@@ -8,7 +8,7 @@ evolution) -> :mod:`~pbem.rules.spaceattack.tiles` (the 23 tile backs) ->
 :mod:`~pbem.rules.spaceattack.turn` (the four steps and the windows that interrupt them) ->
 :mod:`~pbem.rules.spaceattack.words` (views, log lines, prompts, templates) -> here (the move-file
 syntax).  The challenges and the 5-6 player kit are layers in front of this class
-(:mod:`~pbem.rules.spaceattack.layers`), added only when their option is on.
+(Survive's, :mod:`~pbem.rules.survive.challenges`), added only when their option is on.
 """
 from __future__ import annotations
 

@@ -22,6 +22,7 @@ from pbem.rules.survive.scoring import TieBreak
 from pbem.rules.survive.state import ISLE, SUPPLY, Boat, sort_handles
 from pbem.rules.spaceattack.data import DEFENSE, STEAL, SpaceAttackData
 from pbem.rules.spaceattack.state import SpaceAttackState
+from pbem.rules.spaceattack.vocabulary import SPACE_ATTACK_WORDS
 
 REACTOR = "reactor"
 
@@ -29,6 +30,7 @@ REACTOR = "reactor"
 class SpaceAttackSetup(SurviveRules[SpaceAttackState]):
     state_class = SpaceAttackState
     position_format = "space-attack/1"
+    vocabulary = SPACE_ATTACK_WORDS
 
     def __init__(self, data: SurviveData, option_specs: Sequence[OptionSpec]) -> None:
         if not isinstance(data, SpaceAttackData):
@@ -76,11 +78,6 @@ class SpaceAttackSetup(SurviveRules[SpaceAttackState]):
         if self.option(state, "enclosed") != "open":
             closed.update(self.sa.enclosed)
         return closed
-
-    def kit_setup(self, n_players: int) -> Mapping[str, Any] | None:
-        """The 5-6 Player kit's set-up for ``n_players`` (None: not a 5-6 player game)."""
-        by_players: Mapping[int, Mapping[str, Any]] = self.comp["players56"]["by_players"]
-        return by_players.get(n_players)
 
     # --- the station ---------------------------------------------------------------------------
     def recommended_reactors(self, options: Mapping[str, str]) -> bool:

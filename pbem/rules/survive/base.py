@@ -18,11 +18,12 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Callable, Container, Generic, Mapping, Sequence, TypeVar
+from typing import Any, Callable, ClassVar, Container, Generic, Mapping, Sequence, TypeVar
 
 from pbem.base.data import game_data
 from pbem.game import Event, IllegalAction, NeedsSecret, OptionSpec, Rng
 from pbem.rules.survive.board import Board
+from pbem.rules.survive.vocabulary import SURVIVE_WORDS
 from pbem.rules.survive.state import HAND, ISLAND, OVER, PLAY, STEP_BOARDERS, STEP_DEFENSE, Creature, State, Tile
 
 Path = list[int]
@@ -134,6 +135,13 @@ class SurviveBase(ABC, Generic[StateT]):
 
     #: the state record this game plays on (a game may extend the core's)
     state_class: type[StateT]
+
+    #: the game's words for its pieces and places (:mod:`pbem.rules.survive.vocabulary`)
+    vocabulary: ClassVar[Mapping[str, str]] = SURVIVE_WORDS
+
+    def word(self, key: str) -> str:
+        """The game's word for ``key`` (:attr:`vocabulary`)."""
+        return self.vocabulary[key]
 
     def __init__(self, data: SurviveData, option_specs: Sequence[OptionSpec]) -> None:
         self.data = data

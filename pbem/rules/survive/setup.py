@@ -56,6 +56,13 @@ class SetupRules(ScoringRules[StateT]):
         free colours are handed out."""
         return dict(self.comp["colours"])
 
+    def players56_setup(self, n_players: int) -> Mapping[str, Any] | None:
+        """The 5-6 player kit's set-up for ``n_players`` (components ``players56.by_players``;
+        None: not a 5-6 player game, or a game without the kit)."""
+        kit = self.comp.get("players56")
+        by_players: Mapping[int, Mapping[str, Any]] = kit["by_players"] if kit else {}
+        return by_players.get(n_players)
+
     def starting_ships(self, players: Sequence[str], colours: Mapping[str, Sequence[str]],
                        options: Mapping[str, str]) -> dict[str, int]:
         """How many ships each player places at setup (components ``boats.per_player``)."""
