@@ -421,7 +421,7 @@ class SurviveBase(ABC, Generic[StateT]):
             walk = self.sea_walk(start, max_steps, blocked, ends)
             if dest not in walk:
                 raise IllegalAction(f"{what} cannot reach {self.label(dest)} "
-                                    f"(at most {max_steps} sea space{'s' if max_steps > 1 else ''})")
+                                    f"(at most {max_steps} {self.word('sea spaces' if max_steps > 1 else 'sea space')})")
             path = self.path_to(walk, dest)
         else:
             raise IllegalAction(f"{what}: say where, with to: SPACE or path: [SPACE, ...]")

@@ -123,7 +123,7 @@ class MovementRules(SetupRules[StateT]):
         passengers becoming Swimmers"."""
         state.put_boat(boat, SEA, cell)
         if self.ship_stops(state, boat, cell):
-            self.capsize(state, boat, events, cause="sailed into a sea creature")
+            self.capsize(state, boat, events, cause=f"{self.word('sailed')} into a {self.word('sea creature')}")
 
     def capsize(self, state: StateT, boat: str, events: Events, cause: str) -> None:
         """The ship leaves the game; its passengers fall into its space as swimmers."""
@@ -346,7 +346,7 @@ class MovementRules(SetupRules[StateT]):
         elif handle in state.explorers:
             self.move_explorer(state, player, handle, cell, swim, events)
         else:
-            raise IllegalAction(f"{handle} is neither an explorer nor a ship")
+            raise IllegalAction(f"{handle} is neither {self.word('an explorer')} nor a ship")
         state.turn.moves += 1
         if state.turn.moves >= self.movement_points(state):
             self.advance(state, rng, events, STEP_MOVE)
@@ -355,17 +355,17 @@ class MovementRules(SetupRules[StateT]):
     def move_boat(self, state: StateT, player: str, boat: str, cell: int, swim: bool, events: Events) -> None:
         b = state.boats[boat]
         if swim:
-            raise IllegalAction("swim is for explorers, not ships")
+            raise IllegalAction(f"{self.word('swim flag')} is for {self.word('explorers')}, not ships")
         if b.where != SEA:
             raise IllegalAction(f"ship {boat} is not on the board")
         if player not in self.controllers(state, boat):
-            raise IllegalAction(f"you do not control ship {boat} (most explorers aboard decide)")
+            raise IllegalAction(f"you do not control ship {boat} (most {self.word('explorers')} aboard decide)")
         if cell not in self.board.neighbours[at(b.cell)]:
             raise IllegalAction(f"{self.label(cell)} is not next to ship {boat} at {self.label(b.cell)}")
         if not state.is_sea(cell):
-            raise IllegalAction(f"ships sail on sea spaces; {self.label(cell)} is land")
+            raise IllegalAction(f"ships {self.word('sail')} on {self.word('sea spaces')}; {self.label(cell)} is {self.word('land')}")
         if cell in state.boat_at:
-            raise IllegalAction(f"{self.label(cell)} already holds ship {state.boat_at[cell]}: one ship per sea space")
+            raise IllegalAction(f"{self.label(cell)} already holds ship {state.boat_at[cell]}: one ship per {self.word('sea space')}")
         frm = b.cell
         events.append(event({"event": "sail", "player": player, "boat": boat,
                              "from": self.label(frm), "to": self.label(cell)}))
@@ -375,7 +375,7 @@ class MovementRules(SetupRules[StateT]):
         """Validate one explorer step, then carry it out."""
         e = state.explorers[handle]
         if e.owner != player:
-            raise IllegalAction(f"{handle} is not your explorer: \"You cannot move another player's Explorer tokens\"")
+            raise IllegalAction(f"{handle} is not your {self.word('explorer')}: {self.word('quote: own pieces')}")
         if e.where not in (LAND, BOAT, SEA):
             raise IllegalAction(f"{handle} is not on the board ({e.where})")
         kind, boat = self.explorer_step_kind(state, e, cell, swim)
@@ -401,32 +401,32 @@ class MovementRules(SetupRules[StateT]):
                 raise IllegalAction(f"{target} is not next to {e.handle} at {self.label(here)}")
             if cell in state.tile_at:
                 if swim:
-                    raise IllegalAction(f"{target} is land; one cannot swim there")
+                    raise IllegalAction(f"{target} is {self.word('land')}; one cannot {self.word('swim')} there")
                 return "walk", None
             boat = state.boat_at.get(cell)
             if boat is not None and not swim:
                 if not self.has_room(state, boat):
-                    raise IllegalAction(f"ship {boat} at {target} is full; add swim: true to swim there instead")
+                    raise IllegalAction(f"ship {boat} at {target} is full; add {self.word('swim flag')}: true to "
+                                        f"{self.word('swim')} there instead")
                 return "board", boat
             return "swim", None
         if self.board.is_isle(cell):
             if cell not in self.board.isles_next_to[here]:
-                raise IllegalAction(f"safe isle {target} is reached only from its two sea spaces")
+                raise IllegalAction(f"{self.word('safe isle')} {target} is reached only from its two {self.word('sea spaces')}")
             return "isle", None
         if cell in state.tile_at:
-            raise IllegalAction("\"Once an Explorer token leaves the island ... "
-                                "it can no longer return onto a Terrain tile\"")
+            raise IllegalAction(self.word("quote: no return"))
         if e.where == BOAT:
             if cell == here:
                 if not self.may_swim(state, e.handle):
-                    raise IllegalAction(f"{e.handle} has already swum a sea space this turn")
+                    raise IllegalAction(f"{e.handle} has already {self.word('swum')} {self.word('a sea space')} this turn")
                 return "jump", None
             if cell not in nb[here]:
                 raise IllegalAction(f"{target} is not next to {e.handle}'s ship at {self.label(here)}")
             boat = state.boat_at.get(cell)
             if boat is None or swim:
-                raise IllegalAction(f"from a ship an explorer moves to a ship next to it, jumps into its own "
-                                    f"space ({self.label(here)}) or lands on a safe isle")
+                raise IllegalAction(f"from a ship {self.word('an explorer')} moves to a ship next to it, jumps into its "
+                                    f"own space ({self.label(here)}) or lands on {self.word('a safe isle')}")
             if not self.has_room(state, boat):
                 raise IllegalAction(f"ship {boat} at {target} is full")
             return "transfer", boat
@@ -434,17 +434,18 @@ class MovementRules(SetupRules[StateT]):
         if cell == here:
             boat = state.boat_at.get(cell)
             if boat is None or swim:
-                raise IllegalAction(f"{e.handle} is already swimming at {target}")
+                raise IllegalAction(f"{e.handle} is already {self.word('swimming')} at {target}")
             if not self.has_room(state, boat):
                 raise IllegalAction(f"ship {boat} at {target} is full")
             if not self.may_board_from_the_sea(state, e.handle):
-                raise IllegalAction(f"{e.handle} has already swum a sea space this turn, so it cannot also board "
-                                    f"ship {boat}: \"a Swimmer may move only one sea space in a turn\"")
+                raise IllegalAction(f"{e.handle} has already {self.word('swum')} {self.word('a sea space')} this turn, "
+                                    f"so it cannot also board ship {boat}: {self.word('quote: one swim')}")
             return "board", boat
         if cell not in nb[here]:
-            raise IllegalAction(f"{target} is not next to {e.handle} at {self.label(here)}; swimmers move one space")
+            raise IllegalAction(f"{target} is not next to {e.handle} at {self.label(here)}; {self.word('swimmers')} move "
+                                "one space")
         if not self.may_swim(state, e.handle):
-            raise IllegalAction(f"{e.handle} has already swum a sea space this turn")
+            raise IllegalAction(f"{e.handle} has already {self.word('swum')} {self.word('a sea space')} this turn")
         return "swim", None
 
     def enter_sea(self, state: StateT, handle: str, cell: int, events: Events) -> None:
@@ -453,7 +454,7 @@ class MovementRules(SetupRules[StateT]):
         state.turn.swum.append(handle)
         if self.deadly_for_swimmers(state, cell):
             self.lose_explorers(state, self.unprotected(state, [handle]), cell, events,
-                                cause="swam into a sea creature")
+                                cause=f"{self.word('swam')} into a {self.word('sea creature')}")
 
     def do_done(self, state: StateT, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         if action["done"] != "move":

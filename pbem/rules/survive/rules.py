@@ -292,7 +292,7 @@ class SurviveRules(ViewRules[StateT]):
                   if e.owner == player and self.sees_value(state, player, e)
                   and not self.sees_value(state, None, e)}
         if values:
-            out["explorer_values"] = values
+            out[self.word("values key")] = values
         return out
 
     # --- the click-to-move page: step 4 written ahead ---------------------------------------------

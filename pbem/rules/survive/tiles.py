@@ -105,14 +105,14 @@ class TileRules(CreatureRules[StateT]):
         cell = self.cell_arg(value, "remove")
         handle = state.tile_at.get(cell)
         if handle is None:
-            raise IllegalAction(f"there is no terrain tile at {self.label(cell)}")
+            raise IllegalAction(f"there is no {self.word('terrain tile')} at {self.label(cell)}")
         return state.tiles[handle]
 
     def do_remove(self, state: StateT, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         self.expect(state, player, STEP_REMOVE)
         tile = self.tile_arg(state, action["remove"])
         if tile.where != ISLAND:
-            raise IllegalAction(f"tile {tile.handle} is no longer on the island")
+            raise IllegalAction(f"tile {tile.handle} is no longer on the {self.word('island')}")
         if tile.handle not in self.removable_tiles(state):
             raise IllegalAction(self.why_not_removable(state, tile))
         fallen = sorted(state.on_land(tile.cell))
@@ -134,16 +134,16 @@ class TileRules(CreatureRules[StateT]):
         first = next(t for t in self.terrains if t in left)
         if tile.terrain != first:
             return f"{self.label(tile.cell)} is {tile.terrain}: all {first} tiles go first"
-        return f"{self.label(tile.cell)} is not next to a sea space"
+        return f"{self.label(tile.cell)} is not next to {self.word('a sea space')}"
 
     def boarders_arg(self, value: Any, fallen: list[str]) -> list[str] | None:
         """The written-ahead ``board:`` list: explorers from the tile, at most a shipful."""
         if value is None:
             return None
-        chosen = handle_list(value, "board")
+        chosen = handle_list(value, "board", self.word("explorer"))
         cap = self.comp["boats"]["capacity"]
         if len(chosen) > cap:
-            raise IllegalAction(f"board: at most {cap} explorers fit in a ship")
+            raise IllegalAction(f"board: at most {cap} {self.word('explorers')} fit in a ship")
         for h in chosen:
             if h not in fallen:
                 raise IllegalAction(f"board: {h} is not on the tile being removed")
@@ -178,8 +178,9 @@ class TileRules(CreatureRules[StateT]):
             return ""
         kinds = [f"a {t} tile with back: {b}" for b in enders for t in self.terrains if self.tile_backs[b][t]]
         names = " or ".join(b.replace("_", " ") for b in enders)
-        return (f"no {names} tile is left on the island, and the game ends only when one is turned up: "
-                f"add one to the island ({' or '.join(kinds)})")
+        island = self.word("island")
+        return (f"no {names} tile is left on the {island}, and the game ends only when one is turned up: "
+                f"add one to the {island} ({' or '.join(kinds)})")
 
     # --- resolving the back -----------------------------------------------------
     def tile_kind(self, state: StateT, back: str) -> str:
@@ -309,13 +310,13 @@ class TileRules(CreatureRules[StateT]):
         self.expect(state, player, STEP_BOARDERS)
         b = state.open_boarding()
         swimmers = state.swimmers(b.cell)
-        chosen = handle_list(action["board"], "board")
+        chosen = handle_list(action["board"], "board", self.word("explorer"))
         cap = self.capacity(state, b.boat)
         if len(chosen) != cap:
-            raise IllegalAction(f"choose exactly {cap} of the swimmers at {self.label(b.cell)}")
+            raise IllegalAction(f"choose exactly {cap} of the {self.word('swimmers')} at {self.label(b.cell)}")
         for h in chosen:
             if h not in swimmers:
-                raise IllegalAction(f"{h} is not swimming at {self.label(b.cell)}")
+                raise IllegalAction(f"{h} is not {self.word('swimming')} at {self.label(b.cell)}")
         die = self.roll_die(state, rng)
         events: Events = []
         self.board_ship(state, b.boat, chosen, player, events)
@@ -399,7 +400,7 @@ class TileRules(CreatureRules[StateT]):
             raise IllegalAction("this tile moves the creature straight to a space: write to: SPACE")
         cell = self.cell_arg(action.get("to"), "to")
         if not self.vacant(state, cell):
-            raise IllegalAction(f"{self.label(cell)} is not a vacant sea space")
+            raise IllegalAction(f"{self.label(cell)} is not a vacant {self.word('sea space')}")
         frm = c.cell
         state.put_creature(handle, SEA, cell)
         events.append(event({"event": "creature", "player": player, "creature": handle, "kind": kind, "how": "tile",
@@ -473,5 +474,5 @@ class TileRules(CreatureRules[StateT]):
         if any(t.where == ISLAND for t in state.tiles.values()):
             return True
         events.append(event({"event": "skip", "player": state.turn.player, "step": STEP_REMOVE,
-                             "reason": "no terrain tiles left"}))
+                             "reason": f"no {self.word('terrain tiles')} left"}))
         return False
