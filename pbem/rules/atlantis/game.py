@@ -13,9 +13,7 @@ from pbem.game import (
     BoardPicture,
     OptionError,
     OptionSpec,
-    Position,
     Result,
-    Rng,
     Section,
 )
 from pbem.rules.atlantis.challenges import (
@@ -150,47 +148,6 @@ class AtlantisGame(SurviveGame[AtlantisState]):
 
     def describe_event(self, event: Mapping[str, Any]) -> str:
         return self.describer.describe(event)
-
-    # --- the rules' helpers, for callers that hold a game (tests, tools) ------------------------
-    @property
-    def board(self) -> Any:
-        return self.data.board
-
-    @property
-    def comp(self) -> dict[str, Any]:
-        return self.data.comp
-
-    @property
-    def tile_backs(self) -> dict[str, dict[str, Any]]:
-        return self.data.tile_backs
-
-    def label(self, cell: int | None) -> str:
-        return self.base.label(cell)
-
-    def hand(self, state: AtlantisState, player: str) -> list[str]:
-        return self.rules(state).hand(state, player)
-
-    def reserve_explorers(self, state: AtlantisState, player: str) -> list[str]:
-        return self.rules(state).reserve_explorers(state, player)
-
-    def controllers(self, state: AtlantisState, boat: str) -> list[str]:
-        return self.rules(state).controllers(state, boat)
-
-    def roll_die(self, state: AtlantisState, rng: Rng | None) -> str:
-        return self.rules(state).roll_die(state, rng)
-
-    def turns_taken(self, state: AtlantisState, player: str) -> int:
-        return self.rules(state).turns_taken(state, player)
-
-    def isolated_slots(self, layout: Sequence[str], options: Mapping[str, str]) -> list[int]:
-        return self.plain.isolated_slots(layout, options)
-
-    def dive_data(self) -> Mapping[str, Any]:
-        return self.data.extra("dolphins")
-
-    def template(self, view: Position, player: str) -> str:
-        return self.move_template(view, player)
-
 
     def board_picture(self, view: Mapping[str, Any]) -> BoardPicture:
         """Pieces in player colours, drawn from the view only (pbem/rules/atlantis/picture.py)."""
