@@ -223,7 +223,9 @@ class SurviveRules(ViewRules[StateT]):
         """(field, problem) for a set-up, begun at ``start``, that stops at ``now``: ``player``
         has to place but cannot."""
         placing = now.phase == SETUP_PLACE
-        what, field = ("explorer", "explorers") if placing else ("ship", "boats")
+        word = self.word
+        (what, whats), field = ((word("explorer"), word("explorers")), "explorers") if placing else \
+            (("ship", "ships"), "boats")
 
         def waiting(state: StateT, p: str) -> list[str]:
             return self.reserve_explorers(state, p) if placing else self.reserve_boats(state, p)
@@ -232,15 +234,16 @@ class SurviveRules(ViewRules[StateT]):
             if others:
                 return ("turn.player", f"{player} has no {what} left to place: write the turn of a player "
                                        f"who has ({', '.join(others)})")
-            return (field, f"none is left to place in phase {now.phase}: add {what}s in reserve, or write "
+            return (field, f"none is left to place in phase {now.phase}: add {whats} in reserve, or write "
                            "the phase that follows")
         total = sum(len(waiting(start, p)) for p in start.players) if start.phase == now.phase else \
             sum(len(waiting(now, p)) for p in now.players)
         placed = total - sum(len(waiting(now, p)) for p in now.players)
-        room = "on the island (set-up puts explorers on terrain tiles)" if placing else \
-            "in the free sea spaces next to the island"
-        return ("tiles", f"{total} {what}s wait to be placed, but there is room for {placed} {room}, none for "
-                         f"{player}'s next: add terrain tiles to the island or leave {what}s out")
+        island = word("island")
+        room = f"on the {island} (set-up puts {whats} on {word('terrain tiles')})" if placing else \
+            f"in the free {word('sea spaces')} next to the {island}"
+        return ("tiles", f"{total} {whats} wait to be placed, but there is room for {placed} {room}, none for "
+                         f"{player}'s next: add {word('terrain tiles')} to the {island} or leave {whats} out")
 
     # --- applying an action ----------------------------------------------------------
     def apply(self, state: StateT, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
