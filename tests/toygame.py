@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from pbem.game import (BoardPicture, Decision, Event, Game, HexCell, IllegalAction, NeedsSecret, OptionSpec,
-                       Result)
+                       Result, Section)
 from pbem.core.rng import Rng
 
 
@@ -114,3 +114,19 @@ class ToyGame(Game):
         if "card" in event:
             return f"you drew a {event['card']}"
         return f"{event.get('stopped')} stopped"
+
+
+class ToyCardGame(ToyGame):
+    """The same card game without a board (``Game.board_picture`` left to its default, None): the
+    digests and pages show its hands and deck as sections only (tests/test_board_optional.py)."""
+
+    name = "toy-cards"
+
+    def board_picture(self, view: Mapping[str, Any]) -> None:     # type: ignore[override]
+        return None
+
+    def sections(self, view: Mapping[str, Any]) -> list[Section]:
+        hands = Section("Hands", "table", ["player", "cards"],
+                        [[p, str(len(view["hands"][p]))] for p in view["players"]])
+        deck = Section("Deck", "cards", rows=[["card", ""] for _ in view["deck"]])
+        return [hands, deck]

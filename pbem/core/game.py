@@ -204,9 +204,11 @@ class Game(ABC, Generic[S]):
     def secrets(self, state: S, player: str) -> dict[str, Any]:
         """Only what ``player`` knows that the public does not (for the encrypted secrets)."""
 
-    @abstractmethod
-    def board_picture(self, view: Mapping[str, Any]) -> BoardPicture:
-        """A drawable board from a view (never from the full state)."""
+    def board_picture(self, view: Mapping[str, Any]) -> BoardPicture | None:
+        """A drawable board from a view (never from the full state).  Default: none: a game
+        without a hex board (cards, tracks, tables) shows itself in :meth:`sections` only, and
+        the digests and pages draw no board."""
+        return None
 
     def sections(self, view: Mapping[str, Any]) -> list[Section]:
         """Other parts of a view for the digests (tables, card rows, tracks), from a view only.  Default: none."""
@@ -241,9 +243,10 @@ class Game(ABC, Generic[S]):
         a space, is a piece from off the board (``{place: r1, on: G5}``); anything else is a
         button.  Games whose handles and spaces can look alike override it."""
         board = self.board_picture(view)
-        labels = {c.label for c in board.cells}
+        cells = board.cells if board is not None else []
+        labels = {c.label for c in cells}
         where: dict[str, str] = {}
-        for cell in board.cells:
+        for cell in cells:
             for p in cell.pieces:
                 where[p.handle] = cell.label
                 where.update({x.handle: cell.label for x in p.passengers})

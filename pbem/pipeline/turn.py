@@ -127,7 +127,9 @@ def compose(table: Table, player: str, io: Io, private: bool) -> list[dict[str, 
     game = table.game
     composer = Composer(game, table.state, player)
     view = game.view(table.state, player if private else None)
-    io.say(render_text(game.board_picture(view)).rstrip("\n"))
+    board = game.board_picture(view)
+    if board is not None:
+        io.say(render_text(board).rstrip("\n"))
     io.say("")
     io.say(f"{table.game_id}, log entry {table.last['index']}; you are {player}"
            + ("" if private else " (public view: choices that need your hidden tiles are not listed)"))

@@ -35,9 +35,10 @@ def piece_places(board: BoardPicture) -> dict[str, str]:
     return places
 
 
-def mark_moves(now: BoardPicture, before: BoardPicture | None) -> BoardPicture:
-    """``now`` with what changed since ``before`` marked (in place; returned for convenience)."""
-    if before is None:
+def mark_moves(now: BoardPicture | None, before: BoardPicture | None) -> BoardPicture | None:
+    """``now`` with what changed since ``before`` marked (in place; returned for convenience;
+    None: the game draws no board)."""
+    if now is None or before is None:
         return now
     was = piece_places(before)
     kinds = {c.label: c.kind for c in before.cells}
@@ -74,8 +75,9 @@ class BoardHistory:
                     views = replayed.board_views
                     break
         for index in wanted:
-            if index in views:
-                self._pictures[index] = game.board_picture(views[index])
+            picture = game.board_picture(views[index]) if index in views else None
+            if picture is not None:
+                self._pictures[index] = picture
 
     @classmethod
     def for_viewers(cls, table: Any, viewers: Iterable[str | None]) -> "BoardHistory":

@@ -157,7 +157,7 @@ def digest_context(table: Table, viewer: str | None, with_svg: bool = True,
     if history is None:
         history = BoardHistory.for_viewers(table, [viewer])
     board = mark_moves(game.board_picture(view), history.after(table.since(viewer) - 1))
-    board_text, board_svg = (drawings or BoardDrawings()).draw(board, game.title, with_svg)
+    board_text, board_svg = ("", "") if board is None else (drawings or BoardDrawings()).draw(board, game.title, with_svg)
     pending = game.pending(state)
     waiting = [f"{d.player}: {d.kind}" + (f" - {d.prompt}" if d.prompt else "") for d in pending]
     template_player = viewer if viewer is not None else (pending[0].player if pending else None)

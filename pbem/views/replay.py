@@ -133,11 +133,15 @@ def build_replay(gd: GameDir, with_hidden: bool = False) -> Replay:
     table = None
     for table, entry, _applied in replay(gd, game, entries, seed):
         view = game.view(table.state, None)
-        pictures = {"public": game.board_picture(view)}
+        # (a game without a board, Game.board_picture None, gets an empty drawing: its frames'
+        # events and summaries carry the game)
+        pictures = {"public": game.board_picture(view) or BoardPicture(cells=[])}
         if show_hidden:
-            pictures["full"] = game.board_picture(game.to_position(table.state))
+            pictures["full"] = game.board_picture(game.to_position(table.state)) or BoardPicture(cells=[])
         for name, pic in pictures.items():
-            layers = board_layers(mark_moves(pic, before[name]), game.title, every_note=True)   # moved in this entry
+            marked = mark_moves(pic, before[name])
+            assert marked is not None           # (a picture marked is a picture)
+            layers = board_layers(marked, game.title, every_note=True)   # moved in this entry
             before[name] = pic
             (public if name == "public" else full).append(layers)
         events = []

@@ -3,11 +3,50 @@ from __future__ import annotations
 
 from atlantis_positions import GameHelpers, PositionBuilder, kinds
 
-from pbem.core.rng import Rng
-from pbem.rules.atlantis.state import sort_handles
-from pbem.rules.atlantis1986.game import Atlantis1986Game
+from typing import Any
 
-GAME = Atlantis1986Game()
+from pbem.core.rng import Rng
+from pbem.game import Position
+from pbem.rules.atlantis.state import sort_handles
+from pbem.rules.atlantis1986.game import Atlantis1986Game, Atlantis1986Rules
+from pbem.rules.survive.state import State
+
+
+class Atlantis1986TestGame(Atlantis1986Game):
+    """The 1986 game with the rules' helpers that only tests call."""
+
+    @property
+    def rules_1986(self) -> Atlantis1986Rules:
+        rules = self.base
+        assert isinstance(rules, Atlantis1986Rules)
+        return rules
+
+    @property
+    def rings(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        return self.rules_1986.rings
+
+    @property
+    def board(self) -> Any:
+        return self.data.board
+
+    @property
+    def comp(self) -> dict[str, Any]:
+        return self.data.comp
+
+    def label(self, cell: int | None) -> str:
+        return self.base.label(cell)
+
+    def roll_die(self, state: State, rng: Rng | None) -> str:
+        return self.rules(state).roll_die(state, rng)
+
+    def decision_kind(self, state: State, step: str) -> str:
+        return self.rules(state).decision_kind(state, step)
+
+    def template(self, view: Position, player: str) -> str:
+        return self.move_template(view, player)
+
+
+GAME = Atlantis1986TestGame()
 _HELPERS = GameHelpers(GAME, b"atlantis-1986-tests")
 rng, where, act = _HELPERS.rng, _HELPERS.where, _HELPERS.act
 __all__ = ["GAME", "Pos", "act", "creature_step", "has_run", "kinds", "rng", "spin_rng", "where"]

@@ -33,10 +33,10 @@ def test_a_player_sees_their_hand_and_orders_and_their_values_only_with_memory_o
     secrets = GAME.secrets(st, "red")
     assert secrets["hand"] == {red_tile: {"back": "teleport_creature", "obtained": 1}}
     assert set(secrets["standing"]) == {"queen_defense", "spawn_defense", "warrior_defense", "steal"}
-    assert "explorer_values" not in secrets
+    assert "crew_values" not in secrets
     p.p["options"]["memory"] = "open"
     st = p.state()
-    assert set(GAME.secrets(st, "red")["explorer_values"]) == {f"r{i}" for i in range(1, 11)}
+    assert set(GAME.secrets(st, "red")["crew_values"]) == {f"r{i}" for i in range(1, 11)}
 
 
 def test_the_board_picture_in_the_games_own_words():

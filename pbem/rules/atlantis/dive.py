@@ -310,6 +310,12 @@ class Dolphins(AtlantisRules):
         return (boat is not None and bool(state.boats[boat].passengers)) or bool(
             self.unprotected(state, state.swimmers(cell)))
 
+    def serpent_stop_cells(self, state: AtlantisState) -> Spaces:
+        """:meth:`stops_serpent`: the spaces of the ships with passengers and of the swimmers it
+        may attack."""
+        ships = {cell for cell, boat in state.boat_at.items() if state.boats[boat].passengers}
+        return ships | {cell for cell, swimmers in state.sea_at.items() if self.unprotected(state, swimmers)}
+
     def dive_destinations(self, state: AtlantisState, piece: str) -> list[tuple[int, list[str]]]:
         """Where ``piece`` may go with the dive roll -> the swimmers a dolphin arriving there may
         protect (each a separate choice when there are several)."""
@@ -560,6 +566,8 @@ class Dolphins(AtlantisRules):
         return {**super().action_table(), "dive": self.do_dive, "protect": self.do_protect}
 
     def decider_table(self) -> dict[str, Decider[AtlantisState]]:
-        table = {**super().decider_table(), STEP_DIVE: self.legal_dive, STEP_PROTECT: self.legal_protect}
+        # the movement step is listed with the dives (:meth:`explorer_moves`)
+        table = {**super().decider_table(), STEP_DIVE: self.legal_dive, STEP_PROTECT: self.legal_protect,
+                 STEP_MOVE: self.legal_move}
         del table[STEP_CREATURE]            # step 4 waits for the dive dice instead
         return table

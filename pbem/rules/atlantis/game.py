@@ -13,9 +13,7 @@ from pbem.game import (
     BoardPicture,
     OptionError,
     OptionSpec,
-    Position,
     Result,
-    Rng,
     Section,
 )
 from pbem.rules.atlantis.challenges import (
@@ -106,7 +104,7 @@ class AtlantisGame(SurviveGame[AtlantisState]):
         """The mini-expansions and challenges these options play, asked in this order."""
         out: list[Layer] = []
         overpopulated = options["overpopulated"] == "yes"
-        if self.plain.expansion_setup(n_players) is not None:
+        if self.plain.players56_setup(n_players) is not None:
             out.append(Challenge5 if overpopulated else Players56)
         elif overpopulated:
             out.append(Overpopulated)
@@ -125,7 +123,7 @@ class AtlantisGame(SurviveGame[AtlantisState]):
         return tuple(out)
 
     def check_options(self, options: Mapping[str, str], players: Sequence[str]) -> None:
-        if self.plain.expansion_setup(len(players)) is not None and options.get("boats") == "per-colour":
+        if self.plain.players56_setup(len(players)) is not None and options.get("boats") == "per-colour":
             raise OptionError("boats=per-colour cannot be used with 5-6 players: "
                               "the 5-6 player rules say how many ships each seat gets")
         end = options.get("end")
@@ -150,47 +148,6 @@ class AtlantisGame(SurviveGame[AtlantisState]):
 
     def describe_event(self, event: Mapping[str, Any]) -> str:
         return self.describer.describe(event)
-
-    # --- the rules' helpers, for callers that hold a game (tests, tools) ------------------------
-    @property
-    def board(self) -> Any:
-        return self.data.board
-
-    @property
-    def comp(self) -> dict[str, Any]:
-        return self.data.comp
-
-    @property
-    def tile_backs(self) -> dict[str, dict[str, Any]]:
-        return self.data.tile_backs
-
-    def label(self, cell: int | None) -> str:
-        return self.base.label(cell)
-
-    def hand(self, state: AtlantisState, player: str) -> list[str]:
-        return self.rules(state).hand(state, player)
-
-    def reserve_explorers(self, state: AtlantisState, player: str) -> list[str]:
-        return self.rules(state).reserve_explorers(state, player)
-
-    def controllers(self, state: AtlantisState, boat: str) -> list[str]:
-        return self.rules(state).controllers(state, boat)
-
-    def roll_die(self, state: AtlantisState, rng: Rng | None) -> str:
-        return self.rules(state).roll_die(state, rng)
-
-    def turns_taken(self, state: AtlantisState, player: str) -> int:
-        return self.rules(state).turns_taken(state, player)
-
-    def isolated_slots(self, layout: Sequence[str], options: Mapping[str, str]) -> list[int]:
-        return self.plain.isolated_slots(layout, options)
-
-    def dive_data(self) -> Mapping[str, Any]:
-        return self.data.extra("dolphins")
-
-    def template(self, view: Position, player: str) -> str:
-        return self.move_template(view, player)
-
 
     def board_picture(self, view: Mapping[str, Any]) -> BoardPicture:
         """Pieces in player colours, drawn from the view only (pbem/rules/atlantis/picture.py)."""

@@ -38,95 +38,18 @@ from pbem.rules.atlantis.state import (
 )
 from pbem.rules.survive.actions import handle_arg, swim_arg
 from pbem.rules.survive.base import ActionHandler, Decider, Events, StepStarter, event
+from pbem.rules.survive.challenges import Players56 as Players56Kit
 
 #: challenge #5 decisions: choose a ship from the board; the sunk-tile mini-round
 STEP_SHIP, STEP_SUNK = "choose-ship", "sunk-move"
 
 
-class Players56(AtlantisRules):
-    """The 5-6 player kit's set-up."""
+class Players56(Players56Kit[AtlantisState], AtlantisRules):
+    """The 5-6 player kit's set-up (:class:`pbem.rules.survive.challenges.Players56`: Survive's
+    kit, shared with Space Attack)."""
 
-    #: the kit's set-up (tokens put back, ships per seat, final placements); challenge #5 plays
-    #: with all tokens and two ships each instead
-    kit_setup: bool = True
-
-    def kit(self, n_players: int) -> Mapping[str, Any]:
-        setup = self.expansion_setup(n_players)
-        if setup is None:
-            raise ValueError(f"the 5-6 player kit is not for {n_players} players")
-        return setup
-
-    # --- setup: colours, tokens, ships --------------------------------------------------------
-    def colour_prefixes(self, n_players: int) -> dict[str, str]:
-        """"20 Plastic People Tokens (10 Orange and 10 White)"."""
-        colours = super().colour_prefixes(n_players)
-        colours.update(self.comp["players56"]["colours"])
-        return colours
-
-    def explorer_values(self, n_players: int, options: Mapping[str, str]) -> list[int]:
-        """"Each player receives his 10 People Tokens, but removes one "1" point People Token and
-        one "3" point token" (5 players) / "one "1", "2", and "3"" (6 players).  Challenge #5: "Do
-        not remove any People Tokens from the game at start"."""
-        values = super().explorer_values(n_players, options)
-        if self.kit_setup:
-            for v in self.kit(n_players)["remove_values"]:
-                values.remove(v)
-        return values
-
-    def starting_ships(self, players: Sequence[str], colours: Mapping[str, Sequence[str]],
-                       options: Mapping[str, str]) -> dict[str, int]:
-        """5 players: 1, 1, 2, 2, 2 ships; 6 players: 1, 1, 1, 1, 2, 2.  Challenge #5: "Each player
-        also receives 2 Boat Tokens as per the normal rules"."""
-        if not self.kit_setup:
-            return super().starting_ships(players, colours, options)
-        return dict(zip(players, self.kit(len(players))["ships"], strict=True))
-
-    # --- setup: placing explorers ----------------------------------------------------------------
     def empty_tiles(self, state: AtlantisState) -> list[int]:
         return [t.cell for t in state.tiles.values() if t.where == ISLAND and not state.on_land(t.cell)]
-
-    def has_own_colour(self, state: AtlantisState, player: str, cell: int) -> bool:
-        return any(state.explorers[h].colour in state.colours[player] for h in state.on_land(cell))
-
-    def final_placement_on_occupied(self, state: AtlantisState, player: str) -> bool:
-        """6 players: "the final People Tokens placed by the fifth and sixth player must be placed
-        on a Land Tile that already has a People Token on it"."""
-        seat = state.players.index(player) + 1
-        return (seat in self.kit(len(state.players))["final_on_occupied"]
-                and len(self.reserve_explorers(state, player)) == 1)
-
-    def occupied_tiles_without_own_colour(self, state: AtlantisState, player: str) -> list[int]:
-        """"This final placement may be on any Land Tile, except one that contains a People Token
-        of their own color"."""
-        return [t.cell for t in state.tiles.values() if t.where == ISLAND and state.on_land(t.cell)
-                and not self.has_own_colour(state, player, t.cell)]
-
-    def placement_spots(self, state: AtlantisState) -> list[int]:
-        if self.final_placement_on_occupied(state, state.turn.player):
-            return self.occupied_tiles_without_own_colour(state, state.turn.player)
-        return self.empty_tiles(state)
-
-    def why_not_placeable(self, state: AtlantisState, cell: int) -> str:
-        if cell not in state.tile_at:
-            return super().why_not_placeable(state, cell)
-        here = self.label(cell)
-        if self.final_placement_on_occupied(state, state.turn.player):
-            if not state.on_land(cell):
-                return f"your final explorer goes onto an occupied tile; {here} is empty"
-            return f"{here} already holds an explorer of your colour"
-        return f"{here} is not an empty terrain tile"
-
-    def placement_example(self, state: AtlantisState) -> str:
-        mine = self.reserve_explorers(state, state.turn.player)
-        return f"{{place: {mine[0] if mine else 'o7'}, on: G5}}"
-
-    def variant_prompt(self, state: AtlantisState, kind: str) -> str:
-        if kind == SETUP_PLACE:
-            example = self.placement_example(state)
-            if self.final_placement_on_occupied(state, state.turn.player):
-                return f"your final explorer goes onto an occupied tile with no explorer of your colour: {example}"
-            return f"place an explorer on an empty terrain tile: {example}"
-        return super().variant_prompt(state, kind)
 
 
 class Challenge5(Players56):

@@ -87,13 +87,8 @@ class AtlantisRules(SurviveRules[AtlantisState]):
         return bad
 
     # --- 5-6 players and the tie-breaks (data: components.yaml players56) -------------------
-    def expansion_setup(self, n_players: int) -> Mapping[str, Any] | None:
-        """The 5-6 player kit's set-up for ``n_players`` (None: not a 5-6 player game)."""
-        by_players: Mapping[int, Mapping[str, Any]] = self.comp["players56"]["by_players"]
-        return by_players.get(n_players)
-
     def five_or_six(self, state: AtlantisState) -> bool:
-        return self.expansion_setup(len(state.players)) is not None
+        return self.players56_setup(len(state.players)) is not None
 
     def tie_break_chain(self, state: AtlantisState) -> list[str]:
         """``ties=auto``: "In a 5 or 6 player game ... Any ties are broken ..." by more explorers

@@ -38,6 +38,7 @@ from pbem.rules.atlantis.state import (
 )
 from pbem.rules.survive.actions import handle_arg
 from pbem.rules.survive.base import ActionHandler, CreatureRule, Decider, Events, event
+from pbem.rules.survive.state import STEP_TILE
 
 STEP_SQUID_PLACE = "squid-place"   # where a new squid comes into play
 STEP_SQUID_TAKE = "squid-take"     # which person a squid takes
@@ -269,6 +270,10 @@ class GiantSquid(AtlantisRules):
         """"If a Whale enters a sea space that contains a Giant Squid, the Whale's movement ends\"."""
         return super().stops_whale(state, cell) or state.has_creature(cell, (SQUID,))
 
+    def whale_stop_cells(self, state: AtlantisState) -> set[int]:
+        """:meth:`stops_whale`: the occupied ships' spaces and the Giant Squids'."""
+        return super().whale_stop_cells(state) | state.cells_with_creature((SQUID,))
+
     def arrive_whale(self, state: AtlantisState, c: Creature, cell: int, events: Events) -> None:
         """"the player that moved the Whale **must** do the following: Remove the Giant Squid from
         play. As per the standard rules, if the Whale is in a sea space with an occupied Boat as
@@ -276,10 +281,9 @@ class GiantSquid(AtlantisRules):
         self.remove_kind_at(state, SQUID, cell, f"whale {c.handle}", events)
         super().arrive_whale(state, c, cell, events)
 
-    def ship_may_enter(self, state: AtlantisState, boat: str, cell: int) -> bool:
+    def ship_barriers(self) -> tuple[str, ...]:
         """"An occupied Boat may not be moved into a space with a Giant Squid.\""""
-        return super().ship_may_enter(state, boat, cell) and not (
-            state.boats[boat].passengers and state.has_creature(cell, (SQUID,)))
+        return (*super().ship_barriers(), SQUID)
 
     def move_boat(self, state: AtlantisState, player: str, boat: str, cell: int, swim: bool, events: Events) -> None:
         if state.boats[boat].passengers and state.has_creature(cell, (SQUID,)):
@@ -342,7 +346,10 @@ class GiantSquid(AtlantisRules):
         return {**super().action_table(), "squid": self.do_squid, "take": self.do_take}
 
     def decider_table(self) -> dict[str, Decider[AtlantisState]]:
-        return {**super().decider_table(), STEP_SQUID_PLACE: self.legal_squid, STEP_SQUID_TAKE: self.legal_take}
+        table = {**super().decider_table(), STEP_SQUID_PLACE: self.legal_squid, STEP_SQUID_TAKE: self.legal_take}
+        if STEP_TILE in table:      # the creature-moving tiles' options include the squids (options_move_creature)
+            table[STEP_TILE] = self.legal_play_tile
+        return table
 
 
 class SquidsForWhales(GiantSquid):

@@ -16,7 +16,6 @@ from pbem.base.data import game_data
 from pbem.game import (
     BoardPicture,
     OptionSpec,
-    Position,
     Result,
     Rng,
     Section,
@@ -129,38 +128,6 @@ class Atlantis1986Game(SurviveGame[State]):
 
     def describe_event(self, event: Mapping[str, Any]) -> str:
         return self.base.describe(event)
-
-    # --- the rules' helpers, for callers that hold a game (tests, tools) ------------------------
-    @property
-    def rules_1986(self) -> Atlantis1986Rules:
-        rules = self.base
-        assert isinstance(rules, Atlantis1986Rules)
-        return rules
-
-    @property
-    def rings(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
-        return self.rules_1986.rings
-
-    @property
-    def board(self) -> Any:
-        return self.data.board
-
-    @property
-    def comp(self) -> dict[str, Any]:
-        return self.data.comp
-
-    def label(self, cell: int | None) -> str:
-        return self.base.label(cell)
-
-    def roll_die(self, state: State, rng: Rng | None) -> str:
-        return self.rules(state).roll_die(state, rng)
-
-    def decision_kind(self, state: State, step: str) -> str:
-        return self.rules(state).decision_kind(state, step)
-
-    def template(self, view: Position, player: str) -> str:
-        return self.move_template(view, player)
-
 
     def board_picture(self, view: Mapping[str, Any]) -> BoardPicture:
         """Pieces in player colours, drawn from the view only (pbem/rules/atlantis/picture.py)."""

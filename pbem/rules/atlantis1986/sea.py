@@ -19,7 +19,7 @@ from typing import Any, Mapping
 from pbem.game import IllegalAction, Rng
 from pbem.rules.atlantis1986.view import View1986
 from pbem.rules.survive.actions import handle_arg
-from pbem.rules.survive.base import Events, event
+from pbem.rules.survive.base import NOWHERE, Decider, Events, Spaces, event
 from pbem.rules.survive.state import SEA, STEP_MOVE, State
 
 
@@ -40,6 +40,10 @@ class SeaRules1986(View1986):
 
     def ship_stops(self, state: State, boat: str, cell: int) -> bool:
         return self.boat_is_prey(state, boat) and state.has_creature(cell, ("octopus", "monster"))
+
+    def ship_stop_cells(self, state: State, boat: str) -> Spaces:
+        """The spaces where :meth:`ship_stops` holds: the octopuses' and sea monsters'."""
+        return state.cells_with_creature(("octopus", "monster")) if self.boat_is_prey(state, boat) else NOWHERE
 
     def sail(self, state: State, boat: str, cell: int, events: Events) -> None:
         """A boat moved into an octopus's or a sea monster's space meets it there."""
@@ -82,6 +86,10 @@ class SeaRules1986(View1986):
             if e.owner == player and e.where == SEA:
                 out.extend(self.ride_moves(state, e.handle))
         return out
+
+    def decider_table(self) -> dict[str, Decider[State]]:
+        """The movement step is listed with the dolphin rides (:meth:`legal_move`)."""
+        return {**super().decider_table(), STEP_MOVE: self.legal_move}
 
     def do_move(self, state: State, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         if action.get("ride") is None:

@@ -100,7 +100,8 @@ class SpinnerRules1986(SeaRules1986):
         return {**super().action_table(), "dive": self.do_dive}
 
     def decider_table(self) -> dict[str, Decider[State]]:
-        return {**super().decider_table(), STEP_DIVE: self.legal_dive}
+        # step 4 is the spinner's own listing
+        return {**super().decider_table(), STEP_DIVE: self.legal_dive, STEP_CREATURE: self.legal_creature}
 
     def stops_shark(self, state: State, cell: int) -> bool:
         """Sharks go for villagers swimming in the water."""

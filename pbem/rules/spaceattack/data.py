@@ -131,7 +131,9 @@ class SpaceAttackData(SurviveData):
             "jump_point_bonus": int(comp["scoring"]["jump_point_bonus"]),
             "overpopulated": {"inland": comp["overpopulated"]["inland"], "edge": comp["overpopulated"]["edge"]},
             "players56": {"colours": dict(comp["players56"]["colours"]),
-                          "by_players": {int(n): dict(v) for n, v in comp["players56"]["by_players"].items()}},
+                          # (the kit's escape pods are the core's ships per seat)
+                          "by_players": {int(n): {("ships" if k == "pods" else k): x for k, x in v.items()}
+                                         for n, v in comp["players56"]["by_players"].items()}},
         }
 
 

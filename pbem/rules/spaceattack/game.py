@@ -3,7 +3,7 @@
 :class:`SpaceAttackGame` is the game at the :class:`pbem.game.Game` interface: its options, the
 station map each option combination plays on (a data set of its own:
 :mod:`~pbem.rules.spaceattack.data`), and the layers it puts in front of
-:class:`~pbem.rules.spaceattack.rules.SpaceAttackRules` (:mod:`~pbem.rules.spaceattack.layers`).
+:class:`~pbem.rules.spaceattack.rules.SpaceAttackRules` (Survive's challenges and 5-6 player kit, :mod:`~pbem.rules.survive.challenges`).
 """
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from typing import Any, Mapping, Sequence
 
 from pbem.game import OptionError, OptionSpec, Section
 from pbem.rules.spaceattack.data import SpaceAttackData, load, map_names
-from pbem.rules.spaceattack.layers import Overpopulated, Players56, ToTheLast
 from pbem.rules.spaceattack.position_check import SpaceAttackPositionCheck
 from pbem.rules.spaceattack.rules import SpaceAttackRules
 from pbem.rules.spaceattack.state import SpaceAttackState
+from pbem.rules.survive.challenges import Overpopulated, Players56, ToTheLast
 from pbem.rules.survive.game import Layer, SurviveGame
 
 #: Survive: Space Attack! - The Crew Strikes Back (its rules could not be found)
@@ -75,7 +75,7 @@ class SpaceAttackGame(SurviveGame[SpaceAttackState]):
         out: list[Layer] = []
         if options["overpopulated"] == "yes":
             out.append(Overpopulated)
-        if self.sa_rules.kit_setup(n_players) is not None:
+        if self.sa_rules.players56_setup(n_players) is not None:
             out.append(Players56)
         if options["end"] == "to-the-last":
             out.append(ToTheLast)
@@ -96,7 +96,7 @@ class SpaceAttackGame(SurviveGame[SpaceAttackState]):
         self.check_player_count(players)
         full = self.full_options(options)
         n = len(players)
-        kit = self.sa_rules.kit_setup(n) is not None
+        kit = self.sa_rules.players56_setup(n) is not None
         if full["colours"] == "2" and n != 2:
             raise OptionError(f"colours=2 needs exactly 2 players (there are not enough crew colours for {n})")
         if kit and full["pods"] == "per-colour":

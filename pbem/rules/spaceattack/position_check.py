@@ -18,12 +18,10 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Mapping
 
-from pbem.game import PositionError
 from pbem.rules.spaceattack.data import AFTER_ROLL, DEFENSE, MOVEMENT, STEAL
 from pbem.rules.spaceattack.rules import SpaceAttackRules
 from pbem.rules.spaceattack.state import CAPTURED
 from pbem.rules.spaceattack.turn import STEP_BLUE, STEP_DEPLOY, STEP_STEAL
-from pbem.rules.spaceattack.words import in_our_words
 from pbem.rules.survive.position_check import (
     STEP_ORDER,
     SurvivePositionCheck,
@@ -55,12 +53,6 @@ class SpaceAttackPositionCheck(SurvivePositionCheck):
                                                 "resume", "blue_played", "extra")
     STEP_ORDER: ClassVar[tuple[str, ...]] = (STEP_DEPLOY, *STEP_ORDER[1:4], STEP_BLUE, STEP_CREATURE, STEP_DEFENSE,
                                              STEP_STEAL)
-
-    def run(self) -> None:
-        try:
-            super().run()
-        except PositionError as exc:
-            raise PositionError(exc.field, in_our_words(exc.problem)) from None
 
     def steps_after_the_roll(self) -> tuple[str, ...]:
         return (STEP_BLUE, STEP_CREATURE)

@@ -8,19 +8,16 @@ evolution) -> :mod:`~pbem.rules.spaceattack.tiles` (the 23 tile backs) ->
 :mod:`~pbem.rules.spaceattack.turn` (the four steps and the windows that interrupt them) ->
 :mod:`~pbem.rules.spaceattack.words` (views, log lines, prompts, templates) -> here (the move-file
 syntax).  The challenges and the 5-6 player kit are layers in front of this class
-(:mod:`~pbem.rules.spaceattack.layers`), added only when their option is on.
+(Survive's, :mod:`~pbem.rules.survive.challenges`), added only when their option is on.
 """
 from __future__ import annotations
 
 from typing import Any, Mapping
 
-from pbem.game import IllegalAction, PositionError, Rng
 from pbem.rules.spaceattack.places import turret_spaces
 from pbem.rules.survive.actions import ActionShape
-from pbem.rules.survive.base import Events
-from pbem.rules.spaceattack.state import SpaceAttackState
 from pbem.rules.spaceattack.tiles import TILE_KEYS
-from pbem.rules.spaceattack.words import Words, in_our_words
+from pbem.rules.spaceattack.words import Words
 
 #: the move-file actions, in priority order: the first shape whose key is present names the kind
 ACTION_SHAPES: tuple[ActionShape, ...] = (
@@ -50,14 +47,3 @@ class SpaceAttackRules(Words):
         """The core's pieces and the laser turrets (:mod:`~pbem.rules.spaceattack.places`)."""
         return {**super().piece_spaces(view), **turret_spaces(view)}
 
-    def check_playable(self, state: SpaceAttackState) -> None:
-        try:
-            super().check_playable(state)
-        except PositionError as exc:
-            raise PositionError(exc.field, in_our_words(exc.problem)) from None
-
-    def apply(self, state: SpaceAttackState, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
-        try:
-            return super().apply(state, player, action, rng)
-        except IllegalAction as exc:
-            raise IllegalAction(in_our_words(str(exc))) from None

@@ -22,6 +22,7 @@ from pbem.rules.survive.scoring import TieBreak
 from pbem.rules.survive.state import ISLE, SUPPLY, Boat, sort_handles
 from pbem.rules.spaceattack.data import DEFENSE, STEAL, SpaceAttackData
 from pbem.rules.spaceattack.state import SpaceAttackState
+from pbem.rules.spaceattack.vocabulary import SPACE_ATTACK_WORDS
 
 REACTOR = "reactor"
 
@@ -29,6 +30,7 @@ REACTOR = "reactor"
 class SpaceAttackSetup(SurviveRules[SpaceAttackState]):
     state_class = SpaceAttackState
     position_format = "space-attack/1"
+    vocabulary = SPACE_ATTACK_WORDS
 
     def __init__(self, data: SurviveData, option_specs: Sequence[OptionSpec]) -> None:
         if not isinstance(data, SpaceAttackData):
@@ -69,17 +71,13 @@ class SpaceAttackSetup(SurviveRules[SpaceAttackState]):
         the value of your Crew tokens, even if they've reached a Jump Point"."""
         return self.option(state, "memory") == "open"
 
-    def counts_as_sea_for_removal(self, state: SpaceAttackState, cell: int) -> bool:
+    def not_sea_for_removal(self, state: SpaceAttackState) -> set[int]:
         """An open space: no station tile on it.  ``enclosed=station``: the spaces the station
         enclosed at set-up do not count (spaces of removed tiles always do)."""
-        if cell in state.tile_at:
-            return False
-        return self.option(state, "enclosed") == "open" or cell not in self.sa.enclosed
-
-    def kit_setup(self, n_players: int) -> Mapping[str, Any] | None:
-        """The 5-6 Player kit's set-up for ``n_players`` (None: not a 5-6 player game)."""
-        by_players: Mapping[int, Mapping[str, Any]] = self.comp["players56"]["by_players"]
-        return by_players.get(n_players)
+        closed = set(state.tile_at)
+        if self.option(state, "enclosed") != "open":
+            closed.update(self.sa.enclosed)
+        return closed
 
     # --- the station ---------------------------------------------------------------------------
     def recommended_reactors(self, options: Mapping[str, str]) -> bool:
@@ -115,12 +113,11 @@ class SpaceAttackSetup(SurviveRules[SpaceAttackState]):
     def is_fighter(self, boat: str) -> bool:
         return boat in self.fighter_handles
 
-    def capacity(self, state: SpaceAttackState, boat: str) -> int:
+    def ship_capacities(self) -> dict[str, int]:
         """"Each Escape Pod can only carry a maximum of three Crew tokens"; "Each Fighter can only
         carry a maximum of one Crew token"."""
-        if self.is_fighter(boat):
-            return int(self.comp["fighters"]["capacity"])
-        return super().capacity(state, boat)
+        fighters = int(self.comp["fighters"]["capacity"])
+        return {**super().ship_capacities(), **{h: fighters for h in self.fighter_handles}}
 
     def supply(self, state: SpaceAttackState, kind: str) -> list[str]:
         """Tokens set aside: ``escape_pod`` / ``fighter`` (``boat``: every ship), or creatures."""

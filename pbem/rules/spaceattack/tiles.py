@@ -137,7 +137,7 @@ class StationTiles(Creatures):
                   events: Events) -> None:
         self.tile_params(action, back, "crew")
         on = str(self.tile_backs[back]["crew_on"])
-        crew = handle_list(action.get("crew"), "crew")
+        crew = handle_list(action.get("crew"), "crew", self.word("explorer"))
         where = "on station tiles" if on == "station" else "aboard ships"
         if len(crew) != 2:
             raise IllegalAction(f"name two crew tokens {where}: crew: [r1, b3]")

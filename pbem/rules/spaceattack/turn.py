@@ -24,7 +24,7 @@ from typing import Any, Callable, Mapping
 from pbem.game import IllegalAction, NeedsSecret, Rng
 from pbem.rules.survive.actions import handle_arg, is_none
 from pbem.rules.survive.base import ActionHandler, Decider, Events, OutcomeTest, StepStarter, event
-from pbem.rules.survive.state import PLAY, SEA, STEP_CREATURE, STEP_DEFENSE, STEP_MOVE, STEP_REMOVE, STEP_TILE, USED, Tile
+from pbem.rules.survive.state import PLAY, SEA, SETUP_BOAT, STEP_CREATURE, STEP_DEFENSE, STEP_MOVE, STEP_REMOVE, STEP_TILE, USED, Tile
 from pbem.rules.spaceattack.craft import STEP_STEAL
 from pbem.rules.spaceattack.data import AFTER_ROLL, MOVEMENT, STEAL
 from pbem.rules.spaceattack.state import SpaceAttackState
@@ -399,8 +399,9 @@ class TurnRules(StationTiles):
         return {**super().outcome_table(), "pod": self.ship_placement_outcome}
 
     def decider_table(self) -> dict[str, Decider[SpaceAttackState]]:
+        # the movement step and the escape pods' placement are Space Attack's own listings
         table = {**super().decider_table(), STEP_DEPLOY: self.legal_deploy, STEP_BLUE: self.legal_blue,
-                 STEP_STEAL: self.legal_steal}
+                 STEP_STEAL: self.legal_steal, STEP_MOVE: self.legal_move, SETUP_BOAT: self.legal_boat}
         table.pop(STEP_TILE, None)      # tiles are played in steps 2 and 4, not in a step of their own
         return table
 

@@ -2,42 +2,20 @@
 move template and the greedy bot's hints, all in the rule book's words (station tiles, crew,
 drifters, escape pods, fighters, Jump Points and stargates, Queens, Spawns and Warriors).
 
-The core's error messages speak Atlantis (explorers, swimmers, sea spaces): :func:`in_our_words`
-rewrites them through one table of words before a player sees them.
+The core's own messages (refusals, position errors) are made from the game's vocabulary
+(:mod:`pbem.rules.spaceattack.vocabulary`): nothing rewrites them.
 """
 from __future__ import annotations
 
-import re
 from typing import Any, Callable, Mapping
 
 from pbem.game import BoardPicture, NeedsSecret, Section
-from pbem.rules.survive.state import ISLAND, ISLE, LOST, OVER, STEP_BOARDERS, STEP_CREATURE, STEP_DEFENSE
+from pbem.rules.survive.state import ISLAND, ISLE, LOST, OVER, SETUP_PLACE, STEP_BOARDERS, STEP_CREATURE, STEP_DEFENSE
 from pbem.rules.survive.state import STEP_MOVE, STEP_REMOVE, Tile, sort_handles
 from pbem.rules.survive.view import SETUP_PHASES
 from pbem.rules.spaceattack import picture as drawing
 from pbem.rules.spaceattack.state import SpaceAttackState, Steal
 from pbem.rules.spaceattack.turn import STEP_BLUE, STEP_DEPLOY, STEP_STEAL, TurnRules
-
-#: the core's (Atlantis) words -> Space Attack's, longest first
-WORDS: tuple[tuple[str, str], ...] = (
-    ("Explorer tokens", "Crew tokens"), ("explorer tokens", "crew tokens"), ("Explorer token", "Crew token"),
-    ("explorers", "crew tokens"), ("explorer", "crew token"), ("Explorers", "Crew tokens"), ("Explorer", "Crew token"),
-    ("Swimmers", "Drifters"), ("swimmers", "drifters"), ("Swimmer", "Drifter"), ("swimmer", "drifter"),
-    ("swimming", "drifting"), ("swum", "drifted"), ("swim: true", "drift: true"), ("swim", "drift"),
-    ("safe isles", "Jump Points"), ("safe isle", "Jump Point"), ("sea spaces", "open spaces"), ("a sea space", "an open space"),
-    ("sea space", "open space"), ("Terrain tiles", "Station tiles"), ("Terrain tile", "Station tile"),
-    ("terrain tiles", "station tiles"), ("terrain tile", "station tile"), ("an island", "a station"),
-    ("island", "station"), ("a safe isle", "a Jump Point"), ("an explorer", "a crew token"),
-    ("is land", "is a station tile"), ("sail on", "fly through"), ("ships sail", "ships move"),
-)
-_PATTERN = re.compile("|".join(rf"\b{re.escape(old)}\b" for old, _ in WORDS))
-_NEW = dict(WORDS)
-
-
-def in_our_words(text: str) -> str:
-    """A core message in Space Attack's words."""
-    return _PATTERN.sub(lambda m: _NEW[m.group(0)], text)
-
 
 def back_words(back: str) -> str:
     """A tile back as a reader writes it: ``core_breach`` -> ``core breach``."""
@@ -215,7 +193,8 @@ class Words(TurnRules):
         elif state.phase in SETUP_PHASES:
             unplaced = sum(1 for e in state.explorers.values() if e.where == "reserve")
             pods = sum(1 for b in state.boats.values() if b.where == "reserve")
-            lines.append(f"Set-up ({state.phase}): {self.decider(state)} to place; "
+            placing = "crew" if state.phase == SETUP_PLACE else "escape pods"
+            lines.append(f"Set-up (placing {placing}): {self.decider(state)} to place; "
                          f"{unplaced} crew and {pods} escape pods still to place.")
         else:
             step = state.turn.step
@@ -327,6 +306,8 @@ class Words(TurnRules):
                 "  - creature:", *[f"      {face}: none" for face in faces]]
 
     # --- hints for the greedy bot (positions only, never hidden values) --------------------------------
+    core_scores = False         # fighters' captures and deployments score their own way
+
     def bot_preference(self, state: SpaceAttackState, player: str, action: Mapping[str, Any]) -> float:
         if "fire" in action:
             return CAPTURE

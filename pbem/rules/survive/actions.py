@@ -108,13 +108,14 @@ def swim_arg(action: Mapping[str, Any]) -> bool:
     return swim
 
 
-def handle_list(value: Any, what: str) -> list[str]:
+def handle_list(value: Any, what: str, piece: str = "explorer") -> list[str]:
+    """A list of distinct handles (``piece``: what one of them is called, in the game's words)."""
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise IllegalAction(f"{what} must be a list of handles, e.g. [r1, b2, g3]")
     if len(set(value)) != len(value):
-        raise IllegalAction(f"{what} names an explorer twice")
+        raise IllegalAction(f"{what} names a {piece} twice" if piece[0] not in "aeiou" else f"{what} names an {piece} twice")
     return list(value)
 
 

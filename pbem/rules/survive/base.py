@@ -18,11 +18,12 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Callable, Container, Generic, Mapping, Sequence, TypeVar
+from typing import Any, Callable, ClassVar, Container, Generic, Mapping, Sequence, TypeVar
 
 from pbem.base.data import game_data
 from pbem.game import Event, IllegalAction, NeedsSecret, OptionSpec, Rng
 from pbem.rules.survive.board import Board
+from pbem.rules.survive.vocabulary import SURVIVE_WORDS
 from pbem.rules.survive.state import HAND, ISLAND, OVER, PLAY, STEP_BOARDERS, STEP_DEFENSE, Creature, State, Tile
 
 Path = list[int]
@@ -62,7 +63,9 @@ class SurviveData:
 
 
 ActionHandler = Callable[[StateT, str, Mapping[str, Any], Rng], Events]
-Decider = Callable[[StateT, str], list[dict[str, Any]]]
+#: a decision's legal actions, in order: a list, or a sequence that makes each only when read
+#: (:mod:`pbem.core.choices`); :meth:`SurviveRules.legal_actions` lists it
+Decider = Callable[[StateT, str], Sequence[dict[str, Any]]]
 StepStarter = Callable[[StateT, "Rng | None", Events, "str | None"], bool]
 #: where an action (legal now) leads, where known without applying it: (state, player, action) ->
 #: NEEDS_CHANCE, HANDS_OVER or "" (pbem.game.Game.known_outcomes)
@@ -72,7 +75,7 @@ TileEffect = Callable[[StateT, Tile, str, Events, "list[str] | None"], None]
 #: (``state.tile_at``: the land), or :class:`SpacesWhere` (a rule asked space by space)
 Spaces = Container[int]
 #: no space at all (a walk that nothing ends early)
-NOWHERE: Spaces = frozenset()
+NOWHERE: frozenset[int] = frozenset()
 
 
 class SpacesWhere:
@@ -127,36 +130,21 @@ def moving_tile(moves: Callable[[StateT, str, str], list[tuple[str, list[str]]]]
     return HandTile(options, play, moves, key)
 
 
-@dataclass(slots=True)
-class KeptRules:
-    """Which of the core's rules a ruleset keeps as the core wrote them (no layer of it changes
-    them), so that a faster form of the rule may stand for it.  Each part's ``__init__`` fills
-    in its own.  (One record, not an attribute each: CPython 3.11 reads ``self.x`` quickly only
-    on objects with at most 30 attributes, and a ruleset is read on every rule.)"""
-
-    ship_entry: bool = False          # MovementRules.ship_may_enter: no land, no ship
-    #: MovementRules.capacity: every ship's (the components' number), else None
-    ship_capacity: int | None = None
-    move_listing: bool = False        # the movement step's listing (MovementRules.move_choices)
-    removal_sea: bool = False         # TileRules.counts_as_sea_for_removal
-    vacant: bool = False              # TileRules.vacant
-    place_listing: bool = False       # SetupRules.legal_place
-    boat_listing: bool = False        # SetupRules.legal_boat
-    tile_listing: bool = False        # TileRules.legal_play_tile and the creature-moving tiles' options
-    creature_listing: bool = False    # CreatureRules.legal_creature
-    preferences: bool = False         # the greedy bot's scores (SurviveRules.bot_preference)
-
-
 class SurviveBase(ABC, Generic[StateT]):
     """Data, helpers and declared hooks shared by every part of a Survive ruleset."""
 
     #: the state record this game plays on (a game may extend the core's)
     state_class: type[StateT]
 
+    #: the game's words for its pieces and places (:mod:`pbem.rules.survive.vocabulary`)
+    vocabulary: ClassVar[Mapping[str, str]] = SURVIVE_WORDS
+
+    def word(self, key: str) -> str:
+        """The game's word for ``key`` (:attr:`vocabulary`)."""
+        return self.vocabulary[key]
+
     def __init__(self, data: SurviveData, option_specs: Sequence[OptionSpec]) -> None:
         self.data = data
-        #: the core's rules this ruleset keeps as they are (filled in by each part)
-        self.keeps = KeptRules()
         self.board = data.board
         self.comp = data.comp
         self.tile_backs = data.tile_backs
@@ -207,7 +195,9 @@ class SurviveBase(ABC, Generic[StateT]):
         return {}
 
     def decider_table(self) -> dict[str, Decider[StateT]]:
-        """Decision kind -> the function listing its legal actions."""
+        """Decision kind -> its legal actions, in order.  The entry is the rule: where the core
+        has a quicker form of a listing (each action made only when read), the core's entry is
+        that form, and a layer that lists a decision its own way puts its own entry here."""
         return {}
 
     def step_table(self) -> dict[str, StepStarter[StateT]]:
@@ -431,7 +421,7 @@ class SurviveBase(ABC, Generic[StateT]):
             walk = self.sea_walk(start, max_steps, blocked, ends)
             if dest not in walk:
                 raise IllegalAction(f"{what} cannot reach {self.label(dest)} "
-                                    f"(at most {max_steps} sea space{'s' if max_steps > 1 else ''})")
+                                    f"(at most {max_steps} {self.word('sea spaces' if max_steps > 1 else 'sea space')})")
             path = self.path_to(walk, dest)
         else:
             raise IllegalAction(f"{what}: say where, with to: SPACE or path: [SPACE, ...]")

@@ -40,16 +40,14 @@ from pbem.rules.survive.state import SEA, STEP_CREATURE, Creature, at
 class CreatureRules(ReactionRules[StateT]):
     # --- the behaviours ------------------------------------------------------------
     def creature_behaviours(self) -> dict[str, CreatureRule[StateT]]:
-        """Behaviour name (a ``rule:``) -> what it does: the three of the Survive games (where a
-        layer reads ``stops`` its own way, its spaces are asked one by one)."""
-        core = CreatureRules
-        kept = type(self)
-        return {"serpent": CreatureRule(self.stops_serpent, self.arrive_serpent, stop_cells=(
-                    self.serpent_stop_cells if kept.stops_serpent is core.stops_serpent else None)),
-                "shark": CreatureRule(self.stops_shark, self.arrive_shark, self.attack_shark, stop_cells=(
-                    self.shark_stop_cells if kept.stops_shark is core.stops_shark else None)),
-                "whale": CreatureRule(self.stops_whale, self.arrive_whale, self.attack_whale, stop_cells=(
-                    self.whale_stop_cells if kept.stops_whale is core.stops_whale else None))}
+        """Behaviour name (a ``rule:``) -> what it does: the three of the Survive games.  Each
+        ``stops_X`` has its ``X_stop_cells`` (the same rule for every space at once): a layer
+        that changes one changes both."""
+        return {"serpent": CreatureRule(self.stops_serpent, self.arrive_serpent, stop_cells=self.serpent_stop_cells),
+                "shark": CreatureRule(self.stops_shark, self.arrive_shark, self.attack_shark,
+                                      stop_cells=self.shark_stop_cells),
+                "whale": CreatureRule(self.stops_whale, self.arrive_whale, self.attack_whale,
+                                      stop_cells=self.whale_stop_cells)}
 
     def creature_rule_table(self) -> dict[str, CreatureRule[StateT]]:
         behaviours = self.creature_behaviours()
@@ -136,7 +134,7 @@ class CreatureRules(ReactionRules[StateT]):
         boat = state.boat_at.get(cell)
         return boat is not None and bool(state.boats[boat].passengers)
 
-    def whale_stop_cells(self, state: StateT) -> Spaces:
+    def whale_stop_cells(self, state: StateT) -> set[int]:
         """:meth:`stops_whale`: the spaces of the ships with passengers."""
         return {cell for cell, boat in state.boat_at.items() if state.boats[boat].passengers}
 

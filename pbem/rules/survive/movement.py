@@ -12,13 +12,12 @@ One ``{move: HANDLE, to: SPACE}`` action spends one movement point:
 """
 from __future__ import annotations
 
-from functools import partial
-from typing import Any, Iterator, Mapping, Sequence
+from typing import AbstractSet, Any, Iterator, Mapping, Sequence
 
 from pbem.core.choices import LazyActions
 from pbem.game import Action, IllegalAction, Rng
 from pbem.rules.survive.actions import handle_arg, swim_arg
-from pbem.rules.survive.base import NOWHERE, ActionHandler, Decider, Events, Spaces, SpacesWhere, StateT, event
+from pbem.rules.survive.base import NOWHERE, ActionHandler, Decider, Events, Spaces, StateT, event
 from pbem.rules.survive.setup import SetupRules
 from pbem.rules.survive.state import (
     BOAT,
@@ -40,18 +39,10 @@ ON_BOARD = frozenset((LAND, BOAT, SEA))
 class MovementRules(SetupRules[StateT]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        kept, core = type(self), MovementRules
-        self.keeps.ship_capacity = int(self.comp["boats"]["capacity"]) if kept.capacity is core.capacity else None
+        #: ship handle -> how many people it carries (:meth:`ship_capacities`)
+        self.capacities = self.ship_capacities()
         #: the steps onto the safe isles next to each space (:meth:`explorer_steps`)
         self.isle_steps = tuple(tuple((isle, False) for isle in isles) for isles in self.board.isles_next_to)
-        #: the ruleset keeps the core's ship_may_enter (no layer changes where ships may go)
-        self.keeps.ship_entry = kept.ship_may_enter is core.ship_may_enter
-        #: the movement step is the core's list of explorer and ship moves, so it can be counted
-        #: piece by piece (:meth:`move_choices`)
-        self.keeps.move_listing = (kept.legal_move is core.legal_move and kept.explorer_moves is core.explorer_moves
-                                   and kept.explorer_steps is core.explorer_steps and kept.boat_moves is core.boat_moves
-                                   and kept.boat_steps is core.boat_steps and kept.explorer_move is core.explorer_move
-                                   and kept.boat_move is core.boat_move)
 
     # --- what creatures do to people and ships (from the creature rules in the data) ----------
     def swimmer_killers(self) -> tuple[str, ...]:
@@ -63,14 +54,19 @@ class MovementRules(SetupRules[StateT]):
         return self.kinds_following("serpent", "whale")
 
     # --- ships ---------------------------------------------------------------
+    def ship_capacities(self) -> dict[str, int]:
+        """Ship handle -> how many people it carries: "Each Ship can only carry a maximum of three
+        Explorer tokens (regardless of color)" (components ``boats.capacity``; a game with
+        other ships, such as Space Attack's fighters, adds theirs).  Read once per ruleset."""
+        spec = self.comp["boats"]
+        return {f"{spec['prefix']}{i + 1}": int(spec["capacity"]) for i in range(int(spec["count"]))}
+
     def capacity(self, state: StateT, boat: str) -> int:
-        """"Each Ship can only carry a maximum of three Explorer tokens (regardless of color)"."""
-        return self.comp["boats"]["capacity"]
+        """How many people ``boat`` carries (:meth:`ship_capacities`)."""
+        return self.capacities[boat]
 
     def has_room(self, state: StateT, boat: str) -> bool:
-        if self.keeps.ship_capacity is not None:
-            return len(state.boats[boat].passengers) < self.keeps.ship_capacity
-        return len(state.boats[boat].passengers) < self.capacity(state, boat)
+        return len(state.boats[boat].passengers) < self.capacities[boat]
 
     def controllers(self, state: StateT, boat: str) -> list[str]:
         """"it's the player with the most Explorers on board who controls the Ship ...
@@ -86,25 +82,38 @@ class MovementRules(SetupRules[StateT]):
         top = max(counts.values())
         return [p for p in state.players if counts.get(p) == top]
 
+    def ship_barriers(self) -> tuple[str, ...]:
+        """The creature kinds whose space a ship with people aboard may not enter.  Default: none
+        (the Giant Squid: "An occupied Boat may not be moved into a space with a Giant Squid")."""
+        return ()
+
+    def barrier_cells(self, state: StateT, boat: str) -> AbstractSet[int]:
+        """The spaces :meth:`ship_barriers` close to ``boat`` (none when it is empty)."""
+        barriers = self.ship_barriers()
+        if not barriers or not state.boats[boat].passengers:
+            return NOWHERE
+        return state.cells_with_creature(barriers)
+
     def ship_may_enter(self, state: StateT, boat: str, cell: int) -> bool:
-        """"A given sea space can only contain one Ship at any time"."""
-        return cell not in state.tile_at and cell not in state.boat_at
+        """"A given sea space can only contain one Ship at any time" (and no ship sails onto land,
+        nor, occupied, into the space of one of :meth:`ship_barriers`)."""
+        return (cell not in state.tile_at and cell not in state.boat_at
+                and cell not in self.barrier_cells(state, boat))
 
     def closed_to_ship(self, state: StateT, boat: str) -> Spaces:
         """The spaces ``boat`` may not sail into (not :meth:`ship_may_enter`), for a sea walk."""
-        if self.keeps.ship_entry:     # the core's rule: the land and the spaces with a ship
-            return state.tile_at.keys() | state.boat_at.keys()
-        return SpacesWhere(lambda cell: not self.ship_may_enter(state, boat, cell))
+        closed = state.tile_at.keys() | state.boat_at.keys()
+        barred = self.barrier_cells(state, boat)
+        return closed | barred if barred else closed
 
     def ship_stops(self, state: StateT, boat: str, cell: int) -> bool:
         """An occupied ship entering a serpent or whale space is destroyed there."""
         return bool(state.boats[boat].passengers) and state.has_creature(cell, self.ship_sinkers())
 
     def ship_stop_cells(self, state: StateT, boat: str) -> Spaces:
-        """The spaces where :meth:`ship_stops` holds, for a sea walk."""
-        if type(self).ship_stops is MovementRules.ship_stops:
-            return state.cells_with_creature(self.ship_sinkers()) if state.boats[boat].passengers else NOWHERE
-        return SpacesWhere(partial(self.ship_stops, state, boat))
+        """The spaces where :meth:`ship_stops` holds, for a sea walk (a layer that changes
+        :meth:`ship_stops` gives its own)."""
+        return state.cells_with_creature(self.ship_sinkers()) if state.boats[boat].passengers else NOWHERE
 
     def sail(self, state: StateT, boat: str, cell: int, events: Events) -> None:
         """Move a ship one or more spaces ending at ``cell`` and apply what it meets there.
@@ -114,7 +123,7 @@ class MovementRules(SetupRules[StateT]):
         passengers becoming Swimmers"."""
         state.put_boat(boat, SEA, cell)
         if self.ship_stops(state, boat, cell):
-            self.capsize(state, boat, events, cause="sailed into a sea creature")
+            self.capsize(state, boat, events, cause=f"{self.word('sailed')} into a {self.word('sea creature')}")
 
     def capsize(self, state: StateT, boat: str, events: Events, cause: str) -> None:
         """The ship leaves the game; its passengers fall into its space as swimmers."""
@@ -140,9 +149,7 @@ class MovementRules(SetupRules[StateT]):
 
     def deadly_spaces(self, state: StateT) -> Spaces:
         """The spaces where :meth:`deadly_for_swimmers` holds, for a sea walk."""
-        if type(self).deadly_for_swimmers is MovementRules.deadly_for_swimmers:
-            return state.cells_with_creature(self.swimmer_killers())
-        return SpacesWhere(partial(self.deadly_for_swimmers, state))
+        return state.cells_with_creature(self.swimmer_killers())
 
     def unprotected(self, state: StateT, swimmers: list[str]) -> list[str]:
         """The swimmers among ``swimmers`` that sea creatures can attack (all of them in the
@@ -245,13 +252,11 @@ class MovementRules(SetupRules[StateT]):
         return {"move": boat, "to": self.board.labels[cell]}
 
     def boat_steps(self, state: StateT, boat: str) -> list[int]:
-        """The spaces a ship may sail to with one movement point."""
+        """The spaces a ship may sail to with one movement point (:meth:`ship_may_enter`, for
+        the spaces next to it at once)."""
         around = self.board.neighbours[at(state.boats[boat].cell)]
-        if self.keeps.ship_entry:     # the core's rule: no terrain tile and no ship there
-            tile_at, boat_at = state.tile_at, state.boat_at
-            return [n for n in around if n not in tile_at and n not in boat_at]
-        may_enter = self.ship_may_enter
-        return [n for n in around if may_enter(state, boat, n)]
+        tile_at, boat_at, barred = state.tile_at, state.boat_at, self.barrier_cells(state, boat)
+        return [n for n in around if n not in tile_at and n not in boat_at and n not in barred]
 
     def movable_boats(self, state: StateT, player: str) -> list[str]:
         """The ships at sea ``player`` may move: an empty ship, "any player can move it"; else
@@ -280,14 +285,16 @@ class MovementRules(SetupRules[StateT]):
 
     def boat_move_counts(self, state: StateT, boats: list[str]) -> list[int]:
         """How many moves :meth:`boat_steps` lists for each of ``boats``, counted without listing
-        them where the core's :meth:`ship_may_enter` holds: the spaces next to the ship without
-        land or a ship."""
-        if not self.keeps.ship_entry:
-            return [len(self.boat_steps(state, boat)) for boat in boats]
+        them: the spaces next to the ship without land or a ship (or a barrier)."""
         near, ships = self.board.neighbour_sets, state.boats
         closed = state.tile_at.keys() | state.boat_at.keys()
-        # (movable ships are at sea, so each has a space: not at(), a call, in the hottest count)
-        return [len(near[ships[boat].cell] - closed) for boat in boats]   # type: ignore[index]
+        counts = []
+        for boat in boats:
+            # (movable ships are at sea, so each has a space: not at(), a call, in the hottest count)
+            free = near[ships[boat].cell] - closed      # type: ignore[index]
+            barred = self.barrier_cells(state, boat)
+            counts.append(len(free - barred if barred else free))
+        return counts
 
     def explorer_move_counts(self, state: StateT, handles: list[str]) -> list[int]:
         """How many moves :meth:`explorer_moves` lists for each of ``handles``, counted without
@@ -325,12 +332,8 @@ class MovementRules(SetupRules[StateT]):
 
     def ship_spaces_with_room(self, state: StateT) -> set[int]:
         """The spaces of the ships with room for another explorer (:meth:`has_room`)."""
-        boats = state.boats
-        if self.keeps.ship_capacity is None:
-            has_room = self.has_room
-            return {cell for cell, boat in state.boat_at.items() if has_room(state, boat)}
-        capacity = self.keeps.ship_capacity
-        return {cell for cell, boat in state.boat_at.items() if len(boats[boat].passengers) < capacity}
+        boats, capacities = state.boats, self.capacities
+        return {cell for cell, boat in state.boat_at.items() if len(boats[boat].passengers) < capacities[boat]}
 
     def do_move(self, state: StateT, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         self.expect(state, player, STEP_MOVE)
@@ -343,7 +346,7 @@ class MovementRules(SetupRules[StateT]):
         elif handle in state.explorers:
             self.move_explorer(state, player, handle, cell, swim, events)
         else:
-            raise IllegalAction(f"{handle} is neither an explorer nor a ship")
+            raise IllegalAction(f"{handle} is neither {self.word('an explorer')} nor a ship")
         state.turn.moves += 1
         if state.turn.moves >= self.movement_points(state):
             self.advance(state, rng, events, STEP_MOVE)
@@ -352,17 +355,17 @@ class MovementRules(SetupRules[StateT]):
     def move_boat(self, state: StateT, player: str, boat: str, cell: int, swim: bool, events: Events) -> None:
         b = state.boats[boat]
         if swim:
-            raise IllegalAction("swim is for explorers, not ships")
+            raise IllegalAction(f"{self.word('swim flag')} is for {self.word('explorers')}, not ships")
         if b.where != SEA:
             raise IllegalAction(f"ship {boat} is not on the board")
         if player not in self.controllers(state, boat):
-            raise IllegalAction(f"you do not control ship {boat} (most explorers aboard decide)")
+            raise IllegalAction(f"you do not control ship {boat} (most {self.word('explorers')} aboard decide)")
         if cell not in self.board.neighbours[at(b.cell)]:
             raise IllegalAction(f"{self.label(cell)} is not next to ship {boat} at {self.label(b.cell)}")
         if not state.is_sea(cell):
-            raise IllegalAction(f"ships sail on sea spaces; {self.label(cell)} is land")
+            raise IllegalAction(f"ships {self.word('sail')} on {self.word('sea spaces')}; {self.label(cell)} is {self.word('land')}")
         if cell in state.boat_at:
-            raise IllegalAction(f"{self.label(cell)} already holds ship {state.boat_at[cell]}: one ship per sea space")
+            raise IllegalAction(f"{self.label(cell)} already holds ship {state.boat_at[cell]}: one ship per {self.word('sea space')}")
         frm = b.cell
         events.append(event({"event": "sail", "player": player, "boat": boat,
                              "from": self.label(frm), "to": self.label(cell)}))
@@ -372,7 +375,7 @@ class MovementRules(SetupRules[StateT]):
         """Validate one explorer step, then carry it out."""
         e = state.explorers[handle]
         if e.owner != player:
-            raise IllegalAction(f"{handle} is not your explorer: \"You cannot move another player's Explorer tokens\"")
+            raise IllegalAction(f"{handle} is not your {self.word('explorer')}: {self.word('quote: own pieces')}")
         if e.where not in (LAND, BOAT, SEA):
             raise IllegalAction(f"{handle} is not on the board ({e.where})")
         kind, boat = self.explorer_step_kind(state, e, cell, swim)
@@ -398,32 +401,32 @@ class MovementRules(SetupRules[StateT]):
                 raise IllegalAction(f"{target} is not next to {e.handle} at {self.label(here)}")
             if cell in state.tile_at:
                 if swim:
-                    raise IllegalAction(f"{target} is land; one cannot swim there")
+                    raise IllegalAction(f"{target} is {self.word('land')}; one cannot {self.word('swim')} there")
                 return "walk", None
             boat = state.boat_at.get(cell)
             if boat is not None and not swim:
                 if not self.has_room(state, boat):
-                    raise IllegalAction(f"ship {boat} at {target} is full; add swim: true to swim there instead")
+                    raise IllegalAction(f"ship {boat} at {target} is full; add {self.word('swim flag')}: true to "
+                                        f"{self.word('swim')} there instead")
                 return "board", boat
             return "swim", None
         if self.board.is_isle(cell):
             if cell not in self.board.isles_next_to[here]:
-                raise IllegalAction(f"safe isle {target} is reached only from its two sea spaces")
+                raise IllegalAction(f"{self.word('safe isle')} {target} is reached only from its two {self.word('sea spaces')}")
             return "isle", None
         if cell in state.tile_at:
-            raise IllegalAction("\"Once an Explorer token leaves the island ... "
-                                "it can no longer return onto a Terrain tile\"")
+            raise IllegalAction(self.word("quote: no return"))
         if e.where == BOAT:
             if cell == here:
                 if not self.may_swim(state, e.handle):
-                    raise IllegalAction(f"{e.handle} has already swum a sea space this turn")
+                    raise IllegalAction(f"{e.handle} has already {self.word('swum')} {self.word('a sea space')} this turn")
                 return "jump", None
             if cell not in nb[here]:
                 raise IllegalAction(f"{target} is not next to {e.handle}'s ship at {self.label(here)}")
             boat = state.boat_at.get(cell)
             if boat is None or swim:
-                raise IllegalAction(f"from a ship an explorer moves to a ship next to it, jumps into its own "
-                                    f"space ({self.label(here)}) or lands on a safe isle")
+                raise IllegalAction(f"from a ship {self.word('an explorer')} moves to a ship next to it, jumps into its "
+                                    f"own space ({self.label(here)}) or lands on {self.word('a safe isle')}")
             if not self.has_room(state, boat):
                 raise IllegalAction(f"ship {boat} at {target} is full")
             return "transfer", boat
@@ -431,17 +434,18 @@ class MovementRules(SetupRules[StateT]):
         if cell == here:
             boat = state.boat_at.get(cell)
             if boat is None or swim:
-                raise IllegalAction(f"{e.handle} is already swimming at {target}")
+                raise IllegalAction(f"{e.handle} is already {self.word('swimming')} at {target}")
             if not self.has_room(state, boat):
                 raise IllegalAction(f"ship {boat} at {target} is full")
             if not self.may_board_from_the_sea(state, e.handle):
-                raise IllegalAction(f"{e.handle} has already swum a sea space this turn, so it cannot also board "
-                                    f"ship {boat}: \"a Swimmer may move only one sea space in a turn\"")
+                raise IllegalAction(f"{e.handle} has already {self.word('swum')} {self.word('a sea space')} this turn, "
+                                    f"so it cannot also board ship {boat}: {self.word('quote: one swim')}")
             return "board", boat
         if cell not in nb[here]:
-            raise IllegalAction(f"{target} is not next to {e.handle} at {self.label(here)}; swimmers move one space")
+            raise IllegalAction(f"{target} is not next to {e.handle} at {self.label(here)}; {self.word('swimmers')} move "
+                                "one space")
         if not self.may_swim(state, e.handle):
-            raise IllegalAction(f"{e.handle} has already swum a sea space this turn")
+            raise IllegalAction(f"{e.handle} has already {self.word('swum')} {self.word('a sea space')} this turn")
         return "swim", None
 
     def enter_sea(self, state: StateT, handle: str, cell: int, events: Events) -> None:
@@ -450,7 +454,7 @@ class MovementRules(SetupRules[StateT]):
         state.turn.swum.append(handle)
         if self.deadly_for_swimmers(state, cell):
             self.lose_explorers(state, self.unprotected(state, [handle]), cell, events,
-                                cause="swam into a sea creature")
+                                cause=f"{self.word('swam')} into a {self.word('sea creature')}")
 
     def do_done(self, state: StateT, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         if action["done"] != "move":

@@ -138,6 +138,8 @@ class SurvivePositionCheck:
         self.players = self.player_names(pos["players"])
         self.options = self.option_values(pos["options"])
         self.rules = self.game.ruleset(self.options, len(self.players))
+        #: the game's words (:attr:`pbem.rules.survive.base.SurviveBase.vocabulary`)
+        self.word = self.rules.word
         self.use_board(self.rules.board)
         self.box = self.rules.new_state(self.players, self.options, Rng(BOX_KEY, "box"))
         self.variant_keys(pos)
@@ -221,7 +223,8 @@ class SurvivePositionCheck:
             expect_keys(record, field, ("at", "terrain", "where", "back"), ("holder", "obtained"))
             at = self.space(record["at"], f"{field}.at")
             if at not in self.slots:
-                fail(f"{field}.at", f"{at} is not an island slot (tiles stand on the island's {len(self.slots)} slots)")
+                fail(f"{field}.at", f"{at} is not {self.word('an island')} slot (tiles stand on the {self.word('island')}'s "
+                                   f"{len(self.slots)} slots)")
             if at in seen_at:
                 fail(f"{field}.at", f"{at} is already tile {seen_at[at]}'s slot")
             seen_at[at] = h
@@ -269,7 +272,7 @@ class SurvivePositionCheck:
             if where == SEA:
                 at = self.sea_space(record["at"], f"{field}.at")
                 if at in at_sea:
-                    fail(f"{field}.at", f"{at} already holds ship {at_sea[at]}: one ship per sea space")
+                    fail(f"{field}.at", f"{at} already holds ship {at_sea[at]}: one ship per {self.word('sea space')}")
                 at_sea[at] = h
             else:
                 expect_null(record["at"], f"{field}.at", f"for a ship that is {where}")
@@ -320,7 +323,7 @@ class SurvivePositionCheck:
             field = f"explorers.{h}"
             colour = colour_of.get(h)
             if colour is None:
-                fail(field, f"is not an explorer of this game (each colour's explorers are "
+                fail(field, f"is not {self.word('an explorer')} of this game (each colour's {self.word('explorers')} are "
                             f"{', '.join(handle_range([p + str(i + 1) for i in range(len(values))]) for p in prefixes.values())})")
             if colour not in self.colours:
                 fail(field, f"{colour} is nobody's colour in this position")
@@ -328,15 +331,15 @@ class SurvivePositionCheck:
             expect_keys(record, field, ("colour", "where", "at", "value"))
             expect_choice(record["colour"], f"{field}.colour", (colour,), f"the colour of {h}")
             if record["value"] is None:
-                fail(f"{field}.value", "is missing: a start position gives every explorer's value "
+                fail(f"{field}.value", f"is missing: a start position gives every {self.word('explorer')}'s value "
                                        "(`pbem show --full` writes them)")
             value_ = expect_int(record["value"], f"{field}.value", min(values), max(values))
             counted[colour][value_] += 1
             if counted[colour][value_] > box_values[value_]:
-                fail(f"{field}.value", f"{colour} has {box_values[value_]} explorer(s) of value {value_} "
+                fail(f"{field}.value", f"{colour} has {box_values[value_]} {self.word('explorer')}(s) of value {value_} "
                                        "in the box; this is one more")
             where = expect_choice(record["where"], f"{field}.where", self.EXPLORER_PLACES,
-                                  "a place for an explorer")
+                                  f"a place for {self.word('an explorer')}")
             self.explorer_place(h, where, record["at"], f"{field}.at")
         for colour in sorted(self.colours):
             mine = [h for h, c in colour_of.items() if c == colour]
@@ -349,13 +352,14 @@ class SurvivePositionCheck:
         if where == LAND:
             label = self.space(at, field)
             if label not in self.land:
-                fail(field, f"{label} has no island tile: an explorer on land stands on a terrain tile")
+                fail(field, f"{label} has no {self.word('island')} tile: {self.word('an explorer')} on {self.word('land')} "
+                            f"stands on {self.word('a terrain tile')}")
         elif where == SEA:
             self.sea_space(at, field)
         elif where == ISLE:
             label = self.space(at, field)
             if label not in self.isles:
-                fail(field, f"{label} is not a safe isle ({', '.join(sorted(self.isles))})")
+                fail(field, f"{label} is not {self.word('a safe isle')} ({', '.join(sorted(self.isles))})")
         elif where == BOAT:
             boat = self.boats.get(at) if isinstance(at, str) else None
             if boat is None:
@@ -363,9 +367,9 @@ class SurvivePositionCheck:
             if boat["where"] != SEA:
                 fail(field, f"ship {at} is not at sea ({boat['where']}), so nobody can be aboard")
         else:
-            expect_null(at, field, f"for an explorer that is {where}")
+            expect_null(at, field, f"for {self.word('an explorer')} that is {where}")
         if where == RESERVE and self.phase != SETUP_PLACE:
-            fail(field.rsplit(".", 1)[0] + ".where", f"explorers wait in reserve only while they are placed "
+            fail(field.rsplit(".", 1)[0] + ".where", f"{self.word('explorers')} wait in reserve only while they are placed "
                                                      f"(phase {SETUP_PLACE}, not {self.phase})")
 
     def passengers(self) -> None:
@@ -373,7 +377,7 @@ class SurvivePositionCheck:
         for boat, n in sorted(aboard.items()):
             room = self.rules.capacity(self.box, boat)
             if n > room:
-                fail(f"boats.{boat}", f"carries {n} explorers; a ship carries at most {room}")
+                fail(f"boats.{boat}", f"carries {n} {self.word('explorers')}; a ship carries at most {room}")
 
     # --- the turn ----------------------------------------------------------------------------
     def turn_record(self, turn: dict[str, Any]) -> None:
@@ -466,7 +470,7 @@ class SurvivePositionCheck:
             return
         for h, e in self.explorers.items():
             if e["where"] not in (ISLE, LOST):
-                fail(f"explorers.{h}.where", f"{e['where']}, but the game is over: every explorer is saved (isle) "
+                fail(f"explorers.{h}.where", f"{e['where']}, but the game is over: every {self.word('explorer')} is saved (isle) "
                                              "or lost")
 
     # --- small readers -----------------------------------------------------------------------
@@ -478,9 +482,9 @@ class SurvivePositionCheck:
     def sea_space(self, value: Any, field: str) -> str:
         label = self.space(value, field)
         if label in self.isles:
-            fail(field, f"{label} is a safe isle, not a sea space")
+            fail(field, f"{label} is {self.word('a safe isle')}, not {self.word('a sea space')}")
         if label in self.land:
-            fail(field, f"{label} has an island tile: it is land, not a sea space")
+            fail(field, f"{label} has {self.word('an island')} tile: it is {self.word('land')}, not {self.word('a sea space')}")
         return label
 
     def player(self, value: Any, field: str) -> str:

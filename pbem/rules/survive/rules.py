@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 from pbem.core.choices import Chain, Pairs
 from pbem.game import (
@@ -25,7 +25,7 @@ from pbem.game import (
 )
 from pbem.core.position_fields import fail
 from pbem.rules.survive.actions import SHAPES, ActionShape, action_kind
-from pbem.rules.survive.base import Events, Spaces, StateT, event
+from pbem.rules.survive.base import Decider, Events, Spaces, StateT, event
 from pbem.rules.survive.creatures import CreatureRules
 from pbem.rules.survive.movement import MoveChoices
 from pbem.rules.survive.setup import SetupRules
@@ -107,22 +107,11 @@ class _TilePlay:
 class SurviveRules(ViewRules[StateT]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        #: the core lists the set-up placements (no layer lists them its own way)
-        self.keeps.place_listing = type(self).legal_place is SetupRules.legal_place
-        #: the core lists the set-up ship placements
-        self.keeps.boat_listing = type(self).legal_boat is SetupRules.legal_boat
-        #: the core lists the tiles to play, and the creature-moving tiles' options
-        self.keeps.tile_listing = (type(self).legal_play_tile is TileRules.legal_play_tile
-                                   and type(self).options_move_creature is TileRules.options_move_creature
-                                   and type(self).relocation_options is TileRules.relocation_options)
-        #: the core lists step 4 (each movable creature to each space it may reach)
-        self.keeps.creature_listing = type(self).legal_creature is CreatureRules.legal_creature
-        #: the greedy bot's scores are the core's (no layer scores its own way)
-        self.keeps.preferences = (type(self).bot_preference is SurviveRules.bot_preference
-                                  and type(self).prefer_move is SurviveRules.prefer_move)
-        #: decision kind -> its legal actions made only when read (:meth:`chooser_table`)
-        self.choosers = self.chooser_table()
 
+    #: the greedy bot scores as the core does (:meth:`bot_preference`, :meth:`prefer_move`), so
+    #: what each piece's score shares is worked out once per list; a ruleset that scores its own
+    #: way declares False
+    core_scores: ClassVar[bool] = True
     #: the move-file action shapes of this game (every layer's: the syntax does not change
     #: with the options)
     action_shapes: tuple[ActionShape, ...] = SHAPES
@@ -150,34 +139,29 @@ class SurviveRules(ViewRules[StateT]):
     def legal_actions(self, state: StateT, player: str) -> list[Action]:
         if self.decider(state) != player:
             return []
-        return self.deciders[self.current_step(state)](state, player)
+        actions = self.deciders[self.current_step(state)](state, player)
+        return actions if isinstance(actions, list) else list(actions)
 
     def legal_choices(self, state: StateT, player: str) -> Sequence[Action]:
-        """The legal actions, made only when read where a decision pairs two lists (set-up
-        placement: every explorer in reserve on every empty tile; creature-moving tiles) or
-        where each piece's moves are counted first (the movement step), unless a layer lists
-        them its own way (:attr:`choosers`)."""
+        """The legal actions as the decision's entry in :meth:`decider_table` gives them: made
+        only when read where the core lists a decision that pairs two lists (set-up placement:
+        every explorer in reserve on every empty tile; creature-moving tiles) or counts each
+        piece's moves first (the movement step)."""
         if self.decider(state) != player:
             return []
-        step = self.current_step(state)
-        chooser = self.choosers.get(step)
-        return chooser(state, player) if chooser is not None else self.deciders[step](state, player)
+        return self.deciders[self.current_step(state)](state, player)
 
-    def chooser_table(self) -> dict[str, Callable[[StateT, str], Sequence[Action]]]:
-        """Decision kind -> its legal actions as a sequence made only when read, for the decisions
-        whose listing is the core's (no layer lists them its own way)."""
-        deciders, table = self.deciders, dict[str, Callable[[StateT, str], Sequence[Action]]]()
-        if deciders.get(SETUP_PLACE) == self.legal_place and self.keeps.place_listing:
-            table[SETUP_PLACE] = self.place_choices
-        if deciders.get(SETUP_BOAT) == self.legal_boat and self.keeps.boat_listing:
-            table[SETUP_BOAT] = self.boat_choices
-        if deciders.get(STEP_TILE) == self.legal_play_tile and self.keeps.tile_listing:
-            table[STEP_TILE] = self.tile_choices
-        if deciders.get(STEP_MOVE) == self.legal_move and self.keeps.move_listing:
-            table[STEP_MOVE] = self.move_choices
-        if deciders.get(STEP_CREATURE) == self.legal_creature and self.keeps.creature_listing:
-            table[STEP_CREATURE] = self.creature_choices
-        return table
+    def decider_table(self) -> dict[str, Decider[StateT]]:
+        """The core's listings in their quicker forms (equal, action for action, to
+        :meth:`legal_place`, :meth:`legal_boat`, :meth:`legal_play_tile`, :meth:`legal_move` and
+        :meth:`legal_creature`).  A layer that lists one of these decisions its own way (or
+        changes a rule the quicker form counts by, such as a piece's moves) declares it by
+        putting its own listing in this table."""
+        table = super().decider_table()
+        quick: dict[str, Decider[StateT]] = {SETUP_PLACE: self.place_choices, SETUP_BOAT: self.boat_choices,
+                                             STEP_TILE: self.tile_choices, STEP_MOVE: self.move_choices,
+                                             STEP_CREATURE: self.creature_choices}
+        return {kind: quick.get(kind, listing) for kind, listing in table.items()}
 
     def place_choices(self, state: StateT, player: str) -> Sequence[Action]:
         """:meth:`legal_place` as pairs (every explorer in reserve on every empty tile)."""
@@ -239,7 +223,9 @@ class SurviveRules(ViewRules[StateT]):
         """(field, problem) for a set-up, begun at ``start``, that stops at ``now``: ``player``
         has to place but cannot."""
         placing = now.phase == SETUP_PLACE
-        what, field = ("explorer", "explorers") if placing else ("ship", "boats")
+        word = self.word
+        (what, whats), field = ((word("explorer"), word("explorers")), "explorers") if placing else \
+            (("ship", "ships"), "boats")
 
         def waiting(state: StateT, p: str) -> list[str]:
             return self.reserve_explorers(state, p) if placing else self.reserve_boats(state, p)
@@ -248,15 +234,16 @@ class SurviveRules(ViewRules[StateT]):
             if others:
                 return ("turn.player", f"{player} has no {what} left to place: write the turn of a player "
                                        f"who has ({', '.join(others)})")
-            return (field, f"none is left to place in phase {now.phase}: add {what}s in reserve, or write "
+            return (field, f"none is left to place in phase {now.phase}: add {whats} in reserve, or write "
                            "the phase that follows")
         total = sum(len(waiting(start, p)) for p in start.players) if start.phase == now.phase else \
             sum(len(waiting(now, p)) for p in now.players)
         placed = total - sum(len(waiting(now, p)) for p in now.players)
-        room = "on the island (set-up puts explorers on terrain tiles)" if placing else \
-            "in the free sea spaces next to the island"
-        return ("tiles", f"{total} {what}s wait to be placed, but there is room for {placed} {room}, none for "
-                         f"{player}'s next: add terrain tiles to the island or leave {what}s out")
+        island = word("island")
+        room = f"on the {island} (set-up puts {whats} on {word('terrain tiles')})" if placing else \
+            f"in the free {word('sea spaces')} next to the {island}"
+        return ("tiles", f"{total} {whats} wait to be placed, but there is room for {placed} {room}, none for "
+                         f"{player}'s next: add {word('terrain tiles')} to the {island} or leave {whats} out")
 
     # --- applying an action ----------------------------------------------------------
     def apply(self, state: StateT, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
@@ -308,7 +295,7 @@ class SurviveRules(ViewRules[StateT]):
                   if e.owner == player and self.sees_value(state, player, e)
                   and not self.sees_value(state, None, e)}
         if values:
-            out["explorer_values"] = values
+            out[self.word("values key")] = values
         return out
 
     # --- the click-to-move page: step 4 written ahead ---------------------------------------------
@@ -358,7 +345,7 @@ class SurviveRules(ViewRules[StateT]):
         (:func:`ahead_choice`).  Where step 4 is listed as the core lists it (``{creature: none}``,
         then each movable creature to each space it may end on), from the creatures and their
         spaces, without making the actions."""
-        if not self.keeps.creature_listing:
+        if self.deciders.get(STEP_CREATURE) != self.creature_choices:     # a layer lists step 4 its own way
             return [ahead_choice(face, tuple(choice.items())) for choice in self.legal_creature(state, player)]
         out = [ahead_choice(face, (("creature", "none"),))]
         ends: dict[str, Spaces] = {}        # each kind's stop cells, worked out once
@@ -377,7 +364,7 @@ class SurviveRules(ViewRules[StateT]):
 
     def pass_action(self, state: StateT, player: str) -> dict[str, Any] | None:
         """Decline the pending decision if the rules allow it (tile removal and set-up do not)."""
-        legal = self.legal_actions(state, player)
+        legal = self.legal_choices(state, player)
         for candidate in self.PASSES:
             if candidate in legal:
                 return dict(candidate)
@@ -418,7 +405,7 @@ class SurviveRules(ViewRules[StateT]):
         """The greedy bot's favourites (:meth:`pbem.game.Game.bot_favourites`): every action where
         the core's scores score none of them (every decision but the movement step), else the
         best scored."""
-        if self.keeps.preferences and self.scores_none(actions):
+        if self.core_scores and self.scores_none(actions):
             return range(len(actions))
         return best_scored(self.bot_preferences(state, player, actions))
 
@@ -437,7 +424,7 @@ class SurviveRules(ViewRules[StateT]):
     def bot_preferences(self, state: StateT, player: str, actions: Sequence[Mapping[str, Any]]) -> list[float]:
         """:meth:`bot_preference` of each action; with the core's scores, what each piece's score
         shares (where it stands, who is aboard) is worked out once for the list."""
-        if not self.keeps.preferences:
+        if not self.core_scores:
             return [self.bot_preference(state, player, a) for a in actions]
         if isinstance(actions, Chain):
             return [s for part in actions.parts for s in self.bot_preferences(state, player, part)]

@@ -56,6 +56,13 @@ class SetupRules(ScoringRules[StateT]):
         free colours are handed out."""
         return dict(self.comp["colours"])
 
+    def players56_setup(self, n_players: int) -> Mapping[str, Any] | None:
+        """The 5-6 player kit's set-up for ``n_players`` (components ``players56.by_players``;
+        None: not a 5-6 player game, or a game without the kit)."""
+        kit = self.comp.get("players56")
+        by_players: Mapping[int, Mapping[str, Any]] = kit["by_players"] if kit else {}
+        return by_players.get(n_players)
+
     def starting_ships(self, players: Sequence[str], colours: Mapping[str, Sequence[str]],
                        options: Mapping[str, str]) -> dict[str, int]:
         """How many ships each player places at setup (components ``boats.per_player``)."""
@@ -83,7 +90,7 @@ class SetupRules(ScoringRules[StateT]):
             n = len(self.explorer_values(len(state.players), state.options))
             prefixes = self.colour_prefixes(len(state.players))
             mine = [f"{prefixes[c]}1..{prefixes[c]}{n}" for p in state.players for c in state.colours.get(p, [])]
-            fail("explorers", f"there are none, so nobody has anything to move or save: add explorers "
+            fail("explorers", f"there are none, so nobody has anything to move or save: add {self.word('explorers')} "
                               f"({', '.join(mine)})")
 
     # --- players and colours --------------------------------------------
@@ -183,7 +190,7 @@ class SetupRules(ScoringRules[StateT]):
 
     def why_not_placeable(self, state: StateT, cell: int) -> str:
         """The one-line reason ``cell`` is not in :meth:`placement_spots`."""
-        return f"{self.label(cell)} is not an empty terrain tile"
+        return f"{self.label(cell)} is not an empty {self.word('terrain tile')}"
 
     def reserve_explorers(self, state: StateT, player: str) -> list[str]:
         return [e.handle for e in state.explorers_of(player) if e.where == RESERVE]
@@ -197,7 +204,7 @@ class SetupRules(ScoringRules[StateT]):
         handle = handle_arg(action["place"], "place")
         e = state.explorers.get(handle)
         if e is None or e.owner != player:
-            raise IllegalAction(f"{handle} is not one of your explorers")
+            raise IllegalAction(f"{handle} is not one of your {self.word('explorers')}")
         if e.where != RESERVE:
             raise IllegalAction(f"{handle} is already on the board")
         cell = self.cell_arg(action["on"])
@@ -253,7 +260,7 @@ class SetupRules(ScoringRules[StateT]):
             raise IllegalAction(f"{handle} is not a ship you still have to place (yours: {mine})")
         cell = self.cell_arg(action["at"])
         if cell not in self.boat_spots(state):
-            raise IllegalAction(f"{self.label(cell)} is not a free sea space next to a terrain tile")
+            raise IllegalAction(f"{self.label(cell)} is not a free {self.word('sea space')} next to {self.word('a terrain tile')}")
         state.put_boat(handle, SEA, cell)
         events = [event({"event": "boat", "player": player, "boat": handle, "at": self.label(cell)})]
         nxt = self.next_with(state, player, lambda p: bool(self.reserve_boats(state, p)))

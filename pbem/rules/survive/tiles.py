@@ -56,20 +56,23 @@ from pbem.rules.survive.state import (
 class TileRules(CreatureRules[StateT]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        #: the ruleset keeps the core's readings of "a sea space" (tile removal) and "vacant"
-        self.keeps.removal_sea = type(self).counts_as_sea_for_removal is TileRules.counts_as_sea_for_removal
-        self.keeps.vacant = type(self).vacant is TileRules.vacant
         #: the playable hexes (not the safe isles)
         self.playable_cells = frozenset(range(self.board.playable_count))
 
     # --- 3. which tiles may be removed ----------------------------------------
-    def counts_as_sea_for_removal(self, state: StateT, cell: int) -> bool:
-        """"a sea space (even if it's a space which previously had a Terrain tile)".
+    def not_sea_for_removal(self, state: StateT) -> set[int]:
+        """The spaces that are not "a sea space (even if it's a space which previously had a
+        Terrain tile)" when choosing a tile to remove: the land, and the central (enclosed) space
+        unless :meth:`central_counts_as_sea`.  A game that reads "a sea space" otherwise gives
+        its own set."""
+        not_sea = set(state.tile_at)
+        if not self.central_counts_as_sea(state):
+            not_sea.add(self.board.central)
+        return not_sea
 
-        The central (enclosed) space counts unless :meth:`central_counts_as_sea` says no."""
-        if cell in state.tile_at:
-            return False
-        return cell != self.board.central or self.central_counts_as_sea(state)
+    def counts_as_sea_for_removal(self, state: StateT, cell: int) -> bool:
+        """Is ``cell`` a sea space for tile removal (not in :meth:`not_sea_for_removal`)?"""
+        return cell not in self.not_sea_for_removal(state)
 
     def central_counts_as_sea(self, state: StateT) -> bool:
         """Does the enclosed space in the middle count as a sea space when choosing which tile
@@ -88,16 +91,8 @@ class TileRules(CreatureRules[StateT]):
                 break
         else:
             return []
-        nb = self.board.neighbours
-        if self.keeps.removal_sea:      # the core's reading of "a sea space", as a set of the others
-            not_sea = set(state.tile_at)                  # the land, and the central space unless it counts
-            if not self.central_counts_as_sea(state):
-                not_sea.add(self.board.central)
-            near = self.board.neighbour_sets
-            coastal = [t.handle for t in group if not near[t.cell] <= not_sea]
-        else:
-            sea = self.counts_as_sea_for_removal
-            coastal = [t.handle for t in group if any(sea(state, n) for n in nb[t.cell])]
+        not_sea, near = self.not_sea_for_removal(state), self.board.neighbour_sets
+        coastal = [t.handle for t in group if not near[t.cell] <= not_sea]
         return coastal or [t.handle for t in group]
 
     def legal_remove(self, state: StateT, player: str) -> list[dict[str, Any]]:
@@ -110,14 +105,14 @@ class TileRules(CreatureRules[StateT]):
         cell = self.cell_arg(value, "remove")
         handle = state.tile_at.get(cell)
         if handle is None:
-            raise IllegalAction(f"there is no terrain tile at {self.label(cell)}")
+            raise IllegalAction(f"there is no {self.word('terrain tile')} at {self.label(cell)}")
         return state.tiles[handle]
 
     def do_remove(self, state: StateT, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         self.expect(state, player, STEP_REMOVE)
         tile = self.tile_arg(state, action["remove"])
         if tile.where != ISLAND:
-            raise IllegalAction(f"tile {tile.handle} is no longer on the island")
+            raise IllegalAction(f"tile {tile.handle} is no longer on the {self.word('island')}")
         if tile.handle not in self.removable_tiles(state):
             raise IllegalAction(self.why_not_removable(state, tile))
         fallen = sorted(state.on_land(tile.cell))
@@ -139,16 +134,16 @@ class TileRules(CreatureRules[StateT]):
         first = next(t for t in self.terrains if t in left)
         if tile.terrain != first:
             return f"{self.label(tile.cell)} is {tile.terrain}: all {first} tiles go first"
-        return f"{self.label(tile.cell)} is not next to a sea space"
+        return f"{self.label(tile.cell)} is not next to {self.word('a sea space')}"
 
     def boarders_arg(self, value: Any, fallen: list[str]) -> list[str] | None:
         """The written-ahead ``board:`` list: explorers from the tile, at most a shipful."""
         if value is None:
             return None
-        chosen = handle_list(value, "board")
+        chosen = handle_list(value, "board", self.word("explorer"))
         cap = self.comp["boats"]["capacity"]
         if len(chosen) > cap:
-            raise IllegalAction(f"board: at most {cap} explorers fit in a ship")
+            raise IllegalAction(f"board: at most {cap} {self.word('explorers')} fit in a ship")
         for h in chosen:
             if h not in fallen:
                 raise IllegalAction(f"board: {h} is not on the tile being removed")
@@ -183,8 +178,9 @@ class TileRules(CreatureRules[StateT]):
             return ""
         kinds = [f"a {t} tile with back: {b}" for b in enders for t in self.terrains if self.tile_backs[b][t]]
         names = " or ".join(b.replace("_", " ") for b in enders)
-        return (f"no {names} tile is left on the island, and the game ends only when one is turned up: "
-                f"add one to the island ({' or '.join(kinds)})")
+        island = self.word("island")
+        return (f"no {names} tile is left on the {island}, and the game ends only when one is turned up: "
+                f"add one to the {island} ({' or '.join(kinds)})")
 
     # --- resolving the back -----------------------------------------------------
     def tile_kind(self, state: StateT, back: str) -> str:
@@ -314,13 +310,13 @@ class TileRules(CreatureRules[StateT]):
         self.expect(state, player, STEP_BOARDERS)
         b = state.open_boarding()
         swimmers = state.swimmers(b.cell)
-        chosen = handle_list(action["board"], "board")
+        chosen = handle_list(action["board"], "board", self.word("explorer"))
         cap = self.capacity(state, b.boat)
         if len(chosen) != cap:
-            raise IllegalAction(f"choose exactly {cap} of the swimmers at {self.label(b.cell)}")
+            raise IllegalAction(f"choose exactly {cap} of the {self.word('swimmers')} at {self.label(b.cell)}")
         for h in chosen:
             if h not in swimmers:
-                raise IllegalAction(f"{h} is not swimming at {self.label(b.cell)}")
+                raise IllegalAction(f"{h} is not {self.word('swimming')} at {self.label(b.cell)}")
         die = self.roll_die(state, rng)
         events: Events = []
         self.board_ship(state, b.boat, chosen, player, events)
@@ -377,18 +373,17 @@ class TileRules(CreatureRules[StateT]):
     # "Move the Sea Serpent / Shark / Whale of your choice (already present on the game
     # board) to any vacant sea space of your choice."
     def vacant(self, state: StateT, cell: int) -> bool:
-        """A sea space with no ship, no swimmer and no creature."""
+        """A sea space with no ship, no swimmer and no creature (:meth:`vacant_labels` reads the
+        same rule from the indexes, for every space at once)."""
         return (not self.board.is_isle(cell) and state.is_sea(cell) and cell not in state.boat_at
                 and not state.swimmers(cell) and not state.creatures_in(cell))
 
     def vacant_labels(self, state: StateT) -> list[str]:
         """The vacant sea spaces (:meth:`vacant`), by label, in cell order."""
-        if self.keeps.vacant:           # the core's "vacant sea space", without a call per cell
-            labels = self.board.labels
-            # (the indexes hold only the cells with something there: an emptied cell is dropped)
-            occupied = state.tile_at.keys() | state.boat_at.keys() | state.sea_at.keys() | state.creatures_at.keys()
-            return [labels[c] for c in sorted(self.playable_cells - occupied)]
-        return [self.label(c) for c in range(self.board.playable_count) if self.vacant(state, c)]
+        labels = self.board.labels
+        # (the indexes hold only the cells with something there: an emptied cell is dropped)
+        occupied = state.tile_at.keys() | state.boat_at.keys() | state.sea_at.keys() | state.creatures_at.keys()
+        return [labels[c] for c in sorted(self.playable_cells - occupied)]
 
     def relocation_options(self, state: StateT, kind: str) -> list[dict[str, Any]]:
         spots = self.vacant_labels(state)
@@ -405,7 +400,7 @@ class TileRules(CreatureRules[StateT]):
             raise IllegalAction("this tile moves the creature straight to a space: write to: SPACE")
         cell = self.cell_arg(action.get("to"), "to")
         if not self.vacant(state, cell):
-            raise IllegalAction(f"{self.label(cell)} is not a vacant sea space")
+            raise IllegalAction(f"{self.label(cell)} is not a vacant {self.word('sea space')}")
         frm = c.cell
         state.put_creature(handle, SEA, cell)
         events.append(event({"event": "creature", "player": player, "creature": handle, "kind": kind, "how": "tile",
@@ -479,5 +474,5 @@ class TileRules(CreatureRules[StateT]):
         if any(t.where == ISLAND for t in state.tiles.values()):
             return True
         events.append(event({"event": "skip", "player": state.turn.player, "step": STEP_REMOVE,
-                             "reason": "no terrain tiles left"}))
+                             "reason": f"no {self.word('terrain tiles')} left"}))
         return False

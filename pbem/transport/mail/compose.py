@@ -103,9 +103,9 @@ class DigestParts:
     @classmethod
     def read(cls, gd: GameDir) -> DigestParts:
         public = gd.public_dir
-        svg = (public / "board.svg").read_text(encoding="utf-8")
+        svg = (public / "board.svg").read_text(encoding="utf-8")      # "": the game draws no board
         return cls(Turn.read(gd), (public / "digest.txt").read_text(encoding="utf-8"),
-                   (public / "digest.html").read_text(encoding="utf-8"), svg, mail_png(svg))
+                   (public / "digest.html").read_text(encoding="utf-8"), svg, mail_png(svg) if svg else b"")
 
 
 @dataclass(frozen=True)
@@ -158,11 +158,13 @@ def compose_digest(parts: DigestParts, secrets: bytes, player: str, to: str, sen
     msg.set_content(status_line(turn, player) + "\n\n" + parts.text)
     cid = make_msgid(f"board.{turn.index}", domain=domain)
     alt = f"{turn.title} board after log entry {turn.index} (the text map is in the plain-text part)"
-    msg.add_alternative(email_html(parts.html, cid[1:-1], svg_size(parts.svg), alt), subtype="html")
-    html_part = msg.get_body(("html",))
-    assert isinstance(html_part, EmailMessage)
-    html_part.add_related(parts.png, "image", "png", cid=cid, filename=f"board-entry{turn.index}.png",
-                          disposition="inline")
+    msg.add_alternative(email_html(parts.html, cid[1:-1], svg_size(parts.svg) if parts.svg else None, alt),
+                        subtype="html")
+    if parts.png:               # (a game without a board sends its page without a picture)
+        html_part = msg.get_body(("html",))
+        assert isinstance(html_part, EmailMessage)
+        html_part.add_related(parts.png, "image", "png", cid=cid, filename=f"board-entry{turn.index}.png",
+                              disposition="inline")
     attach_armored(msg, secrets, f"{player}-entry{turn.index}.age")
     if secrets_html is not None:
         attach_armored(msg, secrets_html, f"{player}-entry{turn.index}.html.gz.age")
