@@ -138,6 +138,8 @@
   // --- settings (options.py) ---------------------------------------------------------------------
   const option = (s, name) => String(s.options[name]);
   const techInResearch = (s) => option(s, "tech_phase") === "research";
+  const techPhase = (s) => (techInResearch(s) ? RESEARCH : DEVELOPMENT);             // events.technology_phase
+  const eventPhaseAllows = (s) => option(s, "event_phase") === "any" || s.phase !== techPhase(s);
 
   // --- events, standing orders, windows (events.py) ----------------------------------------------
   function playAsEvent(s, p, card, auto, run) {
@@ -611,6 +613,9 @@
       if (Object.keys(a).length !== 1) { fail("event: {event: C17}"); }
       const cards = cardList(a.event, "event");
       inHand(s, p, cards);
+      for (const c of cards) {                        // events.check_event
+        if (!faceOf(s, c).tech && !eventPhaseAllows(s)) { fail(c + " is an Event card: Event cards are not played in the " + s.phase + " phase"); }
+      }
       for (const c of cards) { playAsEvent(s, p, c, false, run); }
       if (s.step === DISCARD && active(s) === p && !excess(s, p)) { startProduction(s, run); }
     },

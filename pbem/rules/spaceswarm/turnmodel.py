@@ -20,7 +20,7 @@ from pbem.rules.spaceswarm.view import read_position
 
 FAMILY = "swarm"
 #: the options the model reads (the rest are set-up options: the map is in the view)
-MODEL_OPTIONS = ("tech_phase", "combat_hexes", "react_combat", "react_bid", "slot")
+MODEL_OPTIONS = ("tech_phase", "event_phase", "combat_hexes", "react_combat", "react_bid", "slot")
 
 
 def turn_model(view: Mapping[str, Any], player: str) -> TurnModel:
