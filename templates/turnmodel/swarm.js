@@ -491,7 +491,8 @@
     if (now[1] !== kind) { fail("you are asked for " + now[1] + " now"); }
   }
   function prompt(s, p, kind) {
-    const text = s.d.prompts[kind];
+    let text = s.d.prompts[kind];
+    if ((kind === DEVELOP || kind === DISCARD) && !eventPhaseAllows(s)) { text += s.d.no_events; }
     if (kind === DEVELOP && s.phase === RESEARCH) { return text.replace(s.d.research_develop[0], s.d.research_develop[1]); }
     if (kind === PRODUCE) { return text.replace("{n}", String(production(s, p))); }
     if (kind === REACT) { return text.replace("{what}", s.d.react_what[s.phase === BID ? "bid" : "battles"]); }

@@ -150,3 +150,24 @@ def test_an_enemy_on_a_cluster_denies_control():
     s = pos.turn("red", "attack").state()
     act(s, "red", {"attack": "all"})
     assert GAME.result(s) is None
+
+
+def test_the_prompt_and_the_template_say_where_event_cards_wait():
+    hand = ("Strategic +2", "Defense +1")
+    for options, phase, step, says in (({}, "development", "develop", True), ({}, "development", "discard", True),
+                                       ({"event_phase": "any"}, "development", "develop", False),
+                                       ({"tech_phase": "research"}, "research", "develop", True),
+                                       ({"tech_phase": "research"}, "development", "discard", False)):
+        pos = Pos(ROWS, **options).stack("red", "A1", 3).stack("blue", "D3", 3).hand("red", *hand)
+        pos.turn("red", step).p["phase"] = phase
+        if step == "discard":
+            pos.hand("red", "Attack +1", "Attack +1")               # 4 cards, limit 3
+        s = pos.state()
+        prompt = GAME.pending(s)[0].prompt
+        template = GAME.move_template(GAME.view(s, "red"), "red")
+        line = f"  # Event cards are not played in the {phase} phase (a Technology card as an event is)\n"
+        assert prompt.endswith("; Event cards are played in the other phases") is says, (options, step, prompt)
+        assert (line in template) is says, (options, step, template)
+        if phase == "research":
+            assert prompt.startswith("Research Phase (then you draw): place a Technology card")
+            assert "  # Research Phase (then you draw): place a Technology card" in template
