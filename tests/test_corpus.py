@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from pbem.base.yamlio import POSITION_LIMITS, load_strict
+from pbem.core.engine import position_as_written
 from pbem.core.playable import check_playable
 from pbem.core.registry import load_game
 from pbem.pipeline.audit import audit
@@ -44,7 +45,15 @@ def test_an_old_position_loads_and_plays_on(path):
     start, _options = start_position_with_options(game, dict(position), {}, names)
     state = game.from_position(start)
     check_playable(game, state)
-    assert game.to_position(state) == position                 # read as it was written
+    # read as it was written; a position starts a game under this pbem's rules, so an option added
+    # since the rules it was written under (Game.earlier_rules) is there with its default
+    rules = GameDir(path.parent.parent / path.stem).entries()[0]["rules"]
+    assert rules == game.rules_version or rules in game.earlier_rules
+    added = game.earlier_rules.get(rules, {}) if rules != game.rules_version else {}
+    read = game.to_position(state)
+    defaults = {s.name: s.default for s in game.option_specs()}
+    assert {k: read["options"][k] for k in added} == {k: defaults[k] for k in added}
+    assert position_as_written(game, rules, read) == position
 
 
 @pytest.mark.parametrize("path", POSITIONS, ids=[f"{p.parent.parent.name}/{p.stem}" for p in POSITIONS])

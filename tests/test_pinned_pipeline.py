@@ -9,7 +9,11 @@ appends or renders a game shows here.  Performance work (issue 12) must leave th
 
 The players' HTML pages were re-pinned when the click-to-move panel landed, and again when every
 page's script data went through one escaping function (pbem.views.render.scriptdata: keys sorted, ``>`` and
-``&`` escaped too; the only files that changed were the two pages that carry a click panel).  Regenerate only when the output is meant to change: ``PRINT_PINS=1 pytest -q -s
+``&`` escaped too; the only files that changed were the two pages that carry a click panel).  The
+Space Swarm game was re-pinned when its rules became space-swarm/2 (issue 23: the header's rules
+and its new option event_phase change every hash, and so the moderator's timeout bot, whose draws
+are anchored on the log's hashes, plays another turn; the game then differs from there on).
+Regenerate only when the output is meant to change: ``PRINT_PINS=1 pytest -q -s
 test_pinned_pipeline.py`` prints the hashes of today's bytes.
 """
 from __future__ import annotations
@@ -118,26 +122,26 @@ PINS: dict[str, dict[str, str]] = {
         "secrets/yellow.html.gz.age": "54664499b9df1f6178ac4c1d",
     },
     "space-swarm": {
-        "20:log.yaml": "4da61a8a37f2f2eb9b10f9c3",
-        "20:public/board.svg": "610546e78f430e43db0faa2b",
-        "20:public/digest.html": "bc45d760c8de12e4660c6389",
-        "20:public/digest.txt": "e8f3fee468d00fc3eabd692a",
-        "20:public/view.json": "a544e189a69d2d5189494f14",
-        "20:moves/": "873d19951c0a292dd716c373",
-        "20:secrets/red.age": "e593e22a10f33aacad653319",
-        "20:secrets/red.html.gz.age": "c5b4d6973b44cb129c02173e",
-        "20:secrets/blue.age": "0fa1efa2381a08321b650465",
-        "20:secrets/blue.html.gz.age": "7dc94019d3c5fe73000cc082",
-        "log.yaml": "4bfc5f83a94196ce893be57f",
-        "public/board.svg": "8612e602e74439bd20f098bc",
-        "public/digest.html": "a5316900e9f6f34d83f26114",
-        "public/digest.txt": "5f6d8131f5513cd54d217ab1",
-        "public/view.json": "5defd73571c36185f51ab637",
-        "moves/": "46f65e4c9f2d07900696cf9b",
-        "secrets/red.age": "509329999c1b4e858f517d49",
-        "secrets/red.html.gz.age": "99df90c7c8199c23642315c5",
-        "secrets/blue.age": "1ac95e3ddbe5dea772332e1b",
-        "secrets/blue.html.gz.age": "7091e89db5e6cb4507c57274",
+        "20:log.yaml": "224dcd01fa63408fe4634f6b",
+        "20:public/board.svg": "5f43f4ec2589d9ae2c6d45be",
+        "20:public/digest.html": "76d6d4537af2afdb646e15e4",
+        "20:public/digest.txt": "739f83aa4873c7c9f5195ca4",
+        "20:public/view.json": "d0f2061e7ad3262a93b8dca1",
+        "20:moves/": "199b51198338054d4aa1c788",
+        "20:secrets/red.age": "1b343241e5c9eb53567c701f",
+        "20:secrets/red.html.gz.age": "93a2c72ca3b6ec2926b71f28",
+        "20:secrets/blue.age": "0e5e7846b30268a0f3e819f0",
+        "20:secrets/blue.html.gz.age": "e30ab1bc07c19961cbec62f0",
+        "log.yaml": "2cb7c717f57468ad4f8db08a",
+        "public/board.svg": "4f69ce31df7659512d09b346",
+        "public/digest.html": "0543c0ee3e63e7f6eb6cd0ae",
+        "public/digest.txt": "4877fa873087c24807034a59",
+        "public/view.json": "56a29643c912b5376fc5943b",
+        "moves/": "5f03f8c90f88f8f7d9f5c430",
+        "secrets/red.age": "095808f9af8e31fb63bc368e",
+        "secrets/red.html.gz.age": "46405b92e35ae03acccd691d",
+        "secrets/blue.age": "18018fe4f0594f1aa9ac980e",
+        "secrets/blue.html.gz.age": "f8dc1c07010508762735533c",
     },
 }
 

@@ -138,6 +138,8 @@
   // --- settings (options.py) ---------------------------------------------------------------------
   const option = (s, name) => String(s.options[name]);
   const techInResearch = (s) => option(s, "tech_phase") === "research";
+  const techPhase = (s) => (techInResearch(s) ? RESEARCH : DEVELOPMENT);             // events.technology_phase
+  const eventPhaseAllows = (s) => option(s, "event_phase") === "any" || s.phase !== techPhase(s);
 
   // --- events, standing orders, windows (events.py) ----------------------------------------------
   function playAsEvent(s, p, card, auto, run) {
@@ -489,7 +491,8 @@
     if (now[1] !== kind) { fail("you are asked for " + now[1] + " now"); }
   }
   function prompt(s, p, kind) {
-    const text = s.d.prompts[kind];
+    let text = s.d.prompts[kind];
+    if ((kind === DEVELOP || kind === DISCARD) && !eventPhaseAllows(s)) { text += s.d.no_events; }
     if (kind === DEVELOP && s.phase === RESEARCH) { return text.replace(s.d.research_develop[0], s.d.research_develop[1]); }
     if (kind === PRODUCE) { return text.replace("{n}", String(production(s, p))); }
     if (kind === REACT) { return text.replace("{what}", s.d.react_what[s.phase === BID ? "bid" : "battles"]); }
@@ -611,6 +614,9 @@
       if (Object.keys(a).length !== 1) { fail("event: {event: C17}"); }
       const cards = cardList(a.event, "event");
       inHand(s, p, cards);
+      for (const c of cards) {                        // events.check_event
+        if (!faceOf(s, c).tech && !eventPhaseAllows(s)) { fail(c + " is an Event card: Event cards are not played in the " + s.phase + " phase"); }
+      }
       for (const c of cards) { playAsEvent(s, p, c, false, run); }
       if (s.step === DISCARD && active(s) === p && !excess(s, p)) { startProduction(s, run); }
     },

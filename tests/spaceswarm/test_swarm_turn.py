@@ -42,12 +42,43 @@ def test_hand_limit_is_two_plus_strategic_and_excess_cards_are_discarded_face_up
 
 
 def test_a_strategic_bonus_played_as_an_event_raises_the_hand_limit():
+    hand = ("Strategic +2", "Defense +1", "Movement +1", "Initiative +1", "Attack +1")
+    for options in ({"event_phase": "any"}, {"tech_phase": "research"}):
+        pos = Pos(ROWS, **options).stack("red", "A1", 3).stack("blue", "D3", 3).hand("red", *hand)
+        s = pos.turn("red", "discard").state()
+        act(s, "red", {"event": pos.cards("red")[0]})     # limit 2 + 3 = 5 > 4 cards
+        assert s.step == "produce", options
     pos = (Pos(ROWS).stack("red", "A1", 3).stack("blue", "D3", 3)
-           .hand("red", "Strategic +2", "Defense +1", "Movement +1", "Initiative +1", "Attack +1"))
-    cards = pos.cards("red")
+           .hand("red", "Strategic +1", "Defense +1", "Movement +1", "Initiative +1", "Attack +1"))
     s = pos.turn("red", "discard").state()
-    act(s, "red", {"event": cards[0]})            # limit 2 + 3 = 5 > 4 cards
+    act(s, "red", {"event": pos.cards("red")[0]})         # a Technology card as an event: limit 2 + 2 = 4
     assert s.step == "produce"
+
+
+def test_an_event_card_is_not_played_in_the_phase_where_technology_is_placed():
+    """ "Event cards are played in other Phases": by default the Development Phase (its discard
+    too) is where Technology is placed, with tech_phase=research the Research Phase; a Technology
+    card used as an event is played at any time; event_phase=any allows an Event card anywhere."""
+    hand = ("Strategic +2", "Defense +1", "Movement +1", "Initiative +1", "Attack +1")
+    pos = Pos(ROWS).stack("red", "A1", 3).stack("blue", "D3", 3).hand("red", *hand).hand("blue", "Defense +2")
+    event, blue_event = pos.cards("red")[0], pos.cards("blue")[0]
+    for step in ("develop", "discard"):
+        s = pos.turn("red", step).state()
+        assert illegal(s, "red", {"event": event}) == (f"{event} is an Event card: Event cards are not played in "
+                                                       "the development phase, where Technology cards are placed "
+                                                       "(a Technology card may be used as an event at any time)")
+        assert "is an Event card" in illegal(s, "blue", {"event": blue_event})     # nor by another race
+        assert "is an Event card" in illegal(s, "red", {"event": [pos.cards("red")[1], event]})   # nothing played
+        assert s.hands["red"] == pos.cards("red") and s.discard == [] and s.boosts == []
+    s = pos.turn("red", "produce").state()
+    act(s, "blue", {"event": blue_event})
+    assert s.discard == [blue_event]
+    research = Pos(ROWS, tech_phase="research").stack("red", "A1", 3).stack("blue", "D3", 3).hand("red", *hand)
+    research.turn("red", "develop").p["phase"] = "research"
+    s = research.state()
+    assert "Event cards are not played in the research phase" in illegal(s, "red", {"event": event})
+    act(s, "red", {"event": research.cards("red")[1]})   # Defense +1: Technology, played at any time
+    assert s.discard == [research.cards("red")[1]]
 
 
 def test_production_places_new_fleets_on_existing_stacks_plus_one_per_star_cluster_held_alone():
@@ -119,3 +150,24 @@ def test_an_enemy_on_a_cluster_denies_control():
     s = pos.turn("red", "attack").state()
     act(s, "red", {"attack": "all"})
     assert GAME.result(s) is None
+
+
+def test_the_prompt_and_the_template_say_where_event_cards_wait():
+    hand = ("Strategic +2", "Defense +1")
+    for options, phase, step, says in (({}, "development", "develop", True), ({}, "development", "discard", True),
+                                       ({"event_phase": "any"}, "development", "develop", False),
+                                       ({"tech_phase": "research"}, "research", "develop", True),
+                                       ({"tech_phase": "research"}, "development", "discard", False)):
+        pos = Pos(ROWS, **options).stack("red", "A1", 3).stack("blue", "D3", 3).hand("red", *hand)
+        pos.turn("red", step).p["phase"] = phase
+        if step == "discard":
+            pos.hand("red", "Attack +1", "Attack +1")               # 4 cards, limit 3
+        s = pos.state()
+        prompt = GAME.pending(s)[0].prompt
+        template = GAME.move_template(GAME.view(s, "red"), "red")
+        line = f"  # Event cards are not played in the {phase} phase (a Technology card as an event is)\n"
+        assert prompt.endswith("; Event cards are played in the other phases") is says, (options, step, prompt)
+        assert (line in template) is says, (options, step, template)
+        if phase == "research":
+            assert prompt.startswith("Research Phase (then you draw): place a Technology card")
+            assert "  # Research Phase (then you draw): place a Technology card" in template

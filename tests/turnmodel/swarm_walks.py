@@ -41,6 +41,8 @@ CASES: list[tuple[int, dict[str, str]]] = [
     (5, {"combat_hexes": "active", "react_combat": "never", "slot": "last"}),
     (6, {"react_bid": "ask", "decks": "2", "tech_phase": "research"}),
     (3, {"react_combat": "ask", "react_bid": "ask", "slot": "ask", "combat_hexes": "active"}),
+    (2, {"event_phase": "any"}),
+    (4, {"event_phase": "any", "tech_phase": "research", "react_combat": "ask"}),
 ]
 
 
@@ -64,13 +66,16 @@ class Tally:
     written: int = 0              # actions written by hand (not listed) tried
     written_taken: int = 0        # ... and taken by the engine
     counts: int = 0               # numbers tried in the number pickers
+    played: int = 0               # cards of the hand played as events at a decision (listed there or not)
+    played_taken: int = 0         # ... and taken by the engine
     kinds: dict[str, int] = field(default_factory=dict)
 
     def line(self) -> str:
         whole = self.done + self.stops
         return (f"{self.walks} walks, {self.steps} steps, {self.decisions} decision points, "
                 f"{whole}/{self.walks} whole turns to their real end ({self.done} done, {self.stops} stops, "
-                f"{self.cuts} cut), {self.successors} successors checked exhaustively, {self.counts} picker numbers, {self.written} written actions ({self.written_taken} taken); kinds {self.kinds}")
+                f"{self.cuts} cut), {self.successors} successors checked exhaustively, {self.counts} picker numbers, {self.written} written actions ({self.written_taken} taken), "
+                f"{self.played} cards played as events ({self.played_taken} taken); kinds {self.kinds}")
 
 
 def bot_states(n: int, options: dict[str, str], seed: str, every: int, limit: int = 1500) -> Iterator[SwarmState]:
@@ -200,6 +205,8 @@ class Walker:
                 if not legal:
                     self.tally.done += 1
                     return
+                if engine.hands[player] and rnd.random() < 0.25:
+                    self.try_event(s, engine, player, rnd.choice(engine.hands[player]), start, path)
                 action = self.standing(engine, player, rnd) if rnd.random() < 0.08 else self.choose(legal, rnd)
                 out = self.step(s, engine, player, action, start, path)
                 assert out is not None, self.where(start, player, path + [action], "a listed action refused")
@@ -334,6 +341,31 @@ class Walker:
                 self.node.drop([t])
         self.node.drop([s])
 
+    def events(self, state: SwarmState, player: str) -> None:
+        """Each card of the player's hand played as an event at their decision, whether the decision
+        lists it or not (an "any time" action; an Event card is refused in the phase where Technology
+        is placed unless ``event_phase=any``): the model takes exactly what the engine takes."""
+        start = plain(GAME.view(state, player))
+        engine = GAME.from_position(start)
+        s = self.start(start, player)
+        self.compare(s, engine, player, start, [])
+        for card in engine.hands[player]:
+            self.try_event(s, engine, player, card, start, [])
+        self.node.drop([s])
+
+    def try_event(self, s: int, engine: SwarmState, player: str, card: str, start: dict[str, Any],
+                  path: list[Any]) -> None:
+        """``{event: card}`` tried from the model's state ``s`` and the engine's ``engine`` (neither
+        changes): taken by both, with the same next view, or refused by both."""
+        self.tally.played += 1
+        out = self.step(s, engine, player, {"event": card}, start, path)
+        if out is not None:
+            self.tally.played_taken += 1
+            t, after, stop = out
+            if not stop:
+                self.compare(t, after, player, start, path + [{"event": card}])
+            self.node.drop([t])
+
     @staticmethod
     def scribble(action: dict[str, Any], state: SwarmState, player: str, rnd: random.Random) -> dict[str, Any]:
         """``action`` as a player might write it instead."""
@@ -386,6 +418,7 @@ def run(games: Sequence[tuple[int, dict[str, str], str]], every: int, walks_per_
                 if GAME.pending(state)[0].kind in ("produce", "move"):
                     walker.pickers(state, player, rnd)
                 walker.handwritten(state, player, rnd)
+                walker.events(state, player)
 
 
 if __name__ == "__main__":          # the soak: python swarm_walks.py GAMES_PER_CASE

@@ -24,6 +24,12 @@ def test_walks_successors_and_pickers_agree_with_the_engine(case: int) -> None:
     assert {"produce", "move", "attack"} <= set(tally.kinds), tally.line()
     assert tally.successors and tally.counts, tally.line()
     assert 0 < tally.written_taken < tally.written, tally.line()      # written actions taken and refused
+    # cards played as events at every sampled decision: with event_phase=any all are taken; by default
+    # the Event cards held where Technology is placed are refused
+    if options.get("event_phase") == "any":
+        assert 0 < tally.played_taken == tally.played, tally.line()
+    else:
+        assert 0 < tally.played_taken < tally.played, tally.line()
 
 
 def test_the_model_refuses_what_the_engine_refuses() -> None:

@@ -160,7 +160,8 @@ def do_slot(state: SwarmState, player: str, action: Mapping[str, Any], rng: Rng)
 
 
 def do_event(state: SwarmState, player: str, action: Mapping[str, Any], rng: Rng) -> list[Event]:
-    """Any time, in any player's turn or the Round Bid."""
+    """Any time, in any player's turn or the Round Bid (an Event card: not in the phase where
+    Technology cards are placed, unless ``event_phase=any``: events.check_event)."""
     if state.phase == OVER:
         raise IllegalAction("the game is over")
     if player not in state.players:

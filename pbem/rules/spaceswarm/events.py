@@ -7,8 +7,12 @@ bonuses/effects of Event cards last only the current Phase."
 another players turn discard an Technology card from your hand to give your Race
 the indicated Bonus/Ability for the remainder of the current turn (or Bid)."
 
-A player may play a card as an event with ``{event: C17}`` at any time (it is an
-"any time" action).  Because nobody can time an email to the moment a battle
+A player may play a card as an event with ``{event: C17}`` (it is an "any time"
+action, accepted when it is not their decision): a Technology card at any time, an
+Event card in the phases other than the one where Technology cards are placed (the
+Development Phase, or the Research Phase with ``tech_phase=research``); with
+``event_phase=any`` (pbem's earlier ruling, kept by games begun under
+space-swarm/1) an Event card too may be played in any phase.  Because nobody can time an email to the moment a battle
 starts, two reaction windows give everyone their chance where a card in another
 player's turn matters: before the Round Bid (Initiative decides who picks first)
 and before the battles of an Attack Phase (Attack, Defense, Initiative).  Each
@@ -25,6 +29,8 @@ from pbem.rules.spaceswarm import cards as deck
 from pbem.rules.spaceswarm.options import ORDERS, SLOT_ORDERS, Settings
 from pbem.rules.spaceswarm.state import (
     BID,
+    DEVELOPMENT,
+    RESEARCH,
     UNTIL_PHASE,
     UNTIL_TURN,
     WINDOW_BID,
@@ -49,7 +55,24 @@ def check_event(state: SwarmState, player: str, action: Mapping[str, Any]) -> li
         raise IllegalAction("play a card as an event like this: {event: C17} (or {event: [C17, C20]})")
     cards = deck.card_list(action["event"], "event")
     deck.require_in_hand(state, player, cards)
+    for card in cards:
+        face = deck.face_of(state, card)
+        if not face.is_technology and not event_phase_allows(state):
+            raise IllegalAction(f"{card} is an Event card: Event cards are not played in the {state.phase} phase, "
+                                "where Technology cards are placed (a Technology card may be used as an event "
+                                "at any time)")
     return cards
+
+
+def technology_phase(state: SwarmState) -> str:
+    """The phase where Technology cards are placed (``tech_phase``)."""
+    return RESEARCH if Settings.of(state.options).tech_phase == "research" else DEVELOPMENT
+
+
+def event_phase_allows(state: SwarmState) -> bool:
+    """ "Event cards are played in other Phases": not in the phase where Technology cards are
+    placed, unless ``event_phase=any``."""
+    return Settings.of(state.options).event_phase == "any" or state.phase != technology_phase(state)
 
 
 def lasts(state: SwarmState, technology: bool) -> str:

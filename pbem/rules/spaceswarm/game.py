@@ -48,7 +48,9 @@ MAX_TEMPLATE_STEPS = 12   # a whole turn: develop, discard, produce, move, attac
 class SpaceSwarmGame(Game[SwarmState]):
     name = "space-swarm"
     title = "Space Swarm"
-    rules_version = "space-swarm/1"
+    rules_version = "space-swarm/2"
+    #: space-swarm/2: Event cards are not played in the phase where Technology is placed (``event_phase``)
+    earlier_rules: Mapping[str, Mapping[str, str]] = {"space-swarm/1": {"event_phase": "any"}}
     min_players = 2
     max_players = 6
     anytime_actions = ANYTIME

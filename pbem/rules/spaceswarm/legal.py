@@ -9,6 +9,7 @@ from pbem.rules.spaceswarm import attack, bid, movement
 from pbem.rules.spaceswarm.actions import decision
 from pbem.rules.spaceswarm.attributes import current, production
 from pbem.rules.spaceswarm.development import excess_cards
+from pbem.rules.spaceswarm.events import event_phase_allows
 from pbem.rules.spaceswarm.state import (
     DEVELOP,
     DISCARD,
@@ -16,6 +17,7 @@ from pbem.rules.spaceswarm.state import (
     MOVE,
     PRODUCE,
     REACT,
+    RESEARCH,
     SLOT,
     WINDOW_COMBAT,
     SwarmState,
@@ -112,12 +114,15 @@ def template_step(state: SwarmState, player: str, kind: str) -> tuple[list[str],
         free = ", ".join(map(str, bid.free_places(state)))
         return [f"  # pick your place in the next round's turn order: one of {free}"], \
             f"{{slot: {bid.free_places(state)[0]}}}"
+    no_events = [] if event_phase_allows(state) else \
+        [f"  # Event cards are not played in the {state.phase} phase (a Technology card as an event is)"]
     if kind == DEVELOP:
-        return ["  # Development Phase: place a Technology card from your hand (see your secrets), or none"], \
+        phase = "Research Phase (then you draw)" if state.phase == RESEARCH else "Development Phase"
+        return [f"  # {phase}: place a Technology card from your hand (see your secrets), or none"] + no_events, \
             "{develop: none}"
     if kind == DISCARD:
         excess = excess_cards(state, player)
-        return [f"  # hand limit: discard {excess} card(s)"], \
+        return [f"  # hand limit: discard {excess} card(s)"] + no_events, \
             f"{{discard: [{', '.join(state.hands[player][-excess:])}]}}"
     if kind == PRODUCE:
         return [f"  # Production Phase: {production(state, player)} new fleet(s) on your stacks "

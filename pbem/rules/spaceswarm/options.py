@@ -25,6 +25,9 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                "half-turn: the generated terrain is the same seen from either end of the map", setup_only=True),
     OptionSpec("tech_phase", "development", ("development", "research"),
                "when Technology cards are placed: the Development Phase, or the Research Phase (before the draw)"),
+    OptionSpec("event_phase", "other", ("other", "any"),
+               "when Event cards are played: in the other phases than the one where Technology cards are placed "
+               "(the text), or in any phase"),
     OptionSpec("mulligan", "repeat", ("repeat", "once"),
                "a starting draw without Technology is redrawn until it has one, or only once", setup_only=True),
     OptionSpec("decks", "1", ("1", "2"), "one deck of 54 cards, or two shuffled together (long games, 5-6 players)",
@@ -47,6 +50,7 @@ class Settings:
     map: str
     map_settings: MapSettings
     tech_phase: str
+    event_phase: str
     mulligan: str
     decks: int
     combat_hexes: str
@@ -67,7 +71,7 @@ class Settings:
         o = {s.name: str(options.get(s.name, s.default)) for s in OPTION_SPECS}
         return cls(map=o["map"],
                    map_settings=MapSettings(o["size"], o["home_hazards"], o["cut_homes"], o["symmetry"]),
-                   tech_phase=o["tech_phase"], mulligan=o["mulligan"], decks=int(o["decks"]),
+                   tech_phase=o["tech_phase"], event_phase=o["event_phase"], mulligan=o["mulligan"], decks=int(o["decks"]),
                    combat_hexes=o["combat_hexes"], react_combat=o["react_combat"], react_bid=o["react_bid"],
                    slot=o["slot"])
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pbem.rules.spaceswarm.attributes import production
 from pbem.rules.spaceswarm.bid import free_places
+from pbem.rules.spaceswarm.events import event_phase_allows
 from pbem.rules.spaceswarm.state import BID, RESEARCH, SwarmState
 
 PROMPTS = {
@@ -18,10 +19,14 @@ PROMPTS = {
 #: what the blanks are filled with
 RESEARCH_DEVELOP = ("Development Phase", "Research Phase (then you draw)")
 REACT_WHAT = {"bid": "the Round Bid", "battles": "the battles"}
+#: added to the prompts of the phase where Technology is placed (unless event_phase=any)
+NO_EVENTS = "; Event cards are played in the other phases"
 
 
 def prompt(state: SwarmState, player: str, kind: str) -> str:
     text = PROMPTS[kind]
+    if kind in ("develop", "discard") and not event_phase_allows(state):
+        text += NO_EVENTS
     if kind == "develop" and state.phase == RESEARCH:
         return text.replace(*RESEARCH_DEVELOP)
     if kind == "produce":

@@ -14,13 +14,13 @@ from pbem.rules.spaceswarm.events import HELPS_IN, STANDING_KEYS
 from pbem.rules.spaceswarm.options import OPTION_SPECS
 from pbem.rules.spaceswarm.picture import race_codes
 from pbem.rules.spaceswarm.places import FIELDS, ORDER_WORDS, STANDING_TITLE
-from pbem.rules.spaceswarm.prompts import PROMPTS, REACT_WHAT, RESEARCH_DEVELOP
+from pbem.rules.spaceswarm.prompts import NO_EVENTS, PROMPTS, REACT_WHAT, RESEARCH_DEVELOP
 from pbem.rules.spaceswarm.terrain import link_table
 from pbem.rules.spaceswarm.view import read_position
 
 FAMILY = "swarm"
 #: the options the model reads (the rest are set-up options: the map is in the view)
-MODEL_OPTIONS = ("tech_phase", "combat_hexes", "react_combat", "react_bid", "slot")
+MODEL_OPTIONS = ("tech_phase", "event_phase", "combat_hexes", "react_combat", "react_bid", "slot")
 
 
 def turn_model(view: Mapping[str, Any], player: str) -> TurnModel:
@@ -38,6 +38,7 @@ def turn_model(view: Mapping[str, Any], player: str) -> TurnModel:
         "helps": {kind: list(attributes) for kind, attributes in HELPS_IN.items()},
         "prompts": dict(PROMPTS),
         "research_develop": list(RESEARCH_DEVELOP),
+        "no_events": NO_EVENTS,
         "react_what": dict(REACT_WHAT),
         "codes": race_codes(state.players),
         "standing": {"title": STANDING_TITLE, "keys": list(STANDING_KEYS),
