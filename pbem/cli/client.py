@@ -39,7 +39,9 @@ def play(ctx: click.Context, name: str | None, port: int, no_browser: bool, no_f
         config.game(name)
     elif not config.games:
         raise settings.PlayConfigError(f"no games in {config.path}; add one with `pbem play init`")
-    app = PlayApp(config)
+    from pbem.client.unlock import unlock
+    unlocked = unlock(config, lambda prompt: click.prompt(prompt, hide_input=True, err=True))
+    app = PlayApp(config, unlocked=unlocked)
     for game in sorted(config.games.values(), key=lambda g: g.name):
         if no_fetch:
             continue

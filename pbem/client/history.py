@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from pbem.base.errors import PbemError
 from pbem.client.config import PlayedGame
@@ -50,7 +50,7 @@ def entry_lines(table: Table) -> list[dict[str, Any]]:
     return rows
 
 
-def seen_views(game: PlayedGame) -> dict[int, dict[str, Any]]:
+def seen_views(game: PlayedGame, opener: Callable[[bytes], bytes] | None = None) -> dict[int, dict[str, Any]]:
     """Every private view the player received, from the git history of their secrets file."""
     gd = GameDir(game.folder)
     repo = Repo.discover(game.clone)
@@ -63,7 +63,8 @@ def seen_views(game: PlayedGame) -> dict[int, dict[str, Any]]:
         if blob.returncode != 0:
             continue                       # removed in that commit
         try:
-            data = read_private_view(agecrypt.decrypt(blob.stdout, game.key).decode("utf-8", errors="replace"))
+            plain = opener(blob.stdout) if opener is not None else agecrypt.decrypt(blob.stdout, game.key)
+            data = read_private_view(plain.decode("utf-8", errors="replace"))
             if data.get("player") != game.player or not isinstance(data.get("index"), int) or data["index"] in seen:
                 continue
             if "view" in data:
@@ -76,5 +77,5 @@ def seen_views(game: PlayedGame) -> dict[int, dict[str, Any]]:
     return seen
 
 
-def history(game: PlayedGame, table: Table) -> History:
-    return History(entry_lines(table), seen_views(game), revealed_at(table.gd.entries()) is not None)
+def history(game: PlayedGame, table: Table, opener: Callable[[bytes], bytes] | None = None) -> History:
+    return History(entry_lines(table), seen_views(game, opener), revealed_at(table.gd.entries()) is not None)

@@ -13,7 +13,7 @@ import io
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from pbem.base.errors import PbemError
 from pbem.client.config import PlayedGame
@@ -36,7 +36,11 @@ class Sent:
     commit: str
 
 
-def send(game: PlayedGame, table: Table, actions: list[dict[str, Any]]) -> Sent:
+def send(game: PlayedGame, table: Table, actions: list[dict[str, Any]],
+         sign: Callable[[Path, Path], None] | None = None) -> Sent:
+    """``sign``: how the move is signed (default `ssh-keygen -Y sign`, which uses the agent).  The
+    commit is SSH-signed too where ssh-keygen can sign (a key without a passphrase, or one the
+    agent holds); a key opened in memory signs the move only (docs/playing.md)."""
     if not actions:
         raise SendError("nothing chosen yet: pick at least one action before Send")
     repo = _player_repo(game)
@@ -45,7 +49,7 @@ def send(game: PlayedGame, table: Table, actions: list[dict[str, Any]]) -> Sent:
     name = _free_name(folder, index)
     path = folder / name
     try:
-        result = write_and_sign(table, game.player, actions, path, game.key, Io(io.StringIO(), io.StringIO()))
+        result = write_and_sign(table, game.player, actions, path, game.key, Io(io.StringIO(), io.StringIO()), sign)
     except (Rejected, TurnError) as exc:
         for p in (path, path.with_name(path.name + ".sig")):     # checked before writing; a failed signature
             p.unlink(missing_ok=True)                             # leaves nothing either
@@ -56,7 +60,8 @@ def send(game: PlayedGame, table: Table, actions: list[dict[str, Any]]) -> Sent:
     try:
         repo.run("add", "--", *rel)
         # signed with the player's key, so a moderator who runs `pbem git sync --verify-commits` takes it
-        repo.run("commit", "-q", "-S", "-m", f"{game.player}: move for entry {index}", "--", *rel,
+        signed = ["-S"] if sign is None else []
+        repo.run("commit", "-q", *signed, "-m", f"{game.player}: move for entry {index}", "--", *rel,
                  config=["gpg.format=ssh", f"user.signingkey={game.key}"])
     except GitError as exc:
         for p in (path, result.signature):

@@ -38,6 +38,7 @@ from pbem.client.config import PlayConfig, PlayedGame
 from pbem.client.history import History, history
 from pbem.client.send import send
 from pbem.client.session import board_svg, load_table, step
+from pbem.client.unlock import Unlocked
 from pbem.core.engine import pending_players
 from pbem.store.gamedir import GameDir
 from pbem.store.table import Table
@@ -68,6 +69,7 @@ class PlayApp:
     config: PlayConfig
     token: str = field(default_factory=lambda: secrets.token_urlsafe(32))
     fetch: Callable[[PlayedGame], fetching.Fetched] = fetching.fetch
+    unlocked: Unlocked = field(default_factory=Unlocked)      # keys a passphrase opened (pbem.client.unlock)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _tables: dict[str, Loaded] = field(default_factory=dict)
     _checks: dict[str, fetching.Fetched] = field(default_factory=dict)
@@ -80,7 +82,7 @@ class PlayApp:
                       for x in (p.stat().st_size, p.stat().st_mtime_ns))
         held = self._tables.get(game.name)
         if held is None or held.stamp != stamp:
-            table, private = load_table(game)
+            table, private = load_table(game, self.unlocked.opener(game.key))
             held = self._tables[game.name] = Loaded(stamp, table, private)
         return held
 
@@ -116,7 +118,7 @@ class PlayApp:
             raise RequestError(f"game {game.name} failed its checks ({checked.problems[0]}); nothing is sent "
                                "on a copy that does not check out")
         held = self.table(game)
-        sent = send(game, held.table, actions)
+        sent = send(game, held.table, actions, self.unlocked.signer(game.key))
         return {"sent": sent.name, "index": sent.index, "commit": sent.commit}
 
     def refresh(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -129,7 +131,7 @@ class PlayApp:
         held = self.table(game)
         kept = self._histories.get(game.name)
         if kept is None or kept[0] != held.stamp:
-            kept = self._histories[game.name] = (held.stamp, history(game, held.table))
+            kept = self._histories[game.name] = (held.stamp, history(game, held.table, self.unlocked.opener(game.key)))
         return kept[1]
 
     def entries(self, body: dict[str, Any]) -> dict[str, Any]:

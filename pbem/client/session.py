@@ -9,7 +9,7 @@ and the whole turn is offered to its real stops with no size cap.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from pbem.base.errors import PbemError
 from pbem.base.yamlio import dump_flow
@@ -57,12 +57,13 @@ def board_svg(picture: BoardPicture | None) -> str:
     return render_svg(picture) if picture is not None else ""
 
 
-def load_table(game: PlayedGame) -> tuple[Table, bool]:
-    """The player's table: their private view when their secrets open with their key."""
+def load_table(game: PlayedGame, opener: Callable[[bytes], bytes] | None = None) -> tuple[Table, bool]:
+    """The player's table: their private view when their secrets open with their key (``opener``:
+    a key a passphrase opened, in memory)."""
     gd = GameDir(game.folder)
     gd.require()
     secrets = gd.secrets_path(game.player)
-    return player_table(gd, game.player, game.key if secrets.exists() else None, None)
+    return player_table(gd, game.player, game.key if secrets.exists() else None, None, opener)
 
 
 def step(table: Table, player: str, actions: list[dict[str, Any]], private: bool) -> TurnStep:

@@ -163,3 +163,14 @@ def decrypt(ciphertext: bytes, identity_path: Path) -> bytes:
         return bytes(pyrage.decrypt(data, identities))
     except (pyrage.DecryptError, pyrage.IdentityError) as exc:
         raise _decrypt_error(exc, identity_path) from None
+
+
+def decrypt_with_key(ciphertext: bytes, private_key: Any) -> bytes:
+    """Decrypt with an ed25519 key held in memory (one a passphrase opened: it is never written)."""
+    from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
+    pem = private_key.private_bytes(Encoding.PEM, PrivateFormat.OpenSSH, NoEncryption())
+    try:
+        identity = ssh.Identity.from_buffer(pem)
+        return bytes(pyrage.decrypt(_clean_ciphertext(ciphertext), [identity]))
+    except (pyrage.DecryptError, pyrage.IdentityError) as exc:
+        raise AgeError(f"cannot decrypt with this key: {exc}") from None

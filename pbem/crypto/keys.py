@@ -267,6 +267,21 @@ def load_private_key(path: Path) -> Ed25519PrivateKey:
     return key
 
 
+def unlock_private_key(path: Path, passphrase: str) -> Ed25519PrivateKey:
+    """An OpenSSH ed25519 private key, protected by ``passphrase`` or not, held in memory only."""
+    path = Path(path)
+    info = check_private_key_file(path)
+    try:
+        key = load_ssh_private_key(path.read_bytes(), password=passphrase.encode() if info.encrypted else None)
+    except ValueError:
+        raise KeyFileError(f"the passphrase does not open key {path}") from None
+    except TypeError:
+        raise KeyFileError(f"key {path} is damaged and cannot be loaded") from None
+    if not isinstance(key, Ed25519PrivateKey):
+        raise KeyFileError(f"key {path} is not an {ED25519} key ({MAKE_KEY_HINT})")
+    return key
+
+
 # --------------------------------------------------------------------------
 # Key generation
 # --------------------------------------------------------------------------

@@ -76,9 +76,11 @@ class TurnResult:
     mailed_to: str = ""
 
 
-def player_table(gd: GameDir, player: str, key: Path | None, secrets: Path | None) -> tuple[Table, bool]:
+def player_table(gd: GameDir, player: str, key: Path | None, secrets: Path | None,
+                 opener: Callable[[bytes], bytes] | None = None) -> tuple[Table, bool]:
     """The table to compose on: the player's private view if their secrets can be read, else the
-    public view.  Returns (table, private)."""
+    public view.  Returns (table, private).  ``opener``: decrypts the secrets instead of ``key``'s
+    file (a key a passphrase opened, held in memory)."""
     table = Table.load_public(gd)
     if player not in table.players:
         raise TurnError(f"no player {player!r} in this game; players: {', '.join(table.players)}")
@@ -89,7 +91,12 @@ def player_table(gd: GameDir, player: str, key: Path | None, secrets: Path | Non
         raw = source.read_bytes()
     except OSError as exc:
         raise TurnError(f"cannot read your secrets {source}: {exc.strerror}") from None
-    text = _decrypt(raw, key, source) if _is_age(raw) else raw.decode("utf-8", errors="replace")
+    if not _is_age(raw):
+        text = raw.decode("utf-8", errors="replace")
+    elif opener is not None:
+        text = opener(raw).decode("utf-8", errors="replace")
+    else:
+        text = _decrypt(raw, key, source)
     data = read_private_view(text)
     if data.get("game") != table.game_id or data.get("player") != player:
         raise TurnError(f"{source} holds the secrets of {data.get('player')} in game {data.get('game')}, "
