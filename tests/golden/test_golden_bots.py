@@ -46,7 +46,7 @@ SIMULATED: dict[str, dict[str, str]] = {
     "atlantis": {"random": "265:2baa494f5e3cf753bd81d4ea", "greedy": "265:a4fa5e338682b13e68e68d34"},
     "atlantis-1986": {"random": "220:5e6b7baaaea65239e561b20f", "greedy": "226:4f2f83a70a6f7ced860d957e"},
     "space-attack": {"random": "289:14a12acac80fd33b4051a7f1", "greedy": "274:116307308ef82998cf8dd1ba"},
-    "space-swarm": {"random": "172:b7f391101297471f7fff388f", "greedy": "144:48a1cbf6f2adb519fd0005db"},
+    "space-swarm": {"random": "172:d23535a4fb9a99731f9f98f5", "greedy": "144:5942b5b2ccacefda360e0a61"},   # event_phase joined the options (space-swarm/2)
 }
 
 

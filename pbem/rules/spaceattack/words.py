@@ -107,6 +107,9 @@ class Words(TurnRules):
             return ", ".join(f"{k}={v}" for k, v in ev.items())
         fields = {k: (", ".join(str(x) for x in v) if isinstance(v, list) else v) for k, v in ev.items()}
         fields.setdefault("player", "")
+        for key in ("cause", "reason"):               # logged in the core's words, read in Space Attack's
+            if isinstance(fields.get(key), str):
+                fields[key] = self.shown(fields[key])
         drifting = f"; {fields['swimmers']} now drifting" if ev.get("swimmers") else ""
         fields["fell"] = fields["swim"] = drifting
         if isinstance(ev.get("back"), str):

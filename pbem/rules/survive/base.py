@@ -143,6 +143,24 @@ class SurviveBase(ABC, Generic[StateT]):
         """The game's word for ``key`` (:attr:`vocabulary`)."""
         return self.vocabulary[key]
 
+    #: the phrases a logged event carries as its ``cause`` or ``reason``, made of word keys: the log
+    #: is a file format, so they are logged in the Survive core's words whatever the game (a game
+    #: begun under an earlier pbem replays to the same events), and shown in the game's own words
+    LOGGED_PHRASES: ClassVar[tuple[tuple[str, ...], ...]] = (
+        ("sailed", " into a ", "sea creature"), ("swam", " into a ", "sea creature"),
+        ("no ", "terrain tiles", " left"), ("no ", "explorers", " left"))
+
+    def logged(self, *parts: str) -> str:
+        """A logged phrase: word keys in the core's words, the rest as it is (see LOGGED_PHRASES)."""
+        return "".join(SURVIVE_WORDS.get(part, part) for part in parts)
+
+    def shown(self, logged: str) -> str:
+        """A logged phrase in the game's own words (a table, no pattern: LOGGED_PHRASES)."""
+        for parts in self.LOGGED_PHRASES:
+            if logged == self.logged(*parts):
+                return "".join(self.vocabulary.get(part, part) for part in parts)
+        return logged
+
     def __init__(self, data: SurviveData, option_specs: Sequence[OptionSpec]) -> None:
         self.data = data
         self.board = data.board

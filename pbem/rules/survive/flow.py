@@ -79,7 +79,7 @@ class TurnFlow(TileRules[StateT]):
         if self.explorers_in_play(state, state.turn.player):
             return True
         events.append(event({"event": "skip", "player": state.turn.player, "step": STEP_MOVE,
-                             "reason": f"no {self.word('explorers')} left"}))
+                             "reason": self.logged("no ", "explorers", " left")}))
         return False
 
     def explorers_in_play(self, state: StateT, player: str) -> list[str]:

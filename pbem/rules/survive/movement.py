@@ -123,7 +123,7 @@ class MovementRules(SetupRules[StateT]):
         passengers becoming Swimmers"."""
         state.put_boat(boat, SEA, cell)
         if self.ship_stops(state, boat, cell):
-            self.capsize(state, boat, events, cause=f"{self.word('sailed')} into a {self.word('sea creature')}")
+            self.capsize(state, boat, events, cause=self.logged("sailed", " into a ", "sea creature"))
 
     def capsize(self, state: StateT, boat: str, events: Events, cause: str) -> None:
         """The ship leaves the game; its passengers fall into its space as swimmers."""
@@ -454,7 +454,7 @@ class MovementRules(SetupRules[StateT]):
         state.turn.swum.append(handle)
         if self.deadly_for_swimmers(state, cell):
             self.lose_explorers(state, self.unprotected(state, [handle]), cell, events,
-                                cause=f"{self.word('swam')} into a {self.word('sea creature')}")
+                                cause=self.logged("swam", " into a ", "sea creature"))
 
     def do_done(self, state: StateT, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         if action["done"] != "move":

@@ -474,5 +474,5 @@ class TileRules(CreatureRules[StateT]):
         if any(t.where == ISLAND for t in state.tiles.values()):
             return True
         events.append(event({"event": "skip", "player": state.turn.player, "step": STEP_REMOVE,
-                             "reason": f"no {self.word('terrain tiles')} left"}))
+                             "reason": self.logged("no ", "terrain tiles", " left")}))
         return False

@@ -298,6 +298,9 @@ class ViewRules(TurnFlow[StateT]):
             return ", ".join(f"{k}={v}" for k, v in ev.items())
         fields = {k: (", ".join(str(x) for x in v) if isinstance(v, list) else v) for k, v in ev.items()}
         fields.setdefault("player", "")
+        for key in ("cause", "reason"):               # logged in the core's words, read in the game's
+            if isinstance(fields.get(key), str):
+                fields[key] = self.shown(fields[key])
         fields["fell"] = f"; {fields['swimmers']} now swimming" if ev.get("swimmers") else ""
         fields["swim"] = f"; {fields['swimmers']} now swimming" if ev.get("swimmers") else ""
         fields["secret"] = f" ({ev['back']})" if ev.get("back") else ""
