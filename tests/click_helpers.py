@@ -32,7 +32,10 @@ def page_data(html: str) -> dict[str, Any]:
     """The JSON the page carries (``<script type="application/json" id="pbem-click-data">``)."""
     found = re.search(r'<script type="application/json" id="pbem-click-data">(.*?)</script>', html, re.DOTALL)
     assert found is not None, "the page has no click-to-move data"
-    return dict(json.loads(found.group(1)))
+    data = dict(json.loads(found.group(1)))
+    if data.get("family") == "graph":      # the generic model's data (the choice graph) read as before
+        data = {**data, **data["model"]}
+    return data
 
 
 def expand(numbers: list[int]) -> list[int]:
