@@ -161,8 +161,24 @@
 
   // --- the set-up in one message: every placement to come, as one preference list
   let plan = null;
-  function planLines() {
-    return plan ? plan.flatMap((g) => g.order.map((k) => g.texts[k])) : [];
+  const MAX_ENTRIES = 100;                           // a preference list's longest (pbem.core.preferences)
+  function planLines() {          // the player's entries, then fall-backs: each other space for any piece still off
+    if (!plan || !plan.some((g) => g.order.length)) { return []; }
+    const out = plan.flatMap((g) => g.order.map((k) => g.texts[k]));
+    const index = plan.map((g) => new Map(g.pairs.map(([p, s], k) => [p + " " + s, k])));
+    const spare = MAX_ENTRIES - out.length, groups = plan.filter((g) => g.order.length);
+    for (const [gi, g] of plan.entries()) {
+      if (!g.order.length) { continue; }
+      const pieces = [...new Set(g.pairs.map(([p]) => p))], used = new Set(g.order.map((k) => g.pairs[k][1]));
+      let room = Math.floor(spare / groups.length);
+      for (const s of [...new Set(g.pairs.map(([, t]) => t))].filter((t) => !used.has(t))) {
+        const row = pieces.map((p) => index[gi].get(p + " " + s)).filter((k) => k !== undefined);
+        if (row.length > room) { break; }
+        room -= row.length;
+        out.push(...row.map((k) => g.texts[k]));
+      }
+    }
+    return out;
   }
   function buildPlan() {
     const box = $("pbem-setup");
@@ -173,16 +189,30 @@
       const pairs = g.pairs || g.pieces.flatMap((_, p) => g.spots.map((__, s) => [p, s]));
       const texts = pairs.map(([p, s], k) => (typeof g.text === "string" ? fill(g.text, g.pieces[p], g.spots[s]) : g.text[k]));
       const words = pairs.map(([p, s], k) => (typeof g.words === "string" ? fill(g.words, g.pieces[p], g.spots[s]) : g.words[k]));
-      return { prompt: g.prompt, pairs, texts, words, order: [] };
+      return { prompt: g.prompt, pairs, texts, words, order: [], pieces: g.pieces, spots: g.spots };
     });
     const set = el("fieldset", box);
     el("legend", set, "Your whole set-up in one message");
     el("p", set, "Add the placements you want, best first; the moderator takes the first of them that is still open each time it is your turn to place. Move them up and down to reorder.");
     plan.forEach((g, gi) => {
-      const p = el("p", set), label = el("label", p, g.prompt + " "), sel = el("select", p);
-      sel.id = label.htmlFor = "pbem-plan-" + gi;
-      g.words.forEach((w, k) => sel.add(new Option(w, String(k))));
-      button("Add", () => { const k = Number(sel.value); if (!g.order.includes(k)) { g.order.push(k); } drawPlan(); show(); }, p);
+      const p = el("p", set);
+      el("span", p, g.prompt + ": ");
+      const pick = (what, names) => {
+        const label = el("label", p, what + " "), sel = el("select", p);
+        sel.id = label.htmlFor = "pbem-plan-" + gi + "-" + what;
+        names.forEach((n, k) => sel.add(new Option(n, String(k))));
+        el("span", p, " ");
+        return sel;
+      };
+      const piece = pick("piece", g.pieces.map((h) => ((D.setup.groups[gi].looks || {})[h] || {}).title || h)), spot = pick("space", g.spots);
+      const index = new Map(g.pairs.map(([a, b], k) => [a + " " + b, k]));
+      const add = button("Add", () => {
+        const k = index.get(piece.value + " " + spot.value);
+        if (k !== undefined && !g.order.includes(k)) { g.order.push(k); }
+        note(k === undefined ? "that piece may not go there" : "");
+        drawPlan(); show();
+      }, p);
+      add.id = "pbem-plan-" + gi + "-add";
       g.list = el("ol", set);
       g.list.className = "pbem-plan";
     });
@@ -246,7 +276,7 @@
     const state = now(), box = $("pbem-choices"), list = $("pbem-all");
     const decision = stopped() ? null : M.decision(state);
     const legal = stopped() || decision === null ? null : M.legal(state);
-    const end = stopped() ? "stop" : decision === null ? "done" : legal === null ? "cut" : "";
+    const end = stopped() || (legal && !legal.length) ? "stop" : decision === null ? "done" : legal === null ? "cut" : "";
     choices = legal ? legal.map((action) => ({ action, words: M.words(state, action), place: M.places(state, action) })) : [];
     if (overlay) { overlay.replaceChildren(); drawPieces(state); drawSteps(); }
     $("pbem-status").textContent = end ? STATUS[end] : (steps.length ? "Choice " + (steps.length + 1) + ": " : "") + decision.prompt

@@ -309,6 +309,10 @@ def test_the_page_offers_exactly_the_legal_actions_at_random_points(tmp_path, ke
         page = tmp_path / f"{name}-{steps}.html"
         page.write_bytes(html)
         browser.get(page.as_uri())
+        shown = browser.execute_script(
+            "return [...document.querySelectorAll('#pbem-choices button, #pbem-all option, #pbem-status')]"
+            ".map((e) => e.textContent);")
+        assert shown and not [t for t in shown if "{" in t or "[" in t], (name, steps, shown)   # words, not syntax
         offered = browser.execute_script(EXPLORE)
         legal = [dump_flow(a) for a in table.game.legal_actions(point[0], player)]
         assert sorted(set(offered)) == sorted(legal), (name, steps, set(offered) ^ set(legal))
@@ -382,3 +386,4 @@ def test_a_game_with_a_turn_model_gets_its_page_worked_out_in_the_browser(tmp_pa
     assert browser.find_elements(By.CSS_SELECTOR, "svg.pbem-board g.pbem-gone") == []
     assert browser.find_elements(By.CSS_SELECTOR, "#pbem-history li") == []
     assert console_errors(browser) == []
+

@@ -41,7 +41,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from pbem.store.table import Table
 
 __all__ = ["ClickPage", "MAIL_CAPS", "SHOW_CAPS", "click_page", "smaller", "move_file_name", "sign_command",
-           "model_code", "graph_choices", "graph_model", "page_script", "COMPLETE", "STOPS", "CUTS", "GRAPH"]
+           "model_code", "graph_choices", "graph_model", "page_prompt", "page_script", "COMPLETE", "STOPS", "CUTS", "GRAPH"]
 
 #: the page mailed to a player (and written to the game folder): small, so that the digest
 #: message stays under 100 KB (docs/email.md); the first choices are always all there
@@ -149,7 +149,22 @@ def graph_model(game: Game[Any], view: Mapping[str, Any], graph: ChoiceGraph) ->
     """The generic model's data: the graph (:func:`pbem.views.choicegraph.graph_data`) and the
     pieces on the player's board (``templates/turnmodel/graph.js``)."""
     picture = game.board_picture(view)
-    return {**graph_data(graph), "pieces": [_piece_data(p, c.label, "") for c in picture.cells for p in c.pieces]}
+    data = graph_data(graph)
+    return {**data, "prompts": [page_prompt(p) for p in data["prompts"]],
+            "pieces": [_piece_data(p, c.label, "") for c in picture.cells for p in c.pieces]}
+
+
+_TRAILING = re.compile(r"(?:[\s:;,(\-]|\b(?:or|e\.g\.|like|such as|then|\.\.\.))+$")
+
+
+def page_prompt(prompt: str) -> str:
+    """A decision's prompt as the page shows it: up to its examples in move-file syntax (the
+    page shows each choice in words on its own button), e.g. "step 2: 2 movement point(s) left:
+    {move: b1, to: G5} or {done: move}" -> "step 2: 2 movement point(s) left"."""
+    if "{" not in prompt:
+        return prompt
+    head = _TRAILING.sub("", prompt[:prompt.index("{")])
+    return head or "Your choice"
 
 
 def _page(table: Table, player: str, view: Mapping[str, Any], family: str, parts: dict[str, Any], choices: str,

@@ -128,7 +128,7 @@
     decision(state) {
       if (state.n === DONE) { return null; }
       const here = node(state);
-      return { kind: "", prompt: here ? here.prompt : "", player: state.player };
+      return { kind: "", prompt: here ? here.stop || here.prompt : "", player: state.player };
     },
     legal(state) {
       const here = node(state);
