@@ -10,7 +10,7 @@
   const panel = $("pbem-click");
   const el = (tag, parent, text) => { const e = parent.appendChild(document.createElement(tag)); if (text !== undefined) { e.textContent = text; } return e; };
 
-  // --- the move file's text of an action (pbem.base.yamlio.dump_flow, for the plain values actions use)
+  // <family> (a family model's page: the move file's text of an action, as pbem.base.yamlio.dump_flow writes the plain values actions use)
   const PLAIN = /^[A-Za-z0-9_][A-Za-z0-9_.@+\-/ ]*$/;
   const RESERVED = /^(?:true|True|TRUE|false|False|FALSE|~|null|Null|NULL|y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|[-+]?[0-9][0-9_.:eE+-]*|\.(?:inf|Inf|INF|nan|NaN|NAN))$/;
   function flow(v) {
@@ -21,6 +21,7 @@
     const s = String(v);
     return PLAIN.test(s) && !RESERVED.test(s) && !s.endsWith(" ") ? s : "'" + s.replace(/'/g, "''") + "'";
   }
+  // </family>
 
   const start = M.start(D.model, D.view || null, D.player);
   const lineOf = (state, action) => (M.text ? M.text(state, action) : flow(action));
@@ -159,26 +160,27 @@
   }
   const firstForm = (M.forms(start) || []).find((f) => f.when !== "ahead") || null;
 
-  // --- the set-up in one message: every placement to come, as one preference list
+  // <setup> (a set-up round's page: every placement to come, as one preference list)
   let plan = null;
   const MAX_ENTRIES = 100;                           // a preference list's longest (pbem.core.preferences)
-  function planLines() {          // the player's entries, then fall-backs: each other space for any piece still off
+  function planLines() {          // each entry, then the same piece on the next spaces no entry names, should its be taken
     if (!plan || !plan.some((g) => g.order.length)) { return []; }
-    const out = plan.flatMap((g) => g.order.map((k) => g.texts[k]));
-    const index = plan.map((g) => new Map(g.pairs.map(([p, s], k) => [p + " " + s, k])));
-    const spare = MAX_ENTRIES - out.length, groups = plan.filter((g) => g.order.length);
-    for (const [gi, g] of plan.entries()) {
-      if (!g.order.length) { continue; }
-      const pieces = [...new Set(g.pairs.map(([p]) => p))], used = new Set(g.order.map((k) => g.pairs[k][1]));
-      let room = Math.floor(spare / groups.length);
-      for (const s of [...new Set(g.pairs.map(([, t]) => t))].filter((t) => !used.has(t))) {
-        const row = pieces.map((p) => index[gi].get(p + " " + s)).filter((k) => k !== undefined);
-        if (row.length > room) { break; }
-        room -= row.length;
-        out.push(...row.map((k) => g.texts[k]));
+    const out = [], entries = plan.reduce((n, g) => n + g.order.length, 0);
+    const FALLBACKS = Math.max(0, Math.floor((MAX_ENTRIES - entries) / entries));   // as many as the list holds
+    for (const g of plan) {
+      const index = new Map(g.pairs.map(([p, s], k) => [p + " " + s, k]));
+      const named = new Set(g.order.map((k) => g.pairs[k][1]));
+      for (const k of g.order) {
+        out.push(g.texts[k]);
+        const [p, s] = g.pairs[k];
+        let left = FALLBACKS;
+        for (let d = 1; left > 0 && d < g.spots.length; d++) {
+          const t = (s + d) % g.spots.length, f = index.get(p + " " + t);
+          if (!named.has(t) && f !== undefined) { out.push(g.texts[f]); left--; }
+        }
       }
     }
-    return out;
+    return out.slice(0, MAX_ENTRIES);
   }
   function buildPlan() {
     const box = $("pbem-setup");
@@ -231,10 +233,12 @@
     }
   }
 
+  // </setup>
+
   // --- the move file
   function actions() {
     const out = [firstForm ? formAction(firstForm, first, true) : ""];
-    const lines = planLines();
+    const lines = D.setup ? planLines() : [];
     if (lines.length) { out.push("{prefer: [" + lines.join(", ") + "]}"); } else { out.push(...steps.map((s) => s.text)); }
     if (aheadForm && stopped()) { out.push(formAction(aheadForm, ahead, false)); }
     return out.filter((a) => a);
@@ -250,7 +254,7 @@
     $("pbem-save").disabled = $("pbem-copy").disabled = !actions().length;
   }
 
-  // --- whether the page holds the whole turn: complete, stop or cut (data-choices)
+  // <family> (whether the page holds the whole turn: complete, stop or cut; the graph model's page has it already)
   function worksOut() {
     if (M.choices) { return M.choices(start); }
     let seen = 0, stop = false;
@@ -266,6 +270,7 @@
     return queue.length ? "cut" : stop ? "stop" : "complete";
   }
   if (!panel.dataset.choices) { panel.dataset.choices = worksOut(); }
+  // </family>
 
   const STATUS = {
     stop: "Your move stops here: what comes next depends on a die roll or a hidden tile. The moderator applies it and asks you again if there is more to decide. Save the move.",
@@ -339,6 +344,6 @@
     el("summary", box, firstForm.title);
     buildForm(firstForm, first, el("div", box), false);
   }
-  buildPlan();
+  if (D.setup) { buildPlan(); }
   render();
 })();

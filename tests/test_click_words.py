@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from click_helpers import random_point
+from click_helpers import page_words, random_point
 from pbem.core.actionwords import action_words, plain_words, value_words
 from pbem.core.actiontext import action_text
 from pbem.core.registry import load_game
@@ -40,6 +40,10 @@ def test_no_button_or_prompt_shows_move_file_syntax(name, players, options):
             assert graph is not None
             data = graph_model(game, game.view(state, player), graph)
             pages += 1
+            if data["words"]:               # the words as the page puts them together are the engine's
+                shown = page_words(data)
+                used = {a for n in graph.nodes for a in n.actions}
+                assert all(shown[a] == graph.words[a] for a in used)
             for prompt in data["prompts"]:
                 assert not any(c in prompt for c in SYNTAX), (name, steps, prompt)
             for node in graph.nodes:

@@ -69,10 +69,26 @@ def _compact(code: str) -> str:
     return "\n".join(line for line in lines if line and not line.startswith("//"))
 
 
+SECTIONS = ("family", "setup")     # the parts of templates/click.js only some pages need
+
+
 @lru_cache(maxsize=None)
-def page_script() -> str:
-    """The page's script (``templates/click.js``)."""
-    return _compact((templates_dir() / "click.js").read_text(encoding="utf-8"))
+def page_script(keep: tuple[str, ...] = SECTIONS) -> str:
+    """The page's script (``templates/click.js``) with only the sections ``keep`` names of those
+    marked ``// <name>`` ... ``// </name>`` in it: a family model's page needs its own move-file
+    writer and works out its data-choices; a set-up page has the set-up plan."""
+    out, skipping = [], ""
+    for line in (templates_dir() / "click.js").read_text(encoding="utf-8").splitlines():
+        mark = _SECTION.match(line)
+        if mark is not None:
+            skipping = "" if mark.group(1) else ("" if mark.group(2) in keep else mark.group(2))
+            continue
+        if not skipping:
+            out.append(line)
+    return _compact("\n".join(out))
+
+
+_SECTION = re.compile(r"\s*// <(/?)([a-z]+)>")
 
 
 @dataclass(frozen=True)
@@ -96,8 +112,9 @@ class ClickPage:
 
     @property
     def script(self) -> str:
-        """The page's own JS over the model API (``templates/click.js``), the same in every page."""
-        return page_script()
+        """The page's own JS over the model API (``templates/click.js``): its sections this page needs."""
+        keep = (("family",) if self.graph is None else ()) + (("setup",) if "setup" in self.data else ())
+        return page_script(keep)
 
     @property
     def cut(self) -> bool:

@@ -105,10 +105,13 @@
       nodes.push({ acts, at, after: acts.map((a, k) => (Array.isArray(n[4]) ? n[4][k] : n[4])),
                    prompt: D.prompts[n[3]], ahead: n.length > 6 ? n[6] : -1, stop: n[7] || "" });
     }
+    const DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz";
+    const words = (D.words || []).map((w, a) => (typeof w === "number"      // the words with the action's values put in
+      ? D.wshapes[w].replace(/#(.)/g, (_, c) => (c === "#" ? "#" : N[codes[a][1 + DIGITS.indexOf(c)]])) : w));
     const actions = texts.map((t) => (t ? readFlow(t) : null));
     const number = new Map();
     actions.forEach((a, k) => { if (a) { number.set(JSON.stringify(a), k); } });
-    return { D, texts, places, nodes, actions, number, pieces: D.pieces || [] };
+    return { D, texts, words, places, nodes, actions, number, pieces: D.pieces || [] };
   }
 
   const G = (state) => graphs[state.g];
@@ -149,8 +152,8 @@
     },
     text(state, action) { return G(state).texts[numberOf(state, action)]; },
     words(state, action) {
-      const a = numberOf(state, action), w = G(state).D.words || [];
-      return w[a] || G(state).texts[a];
+      const a = numberOf(state, action);
+      return G(state).words[a] || G(state).texts[a];
     },
     places(state, action) {
       const p = G(state).places[numberOf(state, action)];
