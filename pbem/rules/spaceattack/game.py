@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from pbem.rules.survive.words import PHRASES as SURVIVE_PHRASES
-from pbem.rules.spaceattack.words import in_our_words
 from pbem.game import OptionError, OptionSpec, Section
 from pbem.rules.spaceattack.data import SpaceAttackData, load, map_names
 from pbem.rules.spaceattack.position_check import SpaceAttackPositionCheck
@@ -72,9 +71,6 @@ class SpaceAttackGame(SurviveGame[SpaceAttackState]):
                else f"Deploy {a['deploy']}" + (f" to {a['to']}" if "to" in a else ""),
                "fire": lambda a: f"Fire turret {a['fire']} at {a['at']}",
                "steal": lambda a: "Steal nothing" if a["steal"] == "none" else f"Steal tile {a['steal']}"}
-
-    def describe_action(self, action: Mapping[str, Any]) -> str:
-        return in_our_words(super().describe_action(action))
 
     # --- one data set per station map --------------------------------------------------------
     def data_variant(self, options: Mapping[str, str]) -> str:
