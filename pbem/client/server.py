@@ -37,11 +37,10 @@ from pbem.client import fetch as fetching
 from pbem.client.config import PlayConfig, PlayedGame
 from pbem.client.history import History, history
 from pbem.client.send import send
-from pbem.client.session import load_table, step
+from pbem.client.session import board_svg, load_table, step
 from pbem.core.engine import pending_players
 from pbem.store.gamedir import GameDir
 from pbem.store.table import Table
-from pbem.views.render.hexmap_svg import render_svg
 from pbem.views.replay import build_replay, render_replay
 
 MAX_BODY = 64 * 1024
@@ -148,7 +147,7 @@ class PlayApp:
         if found is None:
             raise RequestError(f"your copy holds no view of yours at or before entry {index}")
         as_of, view = found
-        return {"index": index, "as_of": as_of, "board_svg": render_svg(held.table.game.board_picture(view))}
+        return {"index": index, "as_of": as_of, "board_svg": board_svg(held.table.game.board_picture(view))}
 
     def replay_page(self, name: str) -> str:
         game = self.config.game(name)

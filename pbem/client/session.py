@@ -15,6 +15,7 @@ from pbem.base.errors import PbemError
 from pbem.base.yamlio import dump_flow
 from pbem.client.config import PlayedGame
 from pbem.core.engine import Rejected, pending_players
+from pbem.core.picture import BoardPicture
 from pbem.pipeline.turn import player_table
 from pbem.store.gamedir import GameDir
 from pbem.store.table import Table
@@ -51,6 +52,11 @@ class TurnStep:
                 "notes": self.notes}
 
 
+def board_svg(picture: BoardPicture | None) -> str:
+    """The board as SVG for the page ('' for a game without a board: its sections say it all)."""
+    return render_svg(picture) if picture is not None else ""
+
+
 def load_table(game: PlayedGame) -> tuple[Table, bool]:
     """The player's table: their private view when their secrets open with their key."""
     gd = GameDir(game.folder)
@@ -79,5 +85,5 @@ def step(table: Table, player: str, actions: list[dict[str, Any]], private: bool
         actions=[dict(a) for a in actions], done=[game.describe_action(a) for a in actions],
         events=list(composer.events),
         choices=[{"action": dict(a), "words": game.describe_action(a)} for a in now.choices],
-        stop=now.stop, board_svg=render_svg(game.board_picture(view)),
+        stop=now.stop, board_svg=board_svg(game.board_picture(view)),
         move_preview="actions:\n" + "".join(f"  - {dump_flow(a)}\n" for a in actions), notes=notes)
