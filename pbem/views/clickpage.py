@@ -168,7 +168,8 @@ def graph_model(game: Game[Any], view: Mapping[str, Any], graph: ChoiceGraph) ->
     picture = game.board_picture(view)
     data = graph_data(graph)
     return {**data, "prompts": [page_prompt(p) for p in data["prompts"]],
-            "pieces": [_piece_data(p, c.label, "") for c in picture.cells for p in c.pieces]}
+            "pieces": [_piece_data(p, c.label, "") for c in (picture.cells if picture is not None else [])
+                       for p in c.pieces]}
 
 
 _TRAILING = re.compile(r"(?:[\s:;,(\-]|\b(?:or|e\.g\.|like|such as|then|\.\.\.))+$")

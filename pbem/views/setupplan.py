@@ -69,7 +69,8 @@ def _looks(game: Game[Any], state: Any, player: str, group: PlanGroup, legal: Se
         except (Rejected, NeedsSecret):
             continue
         picture = game.board_picture(game.view(trial, player))
-        found = next((p for c in picture.cells for p in c.pieces if p.handle == piece), None)
+        cells = picture.cells if picture is not None else []          # a game without a board
+        found = next((p for c in cells for p in c.pieces if p.handle == piece), None)
         if found is not None:
             out.append(found)
     return out
