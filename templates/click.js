@@ -277,6 +277,13 @@
     done: "Your part is done: save the move, sign it and send it.",
     cut: "This page has your choices only this far. Save the move as it is (the moderator applies it and your next digest goes on from there), or write the rest by hand, or use pbem turn.",
   };
+  // a decision's prompt up to its examples in move-file syntax, as pbem.views.clickpage.page_prompt
+  // cuts the generic model's (a family model's prompt may carry them too: the buttons are the words)
+  const TRAILING = /(?:[\s:;,(\-]|\b(?:or|e\.g\.|like|such as|then|\.\.\.))+$/;
+  function pagePrompt(prompt) {
+    const at = prompt.indexOf("{");
+    return at < 0 ? prompt : prompt.slice(0, at).replace(TRAILING, "") || "Your choice";
+  }
   function render() {
     const state = now(), box = $("pbem-choices"), list = $("pbem-all");
     const decision = stopped() ? null : M.decision(state);
@@ -284,7 +291,7 @@
     const end = stopped() || (legal && !legal.length) ? "stop" : decision === null ? "done" : legal === null ? "cut" : "";
     choices = legal ? legal.map((action) => ({ action, words: M.words(state, action), place: M.places(state, action) })) : [];
     if (overlay) { overlay.replaceChildren(); drawPieces(state); drawSteps(); }
-    $("pbem-status").textContent = end ? STATUS[end] : (steps.length ? "Choice " + (steps.length + 1) + ": " : "") + decision.prompt
+    $("pbem-status").textContent = end ? STATUS[end] : (steps.length ? "Choice " + (steps.length + 1) + ": " : "") + pagePrompt(decision.prompt)
       + (picked !== null ? ". " + picked + " is picked: choose where it goes (marked with a dot), or press Escape." : "");
     panel.dataset.now = end || "choose";
     const history = $("pbem-history");
