@@ -32,7 +32,25 @@ def page_data(html: str) -> dict[str, Any]:
     """The JSON the page carries (``<script type="application/json" id="pbem-click-data">``)."""
     found = re.search(r'<script type="application/json" id="pbem-click-data">(.*?)</script>', html, re.DOTALL)
     assert found is not None, "the page has no click-to-move data"
-    return dict(json.loads(found.group(1)))
+    data = dict(json.loads(found.group(1)))
+    if data.get("family") == "graph":      # the generic model's data (the choice graph) read as before
+        data = {**data, **data["model"]}
+    if data.get("words"):                  # each action's words, as the page puts them together
+        data["words"] = page_words(data)
+    return data
+
+
+def page_words(data: dict[str, Any]) -> list[str]:
+    """How each action reads: its words, or a shape in ``wshapes`` with its values put in."""
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = []
+    for w, a in zip(data["words"], page_actions(data)):
+        if isinstance(w, int):
+            values = [data["names"][v] for v in a[1:]] if isinstance(a, list) else []
+            w = re.sub(r"#(.)", lambda m: "#" if m.group(1) == "#" else values[digits.index(m.group(1))],
+                       data["wshapes"][w])
+        out.append(w)
+    return out
 
 
 def expand(numbers: list[int]) -> list[int]:

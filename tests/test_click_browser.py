@@ -309,6 +309,10 @@ def test_the_page_offers_exactly_the_legal_actions_at_random_points(tmp_path, ke
         page = tmp_path / f"{name}-{steps}.html"
         page.write_bytes(html)
         browser.get(page.as_uri())
+        shown = browser.execute_script(
+            "return [...document.querySelectorAll('#pbem-choices button, #pbem-all option, #pbem-status')]"
+            ".map((e) => e.textContent);")
+        assert shown and not [t for t in shown if "{" in t or "[" in t], (name, steps, shown)   # words, not syntax
         offered = browser.execute_script(EXPLORE)
         legal = [dump_flow(a) for a in table.game.legal_actions(point[0], player)]
         assert sorted(set(offered)) == sorted(legal), (name, steps, set(offered) ^ set(legal))
@@ -323,3 +327,63 @@ def test_the_page_offers_exactly_the_legal_actions_at_random_points(tmp_path, ke
 
 def data_head(html: bytes) -> str:
     return str(page_data(html.decode())["head"])
+
+
+def test_a_game_with_a_turn_model_gets_its_page_worked_out_in_the_browser(tmp_path, key_pool, browser, monkeypatch):
+    """A game whose Game.turn_model gives a model: the page carries that family's script and data
+    (here the generic model's, given as a family model would be), builds no graph on the
+    moderator's side, says on opening whether it holds the whole turn (data-choices), offers
+    exactly the legal actions, moves the piece on the board as it is clicked, and Undo puts it back."""
+    from pbem.core.turnmodel import TurnModel
+    from pbem.views import clickpage
+    from pbem.views.choicegraph import build_graph
+    from pbem.views.clickpage import graph_choices, graph_model
+
+    name, players, options, seed = "atlantis", ["red", "blue", "green"], {}, b"e2" * 16
+    gd = new_game(tmp_path / "game", name, key_pool, players, seed=seed, options=options)
+    table = Table.load(gd)
+    for steps in range(40, 140):        # a decision with a piece to move
+        point = random_point(table.game, players, options, seed, steps, random.Random(seed))
+        assert point is not None
+        graph = build_graph(table.game, point[0], point[1], SHOW_CAPS)
+        assert graph is not None
+        if any(m.startswith("{move:") for m in (graph.texts[a] for a in graph.nodes[0].actions)):
+            break
+    table.state, player = table.game.copy_state(point[0]), point[1]
+    data = graph_model(table.game, table.game.view(point[0], player), graph)
+    monkeypatch.setattr(table.game, "turn_model", lambda view, who: TurnModel("graph", data))
+    monkeypatch.setattr(clickpage, "build_graph", lambda *a, **k: (_ for _ in ()).throw(AssertionError("no graph")))
+    ctx = digest_context(table, player, history=BoardHistory(table, []), clicks=SHOW_CAPS)
+    page = tmp_path / "page.html"
+    page.write_bytes(render_digest(ctx, "html").encode())
+    browser.get(page.as_uri())
+    panel = browser.find_element(By.ID, "pbem-click")
+    assert panel.get_attribute("data-family") == "graph"
+    assert panel.get_attribute("data-choices") == graph_choices(graph)       # worked out on opening
+    offered = browser.execute_script(EXPLORE)
+    legal = [dump_flow(a) for a in table.game.legal_actions(point[0], player)]
+    assert sorted(set(offered)) == sorted(legal)
+    # a move clicked: the piece is drawn where it goes, its old drawing faded; Undo puts it back
+    shown = page_data(page.read_text())
+    first = page_nodes({**shown, **shown["model"]})[0]
+    places = page_places({**shown, **shown["model"]})
+    piece, to, _tile = next(places[a] for a in first.acts if places[a] and places[a][0] and places[a][1]
+                            and first.at.get(places[a][0]))
+    click = "arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}));"
+    browser.execute_script(click, space(browser, "pbem-pick", first.at[piece]))
+    if choices(browser, "pick " + piece):
+        choices(browser, "pick " + piece)[0].click()
+    browser.execute_script(click, space(browser, "pbem-to", to))
+    if "which one" in browser.find_element(By.ID, "pbem-choices").text:
+        browser.find_elements(By.CSS_SELECTOR, "#pbem-choices button")[0].click()
+    moving = browser.find_elements(By.CSS_SELECTOR, "svg.pbem-board g.pbem-moving")
+    assert len(moving) == 1 and moving[0].find_element(By.TAG_NAME, "title").get_attribute("textContent")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "svg.pbem-board g.pbem-gone")) == 1
+    history = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#pbem-history li")]
+    assert len(history) == 1 and to in history[0]
+    browser.find_element(By.ID, "pbem-undo").click()
+    assert browser.find_elements(By.CSS_SELECTOR, "svg.pbem-board g.pbem-moving") == []
+    assert browser.find_elements(By.CSS_SELECTOR, "svg.pbem-board g.pbem-gone") == []
+    assert browser.find_elements(By.CSS_SELECTOR, "#pbem-history li") == []
+    assert console_errors(browser) == []
+

@@ -13,6 +13,7 @@ import pytest
 from crypto_helpers import require_tool
 from pipeline_helpers import new_game
 
+from pbem.store.movefile import parse_move
 from pbem.core.engine import Rejected
 from pbem.pipeline.submit import read_move_files, submit
 from pbem.store.gamedir import GameDir
@@ -160,8 +161,9 @@ def test_every_game_composes_its_first_turn_in_the_terminal_and_the_moderator_ac
     assert proc.returncode == 0, proc.stderr
     records = [json.loads(line) for line in proc.stdout.splitlines()]
     assert records[0]["choices"] and records[-1]["done"] is True
-    first = records[0]["choices"][0]["text"]
+    first = records[0]["choices"][0]["action"]                   # ("text": how it reads, in words)
+    assert "{" not in records[0]["choices"][0]["text"]
     raw, sig = read_move_files(tmp_path / "move.yaml", None)
-    assert f"- {first}".encode() in raw and sig.startswith("-----BEGIN SSH SIGNATURE-----")
+    assert parse_move(raw).actions == [first] and sig.startswith("-----BEGIN SSH SIGNATURE-----")
     receipt = submit(gd, raw, sig)
     assert receipt.index == 1 and receipt.player == player

@@ -506,6 +506,26 @@ def _fill(shape: str, values: list[str]) -> str:
     return "".join(p + (values[k] if k < len(values) else "") for k, p in enumerate(parts))
 
 
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+_WORD_REF = re.compile(r"#(.)")
+
+
+def _word_shape(words: str, values: list[str]) -> str | None:
+    """How an action reads with each of its values a ``#k`` (k its number among the values, a
+    digit or letter; ``##`` a ``#``): "Place #0 on #1"; None where that does not give the words back."""
+    if not values or len(values) > len(_DIGITS):
+        return None
+    tokens = sorted(set(values), key=len, reverse=True)
+    pattern = re.compile(r"(?<![A-Za-z0-9_@.+-])(" + "|".join(re.escape(v) for v in tokens) + r")(?![A-Za-z0-9_@.+-])")
+    shape = pattern.sub(lambda m: "#" + _DIGITS[values.index(m.group(1))], words.replace("#", "#\0"))
+    shape = shape.replace("#\0", "##")
+    return shape if shape != words and _word_fill(shape, values) == words else None
+
+
+def _word_fill(shape: str, values: list[str]) -> str:
+    return _WORD_REF.sub(lambda m: "#" if m.group(1) == "#" else values[_DIGITS.index(m.group(1))], shape)
+
+
 def _place_data(graph: ChoiceGraph, number: int, values: list[str], names: _Names) -> list[int] | int:
     """Where an action shows: 0 (a button) or [piece, to, tile], each -1 (none), the number of
     one of the action's values (0, 1, ...) or ``-2 - n`` for name n."""
@@ -531,7 +551,8 @@ def graph_data(graph: ChoiceGraph, kept: int | None = None) -> dict[str, Any]:
     when it has the shape of the action before it (the differences of the values' numbers:
     ``{move: r1, to: F7}`` after ``{move: r1, to: F6}`` is [-1, 0, 1]); 0 for one no kept node
     offers;
-    ``words``: how each reads where that differs from its text; ``places``: per action 0 (a
+    ``words``: how each reads where that differs from its text: the words, or a number into
+    ``wshapes``, the words with each of the action's values a ``#k`` (:func:`_word_shape`); ``places``: per action 0 (a
     button) or [piece, to, tile] (:func:`_place_data`); ``prompts``; ``nodes``
     (:func:`_node_data`); the forms ``first`` and ``ahead``."""
     kept = len(graph.nodes) if kept is None else kept
@@ -545,13 +566,19 @@ def graph_data(graph: ChoiceGraph, kept: int | None = None) -> dict[str, Any]:
     names, shapes = _Names(graph.names), dict[str, int]()
     actions: list[Any] = []
     places: list[Any] = []
+    words: list[Any] = []
+    word_shapes: dict[str, int] = {}
     last: list[int] = []
     for a, text in enumerate(graph.texts):
         if a not in used:
             actions.append(0)
             places.append(0)
+            words.append("")
             continue
         encoded, values = _action_data(text, names, shapes)
+        said = graph.words[a] if a < len(graph.words) else ""
+        word_shape = _word_shape(said, values) if said else None
+        words.append(word_shapes.setdefault(word_shape, len(word_shapes)) if word_shape is not None else said)
         if last and encoded[0] == last[0] and len(encoded) == len(last):     # the same shape as the one before:
             actions.append([-1, *(v - w for v, w in zip(encoded[1:], last[1:]))])   # its values' differences
         else:
@@ -562,7 +589,8 @@ def graph_data(graph: ChoiceGraph, kept: int | None = None) -> dict[str, Any]:
         "names": names.names,
         "shapes": list(shapes),
         "actions": actions,
-        "words": [w if a in used else "" for a, w in enumerate(graph.words)] if any(graph.words) else [],
+        "words": words if any(w != "" for w in words) else [],
+        "wshapes": list(word_shapes),
         "places": places,
         "prompts": graph.prompts,
         "nodes": [_node_data(graph, out, k, page, found[k], sets) for k in range(len(out))],

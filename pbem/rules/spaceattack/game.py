@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from pbem.rules.survive.words import PHRASES as SURVIVE_PHRASES
 from pbem.game import OptionError, OptionSpec, Section
 from pbem.rules.spaceattack.data import SpaceAttackData, load, map_names
 from pbem.rules.spaceattack.position_check import SpaceAttackPositionCheck
@@ -63,6 +64,13 @@ class SpaceAttackGame(SurviveGame[SpaceAttackState]):
 
     def option_specs(self) -> Sequence[OptionSpec]:
         return OPTIONS
+
+    phrases = {**SURVIVE_PHRASES,
+               "pod": lambda a: f"Launch escape pod {a['pod']} at {a['at']}",
+               "deploy": lambda a: "Deploy no fighter" if a["deploy"] == "none"
+               else f"Deploy {a['deploy']}" + (f" to {a['to']}" if "to" in a else ""),
+               "fire": lambda a: f"Fire turret {a['fire']} at {a['at']}",
+               "steal": lambda a: "Steal nothing" if a["steal"] == "none" else f"Steal tile {a['steal']}"}
 
     # --- one data set per station map --------------------------------------------------------
     def data_variant(self, options: Mapping[str, str]) -> str:

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from pbem.core.actionwords import action_words
+from pbem.rules.spaceswarm.words import PHRASES
 from pbem.game import (
     Action,
     ActionPlaces,
@@ -58,6 +60,10 @@ class SpaceSwarmGame(Game[SwarmState]):
     # --- options -------------------------------------------------------------------
     def option_specs(self) -> Sequence[OptionSpec]:
         return OPTION_SPECS
+
+    def describe_action(self, action: Mapping[str, Any]) -> str:
+        """An action in words (the page's buttons and history, `pbem turn`)."""
+        return action_words(action, PHRASES)
 
     def resolve_options(self, options: Mapping[str, str], players: Sequence[str]) -> dict[str, str]:
         """``map=FILE``: the file's content goes into the options (and so the signed header)."""

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Any, Generic, Mapping, Sequence, cast
 
+from pbem.core.actionwords import Phrase, action_words
+from pbem.rules.survive.words import PHRASES as SURVIVE_PHRASES
 from pbem.game import (
     Action,
     ActionPlaces,
@@ -52,6 +54,14 @@ class SurviveGame(Game[StateT], Generic[StateT]):
         default = self.data_variant(self.full_options({}))
         self.data = self.data_for(default)
         self.base = self.rules_with((), default)
+
+    # --- words ---------------------------------------------------------------------------
+    def describe_action(self, action: Mapping[str, Any]) -> str:
+        """An action in words (the page's buttons and history, `pbem turn`)."""
+        return action_words(action, self.phrases)
+
+    #: action kind -> how it reads (pbem.rules.survive.words)
+    phrases: Mapping[str, Phrase] = SURVIVE_PHRASES
 
     # --- the data ----------------------------------------------------------------------
     def data_variant(self, options: Mapping[str, str]) -> str:

@@ -1,0 +1,123 @@
+"""A player's whole set-up on one page: every placement they will make, as a preference list.
+
+Where the rules make players take turns at placing pieces from off the board (Atlantis: an
+explorer each, round the table, then a ship each), a message per placement is slow.  The
+engine already takes a player's ordered list of such decisions (``{prefer: [...]}``,
+:mod:`pbem.core.preferences`): this module works out, from the player's own view, which
+placements are theirs to make in the rounds to come, so that their page can lay them all out
+at once, let them reorder them, and send them in one message.
+
+How: from a state made from the player's view, the set-up is played on (the player's
+decisions by their first legal action, the others' by their last), and each of the player's
+placement decisions met is kept: its prompt, the pieces and spaces it lists (each action a
+piece from off the board onto a space, :meth:`pbem.game.Game.action_places`), how each reads.
+It stops at the first decision of the player that is no placement, at a roll or a hidden
+value, or after :data:`MAX_STEPS` decisions.  What the others will really do is not known:
+a space they take first makes the player's entry for it illegal then, and the engine skips it
+(the page adds the nearest free spaces as fall-backs for each entry; docs/playing.md).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from pbem.core.actiontext import action_text
+from pbem.core.draws import preview_draws
+from pbem.core.engine import Rejected, apply_actions
+from pbem.core.game import Game, pending_players
+from pbem.core.picture import ActionPlaces, Piece
+from pbem.core.rng import NeedsSecret
+
+__all__ = ["PlanGroup", "SetupPlan", "setup_plan", "is_placement_round", "MAX_STEPS"]
+
+MAX_STEPS = 400          # decisions played on, at most (a 6-player set-up has about 80)
+
+
+@dataclass
+class PlanGroup:
+    """One kind of the player's placement decisions (placing explorers, placing ships)."""
+
+    kind: str
+    prompt: str
+    pieces: list[str]                         # the pieces to place, in the game's order
+    spots: list[str]                          # the spaces they may go on
+    actions: list[tuple[str, str, str, str]]  # (piece, space, move-file text, words), the game's order
+    looks: list[Piece] = field(default_factory=list)   # how each piece is drawn once placed (when known)
+
+
+@dataclass
+class SetupPlan:
+    groups: list[PlanGroup]
+
+
+def is_placement_round(places: Sequence[ActionPlaces]) -> bool:
+    """Every action of the decision puts a piece from off the board onto a space."""
+    return bool(places) and all(p.piece and not p.from_cell and p.to_cell for p in places)
+
+
+def _looks(game: Game[Any], state: Any, player: str, group: PlanGroup, legal: Sequence[Mapping[str, Any]],
+           places: Sequence[ActionPlaces]) -> list[Piece]:
+    """Each piece of ``group`` as the board draws it once placed: one placement of it tried on a copy."""
+    out: list[Piece] = []
+    first: dict[str, Mapping[str, Any]] = {}
+    for action, place in zip(legal, places):
+        first.setdefault(place.piece, action)
+    for piece in group.pieces:
+        trial = game.copy_state(state)
+        try:
+            apply_actions(game, trial, player, [dict(first[piece])], preview_draws())
+        except (Rejected, NeedsSecret):
+            continue
+        picture = game.board_picture(game.view(trial, player))
+        cells = picture.cells if picture is not None else []          # a game without a board
+        found = next((p for c in cells for p in c.pieces if p.handle == piece), None)
+        if found is not None:
+            out.append(found)
+    return out
+
+
+def setup_plan(game: Game[Any], view: Mapping[str, Any], player: str) -> SetupPlan | None:
+    """The placements ``player`` will make in the set-up rounds to come, from their view; None
+    when their decision now is no placement round."""
+    state = game.from_position(view)
+    groups: dict[str, PlanGroup] = {}
+    for _ in range(MAX_STEPS):
+        pending = game.pending(state)
+        if not pending:
+            break
+        who = pending_players(game, state)[0]
+        try:
+            legal = game.legal_actions(state, who)
+        except NeedsSecret:
+            break
+        if not legal:
+            break
+        if who == player:
+            decision = next(d for d in pending if d.player == player)
+            if decision.kind not in groups:
+                places = game.action_places(game.view(state, player), player, legal)
+                if not is_placement_round(places):
+                    break
+                group = PlanGroup(decision.kind, decision.prompt, [], [], [])
+                for action, place in zip(legal, places):
+                    if place.piece not in group.pieces:
+                        group.pieces.append(place.piece)
+                    if place.to_cell not in group.spots:
+                        group.spots.append(place.to_cell)
+                    text = action_text(action)
+                    words = game.describe_action(action)
+                    group.actions.append((place.piece, place.to_cell, text, words))
+                group.looks = _looks(game, state, player, group, legal, places)
+                groups[decision.kind] = group
+            choice = legal[0]
+        else:
+            choice = legal[-1]
+        try:
+            applied = apply_actions(game, state, who, [dict(choice)], preview_draws())
+        except (Rejected, NeedsSecret):
+            break
+        if applied.needs_secret or any(e.chance for e in applied.events):
+            break
+    if not groups:
+        return None
+    return SetupPlan(list(groups.values()))
