@@ -13,6 +13,9 @@ page's script data went through one escaping function (pbem.views.render.scriptd
 Space Swarm game was re-pinned when its rules became space-swarm/2 (issue 23: the header's rules
 and its new option event_phase change every hash, and so the moderator's timeout bot, whose draws
 are anchored on the log's hashes, plays another turn; the game then differs from there on).
+The Atlantis game was re-pinned when the ``colours`` default became ``1`` (issue 23: the header's
+``colours: '1'`` instead of ``auto`` changes every hash, so the timeout bot at entry 16 plays
+another turn; with ``colours=auto`` given, the log, moves, board and view are the old bytes).
 Regenerate only when the output is meant to change: ``PRINT_PINS=1 pytest -q -s
 test_pinned_pipeline.py`` prints the hashes of today's bytes.
 """
@@ -92,34 +95,34 @@ def play(root: Path, game: str, players: list[str], moderator_steps: dict[int, t
 
 PINS: dict[str, dict[str, str]] = {
     "atlantis": {
-        "45:log.yaml": "a88d64c1e7218f8d8eb04a6c",
+        "45:log.yaml": "c263e9dfb01723704879b5fb",
         "45:public/board.svg": "f40b51b07530cb74e1d0a5e2",
-        "45:public/digest.html": "d1715b371b7c896e7f3997cd",
-        "45:public/digest.txt": "4f608227a312a54bc8677aba",
-        "45:public/view.json": "c9ef56337ef20c9975b9673e",
-        "45:moves/": "8f59f4afd2111f4fb8c3ee01",
-        "45:secrets/red.age": "97ba2af5d52820f238349965",
-        "45:secrets/red.html.gz.age": "808417557a444fb9eb94ce0f",
-        "45:secrets/blue.age": "de803a7111107ccb79159739",
-        "45:secrets/blue.html.gz.age": "0d274324ec5e0d1061a878dd",
-        "45:secrets/green.age": "8b8709e7fc146af80039ccf2",
-        "45:secrets/green.html.gz.age": "71a1a6f490f0a09d8796fd22",
-        "45:secrets/yellow.age": "5142dc32435cc25f8fbd5587",
-        "45:secrets/yellow.html.gz.age": "b157cfa58f57dc07c06ebde6",
-        "log.yaml": "12e1287621235c40820f6702",
-        "public/board.svg": "5f358196006a06b363a16006",
-        "public/digest.html": "dbac173226e6d63e939d8b7f",
-        "public/digest.txt": "d9d8d8aff7f44c26dbdee88d",
-        "public/view.json": "ffb3652ea4fa8e086e594169",
-        "moves/": "d8773fed73776502d4e909af",
-        "secrets/red.age": "65855c0ff4591d310725982d",
-        "secrets/red.html.gz.age": "e489cd029080220a18b0f4fb",
-        "secrets/blue.age": "674b7e13c2098d2501fc21cd",
-        "secrets/blue.html.gz.age": "ccf30d0f22b3e436ac5bdfe1",
-        "secrets/green.age": "7098772b16e87b2c629900e4",
-        "secrets/green.html.gz.age": "c16fa4d62ba92f4a0771787f",
-        "secrets/yellow.age": "53d9654baaccc744551adffb",
-        "secrets/yellow.html.gz.age": "54664499b9df1f6178ac4c1d",
+        "45:public/digest.html": "4458a0962a0b67a15d071581",
+        "45:public/digest.txt": "38844da5798bac0bc2225dd3",
+        "45:public/view.json": "5a6b989cc06239b3e6b8a811",
+        "45:moves/": "b27f591afcd84116521aca62",
+        "45:secrets/red.age": "0f9cbb90f0ab93a040af31fa",
+        "45:secrets/red.html.gz.age": "48b5acb6fcbcb012530ddbc9",
+        "45:secrets/blue.age": "887b302c326556c36f096d69",
+        "45:secrets/blue.html.gz.age": "d84e13bb0c262cad01775768",
+        "45:secrets/green.age": "d4095d9e941dc631e34389a6",
+        "45:secrets/green.html.gz.age": "13c21ccdddd89633aa62b50a",
+        "45:secrets/yellow.age": "fa2bdec6891a63152722b66e",
+        "45:secrets/yellow.html.gz.age": "0505e9a219770577f266b8f8",
+        "log.yaml": "4aada5747848a4568c31a17d",
+        "public/board.svg": "7ea77f37730bea40a487e735",
+        "public/digest.html": "ea570b7b6d84d80f712ae21d",
+        "public/digest.txt": "a4ec4dfbc15639280b4cf59c",
+        "public/view.json": "b31dd828cafdc6fe84e55f28",
+        "moves/": "9f4d1bccf87572a352c43f73",
+        "secrets/red.age": "1a6ecc8e159f8795c1212369",
+        "secrets/red.html.gz.age": "1205ad833d95b4da746a4a09",
+        "secrets/blue.age": "446e9bb56b244c03bae157d9",
+        "secrets/blue.html.gz.age": "fc2ab5cbcc2fff221e330de2",
+        "secrets/green.age": "640fe5e9a720f07352f3d8b0",
+        "secrets/green.html.gz.age": "1a8cefaf378baa14d8ab7699",
+        "secrets/yellow.age": "64ef297de6a6c77a6f5bf426",
+        "secrets/yellow.html.gz.age": "9da79ec06b7864e5a05ce30c",
     },
     "space-swarm": {
         "20:log.yaml": "224dcd01fa63408fe4634f6b",
