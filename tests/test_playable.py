@@ -186,7 +186,8 @@ def test_no_tile_that_ends_the_game_is_refused_and_with_it_the_game_starts(name,
 @pytest.mark.parametrize("name", ["atlantis", "space-attack"])
 def test_a_set_up_without_room_for_its_explorers_is_refused(name, tmp_path, key_pool):
     line = refused(tmp_path / "a", key_pool, name, no_room_to_place(name))
-    assert line == words(name, "position: tiles: 40 explorers wait to be placed, but there is room for 5 on the island "
+    # two players, one colour each (the default): 20 explorers
+    assert line == words(name, "position: tiles: 20 explorers wait to be placed, but there is room for 5 on the island "
                                "(set-up puts explorers on terrain tiles), none for blue's next: add terrain tiles to "
                                "the island or leave explorers out")
     pos = no_room_to_place(name)

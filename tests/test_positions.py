@@ -390,7 +390,7 @@ def test_an_option_of_the_position_file_is_kept_and_can_be_overridden(tmp_path, 
 
 
 @pytest.mark.parametrize("option,words", [
-    ("colours=1", "colours is decided at set-up and the position has colours=auto"),
+    ("colours=auto", "colours is decided at set-up and the position has colours=1"),
     ("dolphins=yes", "dolphins is decided at set-up"),
     ("squid=yes", "squid is decided at set-up"),
     ("defense=never", "defense is decided at set-up"),
@@ -404,7 +404,7 @@ def test_an_option_that_cannot_go_with_the_position_is_refused(tmp_path, key_poo
 
 
 def test_a_set_up_option_given_with_the_positions_own_value_is_accepted(tmp_path, key_pool):
-    result, target = new_from(tmp_path, key_pool, BASE, "--option", "colours=auto", "--option", "dolphins=no")
+    result, target = new_from(tmp_path, key_pool, BASE, "--option", "colours=1", "--option", "dolphins=no")
     assert result.exit_code == 0, result.output
 
 

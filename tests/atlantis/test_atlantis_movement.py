@@ -111,7 +111,8 @@ def test_tied_players_each_control_the_ship():
 
 
 def test_two_colours_count_together_for_control():
-    st = Pos(players=("alice", "bob")).island(*ISLAND).boat("B1", "F2", "r1", "g1", "b1").state()
+    p = Pos(players=("alice", "bob"), options={"colours": "auto"})
+    st = p.island(*ISLAND).boat("B1", "F2", "r1", "g1", "b1").state()
     assert GAME.controllers(st, "B1") == ["alice"]
 
 

@@ -14,7 +14,7 @@ def test_no_result_before_the_end():
 
 
 def test_two_player_two_colour_scores_add_up():
-    p = Pos(players=("alice", "bob"))
+    p = Pos(players=("alice", "bob"), options={"colours": "auto"})
     p.saved("r1", "B1").saved("g2", "L1").saved("b3", "L12").swim("y1", "F2")
     st = volcano(p)
     v = {h: st.explorers[h].value for h in ("r1", "g2", "b3")}

@@ -24,11 +24,19 @@ def test_colours_by_name_and_free_colours():
     assert st.colours == {"alice": ["red"], "yellow": ["yellow"], "bob": ["blue"]}
 
 
-def test_two_players_get_two_colours_by_default():
+def test_two_players_get_one_colour_by_default_and_two_when_they_decide_on_it():
+    """"Each player chooses a color" (the default); "If you're playing with two players, you can
+    decide to use two colors for each player" (colours=auto or 2)."""
     st = new(("alice", "bob"))
-    assert st.colours == {"alice": ["red", "green"], "bob": ["blue", "yellow"]}
-    assert sum(1 for e in st.explorers.values() if e.owner == "alice") == 20
-    assert new(("alice", "bob"), colours="1").colours == {"alice": ["red"], "bob": ["blue"]}
+    assert st.colours == {"alice": ["red"], "bob": ["blue"]}
+    assert sum(1 for e in st.explorers.values() if e.owner == "alice") == 10
+    for choice in ("auto", "2"):
+        two = new(("alice", "bob"), colours=choice)
+        assert two.colours == {"alice": ["red", "green"], "bob": ["blue", "yellow"]}
+        assert sum(1 for e in two.explorers.values() if e.owner == "alice") == 20
+    assert new(("alice", "bob", "carol"), colours="auto").colours == {"alice": ["red"], "bob": ["blue"],
+                                                                      "carol": ["green"]}
+    assert GAME.full_options({})["colours"] == "1"
 
 
 def test_bad_player_counts_and_colour_options():
@@ -83,9 +91,10 @@ def test_pieces_at_setup():
     reserve = {b.handle: b.owner for b in st.boats.values() if b.where == "reserve"}
     assert reserve == {"B1": "red", "B2": "red", "B3": "blue", "B4": "blue", "B5": "green", "B6": "green"}
     assert sum(1 for b in st.boats.values() if b.where == "supply") == 6
-    per_colour = new(("alice", "bob"), boats="per-colour")
+    per_colour = new(("alice", "bob"), boats="per-colour", colours="auto")
     assert sum(1 for b in per_colour.boats.values() if b.where == "reserve") == 8
     assert sum(1 for b in new(("alice", "bob")).boats.values() if b.where == "reserve") == 4
+    assert sum(1 for b in new(("alice", "bob"), colours="auto").boats.values() if b.where == "reserve") == 4
 
 
 def test_placement_in_turn_order_on_empty_tiles_only():
@@ -140,7 +149,7 @@ def test_boat_placement_rules_then_play_starts():
 
 
 def test_two_colour_placement_alternates_players():
-    st = new(("alice", "bob"))
+    st = new(("alice", "bob"), colours="auto")
     order = []
     for _ in range(4):
         p = GAME.pending(st)[0].player

@@ -60,8 +60,9 @@ class Config:
 P = ("red", "blue", "green", "yellow", "purple", "orange")
 
 #: every Atlantis option value and expansion, every 1986 and Space Attack option value, 2-6 players, both bots
+#: (colours=auto, the default when games 0, 9, 14 and 24 were recorded, is given: the files hold it)
 CONFIGS: tuple[Config, ...] = (
-    Config(0, "atlantis", P[:2], {}, "greedy"),
+    Config(0, "atlantis", P[:2], {"colours": "auto"}, "greedy"),
     Config(1, "atlantis", P[:3], {"memory": "open"}, "random"),
     Config(2, "atlantis", P[:4], {"defense": "ask", "lagoon": "land"}, "greedy"),
     Config(3, "atlantis", ("alice", "bob"), {"colours": "1", "defense": "never"}, "random"),
@@ -71,12 +72,13 @@ CONFIGS: tuple[Config, ...] = (
     Config(6, "atlantis", P[:3], {"overpopulated": "yes"}, "greedy"),                      # challenge #1
     Config(7, "atlantis", P[:4], {"end": "to-the-last"}, "random"),                        # challenge #2
     Config(8, "atlantis", P[:3], {"scoring": "all-equal"}, "greedy"),                      # challenge #3
-    Config(9, "atlantis", P[:2], {"end": "submerged"}, "greedy"),                          # challenge #4
+    Config(9, "atlantis", P[:2], {"colours": "auto", "end": "submerged"}, "greedy"),    # challenge #4
     Config(10, "atlantis", P[:5], {}, "greedy"),                                           # 5-6 players
     Config(11, "atlantis", P[:6], {"overpopulated": "yes"}, "random"),                     # challenge #5
     Config(12, "atlantis", P[:3], {"dolphins": "yes"}, "greedy"),                          # challenge #6
     Config(13, "atlantis", P[:4], {"squid": "yes"}, "random"),
-    Config(14, "atlantis", P[:2], {"squid": "replace-whales", "squid_take": "no"}, "greedy"),  # variants 1, 2
+    Config(14, "atlantis", P[:2], {"colours": "auto", "squid": "replace-whales", "squid_take": "no"},
+           "greedy"),  # variants 1, 2
     Config(15, "atlantis", P[:3], {"squid": "yes", "squid_take": "no", "dolphins": "yes", "defense": "ask"},
            "greedy", opening=(("green", {"standing": {"whale_defense": "never", "shark_defense": "auto"}}),)),
     Config(16, "atlantis", P[:5], {"ties": "broken", "end": "to-the-last", "dolphins": "yes"}, "random"),
@@ -94,7 +96,7 @@ CONFIGS: tuple[Config, ...] = (
     Config(23, "atlantis-1986", P[:2], {"spinner": "dice", "start_boats": "placed", "whirlpool": "sea",
                                         "creature_move": "optional"}, "greedy"),
     # Survive: Space Attack!: every option value, 2-6 players, both bots
-    Config(24, "space-attack", P[:2], {}, "greedy"),
+    Config(24, "space-attack", P[:2], {"colours": "auto"}, "greedy"),
     Config(25, "space-attack", P[:3], {"map": "starship-titanus", "reactions": "ask", "memory": "open"}, "random"),
     Config(26, "space-attack", P[:4], {"map": "jacobs-ladder", "reactors": "random", "blue_tiles": "any"}, "greedy",
            opening=(("blue", {"standing": {"steal": "ask", "spawn_defense": "ask"}}),)),

@@ -47,6 +47,19 @@ def test_the_rule_tests_builder_positions_pass_the_check():
     GAME.check_position(p.p)
 
 
+def test_a_fighter_flown_this_turn_and_lost_since_passes_the_check():
+    """A fighter flown this turn stays in ``flown`` when a Black Hole takes it later in the turn (a game
+    wrote such a position); one still in the supply has not flown."""
+    p = Pos()
+    p.p["boats"]["X1"] = {"where": "lost", "at": None, "owner": None}
+    p.p["flown"] = ["X1"]
+    GAME.check_position(p.p)
+    assert p.p["boats"]["X2"]["where"] == "supply"
+    p.p["flown"] = ["X2"]
+    with pytest.raises(PositionError, match="flown.*X2.*not a fighter on the board"):
+        GAME.check_position(p.p)
+
+
 #: the Core Breach tile stays on the station: the game ends only when it is turned up (pbem.core.playable)
 BREACH = next(t["at"] for t in Pos().p["tiles"].values() if t["back"] == "core_breach")
 BASE = (Pos().station("F6", "F7", BREACH).land("r1", "F6").drift("b1", "A4").boat("X1", "B3", "r2")

@@ -26,7 +26,7 @@ def test_score_is_the_saved_values_plus_one_per_jump_point_reached():
 
 
 def test_two_colours_score_a_bonus_per_colour_and_jump_point():
-    p = Pos(players=("red", "blue"))
+    p = Pos(players=("red", "blue"), options={"colours": "auto"})
     green = p.p["players"][0]["colours"][1]
     g = next(h for h, e in p.p["explorers"].items() if e["colour"] == green)
     st, ev = over(p.saved("r1", "B1").saved(g, "B1").saved("r2", "L1"))

@@ -71,14 +71,19 @@ def test_queens_start_on_the_queen_symbols_and_everything_else_is_set_aside():
     assert owners == ["red", "red", "blue", "blue", "green", "green"] + [None] * 6
 
 
-def test_two_players_play_two_colours_each_with_two_pods_each_unless_per_colour():
+def test_two_players_play_one_colour_each_unless_they_decide_on_two():
+    """"Each player chooses a color" (the default); "If you're playing with two players, you can decide
+    to use two colors for each player" (colours=auto or 2): two pods each unless pods=per-colour."""
     st = setup(("red", "blue"))
+    assert st.colours == {"red": ["red"], "blue": ["blue"]}
+    assert sum(1 for b in st.boats.values() if b.where == "reserve") == 4
+    assert GAME.full_options({})["colours"] == "1"
+    st = setup(("red", "blue"), colours="auto")
     assert st.colours == {"red": ["red", "green"], "blue": ["blue", "yellow"]}
     assert sum(1 for b in st.boats.values() if b.where == "reserve") == 4
-    st = setup(("red", "blue"), pods="per-colour")
+    st = setup(("red", "blue"), colours="2", pods="per-colour")
+    assert st.colours == {"red": ["red", "green"], "blue": ["blue", "yellow"]}
     assert sum(1 for b in st.boats.values() if b.where == "reserve") == 8
-    st = setup(("red", "blue"), colours="1")
-    assert st.colours == {"red": ["red"], "blue": ["blue"]}
 
 
 def test_crew_values_are_hidden_but_the_owner_sees_them_during_set_up_only():
@@ -112,7 +117,7 @@ def test_pods_go_next_to_the_station_but_not_with_a_queen_or_another_pod():
         player = GAME.pending(st)[0].player
         act(st, player, GAME.legal_actions(st, player)[0])
         n += 1
-    assert n == 40 and st.phase == "setup-boat"
+    assert n == 20 and st.phase == "setup-boat"          # one colour each: 10 + 10 crew
     legal = GAME.legal_actions(st, "red")
     assert legal and all(set(a) == {"pod", "at"} for a in legal)
     at = {a["at"] for a in legal}

@@ -5,6 +5,9 @@ import collections
 
 import pytest
 
+from pbem.core.bots import simulate
+from pbem.core.draws import setup_rng
+from pbem.core.playable import check_playable
 from pbem.core.rng import Rng
 from pbem.rules.spaceswarm.data import swarm_data
 from pbem.rules.spaceswarm.game import SpaceSwarmGame
@@ -43,8 +46,9 @@ def test_spaces_are_named_by_column_letter_and_row_and_odd_rows_shift_right():
 
 @pytest.mark.parametrize("players, size", [(2, (8, 8)), (3, (8, 8)), (4, (7, 7)), (5, (9, 7)), (6, (9, 7))])
 def test_generated_maps_are_sized_by_player_count_with_homes_forced_to_star_cluster(players, size):
+    fixes = MapSettings(home_hazards="reroll", cut_homes="reroll")     # the generator fixes (options)
     for i in range(5):
-        board = generate(MapSettings(), players, Rng(b"map" * 8, f"{players}/{i}"))
+        board = generate(fixes, players, Rng(b"map" * 8, f"{players}/{i}"))
         m = board.hexmap
         assert (m.width, m.height) == size and len(board.homes) == players
         assert all(m.terrain[h] == "star_cluster" for h in board.homes)
@@ -69,11 +73,39 @@ def test_the_generator_is_deterministic_per_seed():
     assert a == b and a.hexmap.terrain != c.hexmap.terrain
 
 
+def test_by_default_every_space_is_rolled_once_as_the_text_says():
+    """"Randomly distribute the following terrain types (roll 1D20)": no re-rolls by default, so a
+    hazard next to a home stays and a map whose Super Novas cut homes apart is played."""
+    assert MapSettings() == MapSettings(home_hazards="keep", cut_homes="allow")
+    boards = [generate(MapSettings(), 2, Rng(b"text" * 4, str(i))) for i in range(40)]
+    near_hazard = [b for b in boards
+                   if any(b.hexmap.terrain[n] in HAZARDS for h in b.homes for n in b.hexmap.neighbours(h))]
+    assert near_hazard, "40 maps without a hazard next to a home: are hazards still re-rolled?"
+    for b in near_hazard:
+        rerolled = generate(MapSettings(home_hazards="reroll"), 2, Rng(b"text" * 4, str(boards.index(b))))
+        assert not any(rerolled.hexmap.terrain[n] in HAZARDS for h in rerolled.homes
+                       for n in rerolled.hexmap.neighbours(h))
+
+
+def test_a_map_whose_super_novas_cut_the_homes_apart_starts_a_game_that_ends():
+    """With the text's defaults about one map in two hundred walls a home in (cut_homes=allow): the
+    playable check accepts its start, and a whole game on it ends (the deck runs out)."""
+    game = SpaceSwarmGame()
+    seed = b"cut-2-215"
+    state = game.setup(["red", "blue"], game.full_options({}), setup_rng(seed, "sim"))
+    assert not homes_connected(state.hexmap, list(state.homes.values()))
+    check_playable(game, state)
+    final, steps = simulate(game, ["red", "blue"], {}, seed, bot="random")
+    result = game.result(final)
+    assert result is not None and result.detail["victory"] == "deck"
+    rerolled = game.setup(["red", "blue"], game.full_options({"cut_homes": "reroll"}), setup_rng(seed, "sim"))
+    assert homes_connected(rerolled.hexmap, list(rerolled.homes.values()))
+
+
 def test_terrain_follows_the_d20_table():
     counts: collections.Counter[str] = collections.Counter()
     for i in range(40):
-        counts.update(generate(MapSettings(home_hazards="keep", cut_homes="allow"), 2,
-                               Rng(b"dist" * 4, str(i))).hexmap.terrain)
+        counts.update(generate(MapSettings(), 2, Rng(b"dist" * 4, str(i))).hexmap.terrain)
     total = sum(counts.values())
     assert 0.45 < counts["deep_space"] / total < 0.65                 # 11 in 20
     for key in swarm_data().terrains:

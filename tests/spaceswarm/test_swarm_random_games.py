@@ -20,6 +20,7 @@ from pbem.game import IllegalAction
 NAMES = ["red", "blue", "green", "yellow", "purple", "orange"]
 CASES = [(n, bot, options) for n, bot, options in [
     (2, "random", {}), (2, "greedy", {}), (3, "random", {"tech_phase": "research"}), (3, "greedy", {}),
+    (3, "greedy", {"home_hazards": "reroll", "cut_homes": "reroll"}),
     (4, "random", {"react_combat": "ask", "react_bid": "auto", "slot": "first"}), (4, "greedy", {}),
     (5, "random", {"combat_hexes": "active", "mulligan": "once"}), (5, "greedy", {"decks": "2"}),
     (6, "random", {"symmetry": "half-turn", "slot": "last"}), (6, "greedy", {"react_combat": "never"}),

@@ -39,8 +39,9 @@ from pbem.rules.survive.game import Layer, SurviveGame
 OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("memory", "strict", ("strict", "open"),
                "strict: you see your explorer values only during setup; open: always"),
-    OptionSpec("colours", "auto", ("auto", "1", "2"),
-               "explorer colours per player; auto = 2 in a two-player game, else 1", setup_only=True),
+    OptionSpec("colours", "1", ("1", "auto", "2"),
+               "explorer colours per player: 1 (the text: \"Each player chooses a color\"); auto = 2 in a "
+               "two-player game, else 1 (the text's opt-in for two players); 2 (two players only)", setup_only=True),
     OptionSpec("defense", "auto", ("auto", "never", "ask"),
                "default standing order for defense tiles", setup_only=True),
     OptionSpec("lagoon", "sea", ("sea", "land"),

@@ -42,9 +42,10 @@ class AtlantisRules(SurviveRules[AtlantisState]):
 
     # --- the options, through the core's hooks --------------------------------------
     def colours_per_player(self, n_players: int, options: Mapping[str, str]) -> int:
-        """``colours=auto``: two colours each in a two-player game ("you can decide
-        to use two colors for each player"), one otherwise."""
-        choice = options.get("colours", "auto")
+        """One colour each by default ("Each player chooses a color"); ``colours=auto``: two
+        colours each in a two-player game ("you can decide to use two colors for each player"),
+        one otherwise; ``colours=2``: two."""
+        choice = options.get("colours", "1")
         if choice == "auto":
             return 2 if n_players == 2 else 1
         return int(choice)

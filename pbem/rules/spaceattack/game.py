@@ -33,8 +33,9 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("end", "core-breach", ("core-breach", "to-the-last"),
                "core-breach: the Core Breach ends the game; to-the-last: challenge #2 (it acts as a black hole; "
                "the game ends when the last crew token leaves the board)"),
-    OptionSpec("colours", "auto", ("auto", "1", "2"),
-               "crew colours per player; auto = 2 in a two-player game, else 1", setup_only=True),
+    OptionSpec("colours", "1", ("1", "auto", "2"),
+               "crew colours per player: 1 (the text: \"Each player chooses a color\"); auto = 2 in a "
+               "two-player game, else 1 (the text's opt-in for two players); 2 (two players only)", setup_only=True),
     OptionSpec("pods", "per-player", ("per-player", "per-colour"),
                "escape pods at set-up: 2 per player, or 2 per colour", setup_only=True),
     OptionSpec("memory", "strict", ("strict", "open"),

@@ -10,7 +10,7 @@ What Space Attack adds to the core's check:
 * fighters (``X1``..) never wait in a player's reserve and carry at most one crew token;
 * the steps are the game's own (``deploy``, ``blue-tile``, ``steal`` besides the core's), and the
   ``steal`` step waits on a ``steal`` record whose queue is not empty;
-* ``flown`` names fighters at sea, ``resume`` a turn step, ``blue_played`` and ``extra`` count.
+* ``flown`` names fighters at sea (or lost since they flew), ``resume`` a turn step, ``blue_played`` and ``extra`` count.
 
 Problems are reported in the game's own words (crew tokens, open spaces, Jump Points).
 """
@@ -79,8 +79,9 @@ class SpaceAttackPositionCheck(SurvivePositionCheck):
         if len(set(named)) != len(named):
             fail("captured", "a creature is held twice")
         for h in expect_list(pos.get("flown") or [], "flown"):
-            if h not in fighters or self.boats.get(h, {}).get("where") != SEA:
-                fail("flown", f"{show(h)} is not a fighter on the board")
+            # a fighter flown this turn may be lost since (a Black Hole tile removed the same turn)
+            if h not in fighters or self.boats.get(h, {}).get("where") not in (SEA, LOST):
+                fail("flown", f"{show(h)} is not a fighter on the board (or lost since it flew this turn)")
         resume = pos.get("resume") or ""
         if resume:
             expect_choice(resume, "resume", rules.turn_steps, "a turn step to go on with")

@@ -46,9 +46,10 @@ class SpaceAttackSetup(SurviveRules[SpaceAttackState]):
 
     # --- options read through the core's hooks -------------------------------------------
     def colours_per_player(self, n_players: int, options: Mapping[str, str]) -> int:
-        """``colours=auto``: "If you're playing with two players, you can decide to use two colors
-        for each player" (two each), one otherwise."""
-        choice = options.get("colours", "auto")
+        """One colour each by default ("Each player chooses a color"); ``colours=auto``: "If you're
+        playing with two players, you can decide to use two colors for each player" (two each), one
+        otherwise; ``colours=2``: two."""
+        choice = options.get("colours", "1")
         if choice == "auto":
             return 2 if n_players == 2 else 1
         return int(choice)

@@ -4,7 +4,8 @@
 should start in opposite corners (or as far apart as possible)".  What the text
 leaves open is the substitute of components.md section 7 (games/space-swarm/game.yaml):
 a rectangle sized by player count, homes in the corners (and mid-edges with 5-6
-players) forced to Star Cluster, and the generator's fairness fixes, each an option.
+players) forced to Star Cluster, and the generator's fairness fixes, each an option
+that is off by default (the text rolls each space once: ``home_hazards=keep``, ``cut_homes=allow``).
 
 The generated map is drawn from the set-up Rng, so it is part of the committed
 set-up and the audit re-derives it.  A hand-made map is read by ``pbem new``
@@ -39,8 +40,8 @@ class MapSettings:
     """The generator options."""
 
     size: str = "auto"            # "auto" or "COLSxROWS"
-    home_hazards: str = "reroll"  # reroll | keep
-    cut_homes: str = "reroll"     # reroll | allow
+    home_hazards: str = "keep"    # keep (the text) | reroll
+    cut_homes: str = "allow"      # allow (the text) | reroll
     symmetry: str = "none"        # none | half-turn
 
 
@@ -122,7 +123,7 @@ def roll_terrain(data: SwarmData, rng: Rng) -> str:
 
 
 def generate(settings: MapSettings, n_players: int, rng: Rng, data: SwarmData | None = None) -> Board:
-    """Roll one d20 per space, force the homes to Star Cluster, apply the fixes."""
+    """Roll one d20 per space, force the homes to Star Cluster, apply the fixes the options ask for (none by default)."""
     data = data or swarm_data()
     width, height = map_size(settings, n_players, data)
     blank = HexMap(width, height, tuple(["deep_space"] * (width * height)))

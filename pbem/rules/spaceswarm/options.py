@@ -17,10 +17,12 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                setup_only=True),
     OptionSpec("size", "auto", (), "generated map size: auto (by player count) or COLUMNSxROWS, e.g. 9x7",
                setup_only=True),
-    OptionSpec("home_hazards", "reroll", ("reroll", "keep"),
-               "re-roll Super Nova / Quasar / Black Hole next to a home, or keep them", setup_only=True),
-    OptionSpec("cut_homes", "reroll", ("reroll", "allow"),
-               "re-roll a generated map whose Super Novas cut two homes apart, or allow it", setup_only=True),
+    OptionSpec("home_hazards", "keep", ("keep", "reroll"),
+               "keep: a Super Nova / Quasar / Black Hole rolled next to a home stays (the text rolls each space "
+               "once); reroll: re-roll it (pbem's generator fix)", setup_only=True),
+    OptionSpec("cut_homes", "allow", ("allow", "reroll"),
+               "allow: a generated map whose Super Novas cut two homes apart is played (the text rolls each space "
+               "once); reroll: roll the map again (pbem's generator fix)", setup_only=True),
     OptionSpec("symmetry", "none", ("none", "half-turn"),
                "half-turn: the generated terrain is the same seen from either end of the map", setup_only=True),
     OptionSpec("tech_phase", "development", ("development", "research"),
