@@ -12,7 +12,8 @@ from pbem.core.picture import ActionPlaces, BoardPicture, HexCell, OrderField, O
 from pbem.core.records import (OPTION_REFUSALS, Action, Decision, Event, IllegalAction, OptionError, OptionSpec, Position,
                                PositionError, Result)
 from pbem.core.rng import NeedsSecret, Rng
+from pbem.core.turnmodel import TurnModel
 
 __all__ = ["Action", "Position", "IllegalAction", "OptionError", "OPTION_REFUSALS", "NeedsSecret", "PositionError",
            "OptionSpec", "Decision", "Event", "Result", "Piece", "HexCell", "BoardPicture", "Section", "ActionPlaces",
-           "OrderField", "OrderForm", "NEEDS_CHANCE", "HANDS_OVER", "best_scored", "Game", "default_places", "Rng"]
+           "OrderField", "OrderForm", "NEEDS_CHANCE", "HANDS_OVER", "best_scored", "Game", "default_places", "Rng", "TurnModel"]

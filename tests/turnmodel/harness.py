@@ -1,0 +1,165 @@
+"""Running a turn model (``templates/turnmodel/<family>.js``) in node, from Python tests.
+
+    with ModelProcess() as node:
+        s = node.start("survive", data, view, "red")
+        node.legal(s)                   # the model's answer, as Python data
+        t, stop = node.apply(s, {"move": "r1", "to": "F6"})
+
+One ``node`` process (``runner.js``) runs every family file (or those named) over JSON lines; a
+state stays in the process and is named by a handle (a number), so a long state is not sent
+back and forth at every step (``state(s)`` fetches it; ``drop`` forgets some).  By default the
+runner checks what the API promises on every ``apply`` (the state given unchanged, the state
+made plain JSON); ``strict=False`` skips that.  A model that throws raises :class:`ModelError`
+with the JS message and stack; a model that hangs fails after ``timeout`` seconds, saying so.
+``node`` comes from the system (``tools/ensure_system_deps.py`` installs it with apt-get).
+"""
+from __future__ import annotations
+
+import json
+import selectors
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from pbem.base.data import templates_dir
+
+__all__ = ["ModelError", "ModelProcess", "model_files", "node_command", "RUNNER"]
+
+RUNNER = Path(__file__).with_name("runner.js")
+
+
+class ModelError(Exception):
+    """The model threw (the message and the JS stack), or the runner broke down."""
+
+
+def node_command() -> str:
+    """The node executable (``node``, or Debian's older ``nodejs``)."""
+    found = shutil.which("node") or shutil.which("nodejs")
+    if not found:
+        raise ModelError("node is not installed: run `make system-deps` (it installs the nodejs package)")
+    return found
+
+
+def model_files(families: Iterable[str] | None = None) -> list[Path]:
+    """The model files shipped with pbem (the installed package's templates/turnmodel/), all or
+    the families named."""
+    folder = templates_dir() / "turnmodel"
+    if families is None:
+        return sorted(folder.glob("*.js"))
+    return [folder / f"{family}.js" for family in families]
+
+
+class ModelProcess:
+    """One node process running the model files; a context manager (it stops the process)."""
+
+    def __init__(self, files: Sequence[Path] | None = None, *, strict: bool = True, timeout: float = 120.0) -> None:
+        self.files = list(files) if files is not None else model_files()
+        missing = [str(f) for f in self.files if not f.is_file()]
+        if missing:
+            raise ModelError(f"no model file {', '.join(missing)}")
+        self.timeout = timeout
+        command = [node_command(), str(RUNNER), *([] if strict else ["--loose"]), *map(str, self.files)]
+        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     text=True, encoding="utf-8", bufsize=1)
+        self.selector = selectors.DefaultSelector()
+        assert self.proc.stdout is not None
+        self.selector.register(self.proc.stdout, selectors.EVENT_READ)
+        self.calls = 0
+
+    def __enter__(self) -> "ModelProcess":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            assert self.proc.stdin is not None
+            self.proc.stdin.close()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.selector.close()
+        for stream in (self.proc.stdout, self.proc.stderr):
+            if stream is not None:
+                stream.close()
+
+    # --- the wire ---------------------------------------------------------------------------
+    def _exchange(self, request: dict[str, Any]) -> dict[str, Any]:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        if self.proc.poll() is not None:
+            raise ModelError(f"node stopped (exit {self.proc.returncode}): {self._stderr()}")
+        self.calls += 1
+        self.proc.stdin.write(json.dumps(request, separators=(",", ":")) + "\n")
+        self.proc.stdin.flush()
+        if not self.selector.select(self.timeout):
+            self.proc.kill()
+            raise ModelError(f"the model did not answer {request.get('op')!r} within {self.timeout:.0f} s (a loop?)")
+        line = self.proc.stdout.readline()
+        if not line:
+            self.proc.wait()
+            raise ModelError(f"node stopped (exit {self.proc.returncode}): {self._stderr()}")
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    def _stderr(self) -> str:
+        assert self.proc.stderr is not None
+        return self.proc.stderr.read()[-2000:]
+
+    def call(self, op: str, **args: Any) -> Any:
+        """One request; the model's answer, or :class:`ModelError`."""
+        answer = self._exchange({"op": op, **args})
+        if "error" in answer:
+            raise ModelError(f"{op}: {answer['error']}")
+        return answer["ok"]
+
+    def batch(self, calls: Sequence[dict[str, Any]]) -> list[Any]:
+        """Several requests (``{"op": ..., ...}``) in one exchange; their answers in order (an
+        error raises, naming the request)."""
+        answers = self.call("batch", calls=list(calls))
+        out = []
+        for request, answer in zip(calls, answers):
+            if "error" in answer:
+                raise ModelError(f"{request['op']}: {answer['error']}")
+            out.append(answer["ok"])
+        return out
+
+    # --- the API (docs/turn-model.md) -----------------------------------------------------------
+    def start(self, family: str, data: Any, view: Any, player: str) -> int:
+        return int(self.call("start", family=family, data=data, view=view, player=player))
+
+    def decision(self, s: int) -> dict[str, Any] | None:
+        result: dict[str, Any] | None = self.call("decision", s=s)
+        return result
+
+    def legal(self, s: int) -> list[dict[str, Any]] | None:
+        result: list[dict[str, Any]] | None = self.call("legal", s=s)
+        return result
+
+    def apply(self, s: int, action: Any) -> tuple[int, bool]:
+        out = self.call("apply", s=s, action=action)
+        return int(out["state"]), bool(out["stop"])
+
+    def words(self, s: int, action: Any) -> str:
+        return str(self.call("words", s=s, action=action))
+
+    def places(self, s: int, action: Any) -> dict[str, str]:
+        result: dict[str, str] = self.call("places", s=s, action=action)
+        return result
+
+    def pieces(self, s: int) -> list[dict[str, Any]]:
+        result: list[dict[str, Any]] = self.call("pieces", s=s)
+        return result
+
+    def forms(self, s: int) -> list[dict[str, Any]]:
+        result: list[dict[str, Any]] = self.call("forms", s=s)
+        return result
+
+    def state(self, s: int) -> Any:
+        return self.call("state", s=s)
+
+    def drop(self, handles: Iterable[int]) -> None:
+        self.call("drop", s=list(handles))

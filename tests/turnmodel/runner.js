@@ -1,0 +1,98 @@
+// The node side of tests/turnmodel/harness.py: runs turn models (templates/turnmodel/*.js) over
+// JSON lines on stdin/stdout, one request a line, one answer a line, in order.
+//
+//   node runner.js [--loose] MODEL.js [MODEL.js ...]
+//
+// Each model file is run as a plain script (as the page embeds it) after `PBEM_MODELS = {}`
+// exists, and registers itself as PBEM_MODELS[family].  A request is
+//   {"op": OP, ...arguments}                  -> {"ok": result} or {"error": "message\nstack"}
+// with OP one of
+//   start    {family, data, view, player}   -> a state handle (a number)
+//   decision {s}  legal {s}  pieces {s}  forms {s}     -> the model's answer for state s
+//   apply    {s, action}                    -> {state: a new handle, stop}
+//   words    {s, action}  places {s, action}            -> the model's answer
+//   state    {s}                            -> the state itself (JSON)
+//   drop     {s: [handles]}                 -> null (forget them)
+//   batch    {calls: [request, ...]}        -> [answer, ...] (each {"ok"} or {"error"})
+//   families {}                             -> {family: [the names of its functions]}
+// Unless --loose, the runner checks the API's promises on every apply: the state given is not
+// changed, and the state returned is plain JSON (it is stored as its JSON round trip, so a
+// model relying on anything else fails).
+'use strict';
+const fs = require('fs');
+const vm = require('vm');
+const readline = require('readline');
+
+const args = process.argv.slice(2);
+const strict = !args.includes('--loose');
+globalThis.PBEM_MODELS = {};
+for (const file of args.filter((a) => a !== '--loose')) {
+  vm.runInThisContext(fs.readFileSync(file, 'utf8'), {filename: file});
+}
+
+const states = new Map();   // handle -> {model, state}
+let nextHandle = 1;
+
+function keep(model, state) {
+  const handle = nextHandle++;
+  states.set(handle, {model, state});
+  return handle;
+}
+
+function held(handle) {
+  const entry = states.get(handle);
+  if (!entry) throw new Error(`no state ${handle} (dropped, or never made)`);
+  return entry;
+}
+
+function plain(value, what) {
+  const text = JSON.stringify(value);
+  if (text === undefined) throw new Error(`${what} is not JSON`);
+  return JSON.parse(text);
+}
+
+const OPS = {
+  start(r) {
+    const model = PBEM_MODELS[r.family];
+    if (!model) throw new Error(`no model ${JSON.stringify(r.family)}: loaded ${Object.keys(PBEM_MODELS).join(', ')}`);
+    const state = model.start(r.data, r.view, r.player);
+    return keep(model, strict ? plain(state, 'the state start made') : state);
+  },
+  decision: (r) => { const e = held(r.s); return e.model.decision(e.state); },
+  legal: (r) => { const e = held(r.s); return e.model.legal(e.state); },
+  pieces: (r) => { const e = held(r.s); return e.model.pieces(e.state); },
+  forms: (r) => { const e = held(r.s); return e.model.forms(e.state); },
+  words: (r) => { const e = held(r.s); return e.model.words(e.state, r.action); },
+  places: (r) => { const e = held(r.s); return e.model.places(e.state, r.action); },
+  state: (r) => held(r.s).state,
+  apply(r) {
+    const e = held(r.s);
+    const before = strict ? JSON.stringify(e.state) : '';
+    const out = e.model.apply(e.state, r.action);
+    if (strict && JSON.stringify(e.state) !== before) throw new Error('apply changed the state it was given');
+    if (!out || typeof out.stop !== 'boolean') throw new Error('apply must return {state, stop: true|false}');
+    return {state: keep(e.model, strict ? plain(out.state, 'the state apply made') : out.state), stop: out.stop};
+  },
+  drop(r) { for (const h of r.s) states.delete(h); return null; },
+  batch: (r) => r.calls.map(answer),
+  families: () => Object.fromEntries(Object.entries(PBEM_MODELS).map(
+    ([name, model]) => [name, Object.keys(model).filter((k) => typeof model[k] === 'function').sort()])),
+};
+
+function answer(request) {
+  try {
+    const op = Object.prototype.hasOwnProperty.call(OPS, request.op) ? OPS[request.op] : null;
+    if (!op) throw new Error(`unknown op ${JSON.stringify(request.op)}`);
+    const result = op(request);
+    return {ok: result === undefined ? null : result};
+  } catch (err) {
+    return {error: `${err && err.message}\n${err && err.stack}`};
+  }
+}
+
+const lines = readline.createInterface({input: process.stdin, crlfDelay: Infinity});
+lines.on('line', (line) => {
+  let request;
+  try { request = JSON.parse(line); } catch (err) { request = {op: null}; }
+  process.stdout.write(JSON.stringify(answer(request)) + '\n');
+});

@@ -1,0 +1,90 @@
+"""The node harness (harness.py, runner.js) itself, on a toy model written here: what it answers,
+and that it catches a model breaking the API's promises (a changed state, a state that is not
+plain JSON, an exception) with the JS message."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from harness import ModelError, ModelProcess, model_files
+
+COUNTER = r"""
+PBEM_MODELS.counter = {
+  start: (data, view, player) => ({n: view.n, max: data.max, player}),
+  decision: (s) => (s.n < s.max ? {kind: 'count', prompt: `at ${s.n}`, player: s.player} : null),
+  legal: (s) => (s.n === 2 ? null : [{add: 1}, {add: 2}].filter((a) => s.n + a.add <= s.max)),
+  apply: (s, a) => ({state: {...s, n: s.n + a.add}, stop: a.add === 2}),
+  words: (s, a) => `Add ${a.add} to ${s.n}`,
+  places: (s, a) => ({piece: '', from: '', to: '', tile: ''}),
+  pieces: (s) => [{handle: 'c', shape: 'disc', owner: s.player, cell: `A${s.n}`, label: '', aboard: '', value: null}],
+  forms: (s) => [],
+};
+PBEM_MODELS.mutating = {...PBEM_MODELS.counter, apply: (s, a) => { s.n += a.add; return {state: s, stop: false}; }};
+PBEM_MODELS.unplain = {...PBEM_MODELS.counter, apply: (s, a) => ({state: {...s, f: () => 1, n: undefined}, stop: false})};
+PBEM_MODELS.throwing = {...PBEM_MODELS.counter, legal: (s) => { throw new Error('no legal here'); }};
+"""
+
+
+@pytest.fixture
+def toy(tmp_path: Path) -> Path:
+    path = tmp_path / "counter.js"
+    path.write_text(COUNTER, encoding="utf-8")
+    return path
+
+
+def test_the_api_over_json_lines(toy: Path) -> None:
+    with ModelProcess([toy]) as node:
+        s = node.start("counter", {"max": 4}, {"n": 0}, "red")
+        assert node.decision(s) == {"kind": "count", "prompt": "at 0", "player": "red"}
+        assert node.legal(s) == [{"add": 1}, {"add": 2}]
+        t, stop = node.apply(s, {"add": 1})
+        assert (stop, node.state(t)["n"], node.state(s)["n"]) == (False, 1, 0)    # a new state; the old one kept
+        u, stop = node.apply(t, {"add": 1})
+        assert stop is False and node.legal(u) is None          # n == 2: not modelled (the page stops: cut)
+        v, stop = node.apply(s, {"add": 2})
+        assert stop is True
+        assert node.words(t, {"add": 2}) == "Add 2 to 1"
+        assert node.pieces(v)[0]["cell"] == "A2"
+        assert node.places(s, {"add": 1}) == {"piece": "", "from": "", "to": "", "tile": ""}
+        assert node.forms(s) == []
+        assert node.batch([{"op": "legal", "s": t}, {"op": "decision", "s": v}]) == [
+            [{"add": 1}, {"add": 2}], {"kind": "count", "prompt": "at 2", "player": "red"}]
+        node.drop([s])
+        with pytest.raises(ModelError, match="no state"):
+            node.legal(s)
+
+
+def test_a_model_breaking_its_promises_is_caught(toy: Path) -> None:
+    with ModelProcess([toy]) as node:
+        s = node.start("mutating", {"max": 4}, {"n": 0}, "red")
+        with pytest.raises(ModelError, match="apply changed the state it was given"):
+            node.apply(s, {"add": 1})
+        s = node.start("unplain", {"max": 4}, {"n": 0}, "red")
+        t, _ = node.apply(s, {"add": 1})          # stored as its JSON round trip: what is not JSON is gone
+        assert "f" not in node.state(t) and "n" not in node.state(t)
+        s = node.start("throwing", {"max": 4}, {"n": 0}, "red")
+        with pytest.raises(ModelError, match="legal: no legal here"):
+            node.legal(s)
+        with pytest.raises(ModelError, match="no model \"nothing\""):
+            node.start("nothing", {}, {}, "red")
+        with pytest.raises(ModelError, match="unknown op"):
+            node.call("eval", code="1")
+        assert node.decision(node.start("counter", {"max": 1}, {"n": 1}, "red")) is None   # still answering
+
+
+def test_loose_mode_skips_the_checks(toy: Path) -> None:
+    with ModelProcess([toy], strict=False) as node:
+        s = node.start("mutating", {"max": 4}, {"n": 0}, "red")
+        node.apply(s, {"add": 1})
+        assert node.state(s)["n"] == 1
+
+
+API = ["apply", "decision", "forms", "legal", "pieces", "places", "start", "words"]
+
+
+@pytest.mark.parametrize("path", model_files(), ids=lambda p: p.stem)
+def test_each_shipped_model_registers_its_family_with_the_whole_api(path: Path) -> None:
+    with ModelProcess([path]) as node:
+        families = node.call("families")
+    assert path.stem in families, f"{path.name} registers {sorted(families)}, not PBEM_MODELS.{path.stem}"
+    assert [f for f in API if f not in families[path.stem]] == []
