@@ -81,6 +81,12 @@ class ToTheLast(VolcanoAsWhirlpool):
     """#2: "The game ends when the last Explorer token is removed from the game board (by
     being saved or removed by a creature or whirlpool)"."""
 
+    #: the turn model ends the game when the board is empty (``end_when_board_empty``)
+    turn_model_covers = frozenset({"after_action", "advance"})
+
+    def turn_model_params(self, state: AtlantisState) -> dict[str, Any]:
+        return {**super().turn_model_params(state), "end_when_board_empty": True}
+
     def explorers_on_board(self, state: AtlantisState) -> list[str]:
         return [e.handle for e in state.explorers.values() if e.where in (LAND, BOAT, SEA)]
 

@@ -276,6 +276,12 @@ class GiantSquid(AtlantisRules):
         self.remove_kind_at(state, SQUID, cell, f"whale {c.handle}", events)
         super().arrive_whale(state, c, cell, events)
 
+    #: the turn model keeps occupied ships out of a squid's space (``ship_blockers``)
+    turn_model_covers = frozenset({"ship_may_enter", "move_boat"})
+
+    def turn_model_params(self, state: AtlantisState) -> dict[str, Any]:
+        return {**super().turn_model_params(state), "ship_blockers": [SQUID]}
+
     def ship_may_enter(self, state: AtlantisState, boat: str, cell: int) -> bool:
         """"An occupied Boat may not be moved into a space with a Giant Squid.\""""
         return super().ship_may_enter(state, boat, cell) and not (

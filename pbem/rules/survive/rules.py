@@ -131,6 +131,28 @@ class SurviveRules(ViewRules[StateT]):
     #: action kinds whose layer may be off -> the decision they answer (for the refusal)
     layer_action_steps: Mapping[str, str] = {}
 
+    #: hooks this class overrides that the turn model (pbem.rules.survive.turnmodel) still plays
+    #: exactly, through :meth:`turn_model_params`; a class names only the hooks it defines itself
+    turn_model_covers: frozenset[str] = frozenset()
+
+    # --- the turn model's parameters ----------------------------------------------------
+    def turn_model_params(self, state: StateT) -> dict[str, Any]:
+        """The rule parameters the page's turn model reads (``templates/turnmodel/survive.js``),
+        as plain data: the core's readings of the rules; a layer that covers a hook of its own
+        (``turn_model_covers``) adds or changes the parameter that makes the difference."""
+        return {
+            "movement_points": self.movement_points(state),
+            "capacity": self.comp["boats"]["capacity"],
+            "swimmer_killers": list(self.swimmer_killers()),
+            "ship_sinkers": list(self.ship_sinkers()),
+            #: kinds an occupied ship may not sail into
+            "ship_blockers": [],
+            "terrains": list(self.terrains),
+            "central_counts_as_sea": self.central_counts_as_sea(state),
+            #: the game ends when no person is left on the board (checked after every action)
+            "end_when_board_empty": False,
+        }
+
     # --- decisions ------------------------------------------------------------------
     def pending(self, state: StateT) -> list[Decision]:
         who = self.decider(state)

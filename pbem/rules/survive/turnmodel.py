@@ -1,0 +1,111 @@
+"""The Survive family's turn model: what a player's page needs to follow their own turn
+(``templates/turnmodel/survive.js``), made from their view (docs/turn-model.md).
+
+The data is the board's geometry, the rule parameters a game or layer changes
+(:meth:`~pbem.rules.survive.rules.SurviveRules.turn_model_params`, plain data the JS reads: no
+game names), the decision the view waits for (as the engine says), and for each part of the turn
+the model knows (``parts``) whether this ruleset plays it exactly as the model does.
+
+How that is decided: each part lists the rule hooks the model reproduces (:data:`PARTS`).  A hook
+counts as modelled when the ruleset's method is the core's (defined in ``pbem.rules.survive``), or
+when the class that overrides it names it in its ``turn_model_covers`` (it then gives the model
+the parameters that make the difference).  One hook not modelled switches the whole part off:
+the model's ``legal`` then returns null there (the page stops: "cut"), never a guess.  The tests
+(tests/turnmodel/test_survive_model.py) drive the model against the engine.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from pbem.core.turnmodel import TurnModel
+from pbem.rules.survive.rules import SurviveRules
+from pbem.rules.survive.state import STEP_CREATURE, STEP_MOVE, STEP_REMOVE
+
+__all__ = ["PARTS", "FAMILY", "uncovered", "survive_turn_model"]
+
+FAMILY = "survive"
+CORE_PACKAGE = "pbem.rules.survive."
+
+#: the parts of a turn the JS model plays, each with the engine hooks it reproduces
+PARTS: dict[str, tuple[str, ...]] = {
+    # step 2 and its end: {move: ...}, {done: move}, what entering a space does, the next step
+    "move": (
+        "legal_move", "move_choices", "explorer_moves", "explorer_move", "explorer_steps", "boat_moves",
+        "boat_move", "boat_steps", "movable_boats", "has_room", "capacity", "controllers", "ship_may_enter",
+        "closed_to_ship", "may_swim", "may_board_from_the_sea", "do_move", "do_done", "move_boat",
+        "move_explorer", "explorer_step_kind", "enter_sea", "sail", "ship_stops", "capsize", "swimmers_fall_in",
+        "deadly_for_swimmers", "unprotected", "lose_explorers", "swimmer_killers", "ship_sinkers",
+        "movement_points", "after_action", "advance", "decision_kind", "turn_step_list", "decider",
+        "current_step", "legal_actions", "apply", "pending",
+        "start_remove_step", "start_creature_step", "roll_die",
+    ),
+    # step 3's choice (the removal itself is a STOP: the tile's back is hidden)
+    "remove": ("legal_remove", "removable_tiles", "counts_as_sea_for_removal", "central_counts_as_sea",
+               "legal_actions", "decider", "current_step"),
+}
+
+
+def uncovered(rules: SurviveRules[Any], hooks: tuple[str, ...]) -> list[str]:
+    """The hooks of ``hooks`` this ruleset plays otherwise than the model: overridden outside the
+    core by a class that does not name them in its ``turn_model_covers``."""
+    out = []
+    for name in hooks:
+        owner = next((c for c in type(rules).__mro__ if name in c.__dict__), None)
+        if owner is None or owner.__module__.startswith(CORE_PACKAGE):
+            continue
+        if name not in owner.__dict__.get("turn_model_covers", ()):
+            out.append(f"{owner.__name__}.{name}")
+    return out
+
+
+def _steps_modelled(rules: SurviveRules[Any]) -> list[str]:
+    """The steps between the movement step and the creature die that the model does not know: it
+    knows the removal (a decision, or skipped with no tile left) and the die (a roll: a STOP);
+    a step a layer adds there counts when its starter is named in ``turn_model_covers`` (it is
+    skipped in every position the model reaches)."""
+    steps = rules.turn_steps
+    if STEP_MOVE not in steps or STEP_REMOVE not in steps or STEP_CREATURE not in steps:
+        return ["turn steps"]
+    between = steps[steps.index(STEP_MOVE) + 1:steps.index(STEP_CREATURE)]
+    out = []
+    for step in between:
+        if step == STEP_REMOVE:
+            continue
+        starter = getattr(rules.step_starters[step], "__func__", None)
+        name = getattr(starter, "__name__", "")
+        owner = next((c for c in type(rules).__mro__ if name in c.__dict__), None)
+        if owner is None or name not in owner.__dict__.get("turn_model_covers", ()):
+            out.append(f"step {step}")
+    return out
+
+
+def _geometry(rules: SurviveRules[Any]) -> dict[str, Any]:
+    board = rules.board
+    return {
+        "labels": list(board.labels),
+        "playable": board.playable_count,
+        "neighbours": [list(n) for n in board.neighbours],
+        "isles_next_to": [list(i) for i in board.isles_next_to],
+        "central": board.central,
+    }
+
+
+def survive_turn_model(rules: SurviveRules[Any], view: Mapping[str, Any], player: str) -> TurnModel:
+    """The model data for ``player``'s page, from their ``view`` (nothing else is read but the
+    ruleset the view's options play)."""
+    state = rules.read_position(view)
+    parts: dict[str, bool] = {}
+    why: dict[str, list[str]] = {}
+    for part, hooks in PARTS.items():
+        missing = uncovered(rules, hooks) + (_steps_modelled(rules) if part == "move" else [])
+        parts[part] = not missing
+        if missing:
+            why[part] = missing
+    decisions = rules.pending(state)
+    return TurnModel(FAMILY, {
+        **_geometry(rules),
+        "params": rules.turn_model_params(state),
+        "parts": parts,
+        "not_modelled": why,
+        "decision": [{"kind": d.kind, "player": d.player} for d in decisions],
+    })

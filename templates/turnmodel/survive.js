@@ -1,0 +1,311 @@
+// The Survive family's turn model (docs/turn-model.md): Atlantis, its 1986 edition, Space Attack.
+// Data: pbem/rules/survive/turnmodel.py (geometry, `params`: the rules as data, `parts`: which
+// parts of the turn this ruleset plays as modelled here, `decision`: what the view waits for).
+// A part the data does not switch on gets `legal` null: the page stops there ("cut").
+// The model never names a game: what differs between games and options is in `params`.
+(function () {
+  'use strict';
+  const ON_BOARD = {land: true, boat: true, sea: true};
+
+  // --- the state: the view, with spaces as cell numbers ------------------------------------------
+  function start(data, view, player) {
+    const index = {};
+    data.labels.forEach((label, i) => { index[label] = i; });
+    const cell = (label) => (label == null ? null : index[label]);
+    const owner = {};
+    for (const p of view.players) for (const c of p.colours) owner[c] = p.name;
+    const ex = {};
+    for (const [h, e] of Object.entries(view.explorers)) {
+      const aboard = e.where === 'boat';
+      ex[h] = {colour: e.colour, owner: owner[e.colour], where: e.where, cell: aboard ? null : cell(e.at),
+               boat: aboard ? e.at : null, value: e.value};
+    }
+    const tiles = {};
+    for (const [h, t] of Object.entries(view.tiles)) {
+      tiles[h] = {cell: cell(t.at), terrain: t.terrain, where: t.where, holder: t.holder};
+    }
+    const boats = {};
+    for (const [h, b] of Object.entries(view.boats)) boats[h] = {where: b.where, cell: cell(b.at), owner: b.owner};
+    const cr = {};
+    for (const [h, c] of Object.entries(view.creatures)) cr[h] = {kind: c.kind, where: c.where, cell: cell(c.at)};
+    const mine = data.decision.find((d) => d.player === player);
+    return {
+      g: {labels: data.labels, index, neighbours: data.neighbours, isles: data.isles_next_to,
+          playable: data.playable, central: data.central, params: data.params, parts: data.parts},
+      me: player,
+      players: view.players.map((p) => p.name),
+      phase: view.phase,
+      turn: {number: view.turn.number, player: view.turn.player, step: view.turn.step, moves: view.turn.moves,
+             swum: view.turn.swum.slice()},
+      dec: mine ? {kind: mine.kind, player: mine.player} : null,
+      ex, tiles, boats, cr,
+    };
+  }
+
+  function copy(s) {
+    const {g, ...rest} = s;
+    const t = JSON.parse(JSON.stringify(rest));
+    t.g = g;
+    return t;
+  }
+
+  // where things are, worked out from the pieces (the engine's indexes)
+  function where(s) {
+    const tileAt = {}, boatAt = {}, aboard = {}, kindsAt = {};
+    for (const [h, t] of Object.entries(s.tiles)) if (t.where === 'island') tileAt[t.cell] = h;
+    for (const [h, b] of Object.entries(s.boats)) {
+      aboard[h] = [];
+      if (b.where === 'sea') boatAt[b.cell] = h;
+    }
+    for (const [h, e] of Object.entries(s.ex)) if (e.where === 'boat') aboard[e.boat].push(h);
+    for (const c of Object.values(s.cr)) {
+      if (c.where === 'sea') (kindsAt[c.cell] = kindsAt[c.cell] || []).push(c.kind);
+    }
+    return {tileAt, boatAt, aboard, kindsAt};
+  }
+
+  const hasKind = (w, cell, kinds) => (w.kindsAt[cell] || []).some((k) => kinds.includes(k));
+
+  // --- step 2: moving people and ships ----------------------------------------------------------
+  function controllers(s, w, boat) {
+    const on = w.aboard[boat];
+    if (!on.length) return s.players.slice();
+    const counts = {};
+    for (const h of on) counts[s.ex[h].owner] = (counts[s.ex[h].owner] || 0) + 1;
+    const top = Math.max(...Object.values(counts));
+    return s.players.filter((p) => counts[p] === top);
+  }
+
+  function explorerSteps(s, w, h) {
+    const e = s.ex[h], g = s.g, p = g.params, out = [];
+    const room = (b) => w.aboard[b].length < p.capacity;
+    const maySwim = !s.turn.swum.includes(h);
+    if (e.where === 'land') {
+      for (const n of g.neighbours[e.cell]) {
+        if (n in w.tileAt) { out.push([n, false]); continue; }
+        const b = w.boatAt[n];
+        if (b === undefined || room(b)) out.push([n, false]);
+        if (b !== undefined) out.push([n, true]);
+      }
+    } else if (e.where === 'boat') {
+      const cell = s.boats[e.boat].cell;
+      for (const n of g.neighbours[cell]) {
+        const b = w.boatAt[n];
+        if (b !== undefined && room(b)) out.push([n, false]);
+      }
+      if (maySwim) out.push([cell, false]);
+      for (const isle of g.isles[cell]) out.push([isle, false]);
+    } else if (e.where === 'sea') {
+      const b = w.boatAt[e.cell];
+      if (b !== undefined && room(b) && maySwim) out.push([e.cell, false]);
+      if (maySwim) for (const n of g.neighbours[e.cell]) if (!(n in w.tileAt)) out.push([n, false]);
+      for (const isle of g.isles[e.cell]) out.push([isle, false]);
+    }
+    return out;
+  }
+
+  function boatSteps(s, w, b) {
+    const p = s.g.params, occupied = w.aboard[b].length > 0;
+    return s.g.neighbours[s.boats[b].cell].filter((n) => !(n in w.tileAt) && !(n in w.boatAt)
+      && !(occupied && hasKind(w, n, p.ship_blockers)));
+  }
+
+  function legalMove(s) {
+    const w = where(s), labels = s.g.labels, out = [{done: 'move'}];
+    for (const [h, e] of Object.entries(s.ex)) {
+      if (e.owner !== s.me || !ON_BOARD[e.where]) continue;
+      for (const [n, swim] of explorerSteps(s, w, h)) {
+        out.push(swim ? {move: h, to: labels[n], swim: true} : {move: h, to: labels[n]});
+      }
+    }
+    for (const [b, boat] of Object.entries(s.boats)) {
+      if (boat.where !== 'sea') continue;
+      if (w.aboard[b].length && !controllers(s, w, b).includes(s.me)) continue;
+      for (const n of boatSteps(s, w, b)) out.push({move: b, to: labels[n]});
+    }
+    return out;
+  }
+
+  function lose(s, handles) {
+    for (const h of handles) Object.assign(s.ex[h], {where: 'lost', cell: null, boat: null});
+  }
+
+  function enterSea(s, w, h, cell) {
+    Object.assign(s.ex[h], {where: 'sea', cell, boat: null});
+    s.turn.swum.push(h);
+    if (hasKind(w, cell, s.g.params.swimmer_killers)) lose(s, [h]);
+  }
+
+  function doMove(s, a) {
+    const w = where(s), p = s.g.params, cell = s.g.index[a.to], h = a.move;
+    if (h in s.boats) {
+      const b = s.boats[h];
+      delete w.boatAt[b.cell];
+      Object.assign(b, {cell, owner: null});
+      if (w.aboard[h].length && hasKind(w, cell, p.ship_sinkers)) {     // the ship is lost, its people swim
+        const swimmers = w.aboard[h].slice().sort();
+        for (const x of swimmers) Object.assign(s.ex[x], {where: 'sea', cell, boat: null});
+        Object.assign(b, {where: 'lost', cell: null});
+        if (hasKind(w, cell, p.swimmer_killers)) lose(s, swimmers);
+      }
+      return;
+    }
+    const e = s.ex[h];
+    if (s.g.labels.length > s.g.playable && cell >= s.g.playable) {
+      Object.assign(e, {where: 'isle', cell, boat: null});
+    } else if (e.where === 'land') {
+      if (cell in w.tileAt) e.cell = cell;
+      else if (cell in w.boatAt && !a.swim) Object.assign(e, {where: 'boat', cell: null, boat: w.boatAt[cell]});
+      else enterSea(s, w, h, cell);
+    } else if (e.where === 'boat') {
+      if (cell === s.boats[e.boat].cell) enterSea(s, w, h, cell);
+      else e.boat = w.boatAt[cell];
+    } else if (cell === e.cell) {
+      Object.assign(e, {where: 'boat', cell: null, boat: w.boatAt[cell]});     // a swimmer climbs aboard
+    } else {
+      enterSea(s, w, h, cell);
+    }
+  }
+
+  const boardEmpty = (s) => !Object.values(s.ex).some((e) => ON_BOARD[e.where]);
+
+  function gameOver(s) {
+    for (const e of Object.values(s.ex)) if (ON_BOARD[e.where]) Object.assign(e, {where: 'lost', cell: null, boat: null});
+    s.phase = 'over';
+    s.turn.step = '';
+    s.dec = null;
+  }
+
+  // the end of step 2: step 3 (a tile to remove), or, with none left, the creature die (a STOP)
+  function endMoveStep(s) {
+    if (s.g.params.end_when_board_empty && boardEmpty(s)) { gameOver(s); return false; }
+    if (Object.values(s.tiles).some((t) => t.where === 'island')) {
+      s.turn.step = 'remove-tile';
+      s.dec = {kind: 'remove-tile', player: s.turn.player};
+      return false;
+    }
+    s.dec = null;
+    return true;
+  }
+
+  // --- step 3: which tile may be removed (removing it is a STOP: its back is hidden) -------------
+  function legalRemove(s) {
+    const p = s.g.params, w = where(s);
+    const island = Object.values(s.tiles).filter((t) => t.where === 'island');
+    const terrain = p.terrains.find((t) => island.some((x) => x.terrain === t));
+    if (terrain === undefined) return [];
+    const group = island.filter((t) => t.terrain === terrain);
+    const sea = (n) => !(n in w.tileAt) && (n !== s.g.central || p.central_counts_as_sea);
+    const coastal = group.filter((t) => s.g.neighbours[t.cell].some(sea));
+    return (coastal.length ? coastal : group).map((t) => ({remove: s.g.labels[t.cell]}));
+  }
+
+  // --- the API ---------------------------------------------------------------------------------------
+  function decision(s) {
+    if (!s.dec) return null;
+    return {kind: s.dec.kind, prompt: PROMPTS[s.dec.kind] || s.dec.kind, player: s.dec.player};
+  }
+
+  const PROMPTS = {
+    'move': 'step 2: move your people and ships, or end the movement step',
+    'remove-tile': 'step 3: remove a terrain tile',
+  };
+
+  function legal(s) {
+    if (!s.dec) return [];
+    if (s.phase !== 'play' || s.dec.player !== s.me) return null;
+    if (s.dec.kind === 'move' && s.g.parts.move) return legalMove(s);
+    if (s.dec.kind === 'remove-tile' && s.g.parts.remove) return legalRemove(s);
+    return null;
+  }
+
+  function apply(s, a) {
+    const t = copy(s);
+    if ('remove' in a) {                     // the tile's back is hidden: the moderator turns it
+      t.dec = null;
+      return {state: t, stop: true};
+    }
+    let stop = false;
+    if ('done' in a) {
+      stop = endMoveStep(t);
+    } else if ('move' in a) {
+      doMove(t, a);
+      t.turn.moves += 1;
+      if (t.turn.moves >= t.g.params.movement_points) stop = endMoveStep(t);
+    } else {
+      throw new Error(`not modelled: ${JSON.stringify(a)}`);
+    }
+    if (!stop && t.phase === 'play' && t.g.params.end_when_board_empty && boardEmpty(t)) gameOver(t);
+    return {state: t, stop};
+  }
+
+  function spaceOf(s, h) {
+    if (h in s.boats) return s.boats[h].cell;
+    if (h in s.cr) return s.cr[h].cell;
+    const e = s.ex[h];
+    return e.where === 'boat' ? s.boats[e.boat].cell : e.cell;
+  }
+
+  function label(s, cell) {
+    return cell == null ? '' : s.g.labels[cell];
+  }
+
+  // as the engine's default_places: the piece is the first handle, the space the last label
+  function places(s, a) {
+    const labels = s.g.index;
+    const isPiece = (v) => v in s.ex || v in s.boats || v in s.cr;
+    let piece = '', first = null;
+    const spaces = [];
+    Object.values(a).forEach((v, n) => {
+      if (n === 0) first = v;
+      if (Array.isArray(v)) { for (const x of v) if (typeof x === 'string' && x in labels) spaces.push(x); }
+      else if (typeof v === 'string') {
+        if (!piece && isPiece(v)) piece = v;
+        else if (v in labels) spaces.push(v);
+      }
+    });
+    const last = spaces.length ? spaces[spaces.length - 1] : '';
+    if (piece) return {piece, from: label(s, spaceOf(s, piece)), to: last, tile: ''};
+    if (typeof first === 'string' && first in labels && spaces.length === 1) return {piece: '', from: '', to: '', tile: first};
+    if (typeof first === 'string' && first && first.toLowerCase() !== 'none' && spaces.length) {
+      return {piece: first, from: '', to: last, tile: ''};
+    }
+    return {piece: '', from: '', to: '', tile: ''};
+  }
+
+  function words(s, a) {
+    if ('done' in a) return 'End the movement step';
+    if ('remove' in a) return `Remove the terrain tile at ${a.remove}`;
+    if ('move' in a) {
+      const from = label(s, spaceOf(s, a.move));
+      if (a.move in s.boats) return `Sail ship ${a.move} from ${from} to ${a.to}`;
+      return `Move ${a.move} from ${from} to ${a.to}${a.swim ? ' (swim beside the ship)' : ''}`;
+    }
+    return JSON.stringify(a);
+  }
+
+  function pieces(s) {
+    const out = [];
+    for (const [h, t] of Object.entries(s.tiles)) {
+      if (t.where === 'island') out.push({handle: h, shape: 'tile', owner: '', cell: label(s, t.cell), label: t.terrain, aboard: '', value: null});
+    }
+    for (const [h, b] of Object.entries(s.boats)) {
+      if (b.where === 'sea') out.push({handle: h, shape: 'ship', owner: '', cell: label(s, b.cell), label: h, aboard: '', value: null});
+    }
+    for (const [h, c] of Object.entries(s.cr)) {
+      if (c.where === 'sea') out.push({handle: h, shape: c.kind, owner: '', cell: label(s, c.cell), label: h, aboard: '', value: null});
+    }
+    for (const [h, e] of Object.entries(s.ex)) {
+      if (!ON_BOARD[e.where] && e.where !== 'isle') continue;
+      out.push({handle: h, shape: 'person', owner: e.owner, cell: label(s, spaceOf(s, h)), label: h,
+                aboard: e.where === 'boat' ? e.boat : '', value: e.value});
+    }
+    return out;
+  }
+
+  function forms(s) {
+    return [];
+  }
+
+  PBEM_MODELS.survive = {start, decision, legal, apply, words, places, pieces, forms};
+})();
