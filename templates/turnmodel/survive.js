@@ -200,20 +200,86 @@
     return (coastal.length ? coastal : group).map((t) => ({remove: s.g.labels[t.cell]}));
   }
 
+  // --- set-up: people on empty terrain tiles, then ships by the coast ---------------------------------
+  // the next player (clockwise after `after`, `after` last) who still has something to place
+  function nextWith(s, after, wants) {
+    const i = s.players.indexOf(after), n = s.players.length;
+    for (let k = 1; k <= n; k++) {
+      const p = s.players[(i + k) % n];
+      if (wants(p)) return p;
+    }
+    return null;
+  }
+
+  const reservePeople = (s, p) => Object.keys(s.ex).filter((h) => s.ex[h].owner === p && s.ex[h].where === 'reserve');
+  const reserveShips = (s, p) => Object.keys(s.boats).filter((h) => s.boats[h].where === 'reserve' && s.boats[h].owner === p);
+
+  function legalPlace(s) {
+    const taken = new Set();
+    for (const e of Object.values(s.ex)) if (e.where === 'land') taken.add(e.cell);
+    const spots = Object.values(s.tiles).filter((t) => t.where === 'island' && !taken.has(t.cell)).map((t) => s.g.labels[t.cell]);
+    const out = [];
+    for (const h of reservePeople(s, s.me)) for (const on of spots) out.push({place: h, on});
+    return out;
+  }
+
+  function legalShip(s) {
+    const w = where(s), g = s.g, coast = new Set();
+    for (const cell of Object.keys(w.tileAt)) for (const n of g.neighbours[cell]) if (!(n in w.tileAt)) coast.add(n);
+    const spots = [...coast].filter((c) => !(c in w.boatAt) && !hasKind(w, c, g.params.setup_ship_blockers))
+      .sort((a, b) => a - b).map((c) => g.labels[c]);
+    const out = [];
+    for (const b of reserveShips(s, s.me)) for (const at of spots) out.push({boat: b, at});
+    return out;
+  }
+
+  function decide(s, kind, player) {
+    s.turn.player = player;
+    s.dec = {kind, player};
+  }
+
+  function afterPlacing(s) {
+    const nxt = nextWith(s, s.turn.player, (p) => reservePeople(s, p).length > 0);
+    if (nxt !== null) { decide(s, 'setup-place', nxt); return; }
+    s.phase = 'setup-boat';
+    const first = nextWith(s, s.players[s.players.length - 1], (p) => reserveShips(s, p).length > 0);
+    if (first === null) { startPlay(s); return; }
+    s.turn = {number: 0, player: first, step: 'setup-boat', moves: 0, swum: []};
+    s.dec = {kind: 'setup-boat', player: first};
+  }
+
+  // the first turn: no tile in anyone's hand yet, so it opens with the movement step
+  function startPlay(s) {
+    s.phase = 'play';
+    if (!s.g.params.values_seen_in_play) for (const e of Object.values(s.ex)) e.value = null;
+    s.turn = {number: 1, player: s.players[0], step: 'move', moves: 0, swum: []};
+    s.dec = {kind: 'move', player: s.players[0]};
+  }
+
+  function afterShip(s) {
+    const nxt = nextWith(s, s.turn.player, (p) => reserveShips(s, p).length > 0);
+    if (nxt !== null) decide(s, 'setup-boat', nxt);
+    else startPlay(s);
+  }
+
   // --- the API ---------------------------------------------------------------------------------------
   function decision(s) {
-    if (!s.dec) return null;
+    if (!s.dec || s.dec.player !== s.me) return null;
     return {kind: s.dec.kind, prompt: PROMPTS[s.dec.kind] || s.dec.kind, player: s.dec.player};
   }
 
   const PROMPTS = {
     'move': 'step 2: move your people and ships, or end the movement step',
     'remove-tile': 'step 3: remove a terrain tile',
+    'setup-place': 'place one of your people on an empty terrain tile',
+    'setup-boat': 'place a ship on a free sea space next to the island',
   };
 
   function legal(s) {
-    if (!s.dec) return [];
-    if (s.phase !== 'play' || s.dec.player !== s.me) return null;
+    if (!s.dec || s.dec.player !== s.me) return [];
+    if (s.phase === 'setup-place' && s.dec.kind === 'setup-place' && s.g.parts.setup) return legalPlace(s);
+    if (s.phase === 'setup-boat' && s.dec.kind === 'setup-boat' && s.g.parts.setup) return legalShip(s);
+    if (s.phase !== 'play') return null;
     if (s.dec.kind === 'move' && s.g.parts.move) return legalMove(s);
     if (s.dec.kind === 'remove-tile' && s.g.parts.remove) return legalRemove(s);
     return null;
@@ -226,7 +292,13 @@
       return {state: t, stop: true};
     }
     let stop = false;
-    if ('done' in a) {
+    if ('place' in a) {
+      Object.assign(t.ex[a.place], {where: 'land', cell: t.g.index[a.on], boat: null});
+      afterPlacing(t);
+    } else if ('boat' in a) {
+      Object.assign(t.boats[a.boat], {where: 'sea', cell: t.g.index[a.at], owner: null});
+      afterShip(t);
+    } else if ('done' in a) {
       stop = endMoveStep(t);
     } else if ('move' in a) {
       doMove(t, a);
@@ -275,6 +347,8 @@
 
   function words(s, a) {
     if ('done' in a) return 'End the movement step';
+    if ('place' in a) return `Place ${a.place} on ${a.on}`;
+    if ('boat' in a) return `Place ship ${a.boat} at ${a.at}`;
     if ('remove' in a) return `Remove the terrain tile at ${a.remove}`;
     if ('move' in a) {
       const from = label(s, spaceOf(s, a.move));

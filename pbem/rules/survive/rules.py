@@ -151,6 +151,10 @@ class SurviveRules(ViewRules[StateT]):
             "central_counts_as_sea": self.central_counts_as_sea(state),
             #: the game ends when no person is left on the board (checked after every action)
             "end_when_board_empty": False,
+            #: kinds whose space a ship may not be placed on at set-up
+            "setup_ship_blockers": list(self.starting_creature_kinds()),
+            #: do owners still see their people's values once play begins?
+            "values_seen_in_play": self.owner_always_sees_values(state),
         }
 
     # --- decisions ------------------------------------------------------------------

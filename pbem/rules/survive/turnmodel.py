@@ -39,6 +39,14 @@ PARTS: dict[str, tuple[str, ...]] = {
         "current_step", "legal_actions", "apply", "pending",
         "start_remove_step", "start_creature_step", "roll_die",
     ),
+    # set-up: placing people on empty tiles, then ships on free sea spaces by the coast, then the
+    # first turn (its movement step)
+    "setup": (
+        "legal_place", "placement_spots", "reserve_explorers", "do_place", "next_with", "start_boat_placement",
+        "reserve_boats", "boat_spots", "legal_boat", "do_boat", "starting_creature_kinds", "start_play",
+        "next_turn", "advance", "turn_step_list", "start_tile_step", "start_move_step", "explorers_in_play",
+        "decision_kind", "decider", "current_step", "legal_actions", "apply", "pending", "after_action",
+    ),
     # step 3's choice (the removal itself is a STOP: the tile's back is hidden)
     "remove": ("legal_remove", "removable_tiles", "counts_as_sea_for_removal", "central_counts_as_sea",
                "legal_actions", "decider", "current_step"),
