@@ -123,6 +123,16 @@
       if (w.aboard[b].length && !controllers(s, w, b).includes(s.me)) continue;
       for (const n of boatSteps(s, w, b)) out.push({move: b, to: labels[n]});
     }
+    if (s.g.params.rides) {                  // a swimmer rides a dolphin in its space to a sea space next to it
+      for (const [h, e] of Object.entries(s.ex)) {
+        if (e.owner !== s.me || e.where !== 'sea') continue;
+        const dolphins = Object.keys(s.cr).filter((d) => s.cr[d].kind === 'dolphin' && s.cr[d].where === 'sea'
+          && s.cr[d].cell === e.cell).sort();
+        for (const d of dolphins) {
+          for (const n of s.g.neighbours[e.cell]) if (!(n in w.tileAt)) out.push({move: h, to: labels[n], ride: d});
+        }
+      }
+    }
     return out;
   }
 
@@ -138,16 +148,23 @@
 
   function doMove(s, a) {
     const w = where(s), p = s.g.params, cell = s.g.index[a.to], h = a.move;
+    if (a.ride != null) {                     // the dolphin carries its rider (not a swim)
+      s.cr[a.ride].cell = cell;
+      Object.assign(s.ex[h], {where: 'sea', cell, boat: null});
+      if (hasKind(w, cell, p.swimmer_killers)) lose(s, [h]);
+      return;
+    }
     if (h in s.boats) {
       const b = s.boats[h];
-      delete w.boatAt[b.cell];
       Object.assign(b, {cell, owner: null});
-      if (w.aboard[h].length && hasKind(w, cell, p.ship_sinkers)) {     // the ship is lost, its people swim
-        const swimmers = w.aboard[h].slice().sort();
-        for (const x of swimmers) Object.assign(s.ex[x], {where: 'sea', cell, boat: null});
-        Object.assign(b, {where: 'lost', cell: null});
-        if (hasKind(w, cell, p.swimmer_killers)) lose(s, swimmers);
-      }
+      const people = w.aboard[h].slice().sort();
+      if (!people.length && !p.empty_ships_prey) return;
+      const met = p.ship_meets.find((m) => hasKind(w, cell, m.kinds));
+      if (!met) return;
+      Object.assign(b, {where: 'lost', cell: null});
+      if (met.effect === 'sink') { lose(s, people); return; }
+      for (const x of people) Object.assign(s.ex[x], {where: 'sea', cell, boat: null});    // they swim
+      if (people.length && hasKind(w, cell, p.swimmer_killers)) lose(s, people);
       return;
     }
     const e = s.ex[h];
@@ -192,6 +209,15 @@
   function legalRemove(s) {
     const p = s.g.params, w = where(s);
     const island = Object.values(s.tiles).filter((t) => t.where === 'island');
+    if (p.removal === 'rings') {               // the outermost ring left; its empty tiles first
+      const ringOf = (t) => p.rings[s.g.labels[t.cell]];
+      if (!island.length) return [];
+      const outer = Math.min(...island.map(ringOf));
+      const ring = island.filter((t) => ringOf(t) === outer);
+      const people = new Set(Object.values(s.ex).filter((e) => e.where === 'land').map((e) => e.cell));
+      const empty = ring.filter((t) => !people.has(t.cell));
+      return (empty.length ? empty : ring).map((t) => ({remove: s.g.labels[t.cell]}));
+    }
     const terrain = p.terrains.find((t) => island.some((x) => x.terrain === t));
     if (terrain === undefined) return [];
     const group = island.filter((t) => t.terrain === terrain);
@@ -215,9 +241,12 @@
   const reserveShips = (s, p) => Object.keys(s.boats).filter((h) => s.boats[h].where === 'reserve' && s.boats[h].owner === p);
 
   function legalPlace(s) {
-    const taken = new Set();
-    for (const e of Object.values(s.ex)) if (e.where === 'land') taken.add(e.cell);
-    const spots = Object.values(s.tiles).filter((t) => t.where === 'island' && !taken.has(t.cell)).map((t) => s.g.labels[t.cell]);
+    const limits = s.g.params.setup_limits, count = {};
+    for (const e of Object.values(s.ex)) if (e.where === 'land') count[e.cell] = (count[e.cell] || 0) + 1;
+    const spots = Object.values(s.tiles).filter((t) => {
+      const limit = limits[s.g.labels[t.cell]];
+      return t.where === 'island' && (limit == null || (count[t.cell] || 0) < limit);
+    }).map((t) => s.g.labels[t.cell]);
     const out = [];
     for (const h of reservePeople(s, s.me)) for (const on of spots) out.push({place: h, on});
     return out;
@@ -353,6 +382,7 @@
     if ('move' in a) {
       const from = label(s, spaceOf(s, a.move));
       if (a.move in s.boats) return `Sail ship ${a.move} from ${from} to ${a.to}`;
+      if (a.ride != null) return `${a.move} rides dolphin ${a.ride} from ${from} to ${a.to}`;
       return `Move ${a.move} from ${from} to ${a.to}${a.swim ? ' (swim beside the ship)' : ''}`;
     }
     return JSON.stringify(a);

@@ -157,9 +157,11 @@ class Prover:
                 end = self.walk(game, state, player, rng, what)
                 self.tally.ends[(game.name, end)] += 1
 
-    def exhaustive(self, game: Game[Any], state: Any, what: str) -> int:
+    def exhaustive(self, game: Game[Any], state: Any, what: str, limit: int = 100) -> int:
         """Every legal action of the first player with a decision: each successor compared (stop,
-        pieces, and the next step's decision and legal actions).  How many were compared."""
+        pieces, and the next step's decision and legal actions); where there are more than
+        ``limit`` (set-up: every person on every tile), ``limit`` of them spread evenly.  How many
+        were compared."""
         pending = game.pending(state)
         if not pending:
             return 0
@@ -172,6 +174,8 @@ class Prover:
             legal = self.node.legal(s)
             if legal is None:
                 return 0
+            if len(legal) > limit:
+                legal = [legal[k * len(legal) // limit] for k in range(limit)]
             for action in legal:
                 def fail(message: str, action: Any = action) -> Mismatch:
                     return Mismatch(f"{what}, player {player}, every action: {canon(action)}: {message}\n"

@@ -35,6 +35,13 @@ class Overpopulated(AtlantisRules):
         so ``lagoon=land`` makes the tiles round the lagoon inland)."""
         return any(self.counts_as_sea_for_removal(state, n) for n in self.board.neighbours[cell])
 
+    #: the turn model's ``setup_limits``
+    turn_model_covers = frozenset({"placement_spots"})
+
+    def turn_model_params(self, state: AtlantisState) -> dict[str, Any]:
+        return {**super().turn_model_params(state),
+                "setup_limits": {self.label(cell): self.explorers_allowed_at_setup(state, cell) for cell in state.tile_at}}
+
     def explorers_allowed_at_setup(self, state: AtlantisState, cell: int) -> int:
         limits = self.comp["overpopulated"]
         return int(limits["coast"] if self.on_the_coast(state, cell) else limits["inland"])

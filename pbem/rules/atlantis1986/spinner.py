@@ -36,6 +36,8 @@ __all__ = ["DIVE", "STEP_DIVE", "SpinnerRules1986", "face_parts"]
 
 
 class SpinnerRules1986(SeaRules1986):
+    #: the spinner is spun (a STOP) before anything else in step 3; only its decision is its own
+    turn_model_covers = frozenset({"decision_kind", "start_creature_step", "roll_die"})
     # --- the spin ------------------------------------------------------------------
     def spinner_faces(self) -> list[str]:
         spec = self.comp["spinner"]

@@ -144,7 +144,17 @@ class SurviveRules(ViewRules[StateT]):
             "movement_points": self.movement_points(state),
             "capacity": self.comp["boats"]["capacity"],
             "swimmer_killers": list(self.swimmer_killers()),
-            "ship_sinkers": list(self.ship_sinkers()),
+            #: what an occupied ship (any ship, with ``empty_ships_prey``) sailing into a creature's
+            #: space meets, the first kinds found first: ``capsize`` (its people swim there) or
+            #: ``sink`` (they are lost with it)
+            "ship_meets": [{"kinds": list(self.ship_sinkers()), "effect": "capsize"}],
+            "empty_ships_prey": False,
+            #: swimmers may ride a dolphin in their space to a sea space next to it ({move, to, ride})
+            "rides": False,
+            #: which tile may be removed: ``coast`` (the first terrain left, by the sea if any is)
+            #: or ``rings`` (the outermost ring left, its empty tiles if any; ``rings``: per space)
+            "removal": "coast",
+            "rings": None,
             #: kinds an occupied ship may not sail into
             "ship_blockers": [],
             "terrains": list(self.terrains),
@@ -153,6 +163,8 @@ class SurviveRules(ViewRules[StateT]):
             "end_when_board_empty": False,
             #: kinds whose space a ship may not be placed on at set-up
             "setup_ship_blockers": list(self.starting_creature_kinds()),
+            #: how many people a tile may hold at set-up, per space (the core: an empty tile)
+            "setup_limits": {self.label(cell): 1 for cell in state.tile_at},
             #: do owners still see their people's values once play begins?
             "values_seen_in_play": self.owner_always_sees_values(state),
         }
