@@ -243,10 +243,22 @@
   function legalPlace(s) {
     const limits = s.g.params.setup_limits, count = {};
     for (const e of Object.values(s.ex)) if (e.where === 'land') count[e.cell] = (count[e.cell] || 0) + 1;
-    const spots = Object.values(s.tiles).filter((t) => {
-      const limit = limits[s.g.labels[t.cell]];
-      return t.where === 'island' && (limit == null || (count[t.cell] || 0) < limit);
-    }).map((t) => s.g.labels[t.cell]);
+    const p = s.g.params, island = Object.values(s.tiles).filter((t) => t.where === 'island');
+    const mineOn = new Set(Object.values(s.ex).filter((e) => e.where === 'land' && e.owner === s.me).map((e) => e.cell));
+    const occupiedNotMine = island.filter((t) => count[t.cell] && !mineOn.has(t.cell));
+    let tiles;
+    if (p.crowd != null) {
+      const empty = island.filter((t) => !count[t.cell]);
+      tiles = empty.length ? empty : occupiedNotMine.filter((t) => count[t.cell] < p.crowd);
+    } else if (p.final_on_occupied.includes(s.players.indexOf(s.me) + 1) && reservePeople(s, s.me).length === 1) {
+      tiles = occupiedNotMine;
+    } else {
+      tiles = island.filter((t) => {
+        const limit = limits[s.g.labels[t.cell]];
+        return limit == null || (count[t.cell] || 0) < limit;
+      });
+    }
+    const spots = tiles.map((t) => s.g.labels[t.cell]);
     const out = [];
     for (const h of reservePeople(s, s.me)) for (const on of spots) out.push({place: h, on});
     return out;

@@ -82,6 +82,12 @@ class Players56(AtlantisRules):
         return dict(zip(players, self.kit(len(players))["ships"], strict=True))
 
     # --- setup: placing explorers ----------------------------------------------------------------
+    #: the turn model's ``final_on_occupied``
+    turn_model_covers = frozenset({"placement_spots"})
+
+    def turn_model_params(self, state: AtlantisState) -> dict[str, Any]:
+        return {**super().turn_model_params(state), "final_on_occupied": list(self.kit(len(state.players))["final_on_occupied"])}
+
     def empty_tiles(self, state: AtlantisState) -> list[int]:
         return [t.cell for t in state.tiles.values() if t.where == ISLAND and not state.on_land(t.cell)]
 
@@ -135,6 +141,15 @@ class Challenge5(Players56):
     kit_setup = False
 
     # --- setup: second explorers -------------------------------------------------------------
+    #: the turn model's ``crowd``; the ship choice and the sunk-tile round (their steps, their
+    #: decider) follow a tile removal, a STOP of the model, and are skipped in any other turn
+    turn_model_covers = frozenset({"placement_spots", "turn_step_list", "decider", "start_ship_step",
+                                   "start_sunk_step"})
+
+    def turn_model_params(self, state: AtlantisState) -> dict[str, Any]:
+        return {**super().turn_model_params(state), "final_on_occupied": [],
+                "crowd": int(self.comp["players56"]["overpopulated"]["per_tile"])}
+
     def crowded_spots(self, state: AtlantisState, player: str) -> list[int]:
         """"once the island is full players may start placing a second People Token on an
         already-occupied Land Tile", not where there are already two, nor where there is

@@ -165,6 +165,11 @@ class SurviveRules(ViewRules[StateT]):
             "setup_ship_blockers": list(self.starting_creature_kinds()),
             #: how many people a tile may hold at set-up, per space (the core: an empty tile)
             "setup_limits": {self.label(cell): 1 for cell in state.tile_at},
+            #: the seats (1 = the first player) whose last person goes onto an occupied tile without
+            #: one of their own; ``crowd``: once no tile is empty, people go onto occupied tiles
+            #: without one of their own holding fewer than this many (None: never)
+            "final_on_occupied": [],
+            "crowd": None,
             #: do owners still see their people's values once play begins?
             "values_seen_in_play": self.owner_always_sees_values(state),
         }
