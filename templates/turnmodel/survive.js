@@ -39,6 +39,7 @@
              swum: view.turn.swum.slice()},
       dec: mine ? {kind: mine.kind, player: mine.player} : null,
       ex, tiles, boats, cr,
+      protects: Object.assign({}, (view.dolphins || {}).protects || {}),    // dolphin -> the swimmer it protects
     };
   }
 
@@ -65,6 +66,28 @@
   }
 
   const hasKind = (w, cell, kinds) => (w.kindsAt[cell] || []).some((k) => kinds.includes(k));
+
+  // the engine's handle order: r2 before r10
+  function handleOrder(a, b) {
+    const x = /^([A-Za-z]+)(\d+)$/.exec(a), y = /^([A-Za-z]+)(\d+)$/.exec(b);
+    const ka = x ? [x[1], +x[2]] : [a, 0], kb = y ? [y[1], +y[2]] : [b, 0];
+    if (ka[0] !== kb[0]) return ka[0] < kb[0] ? -1 : 1;
+    return ka[1] - kb[1];
+  }
+
+  // --- dolphins protecting swimmers -----------------------------------------------------------------
+  const protector = (s, h) => Object.keys(s.protects).sort().find((d) => s.protects[d] === h);
+  const unprotected = (s, handles) => {
+    const guarded = new Set(Object.values(s.protects));
+    return handles.filter((h) => !guarded.has(h));
+  };
+
+  function release(s) {
+    for (const d of Object.keys(s.protects).sort()) {
+      const c = s.cr[d], e = s.ex[s.protects[d]];
+      if (c.where !== 'sea' || e.where !== 'sea' || e.cell !== c.cell) delete s.protects[d];
+    }
+  }
 
   // --- step 2: moving people and ships ----------------------------------------------------------
   function controllers(s, w, boat) {
@@ -114,8 +137,11 @@
     const w = where(s), labels = s.g.labels, out = [{done: 'move'}];
     for (const [h, e] of Object.entries(s.ex)) {
       if (e.owner !== s.me || !ON_BOARD[e.where]) continue;
-      for (const [n, swim] of explorerSteps(s, w, h)) {
-        out.push(swim ? {move: h, to: labels[n], swim: true} : {move: h, to: labels[n]});
+      const moves = explorerSteps(s, w, h).map(([n, swim]) => (swim ? {move: h, to: labels[n], swim: true} : {move: h, to: labels[n]}));
+      out.push(...moves);
+      if (s.g.params.dolphin_escorts && e.where === 'sea' && protector(s, h) !== undefined && !s.turn.swum.includes(h)) {
+        const near = s.g.neighbours[e.cell];       // a swim to another sea space, the dolphin along
+        for (const a of moves) if (near.includes(s.g.index[a.to])) out.push({...a, dolphin: true});
       }
     }
     for (const [b, boat] of Object.entries(s.boats)) {
@@ -138,12 +164,20 @@
 
   function lose(s, handles) {
     for (const h of handles) Object.assign(s.ex[h], {where: 'lost', cell: null, boat: null});
+    release(s);
   }
 
   function enterSea(s, w, h, cell) {
+    if (s.g.params.dolphin_escorts) {
+      let escort = protector(s, h);
+      if (escort !== undefined && s.cr[escort].cell !== cell) { delete s.protects[escort]; escort = undefined; }
+      const free = Object.keys(s.cr).filter((d) => s.cr[d].kind === 'dolphin' && s.cr[d].where === 'sea'
+        && s.cr[d].cell === cell && !(d in s.protects)).sort(handleOrder);
+      if (escort === undefined && free.length) s.protects[free[0]] = h;
+    }
     Object.assign(s.ex[h], {where: 'sea', cell, boat: null});
     s.turn.swum.push(h);
-    if (hasKind(w, cell, s.g.params.swimmer_killers)) lose(s, [h]);
+    if (hasKind(w, cell, s.g.params.swimmer_killers)) lose(s, unprotected(s, [h]));
   }
 
   function doMove(s, a) {
@@ -164,10 +198,11 @@
       Object.assign(b, {where: 'lost', cell: null});
       if (met.effect === 'sink') { lose(s, people); return; }
       for (const x of people) Object.assign(s.ex[x], {where: 'sea', cell, boat: null});    // they swim
-      if (people.length && hasKind(w, cell, p.swimmer_killers)) lose(s, people);
+      if (people.length && hasKind(w, cell, p.swimmer_killers)) lose(s, unprotected(s, people));
       return;
     }
     const e = s.ex[h];
+    if (a.dolphin === true) s.cr[protector(s, h)].cell = cell;      // the dolphin swims along
     if (s.g.labels.length > s.g.playable && cell >= s.g.playable) {
       Object.assign(e, {where: 'isle', cell, boat: null});
     } else if (e.where === 'land') {
@@ -182,6 +217,7 @@
     } else {
       enterSea(s, w, h, cell);
     }
+    release(s);
   }
 
   const boardEmpty = (s) => !Object.values(s.ex).some((e) => ON_BOARD[e.where]);
@@ -349,6 +385,7 @@
       throw new Error(`not modelled: ${JSON.stringify(a)}`);
     }
     if (!stop && t.phase === 'play' && t.g.params.end_when_board_empty && boardEmpty(t)) gameOver(t);
+    release(t);
     return {state: t, stop};
   }
 
@@ -394,6 +431,7 @@
     if ('move' in a) {
       const from = label(s, spaceOf(s, a.move));
       if (a.move in s.boats) return `Sail ship ${a.move} from ${from} to ${a.to}`;
+      if (a.dolphin === true) return `Move ${a.move} from ${from} to ${a.to} with its dolphin`;
       if (a.ride != null) return `${a.move} rides dolphin ${a.ride} from ${from} to ${a.to}`;
       return `Move ${a.move} from ${from} to ${a.to}${a.swim ? ' (swim beside the ship)' : ''}`;
     }

@@ -49,6 +49,14 @@ DOLPHIN, BOAT = "dolphin", "boat"
 class Dolphins(AtlantisRules):
     """Dolphins & Dive Dice (challenge #6)."""
 
+    #: the turn model's ``dolphin_escorts``; the dive dice are rolled (a STOP) before step 4's decision
+    turn_model_covers = frozenset({"explorer_moves", "do_move", "move_explorer", "enter_sea", "unprotected",
+                                   "lose_explorers", "after_action", "decision_kind", "start_creature_step",
+                                   "roll_die"})
+
+    def turn_model_params(self, state: AtlantisState) -> dict[str, Any]:
+        return {**super().turn_model_params(state), "dolphin_escorts": True}
+
     def dive_data(self) -> Mapping[str, Any]:
         """games/atlantis/dolphins.yaml (a variant may point ``data_files["dolphins"]`` elsewhere)."""
         return self.data.extra("dolphins")

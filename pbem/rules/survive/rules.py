@@ -151,6 +151,9 @@ class SurviveRules(ViewRules[StateT]):
             "empty_ships_prey": False,
             #: swimmers may ride a dolphin in their space to a sea space next to it ({move, to, ride})
             "rides": False,
+            #: a dolphin in a swimmer's space protects it and may swim along ({move, to, dolphin: true});
+            #: who protects whom is the view's ``dolphins.protects``
+            "dolphin_escorts": False,
             #: which tile may be removed: ``coast`` (the first terrain left, by the sea if any is)
             #: or ``rings`` (the outermost ring left, its empty tiles if any; ``rings``: per space)
             "removal": "coast",
