@@ -22,7 +22,8 @@
     }
     const tiles = {};
     for (const [h, t] of Object.entries(view.tiles)) {
-      tiles[h] = {cell: cell(t.at), terrain: t.terrain, where: t.where, holder: t.holder};
+      tiles[h] = {cell: cell(t.at), terrain: t.terrain, where: t.where, holder: t.holder, obtained: t.obtained,
+                  back: t.back};
     }
     const boats = {};
     for (const [h, b] of Object.entries(view.boats)) boats[h] = {where: b.where, cell: cell(b.at), owner: b.owner};
@@ -40,6 +41,8 @@
       dec: mine ? {kind: mine.kind, player: mine.player} : null,
       ex, tiles, boats, cr,
       protects: Object.assign({}, (view.dolphins || {}).protects || {}),    // dolphin -> the swimmer it protects
+      flown: (view.flown || []).slice(),                                     // fighters flown this turn
+      captured: JSON.parse(JSON.stringify(view.captured || {})),             // player -> creatures captured
     };
   }
 
@@ -101,7 +104,7 @@
 
   function explorerSteps(s, w, h) {
     const e = s.ex[h], g = s.g, p = g.params, out = [];
-    const room = (b) => w.aboard[b].length < p.capacity;
+    const room = (b) => w.aboard[b].length < p.capacities[b];
     const maySwim = !s.turn.swum.includes(h);
     if (e.where === 'land') {
       for (const n of g.neighbours[e.cell]) {
@@ -133,11 +136,48 @@
       && !(occupied && hasKind(w, n, p.ship_blockers)));
   }
 
+  // tiles in `player`'s hand taken before this turn
+  const earlierTiles = (s, player) => Object.values(s.tiles).filter((t) => t.where === 'hand' && t.holder === player
+    && (t.obtained || 0) < s.turn.number);
+  const crewInPlay = (s, player) => Object.values(s.ex).some((e) => e.owner === player && ON_BOARD[e.where]);
+
+  // fighters fly one straight line: not into a tile, through ships but not ending on one, up to
+  // the first space with creatures
+  function flights(s, w, b) {
+    const out = [];
+    for (const ray of s.g.params.rays[s.boats[b].cell]) {
+      for (const c of ray) {
+        if (c in w.tileAt) break;
+        const ship = c in w.boatAt;
+        if (w.kindsAt[c]) { if (!ship) out.push(c); break; }
+        if (!ship) out.push(c);
+      }
+    }
+    return out.sort((a, b2) => a - b2);
+  }
+
+  // a turret's shots: on each line, the first space with creatures before a tile
+  function shots(s, w, cell) {
+    const out = [];
+    for (const ray of s.g.params.rays[cell]) {
+      for (const c of ray) {
+        if (c in w.tileAt) break;
+        if (w.kindsAt[c]) { out.push(c); break; }
+      }
+    }
+    return out.sort((a, b) => a - b);
+  }
+
   function legalMove(s) {
+    const p = s.g.params;
+    if (p.hand_open) {
+      if (earlierTiles(s, s.me).some((t) => p.tile_kinds[t.back] === p.hand_play_kind)) return null;   // plays not modelled
+      if (!(s.turn.moves < p.movement_points && crewInPlay(s, s.me))) return [{done: 'move'}];
+    }
     const w = where(s), labels = s.g.labels, out = [{done: 'move'}];
     for (const [h, e] of Object.entries(s.ex)) {
       if (e.owner !== s.me || !ON_BOARD[e.where]) continue;
-      const moves = explorerSteps(s, w, h).map(([n, swim]) => (swim ? {move: h, to: labels[n], swim: true} : {move: h, to: labels[n]}));
+      const moves = explorerSteps(s, w, h).map(([n, swim]) => (swim ? {move: h, to: labels[n], [p.swim_key]: true} : {move: h, to: labels[n]}));
       out.push(...moves);
       if (s.g.params.dolphin_escorts && e.where === 'sea' && protector(s, h) !== undefined && !s.turn.swum.includes(h)) {
         const near = s.g.neighbours[e.cell];       // a swim to another sea space, the dolphin along
@@ -147,7 +187,18 @@
     for (const [b, boat] of Object.entries(s.boats)) {
       if (boat.where !== 'sea') continue;
       if (w.aboard[b].length && !controllers(s, w, b).includes(s.me)) continue;
+      if (p.fighters.includes(b)) {
+        if (!s.flown.includes(b)) for (const n of flights(s, w, b)) out.push({move: b, to: labels[n]});
+        continue;
+      }
       for (const n of boatSteps(s, w, b)) out.push({move: b, to: labels[n]});
+    }
+    if (p.turret_terrain !== null) {
+      for (const [t, tile] of Object.entries(s.tiles)) {
+        if (tile.where !== 'island' || tile.terrain !== p.turret_terrain) continue;
+        if (!Object.values(s.ex).some((e) => e.where === 'land' && e.cell === tile.cell && e.owner === s.me)) continue;
+        for (const c of shots(s, w, tile.cell)) out.push({fire: t, at: labels[c]});
+      }
     }
     if (s.g.params.rides) {                  // a swimmer rides a dolphin in its space to a sea space next to it
       for (const [h, e] of Object.entries(s.ex)) {
@@ -186,28 +237,35 @@
       s.cr[a.ride].cell = cell;
       Object.assign(s.ex[h], {where: 'sea', cell, boat: null});
       if (hasKind(w, cell, p.swimmer_killers)) lose(s, [h]);
-      return;
+      return false;
+    }
+    if (p.fighters.includes(h)) {              // a fighter flies; a crewed one captures what is there
+      s.flown.push(h);
+      Object.assign(s.boats[h], {cell, owner: null});
+      if (w.aboard[h].length && w.kindsAt[cell]) return capture(s, cell);
+      return false;
     }
     if (h in s.boats) {
       const b = s.boats[h];
       Object.assign(b, {cell, owner: null});
       const people = w.aboard[h].slice().sort();
-      if (!people.length && !p.empty_ships_prey) return;
+      if (!people.length && !p.empty_ships_prey) return false;
       const met = p.ship_meets.find((m) => hasKind(w, cell, m.kinds));
-      if (!met) return;
+      if (!met) return false;
       Object.assign(b, {where: 'lost', cell: null});
-      if (met.effect === 'sink') { lose(s, people); return; }
+      if (met.effect === 'sink') { lose(s, people); return false; }
       for (const x of people) Object.assign(s.ex[x], {where: 'sea', cell, boat: null});    // they swim
       if (people.length && hasKind(w, cell, p.swimmer_killers)) lose(s, unprotected(s, people));
-      return;
+      return false;
     }
     const e = s.ex[h];
+    const swim = a[p.swim_key] === true;
     if (a.dolphin === true) s.cr[protector(s, h)].cell = cell;      // the dolphin swims along
     if (s.g.labels.length > s.g.playable && cell >= s.g.playable) {
       Object.assign(e, {where: 'isle', cell, boat: null});
     } else if (e.where === 'land') {
       if (cell in w.tileAt) e.cell = cell;
-      else if (cell in w.boatAt && !a.swim) Object.assign(e, {where: 'boat', cell: null, boat: w.boatAt[cell]});
+      else if (cell in w.boatAt && !swim) Object.assign(e, {where: 'boat', cell: null, boat: w.boatAt[cell]});
       else enterSea(s, w, h, cell);
     } else if (e.where === 'boat') {
       if (cell === s.boats[e.boat].cell) enterSea(s, w, h, cell);
@@ -218,7 +276,24 @@
       enterSea(s, w, h, cell);
     }
     release(s);
+    return false;
   }
+
+  // creatures captured at `cell` by the player: a STOP while another player holds a tile (a steal
+  // tile there would take them: hidden); else they go in front of the player
+  function capture(s, cell) {
+    if (s.players.some((q) => q !== s.turn.player && Object.values(s.tiles).some((t) => t.where === 'hand' && t.holder === q))) {
+      return true;
+    }
+    const taken = Object.keys(s.cr).filter((c) => s.cr[c].where === 'sea' && s.cr[c].cell === cell);
+    for (const c of taken) Object.assign(s.cr[c], {where: 'captured', cell: null});
+    s.captured[s.me] = [...(s.captured[s.me] || []), ...taken].sort(handleOrder);
+    return false;
+  }
+
+  // the movement step ends with the last point, unless a tile from an earlier turn is in hand
+  const moveStepOver = (s) => s.turn.moves >= s.g.params.movement_points
+    && !(s.g.params.hand_open && earlierTiles(s, s.me).length);
 
   const boardEmpty = (s) => !Object.values(s.ex).some((e) => ON_BOARD[e.where]);
 
@@ -257,7 +332,8 @@
     const terrain = p.terrains.find((t) => island.some((x) => x.terrain === t));
     if (terrain === undefined) return [];
     const group = island.filter((t) => t.terrain === terrain);
-    const sea = (n) => !(n in w.tileAt) && (n !== s.g.central || p.central_counts_as_sea);
+    const closed = new Set(p.closed_spaces.map((label) => s.g.index[label]));
+    const sea = (n) => !(n in w.tileAt) && !closed.has(n);
     const coastal = group.filter((t) => s.g.neighbours[t.cell].some(sea));
     return (coastal.length ? coastal : group).map((t) => ({remove: s.g.labels[t.cell]}));
   }
@@ -306,7 +382,7 @@
     const spots = [...coast].filter((c) => !(c in w.boatAt) && !hasKind(w, c, g.params.setup_ship_blockers))
       .sort((a, b) => a - b).map((c) => g.labels[c]);
     const out = [];
-    for (const b of reserveShips(s, s.me)) for (const at of spots) out.push({boat: b, at});
+    for (const b of reserveShips(s, s.me)) for (const at of spots) out.push({[g.params.ship_place_key]: b, at});
     return out;
   }
 
@@ -328,6 +404,7 @@
   // the first turn: no tile in anyone's hand yet, so it opens with the movement step
   function startPlay(s) {
     s.phase = 'play';
+    s.flown = [];
     if (!s.g.params.values_seen_in_play) for (const e of Object.values(s.ex)) e.value = null;
     s.turn = {number: 1, player: s.players[0], step: 'move', moves: 0, swum: []};
     s.dec = {kind: 'move', player: s.players[0]};
@@ -372,15 +449,16 @@
     if ('place' in a) {
       Object.assign(t.ex[a.place], {where: 'land', cell: t.g.index[a.on], boat: null});
       afterPlacing(t);
-    } else if ('boat' in a) {
-      Object.assign(t.boats[a.boat], {where: 'sea', cell: t.g.index[a.at], owner: null});
+    } else if (t.g.params.ship_place_key in a) {
+      Object.assign(t.boats[a[t.g.params.ship_place_key]], {where: 'sea', cell: t.g.index[a.at], owner: null});
       afterShip(t);
     } else if ('done' in a) {
       stop = endMoveStep(t);
-    } else if ('move' in a) {
-      doMove(t, a);
+    } else if ('move' in a || 'fire' in a) {
+      stop = 'fire' in a ? capture(t, t.g.index[a.at]) : doMove(t, a);
+      if (stop) { t.dec = null; return {state: t, stop}; }      // a steal tile may answer: the moderator goes on
       t.turn.moves += 1;
-      if (t.turn.moves >= t.g.params.movement_points) stop = endMoveStep(t);
+      if (moveStepOver(t)) stop = endMoveStep(t);
     } else {
       throw new Error(`not modelled: ${JSON.stringify(a)}`);
     }
@@ -389,8 +467,12 @@
     return {state: t, stop};
   }
 
+  // a laser turret stands on its tile and is named by it
+  const isTurret = (s, h) => h in s.tiles && s.tiles[h].where === 'island' && s.tiles[h].terrain === s.g.params.turret_terrain;
+
   function spaceOf(s, h) {
     if (h in s.boats) return s.boats[h].cell;
+    if (isTurret(s, h)) return s.tiles[h].cell;
     if (h in s.cr) return s.cr[h].cell;
     const e = s.ex[h];
     return e.where === 'boat' ? s.boats[e.boat].cell : e.cell;
@@ -403,7 +485,7 @@
   // as the engine's default_places: the piece is the first handle, the space the last label
   function places(s, a) {
     const labels = s.g.index;
-    const isPiece = (v) => v in s.ex || v in s.boats || v in s.cr;
+    const isPiece = (v) => v in s.ex || v in s.boats || v in s.cr || isTurret(s, v);
     let piece = '', first = null;
     const spaces = [];
     Object.values(a).forEach((v, n) => {
@@ -426,14 +508,16 @@
   function words(s, a) {
     if ('done' in a) return 'End the movement step';
     if ('place' in a) return `Place ${a.place} on ${a.on}`;
-    if ('boat' in a) return `Place ship ${a.boat} at ${a.at}`;
+    if ('fire' in a) return `Fire the turret on ${a.fire} at ${a.at}`;
+    const ship = a[s.g.params.ship_place_key];
+    if (ship !== undefined && 'at' in a) return `Place ship ${ship} at ${a.at}`;
     if ('remove' in a) return `Remove the terrain tile at ${a.remove}`;
     if ('move' in a) {
       const from = label(s, spaceOf(s, a.move));
       if (a.move in s.boats) return `Sail ship ${a.move} from ${from} to ${a.to}`;
       if (a.dolphin === true) return `Move ${a.move} from ${from} to ${a.to} with its dolphin`;
       if (a.ride != null) return `${a.move} rides dolphin ${a.ride} from ${from} to ${a.to}`;
-      return `Move ${a.move} from ${from} to ${a.to}${a.swim ? ' (swim beside the ship)' : ''}`;
+      return `Move ${a.move} from ${from} to ${a.to}${a[s.g.params.swim_key] ? ' (beside the ship)' : ''}`;
     }
     return JSON.stringify(a);
   }

@@ -68,6 +68,12 @@ class ToTheLast(SpaceAttackRules):
                              "at": self.label(tile.cell), "acts_as": "black hole"}))
         self.effect_clear_area(state, tile, player, events, boarders)
 
+    #: the turn model's ``end_when_board_empty``
+    turn_model_covers = frozenset({"after_action", "advance"})
+
+    def turn_model_params(self, state: SpaceAttackState) -> dict[str, Any]:
+        return {**super().turn_model_params(state), "end_when_board_empty": True}
+
     def crew_on_board(self, state: SpaceAttackState) -> bool:
         return any(e.where in (LAND, BOAT, SEA) for e in state.explorers.values())
 
@@ -109,6 +115,12 @@ class Players56(SpaceAttackRules):
     def starting_ships(self, players: Sequence[str], colours: Mapping[str, Sequence[str]],
                        options: Mapping[str, str]) -> dict[str, int]:
         return dict(zip(players, self.kit(len(players))["pods"], strict=True))
+
+    #: the turn model's ``final_on_occupied``
+    turn_model_covers = frozenset({"placement_spots"})
+
+    def turn_model_params(self, state: SpaceAttackState) -> dict[str, Any]:
+        return {**super().turn_model_params(state), "final_on_occupied": list(self.kit(len(state.players))["final_on_occupied"])}
 
     def final_placement_on_occupied(self, state: SpaceAttackState, player: str) -> bool:
         seat = state.players.index(player) + 1

@@ -56,6 +56,9 @@ class SpaceAttackRules(Words):
         except PositionError as exc:
             raise PositionError(exc.field, in_our_words(exc.problem)) from None
 
+    #: apply only words the errors differently
+    turn_model_covers = frozenset({"apply"})
+
     def apply(self, state: SpaceAttackState, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         try:
             return super().apply(state, player, action, rng)

@@ -142,7 +142,8 @@ class SurviveRules(ViewRules[StateT]):
         (``turn_model_covers``) adds or changes the parameter that makes the difference."""
         return {
             "movement_points": self.movement_points(state),
-            "capacity": self.comp["boats"]["capacity"],
+            #: each ship's capacity (the ruleset's ``capacity`` hook, ship by ship)
+            "capacities": {h: self.capacity(state, h) for h in state.boats},
             "swimmer_killers": list(self.swimmer_killers()),
             #: what an occupied ship (any ship, with ``empty_ships_prey``) sailing into a creature's
             #: space meets, the first kinds found first: ``capsize`` (its people swim there) or
@@ -161,7 +162,10 @@ class SurviveRules(ViewRules[StateT]):
             #: kinds an occupied ship may not sail into
             "ship_blockers": [],
             "terrains": list(self.terrains),
-            "central_counts_as_sea": self.central_counts_as_sea(state),
+            #: the open spaces that do not count as sea spaces when choosing the tile to remove (the
+            #: ruleset's ``counts_as_sea_for_removal``; a removed tile's space always counts)
+            "closed_spaces": [self.label(c) for c in range(self.board.playable_count)
+                              if c not in state.tile_at and not self.counts_as_sea_for_removal(state, c)],
             #: the game ends when no person is left on the board (checked after every action)
             "end_when_board_empty": False,
             #: kinds whose space a ship may not be placed on at set-up
@@ -175,6 +179,23 @@ class SurviveRules(ViewRules[StateT]):
             "crowd": None,
             #: do owners still see their people's values once play begins?
             "values_seen_in_play": self.owner_always_sees_values(state),
+            #: the key of an explorer's move into the sea beside a ship (``swim``; Space Attack: ``drift``)
+            "swim_key": "swim",
+            #: the key of a ship placement at set-up (``boat``; Space Attack: ``pod``)
+            "ship_place_key": "boat",
+            #: the step whose start rolls the die (a STOP) after the removal
+            "roll_step": STEP_CREATURE,
+            #: Space Attack's movement step: ``fighters`` (ships that fly straight lines, once a
+            #: turn), turrets on tiles of ``turret_terrain`` that a player's crew there fires, both
+            #: capturing creatures; the step stays open while the player holds a tile from an earlier
+            #: turn (``hand_open``), and tiles of kind ``hand_play_kind`` (``tile_kinds``: back ->
+            #: kind) are played in it: the model does not list those plays (it cuts there)
+            "fighters": [],
+            "turret_terrain": None,
+            "rays": None,
+            "hand_open": False,
+            "hand_play_kind": None,
+            "tile_kinds": {},
         }
 
     # --- decisions ------------------------------------------------------------------

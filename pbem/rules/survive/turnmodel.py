@@ -19,7 +19,7 @@ from typing import Any, Mapping
 
 from pbem.core.turnmodel import TurnModel
 from pbem.rules.survive.rules import SurviveRules
-from pbem.rules.survive.state import STEP_CREATURE, STEP_MOVE, STEP_REMOVE
+from pbem.rules.survive.state import STEP_MOVE, STEP_REMOVE
 
 __all__ = ["PARTS", "FAMILY", "uncovered", "survive_turn_model"]
 
@@ -31,7 +31,7 @@ PARTS: dict[str, tuple[str, ...]] = {
     # step 2 and its end: {move: ...}, {done: move}, what entering a space does, the next step
     "move": (
         "legal_move", "move_choices", "explorer_moves", "explorer_move", "explorer_steps", "boat_moves",
-        "boat_move", "boat_steps", "movable_boats", "has_room", "capacity", "controllers", "ship_may_enter",
+        "boat_move", "boat_steps", "movable_boats", "has_room", "controllers", "ship_may_enter",
         "closed_to_ship", "may_swim", "may_board_from_the_sea", "do_move", "do_done", "move_boat",
         "move_explorer", "explorer_step_kind", "enter_sea", "sail", "ship_stops", "capsize", "swimmers_fall_in",
         "deadly_for_swimmers", "unprotected", "lose_explorers", "swimmer_killers", "ship_sinkers",
@@ -48,8 +48,8 @@ PARTS: dict[str, tuple[str, ...]] = {
         "decision_kind", "decider", "current_step", "legal_actions", "apply", "pending", "after_action",
     ),
     # step 3's choice (the removal itself is a STOP: the tile's back is hidden)
-    "remove": ("legal_remove", "removable_tiles", "counts_as_sea_for_removal", "central_counts_as_sea",
-               "legal_actions", "decider", "current_step"),
+    # (``counts_as_sea_for_removal`` is read through the hook itself: ``closed_spaces``)
+    "remove": ("legal_remove", "removable_tiles", "legal_actions", "decider", "current_step"),
 }
 
 
@@ -66,15 +66,15 @@ def uncovered(rules: SurviveRules[Any], hooks: tuple[str, ...]) -> list[str]:
     return out
 
 
-def _steps_modelled(rules: SurviveRules[Any]) -> list[str]:
+def _steps_modelled(rules: SurviveRules[Any], roll_step: str) -> list[str]:
     """The steps between the movement step and the creature die that the model does not know: it
     knows the removal (a decision, or skipped with no tile left) and the die (a roll: a STOP);
     a step a layer adds there counts when its starter is named in ``turn_model_covers`` (it is
     skipped in every position the model reaches)."""
     steps = rules.turn_steps
-    if STEP_MOVE not in steps or STEP_REMOVE not in steps or STEP_CREATURE not in steps:
+    if STEP_MOVE not in steps or STEP_REMOVE not in steps or roll_step not in steps:
         return ["turn steps"]
-    between = steps[steps.index(STEP_MOVE) + 1:steps.index(STEP_CREATURE)]
+    between = steps[steps.index(STEP_MOVE) + 1:steps.index(roll_step)]
     out = []
     for step in between:
         if step == STEP_REMOVE:
@@ -102,17 +102,18 @@ def survive_turn_model(rules: SurviveRules[Any], view: Mapping[str, Any], player
     """The model data for ``player``'s page, from their ``view`` (nothing else is read but the
     ruleset the view's options play)."""
     state = rules.read_position(view)
+    params = rules.turn_model_params(state)
     parts: dict[str, bool] = {}
     why: dict[str, list[str]] = {}
     for part, hooks in PARTS.items():
-        missing = uncovered(rules, hooks) + (_steps_modelled(rules) if part == "move" else [])
+        missing = uncovered(rules, hooks) + (_steps_modelled(rules, params["roll_step"]) if part == "move" else [])
         parts[part] = not missing
         if missing:
             why[part] = missing
     decisions = rules.pending(state)
     return TurnModel(FAMILY, {
         **_geometry(rules),
-        "params": rules.turn_model_params(state),
+        "params": params,
         "parts": parts,
         "not_modelled": why,
         "decision": [{"kind": d.kind, "player": d.player} for d in decisions],
