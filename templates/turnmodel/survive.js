@@ -32,7 +32,8 @@
     const mine = data.decision.find((d) => d.player === player);
     return {
       g: {labels: data.labels, index, neighbours: data.neighbours, isles: data.isles_next_to,
-          playable: data.playable, central: data.central, params: data.params, parts: data.parts},
+          playable: data.playable, central: data.central, params: data.params, parts: data.parts,
+          standing: data.standing_forms},
       me: player,
       players: view.players.map((p) => p.name),
       phase: view.phase,
@@ -416,6 +417,64 @@
     else startPlay(s);
   }
 
+  // --- step 4: where creatures may go (the orders written ahead at the removal) ---------------------------
+  // the spaces where a creature of behaviour `rule` ends its move on entering them
+  function stopsAt(s, w, rule) {
+    if (rule === 'serpent') return () => true;
+    const stops = new Set();
+    if (rule === 'shark') {
+      const swimmers = {};
+      for (const [h, e] of Object.entries(s.ex)) if (e.where === 'sea') (swimmers[e.cell] = swimmers[e.cell] || []).push(h);
+      for (const [cell, hs] of Object.entries(swimmers)) if (unprotected(s, hs).length) stops.add(+cell);
+    } else if (rule === 'whale') {
+      for (const [cell, b] of Object.entries(w.boatAt)) if (w.aboard[b].length) stops.add(+cell);
+    }
+    return (cell) => stops.has(cell);
+  }
+
+  // the engine's sea walk: spaces reached in 1..steps steps, not into land, stopping where `ends`
+  function seaWalk(s, w, start, steps, ends) {
+    const seen = new Set();
+    let frontier = [start];
+    for (let step = 1; step <= steps; step++) {
+      const next = [];
+      for (const cell of frontier) {
+        for (const n of s.g.neighbours[cell]) {
+          if (seen.has(n) || n in w.tileAt) continue;
+          seen.add(n);
+          if (!ends(n)) next.push(n);
+        }
+      }
+      if (!next.length) break;
+      frontier = next;
+    }
+    return [...seen].sort((a, b) => a - b);
+  }
+
+  // step 4's choices once `face` is rolled: [creature, [spaces]] for each creature it moves
+  function creatureChoices(s, face) {
+    const w = where(s), kinds = s.g.params.creatures, ends = {}, out = [];
+    for (const [h, c] of Object.entries(s.cr)) {
+      if (c.where !== 'sea' || c.kind !== face) continue;
+      const rule = kinds[c.kind].rule;
+      ends[rule] = ends[rule] || stopsAt(s, w, rule);
+      out.push([h, seaWalk(s, w, c.cell, kinds[c.kind].moves, ends[rule])]);
+    }
+    return out;
+  }
+
+  function aheadForm(s) {
+    const fields = s.g.params.ahead_faces.map((face) => {
+      const values = ['none'], texts = [`move no ${face}`];
+      for (const [h, cells] of creatureChoices(s, face)) {
+        for (const c of cells) { values.push(`{creature: ${h}, to: ${s.g.labels[c]}}`); texts.push(`${h} to ${s.g.labels[c]}`); }
+      }
+      return {name: face, label: `if the die shows ${face}`, values, texts, current: ''};
+    });
+    return {key: 'creature', title: 'Written ahead: a creature order for each face of the die', fields, when: 'ahead',
+            note: 'The die is rolled after your tile removal; the order for the face it shows is used, or you are asked again if it no longer fits.'};
+  }
+
   // --- the API ---------------------------------------------------------------------------------------
   function decision(s) {
     if (!s.dec || s.dec.player !== s.me) return null;
@@ -541,8 +600,15 @@
     return out;
   }
 
+  // the standing orders' forms (as the data gives them) and, at the removal, the creature order
+  // for each face written ahead; null where the model does not know step 4's choices
   function forms(s) {
-    return [];
+    const standing = s.g.standing.map((f) => JSON.parse(JSON.stringify(f)));
+    const removing = s.phase === 'play' && s.dec && s.dec.kind === 'remove-tile' && s.dec.player === s.me
+      && s.turn.player === s.me && s.g.params.ahead_faces.length;
+    if (!removing) return standing;
+    if (!s.g.parts.ahead) return null;
+    return [...standing, aheadForm(s)];
   }
 
   PBEM_MODELS.survive = {start, decision, legal, apply, words, places, pieces, forms};

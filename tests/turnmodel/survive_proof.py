@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any, Mapping
 
 from harness import ModelProcess
@@ -94,6 +94,7 @@ class Prover:
                     raise fail(f"decision {got}, the engine waits for {expected}")
                 if expected is None:
                     return "done"
+                self.check_forms(game, engine, player, s, fail)
                 legal = self.node.legal(s)
                 if legal is None:
                     self.tally.cut_kinds[(game.name, expected[0])] += 1
@@ -123,6 +124,17 @@ class Prover:
             raise fail(f"no end after {max_steps} steps")
         finally:
             self.node.drop(handles)
+
+    def check_forms(self, game: Game[Any], engine: Any, player: str, s: int, fail: Any) -> None:
+        """The model's forms are the engine's ``order_forms`` (standing orders, and at the removal the
+        creature order written ahead for each face), or null (not modelled: counted)."""
+        got = self.node.forms(s)
+        if got is None:
+            self.tally.cut_kinds[(game.name, "forms")] += 1
+            return
+        want = json.loads(json.dumps([asdict(f) for f in game.order_forms(game.view(engine, player), player)]))
+        if got != want:
+            raise fail(f"forms differ:\n model  {canon(got)}\n engine {canon(want)}")
 
     def check_step(self, game: Game[Any], engine: Any, player: str, s: int, action: Any, fail: Any) -> None:
         view = game.view(engine, player)

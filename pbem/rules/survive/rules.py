@@ -196,6 +196,11 @@ class SurviveRules(ViewRules[StateT]):
             "hand_open": False,
             "hand_play_kind": None,
             "tile_kinds": {},
+            #: step 4: the faces a creature order is written ahead for at the removal, and each
+            #: creature kind's move (die ``moves``) and behaviour (``rule``: serpent, shark, whale)
+            "ahead_faces": self.ahead_faces(),
+            "creatures": {kind: {"moves": spec.get("die_moves"), "rule": str(spec.get("rule", kind))}
+                          for kind, spec in self.comp["creatures"].items()},
         }
 
     # --- decisions ------------------------------------------------------------------

@@ -15,6 +15,7 @@ the model's ``legal`` then returns null there (the page stops: "cut"), never a g
 """
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any, Mapping
 
 from pbem.core.turnmodel import TurnModel
@@ -46,6 +47,16 @@ PARTS: dict[str, tuple[str, ...]] = {
         "reserve_boats", "boat_spots", "legal_boat", "do_boat", "starting_creature_kinds", "start_play",
         "next_turn", "advance", "turn_step_list", "start_tile_step", "start_move_step", "explorers_in_play",
         "decision_kind", "decider", "current_step", "legal_actions", "apply", "pending", "after_action",
+    ),
+    # the creature order written ahead for each face of the die at the tile removal (a form): step
+    # 4's choices for that face, worked out now
+    "ahead": (
+        "ahead_forms", "ahead_forms_of", "ahead_choices", "ahead_faces", "creature_die_faces", "legal_creature",
+        "creature_choices", "movable_creatures", "die_kinds", "may_stay", "die_moves", "creature_steps",
+        "stop_cells", "creature_spaces", "creature_walk_of", "sea_walk", "unprotected", "creature_rule_table",
+        "creature_behaviours", "stops_serpent", "stops_shark", "stops_whale", "serpent_stop_cells",
+        "shark_stop_cells", "whale_stop_cells", "creature_to", "decider", "current_step", "order_forms",
+        "ahead_forms",
     ),
     # step 3's choice (the removal itself is a STOP: the tile's back is hidden)
     # (``counts_as_sea_for_removal`` is read through the hook itself: ``closed_spaces``)
@@ -111,10 +122,14 @@ def survive_turn_model(rules: SurviveRules[Any], view: Mapping[str, Any], player
         if missing:
             why[part] = missing
     decisions = rules.pending(state)
+    standing = [form for form in rules.order_forms(view, player) if form.when != "ahead"]
     return TurnModel(FAMILY, {
         **_geometry(rules),
         "params": params,
         "parts": parts,
         "not_modelled": why,
         "decision": [{"kind": d.kind, "player": d.player} for d in decisions],
+        #: the forms of orders the player may send at any time (standing orders): they do not change
+        #: in the player's turn
+        "standing_forms": [asdict(form) for form in standing],
     })
