@@ -305,9 +305,10 @@
     s.dec = null;
   }
 
-  // the end of step 2: step 3 (a tile to remove), or, with none left, the creature die (a STOP)
+  // the end of step 2: step 3 (a tile to remove), or, with none left, the creature die (a STOP);
+  // the end of the game is a STOP too (the moderator reveals the saved people's values)
   function endMoveStep(s) {
-    if (s.g.params.end_when_board_empty && boardEmpty(s)) { gameOver(s); return false; }
+    if (s.g.params.end_when_board_empty && boardEmpty(s)) { gameOver(s); return true; }
     if (Object.values(s.tiles).some((t) => t.where === 'island')) {
       s.turn.step = 'remove-tile';
       s.dec = {kind: 'remove-tile', player: s.turn.player};
@@ -521,7 +522,7 @@
     } else {
       throw new Error(`not modelled: ${JSON.stringify(a)}`);
     }
-    if (!stop && t.phase === 'play' && t.g.params.end_when_board_empty && boardEmpty(t)) gameOver(t);
+    if (!stop && t.phase === 'play' && t.g.params.end_when_board_empty && boardEmpty(t)) { gameOver(t); stop = true; }
     release(t);
     return {state: t, stop};
   }
