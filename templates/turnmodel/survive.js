@@ -38,7 +38,7 @@
       players: view.players.map((p) => p.name),
       phase: view.phase,
       turn: {number: view.turn.number, player: view.turn.player, step: view.turn.step, moves: view.turn.moves,
-             swum: view.turn.swum.slice()},
+             swum: view.turn.swum.slice(), die: view.turn.die},
       dec: mine ? {kind: mine.kind, player: mine.player} : null,
       ex, tiles, boats, cr,
       protects: Object.assign({}, (view.dolphins || {}).protects || {}),    // dolphin -> the swimmer it protects
@@ -476,6 +476,127 @@
             note: 'The die is rolled after your tile removal; the order for the face it shows is used, or you are asked again if it no longer fits.'};
   }
 
+  // step 4's decision once the die shows `face`: none, or a creature to a space it may end on
+  function legalCreature(s) {
+    const out = [{creature: 'none'}];
+    for (const [h, cells] of creatureChoices(s, s.turn.die)) for (const c of cells) out.push({creature: h, to: s.g.labels[c]});
+    return out;
+  }
+
+  // the people a defence tile would protect at `cell` from a `kind` creature ending there
+  function threatened(s, w, kind, cell) {
+    const protects = s.g.params.answered[kind];
+    if (protects === 'swimmers') {
+      return unprotected(s, Object.keys(s.ex).filter((h) => s.ex[h].where === 'sea' && s.ex[h].cell === cell));
+    }
+    const b = w.boatAt[cell];
+    return b === undefined ? [] : w.aboard[b];
+  }
+
+  const holdsTile = (s, q) => Object.values(s.tiles).some((t) => t.where === 'hand' && t.holder === q);
+
+  // the creature `h` ends its move at `cell`; true when that is a STOP (another player threatened
+  // there holds a tile: whether they defend is hidden)
+  function creatureArrives(s, h, cell) {
+    const w = where(s), c = s.cr[h], rule = s.g.params.creatures[c.kind].rule, p = s.g.params;
+    const swimmersHere = () => Object.keys(s.ex).filter((x) => s.ex[x].where === 'sea' && s.ex[x].cell === cell);
+    const stops = stopsAt(s, w, rule)(cell);
+    if (c.kind in p.answered && stops) {
+      const owners = new Set(threatened(s, w, c.kind, cell).map((x) => s.ex[x].owner));
+      if (s.players.some((q) => q !== s.turn.player && owners.has(q) && holdsTile(s, q))) return true;
+    }
+    c.cell = cell;
+    const b = w.boatAt[cell];
+    if (rule === 'serpent') {
+      if (b !== undefined && w.aboard[b].length) {
+        lose(s, w.aboard[b].slice());
+        Object.assign(s.boats[b], {where: 'lost', cell: null});
+      }
+      lose(s, unprotected(s, swimmersHere()));
+    } else if (rule === 'shark') {
+      lose(s, unprotected(s, swimmersHere()));
+    } else if (rule === 'whale') {
+      if (b !== undefined && w.aboard[b].length) {
+        const people = w.aboard[b].slice().sort();
+        Object.assign(s.boats[b], {where: 'lost', cell: null});
+        for (const x of people) Object.assign(s.ex[x], {where: 'sea', cell, boat: null});
+        if (hasKind(where(s), cell, p.swimmer_killers)) lose(s, unprotected(s, people));
+      }
+    }
+    return false;
+  }
+
+  // the turn ends: the next player's turn opens with a decision of theirs (the player's part is
+  // over), or with the die (a STOP)
+  function nextTurn(s) {
+    if (s.g.params.end_when_board_empty && boardEmpty(s)) { gameOver(s); return true; }
+    const i = s.players.indexOf(s.turn.player), next = s.players[(i + 1) % s.players.length];
+    const number = s.turn.number + 1;
+    s.turn = {number, player: next, step: '', moves: 0, swum: [], die: null};
+    s.flown = [];
+    s.dec = null;
+    const tile = Object.values(s.tiles).some((t) => t.where === 'hand' && t.holder === next && (t.obtained || 0) < number);
+    return !(tile || crewInPlay(s, next) || Object.values(s.tiles).some((t) => t.where === 'island'));
+  }
+
+  // --- step 1: a tile from the hand (playing one shows its back: a STOP) ------------------------------------
+  // where a piece walks over the sea from `start` (up to `steps`), not back to `start`
+  function walkFrom(s, w, start, steps, blocked, ends) {
+    const saved = w.tileAt;
+    w.tileAt = blocked;
+    const out = seaWalk(s, w, start, steps, ends).filter((c) => c !== start);
+    w.tileAt = saved;
+    return out;
+  }
+
+  function legalTile(s) {
+    const w = where(s), p = s.g.params, labels = s.g.labels, out = [{play: 'none'}];
+    for (const [h, t] of Object.entries(s.tiles)) {
+      if (t.where !== 'hand' || t.holder !== s.me || (t.obtained || 0) >= s.turn.number) continue;
+      const back = p.backs[t.back];
+      if (!back || back.kind !== 'hand') continue;
+      if (back.rule === 'dolphin') {             // one of your swimmers, 1 to 3 sea spaces, stopping at a killer
+        const deadly = (c) => hasKind(w, c, p.swimmer_killers);
+        for (const [x, e] of Object.entries(s.ex)) {
+          if (e.owner !== s.me || e.where !== 'sea') continue;
+          for (const c of walkFrom(s, w, e.cell, p.tile_moves.dolphin, w.tileAt, deadly)) out.push({play: h, swimmer: x, to: labels[c]});
+        }
+      } else if (back.rule === 'wind') {         // a ship you control, 1 to 3 sea spaces
+        for (const [b, boat] of Object.entries(s.boats)) {
+          if (boat.where !== 'sea' || (w.aboard[b].length && !controllers(s, w, b).includes(s.me))) continue;
+          const occupied = w.aboard[b].length > 0;
+          const blocked = Object.assign({}, w.tileAt, w.boatAt);
+          if (occupied) for (const c of Object.keys(w.kindsAt)) if (hasKind(w, +c, p.ship_blockers)) blocked[c] = true;
+          const stops = (c) => (occupied || p.empty_ships_prey) && p.ship_meets.some((m) => hasKind(w, c, m.kinds));
+          for (const c of walkFrom(s, w, boat.cell, p.tile_moves.wind, blocked, stops)) out.push({play: h, boat: b, to: labels[c]});
+        }
+      } else if (back.rule === 'move-to-empty-space') {   // a creature of the tile's kind to a vacant sea space
+        const swimmersAt = new Set(Object.values(s.ex).filter((e) => e.where === 'sea').map((e) => e.cell));
+        const vacant = [];
+        for (let c = 0; c < s.g.playable; c++) {
+          if (!(c in w.tileAt) && !(c in w.boatAt) && !swimmersAt.has(c) && !w.kindsAt[c]) vacant.push(labels[c]);
+        }
+        for (const [x, c] of Object.entries(s.cr)) {
+          if (c.kind === back.creature && c.where === 'sea') for (const to of vacant) out.push({play: h, creature: x, to});
+        }
+      } else {
+        return null;
+      }
+    }
+    return out;
+  }
+
+  // the turn goes on from step 1: the movement step if the player has people in play, else step 3
+  // (a tile to remove), else the die (a STOP)
+  function afterTileStep(s) {
+    if (crewInPlay(s, s.turn.player)) {
+      s.turn.step = 'move';
+      s.dec = {kind: 'move', player: s.turn.player};
+      return false;
+    }
+    return endMoveStep(s);
+  }
+
   // --- the API ---------------------------------------------------------------------------------------
   function decision(s) {
     if (!s.dec || s.dec.player !== s.me) return null;
@@ -485,6 +606,8 @@
   const PROMPTS = {
     'move': 'step 2: move your people and ships, or end the movement step',
     'remove-tile': 'step 3: remove a terrain tile',
+    'creature': 'step 4: move a creature the die shows, or none',
+    'play-tile': 'step 1: play a tile from your hand, or none',
     'setup-place': 'place one of your people on an empty terrain tile',
     'setup-boat': 'place a ship on a free sea space next to the island',
   };
@@ -496,6 +619,8 @@
     if (s.phase !== 'play') return null;
     if (s.dec.kind === 'move' && s.g.parts.move) return legalMove(s);
     if (s.dec.kind === 'remove-tile' && s.g.parts.remove) return legalRemove(s);
+    if (s.dec.kind === 'play-tile' && s.g.parts.tile) return legalTile(s);
+    if (s.dec.kind === 'creature' && s.g.parts.creature) return legalCreature(s);
     return null;
   }
 
@@ -504,6 +629,21 @@
     if ('remove' in a) {                     // the tile's back is hidden: the moderator turns it
       t.dec = null;
       return {state: t, stop: true};
+    }
+    // (an action's kind is its first key, as in the engine: {play: T3, creature: K1, to: F4} is a play)
+    if ('play' in a) {                       // a tile played shows its back: the moderator goes on
+      if (a.play !== 'none') { t.dec = null; return {state: t, stop: true}; }
+      const stop = afterTileStep(t);
+      if (stop) t.dec = null;
+      return {state: t, stop};
+    }
+    if ('creature' in a) {
+      if (a.creature !== 'none' && creatureArrives(t, a.creature, t.g.index[a.to])) {
+        t.dec = null;
+        return {state: t, stop: true};
+      }
+      const stop = nextTurn(t);
+      return {state: t, stop};
     }
     let stop = false;
     if ('place' in a) {
@@ -567,6 +707,12 @@
 
   function words(s, a) {
     if ('done' in a) return 'End the movement step';
+    if ('play' in a) {
+      if (a.play === 'none') return 'Play no tile';
+      const what = a.swimmer || a.boat || a.creature;
+      return `Play tile ${a.play}: ${what} to ${a.to}`;
+    }
+    if ('creature' in a) return a.creature === 'none' ? `Move no ${s.turn.die}` : `Move ${a.creature} to ${a.to}`;
     if ('place' in a) return `Place ${a.place} on ${a.on}`;
     if ('fire' in a) return `Fire the turret on ${a.fire} at ${a.at}`;
     const ship = a[s.g.params.ship_place_key];

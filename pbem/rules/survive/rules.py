@@ -199,6 +199,15 @@ class SurviveRules(ViewRules[StateT]):
             #: step 4: the faces a creature order is written ahead for at the removal, and each
             #: creature kind's move (die ``moves``) and behaviour (``rule``: serpent, shark, whale)
             "ahead_faces": self.ahead_faces(),
+            #: step 1: each tile back's kind (``hand``: played in step 1), rule (``dolphin``, ``wind``,
+            #: ``move-to-empty-space``) and creature, and how far the moving tiles move
+            "backs": {back: {"kind": self.back_kind[back], "rule": self.back_rule(back),
+                             "creature": spec.get("creature")} for back, spec in self.tile_backs.items()},
+            "tile_moves": dict(self.comp.get("tile_moves") or {}),
+            #: the creature kinds another player may answer with a defence tile, and whom it protects
+            #: (``swimmers``, or a ship's ``ship`` people)
+            "answered": {kind: str(self.tile_backs[back].get("protects", "")) for kind in self.comp["creatures"]
+                         if (back := self.answering_back(kind)) is not None},
             "creatures": {kind: {"moves": spec.get("die_moves"), "rule": str(spec.get("rule", kind))}
                           for kind, spec in self.comp["creatures"].items()},
         }

@@ -58,6 +58,33 @@ PARTS: dict[str, tuple[str, ...]] = {
         "shark_stop_cells", "whale_stop_cells", "creature_to", "decider", "current_step", "order_forms",
         "ahead_forms",
     ),
+    # step 4 after the roll: a creature to a space it may reach, or none, and what it does there (an
+    # attack another player may answer with a hidden tile is a STOP), then the next player's turn
+    "creature": (
+        "legal_creature", "creature_choices", "movable_creatures", "die_kinds", "may_stay", "die_moves",
+        "creature_steps", "stop_cells", "creature_spaces", "creature_walk_of", "sea_walk", "unprotected",
+        "creature_rule_table", "creature_behaviours", "stops_serpent", "stops_shark", "stops_whale",
+        "serpent_stop_cells", "shark_stop_cells", "whale_stop_cells", "creature_to", "do_creature",
+        "creature_order", "creature_walk", "walk_arg", "check_defense_knowledge", "arrive_serpent", "arrive_shark",
+        "arrive_whale", "attack_shark", "attack_whale", "threaten_from", "threaten", "run_defense",
+        "answering_back", "threatened_pieces", "threatened_players", "require_knowledge", "lose_ship_and_crew",
+        "capsize", "swimmers_fall_in", "deadly_for_swimmers", "swimmer_killers", "lose_explorers",
+        "wait_or_advance", "waiting_decision", "advance", "next_turn", "turn_step_list", "start_tile_step",
+        "start_move_step", "explorers_in_play", "start_remove_step", "start_creature_step", "roll_die",
+        "decision_kind", "decider", "current_step", "legal_actions", "apply", "pending", "after_action",
+        "cause_name", "remove_creature", "put_creature",
+    ),
+    # step 1: the tiles a player may play from the hand (playing one is a STOP: its back is shown),
+    # or {play: none} and on to the movement step
+    "tile": (
+        "start_tile_step", "legal_play_tile", "playable_now", "hand", "hand_tile_table", "dolphin_moves",
+        "dolphin_walk", "deadly_spaces", "deadly_for_swimmers", "sea_walk", "wind_moves", "wind_walk",
+        "closed_to_ship", "ship_may_enter", "ship_stop_cells", "ship_stops", "movable_boats", "controllers",
+        "relocation_options", "options_move_creature", "vacant_labels", "vacant", "do_play", "advance",
+        "turn_step_list", "start_move_step", "explorers_in_play", "start_remove_step", "start_creature_step",
+        "roll_die", "decision_kind", "decider", "current_step", "legal_actions", "apply", "pending",
+        "after_action", "swimmer_killers", "ship_sinkers", "unprotected",
+    ),
     # step 3's choice (the removal itself is a STOP: the tile's back is hidden)
     # (``counts_as_sea_for_removal`` is read through the hook itself: ``closed_spaces``)
     "remove": ("legal_remove", "removable_tiles", "legal_actions", "decider", "current_step"),
