@@ -44,6 +44,7 @@
       protects: Object.assign({}, (view.dolphins || {}).protects || {}),    // dolphin -> the swimmer it protects
       flown: (view.flown || []).slice(),                                     // fighters flown this turn
       captured: JSON.parse(JSON.stringify(view.captured || {})),             // player -> creatures captured
+      extra: view.extra || 0,                                                // extra spaces for this turn's creature
     };
   }
 
@@ -421,8 +422,13 @@
   // --- step 4: where creatures may go (the orders written ahead at the removal) ---------------------------
   // the spaces where a creature of behaviour `rule` ends its move on entering them
   function stopsAt(s, w, rule) {
-    if (rule === 'serpent') return () => true;
     const stops = new Set();
+    if (rule === 'serpent') {
+      if (s.g.params.serpent_stops === 'always') return () => true;
+      for (const [cell, b] of Object.entries(w.boatAt)) if (w.aboard[b].length) stops.add(+cell);
+      for (const e of Object.values(s.ex)) if (e.where === 'sea') stops.add(e.cell);
+      return (cell) => stops.has(cell);
+    }
     if (rule === 'shark') {
       const swimmers = {};
       for (const [h, e] of Object.entries(s.ex)) if (e.where === 'sea') (swimmers[e.cell] = swimmers[e.cell] || []).push(h);
@@ -459,7 +465,7 @@
       if (c.where !== 'sea' || c.kind !== face) continue;
       const rule = kinds[c.kind].rule;
       ends[rule] = ends[rule] || stopsAt(s, w, rule);
-      out.push([h, seaWalk(s, w, c.cell, kinds[c.kind].moves, ends[rule])]);
+      out.push([h, seaWalk(s, w, c.cell, kinds[c.kind].moves + s.extra, ends[rule])]);
     }
     return out;
   }
@@ -493,6 +499,20 @@
     return b === undefined ? [] : w.aboard[b];
   }
 
+  // Space Attack: the owners of the drifters a creature of `rule` hits at `cell`, and the controllers
+  // of the occupied ship it hits there
+  function hitOwners(s, w, rule, cell) {
+    const owners = new Set();
+    if (rule === 'serpent' || rule === 'shark') {
+      for (const e of Object.values(s.ex)) if (e.where === 'sea' && e.cell === cell) owners.add(e.owner);
+    }
+    const b = w.boatAt[cell];
+    if (b !== undefined && w.aboard[b].length && (rule === 'serpent' || rule === 'whale')) {
+      for (const q of controllers(s, w, b)) owners.add(q);
+    }
+    return owners;
+  }
+
   const holdsTile = (s, q) => Object.values(s.tiles).some((t) => t.where === 'hand' && t.holder === q);
 
   // the creature `h` ends its move at `cell`; true when that is a STOP (another player threatened
@@ -502,7 +522,7 @@
     const swimmersHere = () => Object.keys(s.ex).filter((x) => s.ex[x].where === 'sea' && s.ex[x].cell === cell);
     const stops = stopsAt(s, w, rule)(cell);
     if (c.kind in p.answered && stops) {
-      const owners = new Set(threatened(s, w, c.kind, cell).map((x) => s.ex[x].owner));
+      const owners = p.threat === 'hit' ? hitOwners(s, w, rule, cell) : new Set(threatened(s, w, c.kind, cell).map((x) => s.ex[x].owner));
       if (s.players.some((q) => q !== s.turn.player && owners.has(q) && holdsTile(s, q))) return true;
     }
     c.cell = cell;
@@ -535,8 +555,10 @@
     s.turn = {number, player: next, step: '', moves: 0, swum: [], die: null};
     s.flown = [];
     s.dec = null;
+    s.extra = 0;
     const tile = Object.values(s.tiles).some((t) => t.where === 'hand' && t.holder === next && (t.obtained || 0) < number);
-    return !(tile || crewInPlay(s, next) || Object.values(s.tiles).some((t) => t.where === 'island'));
+    const captured = (s.captured[next] || []).length > 0;
+    return !(tile || captured || crewInPlay(s, next) || Object.values(s.tiles).some((t) => t.where === 'island'));
   }
 
   // --- step 1: a tile from the hand (playing one shows its back: a STOP) ------------------------------------
@@ -586,15 +608,47 @@
     return out;
   }
 
-  // the turn goes on from step 1: the movement step if the player has people in play, else step 3
-  // (a tile to remove), else the die (a STOP)
+  // the turn goes on to the movement step if the player has people in play (or, in Space Attack, a
+  // tile from an earlier turn), else step 3 (a tile to remove), else the die (a STOP)
   function afterTileStep(s) {
-    if (crewInPlay(s, s.turn.player)) {
+    if (s.g.params.end_when_board_empty && boardEmpty(s)) { gameOver(s); return true; }
+    if (crewInPlay(s, s.turn.player) || (s.g.params.hand_open && earlierTiles(s, s.turn.player).length)) {
       s.turn.step = 'move';
       s.dec = {kind: 'move', player: s.turn.player};
       return false;
     }
     return endMoveStep(s);
+  }
+
+  // --- Space Attack: deploying captured creatures; the blue-tile decision ----------------------------------
+  function legalDeploy(s) {
+    const w = where(s), swimmersAt = new Set(Object.values(s.ex).filter((e) => e.where === 'sea').map((e) => e.cell));
+    const empty = [];
+    for (let c = 0; c < s.g.playable; c++) {
+      if (!(c in w.tileAt) && !(c in w.boatAt) && !swimmersAt.has(c) && !w.kindsAt[c]) empty.push(s.g.labels[c]);
+    }
+    const out = [{deploy: 'none'}];
+    for (const h of s.captured[s.me] || []) for (const to of empty) out.push({deploy: h, to});
+    return out;
+  }
+
+  // with no blue tile in hand, the only choice is none
+  function legalBlue(s) {
+    const p = s.g.params;
+    if (Object.values(s.tiles).some((t) => t.where === 'hand' && t.holder === s.me && p.tile_kinds[t.back] === p.after_roll_kind)) {
+      return null;
+    }
+    return [{play: 'none'}];
+  }
+
+  // after the blue-tile decision: step 4 if the die's creature is on the board, else the next turn
+  function afterBlue(s) {
+    if (Object.values(s.cr).some((c) => c.where === 'sea' && c.kind === s.turn.die)) {
+      s.turn.step = 'creature';
+      s.dec = {kind: 'creature', player: s.turn.player};
+      return false;
+    }
+    return nextTurn(s);
   }
 
   // --- the API ---------------------------------------------------------------------------------------
@@ -606,6 +660,8 @@
   const PROMPTS = {
     'move': 'step 2: move your people and ships, or end the movement step',
     'remove-tile': 'step 3: remove a terrain tile',
+    'deploy': 'put a captured creature on an empty space, or none',
+    'blue-tile': 'play a blue tile, or none',
     'creature': 'step 4: move a creature the die shows, or none',
     'play-tile': 'step 1: play a tile from your hand, or none',
     'setup-place': 'place one of your people on an empty terrain tile',
@@ -621,6 +677,8 @@
     if (s.dec.kind === 'remove-tile' && s.g.parts.remove) return legalRemove(s);
     if (s.dec.kind === 'play-tile' && s.g.parts.tile) return legalTile(s);
     if (s.dec.kind === 'creature' && s.g.parts.creature) return legalCreature(s);
+    if (s.dec.kind === 'deploy' && s.g.parts.deploy) return legalDeploy(s);
+    if (s.dec.kind === 'blue-tile' && s.g.parts.blue) return legalBlue(s);
     return null;
   }
 
@@ -630,10 +688,20 @@
       t.dec = null;
       return {state: t, stop: true};
     }
+    if ('deploy' in a) {                     // a captured creature onto an empty space; with none left, on
+      if (a.deploy !== 'none') {
+        Object.assign(t.cr[a.deploy], {where: 'sea', cell: t.g.index[a.to]});
+        t.captured[t.me] = t.captured[t.me].filter((h) => h !== a.deploy);
+      }
+      if (a.deploy !== 'none' && t.captured[t.me].length) return {state: t, stop: false};
+      const stop = afterTileStep(t);
+      if (stop) t.dec = null;
+      return {state: t, stop};
+    }
     // (an action's kind is its first key, as in the engine: {play: T3, creature: K1, to: F4} is a play)
     if ('play' in a) {                       // a tile played shows its back: the moderator goes on
       if (a.play !== 'none') { t.dec = null; return {state: t, stop: true}; }
-      const stop = afterTileStep(t);
+      const stop = t.dec.kind === 'blue-tile' ? afterBlue(t) : afterTileStep(t);
       if (stop) t.dec = null;
       return {state: t, stop};
     }
@@ -712,6 +780,7 @@
       const what = a.swimmer || a.boat || a.creature;
       return `Play tile ${a.play}: ${what} to ${a.to}`;
     }
+    if ('deploy' in a) return a.deploy === 'none' ? 'Deploy no more creatures' : `Deploy ${a.deploy} to ${a.to}`;
     if ('creature' in a) return a.creature === 'none' ? `Move no ${s.turn.die}` : `Move ${a.creature} to ${a.to}`;
     if ('place' in a) return `Place ${a.place} on ${a.on}`;
     if ('fire' in a) return `Fire the turret on ${a.fire} at ${a.at}`;

@@ -239,6 +239,9 @@ class StationTiles(Creatures):
 
     # move-to-empty-space: "Move an empty Ship to an empty space (a space not containing any
     # creatures, drifters, or ships)"; "Teleport any Creature to an empty space."
+    #: the turn model's vacant spaces, as the core's
+    turn_model_covers = frozenset({"empty_spaces"})
+
     def empty_spaces(self, state: SpaceAttackState) -> list[int]:
         return [c for c in range(self.board.playable_count) if self.vacant(state, c)]
 

@@ -41,14 +41,16 @@ class TurnRules(StationTiles):
     #: step; the steal decider, the deploy step and step 4 come before or after what it plays
     turn_model_covers = frozenset({"legal_move", "explorer_moves", "boat_moves", "do_move", "advance",
                                    "turn_step_list", "decider", "start_creature_step", "legal_boat", "next_turn",
-                                   "start_move_step"})
+                                   "start_move_step", "start_deploy_step", "legal_deploy", "do_deploy",
+                                   "start_roll_step", "legal_blue", "do_play", "more_blue", "continue_step",
+                                   "wait_or_advance", "waiting_decision", "crew_in_play", "holds_earlier_tile"})
 
     def turn_model_params(self, state: SpaceAttackState) -> dict[str, Any]:
         return {**super().turn_model_params(state), "swim_key": "drift", "ship_place_key": "pod",
                 "roll_step": STEP_BLUE, "fighters": sorted(self.fighter_handles), "turret_terrain": REACTOR,
                 "rays": [[list(line) for line in lines] for lines in self.rays],
                 "hand_open": True, "hand_play_kind": MOVEMENT,
-                "tile_kinds": {back: kind for back, kind in self.back_kind.items()}}
+                "tile_kinds": {back: kind for back, kind in self.back_kind.items()}, "after_roll_kind": AFTER_ROLL}
 
     def turn_step_list(self) -> tuple[str, ...]:
         return (STEP_DEPLOY, STEP_MOVE, STEP_REMOVE, STEP_BLUE, STEP_CREATURE)

@@ -199,6 +199,15 @@ class SurviveRules(ViewRules[StateT]):
             #: step 4: the faces a creature order is written ahead for at the removal, and each
             #: creature kind's move (die ``moves``) and behaviour (``rule``: serpent, shark, whale)
             "ahead_faces": self.ahead_faces(),
+            #: where a serpent-behaviour creature stops: ``always`` (it moves one space), or
+            #: ``attack`` (where it would attack: an occupied ship, drifters)
+            "serpent_stops": "always",
+            #: who an attack threatens (those who may answer it with a defence tile): ``protects`` (the
+            #: people the answering tile protects: the swimmers there, or those aboard the ship there)
+            #: or ``hit`` (the owners of the drifters a serpent or shark hits there, the controllers of
+            #: the occupied ship a serpent or whale hits there)
+            "threat": "protects",
+            "after_roll_kind": None,
             #: step 1: each tile back's kind (``hand``: played in step 1), rule (``dolphin``, ``wind``,
             #: ``move-to-empty-space``) and creature, and how far the moving tiles move
             "backs": {back: {"kind": self.back_kind[back], "rule": self.back_rule(back),

@@ -74,6 +74,22 @@ PARTS: dict[str, tuple[str, ...]] = {
         "decision_kind", "decider", "current_step", "legal_actions", "apply", "pending", "after_action",
         "cause_name", "remove_creature", "put_creature",
     ),
+    # Space Attack's step 1: captured creatures put on empty spaces, one at a time, or none
+    "deploy": (
+        "start_deploy_step", "legal_deploy", "do_deploy", "empty_spaces", "vacant", "advance", "turn_step_list",
+        "start_move_step", "crew_in_play", "explorers_in_play", "holds_earlier_tile", "start_remove_step",
+        "start_roll_step", "roll_die", "decider", "current_step", "legal_actions", "apply", "pending",
+        "after_action",
+    ),
+    # Space Attack's blue-tile decision after the roll, when the player holds no blue tile: {play:
+    # none}, then step 4 (if the die's creature is on the board) or the next player's turn
+    "blue": (
+        "start_roll_step", "legal_blue", "do_play", "more_blue", "continue_step", "wait_or_advance",
+        "waiting_decision", "advance", "start_creature_step", "movable_creatures", "die_kinds", "next_turn",
+        "turn_step_list", "start_deploy_step", "start_move_step", "crew_in_play", "explorers_in_play",
+        "holds_earlier_tile", "start_remove_step", "decision_kind", "decider", "current_step", "legal_actions",
+        "apply", "pending", "after_action",
+    ),
     # step 1: the tiles a player may play from the hand (playing one is a STOP: its back is shown),
     # or {play: none} and on to the movement step
     "tile": (
