@@ -426,7 +426,9 @@
     if (rule === 'serpent') {
       if (s.g.params.serpent_stops === 'always') return () => true;
       for (const [cell, b] of Object.entries(w.boatAt)) if (w.aboard[b].length) stops.add(+cell);
-      for (const e of Object.values(s.ex)) if (e.where === 'sea') stops.add(e.cell);
+      const swimmers = {};
+      for (const [h, e] of Object.entries(s.ex)) if (e.where === 'sea') (swimmers[e.cell] = swimmers[e.cell] || []).push(h);
+      for (const [cell, hs] of Object.entries(swimmers)) if (unprotected(s, hs).length) stops.add(+cell);
       return (cell) => stops.has(cell);
     }
     if (rule === 'shark') {
@@ -620,6 +622,90 @@
     return endMoveStep(s);
   }
 
+  // --- step 4 with the dive dice ---------------------------------------------------------------------------
+  function vacantCells(s, w) {
+    const swimmersAt = new Set(Object.values(s.ex).filter((e) => e.where === 'sea').map((e) => e.cell));
+    const out = [];
+    for (let c = 0; c < s.g.playable; c++) {
+      if (!(c in w.tileAt) && !(c in w.boatAt) && !swimmersAt.has(c) && !w.kindsAt[c]) out.push(c);
+    }
+    return out;
+  }
+
+  const freeSwimmers = (s, cell) => {
+    const guarded = new Set(Object.values(s.protects));
+    return Object.keys(s.ex).filter((h) => s.ex[h].where === 'sea' && s.ex[h].cell === cell && !guarded.has(h)).sort(handleOrder);
+  };
+
+  // the pieces the dive roll moves, in handle order, with where each may go
+  function divePieces(s) {
+    const d = s.g.params.dive, [face, distance] = s.turn.die.split('/');
+    const kinds = face === d.wild ? d.faces.filter((f) => f !== d.wild) : [face];
+    const pieces = Object.keys(s.cr).filter((h) => s.cr[h].where === 'sea' && kinds.includes(s.cr[h].kind));
+    const w = where(s);
+    if (kinds.includes('boat')) for (const b of Object.keys(s.boats)) if (s.boats[b].where === 'sea' && !w.aboard[b].length) pieces.push(b);
+    return {pieces: pieces.sort(handleOrder), distance, w};
+  }
+
+  function diveDestinations(s, w, piece, distance) {
+    const d = s.g.params.dive, anywhere = distance === d.anywhere, n = anywhere ? 0 : +distance;
+    const none = () => false;
+    if (piece in s.boats) {
+      const start = s.boats[piece].cell;
+      const cells = anywhere ? vacantCells(s, w) : walkFrom(s, w, start, n, Object.assign({}, w.tileAt, w.boatAt), none);
+      return cells.filter((c) => c !== start).map((c) => [c, []]);
+    }
+    const c = s.cr[piece];
+    if (c.kind === 'dolphin') {
+      const cells = anywhere ? vacantCells(s, w) : seaWalk(s, w, c.cell, n, none);
+      return cells.filter((x) => x !== c.cell).map((x) => [x, freeSwimmers(s, x)]);
+    }
+    if (anywhere) return vacantCells(s, w).map((x) => [x, []]);
+    const rule = s.g.params.creatures[c.kind].rule;
+    return seaWalk(s, w, c.cell, n, stopsAt(s, w, rule)).map((x) => [x, []]);
+  }
+
+  function legalDive(s) {
+    const out = [{dive: 'none'}], {pieces, distance, w} = divePieces(s), labels = s.g.labels;
+    for (const piece of pieces) {
+      for (const [cell, swimmers] of diveDestinations(s, w, piece, distance)) {
+        if (swimmers.length > 1) for (const x of swimmers) out.push({dive: piece, to: labels[cell], protect: x});
+        else out.push({dive: piece, to: labels[cell]});
+      }
+      if (piece in s.cr && s.cr[piece].kind === 'dolphin') {
+        const current = s.protects[piece];
+        for (const x of freeSwimmers(s, s.cr[piece].cell)) if (x !== current) out.push({dive: piece, protect: x});
+      }
+    }
+    return out;
+  }
+
+  // a dolphin gone from its swimmer's space: the swimmer, no longer protected, meets what is there
+  function exposed(s, cell, swimmer) {
+    if (hasKind(where(s), cell, s.g.params.swimmer_killers)) lose(s, unprotected(s, [swimmer]));
+  }
+
+  // true when it is a STOP
+  function doDive(s, a) {
+    if (a.dive in s.boats) { s.boats[a.dive].cell = s.g.index[a.to]; return false; }
+    const c = s.cr[a.dive];
+    if (c.kind !== 'dolphin') return creatureArrives(s, a.dive, s.g.index[a.to]);
+    const start = c.cell, old = s.protects[a.dive];
+    if (a.to === undefined) {                  // the dolphin protects another swimmer here
+      s.protects[a.dive] = a.protect;
+      if (old !== undefined) exposed(s, start, old);
+      return false;
+    }
+    const dest = s.g.index[a.to];
+    delete s.protects[a.dive];
+    c.cell = dest;
+    const free = freeSwimmers(s, dest);
+    if (a.protect !== undefined) s.protects[a.dive] = a.protect;
+    else if (free.length === 1) s.protects[a.dive] = free[0];
+    if (old !== undefined) exposed(s, start, old);
+    return false;
+  }
+
   // --- Space Attack: deploying captured creatures; the blue-tile decision ----------------------------------
   function legalDeploy(s) {
     const w = where(s), swimmersAt = new Set(Object.values(s.ex).filter((e) => e.where === 'sea').map((e) => e.cell));
@@ -660,6 +746,7 @@
   const PROMPTS = {
     'move': 'step 2: move your people and ships, or end the movement step',
     'remove-tile': 'step 3: remove a terrain tile',
+    'dive': 'step 4: move what the dive dice show, or none',
     'deploy': 'put a captured creature on an empty space, or none',
     'blue-tile': 'play a blue tile, or none',
     'creature': 'step 4: move a creature the die shows, or none',
@@ -678,6 +765,7 @@
     if (s.dec.kind === 'play-tile' && s.g.parts.tile) return legalTile(s);
     if (s.dec.kind === 'creature' && s.g.parts.creature) return legalCreature(s);
     if (s.dec.kind === 'deploy' && s.g.parts.deploy) return legalDeploy(s);
+    if (s.dec.kind === 'dive' && s.g.parts.dive && s.g.params.dive) return legalDive(s);
     if (s.dec.kind === 'blue-tile' && s.g.parts.blue) return legalBlue(s);
     return null;
   }
@@ -687,6 +775,12 @@
     if ('remove' in a) {                     // the tile's back is hidden: the moderator turns it
       t.dec = null;
       return {state: t, stop: true};
+    }
+    if ('dive' in a) {
+      if (a.dive !== 'none' && doDive(t, a)) { t.dec = null; return {state: t, stop: true}; }
+      release(t);
+      const stop = nextTurn(t);
+      return {state: t, stop};
     }
     if ('deploy' in a) {                     // a captured creature onto an empty space; with none left, on
       if (a.deploy !== 'none') {
@@ -779,6 +873,10 @@
       if (a.play === 'none') return 'Play no tile';
       const what = a.swimmer || a.boat || a.creature;
       return `Play tile ${a.play}: ${what} to ${a.to}`;
+    }
+    if ('dive' in a) {
+      if (a.dive === 'none') return 'Move nothing with the dive dice';
+      return a.to === undefined ? `Dolphin ${a.dive} protects ${a.protect}` : `Dive ${a.dive} to ${a.to}${a.protect ? `, protecting ${a.protect}` : ''}`;
     }
     if ('deploy' in a) return a.deploy === 'none' ? 'Deploy no more creatures' : `Deploy ${a.deploy} to ${a.to}`;
     if ('creature' in a) return a.creature === 'none' ? `Move no ${s.turn.die}` : `Move ${a.creature} to ${a.to}`;

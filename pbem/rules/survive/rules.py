@@ -208,6 +208,9 @@ class SurviveRules(ViewRules[StateT]):
             #: the occupied ship a serpent or whale hits there)
             "threat": "protects",
             "after_roll_kind": None,
+            #: the dive dice (``faces`` of the first die, its ``wild`` face, the second die's
+            #: ``anywhere`` face), or None
+            "dive": None,
             #: step 1: each tile back's kind (``hand``: played in step 1), rule (``dolphin``, ``wind``,
             #: ``move-to-empty-space``) and creature, and how far the moving tiles move
             "backs": {back: {"kind": self.back_kind[back], "rule": self.back_rule(back),

@@ -74,6 +74,22 @@ PARTS: dict[str, tuple[str, ...]] = {
         "decision_kind", "decider", "current_step", "legal_actions", "apply", "pending", "after_action",
         "cause_name", "remove_creature", "put_creature",
     ),
+    # step 4 with the dive dice (after the roll): a creature, dolphin or empty ship the dice name, up
+    # to the distance or anywhere vacant (D), a dolphin's protection switched, or none
+    "dive": (
+        "legal_dive", "do_dive", "dive_pieces", "dive_kinds", "dive_faces", "dive_destinations", "vacant_spaces",
+        "vacant", "dive_boat", "dive_creature", "dive_dolphin", "dive_walk", "dive_to", "reach", "creature_reach",
+        "creature_walk", "walk_arg", "closed_to_ship", "sail", "free_swimmers", "free_dolphins", "protect",
+        "exposed", "dolphin_arrives", "release_dolphins", "die_kinds", "may_stay", "stop_cells", "stops_serpent",
+        "stops_shark", "stops_whale", "serpent_stop_cells", "shark_stop_cells", "whale_stop_cells",
+        "creature_rule_table", "creature_behaviours", "check_defense_knowledge", "arrive_serpent", "arrive_shark",
+        "arrive_whale", "attack_shark", "attack_whale", "threaten_from", "threaten", "run_defense",
+        "answering_back", "threatened_pieces", "threatened_players", "require_knowledge", "lose_ship_and_crew",
+        "capsize", "swimmers_fall_in", "deadly_for_swimmers", "swimmer_killers", "lose_explorers", "unprotected",
+        "wait_or_advance", "waiting_decision", "advance", "next_turn", "turn_step_list", "start_tile_step",
+        "start_move_step", "explorers_in_play", "start_remove_step", "start_creature_step", "roll_die",
+        "decision_kind", "decider", "current_step", "legal_actions", "apply", "pending", "after_action",
+    ),
     # Space Attack's step 1: captured creatures put on empty spaces, one at a time, or none
     "deploy": (
         "start_deploy_step", "legal_deploy", "do_deploy", "empty_spaces", "vacant", "advance", "turn_step_list",
