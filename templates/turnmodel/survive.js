@@ -437,6 +437,11 @@
       for (const [cell, hs] of Object.entries(swimmers)) if (unprotected(s, hs).length) stops.add(+cell);
     } else if (rule === 'whale') {
       for (const [cell, b] of Object.entries(w.boatAt)) if (w.aboard[b].length) stops.add(+cell);
+      for (const cell of Object.keys(w.kindsAt)) if (hasKind(w, +cell, s.g.params.whale_stopped_by)) stops.add(+cell);
+    } else if (rule === 'squid') {               // occupied ships, whales, people on land next to it
+      for (const [cell, b] of Object.entries(w.boatAt)) if (w.aboard[b].length) stops.add(+cell);
+      for (const cell of Object.keys(w.kindsAt)) if (hasKind(w, +cell, ['whale'])) stops.add(+cell);
+      for (const e of Object.values(s.ex)) if (e.where === 'land') for (const n of s.g.neighbours[e.cell]) if (!(n in w.tileAt)) stops.add(n);
     }
     return (cell) => stops.has(cell);
   }
@@ -462,12 +467,15 @@
 
   // step 4's choices once `face` is rolled: [creature, [spaces]] for each creature it moves
   function creatureChoices(s, face) {
-    const w = where(s), kinds = s.g.params.creatures, ends = {}, out = [];
+    const w = where(s), p = s.g.params, kinds = p.creatures, ends = {}, out = [];
+    const moved = p.die_kinds[face] || [face];
     for (const [h, c] of Object.entries(s.cr)) {
-      if (c.where !== 'sea' || c.kind !== face) continue;
+      if (c.where !== 'sea' || !moved.includes(c.kind)) continue;
       const rule = kinds[c.kind].rule;
       ends[rule] = ends[rule] || stopsAt(s, w, rule);
-      out.push([h, seaWalk(s, w, c.cell, kinds[c.kind].moves + s.extra, ends[rule])]);
+      const cells = seaWalk(s, w, c.cell, kinds[c.kind].moves + s.extra, ends[rule]);
+      if (p.stay.includes(c.kind) && !cells.includes(c.cell)) cells.push(c.cell);
+      out.push([h, cells.sort((a, b) => a - b)]);
     }
     return out;
   }
@@ -537,7 +545,16 @@
       lose(s, unprotected(s, swimmersHere()));
     } else if (rule === 'shark') {
       lose(s, unprotected(s, swimmersHere()));
+    } else if (rule === 'squid') {              // eats the whales here, takes one person (or the mover chooses)
+      for (const x of Object.keys(s.cr)) if (s.cr[x].where === 'sea' && s.cr[x].cell === cell && s.cr[x].kind === 'whale') Object.assign(s.cr[x], {where: 'lost', cell: null});
+      const prey = new Set(b !== undefined ? w.aboard[b] : []);
+      for (const [x, e] of Object.entries(s.ex)) if (e.where === 'land' && s.g.neighbours[cell].includes(e.cell)) prey.add(x);
+      if (prey.size === 1) lose(s, [...prey]);
+      else if (prey.size > 1) return 'squid-take';
     } else if (rule === 'whale') {
+      for (const x of Object.keys(s.cr)) {
+        if (s.cr[x].where === 'sea' && s.cr[x].cell === cell && p.whale_eats.includes(s.cr[x].kind)) Object.assign(s.cr[x], {where: 'lost', cell: null});
+      }
       if (b !== undefined && w.aboard[b].length) {
         const people = w.aboard[b].slice().sort();
         Object.assign(s.boats[b], {where: 'lost', cell: null});
@@ -546,6 +563,13 @@
       }
     }
     return false;
+  }
+
+  // a squid among several people: the mover chooses whom it takes (not modelled: the page stops there)
+  function squidTakes(s) {
+    s.turn.step = 'squid-take';
+    s.dec = {kind: 'squid-take', player: s.turn.player};
+    return s;
   }
 
   // the turn ends: the next player's turn opens with a decision of theirs (the player's part is
@@ -603,6 +627,13 @@
         for (const [x, c] of Object.entries(s.cr)) {
           if (c.kind === back.creature && c.where === 'sea') for (const to of vacant) out.push({play: h, creature: x, to});
         }
+        if (back.creature === p.squid_moves_with) {
+          const cells = vacant.map((label) => s.g.index[label]);
+          for (const [x, c] of Object.entries(s.cr)) {
+            if (c.kind !== 'squid' || c.where !== 'sea') continue;
+            for (const cell of [...cells, c.cell].sort((a, b) => a - b)) out.push({play: h, creature: x, to: labels[cell]});
+          }
+        }
       } else {
         return null;
       }
@@ -640,7 +671,8 @@
   // the pieces the dive roll moves, in handle order, with where each may go
   function divePieces(s) {
     const d = s.g.params.dive, [face, distance] = s.turn.die.split('/');
-    const kinds = face === d.wild ? d.faces.filter((f) => f !== d.wild) : [face];
+    const named = face === d.wild ? d.faces.filter((f) => f !== d.wild) : [face];
+    const kinds = named.flatMap((f) => (f === 'dolphin' || f === 'boat' ? [f] : (s.g.params.die_kinds[f] || [f])));
     const pieces = Object.keys(s.cr).filter((h) => s.cr[h].where === 'sea' && kinds.includes(s.cr[h].kind));
     const w = where(s);
     if (kinds.includes('boat')) for (const b of Object.keys(s.boats)) if (s.boats[b].where === 'sea' && !w.aboard[b].length) pieces.push(b);
@@ -660,9 +692,12 @@
       const cells = anywhere ? vacantCells(s, w) : seaWalk(s, w, c.cell, n, none);
       return cells.filter((x) => x !== c.cell).map((x) => [x, freeSwimmers(s, x)]);
     }
-    if (anywhere) return vacantCells(s, w).map((x) => [x, []]);
+    const stay = s.g.params.stay.includes(c.kind);
+    if (anywhere) return [...vacantCells(s, w), ...(stay ? [c.cell] : [])].sort((a, b) => a - b).map((x) => [x, []]);
     const rule = s.g.params.creatures[c.kind].rule;
-    return seaWalk(s, w, c.cell, n, stopsAt(s, w, rule)).map((x) => [x, []]);
+    const cells = seaWalk(s, w, c.cell, n, stopsAt(s, w, rule));
+    if (stay && !cells.includes(c.cell)) cells.push(c.cell);
+    return cells.sort((a, b) => a - b).map((x) => [x, []]);
   }
 
   function legalDive(s) {
@@ -689,7 +724,7 @@
   function doDive(s, a) {
     if (a.dive in s.boats) { s.boats[a.dive].cell = s.g.index[a.to]; return false; }
     const c = s.cr[a.dive];
-    if (c.kind !== 'dolphin') return creatureArrives(s, a.dive, s.g.index[a.to]);
+    if (c.kind !== 'dolphin') return creatureArrives(s, a.dive, s.g.index[a.to]);    // true, false or a decision
     const start = c.cell, old = s.protects[a.dive];
     if (a.to === undefined) {                  // the dolphin protects another swimmer here
       s.protects[a.dive] = a.protect;
@@ -777,7 +812,9 @@
       return {state: t, stop: true};
     }
     if ('dive' in a) {
-      if (a.dive !== 'none' && doDive(t, a)) { t.dec = null; return {state: t, stop: true}; }
+      const met = a.dive !== 'none' && doDive(t, a);
+      if (met === true) { t.dec = null; return {state: t, stop: true}; }
+      if (met) { release(t); return {state: squidTakes(t), stop: false}; }
       release(t);
       const stop = nextTurn(t);
       return {state: t, stop};
@@ -800,10 +837,12 @@
       return {state: t, stop};
     }
     if ('creature' in a) {
-      if (a.creature !== 'none' && creatureArrives(t, a.creature, t.g.index[a.to])) {
+      const met = a.creature !== 'none' && creatureArrives(t, a.creature, t.g.index[a.to]);
+      if (met === true) {
         t.dec = null;
         return {state: t, stop: true};
       }
+      if (met) return {state: squidTakes(t), stop: false};
       const stop = nextTurn(t);
       return {state: t, stop};
     }

@@ -202,6 +202,15 @@ class SurviveRules(ViewRules[StateT]):
             #: where a serpent-behaviour creature stops: ``always`` (it moves one space), or
             #: ``attack`` (where it would attack: an occupied ship, drifters)
             "serpent_stops": "always",
+            #: the creature kinds each die face moves (a face not named: its own kind), the kinds
+            #: that may stay where they are, the kinds that stop a whale, and what a whale removes
+            #: where it ends
+            "die_kinds": {},
+            "stay": [],
+            "whale_stopped_by": [],
+            "whale_eats": [],
+            #: the creature tile that also moves a squid (to any vacant space, or not at all)
+            "squid_moves_with": None,
             #: who an attack threatens (those who may answer it with a defence tile): ``protects`` (the
             #: people the answering tile protects: the swimmers there, or those aboard the ship there)
             #: or ``hit`` (the owners of the drifters a serpent or shark hits there, the controllers of
