@@ -361,17 +361,20 @@
     const p = s.g.params, island = Object.values(s.tiles).filter((t) => t.where === 'island');
     const mineOn = new Set(Object.values(s.ex).filter((e) => e.where === 'land' && e.owner === s.me).map((e) => e.cell));
     const occupiedNotMine = island.filter((t) => count[t.cell] && !mineOn.has(t.cell));
-    let tiles;
-    if (p.crowd != null) {
+    const limited = () => island.filter((t) => {
+      const limit = limits[s.g.labels[t.cell]];
+      return limit == null || (count[t.cell] || 0) < limit;
+    });
+    let tiles = p.setup_fallback ? limited() : [];
+    if (tiles.length) {
+      // the per-tile limits first; with no room left, the base rule below
+    } else if (p.crowd != null) {
       const empty = island.filter((t) => !count[t.cell]);
       tiles = empty.length ? empty : occupiedNotMine.filter((t) => count[t.cell] < p.crowd);
     } else if (p.final_on_occupied.includes(s.players.indexOf(s.me) + 1) && reservePeople(s, s.me).length === 1) {
       tiles = occupiedNotMine;
     } else {
-      tiles = island.filter((t) => {
-        const limit = limits[s.g.labels[t.cell]];
-        return limit == null || (count[t.cell] || 0) < limit;
-      });
+      tiles = p.setup_fallback ? island.filter((t) => !count[t.cell]) : limited();
     }
     const spots = tiles.map((t) => s.g.labels[t.cell]);
     const out = [];
@@ -438,6 +441,9 @@
     } else if (rule === 'whale') {
       for (const [cell, b] of Object.entries(w.boatAt)) if (w.aboard[b].length) stops.add(+cell);
       for (const cell of Object.keys(w.kindsAt)) if (hasKind(w, +cell, s.g.params.whale_stopped_by)) stops.add(+cell);
+    } else if (rule === 'octopus' || rule === 'monster') {   // 1986: boats (as prey), and for the monster swimmers
+      for (const [cell, b] of Object.entries(w.boatAt)) if (w.aboard[b].length || s.g.params.empty_ships_prey) stops.add(+cell);
+      if (rule === 'monster') for (const e of Object.values(s.ex)) if (e.where === 'sea') stops.add(e.cell);
     } else if (rule === 'squid') {               // occupied ships, whales, people on land next to it
       for (const [cell, b] of Object.entries(w.boatAt)) if (w.aboard[b].length) stops.add(+cell);
       for (const cell of Object.keys(w.kindsAt)) if (hasKind(w, +cell, ['whale'])) stops.add(+cell);
@@ -545,6 +551,17 @@
       lose(s, unprotected(s, swimmersHere()));
     } else if (rule === 'shark') {
       lose(s, unprotected(s, swimmersHere()));
+    } else if (rule === 'octopus' || rule === 'monster') {
+      if (b !== undefined && (w.aboard[b].length || p.empty_ships_prey)) {
+        const people = w.aboard[b].slice().sort();
+        Object.assign(s.boats[b], {where: 'lost', cell: null});
+        if (rule === 'monster') lose(s, people);
+        else {
+          for (const x of people) Object.assign(s.ex[x], {where: 'sea', cell, boat: null});
+          if (people.length && hasKind(where(s), cell, p.swimmer_killers)) lose(s, people);
+        }
+      }
+      if (rule === 'monster') lose(s, swimmersHere());
     } else if (rule === 'squid') {              // eats the whales here, takes one person (or the mover chooses)
       for (const x of Object.keys(s.cr)) if (s.cr[x].where === 'sea' && s.cr[x].cell === cell && s.cr[x].kind === 'whale') Object.assign(s.cr[x], {where: 'lost', cell: null});
       const prey = new Set(b !== undefined ? w.aboard[b] : []);
@@ -741,6 +758,36 @@
     return false;
   }
 
+  // --- the 1986 spinner's step ----------------------------------------------------------------------------------
+  function legalSpin(s, key) {
+    const sp = s.g.params.spin, face = s.turn.die, i = face.lastIndexOf('-');
+    const kind = face.slice(0, i), move = face.slice(i + 1), w = where(s), out = sp.pass ? [{[key]: 'none'}] : [];
+    for (const [h, c] of Object.entries(s.cr)) {
+      if (c.where !== 'sea' || c.kind !== kind) continue;
+      let cells;
+      if (move === sp.dive) {                    // any sea space without villagers or boats
+        const swimmersAt = new Set(Object.values(s.ex).filter((e) => e.where === 'sea').map((e) => e.cell));
+        cells = [];
+        for (let x = 0; x < s.g.playable; x++) if (!(x in w.tileAt) && !swimmersAt.has(x) && !(x in w.boatAt)) cells.push(x);
+      } else {
+        cells = seaWalk(s, w, c.cell, +move, stopsAt(s, w, s.g.params.creatures[kind].rule));
+      }
+      for (const x of cells) out.push({[key]: h, to: s.g.labels[x]});
+    }
+    return out;
+  }
+
+  // the spun creature moves (a dive: it just appears there), then the next turn
+  function applySpin(t, a, key) {
+    if (a[key] !== 'none') {
+      const face = t.turn.die, dive = face.slice(face.lastIndexOf('-') + 1) === t.g.params.spin.dive;
+      if (dive) t.cr[a[key]].cell = t.g.index[a.to];
+      else creatureArrives(t, a[key], t.g.index[a.to]);
+    }
+    const stop = nextTurn(t);
+    return {state: t, stop};
+  }
+
   // --- Space Attack: deploying captured creatures; the blue-tile decision ----------------------------------
   function legalDeploy(s) {
     const w = where(s), swimmersAt = new Set(Object.values(s.ex).filter((e) => e.where === 'sea').map((e) => e.cell));
@@ -798,6 +845,10 @@
     if (s.dec.kind === 'move' && s.g.parts.move) return legalMove(s);
     if (s.dec.kind === 'remove-tile' && s.g.parts.remove) return legalRemove(s);
     if (s.dec.kind === 'play-tile' && s.g.parts.tile) return legalTile(s);
+    if (s.g.params.spin) {
+      if ((s.dec.kind === 'creature' || s.dec.kind === 'dive') && s.g.parts.spin) return legalSpin(s, s.dec.kind);
+      return null;
+    }
     if (s.dec.kind === 'creature' && s.g.parts.creature) return legalCreature(s);
     if (s.dec.kind === 'deploy' && s.g.parts.deploy) return legalDeploy(s);
     if (s.dec.kind === 'dive' && s.g.parts.dive && s.g.params.dive) return legalDive(s);
@@ -811,6 +862,7 @@
       t.dec = null;
       return {state: t, stop: true};
     }
+    if (t.g.params.spin && ('creature' in a || 'dive' in a)) return applySpin(t, a, 'creature' in a ? 'creature' : 'dive');
     if ('dive' in a) {
       const met = a.dive !== 'none' && doDive(t, a);
       if (met === true) { t.dec = null; return {state: t, stop: true}; }

@@ -25,7 +25,8 @@ from pbem.rules.survive.state import SEA, STEP_MOVE, State
 
 class SeaRules1986(View1986):
     #: the turn model's ``ship_meets``, ``empty_ships_prey`` and ``rides`` say what these change
-    turn_model_covers = frozenset({"legal_move", "do_move", "sail", "ship_stops", "swimmer_killers"})
+    turn_model_covers = frozenset({"legal_move", "do_move", "sail", "ship_stops", "swimmer_killers", "boat_is_prey",
+                                   "sink_with_all_hands"})
 
     def turn_model_params(self, state: State) -> dict[str, Any]:
         return {**super().turn_model_params(state),

@@ -27,6 +27,13 @@ class Overpopulated(SpaceAttackRules):
     one Crew token can be placed."  An edge tile touches an open space as the removal rule reads it
     (with ``enclosed=station`` the spaces the station encloses do not count)."""
 
+    #: the turn model's ``setup_limits`` with ``setup_fallback``
+    turn_model_covers = frozenset({"placement_spots"})
+
+    def turn_model_params(self, state: SpaceAttackState) -> dict[str, Any]:
+        return {**super().turn_model_params(state), "setup_fallback": True,
+                "setup_limits": {self.label(cell): self.crew_allowed_at_setup(state, cell) for cell in state.tile_at}}
+
     def on_the_edge(self, state: SpaceAttackState, cell: int) -> bool:
         return any(self.counts_as_sea_for_removal(state, n) for n in self.board.neighbours[cell])
 

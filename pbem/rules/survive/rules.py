@@ -177,6 +177,8 @@ class SurviveRules(ViewRules[StateT]):
             #: without one of their own holding fewer than this many (None: never)
             "final_on_occupied": [],
             "crowd": None,
+            #: the ``setup_limits`` come first; with no tile left under them, the rule without them
+            "setup_fallback": False,
             #: do owners still see their people's values once play begins?
             "values_seen_in_play": self.owner_always_sees_values(state),
             #: the key of an explorer's move into the sea beside a ship (``swim``; Space Attack: ``drift``)
@@ -220,6 +222,8 @@ class SurviveRules(ViewRules[StateT]):
             #: the dive dice (``faces`` of the first die, its ``wild`` face, the second die's
             #: ``anywhere`` face), or None
             "dive": None,
+            #: the 1986 spinner (``pass``: {creature: none} allowed; ``dive``: the diving face), or None
+            "spin": None,
             #: step 1: each tile back's kind (``hand``: played in step 1), rule (``dolphin``, ``wind``,
             #: ``move-to-empty-space``) and creature, and how far the moving tiles move
             "backs": {back: {"kind": self.back_kind[back], "rule": self.back_rule(back),

@@ -90,6 +90,18 @@ PARTS: dict[str, tuple[str, ...]] = {
         "start_move_step", "explorers_in_play", "start_remove_step", "start_creature_step", "roll_die",
         "decision_kind", "decider", "current_step", "legal_actions", "apply", "pending", "after_action",
     ),
+    # the 1986 spinner's step (after the spin): the spun kind's creature up to the spun number (or
+    # diving to a free sea space), or none where the option allows
+    "spin": (
+        "creature_rule_table", "stops_shark", "stops_octopus", "stops_monster", "stops_dolphin",
+        "creature_destinations", "dive_spots", "may_pass", "creature_choices", "legal_creature", "legal_dive",
+        "creature_order", "do_creature", "do_dive", "move_spun_creature", "dive", "swim_creature", "arrive_shark",
+        "arrive_octopus", "arrive_monster", "arrive_dolphin", "boat_is_prey", "sink_with_all_hands",
+        "lose_ship_and_crew", "reach", "lose_explorers", "capsize", "swimmers_fall_in", "deadly_for_swimmers",
+        "swimmer_killers", "advance", "next_turn", "turn_step_list", "start_tile_step", "start_move_step",
+        "explorers_in_play", "start_remove_step", "start_creature_step", "roll_die", "decision_kind", "decider",
+        "current_step", "legal_actions", "apply", "pending", "after_action",
+    ),
     # Space Attack's step 1: captured creatures put on empty spaces, one at a time, or none
     "deploy": (
         "start_deploy_step", "legal_deploy", "do_deploy", "empty_spaces", "vacant", "advance", "turn_step_list",
