@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "golden"))
 from golden_games import CONFIGS, replay  # noqa: E402
 
 SOAK = int(os.environ.get("PBEM_TURNMODEL_SOAK", "0") or 0)
-EVERY = max(1, 23 // (SOAK or 1))          # a golden game's steps looked at: every EVERY-th
+EVERY = max(1, 31 // (SOAK or 1))          # a golden game's steps looked at: every EVERY-th
 
 
 @pytest.fixture(scope="module")
