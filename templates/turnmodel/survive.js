@@ -173,9 +173,86 @@
   function legalMove(s) {
     const p = s.g.params;
     if (p.hand_open) {
-      if (earlierTiles(s, s.me).some((t) => p.tile_kinds[t.back] === p.hand_play_kind)) return null;   // plays not modelled
-      if (!(s.turn.moves < p.movement_points && crewInPlay(s, s.me))) return [{done: 'move'}];
+      const plays = handPlays(s);
+      if (plays === null) return null;
+      if (!(s.turn.moves < p.movement_points && crewInPlay(s, s.me))) return [{done: 'move'}, ...plays];
+      const out = legalMoveCore(s);
+      return out === null ? null : [...out, ...plays];
     }
+    return legalMoveCore(s);
+  }
+
+  // the plays of the player's tiles of `hand_play_kind` taken before this turn (Space Attack's red
+  // tiles), in hand order; null for a rule the model does not know
+  function handPlays(s) {
+    const p = s.g.params, w = where(s), labels = s.g.labels, out = [];
+    const vacant = () => {
+      const swimmersAt = new Set(Object.values(s.ex).filter((e) => e.where === 'sea').map((e) => e.cell));
+      const cells = [];
+      for (let c = 0; c < s.g.playable; c++) if (!(c in w.tileAt) && !(c in w.boatAt) && !swimmersAt.has(c) && !w.kindsAt[c]) cells.push(c);
+      return cells;
+    };
+    const drifters = Object.keys(s.ex).filter((h) => s.ex[h].where === 'sea').sort(handleOrder);
+    for (const t of earlierTiles(s, s.me)) {
+      const h = Object.keys(s.tiles).find((x) => s.tiles[x] === t);
+      if (p.tile_kinds[t.back] !== p.hand_play_kind) continue;
+      const back = p.backs[t.back];
+      if (back.rule === 'swap-crew') {            // two crew tokens in different places swap them
+        const placed = Object.keys(s.ex).sort(handleOrder).map((x) => {
+          const e = s.ex[x];
+          return [x, back.crew_on === 'station' ? (e.where === 'land' ? e.cell : null) : (e.where === 'boat' ? e.boat : null)];
+        }).filter(([, at]) => at !== null);
+        for (let i = 0; i < placed.length; i++) {
+          for (let j = i + 1; j < placed.length; j++) if (placed[i][1] !== placed[j][1]) out.push({play: h, crew: [placed[i][0], placed[j][0]]});
+        }
+      } else if (back.rule === 'drifter-to-station') {
+        for (const x of drifters) for (const n of s.g.neighbours[s.ex[x].cell]) if (n in w.tileAt) out.push({play: h, crew: x, to: labels[n]});
+      } else if (back.rule === 'drifter-to-ship') {
+        for (const x of drifters) {
+          const here = s.ex[x].cell, ships = [];
+          for (const c of [here, ...s.g.neighbours[here]]) {
+            const b = w.boatAt[c];
+            if (b !== undefined && w.aboard[b].length < p.capacities[b]) ships.push(b);
+          }
+          for (const b of ships.sort(handleOrder)) out.push({play: h, crew: x, ship: b});
+        }
+      } else if (back.rule === 'fire-turret') {
+        for (const [tt, tile] of Object.entries(s.tiles)) {
+          if (tile.where === 'island' && tile.terrain === p.turret_terrain) for (const c of shots(s, w, tile.cell)) out.push({play: h, turret: tt, at: labels[c]});
+        }
+      } else if (back.rule === 'move-to-empty-space') {
+        const key = back.piece === 'creature' ? 'creature' : 'ship';
+        const pieces = key === 'creature' ? Object.keys(s.cr).filter((c) => s.cr[c].where === 'sea')
+          : Object.keys(s.boats).filter((b) => s.boats[b].where === 'sea' && !w.aboard[b].length);
+        const spaces = vacant();
+        for (const x of pieces.sort(handleOrder)) for (const c of spaces) out.push({play: h, [key]: x, to: labels[c]});
+      } else if (back.rule === 'fly-fighter') {
+        for (const f of p.fighters) {
+          if (!(f in s.boats) || s.boats[f].where !== 'sea' || !w.aboard[f].length) continue;
+          for (const c of flights(s, w, f)) out.push({play: h, ship: f, to: labels[c]});
+        }
+      } else if (back.rule === 'place-near-queens') {
+        const [first, second] = back.creatures;
+        const token = (kind) => Object.values(s.cr).some((c) => c.kind === kind && (c.where === 'supply' || c.where === 'sea'));
+        if (!token(first) || !token(second)) continue;
+        const empty = new Set(vacant());
+        const queens = Object.keys(s.cr).filter((q) => s.cr[q].where === 'sea' && p.creatures[s.cr[q].kind].rule === 'serpent');
+        const near = Object.fromEntries(queens.map((q) => [q, s.g.neighbours[s.cr[q].cell].filter((n) => empty.has(n))]));
+        const pairs = new Set();
+        for (const q1 of queens) for (const q2 of queens) {
+          if (q1 === q2) continue;
+          for (const a of near[q1]) for (const b of near[q2]) if (a !== b) pairs.add(a * 1000 + b);
+        }
+        for (const key of [...pairs].sort((x, y) => x - y)) out.push({play: h, [first]: labels[Math.floor(key / 1000)], [second]: labels[key % 1000]});
+      } else {
+        return null;
+      }
+    }
+    return out;
+  }
+
+  function legalMoveCore(s) {
+    const p = s.g.params;
     const w = where(s), labels = s.g.labels, out = [{done: 'move'}];
     for (const [h, e] of Object.entries(s.ex)) {
       if (e.owner !== s.me || !ON_BOARD[e.where]) continue;

@@ -142,9 +142,10 @@ class Challenge5(Players56):
 
     # --- setup: second explorers -------------------------------------------------------------
     #: the turn model's ``crowd``; the ship choice and the sunk-tile round (their steps, their
-    #: decider) follow a tile removal, a STOP of the model, and are skipped in any other turn
+    #: decider) follow a tile removal, a STOP of the model, and are skipped in any other turn; the
+    #: supply differs for ships only (the model asks it for creatures)
     turn_model_covers = frozenset({"placement_spots", "turn_step_list", "decider", "start_ship_step",
-                                   "start_sunk_step"})
+                                   "start_sunk_step", "supply"})
 
     def turn_model_params(self, state: AtlantisState) -> dict[str, Any]:
         return {**super().turn_model_params(state), "final_on_occupied": [],

@@ -227,7 +227,9 @@ class SurviveRules(ViewRules[StateT]):
             #: step 1: each tile back's kind (``hand``: played in step 1), rule (``dolphin``, ``wind``,
             #: ``move-to-empty-space``) and creature, and how far the moving tiles move
             "backs": {back: {"kind": self.back_kind[back], "rule": self.back_rule(back),
-                             "creature": spec.get("creature")} for back, spec in self.tile_backs.items()},
+                             "creature": spec.get("creature"), "crew_on": spec.get("crew_on"),
+                             "piece": spec.get("piece"), "creatures": spec.get("creatures")}
+                      for back, spec in self.tile_backs.items()},
             "tile_moves": dict(self.comp.get("tile_moves") or {}),
             #: the creature kinds another player may answer with a defence tile, and whom it protects
             #: (``swimmers``, or a ship's ``ship`` people)

@@ -39,6 +39,11 @@ PARTS: dict[str, tuple[str, ...]] = {
         "movement_points", "after_action", "advance", "decision_kind", "turn_step_list", "decider",
         "current_step", "legal_actions", "apply", "pending",
         "start_remove_step", "start_creature_step", "roll_die",
+        # the tiles played in the movement step (Space Attack's red tiles: listed, a play is a STOP)
+        "hand_plays", "hand_tile_table", "options_swap", "swap_place", "options_drifter_to_station",
+        "options_drifter_to_ship", "drifters", "ships_near", "options_fire", "options_to_empty", "to_empty_pieces",
+        "empty_spaces", "options_fly", "crewed_fighters", "options_near_queens", "near_queen_kinds", "queens",
+        "default_token", "supply", "turrets", "shots", "flights",
     ),
     # set-up: placing people on empty tiles, then ships on free sea spaces by the coast, then the
     # first turn (its movement step)
