@@ -44,7 +44,8 @@
       protects: Object.assign({}, (view.dolphins || {}).protects || {}),    // dolphin -> the swimmer it protects
       flown: (view.flown || []).slice(),                                     // fighters flown this turn
       captured: JSON.parse(JSON.stringify(view.captured || {})),             // player -> creatures captured
-      extra: view.extra || 0,                                                // extra spaces for this turn's creature
+      extra: view.extra || 0,
+      sunk: view.sunk ? JSON.parse(JSON.stringify(view.sunk)) : null,       // challenge #5's sunk-tile round                                                // extra spaces for this turn's creature
     };
   }
 
@@ -865,6 +866,32 @@
     return {state: t, stop};
   }
 
+  // --- challenge #5's sunk-tile round ---------------------------------------------------------------------
+  const sunkExplorers = (s, q) => (s.sunk ? s.sunk.explorers : []).filter((h) => s.ex[h].owner === q
+    && (s.ex[h].where === 'sea' || s.ex[h].where === 'boat'));
+
+  function legalSunk(s) {
+    const w = where(s), out = [{done: 'move'}];
+    for (const h of sunkExplorers(s, s.me)) {
+      for (const [n, swim] of explorerSteps(s, w, h)) {
+        out.push(swim ? {move: h, to: s.g.labels[n], [s.g.params.swim_key]: true} : {move: h, to: s.g.labels[n]});
+      }
+    }
+    return out;
+  }
+
+  // the point is used (or not); the round goes on with another player, or its last point rolls the die
+  function applySunk(t, a) {
+    const last = !t.sunk.queue.slice(1).some((q) => sunkExplorers(t, q).length);
+    t.dec = null;
+    if (last) return {state: t, stop: true};
+    if ('move' in a) doMove(t, a);
+    release(t);
+    t.sunk.queue.shift();
+    while (t.sunk.queue.length && !sunkExplorers(t, t.sunk.queue[0]).length) t.sunk.queue.shift();
+    return {state: t, stop: false};
+  }
+
   // --- Space Attack: deploying captured creatures; the blue-tile decision ----------------------------------
   function legalDeploy(s) {
     const w = where(s), swimmersAt = new Set(Object.values(s.ex).filter((e) => e.where === 'sea').map((e) => e.cell));
@@ -905,6 +932,7 @@
   const PROMPTS = {
     'move': 'step 2: move your people and ships, or end the movement step',
     'remove-tile': 'step 3: remove a terrain tile',
+    'sunk-move': 'one point for your people from the sunk tile, or done',
     'dive': 'step 4: move what the dive dice show, or none',
     'deploy': 'put a captured creature on an empty space, or none',
     'blue-tile': 'play a blue tile, or none',
@@ -928,6 +956,7 @@
     }
     if (s.dec.kind === 'creature' && s.g.parts.creature) return legalCreature(s);
     if (s.dec.kind === 'deploy' && s.g.parts.deploy) return legalDeploy(s);
+    if (s.dec.kind === 'sunk-move' && s.g.parts.sunk && s.sunk) return legalSunk(s);
     if (s.dec.kind === 'dive' && s.g.parts.dive && s.g.params.dive) return legalDive(s);
     if (s.dec.kind === 'blue-tile' && s.g.parts.blue) return legalBlue(s);
     return null;
@@ -939,6 +968,7 @@
       t.dec = null;
       return {state: t, stop: true};
     }
+    if (t.dec && t.dec.kind === 'sunk-move') return applySunk(t, a);
     if (t.g.params.spin && ('creature' in a || 'dive' in a)) return applySpin(t, a, 'creature' in a ? 'creature' : 'dive');
     if ('dive' in a) {
       const met = a.dive !== 'none' && doDive(t, a);

@@ -145,7 +145,8 @@ class Challenge5(Players56):
     #: decider) follow a tile removal, a STOP of the model, and are skipped in any other turn; the
     #: supply differs for ships only (the model asks it for creatures)
     turn_model_covers = frozenset({"placement_spots", "turn_step_list", "decider", "start_ship_step",
-                                   "start_sunk_step", "supply"})
+                                   "start_sunk_step", "supply", "legal_sunk_move", "do_sunk_move",
+                                   "do_sunk_done", "sunk_explorers", "last_in_sunk_round", "next_in_sunk_round"})
 
     def turn_model_params(self, state: AtlantisState) -> dict[str, Any]:
         return {**super().turn_model_params(state), "final_on_occupied": [],

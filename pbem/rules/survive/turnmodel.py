@@ -107,6 +107,15 @@ PARTS: dict[str, tuple[str, ...]] = {
         "explorers_in_play", "start_remove_step", "start_creature_step", "roll_die", "decision_kind", "decider",
         "current_step", "legal_actions", "apply", "pending", "after_action",
     ),
+    # challenge #5's sunk-tile round: one point for the people who stood on the sunk tile (the last
+    # point of the round rolls the die first: a STOP)
+    "sunk": (
+        "legal_sunk_move", "do_sunk_move", "do_sunk_done", "sunk_explorers", "last_in_sunk_round",
+        "next_in_sunk_round", "decider", "explorer_moves", "explorer_move", "explorer_steps", "has_room",
+        "may_swim", "may_board_from_the_sea", "move_explorer", "explorer_step_kind", "enter_sea",
+        "deadly_for_swimmers", "unprotected", "lose_explorers", "swimmer_killers", "roll_die", "after_action",
+        "legal_actions", "apply", "pending", "current_step",
+    ),
     # Space Attack's step 1: captured creatures put on empty spaces, one at a time, or none
     "deploy": (
         "start_deploy_step", "legal_deploy", "do_deploy", "empty_spaces", "vacant", "advance", "turn_step_list",
