@@ -904,13 +904,30 @@
     return out;
   }
 
-  // with no blue tile in hand, the only choice is none
+  // none, or a blue tile's play (a STOP): an extra space for the rolled creature, an evolution
   function legalBlue(s) {
-    const p = s.g.params;
-    if (Object.values(s.tiles).some((t) => t.where === 'hand' && t.holder === s.me && p.tile_kinds[t.back] === p.after_roll_kind)) {
-      return null;
+    const p = s.g.params, out = [{play: 'none'}];
+    const onBoard = (kind) => Object.keys(s.cr).filter((c) => s.cr[c].kind === kind && s.cr[c].where === 'sea').sort(handleOrder);
+    for (const [h, t] of Object.entries(s.tiles)) {
+      if (t.where !== 'hand' || t.holder !== s.me || p.tile_kinds[t.back] !== p.after_roll_kind) continue;
+      const back = p.backs[t.back];
+      if (back.rule === 'extra-space') {
+        if (Object.values(s.cr).some((c) => c.where === 'sea' && c.kind === s.turn.die)) out.push({play: h});
+      } else if (back.rule === 'evolve') {
+        for (const [source, targets] of Object.entries(back.changes)) {
+          for (const x of onBoard(source)) {
+            for (const into of targets) {
+              const unused = Object.values(s.cr).some((c) => c.kind === into && c.where === 'supply');
+              if (unused) out.push({play: h, creature: x, into});
+              else for (const token of onBoard(into)) out.push({play: h, creature: x, into, token});
+            }
+          }
+        }
+      } else {
+        return null;
+      }
     }
-    return [{play: 'none'}];
+    return out;
   }
 
   // after the blue-tile decision: step 4 if the die's creature is on the board, else the next turn

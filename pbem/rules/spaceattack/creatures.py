@@ -42,7 +42,7 @@ class Creatures(Craft):
     #: attacks as a serpent), the view's ``extra`` spaces
     #: who an attack threatens is the turn model's ``threat: hit``; ``cause_name`` words events only
     turn_model_covers = frozenset({"creature_steps", "creature_behaviours", "threatened_pieces",
-                                   "threatened_players", "cause_name"})
+                                   "threatened_players", "cause_name", "evolve_tokens", "on_board_of"})
 
     def turn_model_params(self, state: SpaceAttackState) -> dict[str, Any]:
         return {**super().turn_model_params(state), "serpent_stops": "attack", "threat": "hit"}

@@ -244,7 +244,7 @@ class StationTiles(Creatures):
                                    "options_drifter_to_station", "options_drifter_to_ship", "drifters",
                                    "ships_near", "options_fire", "options_to_empty", "to_empty_pieces",
                                    "options_fly", "crewed_fighters", "options_near_queens", "near_queen_kinds",
-                                   "queens", "default_token"})
+                                   "queens", "default_token", "options_extra", "options_evolve", "changes"})
 
     def empty_spaces(self, state: SpaceAttackState) -> list[int]:
         return [c for c in range(self.board.playable_count) if self.vacant(state, c)]

@@ -228,7 +228,8 @@ class SurviveRules(ViewRules[StateT]):
             #: ``move-to-empty-space``) and creature, and how far the moving tiles move
             "backs": {back: {"kind": self.back_kind[back], "rule": self.back_rule(back),
                              "creature": spec.get("creature"), "crew_on": spec.get("crew_on"),
-                             "piece": spec.get("piece"), "creatures": spec.get("creatures")}
+                             "piece": spec.get("piece"), "creatures": spec.get("creatures"),
+                             "changes": spec.get("changes")}
                       for back, spec in self.tile_backs.items()},
             "tile_moves": dict(self.comp.get("tile_moves") or {}),
             #: the creature kinds another player may answer with a defence tile, and whom it protects

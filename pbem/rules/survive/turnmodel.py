@@ -126,7 +126,8 @@ PARTS: dict[str, tuple[str, ...]] = {
     # Space Attack's blue-tile decision after the roll, when the player holds no blue tile: {play:
     # none}, then step 4 (if the die's creature is on the board) or the next player's turn
     "blue": (
-        "start_roll_step", "legal_blue", "do_play", "more_blue", "continue_step", "wait_or_advance",
+        "hand_plays", "hand_tile_table", "options_extra", "options_evolve", "changes", "evolve_tokens",
+        "on_board_of", "supply", "start_roll_step", "legal_blue", "do_play", "more_blue", "continue_step", "wait_or_advance",
         "waiting_decision", "advance", "start_creature_step", "movable_creatures", "die_kinds", "next_turn",
         "turn_step_list", "start_deploy_step", "start_move_step", "crew_in_play", "explorers_in_play",
         "holds_earlier_tile", "start_remove_step", "decision_kind", "decider", "current_step", "legal_actions",
