@@ -45,6 +45,7 @@
       flown: (view.flown || []).slice(),                                     // fighters flown this turn
       captured: JSON.parse(JSON.stringify(view.captured || {})),             // player -> creatures captured
       extra: view.extra || 0,
+      squid: view.squid ? JSON.parse(JSON.stringify(view.squid)) : null,     // a squid's pending choice
       sunk: view.sunk ? JSON.parse(JSON.stringify(view.sunk)) : null,       // challenge #5's sunk-tile round                                                // extra spaces for this turn's creature
     };
   }
@@ -645,7 +646,10 @@
       const prey = new Set(b !== undefined ? w.aboard[b] : []);
       for (const [x, e] of Object.entries(s.ex)) if (e.where === 'land' && s.g.neighbours[cell].includes(e.cell)) prey.add(x);
       if (prey.size === 1) lose(s, [...prey]);
-      else if (prey.size > 1) return 'squid-take';
+      else if (prey.size > 1) {
+        s.squid = {kind: 'squid-take', squid: h, resume: 'creature', roll: false};
+        return 'squid-take';
+      }
     } else if (rule === 'whale') {
       for (const x of Object.keys(s.cr)) {
         if (s.cr[x].where === 'sea' && s.cr[x].cell === cell && p.whale_eats.includes(s.cr[x].kind)) Object.assign(s.cr[x], {where: 'lost', cell: null});
@@ -892,6 +896,19 @@
     return {state: t, stop: false};
   }
 
+  // --- the squid takes one of several people --------------------------------------------------------------
+  function squidPrey(s) {
+    const w = where(s), cell = s.cr[s.squid.squid].cell, b = w.boatAt[cell];
+    const prey = new Set(b !== undefined ? w.aboard[b] : []);
+    for (const [x, e] of Object.entries(s.ex)) if (e.where === 'land' && s.g.neighbours[cell].includes(e.cell)) prey.add(x);
+    return [...prey].sort(handleOrder);
+  }
+
+  function legalTake(s) {
+    if (!s.squid || !(s.squid.roll || s.squid.resume === 'creature')) return null;
+    return squidPrey(s).map((h) => ({take: h}));
+  }
+
   // --- Space Attack: deploying captured creatures; the blue-tile decision ----------------------------------
   function legalDeploy(s) {
     const w = where(s), swimmersAt = new Set(Object.values(s.ex).filter((e) => e.where === 'sea').map((e) => e.cell));
@@ -949,6 +966,7 @@
   const PROMPTS = {
     'move': 'step 2: move your people and ships, or end the movement step',
     'remove-tile': 'step 3: remove a terrain tile',
+    'squid-take': 'choose the person the squid takes',
     'sunk-move': 'one point for your people from the sunk tile, or done',
     'dive': 'step 4: move what the dive dice show, or none',
     'deploy': 'put a captured creature on an empty space, or none',
@@ -974,6 +992,7 @@
     if (s.dec.kind === 'creature' && s.g.parts.creature) return legalCreature(s);
     if (s.dec.kind === 'deploy' && s.g.parts.deploy) return legalDeploy(s);
     if (s.dec.kind === 'sunk-move' && s.g.parts.sunk && s.sunk) return legalSunk(s);
+    if (s.dec.kind === 'squid-take' && s.g.parts.squid) return legalTake(s);
     if (s.dec.kind === 'dive' && s.g.parts.dive && s.g.params.dive) return legalDive(s);
     if (s.dec.kind === 'blue-tile' && s.g.parts.blue) return legalBlue(s);
     return null;
@@ -986,6 +1005,12 @@
       return {state: t, stop: true};
     }
     if (t.dec && t.dec.kind === 'sunk-move') return applySunk(t, a);
+    if ('take' in a) {                       // the squid takes the one chosen; the turn goes on (or the die rolls)
+      if (t.squid.roll) { t.dec = null; return {state: t, stop: true}; }
+      t.squid = null;
+      lose(t, [a.take]);
+      return {state: t, stop: nextTurn(t)};
+    }
     if (t.g.params.spin && ('creature' in a || 'dive' in a)) return applySpin(t, a, 'creature' in a ? 'creature' : 'dive');
     if ('dive' in a) {
       const met = a.dive !== 'none' && doDive(t, a);
@@ -1093,6 +1118,7 @@
       if (a.dive === 'none') return 'Move nothing with the dive dice';
       return a.to === undefined ? `Dolphin ${a.dive} protects ${a.protect}` : `Dive ${a.dive} to ${a.to}${a.protect ? `, protecting ${a.protect}` : ''}`;
     }
+    if ('take' in a) return `The squid takes ${a.take}`;
     if ('deploy' in a) return a.deploy === 'none' ? 'Deploy no more creatures' : `Deploy ${a.deploy} to ${a.to}`;
     if ('creature' in a) return a.creature === 'none' ? `Move no ${s.turn.die}` : `Move ${a.creature} to ${a.to}`;
     if ('place' in a) return `Place ${a.place} on ${a.on}`;

@@ -282,7 +282,8 @@ class GiantSquid(AtlantisRules):
     #: and removing squids, and the whale tiles moving squids too
     turn_model_covers = frozenset({"ship_may_enter", "move_boat", "die_kinds", "die_moves", "may_stay",
                                    "stops_squid", "creature_rule_table", "stops_whale", "arrive_whale",
-                                   "options_move_creature", "waiting_decision"})
+                                   "options_move_creature", "waiting_decision", "legal_take", "do_take",
+                                   "squid_prey", "people_next_to", "squid_takes", "open_squid_step"})
 
     def turn_model_params(self, state: AtlantisState) -> dict[str, Any]:
         params = super().turn_model_params(state)

@@ -116,6 +116,14 @@ PARTS: dict[str, tuple[str, ...]] = {
         "deadly_for_swimmers", "unprotected", "lose_explorers", "swimmer_killers", "roll_die", "after_action",
         "legal_actions", "apply", "pending", "current_step",
     ),
+    # the Giant Squid's choice of whom it takes (after step 4 or a tile: then the turn goes on; after
+    # a removal the die is still to roll: a STOP)
+    "squid": (
+        "legal_take", "do_take", "squid_prey", "people_next_to", "squid_takes", "open_squid_step",
+        "lose_explorers", "unprotected", "advance", "next_turn", "turn_step_list", "start_tile_step",
+        "start_move_step", "explorers_in_play", "start_remove_step", "start_creature_step", "roll_die",
+        "decision_kind", "decider", "current_step", "legal_actions", "apply", "pending", "after_action",
+    ),
     # Space Attack's step 1: captured creatures put on empty spaces, one at a time, or none
     "deploy": (
         "start_deploy_step", "legal_deploy", "do_deploy", "empty_spaces", "vacant", "advance", "turn_step_list",
