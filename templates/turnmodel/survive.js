@@ -33,7 +33,7 @@
     return {
       g: {labels: data.labels, index, neighbours: data.neighbours, isles: data.isles_next_to,
           playable: data.playable, central: data.central, params: data.params, parts: data.parts,
-          standing: data.standing_forms},
+          standing: data.standing_forms, phrases: data.phrases || []},
       me: player,
       players: view.players.map((p) => p.name),
       phase: view.phase,
@@ -1001,7 +1001,11 @@
   function apply(s, a) {
     const t = copy(s);
     if ('remove' in a) {                     // the tile's back is hidden: the moderator turns it
+      // the creature orders written ahead at this STOP: the forms of the removal decision
+      const before = forms(s);               // null: not modelled (nor then at the STOP)
+      const ahead = before === null ? null : before.filter((f) => f.when === 'ahead');
       t.dec = null;
+      t.ahead = ahead;
       return {state: t, stop: true};
     }
     if (t.dec && t.dec.kind === 'sunk-move') return applySunk(t, a);
@@ -1107,33 +1111,61 @@
     return {piece: '', from: '', to: '', tile: ''};
   }
 
-  function words(s, a) {
-    if ('done' in a) return 'End the movement step';
-    if ('play' in a) {
+  // --- words: the engine's own (Game.describe_action: pbem/rules/survive/words.py's phrases, and
+  // those the game adds, named in the data's `phrases`; pbem.core.actionwords for the rest)
+  function valueWords(v) {
+    if (v === null || v === undefined) return 'none';
+    if (typeof v === 'boolean') return v ? 'yes' : 'no';
+    if (Array.isArray(v)) return v.map(valueWords).join(', ');
+    if (typeof v === 'object') return Object.entries(v).map(([k, x]) => `${k} ${valueWords(x)}`).join(', ');
+    return String(v);
+  }
+  function plainWords(a) {
+    const text = Object.entries(a).map(([k, v]) => `${k.replace(/_/g, ' ')} ${valueWords(v)}`).join(', ');
+    return text.slice(0, 1).toUpperCase() + text.slice(1);
+  }
+  const truthy = (v) => (Array.isArray(v) ? v.length > 0 : v !== null && typeof v === 'object' ? Object.keys(v).length > 0 : !!v);
+  function need(a, k) {            // a key the phrase reads (missing: the action is read plainly)
+    if (!(k in a)) throw new Error('no ' + k);
+    return String(a[k]);
+  }
+  const route = (a) => ('to' in a ? ` to ${a.to}` : '') + (truthy(a.path) ? ` along ${valueWords(a.path)}` : '');
+  const noneOr = (nothing, some) => (a) => (Object.values(a)[0] === 'none' ? nothing : some(a));
+  const PHRASES = {
+    place: (a) => `Place ${need(a, 'place')} on ${need(a, 'on')}`,
+    play: (a) => {
       if (a.play === 'none') return 'Play no tile';
-      const what = a.swimmer || a.boat || a.creature;
-      return `Play tile ${a.play}: ${what} to ${a.to}`;
+      const rest = Object.entries(a).filter(([k]) => !['play', 'to', 'path'].includes(k)).map(([k, v]) => `${k} ${valueWords(v)}`);
+      return `Play tile ${need(a, 'play')}` + (rest.length ? ': ' + rest.join(', ') : '') + route(a);
+    },
+    move: (a) => {
+      const how = ['swim', 'ride', 'dolphin', 'drift'].filter((k) => truthy(a[k]));
+      return `Move ${need(a, 'move')} to ${need(a, 'to')}` + (how.length ? ` (${how.join(', ')})` : '');
+    },
+    done: (a) => (a.done === 'move' ? 'End your moves' : `Done with ${need(a, 'done')}`),
+    remove: (a) => `Remove the tile on ${need(a, 'remove')}` + (truthy(a.board) ? `, boarding ${valueWords(a.board)}` : ''),
+    creature: noneOr('Move no creature', (a) => `Move creature ${need(a, 'creature')}` + route(a)),
+    defend: noneOr('Do not defend', (a) => `Defend with ${need(a, 'defend')}` + route(a)),
+    standing: (a) => `Standing orders: ${valueWords(a.standing)}`,
+    boat: (a) => `Put boat ${need(a, 'boat')} on ${need(a, 'at')}`,
+    board: (a) => `Board ${valueWords(a.board)}`,
+    dive: noneOr('No dive', (a) => `Dive ${need(a, 'dive')}` + route(a) + (truthy(a.protect) ? `, protecting ${a.protect}` : '')),
+    protect: (a) => `Protect ${need(a, 'protect')}`,
+    squid: (a) => `Put squid ${need(a, 'squid')} on ${need(a, 'at')}`,
+    take: (a) => `Take ${need(a, 'take')}`,
+    pod: (a) => `Launch escape pod ${need(a, 'pod')} at ${need(a, 'at')}`,
+    deploy: (a) => (a.deploy === 'none' ? 'Deploy no fighter' : `Deploy ${need(a, 'deploy')}` + ('to' in a ? ` to ${a.to}` : '')),
+    fire: (a) => `Fire turret ${need(a, 'fire')} at ${need(a, 'at')}`,
+    steal: (a) => (a.steal === 'none' ? 'Steal nothing' : `Steal tile ${need(a, 'steal')}`),
+  };
+  function words(s, a) {
+    const kinds = Object.keys(a);
+    if (!kinds.length) return 'Nothing';
+    const phrase = (s.g.phrases || []).includes(kinds[0]) ? PHRASES[kinds[0]] : undefined;
+    if (phrase !== undefined) {
+      try { return phrase(a); } catch (e) { /* read plainly */ }
     }
-    if ('dive' in a) {
-      if (a.dive === 'none') return 'Move nothing with the dive dice';
-      return a.to === undefined ? `Dolphin ${a.dive} protects ${a.protect}` : `Dive ${a.dive} to ${a.to}${a.protect ? `, protecting ${a.protect}` : ''}`;
-    }
-    if ('take' in a) return `The squid takes ${a.take}`;
-    if ('deploy' in a) return a.deploy === 'none' ? 'Deploy no more creatures' : `Deploy ${a.deploy} to ${a.to}`;
-    if ('creature' in a) return a.creature === 'none' ? `Move no ${s.turn.die}` : `Move ${a.creature} to ${a.to}`;
-    if ('place' in a) return `Place ${a.place} on ${a.on}`;
-    if ('fire' in a) return `Fire the turret on ${a.fire} at ${a.at}`;
-    const ship = a[s.g.params.ship_place_key];
-    if (ship !== undefined && 'at' in a) return `Place ship ${ship} at ${a.at}`;
-    if ('remove' in a) return `Remove the terrain tile at ${a.remove}`;
-    if ('move' in a) {
-      const from = label(s, spaceOf(s, a.move));
-      if (a.move in s.boats) return `Sail ship ${a.move} from ${from} to ${a.to}`;
-      if (a.dolphin === true) return `Move ${a.move} from ${from} to ${a.to} with its dolphin`;
-      if (a.ride != null) return `${a.move} rides dolphin ${a.ride} from ${from} to ${a.to}`;
-      return `Move ${a.move} from ${from} to ${a.to}${a[s.g.params.swim_key] ? ' (beside the ship)' : ''}`;
-    }
-    return JSON.stringify(a);
+    return plainWords(a);
   }
 
   function pieces(s) {
@@ -1161,6 +1193,9 @@
     const standing = s.g.standing.map((f) => JSON.parse(JSON.stringify(f)));
     const removing = s.phase === 'play' && s.dec && s.dec.kind === 'remove-tile' && s.dec.player === s.me
       && s.turn.player === s.me && s.g.params.ahead_faces.length;
+    if (s.ahead !== undefined) {            // at the removal's STOP
+      return s.ahead === null ? null : [...standing, ...s.ahead.map((f) => JSON.parse(JSON.stringify(f)))];
+    }
     if (!removing) return standing;
     if (!s.g.parts.ahead) return null;
     return [...standing, aheadForm(s)];

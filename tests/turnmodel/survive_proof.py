@@ -118,6 +118,7 @@ class Prover:
                 if stop != engine_stop:
                     raise fail(f"stop {stop}, the engine {'stops' if engine_stop else 'goes on'}")
                 if stop:
+                    self.check_stop_forms(game, engine, player, t, fail)
                     return "stop"
                 self.compare_pieces(game, after, player, t, fail)
                 s, engine = t, after
@@ -136,6 +137,18 @@ class Prover:
         if got != want:
             raise fail(f"forms differ:\n model  {canon(got)}\n engine {canon(want)}")
 
+    def check_stop_forms(self, game: Game[Any], before: Any, player: str, t: int, fail: Any) -> None:
+        """At a STOP, the orders written ahead the page offers are those of the decision that
+        stopped (the engine's ``order_forms`` there, ``when: ahead``)."""
+        got = self.node.forms(t)
+        if got is None:
+            self.tally.cut_kinds[(game.name, "forms")] += 1
+            return
+        want = json.loads(json.dumps([asdict(f) for f in game.order_forms(game.view(before, player), player)
+                                      if f.when == "ahead"]))
+        if [f for f in got if f["when"] == "ahead"] != want:
+            raise fail(f"forms written ahead at the stop differ:\n model  {canon(got)}\n engine {canon(want)}")
+
     def check_step(self, game: Game[Any], engine: Any, player: str, s: int, action: Any, fail: Any) -> None:
         view = game.view(engine, player)
         place = game.action_places(view, player, [action])[0]
@@ -144,8 +157,8 @@ class Prover:
         if got != want:
             raise fail(f"places of {canon(action)}: {got}, the engine {want}")
         words = self.node.words(s, action)
-        if not isinstance(words, str) or not words:
-            raise fail(f"no words for {canon(action)}")
+        if words != game.describe_action(action):       # the page and `pbem turn` word it alike
+            raise fail(f"words of {canon(action)}: {words!r}, the engine {game.describe_action(action)!r}")
 
     def compare_pieces(self, game: Game[Any], after: Any, player: str, t: int, fail: Any) -> None:
         view = game.view(after, player)

@@ -211,7 +211,9 @@ class SurviveGame(Game[StateT], Generic[StateT]):
 
     def turn_model(self, view: Mapping[str, Any], player: str) -> TurnModel | None:
         """The Survive family's model (pbem.rules.survive.turnmodel), for every game of the family."""
-        return survive_turn_model(self.view_rules(view), view, player)
+        model = survive_turn_model(self.view_rules(view), view, player)
+        #: the action kinds this game words with a phrase of its own (survive.js has them all)
+        return TurnModel(model.family, {**model.data, "phrases": sorted(self.phrases)})
 
     def order_forms(self, view: Mapping[str, Any], player: str) -> list[OrderForm]:
         return self.view_rules(view).order_forms(view, player)
