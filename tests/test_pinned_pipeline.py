@@ -13,6 +13,8 @@ page's script data went through one escaping function (pbem.views.render.scriptd
 Space Swarm game was re-pinned when its rules became space-swarm/2 (issue 23: the header's rules
 and its new option event_phase change every hash, and so the moderator's timeout bot, whose draws
 are anchored on the log's hashes, plays another turn; the game then differs from there on).
+The two pages with a click panel were re-pinned when Atlantis's page got its own turn model
+(templates/turnmodel/survive.js) and the page's forms were read as OrderForms (templates/click.js).
 Regenerate only when the output is meant to change: ``PRINT_PINS=1 pytest -q -s
 test_pinned_pipeline.py`` prints the hashes of today's bytes.
 """
@@ -99,7 +101,7 @@ PINS: dict[str, dict[str, str]] = {
         "45:public/view.json": "c9ef56337ef20c9975b9673e",
         "45:moves/": "8f59f4afd2111f4fb8c3ee01",
         "45:secrets/red.age": "97ba2af5d52820f238349965",
-        "45:secrets/red.html.gz.age": "808417557a444fb9eb94ce0f",
+        "45:secrets/red.html.gz.age": "707b7bdde2ef1f89aef73358",
         "45:secrets/blue.age": "de803a7111107ccb79159739",
         "45:secrets/blue.html.gz.age": "0d274324ec5e0d1061a878dd",
         "45:secrets/green.age": "8b8709e7fc146af80039ccf2",
@@ -131,7 +133,7 @@ PINS: dict[str, dict[str, str]] = {
         "20:secrets/red.age": "1b343241e5c9eb53567c701f",
         "20:secrets/red.html.gz.age": "93a2c72ca3b6ec2926b71f28",
         "20:secrets/blue.age": "0e5e7846b30268a0f3e819f0",
-        "20:secrets/blue.html.gz.age": "e30ab1bc07c19961cbec62f0",
+        "20:secrets/blue.html.gz.age": "7f55a9a0242d3ec68160e6a6",
         "log.yaml": "2cb7c717f57468ad4f8db08a",
         "public/board.svg": "4f69ce31df7659512d09b346",
         "public/digest.html": "0543c0ee3e63e7f6eb6cd0ae",
