@@ -13,7 +13,7 @@ PYTEST = python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist load 
 # Builds use the locked hatchling and setuptools (--no-build-isolation): nothing unhashed.
 LOCKED := --quiet --require-hashes --no-build-isolation
 
-.PHONY: demo test test-profile test-latest typecheck contracts system-deps bench install lock clean rules-coverage conformance-docs
+.PHONY: demo test test-profile test-latest typecheck contracts system-deps bench soak-turnmodel install lock clean rules-coverage conformance-docs
 .NOTPARALLEL:
 
 # the system tools the tests use for real (age, ssh-keygen, dovecot, fonts...): apt-get installs any missing
@@ -84,6 +84,12 @@ rules-coverage: install
 # docs/games/GAME-conformance.md (the rulings and the index of cases) from conformance/GAME.yaml
 conformance-docs: install
 	cd tests && ../$(BIN)/python -m conformance.render
+
+# the turn models proven against the engine on many more states (docs/turn-model.md); SOAK=N
+# multiplies the states looked at (default 10) and prints the share of turns modelled whole
+SOAK_STATES ?= 10
+soak-turnmodel: system-deps install
+	cd tests && PBEM_TURNMODEL_SOAK=$(SOAK_STATES) ../$(BIN)/python -m pytest -q -s -p no:cacheprovider -n 0 turnmodel
 
 # speed figures beside the goals of issue 12 (docs/performance.md); SOAK=1: 10,000 bot games, memory at start and end
 BENCH_ARGS ?=

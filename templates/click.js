@@ -136,11 +136,15 @@
     });
   }
 
-  // --- forms: standing orders (first) and orders written ahead at a stop
+  // --- forms: standing orders (first) and orders written ahead at a stop; a form is an OrderForm as
+  // JSON (docs/turn-model.md: key, title, fields of name, label, values, texts, current; when, note)
+  // a key as the move file writes it: the generic model's data carries it (``k``), a family's
+  // page writes it with flow()
+  const keyText = (o, name) => (o.k !== undefined ? o.k : flow(name));
   function formAction(form, selects, changed) {
     const parts = form.fields.map((f) => [f, selects.get(f.name).value])
-      .filter(([f, v]) => v !== "" && !(changed && v === f.current)).map(([f, v]) => f.k + ": " + v);
-    return parts.length ? "{" + form.k + ": {" + parts.join(", ") + "}}" : "";
+      .filter(([f, v]) => v !== "" && !(changed && v === f.current)).map(([f, v]) => keyText(f, f.name) + ": " + v);
+    return parts.length ? "{" + keyText(form, form.key) + ": {" + parts.join(", ") + "}}" : "";
   }
   function buildForm(form, selects, box, later) {
     selects.clear();
@@ -150,7 +154,7 @@
     for (const f of form.fields) {
       const p = el("p", set), label = el("label", p, f.label + " "), sel = el("select", p);
       sel.id = label.htmlFor = "pbem-f-" + form.key + "-" + f.name;
-      const opts = (later ? [["", "ask me after the roll"]] : []).concat(f.values.map((v, i) => [v, f.texts[i]]));
+      const opts = (later ? [["", "ask me after the roll"]] : []).concat(f.values.map((v, i) => [v, (f.texts || [])[i] || v]));
       if (!later && !f.values.includes(f.current)) { opts.unshift([f.current, "as now: " + f.current]); }
       for (const [v, t] of opts) { sel.add(new Option(t, v, false, v === (later ? "" : f.current))); }
       sel.addEventListener("change", show);

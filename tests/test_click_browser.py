@@ -22,12 +22,14 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from click_helpers import STOP, page_data, page_nodes, page_places, page_texts, random_point
+from click_helpers import page_data, page_nodes, page_places, random_point
 from crypto_helpers import require_tool
 from pipeline_helpers import PipelineGame, new_game
 from pbem.base.yamlio import dump_flow
 from pbem.cli.group import main
 from pbem.core.draws import Draws
+from pbem.core.picture import ActionPlaces
+from pbem.core.rng import Rng
 from pbem.core.engine import Rejected, apply_actions
 from pbem.core.game import pending_players
 from pbem.crypto import agecrypt
@@ -137,37 +139,34 @@ def test_the_set_up_placement_clicked_by_keyboard_saved_signed_and_accepted(fres
     assert console_errors(browser) == []
 
 
-def plan_turn(data: dict) -> list[int]:
-    """A whole play turn the page knows to the end: {play: none} if asked, one or two moves, done,
-    a tile removal (where the move stops for the roll)."""
-    nodes, texts = page_nodes(data), page_texts(data)
+def plan_turn(game, state, player: str) -> list[tuple[dict, ActionPlaces, str]]:
+    """A whole play turn, planned with the engine: {play: none} if asked, one or two moves of a
+    piece on the board, done, a tile removal (where the move stops for the roll); each action with
+    where it shows on the board and its words (the page's model must offer the same)."""
+    state = game.copy_state(state)
+    plan: list[tuple[dict, ActionPlaces, str]] = []
 
-    def removal(n: int) -> list[int] | None:
-        found = [a for a in nodes[n].acts if texts[a].startswith("{remove:") and nodes[n].after[a] == STOP]
-        return found[:1] or None
+    def take(action: dict, apply: bool = True) -> None:
+        places = game.action_places(game.view(state, player), player, [action])[0]
+        plan.append((action, places, game.describe_action(action)))
+        if apply:
+            game.apply(state, player, action, Rng(b"plan", str(len(plan))))
 
-    def moves(n: int, made: int) -> list[int] | None:
-        if made < 2:
-            for a in nodes[n].acts:
-                if texts[a].startswith("{move:") and nodes[n].after[a] >= 0:
-                    rest = moves(nodes[n].after[a], made + 1)
-                    if rest:
-                        return [a, *rest]
-        if made:
-            for a in nodes[n].acts:
-                if texts[a] == "{done: move}" and nodes[n].after[a] >= 0 and removal(nodes[n].after[a]):
-                    return [a, *(removal(nodes[n].after[a]) or [])]
-            return removal(n)
-        return None
-
-    start: list[int] = []
-    node = 0
-    passing = [a for a in nodes[0].acts if texts[a] == "{play: none}"]
-    if passing:
-        start, node = passing, nodes[0].after[passing[0]]
-    rest = moves(node, 0)
-    assert rest, "the page knows no whole turn"
-    return start + rest
+    legal = game.legal_actions(state, player)
+    if {"play": "none"} in legal:
+        take({"play": "none"})
+    for _ in range(2):
+        view = game.view(state, player)
+        moves = [a for a in game.legal_actions(state, player) if "move" in a
+                 and game.action_places(view, player, [a])[0].from_cell]
+        if not moves:
+            break
+        take(moves[0])
+    take({"done": "move"})
+    removals = [a for a in game.legal_actions(state, player) if "remove" in a]
+    assert removals, "the turn reaches no tile removal"
+    take(removals[0], apply=False)
+    return plan
 
 
 @pytest.fixture
@@ -199,29 +198,27 @@ def test_a_whole_play_turn_clicked_on_the_board_signed_and_accepted(atlantis_pla
     page = tmp_path / f"{player}.html"
     page.write_text(made.output)
     data = page_data(page.read_text())
-    nodes, texts, places = page_nodes(data), page_texts(data), page_places(data)
-    plan = plan_turn(data)
+    plan = plan_turn(table.game, table.state, player)
+    texts = [dump_flow(action) for action, _, _ in plan]
     browser.get(page.as_uri())
     status = browser.find_element(By.ID, "pbem-status")
-    node = 0
-    for a in plan:
-        place, words = places[a], (data["words"][a] if data["words"] else "") or texts[a]
-        if place is None:                                        # a button: {play: none}, {done: move}
-            choices(browser, words)[0].click()
-        elif place[0]:                                           # a move: the piece, then where it goes
-            piece, to, _ = place
-            space(browser, "pbem-pick", nodes[node].at[piece]).click()
-            if choices(browser, "pick " + piece):                # more than one piece there
-                choices(browser, "pick " + piece)[0].click()
-            assert f"{piece} is picked" in status.text
-            space(browser, "pbem-to", to).click()
+    for (action, place, words), text in zip(plan, texts):
+        if place.piece and place.to_cell:                        # a move: the piece, then where it goes
+            space(browser, "pbem-pick", place.from_cell).click()
+            if choices(browser, "pick " + place.piece):          # more than one piece there
+                choices(browser, "pick " + place.piece)[0].click()
+            assert f"{place.piece} is picked" in status.text
+            space(browser, "pbem-to", place.to_cell).click()
             if choices(browser, words):                          # more than one way there
                 choices(browser, words)[0].click()
-        else:                                                    # a tile taken
-            space(browser, "pbem-pick", place[2]).click()
-        node = nodes[node].after[a]
-        assert move_text(browser).rstrip().endswith("  - " + texts[a])
-    assert node == STOP and "depends on a die roll" in status.text
+        elif place.tile:                                         # a tile taken
+            space(browser, "pbem-pick", place.tile).click()
+        else:                                                    # a button: {play: none}, {done: move}
+            buttons = choices(browser, words)
+            assert buttons, (words, [b.text for b in browser.find_elements(By.CSS_SELECTOR, "#pbem-choices button")])
+            buttons[0].click()
+        assert move_text(browser).rstrip().endswith("  - " + text), (text, move_text(browser))
+    assert "depends on a die roll" in status.text, status.text
     browser.save_screenshot(str(tmp_path / "turn.png"))
 
     ahead = browser.find_elements(By.CSS_SELECTOR, "#pbem-ahead select")   # step 4 written ahead
@@ -233,7 +230,7 @@ def test_a_whole_play_turn_clicked_on_the_board_signed_and_accepted(atlantis_pla
         faces[select.get_attribute("id").rsplit("-", 1)[1]] = menu.first_selected_option.get_attribute("value")
     order = "{creature: {" + ", ".join(f"{face}: {value}" for face, value in faces.items()) + "}}"
     text = move_text(browser)
-    expected = data["head"] + "actions:\n" + "".join(f"  - {texts[a]}\n" for a in plan) + f"  - {order}\n"
+    expected = data["head"] + "actions:\n" + "".join(f"  - {t}\n" for t in texts) + f"  - {order}\n"
     assert text == expected
     move = parse_move(text.encode())
     assert move.player == player and move.after == table.last["index"]

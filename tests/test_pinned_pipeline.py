@@ -19,6 +19,10 @@ another turn; with ``colours=auto`` given, the log, moves, board and view are th
 The Space Swarm game was re-pinned again when the map generator's defaults became the text
 (issue 23: ``home_hazards=keep``, ``cut_homes=allow``, every space rolled once): the map, and the
 deal drawn after it, differ from the set-up on; with both fixes given, the old bytes come back.
+The two pages with a click panel were re-pinned when Atlantis's page got its own turn model
+(templates/turnmodel/survive.js) and the page's forms were read as OrderForms (templates/click.js),
+and again with the new defaults above (only the two pages with a click panel: the players'
+pages follow the game).
 Regenerate only when the output is meant to change: ``PRINT_PINS=1 pytest -q -s
 test_pinned_pipeline.py`` prints the hashes of today's bytes.
 """
@@ -105,7 +109,7 @@ PINS: dict[str, dict[str, str]] = {
         "45:public/view.json": "5a6b989cc06239b3e6b8a811",
         "45:moves/": "b27f591afcd84116521aca62",
         "45:secrets/red.age": "0f9cbb90f0ab93a040af31fa",
-        "45:secrets/red.html.gz.age": "48b5acb6fcbcb012530ddbc9",
+        "45:secrets/red.html.gz.age": "6e6b0ee9b6b19afd9a63ea6d",
         "45:secrets/blue.age": "887b302c326556c36f096d69",
         "45:secrets/blue.html.gz.age": "d84e13bb0c262cad01775768",
         "45:secrets/green.age": "d4095d9e941dc631e34389a6",
@@ -135,7 +139,7 @@ PINS: dict[str, dict[str, str]] = {
         "20:public/view.json": "70f52d1db85ff08d896685be",
         "20:moves/": "bfff0a45e04b04ee8a21b80c",
         "20:secrets/red.age": "bab583a96fea830f97ff28a5",
-        "20:secrets/red.html.gz.age": "7e39ff0d3639f13849301ee7",
+        "20:secrets/red.html.gz.age": "93f09f76d1eabe3c3541a139",
         "20:secrets/blue.age": "8c24f082cc5d686cc911961f",
         "20:secrets/blue.html.gz.age": "de11b4c4e5ac9c98713bb669",
         "log.yaml": "a5126c987f0c48b76f95404e",

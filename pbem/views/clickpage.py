@@ -294,14 +294,23 @@ def _fill(template: str, piece: str, spot: str) -> str:
 
 def smaller(table: Table, page: ClickPage, by: int) -> ClickPage | None:
     """The page with about ``by`` fewer gzipped bytes of choices (fewer of the follow-up
-    decisions), or None when it cannot be made smaller (only the first choices left, or a family
-    model's page, whose size is its data): then the panel is left out."""
-    if page.graph is None or len(page.graph.nodes) <= 1:
+    decisions), or None when it cannot be made smaller (only the first choices left): then the
+    panel is left out.  A family model's page cannot shrink (its size is its script and data): the
+    generic model's page over the capped choice graph takes its place, to be made smaller in turn."""
+    if page.graph is None:
+        return None if page.family == GRAPH else _generic_page(table, str(page.data["player"]))
+    if len(page.graph.nodes) <= 1:
         return None
     graph = fit(page.graph, max(0, page.size - by))
     model = {**graph_data(graph), "pieces": page.model["pieces"]}
     return replace(page, data={**page.data, "model": model, "choices": graph_choices(graph)},
                    choices=graph_choices(graph), graph=graph, model=model)
+
+
+def _generic_page(table: Table, player: str) -> ClickPage | None:
+    """``player``'s page with the generic model (as for a game without a model), within the mail's caps."""
+    graph = build_graph(table.game, table.state, player, MAIL_CAPS)
+    return None if graph is None else graph_page(table, table.game.view(table.state, player), graph)
 
 
 def boards_of(picture: BoardPicture) -> list[dict[str, Any]]:

@@ -243,8 +243,9 @@ def with_other_choices(html: bytes, page: ClickPage, other: ClickPage | None) ->
     """The player's HTML page, made with the click-to-move ``page``, as it is with ``other``
     instead: the panel's choices are the one thing that differs (its data, written once in the
     page: templates/click.html.j2), so they are swapped rather than the page made again.
-    None where the page must be made again (no panel any more)."""
-    if other is None or (other.file_name, other.sign_command) != (page.file_name, page.sign_command):
+    None where the page must be made again (no panel any more, or another model's script)."""
+    if other is None or (other.file_name, other.sign_command, other.family) != (page.file_name, page.sign_command,
+                                                                                page.family):
         return None
     old = str(script_json(page.data)).encode()
     if html.count(old) != 1:

@@ -49,6 +49,20 @@ DOLPHIN, BOAT = "dolphin", "boat"
 class Dolphins(AtlantisRules):
     """Dolphins & Dive Dice (challenge #6)."""
 
+    #: the turn model's ``dolphin_escorts``; the dive dice are rolled (a STOP) before step 4's decision
+    #: step 4 with the dive dice is the model's ``dive`` (the faces), with ``serpent_stops: attack``
+    turn_model_covers = frozenset({"explorer_moves", "do_move", "move_explorer", "enter_sea", "unprotected",
+                                   "lose_explorers", "after_action", "decision_kind", "start_creature_step",
+                                   "roll_die", "legal_dive", "do_dive", "dive_pieces", "dive_kinds", "dive_faces",
+                                   "dive_destinations", "vacant_spaces", "dive_boat", "dive_creature", "dive_dolphin",
+                                   "dive_walk", "dive_to", "free_swimmers", "free_dolphins", "protect", "exposed",
+                                   "dolphin_arrives", "release_dolphins", "stops_serpent", "waiting_decision"})
+
+    def turn_model_params(self, state: AtlantisState) -> dict[str, Any]:
+        data = self.dive_data()
+        return {**super().turn_model_params(state), "dolphin_escorts": True, "serpent_stops": "attack",
+                "dive": {"faces": list(dict.fromkeys(data["dive_die_creature"])), "wild": WILD, "anywhere": DIVE}}
+
     def dive_data(self) -> Mapping[str, Any]:
         """games/atlantis/dolphins.yaml (a variant may point ``data_files["dolphins"]`` elsewhere)."""
         return self.data.extra("dolphins")

@@ -58,6 +58,17 @@ class Challenge5(Players56):
     kit_setup = False
 
     # --- setup: second explorers -------------------------------------------------------------
+    #: the turn model's ``crowd``; the ship choice and the sunk-tile round (their steps, their
+    #: decider) follow a tile removal, a STOP of the model, and are skipped in any other turn; the
+    #: supply differs for ships only (the model asks it for creatures)
+    turn_model_covers = frozenset({"placement_spots", "turn_step_list", "decider", "start_ship_step",
+                                   "start_sunk_step", "supply", "legal_sunk_move", "do_sunk_move",
+                                   "do_sunk_done", "sunk_explorers", "last_in_sunk_round", "next_in_sunk_round"})
+
+    def turn_model_params(self, state: AtlantisState) -> dict[str, Any]:
+        return {**super().turn_model_params(state), "final_on_occupied": [],
+                "crowd": int(self.comp["players56"]["overpopulated"]["per_tile"])}
+
     def crowded_spots(self, state: AtlantisState, player: str) -> list[int]:
         """"once the island is full players may start placing a second People Token on an
         already-occupied Land Tile", not where there are already two, nor where there is

@@ -104,6 +104,12 @@ class AtlantisRules(SurviveRules[AtlantisState]):
         return chain
 
     # --- step 2: a protected swimmer's dolphin stays behind without the expansion -----------
+    #: do_move only refuses a ``dolphin:`` key (never in a legal action): the turn model plays the core's;
+    #: the ``lagoon`` option is the model's ``central_counts_as_sea``
+    #: its step-1 tiles (dolphin, wind) are the model's by their rules and ``tile_moves``
+    turn_model_covers = frozenset({"do_move", "central_counts_as_sea", "hand_tile_table", "dolphin_moves", "dolphin_walk",
+                                   "wind_moves", "wind_walk"})
+
     def do_move(self, state: AtlantisState, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         if action.get("dolphin", False) is not False:
             raise IllegalAction("there are no dolphins in this game (option dolphins=no): drop 'dolphin'")

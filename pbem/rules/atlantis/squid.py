@@ -281,6 +281,24 @@ class GiantSquid(AtlantisRules):
         self.remove_kind_at(state, SQUID, cell, f"whale {c.handle}", events)
         super().arrive_whale(state, c, cell, events)
 
+    #: the turn model keeps occupied ships out of a squid's space (``ship_blockers``: the core reads
+    #: :meth:`ship_barriers`), moves squids
+    #: with whales (``die_kinds``, ``stay``, the ``squid`` behaviour: stops by occupied ships, whales
+    #: and people on land next to it, eats whales, takes one person or asks which), whales stopping at
+    #: and removing squids, and the whale tiles moving squids too
+    turn_model_covers = frozenset({"move_boat", "die_kinds", "die_moves", "may_stay",
+                                   "stops_squid", "creature_rule_table", "stops_whale", "arrive_whale",
+                                   "options_move_creature", "waiting_decision", "legal_take", "do_take",
+                                   "squid_prey", "people_next_to", "squid_takes", "open_squid_step"})
+
+    def turn_model_params(self, state: AtlantisState) -> dict[str, Any]:
+        params = super().turn_model_params(state)
+        creatures = {**params["creatures"], SQUID: {"moves": int(self.squid_data()["squids"]["die_moves"]),
+                                                     "rule": SQUID}}
+        return {**params, "die_kinds": {WHALE: [WHALE, SQUID]}, "stay": [SQUID],
+                "whale_stopped_by": [SQUID], "whale_eats": [SQUID], "creatures": creatures,
+                "squid_moves_with": WHALE}
+
     def ship_barriers(self) -> tuple[str, ...]:
         """"An occupied Boat may not be moved into a space with a Giant Squid.\""""
         return (*super().ship_barriers(), SQUID)

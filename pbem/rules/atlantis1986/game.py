@@ -76,6 +76,13 @@ class Atlantis1986Rules(IslandRules1986):
         self.boat_starts = tuple(index[lab] for lab in board["boat_starts"])
         super().__init__(data, option_specs)
 
+    #: the model ends the game when no villager is in play (``end_when_board_empty``); a turn opens
+    #: with the movement step, as the model's first turn does
+    turn_model_covers = frozenset({"after_action", "advance", "turn_step_list"})
+
+    def turn_model_params(self, state: State) -> dict[str, Any]:
+        return {**super().turn_model_params(state), "end_when_board_empty": True}
+
     def turn_step_list(self) -> tuple[str, ...]:
         """"Moves his/her villagers, Sinks one tile ..., Spins the spinner"."""
         return (STEP_MOVE, STEP_REMOVE, STEP_CREATURE)

@@ -10,7 +10,7 @@ players with ``start_boats=placed``).
 """
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from pbem.game import Rng
 from pbem.rules.atlantis1986.spinner import SpinnerRules1986
@@ -19,6 +19,15 @@ from pbem.rules.survive.state import BOAT, ISLAND, LAND, RESERVE, SEA, SUPPLY, S
 
 
 class IslandRules1986(SpinnerRules1986):
+    #: the turn model's ``removal: rings`` and ``setup_limits``
+    turn_model_covers = frozenset({"removable_tiles", "placement_spots"})
+
+    def turn_model_params(self, state: State) -> dict[str, Any]:
+        return {**super().turn_model_params(state), "removal": "rings",
+                "rings": {self.label(cell): ring for cell, ring in self.ring_of.items()},
+                "setup_limits": {self.label(t.cell): self.tile_limit_at_setup(state, t)
+                                 for t in state.tiles.values() if t.where == ISLAND}}
+
     #: ring index -> (terrain, cells), outer ring first (set by the game from board.yaml)
     rings: tuple[tuple[str, tuple[int, ...]], ...]
     ring_of: dict[int, int]              # island cell -> ring index

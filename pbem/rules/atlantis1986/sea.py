@@ -24,6 +24,15 @@ from pbem.rules.survive.state import SEA, STEP_MOVE, State
 
 
 class SeaRules1986(View1986):
+    #: the turn model's ``ship_meets``, ``empty_ships_prey`` and ``rides`` say what these change
+    turn_model_covers = frozenset({"legal_move", "do_move", "sail", "ship_stops", "swimmer_killers", "boat_is_prey",
+                                   "sink_with_all_hands"})
+
+    def turn_model_params(self, state: State) -> dict[str, Any]:
+        return {**super().turn_model_params(state),
+                "ship_meets": [{"kinds": ["monster"], "effect": "sink"}, {"kinds": ["octopus"], "effect": "capsize"}],
+                "empty_ships_prey": self.option(state, "empty_boats") == "sunk", "rides": True}
+
     # --- who is in danger where ---------------------------------------------------
     def swimmer_killers(self) -> tuple[str, ...]:
         """"Sharks kill villagers swimming in the water" and "Sea Monsters ... kill villagers"."""

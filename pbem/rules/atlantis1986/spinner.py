@@ -36,6 +36,16 @@ __all__ = ["DIVE", "STEP_DIVE", "SpinnerRules1986", "face_parts"]
 
 
 class SpinnerRules1986(SeaRules1986):
+    #: the spinner is spun (a STOP) before anything else in step 3; its step is the model's ``spin``
+    turn_model_covers = frozenset({"decision_kind", "start_creature_step", "roll_die", "creature_rule_table",
+                                   "stops_shark", "stops_octopus", "stops_monster", "stops_dolphin",
+                                   "creature_destinations", "dive_spots", "may_pass", "creature_choices",
+                                   "legal_creature", "legal_dive", "creature_order", "do_creature", "do_dive",
+                                   "move_spun_creature", "dive", "swim_creature", "arrive_shark", "arrive_octopus",
+                                   "arrive_monster", "arrive_dolphin"})
+
+    def turn_model_params(self, state: State) -> dict[str, Any]:
+        return {**super().turn_model_params(state), "spin": {"pass": self.may_pass(state), "dive": DIVE}}
     # --- the spin ------------------------------------------------------------------
     def spinner_faces(self) -> list[str]:
         spec = self.comp["spinner"]

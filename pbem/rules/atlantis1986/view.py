@@ -42,6 +42,9 @@ class View1986(SurviveRules[State]):
     state_class = State
 
     # --- who sees what ------------------------------------------------------------
+    def turn_model_params(self, state: State) -> dict[str, Any]:
+        return {**super().turn_model_params(state), "values_seen_in_play": True}
+
     def sees_value(self, state: State, viewer: str | None, e: Explorer) -> bool:
         """Villagers carry no hidden number in this edition."""
         return True

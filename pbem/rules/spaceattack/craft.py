@@ -58,6 +58,9 @@ class Craft(SpaceAttackSetup):
         #: cell -> the six straight lines leaving it, nearest space first, up to the grid's edge
         self.rays: tuple[tuple[tuple[int, ...], ...], ...] = tuple(rays)
 
+    #: the turn model's ``fighters``, ``rays`` and ``turret_terrain``
+    turn_model_covers = frozenset({"flights", "turrets", "shots"})
+
     # --- fighters ---------------------------------------------------------------------------
     def flights(self, state: SpaceAttackState, fighter: str) -> list[int]:
         """Where ``fighter`` may end one flight, in cell order."""

@@ -38,6 +38,15 @@ class Creatures(Craft):
         return {**super().creature_behaviours(),
                 "serpent": CreatureRule(self.stops_queen, self.arrive_queen, self.attack_queen)}
 
+    #: step 4 in the turn model: ``serpent_stops: attack`` (the Queen stops where she attacks, and
+    #: attacks as a serpent), the view's ``extra`` spaces
+    #: who an attack threatens is the turn model's ``threat: hit``; ``cause_name`` words events only
+    turn_model_covers = frozenset({"creature_steps", "creature_behaviours", "threatened_pieces",
+                                   "threatened_players", "cause_name", "evolve_tokens", "on_board_of"})
+
+    def turn_model_params(self, state: SpaceAttackState) -> dict[str, Any]:
+        return {**super().turn_model_params(state), "serpent_stops": "attack", "threat": "hit"}
+
     def stops_queen(self, state: SpaceAttackState, cell: int) -> bool:
         """She stops on entering a space she would attack: an occupied ship, or drifters."""
         return self.stops_whale(state, cell) or bool(state.swimmers(cell))

@@ -120,6 +120,9 @@ class SpaceAttackSetup(SurviveRules[SpaceAttackState]):
         fighters = int(self.comp["fighters"]["capacity"])
         return {**super().ship_capacities(), **{h: fighters for h in self.fighter_handles}}
 
+    #: a creature kind's supply is the core's (the model asks for no other)
+    turn_model_covers = frozenset({"supply"})
+
     def supply(self, state: SpaceAttackState, kind: str) -> list[str]:
         """Tokens set aside: ``escape_pod`` / ``fighter`` (``boat``: every ship), or creatures."""
         if kind == "fighter":

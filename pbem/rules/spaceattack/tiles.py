@@ -239,6 +239,13 @@ class StationTiles(Creatures):
 
     # move-to-empty-space: "Move an empty Ship to an empty space (a space not containing any
     # creatures, drifters, or ships)"; "Teleport any Creature to an empty space."
+    #: the turn model's vacant spaces, as the core's; the red tiles' choices by their rules (``backs``)
+    turn_model_covers = frozenset({"empty_spaces", "hand_plays", "hand_tile_table", "options_swap", "swap_place",
+                                   "options_drifter_to_station", "options_drifter_to_ship", "drifters",
+                                   "ships_near", "options_fire", "options_to_empty", "to_empty_pieces",
+                                   "options_fly", "crewed_fighters", "options_near_queens", "near_queen_kinds",
+                                   "queens", "default_token", "options_extra", "options_evolve", "changes"})
+
     def empty_spaces(self, state: SpaceAttackState) -> list[int]:
         return [c for c in range(self.board.playable_count) if self.vacant(state, c)]
 

@@ -28,6 +28,7 @@ from pbem.rules.survive.state import PLAY, SEA, SETUP_BOAT, STEP_CREATURE, STEP_
 from pbem.rules.spaceattack.craft import STEP_STEAL
 from pbem.rules.spaceattack.data import AFTER_ROLL, MOVEMENT, STEAL
 from pbem.rules.spaceattack.state import SpaceAttackState
+from pbem.rules.spaceattack.setup import REACTOR
 from pbem.rules.spaceattack.tiles import StationTiles
 
 STEP_DEPLOY, STEP_BLUE = "deploy", "blue-tile"
@@ -35,6 +36,22 @@ BLUE_ONE, BLUE_ANY = "one", "any"
 
 
 class TurnRules(StationTiles):
+    #: the turn model's Space Attack parameters (``turn_model_params``): drifting, fighters, turrets
+    #: and their captures, the step open while an earlier tile is held, the roll at the blue-tile
+    #: step; the steal decider, the deploy step and step 4 come before or after what it plays
+    turn_model_covers = frozenset({"legal_move", "explorer_moves", "boat_moves", "do_move", "advance",
+                                   "turn_step_list", "decider", "start_creature_step", "legal_boat", "next_turn",
+                                   "start_move_step", "start_deploy_step", "legal_deploy", "do_deploy",
+                                   "start_roll_step", "legal_blue", "do_play", "more_blue", "continue_step",
+                                   "wait_or_advance", "waiting_decision", "crew_in_play", "holds_earlier_tile"})
+
+    def turn_model_params(self, state: SpaceAttackState) -> dict[str, Any]:
+        return {**super().turn_model_params(state), "swim_key": "drift", "ship_place_key": "pod",
+                "roll_step": STEP_BLUE, "fighters": list(self.fighter_handles), "turret_terrain": REACTOR,
+                "rays": [[list(line) for line in lines] for lines in self.rays],
+                "hand_open": True, "hand_play_kind": MOVEMENT,
+                "tile_kinds": {back: kind for back, kind in self.back_kind.items()}, "after_roll_kind": AFTER_ROLL}
+
     def turn_step_list(self) -> tuple[str, ...]:
         return (STEP_DEPLOY, STEP_MOVE, STEP_REMOVE, STEP_BLUE, STEP_CREATURE)
 

@@ -26,6 +26,13 @@ class Overpopulated(SurviveRules[StateT]):
     spaces, on the island's coast, where only one Explorer token can be placed".  An edge tile
     touches a sea space as the tile removal reads it (:meth:`not_sea_for_removal`)."""
 
+    #: the turn model's ``setup_limits`` with ``setup_fallback``
+    turn_model_covers = frozenset({"placement_spots"})
+
+    def turn_model_params(self, state: StateT) -> dict[str, Any]:
+        return {**super().turn_model_params(state), "setup_fallback": True,
+                "setup_limits": {self.label(cell): self.people_allowed_at_setup(state, cell) for cell in state.tile_at}}
+
     def on_the_edge(self, state: StateT, cell: int) -> bool:
         return not self.board.neighbour_sets[cell] <= self.not_sea_for_removal(state)
 
@@ -83,6 +90,12 @@ class ToTheLast(EndTileClearsArea[StateT]):
     """#2: "The game ends when the last Explorer token is removed from the game board (by being
     saved or removed by a creature or whirlpool)"."""
 
+    #: the turn model ends the game when the board is empty (``end_when_board_empty``)
+    turn_model_covers = frozenset({"after_action", "advance"})
+
+    def turn_model_params(self, state: StateT) -> dict[str, Any]:
+        return {**super().turn_model_params(state), "end_when_board_empty": True}
+
     def explorers_on_board(self, state: StateT) -> list[str]:
         return [e.handle for e in state.explorers.values() if e.where in (LAND, BOAT, SEA)]
 
@@ -138,6 +151,13 @@ class Players56(SurviveRules[StateT]):
         return dict(zip(players, self.kit(len(players))["ships"], strict=True))
 
     # --- set-up: placing people ----------------------------------------------------------------
+    #: the turn model's ``final_on_occupied``
+    turn_model_covers = frozenset({"placement_spots"})
+
+    def turn_model_params(self, state: StateT) -> dict[str, Any]:
+        return {**super().turn_model_params(state),
+                "final_on_occupied": list(self.kit(len(state.players))["final_on_occupied"])}
+
     def has_own_colour(self, state: StateT, player: str, cell: int) -> bool:
         return any(state.explorers[h].colour in state.colours[player] for h in state.on_land(cell))
 

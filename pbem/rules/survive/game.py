@@ -28,9 +28,11 @@ from pbem.game import (
     Position,
     Result,
     Rng,
+    TurnModel,
 )
 from pbem.rules.survive.base import StateT, SurviveData
 from pbem.rules.survive.rules import SurviveRules
+from pbem.rules.survive.turnmodel import survive_turn_model
 
 Layer = type[SurviveRules[Any]]
 
@@ -206,6 +208,12 @@ class SurviveGame(Game[StateT], Generic[StateT]):
     def action_places(self, view: Mapping[str, Any], player: str,
                       actions: Sequence[Mapping[str, Any]]) -> list[ActionPlaces]:
         return self.view_rules(view).action_places(view, player, actions)
+
+    def turn_model(self, view: Mapping[str, Any], player: str) -> TurnModel | None:
+        """The Survive family's model (pbem.rules.survive.turnmodel), for every game of the family."""
+        model = survive_turn_model(self.view_rules(view), view, player)
+        #: the action kinds this game words with a phrase of its own (survive.js has them all)
+        return TurnModel(model.family, {**model.data, "phrases": sorted(self.phrases)})
 
     def order_forms(self, view: Mapping[str, Any], player: str) -> list[OrderForm]:
         return self.view_rules(view).order_forms(view, player)

@@ -120,6 +120,115 @@ class SurviveRules(ViewRules[StateT]):
     #: action kinds whose layer may be off -> the decision they answer (for the refusal)
     layer_action_steps: Mapping[str, str] = {}
 
+    #: hooks this class overrides that the turn model (pbem.rules.survive.turnmodel) still plays
+    #: exactly, through :meth:`turn_model_params`; a class names only the hooks it defines itself
+    turn_model_covers: frozenset[str] = frozenset()
+
+    # --- the turn model's parameters ----------------------------------------------------
+    def turn_model_params(self, state: StateT) -> dict[str, Any]:
+        """The rule parameters the page's turn model reads (``templates/turnmodel/survive.js``),
+        as plain data: the core's readings of the rules; a layer that covers a hook of its own
+        (``turn_model_covers``) adds or changes the parameter that makes the difference."""
+        return {
+            "movement_points": self.movement_points(state),
+            #: each ship's capacity (the ruleset's ``capacity`` hook, ship by ship)
+            "capacities": {h: self.capacity(state, h) for h in state.boats},
+            "swimmer_killers": list(self.swimmer_killers()),
+            #: what an occupied ship (any ship, with ``empty_ships_prey``) sailing into a creature's
+            #: space meets, the first kinds found first: ``capsize`` (its people swim there) or
+            #: ``sink`` (they are lost with it)
+            "ship_meets": [{"kinds": list(self.ship_sinkers()), "effect": "capsize"}],
+            "empty_ships_prey": False,
+            #: swimmers may ride a dolphin in their space to a sea space next to it ({move, to, ride})
+            "rides": False,
+            #: a dolphin in a swimmer's space protects it and may swim along ({move, to, dolphin: true});
+            #: who protects whom is the view's ``dolphins.protects``
+            "dolphin_escorts": False,
+            #: which tile may be removed: ``coast`` (the first terrain left, by the sea if any is)
+            #: or ``rings`` (the outermost ring left, its empty tiles if any; ``rings``: per space)
+            "removal": "coast",
+            "rings": None,
+            #: kinds an occupied ship may not sail into (the ruleset's ``ship_barriers``)
+            "ship_blockers": list(self.ship_barriers()),
+            "terrains": list(self.terrains),
+            #: the open spaces that do not count as sea spaces when choosing the tile to remove (the
+            #: ruleset's ``counts_as_sea_for_removal``; a removed tile's space always counts)
+            "closed_spaces": [self.label(c) for c in range(self.board.playable_count)
+                              if c not in state.tile_at and not self.counts_as_sea_for_removal(state, c)],
+            #: the game ends when no person is left on the board (checked after every action)
+            "end_when_board_empty": False,
+            #: kinds whose space a ship may not be placed on at set-up
+            "setup_ship_blockers": list(self.starting_creature_kinds()),
+            #: how many people a tile may hold at set-up, per space (the core: an empty tile)
+            "setup_limits": {self.label(cell): 1 for cell in state.tile_at},
+            #: the seats (1 = the first player) whose last person goes onto an occupied tile without
+            #: one of their own; ``crowd``: once no tile is empty, people go onto occupied tiles
+            #: without one of their own holding fewer than this many (None: never)
+            "final_on_occupied": [],
+            "crowd": None,
+            #: the ``setup_limits`` come first; with no tile left under them, the rule without them
+            "setup_fallback": False,
+            #: do owners still see their people's values once play begins?
+            "values_seen_in_play": self.owner_always_sees_values(state),
+            #: the key of an explorer's move into the sea beside a ship (``swim``; Space Attack: ``drift``)
+            "swim_key": "swim",
+            #: the key of a ship placement at set-up (``boat``; Space Attack: ``pod``)
+            "ship_place_key": "boat",
+            #: the step whose start rolls the die (a STOP) after the removal
+            "roll_step": STEP_CREATURE,
+            #: Space Attack's movement step: ``fighters`` (ships that fly straight lines, once a
+            #: turn), turrets on tiles of ``turret_terrain`` that a player's crew there fires, both
+            #: capturing creatures; the step stays open while the player holds a tile from an earlier
+            #: turn (``hand_open``), and tiles of kind ``hand_play_kind`` (``tile_kinds``: back ->
+            #: kind) are played in it: the model does not list those plays (it cuts there)
+            "fighters": [],
+            "turret_terrain": None,
+            "rays": None,
+            "hand_open": False,
+            "hand_play_kind": None,
+            "tile_kinds": {},
+            #: step 4: the faces a creature order is written ahead for at the removal, and each
+            #: creature kind's move (die ``moves``) and behaviour (``rule``: serpent, shark, whale)
+            "ahead_faces": self.ahead_faces(),
+            #: where a serpent-behaviour creature stops: ``always`` (it moves one space), or
+            #: ``attack`` (where it would attack: an occupied ship, drifters)
+            "serpent_stops": "always",
+            #: the creature kinds each die face moves (a face not named: its own kind), the kinds
+            #: that may stay where they are, the kinds that stop a whale, and what a whale removes
+            #: where it ends
+            "die_kinds": {},
+            "stay": [],
+            "whale_stopped_by": [],
+            "whale_eats": [],
+            #: the creature tile that also moves a squid (to any vacant space, or not at all)
+            "squid_moves_with": None,
+            #: who an attack threatens (those who may answer it with a defence tile): ``protects`` (the
+            #: people the answering tile protects: the swimmers there, or those aboard the ship there)
+            #: or ``hit`` (the owners of the drifters a serpent or shark hits there, the controllers of
+            #: the occupied ship a serpent or whale hits there)
+            "threat": "protects",
+            "after_roll_kind": None,
+            #: the dive dice (``faces`` of the first die, its ``wild`` face, the second die's
+            #: ``anywhere`` face), or None
+            "dive": None,
+            #: the 1986 spinner (``pass``: {creature: none} allowed; ``dive``: the diving face), or None
+            "spin": None,
+            #: step 1: each tile back's kind (``hand``: played in step 1), rule (``dolphin``, ``wind``,
+            #: ``move-to-empty-space``) and creature, and how far the moving tiles move
+            "backs": {back: {"kind": self.back_kind[back], "rule": self.back_rule(back),
+                             "creature": spec.get("creature"), "crew_on": spec.get("crew_on"),
+                             "piece": spec.get("piece"), "creatures": spec.get("creatures"),
+                             "changes": spec.get("changes")}
+                      for back, spec in self.tile_backs.items()},
+            "tile_moves": dict(self.comp.get("tile_moves") or {}),
+            #: the creature kinds another player may answer with a defence tile, and whom it protects
+            #: (``swimmers``, or a ship's ``ship`` people)
+            "answered": {kind: str(self.tile_backs[back].get("protects", "")) for kind in self.comp["creatures"]
+                         if (back := self.answering_back(kind)) is not None},
+            "creatures": {kind: {"moves": spec.get("die_moves"), "rule": str(spec.get("rule", kind))}
+                          for kind, spec in self.comp["creatures"].items()},
+        }
+
     # --- decisions ------------------------------------------------------------------
     def pending(self, state: StateT) -> list[Decision]:
         who = self.decider(state)

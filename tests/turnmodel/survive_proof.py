@@ -1,0 +1,229 @@
+"""The proof of the Survive family's turn model (templates/turnmodel/survive.js) against the engine.
+
+At a state where a player has a decision, the model starts from the player's own view
+(``game.turn_model(view, player)``) and the engine from the same view
+(``game.from_position(view)``); a walk then takes random actions through the player's turn and at
+every step checks
+
+* ``decision``: the model's (kind, player) is the engine's pending decision for the player (None
+  when the engine waits for nobody or somebody else: the player's part is over);
+* ``legal``: null (not modelled: the walk ends, counted as ``cut``) or exactly the engine's
+  ``legal_actions`` (canonical JSON, the same order);
+* ``places``: the engine's ``action_places`` for the action taken; ``words`` some text;
+* ``apply``: the model's ``stop`` is true exactly when the engine needs a secret or rolled (the walk
+  then ends: ``stop``); otherwise the model's next state has the pieces (and, at the next step, the
+  decision and legal actions) of a model started afresh from the engine's next view.
+
+:func:`exhaustive` does the same for every legal action of a state (every successor).  Failures
+print the game, options, the position and the path.  Used by test_survive_model.py; ``make
+soak-turnmodel`` runs more states (figures for the report).
+"""
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from typing import Any, Mapping
+
+from harness import ModelProcess
+
+from pbem.core.draws import preview_draws
+from pbem.core.engine import Rejected, apply_actions
+from pbem.game import Game
+
+
+def canon(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+@dataclass
+class Tally:
+    """What the walks found: per game, how the walks ended (``stop``, ``done``, ``cut``), the
+    decision kinds cut, the steps checked."""
+
+    ends: Counter[tuple[str, str]] = field(default_factory=Counter)      # (game, end)
+    cut_kinds: Counter[tuple[str, str]] = field(default_factory=Counter)  # (game, decision kind)
+    steps: int = 0
+    points: int = 0
+
+    def share(self, game: str) -> float:
+        """The share of decision points whose walk reached the turn's real stop (or its end)."""
+        whole = self.ends[(game, "stop")] + self.ends[(game, "done")]
+        total = whole + self.ends[(game, "cut")]
+        return whole / total if total else 0.0
+
+
+class Mismatch(AssertionError):
+    pass
+
+
+class Prover:
+    def __init__(self, node: ModelProcess, tally: Tally) -> None:
+        self.node, self.tally = node, tally
+
+    def start(self, game: Game[Any], view: Mapping[str, Any], player: str) -> int:
+        model = game.turn_model(view, player)
+        assert model is not None, f"{game.name} has no turn model"
+        json.dumps(model.data)                 # plain JSON
+        return self.node.start(model.family, model.data, view, player)
+
+    @staticmethod
+    def engine_decision(game: Game[Any], state: Any, player: str) -> tuple[str, str] | None:
+        mine = [d for d in game.pending(state) if d.player == player]
+        return (mine[0].kind, mine[0].player) if mine else None
+
+    def walk(self, game: Game[Any], state: Any, player: str, rng: random.Random, what: str,
+             max_steps: int = 40) -> str:
+        """One random walk through ``player``'s turn from ``state`` (not changed); how it ended."""
+        view = game.view(state, player)
+        engine = game.from_position(view)
+        s = self.start(game, view, player)
+        path: list[Any] = []
+        handles = [s]
+
+        def fail(message: str) -> Mismatch:
+            return Mismatch(f"{what}, player {player}, after {canon(path)}: {message}\n"
+                            f"position: {canon(view)}")
+        try:
+            for _ in range(max_steps):
+                self.tally.steps += 1
+                got = self.node.decision(s)
+                expected = self.engine_decision(game, engine, player)
+                if (None if got is None else (got["kind"], got["player"])) != expected:
+                    raise fail(f"decision {got}, the engine waits for {expected}")
+                if expected is None:
+                    return "done"
+                self.check_forms(game, engine, player, s, fail)
+                legal = self.node.legal(s)
+                if legal is None:
+                    self.tally.cut_kinds[(game.name, expected[0])] += 1
+                    return "cut"
+                want = [canon(a) for a in game.legal_actions(engine, player)]
+                if [canon(a) for a in legal] != want:
+                    raise fail(f"legal differs at {expected[0]}:\n model  {[canon(a) for a in legal]}\n engine {want}")
+                if not legal:
+                    return "done"
+                action = legal[rng.randrange(len(legal))]
+                path.append(action)
+                self.check_step(game, engine, player, s, action, fail)
+                t, stop = self.node.apply(s, action)
+                handles.append(t)
+                after = game.copy_state(engine)
+                try:
+                    applied = apply_actions(game, after, player, [action], preview_draws())
+                except Rejected as exc:
+                    raise fail(f"the engine refuses {canon(action)}: {exc}") from None
+                engine_stop = applied.needs_secret or any(e.chance for e in applied.events)
+                if stop != engine_stop:
+                    raise fail(f"stop {stop}, the engine {'stops' if engine_stop else 'goes on'}")
+                if stop:
+                    self.check_stop_forms(game, engine, player, t, fail)
+                    return "stop"
+                self.compare_pieces(game, after, player, t, fail)
+                s, engine = t, after
+            raise fail(f"no end after {max_steps} steps")
+        finally:
+            self.node.drop(handles)
+
+    def check_forms(self, game: Game[Any], engine: Any, player: str, s: int, fail: Any) -> None:
+        """The model's forms are the engine's ``order_forms`` (standing orders, and at the removal the
+        creature order written ahead for each face), or null (not modelled: counted)."""
+        got = self.node.forms(s)
+        if got is None:
+            self.tally.cut_kinds[(game.name, "forms")] += 1
+            return
+        want = json.loads(json.dumps([asdict(f) for f in game.order_forms(game.view(engine, player), player)]))
+        if got != want:
+            raise fail(f"forms differ:\n model  {canon(got)}\n engine {canon(want)}")
+
+    def check_stop_forms(self, game: Game[Any], before: Any, player: str, t: int, fail: Any) -> None:
+        """At a STOP, the orders written ahead the page offers are those of the decision that
+        stopped (the engine's ``order_forms`` there, ``when: ahead``)."""
+        got = self.node.forms(t)
+        if got is None:
+            self.tally.cut_kinds[(game.name, "forms")] += 1
+            return
+        want = json.loads(json.dumps([asdict(f) for f in game.order_forms(game.view(before, player), player)
+                                      if f.when == "ahead"]))
+        if [f for f in got if f["when"] == "ahead"] != want:
+            raise fail(f"forms written ahead at the stop differ:\n model  {canon(got)}\n engine {canon(want)}")
+
+    def check_step(self, game: Game[Any], engine: Any, player: str, s: int, action: Any, fail: Any) -> None:
+        view = game.view(engine, player)
+        place = game.action_places(view, player, [action])[0]
+        want = {"piece": place.piece, "from": place.from_cell, "to": place.to_cell, "tile": place.tile}
+        got = self.node.places(s, action)
+        if got != want:
+            raise fail(f"places of {canon(action)}: {got}, the engine {want}")
+        words = self.node.words(s, action)
+        if words != game.describe_action(action):       # the page and `pbem turn` word it alike
+            raise fail(f"words of {canon(action)}: {words!r}, the engine {game.describe_action(action)!r}")
+
+    def compare_pieces(self, game: Game[Any], after: Any, player: str, t: int, fail: Any) -> None:
+        view = game.view(after, player)
+        fresh = self.start(game, view, player)
+        try:
+            got, want = self.node.pieces(t), self.node.pieces(fresh)
+            if view["phase"] == "over":        # the end shows every saved person's value
+                got = [{**p, "value": None} for p in got]
+                want = [{**p, "value": None} for p in want]
+            if got != want:
+                diff = [(a, b) for a, b in zip(got, want) if a != b][:3]
+                raise fail(f"pieces differ from the engine's next view: {diff or (len(got), len(want))}")
+        finally:
+            self.node.drop([fresh])
+
+    def point(self, game: Game[Any], state: Any, rng: random.Random, what: str, walks: int = 1) -> None:
+        """Walks from ``state`` for each player with a decision there."""
+        for player in sorted({d.player for d in game.pending(state)}):
+            self.tally.points += 1
+            for _ in range(walks):
+                end = self.walk(game, state, player, rng, what)
+                self.tally.ends[(game.name, end)] += 1
+
+    def exhaustive(self, game: Game[Any], state: Any, what: str, limit: int = 100) -> int:
+        """Every legal action of the first player with a decision: each successor compared (stop,
+        pieces, and the next step's decision and legal actions); where there are more than
+        ``limit`` (set-up: every person on every tile), ``limit`` of them spread evenly.  How many
+        were compared."""
+        pending = game.pending(state)
+        if not pending:
+            return 0
+        player = pending[0].player
+        view = game.view(state, player)
+        engine = game.from_position(view)
+        s = self.start(game, view, player)
+        compared = 0
+        try:
+            legal = self.node.legal(s)
+            if legal is None:
+                return 0
+            if len(legal) > limit:
+                legal = [legal[k * len(legal) // limit] for k in range(limit)]
+            for action in legal:
+                def fail(message: str, action: Any = action) -> Mismatch:
+                    return Mismatch(f"{what}, player {player}, every action: {canon(action)}: {message}\n"
+                                    f"position: {canon(view)}")
+                self.check_step(game, engine, player, s, action, fail)
+                t, stop = self.node.apply(s, action)
+                after = game.copy_state(engine)
+                applied = apply_actions(game, after, player, [action], preview_draws())
+                engine_stop = applied.needs_secret or any(e.chance for e in applied.events)
+                if stop != engine_stop:
+                    raise fail(f"stop {stop}, the engine {'stops' if engine_stop else 'goes on'}")
+                if not stop:
+                    self.compare_pieces(game, after, player, t, fail)
+                    expected = self.engine_decision(game, after, player)
+                    got = self.node.decision(t)
+                    if (None if got is None else (got["kind"], got["player"])) != expected:
+                        raise fail(f"next decision {got}, the engine {expected}")
+                    nxt = self.node.legal(t)
+                    if expected is not None and nxt is not None and \
+                            [canon(a) for a in nxt] != [canon(a) for a in game.legal_actions(after, player)]:
+                        raise fail("the next legal actions differ")
+                self.node.drop([t])
+                compared += 1
+        finally:
+            self.node.drop([s])
+        return compared

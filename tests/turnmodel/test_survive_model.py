@@ -1,0 +1,96 @@
+"""The Survive family's turn model (templates/turnmodel/survive.js) proven against the engine
+(survive_proof.py says how): states from every golden game and from random games over option
+combinations; random walks through the player's turn at each, every action's successor at some.
+
+``PBEM_TURNMODEL_SOAK=N`` (``make soak-turnmodel``) takes N times as many states and prints the
+figures: the share of decision points whose whole turn the model follows to its real stop."""
+from __future__ import annotations
+
+import os
+import random
+import sys
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from harness import ModelProcess, model_files
+from survive_proof import Prover, Tally
+
+from pbem.core.registry import load_game
+from pbem.core.rng import Rng
+from pbem.game import Game
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "golden"))
+from golden_games import CONFIGS, replay  # noqa: E402
+
+SOAK = int(os.environ.get("PBEM_TURNMODEL_SOAK", "0") or 0)
+EVERY = max(1, 31 // (SOAK or 1))          # a golden game's steps looked at: every EVERY-th
+
+
+@pytest.fixture(scope="module")
+def node() -> Iterator[ModelProcess]:
+    with ModelProcess(model_files(["survive"])) as process:
+        yield process
+
+
+@pytest.fixture(scope="module")
+def tally() -> Iterator[Tally]:
+    found = Tally()
+    yield found
+    if SOAK:
+        games = sorted({g for g, _ in found.ends})
+        print(f"\nturn model walks: {found.points} decision points, {found.steps} steps checked")
+        for g in games:
+            ends = {e: n for (gg, e), n in found.ends.items() if gg == g}
+            print(f"  {g}: whole turn modelled at {found.share(g):.1%} of walks {ends}")
+        print("  cut at:", dict(found.cut_kinds))
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"golden{c.game_no:02d}")
+def test_golden_game_states(config: Any, node: ModelProcess, tally: Tally) -> None:
+    prover = Prover(node, tally)
+    rng = random.Random(config.game_no)
+    for game, state, number, _step in replay(config):
+        if number % EVERY == 1:
+            prover.point(game, state, rng, f"{config.describe()} step {number}")
+        if number % (EVERY * 9) == 2:
+            prover.exhaustive(game, state, f"{config.describe()} step {number}")
+
+
+def random_game(game: Game[Any], players: list[str], options: dict[str, str], seed: int) -> Iterator[Any]:
+    """The states of one game of random moves (each action taken at random from the legal ones)."""
+    state = game.setup(players, options, Rng(b"turn-model", f"{seed}/setup"))
+    pick = random.Random(seed)
+    for step in range(400):
+        pending = game.pending(state)
+        if not pending:
+            return
+        yield state
+        player = pending[0].player
+        legal = game.legal_actions(state, player)
+        game.apply(state, player, legal[pick.randrange(len(legal))], Rng(b"turn-model", f"{seed}/{step}"))
+
+
+#: option combinations played by random games (the golden games cover each option value once)
+RANDOM_GAMES = (
+    ("atlantis", 2, {}),
+    ("atlantis", 4, {"lagoon": "land", "end": "to-the-last"}),
+    ("atlantis", 3, {"squid": "yes", "end": "submerged"}),
+    ("atlantis", 5, {"squid": "replace-whales", "overpopulated": "yes"}),
+    ("atlantis", 6, {"overpopulated": "yes", "end": "to-the-last"}),
+    ("atlantis", 3, {"dolphins": "yes"}),
+    ("atlantis-1986", 3, {}),
+    ("space-attack", 3, {}),
+)
+
+
+@pytest.mark.parametrize("name,n,options", RANDOM_GAMES, ids=lambda v: str(v))
+def test_random_game_states(name: str, n: int, options: dict[str, str], node: ModelProcess, tally: Tally) -> None:
+    game = load_game(name)
+    players = ["red", "blue", "green", "yellow", "purple", "orange"][:n]
+    prover = Prover(node, tally)
+    for seed in range(max(1, SOAK)):
+        rng = random.Random(seed)
+        for k, state in enumerate(random_game(game, players, options, seed)):
+            if k % EVERY == 3:
+                prover.point(game, state, rng, f"random {name} {n} players {options} seed {seed} step {k}")
