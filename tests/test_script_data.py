@@ -30,7 +30,7 @@ DANGER = ["<!--", "-->", "<script", "</script>", "</SCRIPT ", "<", ">", "&", "\u
 SCRIPT_BLOCK = re.compile(r"<script\b[^>]*>(.*?)</script\s*>", re.S | re.I)
 OUTPUT = re.compile(r"{{(.*?)}}", re.S)
 STATEMENT = re.compile(r"{%-?\s*(\w+)", re.S)
-ALLOWED_OUTPUT = re.compile(r"^-?\s*[\w.\[\]\"']+\s*\|\s*script_json\s*-?$")
+ALLOWED_OUTPUT = re.compile(r"^-?\s*[\w.\[\]\"']+\s*\|\s*script_(?:json|code)\s*-?$")   # data; pbem's own JS
 #: statements that only decide whether a part shows, never write a value
 QUIET_STATEMENTS = {"if", "elif", "else", "endif"}
 
@@ -117,3 +117,13 @@ def test_any_data_reads_back_exactly_and_never_has_markup_characters(data):
     text = str(script_json(data))
     assert text.isascii() and not set("<>&") & set(text)
     assert json.loads(text) == data
+
+
+def test_pbem_s_own_scripts_go_in_checked_and_can_never_end_the_element():
+    from pbem.views.render.scriptdata import script_code
+    assert str(script_code("var a = 1 < 2 && b;")) == "var a = 1 < 2 && b;"
+    for bad in ["x = '</script>';", "x = '</SCRIPT ';", "// <!-- old", "y = '<script src=x>';"]:
+        with pytest.raises(ValueError, match="would break the page's script element"):
+            script_code(bad)
+    for path in sorted((templates_dir() / "turnmodel").glob("*.js")) + [templates_dir() / "click.js"]:
+        script_code(path.read_text(encoding="utf-8"))          # every script pbem ships goes in

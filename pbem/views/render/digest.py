@@ -21,7 +21,7 @@ from markupsafe import Markup
 from pbem.base.data import templates_dir
 from pbem.base.errors import PbemError
 from pbem.core.picture import Section
-from pbem.views.render.scriptdata import script_json
+from pbem.views.render.scriptdata import script_code, script_json
 from pbem.views.render.sections_text import section_text
 
 if TYPE_CHECKING:     # made only for a player's own page (pbem.views.outputs imports it there)
@@ -111,6 +111,7 @@ def _env(fmt: str, folder: str) -> jinja2.Environment:
     env.filters["wrap"] = wrap
     env.filters["section_text"] = section_text
     env.filters["script_json"] = script_json     # the one way data goes into a <script> (scriptdata.py)
+    env.filters["script_code"] = script_code     # and pbem's own JS files, checked (scriptdata.py)
     return env
 
 

@@ -17,6 +17,7 @@ template puts anything else inside a ``<script>`` element.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from markupsafe import Markup
@@ -33,3 +34,18 @@ def script_json(data: Any) -> Markup:
     (or as a value in a script): ASCII only, no ``<``, ``>`` or ``&``, keys sorted."""
     text = json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=True)
     return Markup(text.translate(_TABLE))
+
+
+#: what must never stand inside a script pbem ships: a script tag (which would end the element or
+#: start another) or a comment opener, in any case and spacing
+_CODE_BREAK = re.compile(r"<\s*/?\s*script|<!--", re.IGNORECASE)
+
+
+def script_code(code: str) -> Markup:
+    """pbem's own JavaScript (templates/click.js, templates/turnmodel/*.js: files shipped with pbem,
+    never data) to stand inside ``<script>``: refused if it could end the element or open a comment
+    there.  Data goes in with :func:`script_json` only."""
+    found = _CODE_BREAK.search(code)
+    if found is not None:
+        raise ValueError(f"a script pbem ships holds {found.group(0)!r}, which would break the page's script element")
+    return Markup(code)
