@@ -105,9 +105,14 @@
   function clickCell(c) {
     if (picked !== null) {
       const here = choices.filter((x) => moves(x) && x.place.piece === picked);
-      if (here.length && here[0].place.from === c) { picked = null; render(); return; }
       const acts = here.filter((x) => x.place.to === c);
-      if (acts.length) { offer(picked + " to " + c, acts.map((x) => ({ text: x.words, action: x.action }))); }
+      const items = acts.map((x) => ({ text: x.words, action: x.action }));
+      if (here.length && here[0].place.from === c) {   // its own space: put it back, or a move that stays
+        if (!acts.length) { picked = null; render(); return; }   // there (out of a ship into the water)
+        offer(picked + " at " + c, items.concat([{ text: "Put " + picked + " back", run: () => { picked = null; } }]));
+        return;
+      }
+      if (acts.length) { offer(picked + " to " + c, items); }
       return;
     }
     const pieces = [...new Set(choices.filter((x) => moves(x) && x.place.from === c).map((x) => x.place.piece))];
