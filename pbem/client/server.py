@@ -78,8 +78,8 @@ class PlayApp:
     def table(self, game: PlayedGame) -> Loaded:
         gd = GameDir(game.folder)
         log, secrets_file = gd.log_path, gd.secrets_path(game.player)
-        stamp = tuple(int(x) for p in (log, secrets_file) if p.exists()
-                      for x in (p.stat().st_size, p.stat().st_mtime_ns))
+        stats = [p.stat() for p in (log, secrets_file) if p.exists()]
+        stamp = tuple(int(x) for st in stats for x in (st.st_size, st.st_mtime_ns))
         held = self._tables.get(game.name)
         if held is None or held.stamp != stamp:
             table, private = load_table(game, self.unlocked.opener(game.key))
