@@ -508,16 +508,21 @@ def _fill(shape: str, values: list[str]) -> str:
 
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 _WORD_REF = re.compile(r"#(.)")
+#: a run of the characters a value is made of (:data:`_VALUE`): a value stands in the words as a whole run
+_RUN = re.compile(r"[A-Za-z0-9_@.+-]+")
 
 
 def _word_shape(words: str, values: list[str]) -> str | None:
     """How an action reads with each of its values a ``#k`` (k its number among the values, a
-    digit or letter; ``##`` a ``#``): "Place #0 on #1"; None where that does not give the words back."""
+    digit or letter; ``##`` a ``#``): "Place #0 on #1"; None where that does not give the words back.
+
+    A value is made of :data:`_RUN`'s characters and counts only where it is a whole run of them (not
+    a part of a longer word), so each run of the words that equals a value becomes its ``#k``: one
+    compiled pattern for every action (a pattern per action's values thrashed the ``re`` cache)."""
     if not values or len(values) > len(_DIGITS):
         return None
-    tokens = sorted(set(values), key=len, reverse=True)
-    pattern = re.compile(r"(?<![A-Za-z0-9_@.+-])(" + "|".join(re.escape(v) for v in tokens) + r")(?![A-Za-z0-9_@.+-])")
-    shape = pattern.sub(lambda m: "#" + _DIGITS[values.index(m.group(1))], words.replace("#", "#\0"))
+    refs = {v: "#" + _DIGITS[values.index(v)] for v in values}
+    shape = _RUN.sub(lambda m: refs.get(m.group(0), m.group(0)), words.replace("#", "#\0"))
     shape = shape.replace("#\0", "##")
     return shape if shape != words and _word_fill(shape, values) == words else None
 

@@ -16,9 +16,12 @@ points; the one-pass classes of the page's nodes against the refinement.
 from __future__ import annotations
 
 import hashlib
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
+import session_cache
 from golden_games import CONFIGS, Config, replay
 from graph_points import fingerprint, points
 
@@ -212,23 +215,80 @@ PINS = {
 }
 
 
-@pytest.mark.slow(seconds=20)
-def test_the_page_data_is_what_it_was_and_its_nodes_the_same_whether_found_in_one_pass_or_refined() -> None:
+def _build_every_graph_once(folder: Path) -> None:
+    """Every point's graph built once, with ``Game.view_key``, ``Game.ahead_order_forms`` and the
+    builder's ``ahead_form`` wrapped to check what they answer (the wrappers hand the real answers
+    on, so the graph is the one the plain builder makes): what both tests below look at, written
+    to ``folder / "checks.json"``.  A graph costs as much as a submit's page: one build per point
+    serves the pins, the node classes and the view keys (session_cache: once per session)."""
+    fingerprints: dict[str, str] = {}
+    classes, classes_wrong = 0, []
+    checked_keys, checked_forms, key_problems, form_problems = 0, 0, [], []
+    for name, game, state, player, caps in points():
+        by_key: dict[Any, bytes] = {}
+        by_view: dict[bytes, Any] = {}
+        real_key, real_forms = game.view_key, game.ahead_order_forms
+
+        def view_key(s: Any, viewer: str | None, real_key: Any = real_key, game: Any = game,
+                     by_key: dict[Any, bytes] = by_key, by_view: dict[bytes, Any] = by_view, name: str = name) -> Any:
+            key = real_key(s, viewer)
+            view = hashlib.sha256(canonical(game.view(s, viewer))).digest()
+            if not (by_key.setdefault(key, view) == view and by_view.setdefault(view, key) == key):
+                key_problems.append(name)
+            return key
+
+        def ahead(s: Any, view: Any, viewer: str, real_forms: Any = real_forms, game: Any = game,
+                  name: str = name) -> Any:
+            forms = real_forms(s, view, viewer)
+            if forms != [f for f in game.order_forms(view, viewer) if f.when == "ahead"]:
+                form_problems.append(f"{name}: ahead_order_forms is not order_forms' ahead forms")
+            if game.view(s, viewer) != view:
+                form_problems.append(f"{name}: the view handed to ahead_order_forms is not the state's")
+            return forms
+
+        count = [0]
+        real_ahead_form = choicegraph._Builder.ahead_form
+
+        def ahead_form(self: Any, node: Node, count: list[int] = count) -> int:
+            count[0] += node.state is not None
+            return real_ahead_form(self, node)
+
+        with pytest.MonkeyPatch.context() as m:
+            m.setattr(game, "view_key", view_key)
+            m.setattr(game, "ahead_order_forms", ahead)
+            m.setattr(choicegraph._Builder, "ahead_form", ahead_form)
+            graph = build_graph(game, state, player, caps)
+        checked_keys += len(by_key)
+        checked_forms += count[0]
+        assert graph is not None, name
+        fingerprints[name] = fingerprint(graph_data(graph))
+        for kept in sorted({1, len(graph.nodes) // 2, len(graph.nodes)}):
+            if choicegraph._classes(graph, kept) != choicegraph._classes_refined(graph, kept):
+                classes_wrong.append([name, kept])
+            classes += 1
+    (folder / "checks.json").write_text(json.dumps({
+        "fingerprints": fingerprints, "classes": classes, "classes_wrong": classes_wrong,
+        "checked_keys": checked_keys, "checked_forms": checked_forms,
+        "key_problems": sorted(set(key_problems)), "form_problems": sorted(set(form_problems))}))
+
+
+@pytest.fixture
+def every_graph(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    folder = session_cache.finished(request.config, tmp_path_factory, "choice-graphs", _build_every_graph_once)
+    return json.loads((folder / "checks.json").read_text())
+
+
+@pytest.mark.slow(seconds=30)
+def test_the_page_data_is_what_it_was_and_its_nodes_the_same_whether_found_in_one_pass_or_refined(
+        every_graph: dict[str, Any]) -> None:
     """At every point: the page data is the pinned one; and the page's equivalent nodes found in
     one pass (children first) are the ones the refinement finds, for a page of one node, of half
-    the graph and of all of it.  (One graph per point serves both checks.)"""
-    seen, wrong, classes = 0, [], 0
-    for name, game, state, player, caps in points():
-        graph = build_graph(game, state, player, caps)
-        assert graph is not None, name
-        seen += 1
-        if fingerprint(graph_data(graph)) != PINS.get(name):
-            wrong.append(name)
-        for kept in sorted({1, len(graph.nodes) // 2, len(graph.nodes)}):
-            assert choicegraph._classes(graph, kept) == choicegraph._classes_refined(graph, kept), (name, kept)
-            classes += 1
-    assert seen == len(PINS) and not wrong, f"{len(wrong)} of {seen} differ: {wrong[:8]}"
-    assert classes > 300
+    the graph and of all of it."""
+    fingerprints = every_graph["fingerprints"]
+    wrong = [name for name, pin in fingerprints.items() if pin != PINS.get(name)]
+    assert len(fingerprints) == len(PINS) and not wrong, f"{len(wrong)} of {len(fingerprints)} differ: {wrong[:8]}"
+    assert every_graph["classes_wrong"] == []
+    assert every_graph["classes"] > 300
 
 
 @pytest.mark.slow(seconds=3)
@@ -268,44 +328,13 @@ def test_what_the_game_knows_of_an_action_is_what_the_engine_does(config: Config
     assert known[NEEDS_CHANCE] and known[HANDS_OVER], known
 
 
-@pytest.mark.slow(seconds=20)
-def test_view_keys_and_written_ahead_forms_agree_with_the_views_at_every_node(monkeypatch) -> None:
+def test_view_keys_and_written_ahead_forms_agree_with_the_views_at_every_node(every_graph: dict[str, Any]) -> None:
     """``view_key`` is equal for two states of a graph exactly when their views' canonical JSON
-    is; ``ahead_order_forms`` from a node's state is ``order_forms`` from its view."""
-    checked_keys, checked_forms = 0, 0
-    for name, game, state, player, caps in points():
-        by_key: dict[Any, bytes] = {}
-        by_view: dict[bytes, Any] = {}
-        real_key, real_forms = game.view_key, game.ahead_order_forms
-
-        def view_key(s: Any, viewer: str | None, real_key: Any = real_key, game: Any = game,
-                     by_key: dict[Any, bytes] = by_key, by_view: dict[bytes, Any] = by_view) -> Any:
-            key = real_key(s, viewer)
-            view = hashlib.sha256(canonical(game.view(s, viewer))).digest()
-            assert by_key.setdefault(key, view) == view and by_view.setdefault(view, key) == key, name
-            return key
-
-        def ahead(s: Any, view: Any, viewer: str, real_forms: Any = real_forms, game: Any = game) -> Any:
-            forms = real_forms(s, view, viewer)
-            assert forms == [f for f in game.order_forms(view, viewer) if f.when == "ahead"], name
-            assert game.view(s, viewer) == view, name
-            return forms
-
-        monkeypatch.setattr(game, "view_key", view_key)
-        monkeypatch.setattr(game, "ahead_order_forms", ahead)
-        with monkeypatch.context() as m:
-            count = [0]
-            real_ahead_form = choicegraph._Builder.ahead_form
-
-            def ahead_form(self: Any, node: Node, count: list[int] = count) -> int:
-                count[0] += node.state is not None
-                return real_ahead_form(self, node)
-            m.setattr(choicegraph._Builder, "ahead_form", ahead_form)
-            build_graph(game, state, player, caps)
-        monkeypatch.undo()
-        checked_keys += len(by_key)
-        checked_forms += count[0]
-    assert checked_keys > 5000 and checked_forms > 100, (checked_keys, checked_forms)
+    is; ``ahead_order_forms`` from a node's state is ``order_forms`` from its view.  (Not marked
+    slow: the graphs are built by the test above, which starts first, and shared.)"""
+    assert every_graph["key_problems"] == [], "view_key and the views' JSON disagree at these points"
+    assert every_graph["form_problems"] == []
+    assert every_graph["checked_keys"] > 5000 and every_graph["checked_forms"] > 100, every_graph
 
 
 def test_a_graph_with_a_cycle_is_refined() -> None:
