@@ -60,6 +60,30 @@ def late_position(game_name: str, names: list[str], options: dict[str, str] | No
     return positions[-left]
 
 
+def turn_position(game_name: str, names: list[str], player: str, turns_before: int,
+                  seed: bytes = b"turn" * 8, bot: str = "random") -> dict[str, Any]:
+    """The position at the start of ``player``'s turn after ``turns_before`` turns of theirs (a turn:
+    their actions until another player is to act) in a game the bots play in memory: a position
+    well into the game for a test that needs one turn there (`pbem new --position`), without
+    submitting every move before it."""
+    from pbem.core.bots import CHOOSERS
+    from pbem.core.registry import load_game
+    game = load_game(game_name)
+    state = game.setup(list(names), game.full_options({}), Rng(seed, "turn/setup"))
+    choose, bot_rng = CHOOSERS[bot], Rng(seed, "turn/bot")
+    turns, last = 0, None
+    for n in range(5000):
+        assert game.result(state) is None, f"{game_name}: the game ended before {player}'s turn {turns_before}"
+        acting = game.pending(state)[0].player
+        if acting == player and last != player:
+            if turns == turns_before:
+                return game.to_position(state)
+            turns += 1
+        game.apply(state, acting, choose(game, state, acting, bot_rng), Rng(seed, f"turn/{n}"))
+        last = acting
+    raise AssertionError(f"{game_name}: {player}'s turn {turns_before} was not reached")
+
+
 def signed_move(table: Table, player: str, actions: list[dict[str, Any]], key: Path,
                 after: int | None = None, after_hash: str | None = None) -> tuple[bytes, str]:
     mv = MoveFile(table.game_id, player, table.last["index"] if after is None else after,

@@ -1,7 +1,8 @@
 """`pbem play` as a player runs it: the real command in its own process, a real headless Chromium
 on its page, a real git remote and the moderator's `pbem git sync`: an Atlantis set-up placement
 clicked, undone, clicked again and sent; the moderator takes it; the page shows the news.  In
-each of the four games, a whole turn clicked from a position well into the game and sent."""
+each of the four games, a whole turn clicked from a position well into the game and sent (the
+game started there, `pbem new --position`: the bots' moves before it played in memory)."""
 from __future__ import annotations
 
 import os
@@ -17,7 +18,8 @@ from click.testing import CliRunner
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 from test_browser import browser  # noqa: F401  (the browser fixture)
-from test_git_helpers import GAME, hermetic_git, make_shared  # noqa: F401  (autouse fixture)
+from pipeline_helpers import turn_position
+from test_git_helpers import GAME, PLAYERS, hermetic_git, make_shared  # noqa: F401  (autouse fixture)
 
 from pbem.cli.group import main
 from pbem.pipeline.turn import player_table
@@ -90,36 +92,16 @@ def pbem_play() -> Iterator[tuple[list[str], str]]:
     assert proc.returncode == 0, proc.stderr.read()
 
 
-def _play_bots_until(shared, player: str, moves_before: int) -> None:
-    """Bots play every seat's moves through the real pipeline until ``player`` has made
-    ``moves_before`` decisions and it is their turn again (a position well into the game)."""
-    from pbem.core.rng import Rng
-    from pbem.pipeline.botmoves import bot_move_file
-    from pbem.store.table import Table
-    made = 0
-    for n in range(400):
-        waiting = shared.waiting_for()
-        assert waiting, "the game ended before the position was reached"
-        if waiting[0] == player and made >= moves_before:
-            return
-        seat = shared.players[waiting[0]]
-        table = Table.load(GameDir(shared.moderator.root))            # the moderator's copy: every hand known
-        move = bot_move_file(table, seat.name, Rng(b"play-browser", str(n)), "random")
-        index = table.last["index"]
-        seat.send(f"{index:04d}.yaml", move.actions)
-        assert f"accepted {seat.name}/{index:04d}.yaml" in shared.sync().output
-        made += waiting[0] == player
-    raise AssertionError("the position was not reached")
-
-
-@pytest.mark.slow(seconds=70)
+@pytest.mark.slow(seconds=10)
 @pytest.mark.parametrize("game", ["atlantis", "atlantis-1986", "space-attack", "space-swarm"])
 def test_a_whole_turn_clicked_in_each_game_is_sent_and_taken(tmp_path, key_pool, browser, monkeypatch, game):
     monkeypatch.setenv("PBEM_PLAY_CONFIG", str(tmp_path / "play.yaml"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    shared = make_shared(tmp_path, key_pool, game=game)
+    # a position well into the game (past the Survive set-up's 12 placements), played by bots in memory
+    position = turn_position(game, PLAYERS, "red", 3 if game == "space-swarm" else 14)
+    shared = make_shared(tmp_path, key_pool, game=game, position=position)
     me = shared.players["red"]
-    _play_bots_until(shared, "red", 3 if game == "space-swarm" else 14)   # past the Survive set-up (12 placements)
+    assert shared.waiting_for()[0] == "red"
     result = CliRunner().invoke(main, ["play", "init", "club", "--clone", str(me.clone), "--game-dir", GAME,
                                        "--player", "red", "--key", str(me.key)])
     assert result.exit_code == 0, result.output
