@@ -61,6 +61,11 @@ contracts: install
 	$(BIN)/lint-imports --no-cache pyproject.toml
 
 # slow tests start first, longest first (tests/conftest.py); --maxschedchunk 2 hands out tests a few at a time
+# the test modules' compiled (assertion-rewritten) form stays in tests/__pycache__ (git ignores it)
+# between runs, also where the environment says not to write bytecode: pytest rewrites and compiles
+# them in every worker of every run otherwise (about 5 CPU-s a worker; docs/performance.md)
+test test-profile test-latest: export PYTHONDONTWRITEBYTECODE =
+
 test: system-deps install typecheck contracts
 	cd tests && ../$(BIN)/$(PYTEST) $(PYTEST_ARGS) .
 
