@@ -286,3 +286,26 @@ def test_a_player_who_asks_for_the_log_gets_a_copy_to_check_and_audit(world, tmp
     move.write_text(render_move(MoveFile(game_id, "red", table.last["index"], table.last["hash"], [{"stop": True}])))
     assert "action 1 {stop: true}: legal" in preview(copy.root, move)
     assert [r.rcpt_tos for r in world.router.log if "gm@pbem.test" not in r.rcpt_tos] == [["blue@pbem.test"]]
+
+
+def test_the_ledger_file_is_its_records_encoded_afresh_after_every_change(tmp_path):
+    """The ledger keeps each record's line until the record changes (put, add_source): the file
+    written after each change is what encoding every record again gives, and reads back as the records."""
+    import copy
+    ledger = mail_ledger.Ledger(tmp_path / mail_ledger.LEDGER)
+
+    def plain() -> str:
+        return mail_ledger.dumps_by_line({"format": "pbem-mail-ledger/1", "messages": copy.deepcopy(ledger.records)})
+    record = {"message_id": "<a@x>", "sources": ["box;1"], "status": mail_ledger.SUBMITTED}
+    steps = [lambda: ledger.put("a", record),
+             lambda: ledger.put("b", {"message_id": "<b@x>", "sources": ["box;2"], "status": mail_ledger.IGNORED}),
+             lambda: ledger.add_source("a", "box;3"),
+             lambda: ledger.add_source("a", "box;3"),                 # already there: nothing written
+             lambda: (record.update(status=mail_ledger.REPLIED), ledger.put("a", record)),   # changed in place, then put
+             lambda: ledger.put("0", {"message_id": "<0@x>", "sources": [], "status": mail_ledger.IGNORED})]
+    for step in steps:
+        step()
+        assert ledger.path.read_text() == plain()
+        assert json.loads(ledger.path.read_text())["messages"] == ledger.records
+    assert mail_ledger.Ledger.load(type("G", (), {"moderator_dir": tmp_path})()).records == ledger.records  # type: ignore[arg-type]
+    assert ledger.records["a"]["sources"] == ["box;1", "box;3"] and ledger.records["a"]["status"] == mail_ledger.REPLIED

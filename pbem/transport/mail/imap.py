@@ -243,7 +243,8 @@ class MaildirInbox:
     def done(self, source: str) -> None:
         """Mark as seen the Maildir way: new/KEY -> cur/KEY:2,S (the message bytes stay as they are)."""
         key = source.rpartition(";")[2]
-        path = self._files().get(key)
+        unread = self.path / "new" / key               # where a message not yet seen is: no need to list the box
+        path = unread if not key.startswith(".") and "/" not in key and unread.is_file() else self._files().get(key)
         if path is None:
             return
         flags = _FLAGS.search(path.name)

@@ -61,24 +61,37 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
     write_atomic(path, dumps_by_line(data), mode=0o600)
 
 
-def dumps_by_line(data: dict[str, Any]) -> str:
+def dumps_by_line(data: dict[str, Any], lines: dict[str, str] | None = None) -> str:
     """JSON with each record of a top-level mapping on a line of its own: as readable as
     indented JSON for a ledger of hundreds of messages, and made by the C encoder (indented
-    JSON is made in pure Python, which made every message cost more than the one before)."""
+    JSON is made in pure Python, which made every message cost more than the one before).
+
+    ``lines``: the lines of records already written (:func:`record_line`, by the record's key),
+    used as they are; the others are made (a ledger written after each message would otherwise
+    encode every record again each time)."""
     parts = []
     for key, value in sorted(data.items()):
         if isinstance(value, dict) and value:
-            inner = ",\n".join(f" {json.dumps(k)}: {json.dumps(v, sort_keys=True)}" for k, v in sorted(value.items()))
+            inner = ",\n".join(lines[k] if lines is not None and k in lines else record_line(k, v)
+                                for k, v in sorted(value.items()))
             parts.append(f"{json.dumps(key)}: {{\n{inner}\n}}")
         else:
             parts.append(f"{json.dumps(key)}: {json.dumps(value, sort_keys=True)}")
     return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
+def record_line(key: str, record: Any) -> str:
+    """One record's line in :func:`dumps_by_line`."""
+    return f" {json.dumps(key)}: {json.dumps(record, sort_keys=True)}"
+
+
 @dataclass
 class Ledger:
+    """The ledger; a record changes only through :meth:`put` and :meth:`add_source`, which write
+    the whole ledger at once (each record's line is kept until its record changes)."""
     path: Path
     records: dict[str, dict[str, Any]] = field(default_factory=dict)
+    _lines: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def load(cls, gd: GameDir) -> Ledger:
@@ -86,7 +99,10 @@ class Ledger:
         return cls(path, _read_json(path, "the processed-message ledger").get("messages", {}))
 
     def save(self) -> None:
-        _write_json(self.path, {"format": "pbem-mail-ledger/1", "messages": self.records})
+        for key in self.records.keys() - self._lines.keys():
+            self._lines[key] = record_line(key, self.records[key])
+        write_atomic(self.path, dumps_by_line({"format": "pbem-mail-ledger/1", "messages": self.records},
+                                              self._lines), mode=0o600)
 
     def sources(self) -> set[str]:
         return {s for r in self.records.values() for s in r.get("sources", [])}
@@ -97,12 +113,14 @@ class Ledger:
     def put(self, key: str, record: dict[str, Any]) -> None:
         """Record and write at once (atomically)."""
         self.records[key] = record
+        self._lines.pop(key, None)
         self.save()
 
     def add_source(self, key: str, source: str) -> None:
         sources = self.records[key].setdefault("sources", [])
         if source not in sources:
             sources.append(source)
+            self._lines.pop(key, None)
             self.save()
 
 
