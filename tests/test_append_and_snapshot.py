@@ -100,6 +100,7 @@ def test_the_snapshot_keeps_only_the_boards_a_digest_needs(game: GameDir, key_po
     assert max(kept) == table.last["index"]
 
 
+@pytest.mark.slow(seconds=10)
 def test_the_snapshot_does_not_grow_with_the_log(tmp_path: Path, key_pool: dict[str, Path]) -> None:
     """The snapshot keeps the entries a digest still needs, not the history: its size at entry 60
     is about its size at entry 20, and `submit` never parses the whole log."""

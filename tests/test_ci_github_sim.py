@@ -198,6 +198,7 @@ def leaks(game: CiGame, tmp_path: Path) -> list[str]:
     return files_containing(tmp_path, game.needles, tuple(private))
 
 
+@pytest.mark.slow(seconds=9)
 def test_control_the_earlier_push_workflow_runs_a_players_wheel_with_the_key(sim, tmp_path, key_pool,
                                                                               toy_registered):
     """Under the same simulator, the design pbem 0.1.0 wrote (players push; a push runs the pushed commit's
@@ -278,6 +279,7 @@ def run_hostile_and_valid_pull_requests(game: CiGame, tmp_path: Path, key_pool: 
     return runs + sim.process()
 
 
+@pytest.mark.slow(seconds=8)
 def test_hostile_pull_requests_never_run_a_players_code_with_the_key(sim, tmp_path, key_pool, toy_registered):
     game = start_game(sim, tmp_path, key_pool)
     runs = run_hostile_and_valid_pull_requests(game, tmp_path, key_pool)

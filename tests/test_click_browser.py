@@ -185,6 +185,7 @@ def atlantis_play_turn(tmp_path, key_pool) -> tuple[GameDir, str]:
     raise AssertionError("no play turn")
 
 
+@pytest.mark.slow(seconds=10)
 def test_a_whole_play_turn_clicked_on_the_board_signed_and_accepted(atlantis_play_turn, key_pool, browser, tmp_path):
     """The page the player makes on their copy of the game (`pbem show --as P --key K --format
     html`): the mailed one may hold fewer of the follow-up choices, to keep the mail small."""

@@ -2,6 +2,7 @@
 set-up on their page as a preference list, reorders it, and sends it in one message."""
 from __future__ import annotations
 
+import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
@@ -15,6 +16,7 @@ from test_click_browser import PLAYERS, console_errors, fresh_atlantis, move_tex
 from test_click_browser import sign_and_submit
 
 
+@pytest.mark.slow(seconds=15)
 def test_a_whole_atlantis_set_up_in_one_message_per_player(fresh_atlantis, key_pool, browser, tmp_path):
     """Each player, when first asked to place, lays out every placement of their set-up on the page
     (a piece and a space each, best first), reorders them, and sends them as one preference list;

@@ -190,6 +190,7 @@ def test_wheel_is_the_installed_pbem_and_always_the_same_bytes(tmp_path):
     assert not any("__pycache__" in n or n.endswith(".pyc") for n in names)
 
 
+@pytest.mark.slow(seconds=15)
 def test_generated_ci_installs_pbem_from_the_repository_with_hashes(vendored, tmp_path):
     clone = vendored.fresh_clone("runner")
     rel = workflow_rel(GAME, GameDir(clone / GAME).entries()[0]["id"])

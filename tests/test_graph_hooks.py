@@ -8,6 +8,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Mapping
 
+import pytest
+
 from toygame import ToyGame
 
 from pbem.base.canonical import canonical
@@ -64,6 +66,7 @@ def test_actions_are_written_and_keyed_as_their_repr_tells() -> None:
     assert action_key({"attack": "all", "targets": {"D4": "green"}}) is None    # not plain: its repr is used
 
 
+@pytest.mark.slow(seconds=8)
 def test_a_smaller_page_is_the_page_made_again_with_fewer_choices(tmp_path, key_pool) -> None:
     """The mail-fitting loop (outputs.player_plaintexts) swaps the panel's choices in the page it
     made instead of making the page again: the same bytes either way."""

@@ -135,6 +135,7 @@ class Seen:
     before_valid: dict[str, str] | None = None
 
 
+@pytest.mark.slow(seconds=10)
 def test_every_corpus_message_in_one_fetch_is_refused_once_and_the_valid_move_behind_is_taken(
         maildir_world, monkeypatch):
     world = maildir_world

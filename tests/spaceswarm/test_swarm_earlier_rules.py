@@ -88,6 +88,7 @@ def _begin_under_v1(root: Path, key_pool: dict[str, Path], monkeypatch: pytest.M
     raise AssertionError("no Development Phase with an Event card in hand in 200 moves")
 
 
+@pytest.mark.slow(seconds=8)
 def test_a_game_begun_under_space_swarm_1_plays_on_with_event_cards_in_any_phase(tmp_path, key_pool, monkeypatch):
     gd, player, card = _begin_under_v1(tmp_path / "g", key_pool, monkeypatch)
     header = gd.entries()[0]
