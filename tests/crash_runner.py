@@ -90,7 +90,8 @@ def serve() -> None:
             answer: dict[str, Any] = {"pid": pid}
         elif request["op"] == "wait":
             _pid, status, usage = os.wait4(request["pid"], 0)
-            answer = {"status": os.waitstatus_to_exitcode(status), "maxrss": usage.ru_maxrss}
+            answer = {"status": os.waitstatus_to_exitcode(status), "maxrss": usage.ru_maxrss,
+                      "cpu": usage.ru_utime + usage.ru_stime}
         else:
             answer = {"error": f"unknown op {request['op']!r}"}
         sys.stdout.write(json.dumps(answer) + "\n")
@@ -110,6 +111,7 @@ class CrashRunner:
     """The test's handle on the zygote."""
 
     def __init__(self) -> None:
+        self.charged = 0.0       # the commands' CPU, charged to the tests that ran them (cpu_profile)
         env = {**os.environ, "PYTHONPATH": str(HERE)}
         for key in ("PBEM_FAULT", "PBEM_FAULT_TRACE"):
             env.pop(key, None)
@@ -130,7 +132,10 @@ class CrashRunner:
                               "out": str(out)})["pid"])
 
     def wait(self, pid: int, out: Path) -> Finished:
+        import cpu_profile                           # the test's side only (not the zygote)
         answer = self._ask({"op": "wait", "pid": pid})
+        cpu_profile.charge(answer["cpu"])            # the zygote waited for it, not this process
+        self.charged += answer["cpu"]
         text = out.read_text(encoding="utf-8", errors="replace") if out.exists() else ""  # killed at once
         return Finished(answer["status"], text, answer["maxrss"])
 
@@ -141,6 +146,9 @@ class CrashRunner:
         if self.proc.stdin is not None:
             self.proc.stdin.close()
         self.proc.wait(timeout=30)
+        import cpu_profile
+        cpu_profile.charge(-self.charged)            # reaping the zygote counted its commands again
+        self.charged = 0.0
 
 
 if __name__ == "__main__":
