@@ -12,6 +12,7 @@ from harness import ModelError, ModelProcess, model_files
 from swarm_walks import CASES, GAME, FAMILY, Tally, Walker, bot_states, plain, run
 
 
+@pytest.mark.slow(seconds=5)           # 2-16 s each: started early, so that none is the run's tail
 @pytest.mark.parametrize("case", range(len(CASES)), ids=[f"{n}p-{'-'.join(f'{k}={v}' for k, v in o.items()) or 'defaults'}"
                                                          for n, o in CASES])
 def test_walks_successors_and_pickers_agree_with_the_engine(case: int) -> None:
