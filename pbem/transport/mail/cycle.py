@@ -30,6 +30,7 @@ from pbem.pipeline.repair import open_game
 from pbem.pipeline.submit import Receipt, committed_receipt, receipt_from_log, submit
 from pbem.store.bundle import bundle_name, public_bundle
 from pbem.store.gamedir import GameDir
+from pbem.store.update import update_within
 from pbem.transport.mail.compose import DigestParts, Thread, Turn, compose_digest, compose_reply
 from pbem.transport.mail.config import MailConfig
 from pbem.transport.mail.imap import MAX_MESSAGE, ImapInbox, Inbox, Incoming, MailFetchError, MaildirInbox
@@ -443,9 +444,12 @@ def _send(gd: GameDir, cfg: MailConfig, players: Sequence[str], only_changed: bo
     with LazySender(cfg) as outbox:
         for player in targets:
             thread = state.thread(player)
+            # the public entries since this player's last digest (all of them in the first one)
+            start = state.last_index(player) + 1 if thread else 0
+            update = None if bundle else update_within(gd, turn.game_id, start, turn.index)
             msg = compose_digest(parts, secrets[player], player, cfg.players[player], cfg.sender,
                                  cfg.reply_to, cfg.domain, Thread(*thread) if thread else None, bundle,
-                                 pages.get(player))
+                                 pages.get(player), update)
             outbox.send(msg, cfg.players[player])
             state.mark(player, turn.index, turn.entry_hash, str(msg["Message-ID"]), time.time())
             report.sent += 1
