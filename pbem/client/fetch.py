@@ -9,10 +9,12 @@ a log cut back or rewritten later is caught by the receipts the player already h
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from typing import Callable
 
 from pbem.base.errors import PbemError
-from pbem.client.config import PlayedGame
+from pbem.client.config import PlayedGame, config_path
 from pbem.pipeline.audit import audit
 from pbem.store import receiptstore
 from pbem.store.gamedir import GameDir
@@ -30,6 +32,8 @@ class Fetched:
     index: int                                        # the last log entry of the player's copy
     problems: list[str] = field(default_factory=list)   # the audit's findings: shown, never hidden
     notes: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)    # mail: what arrived and was refused (never applied)
+    needs_copy: bool = False                            # mail: the copy lacks entries (ask for `send log`)
 
     @property
     def trusted(self) -> bool:
@@ -61,13 +65,29 @@ def check(game: PlayedGame) -> Fetched:
     store = receiptstore.default_store(str(header.get("id", "")))
     kept = receiptstore.keep(header, [gd.root / "receipts"], store) if (gd.root / "receipts").is_dir() \
         else receiptstore.Kept(store)
-    report = audit(gd, [store] if receiptstore.stored_files(store) else [])
+    held = receiptstore.stored_files(store)
+    if game.transport == "mail":     # a mail copy may lag its receipts: a receipt past its head waits for it
+        head = int(gd.entries()[-1]["index"])
+        ahead = [p for p in held if (m := re.match(r"entry-(\d+)", p.name)) and int(m.group(1)) > head]
+        held = [p for p in held if p not in ahead]
+    report = audit(gd, held if game.transport == "mail" else [store] if held else [])
     fetched = Fetched(int(gd.entries()[-1]["index"]), list(report.problems), list(report.notes))
     fetched.problems += [f"receipt refused: {line}" for line in kept.refused]
     fetched.problems += [f"fork: {line}" for line in kept.forks]
     return fetched
 
 
-def fetch(game: PlayedGame) -> Fetched:
+def fetch(game: PlayedGame, opener: Callable[[bytes], bytes] | None = None) -> Fetched:
+    """Git: pull, then check.  Mail: read the mailbox, apply what checks out, then check."""
+    if game.transport == "mail":
+        from pbem.client.mailfetch import fetch_mail
+        refused, notes, needs_copy = fetch_mail(game, config_path(), opener)
+        if not GameDir(game.folder).log_path.is_file():
+            return Fetched(-1, [], notes + ["no copy of the game yet: it comes with the moderator's next digest, "
+                                            "or ask for it (send log)"], refused, True)
+        fetched = check(game)
+        fetched.notes = notes + fetched.notes
+        fetched.refused, fetched.needs_copy = refused, needs_copy
+        return fetched
     pull(game)
     return check(game)

@@ -1,0 +1,202 @@
+"""`pbem play` for a game by e-mail: the public update each digest carries, the player's mailbox
+read over IMAP (a real Dovecot) with the copy extended only by what checks out, the move signed
+and mailed over SMTP (the tests' real aiosmtpd) in the game's thread, the moderator's real mail
+cycle taking it, and the receipt fetched, checked and kept.  A forged update and a forged receipt
+are refused, shown, and never applied."""
+from __future__ import annotations
+
+import gzip
+import io
+import os
+import tarfile
+import time
+from email.message import EmailMessage
+from email.utils import formatdate, make_msgid
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from mailservers import GM, PASSWORD, address, start_world
+
+from pbem.cli.group import main
+from pbem.client import config as settings
+from pbem.client.fetch import fetch
+from pbem.client.server import PlayApp
+from pbem.store.gamedir import GameDir
+from pbem.store.update import UpdateError, public_update, read_update
+from pbem.transport.mail.cycle import run_cycle, send_digests
+
+
+@pytest.fixture
+def mail_game(tmp_path, key_pool, toy_registered, dovecot, monkeypatch):
+    """A toy game by mail; red reads their mail on Dovecot and plays with `pbem play`."""
+    world = start_world(tmp_path, key_pool, dovecot)
+    settings_file = world.gd.moderator_dir / "mail.toml"          # a digest to everyone after every entry
+    settings_file.write_text('cadence = "entry"\n' + settings_file.read_text())
+    red_user = f"red-{os.getpid()}-{time.monotonic_ns()}"
+    world.router.local[address("red")] = lambda raw: dovecot.deliver(red_user, raw)
+    dovecot.deliver(red_user, _note())            # a mailbox is never empty: mail of no game stays alone
+    monkeypatch.setenv("PBEM_PLAY_CONFIG", str(tmp_path / "play.yaml"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("PBEM_PLAY_IMAP_PASSWORD", PASSWORD)
+    result = CliRunner().invoke(main, [
+        "play", "init", "club", "--mail", "--game-id", world.gd.entries()[0]["id"], "--player", "red",
+        "--key", str(key_pool["red"]), "--moderator", GM, "--address", address("red"),
+        "--imap-host", "127.0.0.1", "--imap-port", str(dovecot.port), "--imap-security", "none",
+        "--imap-user", red_user, "--smtp-host", "127.0.0.1", "--smtp-port", str(world.smtp.port),
+        "--smtp-security", "none"])
+    assert result.exit_code == 0, result.output
+    return world, settings.load().game("club")
+
+
+def _note() -> bytes:
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "friend@pbem.test", address("red"), "lunch?"
+    msg["Message-ID"] = make_msgid("note", domain="pbem.test")
+    msg.set_content("not a game\n")
+    return msg.as_bytes()
+
+
+def test_init_writes_mail_settings_without_a_password(mail_game):
+    world, game = mail_game
+    path = settings.config_path()
+    assert path.stat().st_mode & 0o777 == 0o600
+    text = path.read_text()
+    assert PASSWORD not in text and "password" not in text.replace("no passwords here", "")
+    assert game.transport == "mail" and game.mail is not None and game.mail.moderator == GM
+    assert game.game_dir == world.gd.entries()[0]["id"]
+    result = CliRunner().invoke(main, ["play", "init", "other", "--mail", "--game-id", "g-1", "--player", "red",
+                                       "--key", str(world.keys["red"]), "--moderator", GM,
+                                       "--address", address("red"), "--smtp-host", "smtp.example.org"])
+    assert result.exit_code != 0 and "--imap-host (or --maildir)" in result.output
+    assert "other" not in settings.load().games                # nothing written
+
+
+def test_a_turn_by_mail_fetched_checked_sent_and_receipted(mail_game, key_pool):
+    world, game = mail_game
+    gd = world.gd
+    cfg = world.config()
+    send_digests(gd, cfg)                                       # the first digests: the whole copy in each
+    fetched = fetch(game)
+    assert fetched.index == 0 and fetched.trusted and not fetched.refused, fetched
+    copy = GameDir(game.folder)
+    assert copy.log_path.read_bytes() == gd.log_path.read_bytes()
+    assert copy.secrets_path("red").read_bytes() == gd.secrets_path("red").read_bytes()
+
+    app = PlayApp(settings.load())
+    [row] = app.games()["games"]
+    assert row["your_turn"] and row["index"] == 0 and row["problems"] == []
+    step = app.step({"game": "club", "actions": []})
+    draw = next(c["action"] for c in step["choices"] if c["action"] == {"draw": True})
+    sent = app.send({"game": "club", "actions": [draw]})
+    assert sent["by"] == "mail" and sent["index"] == 0
+    report = run_cycle(gd, cfg)                                 # the moderator's real cycle: IMAP, submit, SMTP
+    assert report.accepted == 1, report.lines
+    [move_mail] = [r for r in world.router.log if r.mail_from == address("red")]
+    assert move_mail.msg["In-Reply-To"] and move_mail.msg["Subject"].startswith("Re: [")   # in the thread
+    assert {p.get_filename() for p in move_mail.msg.iter_attachments()} == {"move.yaml", "move.yaml.sig"}
+
+    answer = app.refresh({"game": "club"})
+    assert answer["index"] == 1 and answer["problems"] == [], answer
+    assert any(n.startswith("receipt checked and kept: entry 1") for n in answer["notes"]), answer["notes"]
+    assert copy.log_path.read_bytes() == gd.log_path.read_bytes()
+    assert (Path(os.environ["XDG_DATA_HOME"]) / "pbem" / "receipts" / copy.root.name).is_dir()
+
+
+def test_a_forged_update_and_a_forged_receipt_are_refused_and_never_applied(mail_game, key_pool, tmp_path):
+    world, game = mail_game
+    gd = world.gd
+    cfg = world.config()
+    send_digests(gd, cfg)
+    assert fetch(game).index == 0
+    copy = GameDir(game.folder)
+    app = PlayApp(settings.load())
+    app.send({"game": "club", "actions": [{"draw": True}]})
+    deliver_to_red = world.router.local.pop(address("red"))    # the real news waits while the forger mails
+    assert run_cycle(gd, cfg).accepted == 1
+    # what a forger mails red: entry 1 with its actions changed (the hash made again, so only the
+    # moderator's signature can tell) and a well-formed receipt signed by a key of the forger's
+    name, real = public_update(gd, copy.root.name, 1, 1)
+    forged = _rewrite(real, copy.root.name, lambda text: text.replace("draw: true", "stop: true"))
+    assert forged != real
+    deliver_to_red(_forger_mail(copy.root.name, [(name, forged)] + _forged_receipt(gd, tmp_path / "forger")))
+    before = copy.log_path.read_bytes()
+    fetched = fetch(game)
+    shown = " | ".join(fetched.refused)
+    assert f"refused: {name} in message" in shown and "does not check out" in shown, shown
+    assert "refused: receipt:" in shown, shown
+    assert fetched.index == 0 and copy.log_path.read_bytes() == before          # never applied
+    assert not list((Path(os.environ["XDG_DATA_HOME"]) / "pbem" / "receipts").rglob("*.yaml"))
+    page = app.refresh({"game": "club"})
+    assert any("does not check out" in p for p in page["problems"]) and page["index"] == 0   # shown on the page
+    for received in world.mail_to("red"):                     # now the moderator's real mail arrives
+        deliver_to_red(received.raw)
+    fetched = fetch(game)
+    assert fetched.index == 1 and fetched.trusted, fetched
+    assert copy.log_path.read_bytes() == gd.log_path.read_bytes()
+    assert any(n.startswith("receipt checked and kept: entry 1") for n in fetched.notes), fetched.notes
+
+
+def test_an_update_is_read_with_its_size_and_names_capped(tmp_path, mail_game):
+    world, game = mail_game
+    gd = world.gd
+    name, data = public_update(gd, gd.entries()[0]["id"], 0, 0)
+    assert read_update(name, data).log_text == gd.read_log_text()
+    game_id = gd.entries()[0]["id"]
+    for bad_name, members in [(name, [(f"{game_id}/../evil", b"x")]),
+                              (name, [(f"{game_id}/secrets/red.age", b"x")]),
+                              ("other-update-0-0.tar.gz", [(f"{game_id}/log.yaml", b"")])]:
+        with pytest.raises(UpdateError):
+            read_update(bad_name, _tar(members))
+    with pytest.raises(UpdateError, match="more than"):
+        read_update(name, gzip.compress(b"\0" * (17 * 2**20)))
+
+
+# --- helpers -------------------------------------------------------------------------------------
+
+def _tar(members: list[tuple[str, bytes]]) -> bytes:
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w") as tar:
+        for member, data in members:
+            info = tarfile.TarInfo(member)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return gzip.compress(raw.getvalue())
+
+
+def _rewrite(data: bytes, game_id: str, change) -> bytes:
+    """The update with its entries' text changed and each entry's hash made again (a careful forger)."""
+    from pbem.store.log import render_entry, seal, split_chunks
+    members = {}
+    with tarfile.open(fileobj=io.BytesIO(gzip.decompress(data))) as tar:
+        for m in tar:
+            members[m.name] = tar.extractfile(m).read()
+    chunks = split_chunks(change(members[f"{game_id}/log.yaml"].decode()))
+    entries = [seal({k: v for k, v in c.entry.items() if k != "hash"}) for c in chunks]
+    members[f"{game_id}/log.yaml"] = "".join(render_entry(e) for e in entries).encode()
+    return _tar(sorted(members.items()))
+
+
+def _forged_receipt(gd: GameDir, key: Path) -> list[tuple[str, bytes]]:
+    """A well-formed receipt of entry 1, signed by someone who is not the moderator."""
+    from pbem.crypto import keys
+    from pbem.store import receipts
+    keys.generate_keypair(key, "forger@test")
+    entries = gd.entries()
+    body, sig = receipts.issue(entries[0], entries[1], key)
+    return [("receipt-entry1.yaml", body), ("receipt-entry1.yaml.sig", sig.encode())]
+
+
+def _forger_mail(game_id: str, files: list[tuple[str, bytes]]) -> bytes:
+    msg = EmailMessage()
+    msg["From"] = f"Game Moderator <{GM}>"
+    msg["To"] = address("red")
+    msg["Subject"] = f"[{game_id}] Toy high card"
+    msg["Date"] = formatdate(localtime=True)
+    msg["Message-ID"] = make_msgid("forged", domain="pbem.test")
+    msg["X-PBEM-Game"] = game_id
+    msg["X-PBEM-Receipt"] = "accepted"
+    msg.set_content("the news\n")
+    for name, data in files:
+        msg.add_attachment(data, "application", "octet-stream", filename=name)
+    return msg.as_bytes()
