@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from mailservers import GM, PASSWORD, address, start_world
+from mailservers import GM, PASSWORD, address, attachment_message, move_files, start_world
 
 from pbem.cli.group import main
 from pbem.client import config as settings
@@ -101,6 +101,13 @@ def test_a_turn_by_mail_fetched_checked_sent_and_receipted(mail_game, key_pool):
     assert any(n.startswith("receipt checked and kept: entry 1") for n in answer["notes"]), answer["notes"]
     assert copy.log_path.read_bytes() == gd.log_path.read_bytes()
     assert (Path(os.environ["XDG_DATA_HOME"]) / "pbem" / "receipts" / copy.root.name).is_dir()
+    # the update holds public files only, byte for byte those of the public copy (which the leak
+    # tests cover): the entry's own text, its signed move and .sig, the public view
+    update = read_update(*public_update(gd, copy.root.name, 1, 1))
+    assert gd.read_log_text().endswith(update.log_text) and update.log_text.startswith("--- # entry 1\n")
+    assert sorted(update.files) == sorted([gd.entries()[1]["move"]["file"], gd.entries()[1]["move"]["file"] + ".sig",
+                                           "public/view.json"])
+    assert all((gd.root / rel).read_bytes() == data for rel, data in update.files.items())
 
 
 def test_a_forged_update_and_a_forged_receipt_are_refused_and_never_applied(mail_game, key_pool, tmp_path):
@@ -200,3 +207,33 @@ def _forger_mail(game_id: str, files: list[tuple[str, bytes]]) -> bytes:
     for name, data in files:
         msg.add_attachment(data, "application", "octet-stream", filename=name)
     return msg.as_bytes()
+
+
+def test_a_lost_update_leaves_a_gap_and_the_button_asks_for_the_copy(mail_game):
+    world, game = mail_game
+    gd = world.gd
+    cfg = world.config()
+    send_digests(gd, cfg)
+    app = PlayApp(settings.load())
+    assert app.refresh({"game": "club"})["index"] == 0
+    app.send({"game": "club", "actions": [{"draw": True}]})
+    deliver_to_red = world.router.local.pop(address("red"))    # red's mail of entry 1 is lost
+    assert run_cycle(gd, cfg).accepted == 1
+    for seat in ("blue", "green"):                              # two more entries
+        raw, sig = move_files(gd, seat, world.keys[seat])
+        world.player_send(seat, attachment_message(seat, raw, sig))
+        if seat == "green":
+            world.router.local[address("red")] = deliver_to_red    # red's mail arrives again
+        assert run_cycle(gd, cfg).accepted == 1
+    assert gd.entries()[-1]["index"] == 3
+    page = app.refresh({"game": "club"})
+    assert page["index"] == 0 and page["needs_copy"] and page["problems"] == [], page
+    assert any("wait for entries your copy lacks" in n for n in page["notes"])
+    assert app.games()["games"][0]["needs_copy"]
+    asked = app.ask_log({"game": "club"})                       # the page's button
+    [request] = [r for r in world.router.log if r.msg["Subject"] == "send log"]
+    assert request.rcpt_tos == [GM] and request.mail_from == address("red") and asked["asked"]
+    run_cycle(gd, cfg)                                          # the moderator answers with the public copy
+    page = app.refresh({"game": "club"})
+    assert page["index"] == 3 and not page["needs_copy"] and page["problems"] == [], page
+    assert GameDir(game.folder).log_path.read_bytes() == gd.log_path.read_bytes()
