@@ -237,3 +237,23 @@ def test_a_lost_update_leaves_a_gap_and_the_button_asks_for_the_copy(mail_game):
     page = app.refresh({"game": "club"})
     assert page["index"] == 3 and not page["needs_copy"] and page["problems"] == [], page
     assert GameDir(game.folder).log_path.read_bytes() == gd.log_path.read_bytes()
+
+
+def test_a_pinned_moderator_key_refuses_a_game_another_key_signs(mail_game, key_pool, tmp_path):
+    world, game = mail_game
+    imap = game.mail.imap                                                  # type: ignore[union-attr]
+    common = ["--mail", "--game-id", game.game_dir, "--player", "red", "--key", str(key_pool["red"]),
+              "--moderator", GM, "--address", address("red"), "--imap-host", "127.0.0.1",
+              "--imap-port", str(imap["port"]), "--imap-security", "none", "--imap-user", imap["username"],
+              "--smtp-host", "127.0.0.1", "--smtp-port", str(world.smtp.port), "--smtp-security", "none"]
+    for name, pin in [("wrong", key_pool["blue"].with_name("blue.pub")),
+                      ("right", key_pool["mallory"].with_name("mallory.pub"))]:   # the tests' moderator key
+        result = CliRunner().invoke(main, ["play", "init", name, *common, "--moderator-key", str(pin),
+                                           "--copy", str(tmp_path / name)])
+        assert result.exit_code == 0, result.output
+    send_digests(world.gd, world.config())
+    wrong = fetch(settings.load().game("wrong"))
+    assert wrong.index == -1 and any("not the one you pinned" in r for r in wrong.refused), wrong
+    assert not (tmp_path / "wrong" / game.game_dir / "log.yaml").exists()
+    right = fetch(settings.load().game("right"))
+    assert right.index == 0 and right.trusted and not right.refused

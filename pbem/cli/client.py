@@ -93,13 +93,16 @@ def play(ctx: click.Context, name: str | None, port: int, no_browser: bool, no_f
 @click.option("--smtp-security", type=click.Choice(["starttls", "tls", "none"]), default="starttls", show_default=True)
 @click.option("--smtp-user", default="", help="your SMTP login (password: $PBEM_PLAY_SMTP_PASSWORD)")
 @click.option("--smtp-cafile", type=click.Path(path_type=Path), help="trust only this CA (your server's own)")
+@click.option("--moderator-key", default=None,
+              help="mail: the game's moderator public key (a .pub file or the key), if the moderator gave it: a copy "
+                   "whose header names another is never taken")
 @click.option("--copy", "copy_dir", type=click.Path(path_type=Path),
               help="mail: where pbem keeps the game's public copy (default: $XDG_DATA_HOME/pbem/play/NAME)")
 def init(name: str, clone: Path | None, game_dir: str | None, player: str, key: Path, by_mail: bool,
          game_id: str | None, moderator: str | None, address: str | None, imap_host: str | None,
          imap_port: int | None, imap_security: str, imap_user: str, imap_folder: str, imap_cafile: Path | None,
          maildir: Path | None, smtp_host: str | None, smtp_port: int | None, smtp_security: str, smtp_user: str,
-         smtp_cafile: Path | None, copy_dir: Path | None) -> None:
+         smtp_cafile: Path | None, moderator_key: str | None, copy_dir: Path | None) -> None:
     """Add a game you play in: a clone of its git repository, or (--mail) a game by e-mail.
 
     \b
@@ -117,7 +120,7 @@ def init(name: str, clone: Path | None, game_dir: str | None, player: str, key: 
                             {"host": imap_host, "port": imap_port, "security": imap_security, "username": imap_user,
                              "folder": imap_folder, "cafile": imap_cafile}, maildir,
                             {"host": smtp_host, "port": smtp_port, "security": smtp_security, "username": smtp_user,
-                             "cafile": smtp_cafile}, config.path)
+                             "cafile": smtp_cafile}, config.path, moderator_key)
         config.games[name] = entry
         config.save()
         click.echo(f"added {name}: {entry.game_dir} as {player}, by mail from {entry.mail.moderator if entry.mail else ''}; "
@@ -150,7 +153,7 @@ def init(name: str, clone: Path | None, game_dir: str | None, player: str, key: 
 
 def _mail_entry(name: str, player: str, key: Path, game_id: str | None, moderator: str | None,
                 address: str | None, copy_dir: Path | None, imap: dict[str, object], maildir: Path | None,
-                smtp: dict[str, object], config_path: Path) -> PlayedGame:
+                smtp: dict[str, object], config_path: Path, moderator_key: str | None = None) -> PlayedGame:
     """A mail game's settings, checked (the servers as the moderator's are; no password in them)."""
     import os
 
@@ -177,7 +180,10 @@ def _mail_entry(name: str, player: str, key: Path, game_id: str | None, moderato
     def table(values: dict[str, object]) -> dict[str, object]:
         return {k: (str(Path(str(v)).expanduser().resolve()) if k == "cafile" else v)
                 for k, v in values.items() if v not in (None, "")}
-    raw = {"moderator": moderator, "address": address, "smtp": table(smtp)}
+    raw: dict[str, object] = {"moderator": moderator, "address": address, "smtp": table(smtp)}
+    if moderator_key:
+        pub = Path(moderator_key).expanduser()
+        raw["moderator_key"] = pub.read_text(encoding="utf-8").strip() if pub.is_file() else moderator_key
     if maildir is not None:
         raw["maildir"] = str(maildir.expanduser().resolve())
     else:

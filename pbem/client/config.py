@@ -41,7 +41,7 @@ from pbem.base.yamlio import SETTINGS_LIMITS, dump, load_strict
 
 TRANSPORTS = ("git", "mail")
 GAME_KEYS = {"transport", "clone", "game_dir", "player", "key"}
-MAIL_KEYS = {"moderator", "address", "imap", "maildir", "smtp"}
+MAIL_KEYS = {"moderator", "address", "imap", "maildir", "smtp", "moderator_key"}
 PASSWORD_ENV = {"imap": "PBEM_PLAY_IMAP_PASSWORD", "smtp": "PBEM_PLAY_SMTP_PASSWORD"}
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
@@ -62,11 +62,14 @@ class MailSettings:
     smtp: dict[str, Any]
     imap: dict[str, Any] | None = None
     maildir: str | None = None
+    moderator_key: str | None = None      # the game's moderator key, when the player pinned it (init)
 
     def as_yaml(self) -> dict[str, Any]:
         data: dict[str, Any] = {"moderator": self.moderator, "address": self.address}
         data.update({"imap": dict(self.imap)} if self.imap is not None else {"maildir": self.maildir})
         data["smtp"] = dict(self.smtp)
+        if self.moderator_key:
+            data["moderator_key"] = self.moderator_key
         return data
 
     def imap_server(self, path: Path, env: Mapping[str, str] | None = None) -> Any:
@@ -215,8 +218,16 @@ def mail_settings(path: Path, where: str, raw: Any) -> MailSettings:
         raise PlayConfigError(f"{where}: mail.smtp must be your SMTP server's settings (host, port, security, username)")
     if "maildir" in raw and not isinstance(raw["maildir"], str):
         raise PlayConfigError(f"{where}: mail.maildir must be the path of a Maildir")
+    pinned = raw.get("moderator_key")
+    if pinned is not None:
+        from pbem.crypto import keys
+        try:
+            pinned = keys.normalise_public_key(str(pinned))
+        except PbemError:
+            raise PlayConfigError(f"{where}: mail.moderator_key is not an SSH ed25519 public key") from None
     settings = MailSettings(raw["moderator"], raw["address"], dict(raw["smtp"]),
-                            dict(raw["imap"]) if isinstance(raw.get("imap"), dict) else None, raw.get("maildir"))
+                            dict(raw["imap"]) if isinstance(raw.get("imap"), dict) else None, raw.get("maildir"),
+                            pinned)
     if "imap" in raw and settings.imap is None:
         raise PlayConfigError(f"{where}: mail.imap must be your mailbox's settings (host, port, security, username)")
     quiet: dict[str, str] = {}          # checked without a password: it is asked for only when used

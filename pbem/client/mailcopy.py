@@ -19,6 +19,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pbem.base.errors import PbemError
 from pbem.base.fsutil import write_atomic
@@ -47,8 +48,10 @@ def head(gd: GameDir) -> int:
     return chunks[-1].index if chunks else -1
 
 
-def apply(gd: GameDir, update: Received, player: str, player_key: str, name: str) -> Outcome:
-    """Extend the copy with ``update`` if it chains on and checks out (``name``: where it came from)."""
+def apply(gd: GameDir, update: Received, player: str, player_key: str, name: str,
+          moderator_key: str | None = None) -> Outcome:
+    """Extend the copy with ``update`` if it chains on and checks out (``name``: where it came from;
+    ``moderator_key``: the key the player pinned, which a new copy's header must name)."""
     if update.game_id != gd.root.name:
         return Outcome(REFUSED, f"{name}: an update of game {update.game_id}, not of {gd.root.name}")
     old = gd.log_path.read_text(encoding="utf-8") if gd.log_path.is_file() else ""
@@ -67,9 +70,11 @@ def apply(gd: GameDir, update: Received, player: str, player_key: str, name: str
     if not fresh and not stale_view:
         return Outcome(HELD, f"{name}: nothing new (your copy holds entries up to {top})")
     text = old + "".join(c.text for c in fresh)
-    header = (mine or theirs)[0].entry or {}
+    header: dict[str, Any] = (mine or theirs)[0].entry or {}
     if top < 0 and not _seat_is_mine(header, player, player_key):
         return Outcome(REFUSED, f"{name}: a game whose seat {player} is not your key: not taken")
+    if top < 0 and moderator_key and not _same_key(header, moderator_key):
+        return Outcome(REFUSED, f"{name}: a game whose moderator key is not the one you pinned: not taken")
     problems = _audited(gd, text, update)
     if problems:
         return Outcome(REFUSED, f"{name}: does not check out ({problems[0]})")
@@ -89,6 +94,14 @@ def _seat_is_mine(header: dict[str, object], player: str, player_key: str) -> bo
         seats = keys_at([header], player, 0)
         return keys.normalise_public_key(player_key) in {keys.normalise_public_key(k) for k in seats}
     except (PbemError, KeyError, TypeError, AttributeError):
+        return False
+
+
+def _same_key(header: dict[str, Any], moderator_key: str) -> bool:
+    try:
+        theirs = header.get("moderator", {}).get("key", "")
+        return bool(keys.normalise_public_key(str(theirs)) == keys.normalise_public_key(moderator_key))
+    except (PbemError, AttributeError):
         return False
 
 

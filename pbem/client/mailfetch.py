@@ -206,7 +206,8 @@ def _apply_updates(game: PlayedGame, gd: GameDir, found: Read, refused: list[str
         progress = False
         waiting = []
         for update, what, source in pending:
-            outcome = mailcopy.apply(gd, update, game.player, own_key, what)
+            outcome = mailcopy.apply(gd, update, game.player, own_key, what,
+                                     game.mail.moderator_key if game.mail else None)
             if outcome.verdict == mailcopy.GAP:
                 waiting.append((update, what, source))
             elif outcome.verdict == mailcopy.REFUSED:
