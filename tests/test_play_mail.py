@@ -257,3 +257,20 @@ def test_a_pinned_moderator_key_refuses_a_game_another_key_signs(mail_game, key_
     assert not (tmp_path / "wrong" / game.game_dir / "log.yaml").exists()
     right = fetch(settings.load().game("right"))
     assert right.index == 0 and right.trusted and not right.refused
+
+
+def test_a_maildir_mailbox_is_read_as_well(mail_game, key_pool, tmp_path):
+    import mailbox
+    world, game = mail_game
+    box = mailbox.Maildir(tmp_path / "Maildir", factory=None, create=True)
+    world.router.local[address("red")] = box.add                # red's mail program keeps a Maildir
+    result = CliRunner().invoke(main, [
+        "play", "init", "local", "--mail", "--game-id", game.game_dir, "--player", "red",
+        "--key", str(key_pool["red"]), "--moderator", GM, "--address", address("red"),
+        "--maildir", str(tmp_path / "Maildir"), "--smtp-host", "127.0.0.1", "--smtp-port", str(world.smtp.port),
+        "--smtp-security", "none", "--copy", str(tmp_path / "local")])
+    assert result.exit_code == 0, result.output
+    send_digests(world.gd, world.config())
+    fetched = fetch(settings.load().game("local"))
+    assert fetched.index == 0 and fetched.trusted and not fetched.refused
+    assert sorted(p.name for p in (tmp_path / "Maildir" / "new").iterdir()) != []   # left as it was: unread
