@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import json
 import os
 import tarfile
 import time
@@ -101,6 +102,9 @@ def test_a_turn_by_mail_fetched_checked_sent_and_receipted(mail_game, key_pool):
     assert any(n.startswith("receipt checked and kept: entry 1") for n in answer["notes"]), answer["notes"]
     assert copy.log_path.read_bytes() == gd.log_path.read_bytes()
     assert (Path(os.environ["XDG_DATA_HOME"]) / "pbem" / "receipts" / copy.root.name).is_dir()
+    past = app.entries({"game": "club"})                        # the game so far, as red saw it
+    assert [e["index"] for e in past["entries"]] == [0, 1] and past["seen"] == [0, 1]
+    assert app.seen({"game": "club", "index": 1})["as_of"] == 1
     # the update holds public files only, byte for byte those of the public copy (which the leak
     # tests cover): the entry's own text, its signed move and .sig, the public view
     update = read_update(*public_update(gd, copy.root.name, 1, 1))
@@ -126,12 +130,15 @@ def test_a_forged_update_and_a_forged_receipt_are_refused_and_never_applied(mail
     name, real = public_update(gd, copy.root.name, 1, 1)
     forged = _rewrite(real, copy.root.name, lambda text: text.replace("draw: true", "stop: true"))
     assert forged != real
+    unbound = _rewrite(real, copy.root.name, lambda text: text, view_hash="0" * 64)   # the true entry, another view
     deliver_to_red(_forger_mail(copy.root.name, [(name, forged)] + _forged_receipt(gd, tmp_path / "forger")))
+    deliver_to_red(_forger_mail(copy.root.name, [(name, unbound)]))
     before = copy.log_path.read_bytes()
     fetched = fetch(game)
     shown = " | ".join(fetched.refused)
     assert f"refused: {name} in message" in shown and "does not check out" in shown, shown
     assert "refused: receipt:" in shown, shown
+    assert "its public view is not the one of entry 1" in shown, shown
     assert fetched.index == 0 and copy.log_path.read_bytes() == before          # never applied
     assert not list((Path(os.environ["XDG_DATA_HOME"]) / "pbem" / "receipts").rglob("*.yaml"))
     page = app.refresh({"game": "club"})
@@ -171,7 +178,7 @@ def _tar(members: list[tuple[str, bytes]]) -> bytes:
     return gzip.compress(raw.getvalue())
 
 
-def _rewrite(data: bytes, game_id: str, change) -> bytes:
+def _rewrite(data: bytes, game_id: str, change, view_hash: str | None = None) -> bytes:
     """The update with its entries' text changed and each entry's hash made again (a careful forger)."""
     from pbem.store.log import render_entry, seal, split_chunks
     members = {}
@@ -181,6 +188,9 @@ def _rewrite(data: bytes, game_id: str, change) -> bytes:
     chunks = split_chunks(change(members[f"{game_id}/log.yaml"].decode()))
     entries = [seal({k: v for k, v in c.entry.items() if k != "hash"}) for c in chunks]
     members[f"{game_id}/log.yaml"] = "".join(render_entry(e) for e in entries).encode()
+    view = json.loads(members[f"{game_id}/public/view.json"])
+    view["hash"] = view_hash or entries[-1]["hash"]           # the public view bound to the forged entry
+    members[f"{game_id}/public/view.json"] = json.dumps(view).encode()
     return _tar(sorted(members.items()))
 
 

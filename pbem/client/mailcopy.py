@@ -75,11 +75,28 @@ def apply(gd: GameDir, update: Received, player: str, player_key: str, name: str
         return Outcome(REFUSED, f"{name}: a game whose seat {player} is not your key: not taken")
     if top < 0 and moderator_key and not _same_key(header, moderator_key):
         return Outcome(REFUSED, f"{name}: a game whose moderator key is not the one you pinned: not taken")
+    view_problem = _view_binding(update, (theirs[-1].entry or {}).get("hash"))
+    if view_problem:
+        return Outcome(REFUSED, f"{name}: {view_problem}")
     problems = _audited(gd, text, update)
     if problems:
         return Outcome(REFUSED, f"{name}: does not check out ({problems[0]})")
     _write(gd, text, update, bool(fresh))
     return Outcome(APPLIED, f"{name}: entries {fresh[0].index if fresh else top} to {update.end} checked and added")
+
+
+def _view_binding(update: Received, end_hash: object) -> str:
+    """The public view must name the update's last entry and its hash ('' when it does); what it
+    shows is checked only by the replay once the seed is revealed (docs/playing.md)."""
+    raw = update.files.get("public/view.json")
+    if raw is None:
+        return "it holds no public view"
+    try:
+        view = json.loads(raw)
+        bound = (view["id"], view["index"], view["hash"]) == (update.game_id, update.end, end_hash)
+    except (ValueError, KeyError, TypeError):
+        bound = False
+    return "" if bound else f"its public view is not the one of entry {update.end}"
 
 
 def _view_index(gd: GameDir) -> int:
