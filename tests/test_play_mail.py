@@ -105,6 +105,8 @@ def test_a_turn_by_mail_fetched_checked_sent_and_receipted(mail_game, key_pool):
     past = app.entries({"game": "club"})                        # the game so far, as red saw it
     assert [e["index"] for e in past["entries"]] == [0, 1] and past["seen"] == [0, 1]
     assert app.seen({"game": "club", "index": 1})["as_of"] == 1
+    listed = CliRunner().invoke(main, ["play", "list"])
+    assert listed.exit_code == 0 and f"club: {copy.root.name} as red, log entry 1" in listed.output, listed.output
     # the update holds public files only, byte for byte those of the public copy (which the leak
     # tests cover): the entry's own text, its signed move and .sig, the public view
     update = read_update(*public_update(gd, copy.root.name, 1, 1))

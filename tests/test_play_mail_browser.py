@@ -29,7 +29,7 @@ from pbem.store.table import Table
 MAX_ROUNDS = 120
 
 
-@pytest.mark.slow(seconds=60)
+@pytest.mark.slow(seconds=25)
 def test_an_atlantis_game_by_mail_to_its_end_clicked_in_chromium(tmp_path, key_pool, dovecot, browser,
                                                                 monkeypatch):
     world = start_world(tmp_path, key_pool, dovecot, game="atlantis",
