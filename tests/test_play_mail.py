@@ -24,7 +24,8 @@ from pbem.client import config as settings
 from pbem.client.fetch import fetch
 from pbem.client.server import PlayApp
 from pbem.store.gamedir import GameDir
-from pbem.store.update import UpdateError, public_update, read_update
+from pbem.store.update import UpdateError, armoured_size, public_update, read_update, update_within
+from pbem.transport.mail.compose import attach_update
 from pbem.transport.mail.cycle import run_cycle, send_digests
 
 
@@ -166,6 +167,16 @@ def test_an_update_is_read_with_its_size_and_names_capped(tmp_path, mail_game):
             read_update(bad_name, _tar(members))
     with pytest.raises(UpdateError, match="more than"):
         read_update(name, gzip.compress(b"\0" * (17 * 2**20)))
+    # over its budget, an update stays out of the message (the player's program asks for the copy)
+    assert update_within(gd, game_id, 0, 0) == (name, data)
+    assert update_within(gd, game_id, 0, 0, budget=armoured_size(data) - 1) is None
+    assert update_within(gd, game_id, 1, 0) is None and public_update(gd, game_id, 0, 5) is None
+    msg = EmailMessage()
+    msg.set_content("x" * 1000)
+    assert not attach_update(msg, (name, data), limit=len(msg.as_bytes()) + 100)
+    assert not list(msg.iter_attachments())
+    assert attach_update(msg, (name, data))
+    assert [p.get_filename() for p in msg.iter_attachments()] == [name]
 
 
 # --- helpers -------------------------------------------------------------------------------------
