@@ -297,3 +297,16 @@ def test_a_maildir_mailbox_is_read_as_well(mail_game, key_pool, tmp_path):
     fetched = fetch(settings.load().game("local"))
     assert fetched.index == 0 and fetched.trusted and not fetched.refused
     assert sorted(p.name for p in (tmp_path / "Maildir" / "new").iterdir()) != []   # left as it was: unread
+
+
+def test_a_move_file_an_interrupted_fetch_left_is_removed_by_the_next(mail_game):
+    world, game = mail_game
+    send_digests(world.gd, world.config())
+    assert fetch(game).index == 0
+    copy = GameDir(game.folder)
+    stray = copy.moves_dir / "000001-red.yaml"        # written before the log, then the fetch stopped
+    copy.moves_dir.mkdir(exist_ok=True)
+    stray.write_text("format: pbem-move/1\n")
+    fetched = fetch(game)
+    assert not stray.exists() and fetched.trusted, fetched
+    assert "removed 000001-red.yaml (left by an interrupted fetch)" in fetched.notes
