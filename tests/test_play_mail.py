@@ -310,3 +310,34 @@ def test_a_move_file_an_interrupted_fetch_left_is_removed_by_the_next(mail_game)
     fetched = fetch(game)
     assert not stray.exists() and fetched.trusted, fetched
     assert "removed 000001-red.yaml (left by an interrupted fetch)" in fetched.notes
+
+
+def test_each_digest_carries_the_entries_since_the_last_update_sent_or_else_its_own(mail_game, monkeypatch):
+    """An update left out of one message (no room) comes with the next one, joined to that one's
+    entries; where the joined update has no room either, the new entries alone come, and the
+    player's program asks for the copy once."""
+    from pbem.transport.mail import cycle
+    world, game = mail_game
+    gd, cfg = world.gd, world.config()
+    room = {"entries": 1}                              # how many entries a message has room for, in this test
+    real = cycle.update_within
+
+    def update_within_room(gd_, game_id, start, end, budget=8_000):
+        return real(gd_, game_id, start, end, budget) if end - start < room["entries"] else None
+
+    monkeypatch.setattr(cycle, "update_within", update_within_room)
+
+    def updates_to(player):
+        return [p.get_filename() for r in world.router.log if r.rcpt_tos == [address(player)]
+                for p in r.msg.iter_attachments() if "-update-" in (p.get_filename() or "")]
+
+    send_digests(gd, cfg)
+    game_id = gd.entries()[0]["id"]
+    for seat, entries_room in [("red", 0), ("blue", 2), ("green", 0), ("red", 1)]:
+        room["entries"] = entries_room   # entry 1: no room; 2: room for 1-2; 3: none; 4: for 4 alone, not 3-4
+        raw, sig = move_files(gd, seat, world.keys[seat])
+        world.player_send(seat, attachment_message(seat, raw, sig))
+        assert run_cycle(gd, cfg).accepted == 1
+    assert updates_to("blue") == [f"{game_id}-update-{a}-{b}.tar.gz" for a, b in [(0, 0), (1, 2), (4, 4)]]
+    fetched = fetch(game)                              # red's copy came the same way: 0, then 1-2, then a gap
+    assert fetched.index == 2 and fetched.needs_copy and fetched.trusted, fetched

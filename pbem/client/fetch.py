@@ -9,7 +9,6 @@ a log cut back or rewritten later is caught by the receipts the player already h
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -65,12 +64,7 @@ def check(game: PlayedGame) -> Fetched:
     store = receiptstore.default_store(str(header.get("id", "")))
     kept = receiptstore.keep(header, [gd.root / "receipts"], store) if (gd.root / "receipts").is_dir() \
         else receiptstore.Kept(store)
-    held = receiptstore.stored_files(store)
-    if game.transport == "mail":     # a mail copy may lag its receipts: a receipt past its head waits for it
-        head = int(gd.entries()[-1]["index"])
-        ahead = [p for p in held if (m := re.match(r"entry-(\d+)", p.name)) and int(m.group(1)) > head]
-        held = [p for p in held if p not in ahead]
-    report = audit(gd, held if game.transport == "mail" else [store] if held else [])
+    report = audit(gd, [store] if receiptstore.stored_files(store) else [])
     fetched = Fetched(int(gd.entries()[-1]["index"]), list(report.problems), list(report.notes))
     fetched.problems += [f"receipt refused: {line}" for line in kept.refused]
     fetched.problems += [f"fork: {line}" for line in kept.forks]

@@ -185,7 +185,7 @@ def fetch_mail(game: PlayedGame, config_path: Path, opener: Callable[[bytes], by
     notes = [f"removed {name} (left by an interrupted fetch)" for name in removed] + found.notes
     waiting = _apply_updates(game, gd, found, refused, notes)
     _keep_secrets(game, gd, found, refused, notes, opener)
-    _keep_receipts(gd, found, refused, notes)
+    _keep_receipts(game, gd, found, refused, notes)
     held = {source for _u, _w, source in waiting}
     state.handled += [source for source, _raw in fresh if source not in held]
     state.refused += refused
@@ -265,26 +265,34 @@ def _keep_secrets(game: PlayedGame, gd: GameDir, found: Read, refused: list[str]
             notes.append(f"your secrets of entry {index} opened and checked")
 
 
-def _keep_receipts(gd: GameDir, found: Read, refused: list[str], notes: list[str]) -> None:
+def _keep_receipts(game: PlayedGame, gd: GameDir, found: Read, refused: list[str], notes: list[str]) -> None:
     """Check the moderator's receipts against the game's key and keep the good ones (``pbem receipt
-    keep``); a receipt the moderator did not sign is refused."""
-    if not found.receipts:
-        return
+    keep``); a receipt the moderator did not sign is refused.  A mail copy may lag its receipts (a
+    receipt comes at once, the entry with the player's next digest): a receipt is kept beside the
+    copy (``.pbem-play/receipts``) until the copy holds its entry, then in the player's receipt
+    store, which the audit checks the copy against."""
     if not gd.log_path.is_file():
-        notes.append("receipts wait for your copy of the game")
+        if found.receipts:
+            notes.append("receipts wait for your copy of the game")
         return
     header = gd.entries()[0]
-    with tempfile.TemporaryDirectory(prefix="pbem-receipts-") as tmp:
-        for n, (name, data, _what) in enumerate(found.receipts):
-            folder = Path(tmp) / str(n if not name.endswith(".sig") else _pair(found.receipts, n))
-            folder.mkdir(exist_ok=True)
-            (folder / name).write_bytes(data)
-        kept = receiptstore.keep(header, [Path(tmp)], receiptstore.default_store(str(header.get("id", ""))))
-    refused += [f"refused: receipt: {line.replace(tmp, '')}" for line in kept.refused]
-    refused += [f"fork: {line.replace(tmp, '')}" for line in kept.forks]
-    notes += [f"receipt checked and kept: {line.split(' -> ')[0]}" for line in kept.kept]
-    if kept.already and not kept.kept:
-        notes.append(f"receipt checked: {kept.already} already kept")
+    waiting = game.play_dir / "receipts"
+    if found.receipts:
+        with tempfile.TemporaryDirectory(prefix="pbem-receipts-") as tmp:
+            for n, (name, data, _what) in enumerate(found.receipts):
+                folder = Path(tmp) / str(n if not name.endswith(".sig") else _pair(found.receipts, n))
+                folder.mkdir(exist_ok=True)
+                (folder / name).write_bytes(data)
+            kept = receiptstore.keep(header, [Path(tmp)], waiting)
+        refused += [f"refused: receipt: {line.replace(tmp, '')}" for line in kept.refused]
+        refused += [f"fork: {line.replace(tmp, '')}" for line in kept.forks]
+        notes += [f"receipt checked and kept: {line.split(' -> ')[0]}" for line in kept.kept]
+    head = int(gd.entries()[-1]["index"])
+    due = [p for p in receiptstore.stored_files(waiting)
+           if (m := re.match(r"entry-(\d+)", p.name)) is not None and int(m.group(1)) <= head]
+    if due:
+        moved = receiptstore.keep(header, due, receiptstore.default_store(str(header.get("id", ""))))
+        refused += [f"fork: {line}" for line in moved.forks]
 
 
 def _pair(receipts: list[tuple[str, bytes, str]], n: int) -> int:
