@@ -341,3 +341,12 @@ def test_each_digest_carries_the_entries_since_the_last_update_sent_or_else_its_
     assert updates_to("blue") == [f"{game_id}-update-{a}-{b}.tar.gz" for a, b in [(0, 0), (1, 2), (4, 4)]]
     fetched = fetch(game)                              # red's copy came the same way: 0, then 1-2, then a gap
     assert fetched.index == 2 and fetched.needs_copy and fetched.trusted, fetched
+
+
+def test_a_password_in_the_settings_is_refused(mail_game):
+    _world, _game = mail_game
+    path = settings.config_path()
+    text = path.read_text()
+    path.write_text(text.replace("username:", "password: hunter2\n        username:", 1))
+    with pytest.raises(settings.PlayConfigError, match="a password never goes here; set PBEM_PLAY_"):
+        settings.load()
