@@ -350,3 +350,20 @@ def test_a_password_in_the_settings_is_refused(mail_game):
     path.write_text(text.replace("username:", "password: hunter2\n        username:", 1))
     with pytest.raises(settings.PlayConfigError, match="a password never goes here; set PBEM_PLAY_"):
         settings.load()
+
+
+def test_broken_mail_of_the_game_is_refused_one_line_each_and_blocks_nothing(mail_game):
+    world, game = mail_game
+    game_id = game.game_dir
+    red_user = game.mail.imap["username"]                                  # type: ignore[union-attr,index]
+    world.dovecot.deliver(red_user, _forger_mail(game_id, [(f"{game_id}-update-0-0.tar.gz", b"not gzip")]))
+    world.dovecot.deliver(red_user, _forger_mail(game_id, [(f"{game_id}-public.tar.gz",
+                                                            _tar([(f"{game_id}/../../evil", b"x")]))]))
+    world.dovecot.deliver(red_user, b"X-PBEM-Game: " + game_id.encode() + b"\r\nContent-Type: multipart/mixed\r\n\r\n\xff")
+    send_digests(world.gd, world.config())
+    fetched = fetch(game)
+    assert fetched.index == 0 and fetched.trusted, fetched
+    assert any("not a gzip file" in r for r in fetched.refused), fetched.refused
+    assert any("no file of a game's public copy" in r for r in fetched.refused), fetched.refused
+    assert all("\n" not in r for r in fetched.refused)
+    assert not (GameDir(game.folder).root.parent.parent / "evil").exists()
