@@ -20,6 +20,7 @@ from pbem.base.errors import PbemError
 from pbem.cli.group import main as pbem_main
 from pbem.crypto import agecrypt
 from pbem.pipeline.submit import submit
+from pbem.store.update import read_update
 from pbem.transport.mail.compose import email_html
 from pbem.transport.mail.cycle import run_cycle, send_digests
 from pbem.views.render.png import PNG_MAGIC, svg_size, svg_to_png
@@ -63,6 +64,7 @@ def test_send_gives_each_player_one_message_with_only_their_secrets(world):
     assert len(world.router.log) == len(PLAYERS)
     digest_txt = (world.gd.public_dir / "digest.txt").read_text()
     board_svg = (world.gd.public_dir / "board.svg").read_text()
+    game_id = world.gd.entries()[0]["id"]
     for player in PLAYERS:
         [received] = world.mail_to(player)
         assert received.rcpt_tos == [address(player)]           # the envelope: this player only
@@ -78,8 +80,13 @@ def test_send_gives_each_player_one_message_with_only_their_secrets(world):
                          ("multipart/related", None), ("text/html", None),
                          ("image/png", "board-entry0.png"),
                          ("application/octet-stream", f"{player}-entry0.age"),
-                         ("application/octet-stream", f"{player}-entry0.html.gz.age")]
+                         ("application/octet-stream", f"{player}-entry0.html.gz.age"),
+                         ("application/gzip", f"{game_id}-update-0-0.tar.gz")]
         parts = {t: p for t, _f, p in _parts(msg)}
+        # the public update: the whole public copy in the first digest (entry 0), byte for byte
+        update = read_update(f"{game_id}-update-0-0.tar.gz", parts["application/gzip"].get_content())
+        assert (update.start, update.end) == (0, 0) and update.log_text == world.gd.read_log_text()
+        assert update.files == {"public/view.json": (world.gd.public_dir / "view.json").read_bytes()}
         assert parts["text/plain"].get_content().replace("\r\n", "\n") == first + (
             ": the move template is below." if player == "red" else "") + "\n\n" + digest_txt
         html = parts["text/html"].get_content()

@@ -163,6 +163,8 @@ HOSTILE = [
      {"Sec-Fetch-Site": "cross-site"}),
     ("a same-site other port", "POST", "/api/step", {"game": "club", "actions": []}, "",
      {"Origin": "http://127.0.0.1:1"}),
+    ("a foreign page asking for the log", "POST", "/api/ask-log", {"game": "club"}, "",
+     {"Origin": "http://evil.example"}),
 ]
 
 

@@ -2,10 +2,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from pbem.base.errors import PbemError
+
+if TYPE_CHECKING:
+    from pbem.client.config import PlayedGame
 
 
 class PlayInitError(PbemError):
@@ -46,13 +50,14 @@ def play(ctx: click.Context, name: str | None, port: int, no_browser: bool, no_f
         if no_fetch:
             continue
         try:
-            fetched = fetch(game)
+            fetched = fetch(game, unlocked.opener(game.key))
         except PbemError as exc:
             click.echo(f"{game.name}: {exc}", err=True)
             continue
         app._checks[game.name] = fetched
-        click.echo(f"{game.name}: log entry {fetched.index}"
-                   + ("" if fetched.trusted else f"; CHECKS FAILED: {fetched.problems[0]}"))
+        click.echo(f"{game.name}: " + (f"log entry {fetched.index}" if fetched.index >= 0 else "no copy of the game yet")
+                   + ("" if fetched.trusted else f"; CHECKS FAILED: {fetched.problems[0]}")
+                   + (f"; REFUSED: {fetched.refused[-1]}" if fetched.refused else ""))
     server = PlayServer(app, port)
     click.echo(f"your games: {server.url}  (Ctrl-C stops)")
     if not no_browser:
@@ -67,26 +72,66 @@ def play(ctx: click.Context, name: str | None, port: int, no_browser: bool, no_f
 
 @play.command("init")
 @click.argument("name")
-@click.option("--clone", required=True, type=click.Path(path_type=Path),
-              help="your clone of the game's git repository")
-@click.option("--game-dir", required=True, help="the game's folder inside the clone (e.g. game1)")
+@click.option("--clone", type=click.Path(path_type=Path), help="git: your clone of the game's git repository")
+@click.option("--game-dir", help="git: the game's folder inside the clone (e.g. game1)")
 @click.option("--player", required=True, help="who you are in the game")
 @click.option("--key", required=True, type=click.Path(path_type=Path),
               help="your SSH private key (signs your moves and opens your secrets)")
-def init(name: str, clone: Path, game_dir: str, player: str, key: Path) -> None:
-    """Add a game you play in (a clone of its git repository) to your games.
+@click.option("--mail", "by_mail", is_flag=True, help="the game comes by e-mail (give the mail options below)")
+@click.option("--game-id", help="mail: the game's id (in the subject of its mail: [GAME_ID])")
+@click.option("--moderator", help="mail: the game's address (where moves go; its mail is read)")
+@click.option("--address", help="mail: your own address (the From: of your moves)")
+@click.option("--imap-host", help="mail: your IMAP server (or --maildir)")
+@click.option("--imap-port", type=click.IntRange(1, 65535), help="default: 993 for tls, 143 otherwise")
+@click.option("--imap-security", type=click.Choice(["tls", "starttls", "none"]), default="tls", show_default=True)
+@click.option("--imap-user", default="", help="your IMAP login (password: $PBEM_PLAY_IMAP_PASSWORD)")
+@click.option("--imap-folder", default="INBOX", show_default=True)
+@click.option("--imap-cafile", type=click.Path(path_type=Path), help="trust only this CA (your server's own)")
+@click.option("--maildir", type=click.Path(path_type=Path), help="mail: read this Maildir instead of IMAP")
+@click.option("--smtp-host", help="mail: your SMTP server")
+@click.option("--smtp-port", type=click.IntRange(1, 65535), help="default: 587 for starttls, 465 for tls")
+@click.option("--smtp-security", type=click.Choice(["starttls", "tls", "none"]), default="starttls", show_default=True)
+@click.option("--smtp-user", default="", help="your SMTP login (password: $PBEM_PLAY_SMTP_PASSWORD)")
+@click.option("--smtp-cafile", type=click.Path(path_type=Path), help="trust only this CA (your server's own)")
+@click.option("--moderator-key", default=None,
+              help="mail: the game's moderator public key (a .pub file or the key), if the moderator gave it: a copy "
+                   "whose header names another is never taken")
+@click.option("--copy", "copy_dir", type=click.Path(path_type=Path),
+              help="mail: where pbem keeps the game's public copy (default: $XDG_DATA_HOME/pbem/play/NAME)")
+def init(name: str, clone: Path | None, game_dir: str | None, player: str, key: Path, by_mail: bool,
+         game_id: str | None, moderator: str | None, address: str | None, imap_host: str | None,
+         imap_port: int | None, imap_security: str, imap_user: str, imap_folder: str, imap_cafile: Path | None,
+         maildir: Path | None, smtp_host: str | None, smtp_port: int | None, smtp_security: str, smtp_user: str,
+         smtp_cafile: Path | None, moderator_key: str | None, copy_dir: Path | None) -> None:
+    """Add a game you play in: a clone of its git repository, or (--mail) a game by e-mail.
 
     \b
     Example:  pbem play init club --clone ~/games/club --game-dir game1 --player red --key ~/.ssh/id_ed25519
+              pbem play init club8 --mail --game-id atlantis-c6c470935d --player red --key ~/.ssh/id_ed25519 \\
+                  --moderator gm@example.org --address alice@example.org \\
+                  --imap-host imap.example.org --imap-user alice --smtp-host smtp.example.org --smtp-user alice
     """
     from pbem.client import config as settings
+    config = settings.load()
+    if not settings.NAME.match(name):
+        raise PlayInitError(f"{name!r} cannot name a game here: use letters, digits, '.', '_', '-'")
+    if by_mail:
+        entry = _mail_entry(name, player, key, game_id, moderator, address, copy_dir,
+                            {"host": imap_host, "port": imap_port, "security": imap_security, "username": imap_user,
+                             "folder": imap_folder, "cafile": imap_cafile}, maildir,
+                            {"host": smtp_host, "port": smtp_port, "security": smtp_security, "username": smtp_user,
+                             "cafile": smtp_cafile}, config.path, moderator_key)
+        config.games[name] = entry
+        config.save()
+        click.echo(f"added {name}: {entry.game_dir} as {player}, by mail from {entry.mail.moderator if entry.mail else ''}; "
+                   f"its copy goes to {entry.folder}; settings in {config.path}")
+        return
+    if clone is None or game_dir is None:
+        raise PlayInitError("a git game needs --clone and --game-dir (a mail game: --mail and its options)")
     from pbem.crypto import keys
     from pbem.store.gamedir import GameDir
     from pbem.store.table import Table
     from pbem.transport.git.repo import Repo
-    config = settings.load()
-    if not settings.NAME.match(name):
-        raise PlayInitError(f"{name!r} cannot name a game here: use letters, digits, '.', '_', '-'")
     clone = Repo.discover(clone.expanduser()).root
     entry = settings.PlayedGame(name, "git", clone, Path(game_dir).as_posix(), player, key.expanduser().resolve())
     gd = GameDir(entry.folder)
@@ -104,6 +149,48 @@ def init(name: str, clone: Path, game_dir: str, player: str, key: Path) -> None:
     config.games[name] = entry
     config.save()
     click.echo(f"added {name}: {table.game_id} as {player}, from {entry.folder}; settings in {config.path}")
+
+
+def _mail_entry(name: str, player: str, key: Path, game_id: str | None, moderator: str | None,
+                address: str | None, copy_dir: Path | None, imap: dict[str, object], maildir: Path | None,
+                smtp: dict[str, object], config_path: Path, moderator_key: str | None = None) -> PlayedGame:
+    """A mail game's settings, checked (the servers as the moderator's are; no password in them)."""
+    import os
+
+    from pbem.client import config as settings
+    from pbem.crypto import keys
+    from pbem.store.gamedir import GAME_ID_RE, PLAYER_NAME_RE
+    missing = [opt for opt, value in (("--game-id", game_id), ("--moderator", moderator), ("--address", address),
+                                      ("--smtp-host", smtp["host"])) if not value]
+    if not imap["host"] and maildir is None:
+        missing.append("--imap-host (or --maildir)")
+    if missing:
+        raise PlayInitError(f"a mail game needs {', '.join(missing)}")
+    assert game_id is not None
+    if not GAME_ID_RE.match(game_id):
+        raise PlayInitError(f"{game_id!r} is not a game id (as in the subject of the game's mail: [GAME_ID])")
+    if not PLAYER_NAME_RE.match(player):
+        raise PlayInitError(f"{player!r} is not a player's name (lower-case letters and digits)")
+    keys.check_private_key_file(key.expanduser())
+    if copy_dir is None:
+        base = os.environ.get("XDG_DATA_HOME", "")
+        base = base if os.path.isabs(base) else os.path.join(os.path.expanduser("~"), ".local", "share")
+        copy_dir = Path(base) / "pbem" / "play" / name
+
+    def table(values: dict[str, object]) -> dict[str, object]:
+        return {k: (str(Path(str(v)).expanduser().resolve()) if k == "cafile" else v)
+                for k, v in values.items() if v not in (None, "")}
+    raw: dict[str, object] = {"moderator": moderator, "address": address, "smtp": table(smtp)}
+    if moderator_key:
+        pub = Path(moderator_key).expanduser()
+        raw["moderator_key"] = pub.read_text(encoding="utf-8").strip() if pub.is_file() else moderator_key
+    if maildir is not None:
+        raw["maildir"] = str(maildir.expanduser().resolve())
+    else:
+        raw["imap"] = table(imap)
+    mail = settings.mail_settings(config_path, f"{config_path}: game {name!r}", raw)
+    return settings.PlayedGame(name, "mail", copy_dir.expanduser().resolve(), game_id, player,
+                               key.expanduser().resolve(), mail)
 
 
 @play.command("list")

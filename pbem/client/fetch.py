@@ -10,9 +10,10 @@ a log cut back or rewritten later is caught by the receipts the player already h
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from pbem.base.errors import PbemError
-from pbem.client.config import PlayedGame
+from pbem.client.config import PlayedGame, config_path
 from pbem.pipeline.audit import audit
 from pbem.store import receiptstore
 from pbem.store.gamedir import GameDir
@@ -30,6 +31,8 @@ class Fetched:
     index: int                                        # the last log entry of the player's copy
     problems: list[str] = field(default_factory=list)   # the audit's findings: shown, never hidden
     notes: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)    # mail: what arrived and was refused (never applied)
+    needs_copy: bool = False                            # mail: the copy lacks entries (ask for `send log`)
 
     @property
     def trusted(self) -> bool:
@@ -68,6 +71,17 @@ def check(game: PlayedGame) -> Fetched:
     return fetched
 
 
-def fetch(game: PlayedGame) -> Fetched:
+def fetch(game: PlayedGame, opener: Callable[[bytes], bytes] | None = None) -> Fetched:
+    """Git: pull, then check.  Mail: read the mailbox, apply what checks out, then check."""
+    if game.transport == "mail":
+        from pbem.client.mailfetch import fetch_mail
+        refused, notes, needs_copy = fetch_mail(game, config_path(), opener)
+        if not GameDir(game.folder).log_path.is_file():
+            return Fetched(-1, [], notes + ["no copy of the game yet: it comes with the moderator's next digest, "
+                                            "or ask for it (send log)"], refused, True)
+        fetched = check(game)
+        fetched.notes = notes + fetched.notes
+        fetched.refused, fetched.needs_copy = refused, needs_copy
+        return fetched
     pull(game)
     return check(game)

@@ -51,8 +51,11 @@ def entry_lines(table: Table) -> list[dict[str, Any]]:
 
 
 def seen_views(game: PlayedGame, opener: Callable[[bytes], bytes] | None = None) -> dict[int, dict[str, Any]]:
-    """Every private view the player received, from the git history of their secrets file."""
+    """Every private view the player received, from the git history of their secrets file (a mail
+    game: from the secrets `pbem play` kept from each digest, with the public view of their entry)."""
     gd = GameDir(game.folder)
+    if game.transport == "mail":
+        return _mailed_views(game, gd, opener)
     repo = Repo.discover(game.clone)
     secrets_rel = repo.rel(gd.secrets_path(game.player))
     view_rel = repo.rel(gd.public_dir / "view.json")
@@ -79,3 +82,24 @@ def seen_views(game: PlayedGame, opener: Callable[[bytes], bytes] | None = None)
 
 def history(game: PlayedGame, table: Table, opener: Callable[[bytes], bytes] | None = None) -> History:
     return History(entry_lines(table), seen_views(game, opener), revealed_at(table.gd.entries()) is not None)
+
+
+def _mailed_views(game: PlayedGame, gd: GameDir, opener: Callable[[bytes], bytes] | None) -> dict[int, dict[str, Any]]:
+    seen: dict[int, dict[str, Any]] = {}
+    folder = game.play_dir / "secrets"
+    for path in sorted(folder.glob("entry-*.age")) if folder.is_dir() else []:
+        try:
+            raw = path.read_bytes()
+            plain = opener(raw) if opener is not None else agecrypt.decrypt(raw, game.key)
+            data = read_private_view(plain.decode("utf-8", errors="replace"))
+            if data.get("player") != game.player or not isinstance(data.get("index"), int):
+                continue
+            if "view" in data:
+                seen[data["index"]] = data["view"]
+            else:           # a patch on the public view of the same entry, kept when it came
+                public = json.loads((game.play_dir / "views" / f"entry-{data['index']:06d}.json").read_text())
+                if public.get("index") == data["index"]:
+                    seen[data["index"]] = apply_patch(public["view"], data["patch"])
+        except (PbemError, OSError, ValueError, KeyError, TypeError):
+            continue
+    return seen

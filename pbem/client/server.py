@@ -36,6 +36,7 @@ from pbem.base.errors import PbemError, one_line
 from pbem.client import fetch as fetching
 from pbem.client.config import PlayConfig, PlayedGame
 from pbem.client.history import History, history
+from pbem.client.mailsend import ask_for_log, send_move
 from pbem.client.send import send
 from pbem.client.session import board_svg, load_table, step
 from pbem.client.unlock import Unlocked
@@ -68,7 +69,7 @@ class PlayApp:
 
     config: PlayConfig
     token: str = field(default_factory=lambda: secrets.token_urlsafe(32))
-    fetch: Callable[[PlayedGame], fetching.Fetched] = fetching.fetch
+    fetch: Callable[..., fetching.Fetched] = fetching.fetch
     unlocked: Unlocked = field(default_factory=Unlocked)      # keys a passphrase opened (pbem.client.unlock)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _tables: dict[str, Loaded] = field(default_factory=dict)
@@ -101,9 +102,13 @@ class PlayApp:
                 checked = self.checked(game)
                 rows.append({"name": game.name, "player": game.player, "game": held.table.game_id,
                              "index": held.table.last["index"], "waiting_for": waiting,
-                             "your_turn": game.player in waiting, "problems": checked.problems})
+                             "your_turn": game.player in waiting, "problems": checked.problems + checked.refused,
+                             "needs_copy": checked.needs_copy})
             except PbemError as exc:
-                rows.append({"name": game.name, "player": game.player, "error": str(exc)})
+                if game.transport == "mail" and not GameDir(game.folder).log_path.is_file():
+                    exc = PbemError("no copy of the game yet: it comes with the moderator's next digest, or ask for it")
+                rows.append({"name": game.name, "player": game.player, "error": str(exc),
+                             "needs_copy": game.transport == "mail"})
         return {"games": rows, "version": __version__}
 
     def step(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -118,14 +123,25 @@ class PlayApp:
             raise RequestError(f"game {game.name} failed its checks ({checked.problems[0]}); nothing is sent "
                                "on a copy that does not check out")
         held = self.table(game)
+        if game.transport == "mail":
+            sent = send_move(game, held.table, actions, self.unlocked.signer(game.key))
+            return {"sent": sent.name, "index": sent.index, "message": sent.commit, "by": "mail"}
         sent = send(game, held.table, actions, self.unlocked.signer(game.key))
-        return {"sent": sent.name, "index": sent.index, "commit": sent.commit}
+        return {"sent": sent.name, "index": sent.index, "commit": sent.commit, "by": "git"}
 
     def refresh(self, body: dict[str, Any]) -> dict[str, Any]:
         game = self._game(body)
-        fetched = self.fetch(game)
+        fetched = self.fetch(game, self.unlocked.opener(game.key))
         self._checks[game.name] = fetched
-        return {"index": fetched.index, "problems": fetched.problems, "notes": fetched.notes}
+        return {"index": fetched.index, "problems": fetched.problems + fetched.refused, "notes": fetched.notes,
+                "needs_copy": fetched.needs_copy}
+
+    def ask_log(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Mail `send log` to the moderator: the player pressed the button for it."""
+        game = self._game(body)
+        if game.transport != "mail":
+            raise RequestError(f"game {game.name} is played through git: `git pull` brings the whole copy")
+        return {"asked": ask_for_log(game)}
 
     def history(self, game: PlayedGame) -> History:
         held = self.table(game)
@@ -189,7 +205,7 @@ def _depth(value: Any, level: int = 0) -> int:
 def make_handler(app: PlayApp, port_of: Callable[[], int]) -> type[BaseHTTPRequestHandler]:
     routes: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
         "/api/step": app.step, "/api/send": app.send, "/api/fetch": app.refresh,
-        "/api/history": app.entries, "/api/seen": app.seen,
+        "/api/history": app.entries, "/api/seen": app.seen, "/api/ask-log": app.ask_log,
     }
 
     class Handler(BaseHTTPRequestHandler):

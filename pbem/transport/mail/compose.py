@@ -12,6 +12,8 @@ folder, one message per player::
       application/octet-stream PLAYER-entryN.age (attachment: that player's own digest as text, with secrets)
       application/octet-stream PLAYER-entryN.html.gz.age (attachment: the same as an HTML page with their
                                private board, gzipped: age -d -i KEY FILE | gunzip > page.html)
+      application/gzip         GAME_ID-update-N-M.tar.gz (the public entries since the player's last
+                               digest, for `pbem play`: pbem.store.update; left out above its budget)
 
 No separate SVG attachment: the HTML page in ``PLAYER-entryN.html.gz.age`` holds the board as
 SVG (zoom and print it from a browser), and the PNG shows it in the mail itself.  A digest
@@ -136,10 +138,12 @@ def status_line(turn: Turn, player: str) -> str:
 
 def compose_digest(parts: DigestParts, secrets: bytes, player: str, to: str, sender: str,
                    reply_to: str, domain: str, thread: Thread | None = None,
-                   bundle: tuple[str, bytes] | None = None, secrets_html: bytes | None = None) -> EmailMessage:
+                   bundle: tuple[str, bytes] | None = None, secrets_html: bytes | None = None,
+                   update: tuple[str, bytes] | None = None) -> EmailMessage:
     """One player's digest message: public digest plus that player's own encrypted digest
     (text, and the HTML page with their private board when ``secrets_html`` is given), and,
-    when given, the public copy of the game as ``bundle``: its file name and bytes."""
+    when given, the public copy of the game as ``bundle`` and the public update since the
+    player's last digest as ``update`` (:mod:`pbem.store.update`): each its file name and bytes."""
     turn = parts.turn
     msg = EmailMessage()
     msg["From"] = sender
@@ -170,7 +174,23 @@ def compose_digest(parts: DigestParts, secrets: bytes, player: str, to: str, sen
         attach_armored(msg, secrets_html, f"{player}-entry{turn.index}.html.gz.age")
     if bundle is not None:
         msg.add_attachment(bundle[1], "application", "gzip", filename=bundle[0])
+    if update is not None:
+        attach_update(msg, update)
     return msg
+
+
+#: a digest message with its public update stays below this (docs/email.md: under 100 KB)
+MAIL_BYTES = 99_000
+
+
+def attach_update(msg: EmailMessage, update: tuple[str, bytes], limit: int = MAIL_BYTES) -> bool:
+    """Attach the public update (name, bytes) when the message stays under ``limit`` bytes with it;
+    else leave it out (the player's program then asks for the public copy)."""
+    from pbem.store.update import armoured_size
+    if len(msg.as_bytes()) + armoured_size(update[1]) + 300 > limit:    # 300: the part's headers
+        return False
+    msg.add_attachment(update[1], "application", "gzip", filename=update[0])
+    return True
 
 
 def attach_armored(msg: EmailMessage, data: bytes, filename: str) -> None:

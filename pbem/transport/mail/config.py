@@ -252,6 +252,19 @@ def _build(path: Path, data: dict[str, Any]) -> MailConfig:
     return MailConfig(path, sender, reply_to, players, smtp, imap, maildir, **choices)
 
 
+def server_settings(path: Path, name: str, table: Any) -> Server:
+    """An ``smtp`` or ``imap`` table of settings (the keys above) as a :class:`Server` (an
+    :class:`ImapServer` for ``imap``), checked as the moderator's are: the player's own mail
+    settings (``pbem play``) use it."""
+    if name == "imap":
+        table = _section(path, "imap", table)
+        _no_unknown(path, "imap.", table, IMAP_KEYS)
+        base = _server(path, "imap", table, IMAP_PORTS, "tls")
+        return ImapServer(**{f: getattr(base, f) for f in base.__dataclass_fields__},
+                          folder=str(table.get("folder") or "INBOX"), done_folder="")
+    return _server(path, "smtp", table, SMTP_PORTS, "starttls")
+
+
 def _section(path: Path, name: str, value: Any) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise MailConfigError(f"{path}: [{name}] must be a table of settings")

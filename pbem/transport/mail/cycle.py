@@ -30,7 +30,8 @@ from pbem.pipeline.repair import open_game
 from pbem.pipeline.submit import Receipt, committed_receipt, receipt_from_log, submit
 from pbem.store.bundle import bundle_name, public_bundle
 from pbem.store.gamedir import GameDir
-from pbem.transport.mail.compose import DigestParts, Thread, Turn, compose_digest, compose_reply
+from pbem.store.update import update_within
+from pbem.transport.mail.compose import DigestParts, Thread, Turn, attach_update, compose_digest, compose_reply
 from pbem.transport.mail.config import MailConfig
 from pbem.transport.mail.imap import MAX_MESSAGE, ImapInbox, Inbox, Incoming, MailFetchError, MaildirInbox
 from pbem.transport.mail.intake import FoundMove, Intake, choose, find_moves, is_automatic
@@ -446,11 +447,28 @@ def _send(gd: GameDir, cfg: MailConfig, players: Sequence[str], only_changed: bo
             msg = compose_digest(parts, secrets[player], player, cfg.players[player], cfg.sender,
                                  cfg.reply_to, cfg.domain, Thread(*thread) if thread else None, bundle,
                                  pages.get(player))
+            covered = bundle is not None or _attach_update(gd, msg, turn, state, player)
             outbox.send(msg, cfg.players[player])
-            state.mark(player, turn.index, turn.entry_hash, str(msg["Message-ID"]), time.time())
+            state.mark(player, turn.index, turn.entry_hash, str(msg["Message-ID"]), time.time(),
+                       turn.index if covered else None)
             report.sent += 1
             report.add(f"sent the digest of log entry {turn.index} to {player} ({parseaddr(cfg.players[player])[1]})")
     return report
+
+
+def _attach_update(gd: GameDir, msg: EmailMessage, turn: Turn, state: SentState, player: str) -> bool:
+    """The public update for the player's copy (pbem.store.update): the entries since the last
+    update they were sent (all of them in the first digest), or where that has no room, the
+    entries since their last digest only (their program then asks for the copy once, `send log`,
+    and the updates after it are small again).  True when one went in."""
+    starts = [state.update_from(player)]
+    if state.thread(player) is not None and state.last_index(player) + 1 != starts[0]:
+        starts.append(state.last_index(player) + 1)
+    for start in starts:
+        update = update_within(gd, turn.game_id, start, turn.index)
+        if update is not None and attach_update(msg, update):
+            return True
+    return False
 
 
 DAY = 86400.0

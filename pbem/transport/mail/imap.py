@@ -79,6 +79,7 @@ def _imap_reason(exc: BaseException) -> str:
 @dataclass
 class ImapInbox:
     server: ImapServer
+    search: tuple[str, ...] = ("ALL",)      # the IMAP SEARCH criteria of the messages read
     _conn: imaplib.IMAP4 | None = field(default=None, init=False, repr=False)
     _validity: str = field(default="", init=False)
 
@@ -129,7 +130,7 @@ class ImapInbox:
     def fetch(self, known: set[str]) -> list[Incoming]:
         conn = self._require()
         try:
-            _typ, data = conn.uid("SEARCH", "ALL")
+            _typ, data = conn.uid("SEARCH", *self.search)
             uids = [u.decode() for u in (data[0] or b"").split()]
             out = []
             for order, uid in enumerate(sorted(uids, key=int)):

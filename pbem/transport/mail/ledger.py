@@ -159,10 +159,22 @@ class SentState:
         """When the last digest went to ``player`` (the moderator's private clock; 0: never)."""
         return float(self.players.get(player, {}).get("at", 0))
 
-    def mark(self, player: str, index: int, entry_hash: str, message_id: str, at: float = 0) -> None:
+    def update_from(self, player: str) -> int:
+        """The first entry the player's next public update starts at: after the last entry an
+        update they were sent covered (0 before their first digest: the whole copy)."""
+        record = self.players.get(player, {})
+        if not record.get("message_id"):
+            return 0
+        return int(record.get("update_to", record.get("index", -1))) + 1
+
+    def mark(self, player: str, index: int, entry_hash: str, message_id: str, at: float = 0,
+             update_to: int | None = None) -> None:
+        """``update_to``: the last entry the message's public update covered (None: it had none)."""
         thread = self.thread(player)
+        before = self.players.get(player, {})
+        covered = update_to if update_to is not None else before.get("update_to", before.get("index", -1))
         self.players[player] = {"index": index, "hash": entry_hash, "message_id": message_id,
-                                "thread": thread[0] if thread else message_id, "at": at}
+                                "thread": thread[0] if thread else message_id, "at": at, "update_to": covered}
         _write_json(self.path, {"format": "pbem-mail-sent/1", "players": self.players})
 
 
