@@ -26,7 +26,7 @@ from pbem.store.movefile import MoveFile, render_move
 from pbem.store.missedturns import rules_of
 from pbem.store.table import Table
 from pbem.views.boardmoves import BoardHistory, mark_moves
-from pbem.views.render.digest import DigestContext, render_digest
+from pbem.views.render.digest import DigestContext, render_digest, render_secrets
 from pbem.views.render.hexmap_svg import render_svg
 from pbem.views.render.hexmap_text import render_text
 from pbem.views.render.scriptdata import script_json
@@ -44,6 +44,9 @@ MESSAGE_BYTES = 96_000
 #: the board picture in a message (a PNG of about 45 KB at most) and the message's headers and part
 #: boundaries (about 3 KB)
 PICTURE_BYTES = 47_500
+#: a small public-update attachment that `pbem play`'s mail path adds to a digest message (issue 22):
+#: kept free in every message's budget
+UPDATE_BYTES = 8_000
 #: an encrypted file in a mail: ASCII armour (a third more) and line ends
 ARMOUR = 1.4
 
@@ -222,14 +225,13 @@ def player_plaintexts(table: Table, player: str, history: BoardHistory | None = 
     encrypted (:func:`seal_bytes`), so that it fits in a mail beside the board picture."""
     from pbem.views.clickpage import MAIL_CAPS, smaller
     ctx = digest_context(table, player, history=history, drawings=drawings, clicks=MAIL_CAPS)
-    text = (render_digest(ctx, "text") + private_view_block(table, player)).encode()
+    text = player_text(table, player, ctx)
     html = render_digest(ctx, "html").encode()
     # the page fits in a digest message however the game is played: it is made from the log alone
     # (mail settings are the moderator's private files, and an audit must make the same page)
     public = public_message_bytes(table, history) if ctx.click is not None else 0
     while public and ctx.click is not None:       # the page with the panel must fit in the digest message
-        private = ARMOUR * (len(text) + len(seal_bytes(HTML_SUFFIX, html)))
-        over = int(public + PICTURE_BYTES + private - MESSAGE_BYTES)
+        over = message_over(public, text, html)
         if over <= 0:
             break
         click = smaller(table, ctx.click, int(over / ARMOUR) + 1)
@@ -237,6 +239,23 @@ def player_plaintexts(table: Table, player: str, history: BoardHistory | None = 
         ctx = replace(ctx, click=click, click_left_out=click is None)
         html = page if page is not None else render_digest(ctx, "html").encode()
     return {".age": text, HTML_SUFFIX: html}
+
+
+def message_over(public: int, text: bytes, html: bytes) -> int:
+    """How many bytes a digest message with these public parts (``public``: :func:`public_message_bytes`)
+    and this player's text secrets and page would be over :data:`MESSAGE_BYTES` (<= 0: it fits)."""
+    private = ARMOUR * (len(text) + len(seal_bytes(HTML_SUFFIX, html)))
+    return int(public + PICTURE_BYTES + UPDATE_BYTES + private - MESSAGE_BYTES)
+
+
+def page_budget(table: Table, player: str, history: BoardHistory | None = None) -> int:
+    """The bytes to spare in ``player``'s digest message with their page as first made (the game's
+    own turn model, before :func:`pbem.views.clickpage.smaller`); negative: by how much it misses.
+    (For the figures: benchmarks/message_sizes.py.)"""
+    from pbem.views.clickpage import MAIL_CAPS
+    ctx = digest_context(table, player, history=history, clicks=MAIL_CAPS)
+    text = player_text(table, player, ctx)
+    return -message_over(public_message_bytes(table, history), text, render_digest(ctx, "html").encode())
 
 
 def with_other_choices(html: bytes, page: ClickPage, other: ClickPage | None) -> bytes | None:
@@ -261,12 +280,23 @@ def public_message_bytes(table: Table, history: BoardHistory | None) -> int:
     return len(render_digest(ctx, "text").encode()) + len(render_digest(replace(ctx, board_text=""), "html").encode())
 
 
+def player_text(table: Table, player: str, ctx: DigestContext) -> bytes:
+    """The plaintext of secrets/PLAYER.age, from the player's digest context: only what is theirs
+    (templates/secrets.txt.j2): their secrets, their move template, what they alone saw, the parts
+    of their view the public's lacks, and their view for `pbem turn` (the view block at the end).
+    The board, the public events and who is waiting travel once, in the digest message's body."""
+    game = table.game
+    public_sections = game.sections(game.view(table.state, None))
+    own = replace(ctx, events=[f"{readable_line(game.describe_event(ev), ev)}" for ev in table.private.get(player, [])],
+                  sections=[s for s in ctx.sections if s not in public_sections], board_text="", board_svg="",
+                  click=None)
+    return (render_secrets(own) + private_view_block(table, player)).encode()
+
+
 def player_plaintext(table: Table, player: str) -> bytes:
-    """The plaintext of secrets/PLAYER.age: that player's own digest with their secrets, and
-    their view for `pbem turn` (the view block at the end).  (The text never has the
+    """The plaintext of secrets/PLAYER.age (:func:`player_text`).  (The text never has the
     click-to-move panel, so its choices are not computed here.)"""
-    ctx = digest_context(table, player)
-    return (render_digest(ctx, "text") + private_view_block(table, player)).encode()
+    return player_text(table, player, digest_context(table, player, with_svg=False))
 
 
 VIEW_BEGIN, VIEW_END = "----- BEGIN view -----", "----- END view -----"
