@@ -88,6 +88,14 @@ def email_html(page: str, cid: str, size: tuple[int, int] | None, alt: str) -> s
     return _TEXT_MAP.sub("", _ANY_SVG.sub("", page))
 
 
+def _with_preface(page: str, preface: str) -> str:
+    """The page with ``preface``'s paragraphs first in its body."""
+    paras = "".join(f"<p><strong>{html.escape(p.strip())}</strong></p>\n" if k == 0 else f"<p>{html.escape(p.strip())}</p>\n"
+                    for k, p in enumerate(preface.strip().split("\n\n")))
+    at = page.find(">", page.find("<body")) + 1 if "<body" in page else 0
+    return page[:at] + "\n" + paras + page[at:]
+
+
 # --- digest messages ----------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -136,30 +144,35 @@ def status_line(turn: Turn, player: str) -> str:
 
 def compose_digest(parts: DigestParts, secrets: bytes, player: str, to: str, sender: str,
                    reply_to: str, domain: str, thread: Thread | None = None,
-                   bundle: tuple[str, bytes] | None = None, secrets_html: bytes | None = None) -> EmailMessage:
+                   bundle: tuple[str, bytes] | None = None, secrets_html: bytes | None = None,
+                   preface: str = "") -> EmailMessage:
     """One player's digest message: public digest plus that player's own encrypted digest
     (text, and the HTML page with their private board when ``secrets_html`` is given), and,
-    when given, the public copy of the game as ``bundle``: its file name and bytes."""
+    when given, the public copy of the game as ``bundle``: its file name and bytes.
+    ``preface``: paragraphs before the status line (a reminder's; its subject is then a reply's)."""
     turn = parts.turn
     msg = EmailMessage()
     msg["From"] = sender
     msg["To"] = to
     if reply_to:
         msg["Reply-To"] = reply_to
-    msg["Subject"] = game_subject(turn.game_id, turn.title)
+    msg["Subject"] = ("Re: " if preface else "") + game_subject(turn.game_id, turn.title)
     msg["Date"] = formatdate(localtime=True)
-    msg["Message-ID"] = make_msgid(f"{turn.game_id}.{turn.index}.{player}", domain=domain)
+    msg["Message-ID"] = make_msgid(f"{turn.game_id}.{turn.index}.{player}" + (".reminder" if preface else ""),
+                                   domain=domain)
     if thread is not None:
         thread.headers(msg)
     msg[HEADER_GAME] = turn.game_id
     msg[HEADER_ENTRY] = str(turn.index)
     msg[HEADER_STATUS] = "over" if turn.over else "your-move" if player in turn.pending else "waiting"
     msg["Auto-Submitted"] = "auto-generated"
-    msg.set_content(status_line(turn, player) + "\n\n" + parts.text)
+    msg.set_content((preface.rstrip("\n") + "\n\n" if preface else "") + status_line(turn, player) + "\n\n" + parts.text)
     cid = make_msgid(f"board.{turn.index}", domain=domain)
     alt = f"{turn.title} board after log entry {turn.index} (the text map is in the plain-text part)"
-    msg.add_alternative(email_html(parts.html, cid[1:-1], svg_size(parts.svg) if parts.svg else None, alt),
-                        subtype="html")
+    page = email_html(parts.html, cid[1:-1], svg_size(parts.svg) if parts.svg else None, alt)
+    if preface:
+        page = _with_preface(page, preface)
+    msg.add_alternative(page, subtype="html")
     if parts.png:               # (a game without a board sends its page without a picture)
         html_part = msg.get_body(("html",))
         assert isinstance(html_part, EmailMessage)
