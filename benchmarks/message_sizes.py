@@ -41,7 +41,7 @@ from pbem.transport.mail.compose import DigestParts, Turn, compose_digest
 from pbem.views.boardmoves import BoardHistory
 from pbem.views.outputs import (HTML_SUFFIX, MESSAGE_BYTES, UPDATE_BYTES, message_over, page_budget, player_plaintexts,
                                public_message_bytes, public_outputs, seal_bytes)
-from pbem.views.render.png import mail_png
+from pbem.views.render.png import mail_png, picture_bytes
 
 NAMES = ["red", "blue", "green", "yellow", "black", "white"]
 #: (label, game, options): Atlantis also with its mini-expansions
@@ -75,6 +75,7 @@ class Sample:
     model: str                # the panel's model: the family, "graph", or "" (no panel)
     family_over: int          # bytes the page with the game's own model was over the budget (<= 0: fitted)
     estimate: int             # the message as the budget counts it (without the room kept for an update)
+    png_reserve: int          # what the budget counted for the picture (picture_bytes)
 
 
 @dataclass
@@ -98,6 +99,7 @@ class GameFigures:
             "family_missed": len(missed), "family_missed_by_max": max(missed, default=0),
             "family_missed_by_median": int(statistics.median(missed)) if missed else 0,
             "estimate_minus_sent_min": min((x.estimate - x.total for x in s), default=0),
+            "png_reserve_minus_sent_min": min((x.png_reserve - x.parts.get("png", 0) for x in s), default=0),
         }
 
 
@@ -115,7 +117,7 @@ def part_sizes(msg: EmailMessage) -> dict[str, int]:
     return out
 
 
-def message(table: Table, player: str) -> tuple[EmailMessage, str, int, int]:
+def message(table: Table, player: str) -> tuple[EmailMessage, str, int, int, int]:
     history = BoardHistory.for_viewers(table, [None, player])
     public = public_outputs(table, history)
     budget = page_budget(table, player, history)
@@ -135,7 +137,7 @@ def message(table: Table, player: str) -> tuple[EmailMessage, str, int, int]:
                          secrets_html=agecrypt.encrypt(seal_bytes(HTML_SUFFIX, plain[HTML_SUFFIX]), recipients))
     estimate = message_over(public_message_bytes(table, history), plain[".age"], plain[HTML_SUFFIX]) \
         + MESSAGE_BYTES - UPDATE_BYTES
-    return msg, model, budget, estimate
+    return msg, model, budget, estimate, picture_bytes(svg)
 
 
 def play(root: Path, label: str, game_name: str, options: dict[str, str], n: int, every: int,
@@ -154,10 +156,10 @@ def play(root: Path, label: str, game_name: str, options: dict[str, str], n: int
     while (player := next_to_move(table)) is not None and table.last["index"] < limit:
         if decisions % every == 0:
             for p in dict.fromkeys(d.player for d in table.game.pending(table.state)):
-                msg, model, budget, estimate = message(table, p)
+                msg, model, budget, estimate, reserve = message(table, p)
                 sizes = part_sizes(msg)
                 figures.samples.append(Sample(table.last["index"], p, sizes, len(msg.as_bytes()), model, -budget,
-                                              estimate))
+                                              estimate, reserve))
         decisions += 1
         index = table.last["index"]
         move = bot_move_file(table, player, Rng(b"sizes-bot", f"{index}/{player}"))

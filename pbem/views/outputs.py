@@ -41,9 +41,9 @@ HTML_SUFFIX = ".html.gz.age"   # secrets/PLAYER.html.gz.age: the player's own di
 #: a digest message as mailed, at most (docs/email.md: under 100 KB, with room to spare); the
 #: player's page gives up click-to-move choices to fit, then its click-to-move panel
 MESSAGE_BYTES = 96_000
-#: the board picture in a message (a PNG of about 45 KB at most) and the message's headers and part
-#: boundaries (about 3 KB)
-PICTURE_BYTES = 47_500
+#: the message's headers and part boundaries, about (the board picture is counted from the board's
+#: size: pbem.views.render.png.picture_bytes; the player's page and text secrets as they are)
+HEADER_BYTES = 3_000
 #: a small public-update attachment that `pbem play`'s mail path adds to a digest message (issue 22):
 #: kept free in every message's budget
 UPDATE_BYTES = 8_000
@@ -229,7 +229,7 @@ def player_plaintexts(table: Table, player: str, history: BoardHistory | None = 
     html = render_digest(ctx, "html").encode()
     # the page fits in a digest message however the game is played: it is made from the log alone
     # (mail settings are the moderator's private files, and an audit must make the same page)
-    public = public_message_bytes(table, history) if ctx.click is not None else 0
+    public = public_message_bytes(table, history, drawings) if ctx.click is not None else 0
     while public and ctx.click is not None:       # the page with the panel must fit in the digest message
         over = message_over(public, text, html)
         if over <= 0:
@@ -245,7 +245,7 @@ def message_over(public: int, text: bytes, html: bytes) -> int:
     """How many bytes a digest message with these public parts (``public``: :func:`public_message_bytes`)
     and this player's text secrets and page would be over :data:`MESSAGE_BYTES` (<= 0: it fits)."""
     private = ARMOUR * (len(text) + len(seal_bytes(HTML_SUFFIX, html)))
-    return int(public + PICTURE_BYTES + UPDATE_BYTES + private - MESSAGE_BYTES)
+    return int(public + HEADER_BYTES + UPDATE_BYTES + private - MESSAGE_BYTES)
 
 
 def page_budget(table: Table, player: str, history: BoardHistory | None = None) -> int:
@@ -272,12 +272,15 @@ def with_other_choices(html: bytes, page: ClickPage, other: ClickPage | None) ->
     return html.replace(old, str(script_json(other.data)).encode())
 
 
-def public_message_bytes(table: Table, history: BoardHistory | None) -> int:
-    """About what the public parts of a digest message take: the text digest and the HTML one
-    without its board (the mail shows the picture instead) nor its text map.  (What moved is
-    marked only when ``history`` has it: a few bytes.)"""
-    ctx = digest_context(table, None, with_svg=False, history=history or BoardHistory(table, []))
-    return len(render_digest(ctx, "text").encode()) + len(render_digest(replace(ctx, board_text=""), "html").encode())
+def public_message_bytes(table: Table, history: BoardHistory | None, drawings: BoardDrawings | None = None) -> int:
+    """About what the public parts of the digest message of a player with a decision take: the
+    text digest, the HTML one without its board nor its text map, and the board's picture at its
+    size in that message (:func:`pbem.views.render.png.picture_bytes`).  (What moved is marked only
+    when ``history`` has it: a few bytes.)"""
+    from pbem.views.render.png import picture_bytes
+    ctx = digest_context(table, None, history=history or BoardHistory(table, []), drawings=drawings)
+    return (len(render_digest(replace(ctx, board_svg=""), "text").encode())
+            + len(render_digest(replace(ctx, board_text="", board_svg=""), "html").encode()) + picture_bytes(ctx.board_svg))
 
 
 def player_text(table: Table, player: str, ctx: DigestContext) -> bytes:

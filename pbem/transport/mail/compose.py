@@ -8,8 +8,10 @@ folder, one message per player::
         text/plain             public/digest.txt
         multipart/related
           text/html            public/digest.html, inline SVG replaced by <img src="cid:...">
-          image/png            the public board (Content-ID, inline; a small palette PNG)
-      application/octet-stream PLAYER-entryN.age (attachment: that player's own digest as text, with secrets)
+          image/png            the public board (Content-ID, inline; a small palette PNG; smaller, a
+                               glance, for a player with a decision: their page has the board)
+      application/octet-stream PLAYER-entryN.age (attachment: only what is that player's own: their secrets,
+                               their move template, their view for `pbem turn`)
       application/octet-stream PLAYER-entryN.html.gz.age (attachment: the same as an HTML page with their
                                private board, gzipped: age -d -i KEY FILE | gunzip > page.html)
 
@@ -23,13 +25,14 @@ import html
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from typing import Any
 
 from pbem.base.errors import PbemError
 from pbem.store.gamedir import GameDir
-from pbem.views.render.png import mail_png, svg_size
+from pbem.views.render.png import MOVER_ZOOM, mail_png, mover_png, svg_size
 
 HEADER_GAME = "X-PBEM-Game"
 HEADER_ENTRY = "X-PBEM-Entry"
@@ -115,6 +118,19 @@ class DigestParts:
         return cls(Turn.read(gd), (public / "digest.txt").read_text(encoding="utf-8"),
                    (public / "digest.html").read_text(encoding="utf-8"), svg, mail_png(svg) if svg else b"")
 
+    @cached_property
+    def mover_png(self) -> bytes:
+        """The board in the message of a player with a decision: a glance (MOVER_ZOOM); their page
+        has the whole board, and the message's bytes go to its panel (docs/email.md)."""
+        return mover_png(self.svg) if self.svg and self.png else b""
+
+    def picture(self, mover: bool) -> tuple[bytes, tuple[int, int] | None]:
+        """The board picture of a message and the size it is shown at."""
+        size = svg_size(self.svg) if self.svg else None
+        if not mover:
+            return self.png, size
+        return self.mover_png, None if size is None else (round(size[0] * MOVER_ZOOM), round(size[1] * MOVER_ZOOM))
+
 
 @dataclass(frozen=True)
 class Thread:
@@ -166,17 +182,18 @@ def compose_digest(parts: DigestParts, secrets: bytes, player: str, to: str, sen
     msg[HEADER_ENTRY] = str(turn.index)
     msg[HEADER_STATUS] = "over" if turn.over else "your-move" if player in turn.pending else "waiting"
     msg["Auto-Submitted"] = "auto-generated"
+    png, size = parts.picture(player in turn.pending and not turn.over)
     msg.set_content((preface.rstrip("\n") + "\n\n" if preface else "") + status_line(turn, player) + "\n\n" + parts.text)
     cid = make_msgid(f"board.{turn.index}", domain=domain)
     alt = f"{turn.title} board after log entry {turn.index} (the text map is in the plain-text part)"
-    page = email_html(parts.html, cid[1:-1], svg_size(parts.svg) if parts.svg else None, alt)
+    page = email_html(parts.html, cid[1:-1], size, alt)
     if preface:
         page = _with_preface(page, preface)
     msg.add_alternative(page, subtype="html")
-    if parts.png:               # (a game without a board sends its page without a picture)
+    if png:                     # (a game without a board sends its page without a picture)
         html_part = msg.get_body(("html",))
         assert isinstance(html_part, EmailMessage)
-        html_part.add_related(parts.png, "image", "png", cid=cid, filename=f"board-entry{turn.index}.png",
+        html_part.add_related(png, "image", "png", cid=cid, filename=f"board-entry{turn.index}.png",
                               disposition="inline")
     attach_armored(msg, secrets, f"{player}-entry{turn.index}.age")
     if secrets_html is not None:
