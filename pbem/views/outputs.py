@@ -47,8 +47,16 @@ HEADER_BYTES = 3_000
 #: a small public-update attachment that `pbem play`'s mail path adds to a digest message (issue 22):
 #: kept free in every message's budget
 UPDATE_BYTES = 8_000
-#: an encrypted file in a mail: ASCII armour (a third more) and line ends
-ARMOUR = 1.4
+#: an encrypted file in a mail: ASCII armour (base64 in lines of 64: 4/3 x 65/64)
+ARMOUR = 4 / 3 * 65 / 64
+#: ... of the file with its age header (two recipients: the player and the moderator) and the
+#: armour's first and last lines, at most
+AGE_BYTES = 600
+
+
+def armoured(n: int) -> int:
+    """An encrypted file of ``n`` bytes as it travels in a mail (armoured age, as age writes it)."""
+    return int((n + AGE_BYTES) * ARMOUR) + 1
 
 
 def describe(table: Table, event: dict[str, Any]) -> str:
@@ -244,7 +252,7 @@ def player_plaintexts(table: Table, player: str, history: BoardHistory | None = 
 def message_over(public: int, text: bytes, html: bytes) -> int:
     """How many bytes a digest message with these public parts (``public``: :func:`public_message_bytes`)
     and this player's text secrets and page would be over :data:`MESSAGE_BYTES` (<= 0: it fits)."""
-    private = ARMOUR * (len(text) + len(seal_bytes(HTML_SUFFIX, html)))
+    private = armoured(len(text)) + armoured(len(seal_bytes(HTML_SUFFIX, html)))
     return int(public + HEADER_BYTES + UPDATE_BYTES + private - MESSAGE_BYTES)
 
 
