@@ -8,18 +8,22 @@ Games are played by bots through the pipeline's own steps, the outputs made in m
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 from pipeline_helpers import PipelineGame, new_game
 
 from pbem.base import yamlio
+from pbem.crypto import agecrypt
 from pbem.core.game import pending_players
+from pbem.transport.mail.compose import DigestParts, Turn, compose_digest
 from pbem.views.boardmoves import BoardHistory
-from pbem.views.outputs import (digest_context, events_since, player_plaintexts, player_secrets, read_private_view,
-                                template_for)
+from pbem.views.outputs import (HTML_SUFFIX, UPDATE_BYTES, digest_context, events_since, player_plaintexts,
+                                player_secrets, public_outputs, read_private_view, seal_bytes, template_for)
 from pbem.views.render.digest import wrap
 from pbem.views.render.hexmap_text import render_text
+from pbem.views.render.png import mail_png
 
 GAMES = [("atlantis", ["red", "blue", "green"]), ("space-attack", ["red", "blue"]),
          ("space-swarm", ["red", "blue", "green"]), ("atlantis-1986", ["red", "blue"])]
@@ -66,3 +70,51 @@ def test_the_text_secrets_hold_only_what_is_the_players_own(tmp_path, key_pool, 
             checked += 1
     assert checked >= 6
 
+
+
+#: the game's own turn model: each decision page carries it (Space Attack's page, bigger than the
+#: mail allows beside its board, carries the generic model's panel: docs/email.md has the figures)
+OWN_FAMILY = {"atlantis": "survive", "atlantis-1986": "survive", "space-swarm": "swarm", "space-attack": None}
+PANEL = re.compile(r'<section class="click" id="pbem-click"[^>]* data-family="([a-z-]+)" data-choices="([a-z]*)">')
+
+
+@pytest.mark.parametrize("game,names", [("atlantis", ["red", "blue", "green", "yellow"]),
+                                        ("space-attack", ["red", "blue", "green"]),
+                                        ("space-swarm", ["red", "blue", "green"]),
+                                        ("atlantis-1986", ["red", "blue"])],
+                         ids=["atlantis-4p", "space-attack-3p", "space-swarm-3p", "1986-2p"])
+def test_every_decision_page_carries_its_panel_and_the_message_stays_under_100_kb(tmp_path, key_pool, game,
+                                                                                   names) -> None:
+    """Bot games: every decision page has the click-to-move panel (the game's own model where it has
+    one that fits), and the digest message as `pbem mail` composes it (real age, the PNG), with the
+    room kept for the public update, stays under 100 KB."""
+    pages = 0
+    for table in _entries(tmp_path / "g", game, names, key_pool, 90, 7):
+        history = BoardHistory.for_viewers(table, [None, *names])
+        public = public_outputs(table, history)
+        svg = public["public/board.svg"].decode()
+        pending = list(dict.fromkeys(pending_players(table.game, table.state)))
+        turn = Turn(table.game_id, table.game.title, table.last["index"], table.last["hash"], pending, not pending)
+        parts = DigestParts(turn, public["public/digest.txt"].decode(), public["public/digest.html"].decode(), svg,
+                            mail_png(svg))
+        for player in pending:
+            plain = player_plaintexts(table, player, history)
+            page = plain[HTML_SUFFIX].decode()
+            found = PANEL.search(page)
+            assert found is not None, f"{game} entry {table.last['index']}: {player}'s page has no panel"
+            family, choices = found.groups()
+            own = OWN_FAMILY[game]
+            if own is not None:
+                assert family == own, f"{game} entry {table.last['index']}: {player}'s page has the {family} model"
+            if family == "graph":
+                assert choices in ("complete", "stop", "cut")
+            recipients = [table.player_keys(player)[0], table.header["moderator"]["key"]]
+            msg = compose_digest(parts, agecrypt.encrypt(plain[".age"], recipients), player, f"{player}@example.com",
+                                 "moderator@example.com", "", "example.com",
+                                 secrets_html=agecrypt.encrypt(seal_bytes(HTML_SUFFIX, plain[HTML_SUFFIX]), recipients))
+            size = len(msg.as_bytes())
+            assert size + UPDATE_BYTES < 100_000, f"{game} entry {table.last['index']}: {size} bytes"
+            pngs = [p for p in msg.walk() if p.get_content_type() == "image/png"]
+            assert [p.get_content() for p in pngs] == [parts.mover_png]        # the glance: the page has the board
+            pages += 1
+    assert pages >= 5
