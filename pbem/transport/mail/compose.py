@@ -17,7 +17,7 @@ folder, one message per player::
 
 No separate SVG attachment: the HTML page in ``PLAYER-entryN.html.gz.age`` holds the board as
 SVG (zoom and print it from a browser), and the PNG shows it in the mail itself.  A digest
-message stays under 100 KB (docs/email.md, "Message size").
+message stays under 100 KB (docs/email.md, "What a message holds and why").
 """
 from __future__ import annotations
 
