@@ -102,7 +102,7 @@ def test_the_set_up_placement_clicked_by_keyboard_saved_signed_and_accepted(fres
     page = private_page(gd, "red", key_pool["red"], tmp_path / "red.html")
     browser.get(page.as_uri())
     status = browser.find_element(By.ID, "pbem-status")
-    assert "place an explorer" in status.text
+    assert "place one of your people" in status.text     # the family model (survive.js): the page fits
     assert "actions: []" in move_text(browser) and "player: red" in move_text(browser)
 
     r1 = choices(browser, "r1")[0]                 # off the board: the explorers to place

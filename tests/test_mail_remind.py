@@ -1,4 +1,6 @@
-"""`pbem tick --mail`: a silent player gets one reminder email before the deadline, then a bot moves."""
+"""`pbem tick --mail`: a silent player gets one reminder email before the deadline, then a bot moves.
+The reminder is the player's digest again (the board, their secrets and page) with the reminder
+first, and it never overtakes the digest it reminds of."""
 from __future__ import annotations
 
 import datetime as dt
@@ -22,13 +24,25 @@ def test_reminder_mail_then_timeout(tmp_path, key_pool, toy_registered, dovecot)
 
         assert tick(1) == ""                        # nothing to do: quiet, so cron mails nothing
         assert not world.mail_to("red")
+        assert tick(30) == ""                       # due for a reminder, but red's digest has not gone out yet
+        assert not world.mail_to("red")
+        sent = CliRunner().invoke(main, ["mail", "send", str(world.gd.root)], env=world.env())
+        assert sent.exit_code == 0, sent.output
+        [digest] = world.mail_to("red")
         out = tick(30)
         assert "reminder: red's decision is due" in out
-        [msg] = world.mail_to("red")
+        [_digest, msg] = world.mail_to("red")
         assert msg.rcpt_tos == [world.config().address_of("red").split("<")[-1].rstrip(">")]
         assert msg.msg["Subject"] == f"Re: [{world.gd.entries()[0]['id']}] Toy high card"   # in the game's thread
-        assert msg.msg.get_content().startswith("Reminder: your decision is due")
-        assert all(not world.mail_to(p) for p in ("blue", "green"))
+        assert msg.msg["In-Reply-To"] == digest.msg["Message-ID"]
+        body = msg.msg.get_body(("plain",)).get_content()
+        assert body.startswith("Reminder: your decision is due")
+        assert digest.msg.get_body(("plain",)).get_content() in body        # the whole digest again, after it
+        files = {p.get_filename(): p.get_content() for p in msg.msg.walk() if p.get_filename()}
+        same = {p.get_filename(): p.get_content() for p in digest.msg.walk() if p.get_filename()}
+        assert files == same and {"red-entry0.age", "red-entry0.html.gz.age"} <= set(files)   # the same parts
+        assert "Reminder: your decision is due" in msg.msg.get_body(("html",)).get_content()
+        assert all(len(world.mail_to(p)) == 1 for p in ("blue", "green"))    # their digests only
         assert tick(31) == ""                       # one reminder per decision
         out = tick(49)
         assert "timeout for red" in out

@@ -129,7 +129,11 @@ def tick(game_dir: Path, now_iso: str | None, by_mail: bool, verbose: bool) -> N
     restored = restore_clock_if_shared(gd)          # a fresh clone of a git game: entry times from the history
     if restored:
         click.echo(f"took the times of {len(restored)} log entries from the git history (moderator/clock.json)")
-    report = do_tick(gd, now)
+    ready = None
+    if by_mail:            # a reminder never overtakes the digest it reminds of
+        from pbem.transport.mail.remind import digest_went_out
+        ready = digest_went_out(gd)
+    report = do_tick(gd, now, ready=ready)
     if report.closed is not None:
         if verbose:
             click.echo(f"nothing to do: the game is closed (the seed was revealed at log entry {report.closed}); "

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from pbem.base.errors import PbemError
 from pbem.base.fsutil import write_atomic
@@ -87,8 +87,12 @@ class TickReport:
     closed: int | None = None      # the game is closed: the seed was revealed at this entry; nothing was done
 
 
-def tick(gd: GameDir, now: float | None = None, max_entries: int = 200) -> TickReport:
-    """Remind, apply the expiry rule, and let bot seats move; returns what it did."""
+def tick(gd: GameDir, now: float | None = None, max_entries: int = 200,
+         ready: Callable[[Deadline], bool] | None = None) -> TickReport:
+    """Remind, apply the expiry rule, and let bot seats move; returns what it did.  ``ready``: may
+    this reminder go out now?  (By mail: only once the player's digest of the decision went out,
+    so that a reminder never overtakes it.)  A reminder not ready is neither reported nor noted as
+    sent: a later tick sends it."""
     now = time.time() if now is None else now
     report = TickReport()
     closed = revealed_at(gd.entries())
@@ -133,7 +137,8 @@ def tick(gd: GameDir, now: float | None = None, max_entries: int = 200) -> TickR
         sent = _read_reminders(gd)
         for d in deadlines(gd, entries):
             report.waiting.append(d)
-            if d.due - 3600 * rules.remind_hours <= now and sent.get(d.player) != d.since:
+            if d.due - 3600 * rules.remind_hours <= now and sent.get(d.player) != d.since \
+                    and (ready is None or ready(d)):
                 report.reminders.append(d)
                 sent[d.player] = d.since
         write_atomic(gd.moderator_dir / REMINDERS, json.dumps(sent, sort_keys=True), mode=0o600)

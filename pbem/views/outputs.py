@@ -25,8 +25,9 @@ from pbem.crypto import agecrypt
 from pbem.store.movefile import MoveFile, render_move
 from pbem.store.missedturns import rules_of
 from pbem.store.table import Table
+from pbem.store.update import UPDATE_BYTES   # room kept free in every message for `pbem play`'s public update
 from pbem.views.boardmoves import BoardHistory, mark_moves
-from pbem.views.render.digest import DigestContext, render_digest
+from pbem.views.render.digest import DigestContext, render_digest, render_secrets
 from pbem.views.render.hexmap_svg import render_svg
 from pbem.views.render.hexmap_text import render_text
 from pbem.views.render.scriptdata import script_json
@@ -41,11 +42,19 @@ HTML_SUFFIX = ".html.gz.age"   # secrets/PLAYER.html.gz.age: the player's own di
 #: a digest message as mailed, at most (docs/email.md: under 100 KB, with room to spare); the
 #: player's page gives up click-to-move choices to fit, then its click-to-move panel
 MESSAGE_BYTES = 96_000
-#: the board picture in a message (a PNG of about 45 KB at most) and the message's headers and part
-#: boundaries (about 3 KB)
-PICTURE_BYTES = 47_500
-#: an encrypted file in a mail: ASCII armour (a third more) and line ends
-ARMOUR = 1.4
+#: the message's headers and part boundaries, about (the board picture is counted from the board's
+#: size: pbem.views.render.png.picture_bytes; the player's page and text secrets as they are)
+HEADER_BYTES = 3_000
+#: an encrypted file in a mail: ASCII armour (base64 in lines of 64: 4/3 x 65/64)
+ARMOUR = 4 / 3 * 65 / 64
+#: ... of the file with its age header (two recipients: the player and the moderator) and the
+#: armour's first and last lines, at most
+AGE_BYTES = 600
+
+
+def armoured(n: int) -> int:
+    """An encrypted file of ``n`` bytes as it travels in a mail (armoured age, as age writes it)."""
+    return int((n + AGE_BYTES) * ARMOUR) + 1
 
 
 def describe(table: Table, event: dict[str, Any]) -> str:
@@ -222,14 +231,13 @@ def player_plaintexts(table: Table, player: str, history: BoardHistory | None = 
     encrypted (:func:`seal_bytes`), so that it fits in a mail beside the board picture."""
     from pbem.views.clickpage import MAIL_CAPS, smaller
     ctx = digest_context(table, player, history=history, drawings=drawings, clicks=MAIL_CAPS)
-    text = (render_digest(ctx, "text") + private_view_block(table, player)).encode()
+    text = player_text(table, player, ctx)
     html = render_digest(ctx, "html").encode()
     # the page fits in a digest message however the game is played: it is made from the log alone
     # (mail settings are the moderator's private files, and an audit must make the same page)
-    public = public_message_bytes(table, history) if ctx.click is not None else 0
+    public = public_message_bytes(table, history, drawings) if ctx.click is not None else 0
     while public and ctx.click is not None:       # the page with the panel must fit in the digest message
-        private = ARMOUR * (len(text) + len(seal_bytes(HTML_SUFFIX, html)))
-        over = int(public + PICTURE_BYTES + private - MESSAGE_BYTES)
+        over = message_over(public, text, html)
         if over <= 0:
             break
         click = smaller(table, ctx.click, int(over / ARMOUR) + 1)
@@ -237,6 +245,23 @@ def player_plaintexts(table: Table, player: str, history: BoardHistory | None = 
         ctx = replace(ctx, click=click, click_left_out=click is None)
         html = page if page is not None else render_digest(ctx, "html").encode()
     return {".age": text, HTML_SUFFIX: html}
+
+
+def message_over(public: int, text: bytes, html: bytes) -> int:
+    """How many bytes a digest message with these public parts (``public``: :func:`public_message_bytes`)
+    and this player's text secrets and page would be over :data:`MESSAGE_BYTES` (<= 0: it fits)."""
+    private = armoured(len(text)) + armoured(len(seal_bytes(HTML_SUFFIX, html)))
+    return int(public + HEADER_BYTES + UPDATE_BYTES + private - MESSAGE_BYTES)
+
+
+def page_budget(table: Table, player: str, history: BoardHistory | None = None) -> int:
+    """The bytes to spare in ``player``'s digest message with their page as first made (the game's
+    own turn model, before :func:`pbem.views.clickpage.smaller`); negative: by how much it misses.
+    (For the figures: benchmarks/message_sizes.py.)"""
+    from pbem.views.clickpage import MAIL_CAPS
+    ctx = digest_context(table, player, history=history, clicks=MAIL_CAPS)
+    text = player_text(table, player, ctx)
+    return -message_over(public_message_bytes(table, history), text, render_digest(ctx, "html").encode())
 
 
 def with_other_choices(html: bytes, page: ClickPage, other: ClickPage | None) -> bytes | None:
@@ -253,20 +278,34 @@ def with_other_choices(html: bytes, page: ClickPage, other: ClickPage | None) ->
     return html.replace(old, str(script_json(other.data)).encode())
 
 
-def public_message_bytes(table: Table, history: BoardHistory | None) -> int:
-    """About what the public parts of a digest message take: the text digest and the HTML one
-    without its board (the mail shows the picture instead) nor its text map.  (What moved is
-    marked only when ``history`` has it: a few bytes.)"""
-    ctx = digest_context(table, None, with_svg=False, history=history or BoardHistory(table, []))
-    return len(render_digest(ctx, "text").encode()) + len(render_digest(replace(ctx, board_text=""), "html").encode())
+def public_message_bytes(table: Table, history: BoardHistory | None, drawings: BoardDrawings | None = None) -> int:
+    """About what the public parts of the digest message of a player with a decision take: the
+    text digest, the HTML one without its board nor its text map, and the board's picture at its
+    size in that message (:func:`pbem.views.render.png.picture_bytes`).  (What moved is marked only
+    when ``history`` has it: a few bytes.)"""
+    from pbem.views.render.png import picture_bytes
+    ctx = digest_context(table, None, history=history or BoardHistory(table, []), drawings=drawings)
+    return (len(render_digest(replace(ctx, board_svg=""), "text").encode())
+            + len(render_digest(replace(ctx, board_text="", board_svg=""), "html").encode()) + picture_bytes(ctx.board_svg))
+
+
+def player_text(table: Table, player: str, ctx: DigestContext) -> bytes:
+    """The plaintext of secrets/PLAYER.age, from the player's digest context: only what is theirs
+    (templates/secrets.txt.j2): their secrets, their move template, what they alone saw, the parts
+    of their view the public's lacks, and their view for `pbem turn` (the view block at the end).
+    The board, the public events and who is waiting travel once, in the digest message's body."""
+    game = table.game
+    public_sections = game.sections(game.view(table.state, None))
+    own = replace(ctx, events=[f"{readable_line(game.describe_event(ev), ev)}" for ev in table.private.get(player, [])],
+                  sections=[s for s in ctx.sections if s not in public_sections], board_text="", board_svg="",
+                  click=None)
+    return (render_secrets(own) + private_view_block(table, player)).encode()
 
 
 def player_plaintext(table: Table, player: str) -> bytes:
-    """The plaintext of secrets/PLAYER.age: that player's own digest with their secrets, and
-    their view for `pbem turn` (the view block at the end).  (The text never has the
+    """The plaintext of secrets/PLAYER.age (:func:`player_text`).  (The text never has the
     click-to-move panel, so its choices are not computed here.)"""
-    ctx = digest_context(table, player)
-    return (render_digest(ctx, "text") + private_view_block(table, player)).encode()
+    return player_text(table, player, digest_context(table, player, with_svg=False))
 
 
 VIEW_BEGIN, VIEW_END = "----- BEGIN view -----", "----- END view -----"

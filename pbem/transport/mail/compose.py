@@ -8,8 +8,10 @@ folder, one message per player::
         text/plain             public/digest.txt
         multipart/related
           text/html            public/digest.html, inline SVG replaced by <img src="cid:...">
-          image/png            the public board (Content-ID, inline; a small palette PNG)
-      application/octet-stream PLAYER-entryN.age (attachment: that player's own digest as text, with secrets)
+          image/png            the public board (Content-ID, inline; a small palette PNG; smaller, a
+                               glance, for a player with a decision: their page has the board)
+      application/octet-stream PLAYER-entryN.age (attachment: only what is that player's own: their secrets,
+                               their move template, their view for `pbem turn`)
       application/octet-stream PLAYER-entryN.html.gz.age (attachment: the same as an HTML page with their
                                private board, gzipped: age -d -i KEY FILE | gunzip > page.html)
       application/gzip         GAME_ID-update-N-M.tar.gz (the public entries since the player's last
@@ -17,7 +19,7 @@ folder, one message per player::
 
 No separate SVG attachment: the HTML page in ``PLAYER-entryN.html.gz.age`` holds the board as
 SVG (zoom and print it from a browser), and the PNG shows it in the mail itself.  A digest
-message stays under 100 KB (docs/email.md, "Message size").
+message stays under 100 KB (docs/email.md, "What a message holds and why").
 """
 from __future__ import annotations
 
@@ -25,13 +27,14 @@ import html
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from typing import Any
 
 from pbem.base.errors import PbemError
 from pbem.store.gamedir import GameDir
-from pbem.views.render.png import mail_png, svg_size
+from pbem.views.render.png import MOVER_ZOOM, mail_png, mover_png, svg_size
 
 HEADER_GAME = "X-PBEM-Game"
 HEADER_ENTRY = "X-PBEM-Entry"
@@ -90,6 +93,14 @@ def email_html(page: str, cid: str, size: tuple[int, int] | None, alt: str) -> s
     return _TEXT_MAP.sub("", _ANY_SVG.sub("", page))
 
 
+def _with_preface(page: str, preface: str) -> str:
+    """The page with ``preface``'s paragraphs first in its body."""
+    paras = "".join(f"<p><strong>{html.escape(p.strip())}</strong></p>\n" if k == 0 else f"<p>{html.escape(p.strip())}</p>\n"
+                    for k, p in enumerate(preface.strip().split("\n\n")))
+    at = page.find(">", page.find("<body")) + 1 if "<body" in page else 0
+    return page[:at] + "\n" + paras + page[at:]
+
+
 # --- digest messages ----------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -108,6 +119,19 @@ class DigestParts:
         svg = (public / "board.svg").read_text(encoding="utf-8")      # "": the game draws no board
         return cls(Turn.read(gd), (public / "digest.txt").read_text(encoding="utf-8"),
                    (public / "digest.html").read_text(encoding="utf-8"), svg, mail_png(svg) if svg else b"")
+
+    @cached_property
+    def mover_png(self) -> bytes:
+        """The board in the message of a player with a decision: a glance (MOVER_ZOOM); their page
+        has the whole board, and the message's bytes go to its panel (docs/email.md)."""
+        return mover_png(self.svg) if self.svg and self.png else b""
+
+    def picture(self, mover: bool) -> tuple[bytes, tuple[int, int] | None]:
+        """The board picture of a message and the size it is shown at."""
+        size = svg_size(self.svg) if self.svg else None
+        if not mover:
+            return self.png, size
+        return self.mover_png, None if size is None else (round(size[0] * MOVER_ZOOM), round(size[1] * MOVER_ZOOM))
 
 
 @dataclass(frozen=True)
@@ -139,35 +163,40 @@ def status_line(turn: Turn, player: str) -> str:
 def compose_digest(parts: DigestParts, secrets: bytes, player: str, to: str, sender: str,
                    reply_to: str, domain: str, thread: Thread | None = None,
                    bundle: tuple[str, bytes] | None = None, secrets_html: bytes | None = None,
-                   update: tuple[str, bytes] | None = None) -> EmailMessage:
+                   update: tuple[str, bytes] | None = None, preface: str = "") -> EmailMessage:
     """One player's digest message: public digest plus that player's own encrypted digest
     (text, and the HTML page with their private board when ``secrets_html`` is given), and,
     when given, the public copy of the game as ``bundle`` and the public update since the
-    player's last digest as ``update`` (:mod:`pbem.store.update`): each its file name and bytes."""
+    player's last digest as ``update`` (:mod:`pbem.store.update`): each its file name and bytes.
+    ``preface``: paragraphs before the status line (a reminder's; its subject is then a reply's)."""
     turn = parts.turn
     msg = EmailMessage()
     msg["From"] = sender
     msg["To"] = to
     if reply_to:
         msg["Reply-To"] = reply_to
-    msg["Subject"] = game_subject(turn.game_id, turn.title)
+    msg["Subject"] = ("Re: " if preface else "") + game_subject(turn.game_id, turn.title)
     msg["Date"] = formatdate(localtime=True)
-    msg["Message-ID"] = make_msgid(f"{turn.game_id}.{turn.index}.{player}", domain=domain)
+    msg["Message-ID"] = make_msgid(f"{turn.game_id}.{turn.index}.{player}" + (".reminder" if preface else ""),
+                                   domain=domain)
     if thread is not None:
         thread.headers(msg)
     msg[HEADER_GAME] = turn.game_id
     msg[HEADER_ENTRY] = str(turn.index)
     msg[HEADER_STATUS] = "over" if turn.over else "your-move" if player in turn.pending else "waiting"
     msg["Auto-Submitted"] = "auto-generated"
-    msg.set_content(status_line(turn, player) + "\n\n" + parts.text)
+    png, size = parts.picture(player in turn.pending and not turn.over)
+    msg.set_content((preface.rstrip("\n") + "\n\n" if preface else "") + status_line(turn, player) + "\n\n" + parts.text)
     cid = make_msgid(f"board.{turn.index}", domain=domain)
     alt = f"{turn.title} board after log entry {turn.index} (the text map is in the plain-text part)"
-    msg.add_alternative(email_html(parts.html, cid[1:-1], svg_size(parts.svg) if parts.svg else None, alt),
-                        subtype="html")
-    if parts.png:               # (a game without a board sends its page without a picture)
+    page = email_html(parts.html, cid[1:-1], size, alt)
+    if preface:
+        page = _with_preface(page, preface)
+    msg.add_alternative(page, subtype="html")
+    if png:                     # (a game without a board sends its page without a picture)
         html_part = msg.get_body(("html",))
         assert isinstance(html_part, EmailMessage)
-        html_part.add_related(parts.png, "image", "png", cid=cid, filename=f"board-entry{turn.index}.png",
+        html_part.add_related(png, "image", "png", cid=cid, filename=f"board-entry{turn.index}.png",
                               disposition="inline")
     attach_armored(msg, secrets, f"{player}-entry{turn.index}.age")
     if secrets_html is not None:

@@ -27,7 +27,7 @@ from pbem.views.render.sections_text import section_text
 if TYPE_CHECKING:     # made only for a player's own page (pbem.views.outputs imports it there)
     from pbem.views.clickpage import ClickPage
 
-__all__ = ["DigestContext", "render_digest", "SIGN_COMMAND", "FORMATS"]
+__all__ = ["DigestContext", "render_digest", "render_secrets", "SIGN_COMMAND", "FORMATS"]
 
 SIGN_COMMAND = "ssh-keygen -Y sign -n pbem-move -f ~/.ssh/id_ed25519 move.yaml"
 TEXT_WIDTH = 78   # the text digest wraps its prose here (mail clients and terminals); the board is as drawn
@@ -119,8 +119,19 @@ def render_digest(ctx: DigestContext, fmt: str) -> str:
     """The digest as plain text (``fmt="text"``) or a standalone HTML5 page (``fmt="html"``)."""
     if fmt not in FORMATS:
         raise PbemError(f"unknown digest format {fmt!r}; use one of: {', '.join(FORMATS)}")
+    return _render(ctx, fmt, FORMATS[fmt])
+
+
+def render_secrets(ctx: DigestContext) -> str:
+    """The text of a player's secrets file (``templates/secrets.txt.j2``): only what is theirs
+    (their secrets, their move template, what they alone saw); ``ctx`` is their digest's context
+    with ``events`` and ``sections`` narrowed to that (pbem.views.outputs.player_text)."""
+    return _render(ctx, "text", "secrets.txt.j2")
+
+
+def _render(ctx: DigestContext, fmt: str, name: str) -> str:
     env = _env(fmt, str(templates_dir()))
-    template = env.get_template(FORMATS[fmt])
+    template = env.get_template(name)
     board_svg = ctx.board_svg.rstrip("\n")
     if fmt == "html":
         board_svg = Markup(board_svg)  # our own generated SVG

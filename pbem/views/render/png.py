@@ -11,12 +11,19 @@ from typing import Any, cast
 
 from pbem.base.errors import PbemError
 
-__all__ = ["PNG_MAGIC", "ZOOM", "MAIL_ZOOM", "MAIL_COLOURS", "svg_size", "svg_to_png", "mail_png"]
+__all__ = ["PNG_MAGIC", "ZOOM", "MAIL_ZOOM", "MAIL_COLOURS", "MOVER_ZOOM", "svg_size", "svg_to_png", "mail_png",
+           "mover_png", "picture_bytes"]
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 ZOOM = 2.0   # rendered at twice the display size, so it stays sharp on high-density screens
 MAIL_ZOOM = 0.85     # the board in a mail: a little under its own size (Atlantis: about 735 x 880 pixels)
 MAIL_COLOURS = 32    # ... in 32 colours: those the SVG names first, then the most used (blends, text), so the message stays small
+#: the board in the message of a player with a decision: a glance (their page, the message's one large
+#: attachment, has the whole board to zoom and click on), so that the bytes go to their page's panel
+MOVER_ZOOM = 0.5
+#: the most bytes a mail picture takes per pixel, with a margin (measured at MOVER_ZOOM in 32 colours
+#: on every game's boards at most 0.077: benchmarks/message_sizes.py; docs/email.md)
+PNG_BYTES_PER_PIXEL = 0.085
 
 _ROOT = re.compile(r"<svg\b[^>]*>", re.DOTALL)
 _NUM = r"\s*=\s*[\"']\s*([0-9]+(?:\.[0-9]+)?)\s*(?:px)?\s*[\"']"
@@ -68,6 +75,22 @@ def mail_png(svg: str, zoom: float = MAIL_ZOOM, colours: int = MAIL_COLOURS) -> 
     out = io.BytesIO()
     small.save(out, "PNG", optimize=True)
     return out.getvalue()
+
+
+def mover_png(svg: str) -> bytes:
+    """The picture in the message of a player with a decision (:data:`MOVER_ZOOM`)."""
+    return mail_png(svg, MOVER_ZOOM)
+
+
+def picture_bytes(svg: str, zoom: float = MOVER_ZOOM) -> int:
+    """The most the mail picture of ``svg`` at ``zoom`` takes in a message as sent (base64 in lines
+    of 76, the part's headers), from the board's size alone: the same on every machine (the
+    picture itself depends on the fonts installed), so that a page made from the log fits."""
+    size = svg_size(svg)
+    if size is None:
+        return 0
+    png = PNG_BYTES_PER_PIXEL * size[0] * size[1] * zoom * zoom
+    return int(png * 4 / 3 * 78 / 76) + 400
 
 
 _HEX_COLOUR = re.compile(r"#([0-9a-fA-F]{6})\b")

@@ -1,0 +1,120 @@
+"""What a digest message holds (issue 21; docs/email.md, "What a message holds and why").
+
+The public digest travels once, in the message's body: the text secrets (secrets/PLAYER.age)
+hold only what is the player's own (their secrets, their move template, what they alone saw,
+the view block for `pbem turn`), never the board's text map nor a public event line again.
+Games are played by bots through the pipeline's own steps, the outputs made in memory
+(tests/pipeline_helpers.py).
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from pipeline_helpers import PipelineGame, new_game
+
+from pbem.base import yamlio
+from pbem.crypto import agecrypt
+from pbem.core.game import pending_players
+from pbem.transport.mail.compose import DigestParts, Turn, compose_digest
+from pbem.views.boardmoves import BoardHistory
+from pbem.views.outputs import (HTML_SUFFIX, UPDATE_BYTES, digest_context, events_since, player_plaintexts,
+                                player_secrets, public_outputs, read_private_view, seal_bytes, template_for)
+from pbem.views.render.digest import wrap
+from pbem.views.render.hexmap_text import render_text
+from pbem.views.render.png import mail_png
+
+GAMES = [("atlantis", ["red", "blue", "green"]), ("space-attack", ["red", "blue"]),
+         ("space-swarm", ["red", "blue", "green"]), ("atlantis-1986", ["red", "blue"])]
+
+
+def _entries(root: Path, game: str, names: list[str], key_pool: dict[str, Path], moves: int, every: int):
+    """The table after every ``every``-th of ``moves`` bot moves (in memory: nothing published)."""
+    gd = new_game(root, game, key_pool, names, seed=b"b" * 32)
+    pg = PipelineGame(gd)
+    for n in range(moves):
+        move = pg.bot_move(key_pool, b"budget")
+        if move is None:
+            return
+        pg.take(*move)
+        if n % every == 0:
+            yield pg.table
+
+
+@pytest.mark.parametrize("game,names", GAMES, ids=[g for g, _n in GAMES])
+def test_the_text_secrets_hold_only_what_is_the_players_own(tmp_path, key_pool, game, names) -> None:
+    checked = 0
+    for table in _entries(tmp_path / "g", game, names, key_pool, 60, 7):
+        history = BoardHistory.for_viewers(table, [None, *names])
+        public_board = render_text(table.game.board_picture(table.game.view(table.state, None))).strip("\n")
+        waiting = set(pending_players(table.game, table.state))
+        for player in names:
+            text = player_plaintexts(table, player, history)[".age"].decode()
+            ctx = digest_context(table, player, with_svg=False, history=history)
+            # not the board again: neither the public text map nor the player's own
+            assert public_board.splitlines()[2] not in text and ctx.board_text.splitlines()[2] not in text
+            assert "\nBoard\n-----" not in text and "\nWhat happened\n" not in text
+            for line in events_since(table, player) + events_since(table, None):     # nor a public event
+                if line.startswith("entry "):
+                    assert line not in text, f"{game} {player}: a public event line in the text secrets: {line}"
+                else:        # as the digest writes it, a whole line (the private line may begin the same)
+                    assert f"\n{wrap(line.strip(), '* ', '    ')}\n" not in text
+            # still the player's own: their secrets, their move template, their view for `pbem turn`
+            assert yamlio.dump(player_secrets(table, player)).rstrip("\n") in text
+            if player in waiting:
+                template = template_for(table, player, table.game.view(table.state, player)).rstrip("\n")
+                assert f"----- BEGIN move.yaml -----\n{template}\n----- END move.yaml -----" in text
+            view = read_private_view(text)
+            assert (view["player"], view["index"]) == (player, table.last["index"])
+            checked += 1
+    assert checked >= 6
+
+
+
+#: the game's own turn model: each decision page carries it (Space Attack's page, bigger than the
+#: mail allows beside its board, carries the generic model's panel: docs/email.md has the figures)
+OWN_FAMILY = {"atlantis": "survive", "atlantis-1986": "survive", "space-swarm": "swarm", "space-attack": None}
+PANEL = re.compile(r'<section class="click" id="pbem-click"[^>]* data-family="([a-z-]+)" data-choices="([a-z]*)">')
+
+
+@pytest.mark.parametrize("game,names", [("atlantis", ["red", "blue", "green", "yellow"]),
+                                        ("space-attack", ["red", "blue", "green"]),
+                                        ("space-swarm", ["red", "blue", "green"]),
+                                        ("atlantis-1986", ["red", "blue"])],
+                         ids=["atlantis-4p", "space-attack-3p", "space-swarm-3p", "1986-2p"])
+def test_every_decision_page_carries_its_panel_and_the_message_stays_under_100_kb(tmp_path, key_pool, game,
+                                                                                   names) -> None:
+    """Bot games: every decision page has the click-to-move panel (the game's own model where it has
+    one that fits), and the digest message as `pbem mail` composes it (real age, the PNG), with the
+    room kept for the public update, stays under 100 KB."""
+    pages = 0
+    for table in _entries(tmp_path / "g", game, names, key_pool, 90, 7):
+        history = BoardHistory.for_viewers(table, [None, *names])
+        public = public_outputs(table, history)
+        svg = public["public/board.svg"].decode()
+        pending = list(dict.fromkeys(pending_players(table.game, table.state)))
+        turn = Turn(table.game_id, table.game.title, table.last["index"], table.last["hash"], pending, not pending)
+        parts = DigestParts(turn, public["public/digest.txt"].decode(), public["public/digest.html"].decode(), svg,
+                            mail_png(svg))
+        for player in pending:
+            plain = player_plaintexts(table, player, history)
+            page = plain[HTML_SUFFIX].decode()
+            found = PANEL.search(page)
+            assert found is not None, f"{game} entry {table.last['index']}: {player}'s page has no panel"
+            family, choices = found.groups()
+            own = OWN_FAMILY[game]
+            if own is not None:
+                assert family == own, f"{game} entry {table.last['index']}: {player}'s page has the {family} model"
+            if family == "graph":
+                assert choices in ("complete", "stop", "cut")
+            recipients = [table.player_keys(player)[0], table.header["moderator"]["key"]]
+            msg = compose_digest(parts, agecrypt.encrypt(plain[".age"], recipients), player, f"{player}@example.com",
+                                 "moderator@example.com", "", "example.com",
+                                 secrets_html=agecrypt.encrypt(seal_bytes(HTML_SUFFIX, plain[HTML_SUFFIX]), recipients))
+            size = len(msg.as_bytes())
+            assert size + UPDATE_BYTES < 100_000, f"{game} entry {table.last['index']}: {size} bytes"
+            pngs = [p for p in msg.walk() if p.get_content_type() == "image/png"]
+            assert [p.get_content() for p in pngs] == [parts.mover_png]        # the glance: the page has the board
+            pages += 1
+    assert pages >= 5
