@@ -68,18 +68,42 @@ def fetch(game_dir: Path) -> None:
 
 
 @mail.command()
-@GAME_DIR
+@click.argument("game_dir", metavar="GAME_DIR|HOST_DIR", type=click.Path(path_type=Path))
 @click.option("--verbose", "-v", is_flag=True, help="also say so when there was nothing to do")
 def run(game_dir: Path, verbose: bool) -> None:
     """One cycle for cron: fetch and submit moves, reply with receipts, then send
     the new digest to every player who does not have it yet.  Prints nothing
     when nothing happened (so cron sends no mail), unless --verbose.
 
+    Given a folder of games with its host settings (HOST_DIR/pbem-host.toml: one
+    mailbox, one SMTP login), one cycle serves every game in it: each message
+    goes to the game its signed move names; the report has a line per game
+    (docs/moderating.md, "Hosting many games").
+
     \b
     Example:  */5 * * * *  cd /srv/pbem && pbem mail run game1 >> game1-mail.log 2>&1
+              */5 * * * *  pbem mail run /srv/pbem/games >> /srv/pbem/host.log 2>&1
     """
+    from pbem.transport.mail.hostconfig import is_host_folder
+    if is_host_folder(game_dir) and not (game_dir / "log.yaml").exists():
+        _host_run(game_dir, verbose)
+        return
+    if not (game_dir / "log.yaml").is_file():
+        from pbem.base.errors import PbemError
+        raise PbemError(f"{game_dir} is neither a game (no log.yaml) nor a folder of games (no pbem-host.toml); "
+                        "see docs/email.md and docs/moderating.md")
     from pbem.transport.mail.cycle import run_cycle
     gd, cfg = _setup(game_dir)
     report = run_cycle(gd, cfg)
     if verbose or not report.idle:
         _echo(report)
+
+
+def _host_run(folder: Path, verbose: bool) -> None:
+    from pbem.transport.mail.host import run_host
+    report = run_host(folder)
+    _echo(report)
+    if verbose:
+        click.echo(f"{report.games} game(s); {len(report.handled)} with something new; "
+                   f"{len(report.failed)} not run; {report.accepted} move(s) accepted, {report.rejected} refused, "
+                   f"{report.sent} digest(s) sent")
