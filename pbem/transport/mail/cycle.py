@@ -24,6 +24,7 @@ from typing import Any
 
 from pbem.base.crashreport import refusal_for_crash
 from pbem.base.errors import PbemError, escape_text, one_line
+from pbem.base.fsutil import locked
 from pbem.core.engine import Rejected
 from pbem.pipeline.append import PublishError
 from pbem.store.missedturns import cadences
@@ -439,6 +440,11 @@ def _send(gd: GameDir, cfg: MailConfig, players: Sequence[str], only_changed: bo
     gd.require()
     cfg.require_smtp().check_login("SMTP")
     report = Report()
+    if only_changed:                       # nobody due: no table, no board picture (a host's idle game)
+        idle = _nobody_due(gd, cfg)
+        if idle is not None:
+            report.add(f"nothing to send: nobody has a new decision since the digests sent (log entry {idle})")
+            return report
     with open_game(gd):                    # a consistent set of files: no submit half-way through, and
         parts = DigestParts.read(gd)       # none lagging the log after a crash (the repair rewrites them)
         entries = gd.entries()
@@ -471,6 +477,17 @@ def _send(gd: GameDir, cfg: MailConfig, players: Sequence[str], only_changed: bo
 
 
 DAY = 86400.0
+
+
+def _nobody_due(gd: GameDir, cfg: MailConfig) -> int | None:
+    """The last log entry's index when nobody is due a digest (read from the log alone, under the
+    game's shared lock), else None: then the digests are read, after the repair, and sent."""
+    with locked(gd.root, shared=True):
+        entries = gd.entries()
+    turn = Turn.from_entries(entries)
+    everyone = [p["name"] for p in entries[0]["players"]]
+    cfg.check_players(everyone)
+    return None if due(cfg, turn, SentState.load(gd), everyone, entries) else turn.index
 
 
 def due(cfg: MailConfig, turn: Turn, state: SentState, everyone: Sequence[str],
