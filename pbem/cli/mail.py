@@ -104,6 +104,6 @@ def _host_run(folder: Path, verbose: bool) -> None:
     report = run_host(folder)
     _echo(report)
     if verbose:
-        click.echo(f"{report.games} game(s); {len(report.handled)} with something new; "
+        click.echo(f"{report.games} game(s); {len(report.looked_at)} looked at (mail, or a log that moved); "
                    f"{len(report.failed)} not run; {report.accepted} move(s) accepted, {report.rejected} refused, "
                    f"{report.sent} digest(s) sent")

@@ -55,7 +55,7 @@ class HostReport:
 
     lines: list[str] = field(default_factory=list)
     games: int = 0                   # game folders in the host folder
-    handled: list[str] = field(default_factory=list)    # games with messages or digests this cycle
+    looked_at: list[str] = field(default_factory=list)  # games with mail or a changed log this cycle
     failed: list[str] = field(default_factory=list)     # games that could not be run
     accepted: int = 0
     rejected: int = 0
@@ -167,7 +167,7 @@ class _Cycle:
             self._failed(name, game_report, reason, messages)
             return
         self.report.add_game(name, game_report)
-        self.report.handled.append(name)
+        self.report.looked_at.append(name)
         for item, msg, key in messages:       # recorded only now: a crash before brings them back
             ledger.put(key, {"message_id": _header(msg, "Message-ID"), "game": name, "sources": [item.source],
                              "status": ROUTED})
