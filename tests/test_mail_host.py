@@ -209,3 +209,26 @@ def test_a_killed_host_cycle_neither_loses_nor_doubles_a_move(host, key_pool, tm
     header_b = b.entries()[0]["id"]
     assert [m["X-PBEM-Receipt"] for m in _receipts(host, mover_a, header_a)] == ["accepted"]
     assert [m["X-PBEM-Receipt"] for m in _receipts(host, mover_b, header_b)] == ["accepted"]
+
+
+def test_a_hosted_game_by_hand_sends_with_the_hosts_settings_but_never_reads_the_shared_mailbox(
+        host, key_pool, toy_registered):
+    gd = host.game("club-one", "toy", TOY_PLAYERS, b"o" * 32)
+    other = host.game("club-two", "toy", TOY_PLAYERS, b"p" * 32)
+    move = bot_move(other, key_pool)
+    assert move
+    host.deliver(_move_message("red", *move))
+    for command in ("run", "fetch"):
+        result = CliRunner().invoke(pbem_main, ["mail", command, str(gd.root)], env=host.env())
+        assert result.exit_code == 1
+        assert result.output == (f"pbem: error: {gd.root} is one of the games of the host {host.folder} "
+                                 f"(pbem-host.toml), whose mailbox all of them share: run `pbem mail run "
+                                 f"{host.folder}`\n")
+    result = CliRunner().invoke(pbem_main, ["mail", "send", str(gd.root), "--player", "blue"], env=host.env())
+    assert result.exit_code == 0, result.output
+    [digest] = host.mail_to("blue")
+    assert digest["From"] == f"Club Moderator <{GM}>" and digest["X-PBEM-Game"] == Table.load(gd).game_id
+    assert len(other.entries()) == 1                      # the other game's move still waits in the mailbox
+    out = host.run()
+    assert "club-two: accepted:" in out and "club-one: sent the digest of log entry 0 to red" in out, out
+    assert "club-one: sent the digest of log entry 0 to blue" not in out      # blue has it already

@@ -14,12 +14,22 @@ def _echo(report: Any) -> None:
         click.echo(line)
 
 
+def _not_hosted(game_dir: Path) -> None:
+    """Reading the mailbox for one game of a host would take the other games' mail too: refused."""
+    from pbem.base.errors import PbemError
+    from pbem.transport.mail.hostconfig import is_host_folder
+    parent = game_dir.resolve().parent
+    if is_host_folder(parent):
+        raise PbemError(f"{game_dir} is one of the games of the host {parent} (pbem-host.toml), whose mailbox "
+                        f"all of them share: run `pbem mail run {parent}`")
+
+
 def _setup(game_dir: Path) -> tuple[Any, Any]:
     from pbem.store.gamedir import GameDir
-    from pbem.transport.mail.config import load_config
+    from pbem.transport.mail.hostconfig import load_game_config
     gd = GameDir(game_dir)
     gd.require()
-    return gd, load_config(gd)
+    return gd, load_game_config(gd)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -63,6 +73,7 @@ def fetch(game_dir: Path) -> None:
     Example:  PBEM_IMAP_PASSWORD=... PBEM_SMTP_PASSWORD=... pbem mail fetch game1
     """
     from pbem.transport.mail.cycle import fetch_moves
+    _not_hosted(game_dir)
     gd, cfg = _setup(game_dir)
     _echo(fetch_moves(gd, cfg))
 
@@ -93,6 +104,7 @@ def run(game_dir: Path, verbose: bool) -> None:
         raise PbemError(f"{game_dir} is neither a game (no log.yaml) nor a folder of games (no pbem-host.toml); "
                         "see docs/email.md and docs/moderating.md")
     from pbem.transport.mail.cycle import run_cycle
+    _not_hosted(game_dir)
     gd, cfg = _setup(game_dir)
     report = run_cycle(gd, cfg)
     if verbose or not report.idle:

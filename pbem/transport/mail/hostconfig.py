@@ -20,6 +20,7 @@ from typing import Any
 from pbem.store.gamedir import GameDir
 from pbem.transport.mail.config import (
     CHOICES, MailConfig, MailConfigError, _apply_env, _build, _check_file_passwords, _read, config_path,
+    load_config,
 )
 
 HOST_SETTINGS_NAMES = ("pbem-host.toml", "pbem-host.yaml", "pbem-host.yml")
@@ -79,3 +80,13 @@ def game_config(host: HostConfig, gd: GameDir) -> MailConfig:
     merged = {k: v for k, v in host.data.items()}
     merged.update({k: own[k] for k in GAME_KEYS if k in own})
     return _build(path, merged)
+
+
+def load_game_config(gd: GameDir, env: Mapping[str, str] | None = None) -> MailConfig:
+    """A game's mail settings for a command on that game alone (`pbem mail send`, `pbem tick
+    --mail`): the host's merged with the game's when the game sits in a host's folder, else the
+    game's own ``mail.toml``."""
+    parent = gd.root.resolve().parent
+    if is_host_folder(parent):
+        return game_config(load_host(parent, env), gd)
+    return load_config(gd, env)

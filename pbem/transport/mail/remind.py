@@ -9,7 +9,7 @@ from typing import Mapping, Sequence
 from pbem.pipeline.deadlines import Deadline
 from pbem.store.gamedir import GameDir
 from pbem.transport.mail.compose import Thread, Turn, game_subject
-from pbem.transport.mail.config import load_config
+from pbem.transport.mail.hostconfig import load_game_config
 from pbem.transport.mail.ledger import SentState
 from pbem.transport.mail.smtp import SmtpSender
 
@@ -44,7 +44,7 @@ def send_reminders(gd: GameDir, reminders: Sequence[Deadline], env: Mapping[str,
     """Mail each reminded player (one message each); returns the addresses written to."""
     if not reminders:
         return []
-    cfg = load_config(gd, env=env)
+    cfg = load_game_config(gd, env=env)
     turn = Turn.read(gd)
     state = SentState.load(gd)
     sent: list[str] = []
