@@ -50,8 +50,10 @@ class Host:
             f'username = "{self.imap_user}"', ""]))
         os.chmod(settings, 0o600)
 
-    def game(self, folder: str, kind: str, players: list[str], seed: bytes, position=None) -> GameDir:
-        gd = new_game(self.folder / folder, kind, self.key_pool, players, seed=seed, position=position)
+    def game(self, folder: str, kind: str, players: list[str], seed: bytes, position=None,
+             deadlines=None) -> GameDir:
+        gd = new_game(self.folder / folder, kind, self.key_pool, players, seed=seed, position=position,
+                      deadlines=deadlines)
         lines = ["[players]"] + [f'{p} = "{address(p)}"' for p in players]
         (gd.moderator_dir / "mail.toml").write_text("\n".join(lines) + "\n")
         return gd
@@ -232,3 +234,34 @@ def test_a_hosted_game_by_hand_sends_with_the_hosts_settings_but_never_reads_the
     out = host.run()
     assert "club-two: accepted:" in out and "club-one: sent the digest of log entry 0 to red" in out, out
     assert "club-one: sent the digest of log entry 0 to blue" not in out      # blue has it already
+
+
+def test_the_host_cycle_applies_each_games_deadlines_only_when_one_may_be_due(host, key_pool, toy_registered):
+    """One cron line is enough for games with deadlines: the host ticks a game (as `pbem tick --mail`)
+    when its log moved or its next reminder or deadline has come, never otherwise."""
+    from pbem.transport.mail.host import run_host
+    # the timed game: 48 hours a decision, a reminder 24 hours before, then a bot decides
+    timed = host.game("club-timed", "toy", TOY_PLAYERS, b"q" * 32,
+                      deadlines={"hours": 48, "on_expiry": "bot", "remind_hours": 24})
+    plain = host.game("club-plain", "toy", TOY_PLAYERS, b"r" * 32)
+    now = time.time()
+    first = run_host(host.folder, host.env(), now=now)
+    assert set(first.looked_at) == {"club-timed", "club-plain"}
+    waiting = Table.load(timed).entries[-1]["pending"][0]["player"]
+    assert run_host(host.folder, host.env(), now=now + 3600).idle          # nothing due: nothing read
+
+    reminded = run_host(host.folder, host.env(), now=now + 25 * 3600)     # inside the reminder window
+    assert reminded.looked_at == ["club-timed"], reminded.lines
+    assert f"club-timed: mailed a reminder to {address(waiting)}" in reminded.lines
+    reminders = [m for m in host.mail_to(waiting) if "reminder" in str(m["Message-ID"])]
+    assert len(reminders) == 1 and reminders[0]["From"] == f"Club Moderator <{GM}>"
+    assert run_host(host.folder, host.env(), now=now + 26 * 3600).idle     # reminded once
+
+    assert run_host(host.folder, host.env(), now=now + 49 * 3600, ticks=False).idle   # --no-tick: left alone
+    assert len(timed.entries()) == 1
+    expired = run_host(host.folder, host.env(), now=now + 49 * 3600)      # past the deadline: a bot decides
+    assert any(line.startswith(f"club-timed: log entry 1: timeout for {waiting}") for line in expired.lines), \
+        expired.lines
+    assert any(line.startswith("club-timed: sent the digest of log entry") for line in expired.lines)
+    assert "club-plain" not in " ".join(expired.lines)
+    assert len(timed.entries()) >= 2 and len(plain.entries()) == 1 and audit(timed).ok

@@ -81,15 +81,18 @@ def fetch(game_dir: Path) -> None:
 @mail.command()
 @click.argument("game_dir", metavar="GAME_DIR|HOST_DIR", type=click.Path(path_type=Path))
 @click.option("--verbose", "-v", is_flag=True, help="also say so when there was nothing to do")
-def run(game_dir: Path, verbose: bool) -> None:
+@click.option("--no-tick", "no_tick", is_flag=True, help="with a folder of games: do not apply the games' deadlines "
+              "(by default each game is ticked, as `pbem tick --mail` does, when a deadline or reminder may be due)")
+def run(game_dir: Path, verbose: bool, no_tick: bool) -> None:
     """One cycle for cron: fetch and submit moves, reply with receipts, then send
     the new digest to every player who does not have it yet.  Prints nothing
     when nothing happened (so cron sends no mail), unless --verbose.
 
     Given a folder of games with its host settings (HOST_DIR/pbem-host.toml: one
     mailbox, one SMTP login), one cycle serves every game in it: each message
-    goes to the game its signed move names; the report has a line per game
-    (docs/moderating.md, "Hosting many games").
+    goes to the game its signed move names, each game's deadlines are applied
+    (`pbem tick --mail`), and the report has a line per game (docs/moderating.md,
+    "Hosting many games").
 
     \b
     Example:  */5 * * * *  cd /srv/pbem && pbem mail run game1 >> game1-mail.log 2>&1
@@ -97,7 +100,7 @@ def run(game_dir: Path, verbose: bool) -> None:
     """
     from pbem.transport.mail.hostconfig import is_host_folder
     if is_host_folder(game_dir) and not (game_dir / "log.yaml").exists():
-        _host_run(game_dir, verbose)
+        _host_run(game_dir, verbose, not no_tick)
         return
     if not (game_dir / "log.yaml").is_file():
         from pbem.base.errors import PbemError
@@ -111,9 +114,9 @@ def run(game_dir: Path, verbose: bool) -> None:
         _echo(report)
 
 
-def _host_run(folder: Path, verbose: bool) -> None:
+def _host_run(folder: Path, verbose: bool, ticks: bool) -> None:
     from pbem.transport.mail.host import run_host
-    report = run_host(folder)
+    report = run_host(folder, ticks=ticks)
     _echo(report)
     if verbose:
         click.echo(f"{report.games} game(s); {len(report.looked_at)} looked at (mail, or a log that moved); "

@@ -33,16 +33,20 @@ from typing import Any
 
 from pbem.base.crashreport import refusal_for_crash
 from pbem.base.errors import PbemError, one_line
+from pbem.pipeline.deadlines import tick
 from pbem.store.gamedir import GameDir
-from pbem.store.missedturns import cadences
+from pbem.store.missedturns import cadences, rules_of
+from pbem.store.table import bot_seats
 from pbem.transport.mail.cycle import (
     DAY, LazySender, Report, _header, _header_values, _read_moves, _shown, _too_big, open_inbox, send_changed,
     sorted_messages, take_messages,
 )
+from pbem.transport.mail.config import MailConfig
 from pbem.transport.mail.hostconfig import HostConfig, game_config, load_host
 from pbem.transport.mail.hoststate import GameIndex, Stamp, game_folders, host_ledger, host_lock, state_dir
 from pbem.transport.mail.imap import Inbox, Incoming, MailFetchError
-from pbem.transport.mail.ledger import IGNORED, SentState, MailBusyError, mail_lock, message_key
+from pbem.transport.mail.ledger import IGNORED, MailBusyError, SentState, mail_lock, message_key
+from pbem.transport.mail.remind import send_reminders
 from pbem.transport.mail.route import hinted_games, named_games, route
 from pbem.transport.mail.smtp import MailSendError
 
@@ -81,19 +85,20 @@ Routed = tuple[Incoming, EmailMessage, str]     # the message, parsed, its key
 
 
 def run_host(folder: Path, env: Mapping[str, str] | None = None, inbox: Inbox | None = None,
-             now: float | None = None) -> HostReport:
-    """One cycle over every game in ``folder`` (see the module's description)."""
+             now: float | None = None, ticks: bool = True) -> HostReport:
+    """One cycle over every game in ``folder`` (see the module's description); with ``ticks``,
+    each game's deadlines are applied too (`pbem tick --mail`), when one may have come."""
     folder = folder.resolve()
     host = load_host(folder, env)
     host.mail.require_smtp().check_login("SMTP")
     now = time.time() if now is None else now
     with host_lock(folder):
-        return _Cycle(folder, host, now).run(inbox)
+        return _Cycle(folder, host, now, ticks).run(inbox)
 
 
 class _Cycle:
-    def __init__(self, folder: Path, host: HostConfig, now: float) -> None:
-        self.folder, self.host, self.now = folder, host, now
+    def __init__(self, folder: Path, host: HostConfig, now: float, ticks: bool) -> None:
+        self.folder, self.host, self.now, self.ticks = folder, host, now, ticks
         self.report = HostReport()
         self.found = game_folders(folder)
         self.index = GameIndex.load(folder)
@@ -111,7 +116,7 @@ class _Cycle:
                 for name, messages in per_game.items():
                     self._game(name, box, outbox, ledger, messages)
                 for name, stamp in sorted(self.found.items()):
-                    if name not in per_game and self.index.needs_send(name, stamp, self.now):
+                    if name not in per_game and self.index.needs_visit(name, stamp, self.now, self.ticks):
                         self._game(name, box, outbox, ledger, [])
         finally:
             self.index.save()
@@ -146,6 +151,9 @@ class _Cycle:
                 cfg = game_config(self.host, gd)
                 if messages:
                     take_messages(gd, cfg, box, outbox, game_report, lambda _ledger: [m[:2] for m in messages])
+                if self.ticks and self.index.needs_tick(name, _stamp(gd, stamp), self.now):
+                    tick_at = self._tick(gd, cfg, outbox, game_report)
+                    self.index.mark_ticked(name, _stamp(gd, stamp), tick_at)
                 sent = send_changed(gd, cfg, outbox)
                 if sent.sent:
                     game_report.lines += sent.lines
@@ -171,6 +179,25 @@ class _Cycle:
         for item, msg, key in messages:       # recorded only now: a crash before brings them back
             ledger.put(key, {"message_id": _header(msg, "Message-ID"), "game": name, "sources": [item.source],
                              "status": ROUTED})
+
+    def _tick(self, gd: GameDir, cfg: MailConfig, outbox: LazySender, report: Report) -> float:
+        """`pbem tick --mail` on one game; returns when its next reminder or deadline falls (0: none)."""
+        entries = gd.entries()
+        if rules_of(entries[0]) is None and not bot_seats(entries):
+            return 0.0                    # no deadlines and no bot seat: nothing a tick could do
+        done = tick(gd, self.now)
+        if done.closed is not None:
+            return 0.0
+        for entry in done.entries:
+            report.add(f"log entry {entry['index']}: {entry['action']} for {entry['player']} - {entry['reason']}")
+        for address in send_reminders(gd, done.reminders, cfg=cfg, outbox=outbox):
+            report.add(f"mailed a reminder to {address}")
+        rules = rules_of(gd.entries()[0])
+        if rules is None or not done.waiting:
+            return 0.0
+        times = [d.due - 3600 * rules.remind_hours for d in done.waiting if d.due - 3600 * rules.remind_hours > self.now]
+        times += [d.due for d in done.waiting]
+        return min(times)
 
     def _failed(self, name: str, game_report: Report, reason: str, messages: list[Routed]) -> None:
         self.report.add_game(name, game_report)

@@ -108,6 +108,8 @@ class GameRecord:
     sent: Stamp | None = None     # the log's stamp when the digests were last sent
     due: float = 0.0              # a daily digest held back falls due then (0: none)
     broken: str = ""              # why the game cannot be run (reported when it first happens)
+    ticked: Stamp | None = None   # the log's stamp after its deadlines were last applied
+    tick_at: float = 0.0          # the next reminder or deadline falls then (0: none)
 
 
 @dataclass
@@ -167,11 +169,25 @@ class GameIndex:
                 out[rec.id] = name
         return out
 
-    def needs_send(self, name: str, stamp: Stamp, now: float) -> bool:
+    def needs_visit(self, name: str, stamp: Stamp, now: float, ticks: bool) -> bool:
+        """Whether the game has anything to do without mail: its log moved since its digests went
+        out (or its deadlines were applied), or a held-back digest, a reminder or a deadline is due."""
         rec = self.games[name]
         if not rec.id:
             return False
-        return rec.sent != stamp or (rec.due > 0 and now >= rec.due)
+        if rec.sent != stamp or (rec.due > 0 and now >= rec.due):
+            return True
+        return ticks and (rec.ticked != stamp or (rec.tick_at > 0 and now >= rec.tick_at))
+
+    def needs_tick(self, name: str, stamp: Stamp, now: float) -> bool:
+        rec = self.games[name]
+        return rec.ticked != stamp or (rec.tick_at > 0 and now >= rec.tick_at)
+
+    def mark_ticked(self, name: str, stamp: Stamp, tick_at: float) -> None:
+        rec = self.games[name]
+        if rec.ticked != stamp or rec.tick_at != tick_at:
+            rec.ticked, rec.tick_at = stamp, tick_at
+            self.changed = True
 
     def mark_sent(self, name: str, stamp: Stamp, due: float) -> None:
         rec = self.games[name]

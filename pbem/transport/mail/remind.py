@@ -1,14 +1,16 @@
 """Reminder emails for decisions whose deadline is near (sent by `pbem tick --mail`)."""
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
-from typing import Mapping, Sequence
+from typing import Mapping, Protocol, Sequence
 
 from pbem.pipeline.deadlines import Deadline
 from pbem.store.gamedir import GameDir
 from pbem.transport.mail.compose import Thread, Turn, game_subject
+from pbem.transport.mail.config import MailConfig
 from pbem.transport.mail.hostconfig import load_game_config
 from pbem.transport.mail.ledger import SentState
 from pbem.transport.mail.smtp import SmtpSender
@@ -40,15 +42,21 @@ def compose_reminder(game_id: str, deadline: Deadline, to: str, sender: str, dom
     return msg
 
 
-def send_reminders(gd: GameDir, reminders: Sequence[Deadline], env: Mapping[str, str] | None = None) -> list[str]:
-    """Mail each reminded player (one message each); returns the addresses written to."""
+class Outbox(Protocol):
+    def send(self, msg: EmailMessage, to: str) -> None: ...
+
+
+def send_reminders(gd: GameDir, reminders: Sequence[Deadline], env: Mapping[str, str] | None = None,
+                   cfg: MailConfig | None = None, outbox: Outbox | None = None) -> list[str]:
+    """Mail each reminded player (one message each); returns the addresses written to.  A host
+    passes the game's settings and its own SMTP session."""
     if not reminders:
         return []
-    cfg = load_game_config(gd, env=env)
+    cfg = cfg or load_game_config(gd, env=env)
     turn = Turn.read(gd)
     state = SentState.load(gd)
     sent: list[str] = []
-    with SmtpSender(cfg.require_smtp()) as smtp:
+    with contextlib.nullcontext(outbox) if outbox is not None else SmtpSender(cfg.require_smtp()) as smtp:
         for d in reminders:
             to = cfg.address_of(d.player)
             thread = state.thread(d.player)
