@@ -19,7 +19,7 @@ from typing import Any
 
 from pbem.store.gamedir import GameDir
 from pbem.transport.mail.config import (
-    CHOICES, MailConfig, MailConfigError, _apply_env, _build, _check_file_passwords, _read, config_path,
+    CHOICES, MailConfig, MailConfigError, apply_env, build_config, check_file_passwords, read_settings, config_path,
     load_config,
 )
 
@@ -54,14 +54,14 @@ def load_host(folder: Path, env: Mapping[str, str] | None = None) -> HostConfig:
     if len(found) > 1:
         raise MailConfigError(f"both {found[0]} and {found[1]} exist; keep one")
     path = found[0]
-    data = _read(path)
+    data = read_settings(path)
     if "players" in data:
         raise MailConfigError(f"{path}: [players] belongs in each game's moderator/mail.toml, not in the host's "
                               "settings")
-    _check_file_passwords(path, data)
-    _apply_env(data, env)
+    check_file_passwords(path, data)
+    apply_env(data, env)
     _absolute_paths(path, data)
-    return HostConfig(folder, path, data, _build(path, data))
+    return HostConfig(folder, path, data, build_config(path, data))
 
 
 def _absolute_paths(path: Path, data: dict[str, Any]) -> None:
@@ -76,10 +76,10 @@ def game_config(host: HostConfig, gd: GameDir) -> MailConfig:
     """A game's settings when the host runs it: the host's server, sender and defaults, the game's
     players (and its own cadence, summary and attach_log where it sets them)."""
     path = config_path(gd)
-    own = _read(path)
+    own = read_settings(path)
     merged = {k: v for k, v in host.data.items()}
     merged.update({k: own[k] for k in GAME_KEYS if k in own})
-    return _build(path, merged)
+    return build_config(path, merged)
 
 
 def load_game_config(gd: GameDir, env: Mapping[str, str] | None = None) -> MailConfig:

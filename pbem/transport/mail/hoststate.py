@@ -24,7 +24,7 @@ from pbem.base.errors import PbemError, one_line
 from pbem.base.fsutil import write_atomic
 from pbem.store.gamedir import GAME_ID_RE
 from pbem.store.log import LOG_NAME, parse_entries
-from pbem.transport.mail.ledger import Ledger, MailBusyError, _read_json, dumps_by_line
+from pbem.transport.mail.ledger import Ledger, MailBusyError, read_json, dumps_by_line
 
 STATE_DIR = ".pbem-host"
 GAMES = "games.json"
@@ -45,7 +45,7 @@ def state_dir(folder: Path) -> Path:
 
 def host_ledger(folder: Path) -> Ledger:
     path = state_dir(folder) / HOST_LEDGER
-    return Ledger(path, _read_json(path, "the host's processed-message ledger").get("messages", {}))
+    return Ledger(path, read_json(path, "the host's processed-message ledger").get("messages", {}))
 
 
 @contextlib.contextmanager
@@ -121,7 +121,7 @@ class GameIndex:
     @classmethod
     def load(cls, folder: Path) -> GameIndex:
         path = state_dir(folder) / GAMES
-        raw = _read_json(path, "the host's index of games").get("games", {})
+        raw = read_json(path, "the host's index of games").get("games", {})
         games = {}
         for name, rec in raw.items():
             if isinstance(rec, dict):
