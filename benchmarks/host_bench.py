@@ -1,9 +1,9 @@
 """Issue 24's idle host cycle: `pbem mail run HOST_DIR` over 1,000 games with nothing new.
 
-The games are copies of one real game of each kind (made by `pbem new`'s code, their first
-digests recorded as sent, as after a first cycle), spread over 1,000 folders: what is
-measured is the cost of a cycle per game, not of routing (no mail comes in: the host's
-Maildir is empty).  One warm-up cycle first (it reads each game once, as a host's first
+The games are 1,000 games of the four kinds, each with its own id and log (made by `pbem
+new`'s code; their digest files copied from one game of the kind, which an idle cycle never
+reads), their first digests recorded as sent, as after a first cycle; no mail comes in (the
+host's Maildir is empty).  One warm-up cycle first (it reads each game once, as a host's first
 cycle does), then whole processes, timed wall-clock; peak memory (the process's maxrss) of
 the same cycle over 100 games and over 1,000: flat means a game adds no memory.
 """
@@ -25,34 +25,57 @@ RSS_GOAL = 1.10            # peak memory over 1,000 games / over 100 games
 KINDS = ("space-swarm", "atlantis", "atlantis-1986", "space-attack")
 
 
-def _make_sources(root: Path) -> list[Path]:
-    """One game of each kind, its players' addresses set and its first digests marked as sent."""
+def _make_games(root: Path, games: int) -> Path:
+    """``games`` games, each with its own id, seed and log (made by `pbem new`'s code), a quarter of
+    each kind; their digest files copied from one game of that kind made whole (an idle cycle
+    reads a game's log and mail state only, and making 1,000 digests would take minutes); the
+    players' addresses set and the first digests marked as sent, as after a host's first cycle."""
     from run import fixed_keypair
 
-    from pbem.pipeline.newgame import PlayerSpec, create_game
+    import pbem.pipeline.newgame as newgame
     from pbem.store.gamedir import GameDir
     from pbem.transport.mail.compose import Turn
     from pbem.transport.mail.ledger import SentState
 
     players = ["red", "blue"]
-    specs = [PlayerSpec(n, fixed_keypair(root / "keys" / n, n)) for n in players]
-    fixed_keypair(root / "keys" / "moderator", "moderator")
-    out = []
+    specs = [newgame.PlayerSpec(n, fixed_keypair(root / "keys" / n, n)) for n in players]
+    moderator = root / "keys" / "moderator"
+    fixed_keypair(moderator, "moderator")
+    sources = {}
     for k, kind in enumerate(KINDS):
-        gd = GameDir(root / "sources" / kind)
-        create_game(gd.root, kind, specs, {}, bytes([k + 1]) * 32, moderator_key=root / "keys" / "moderator",
-                    game_id=f"bench-{kind}")
-        (gd.moderator_dir / "mail.toml").write_text("[players]\n" + "".join(f'{p} = "{p}@club.test"\n'
-                                                                            for p in players))
-        turn = Turn.read(gd)
-        state = SentState.load(gd)
-        for p in players:
-            state.mark(p, turn.index, turn.entry_hash, f"<bench.{kind}.{p}@club.test>", time.time())
-        out.append(gd.root)
-    return out
+        sources[kind] = root / "sources" / kind
+        newgame.create_game(sources[kind], kind, specs, {}, bytes([k + 1]) * 32, moderator_key=moderator,
+                            game_id=f"source-{kind}")
+    folder = root / "games"
+    whole = newgame.write_outputs
+
+    def copied_outputs(table: Any) -> list[Path]:
+        source = sources[table.header["game"]]
+        out: list[Path] = []
+        for sub in ("public", "secrets"):
+            shutil.copytree(source / sub, table.gd.root / sub)
+            out += sorted(p for p in (table.gd.root / sub).rglob("*") if p.is_file())
+        return out
+
+    newgame.write_outputs = copied_outputs
+    try:
+        for i in range(games):
+            kind = KINDS[i % len(KINDS)]
+            gd = GameDir(folder / f"game{i:04d}")
+            newgame.create_game(gd.root, kind, specs, {}, i.to_bytes(4, "big") * 8, moderator_key=moderator,
+                                game_id=f"bench-{i:04d}")
+            (gd.moderator_dir / "mail.toml").write_text("[players]\n" + "".join(f'{p} = "{p}@club.test"\n'
+                                                                                for p in players))
+            turn = Turn.read(gd)
+            state = SentState.load(gd)
+            for p in players:
+                state.mark(p, turn.index, turn.entry_hash, f"<bench.{i}.{p}@club.test>", time.time())
+    finally:
+        newgame.write_outputs = whole
+    return folder
 
 
-def _host(root: Path, name: str, sources: list[Path], games: int) -> Path:
+def _host(root: Path, name: str, games: Path, count: int) -> Path:
     folder = root / name
     folder.mkdir()
     maildir = root / f"{name}-Maildir"
@@ -61,8 +84,8 @@ def _host(root: Path, name: str, sources: list[Path], games: int) -> Path:
     settings = folder / "pbem-host.toml"
     settings.write_text(f'from = "Club <gm@club.test>"\n[smtp]\nhost = "127.0.0.1"\nport = 9\nsecurity = "none"\n'
                         f'[maildir]\npath = "{maildir}"\n')
-    for i in range(games):
-        shutil.copytree(sources[i % len(sources)], folder / f"game{i:04d}", symlinks=True)
+    for game in sorted(games.iterdir())[:count]:
+        shutil.copytree(game, folder / game.name, symlinks=True)
     return folder
 
 
@@ -84,11 +107,12 @@ def _run(pbem: str, folder: Path) -> tuple[float, int, str]:
 
 def bench_host(report: Report, root: Path, pbem: str, rounds: int, games: int = 1000) -> None:
     report.say(f"\n9. one host cycle (`pbem mail run HOST_DIR`) over {games} games with nothing new "
-               f"(an empty Maildir; copies of one game of each kind)")
+               f"(an empty Maildir; games of the four kinds)")
     t0 = time.perf_counter()
-    sources = _make_sources(root)
-    small = _host(root, "host-100", sources, games // 10)
-    big = _host(root, f"host-{games}", sources, games)
+    made = _make_games(root, games)
+    small = _host(root, f"host-{games // 10}", made, games // 10)
+    big = _host(root, f"host-{games}", made, games)
+    shutil.rmtree(made)
     report.say(f"  made the games in {time.perf_counter() - t0:.1f} s")
     for folder in (small, big):
         wall, _rss, out = _run(pbem, folder)

@@ -267,3 +267,23 @@ def test_the_host_cycle_applies_each_games_deadlines_only_when_one_may_be_due(ho
     assert any(line.startswith("club-timed: sent the digest of log entry") for line in expired.lines)
     assert "club-plain" not in " ".join(expired.lines)
     assert len(timed.entries()) >= 2 and len(plain.entries()) == 1 and audit(timed).ok
+
+
+def test_a_move_for_a_game_kept_in_two_folders_waits_until_one_is_left(host, key_pool, toy_registered):
+    import shutil
+    gd = host.game("club-one", "toy", TOY_PLAYERS, b"o" * 32)
+    host.run()
+    shutil.copytree(gd.root, host.folder / "club-one-copy")
+    move = bot_move(gd, key_pool)
+    assert move
+    mover = next(p for p in TOY_PLAYERS if f"player: {p}".encode() in move[0])
+    host.deliver(_move_message(mover, *move))
+    out = host.run()
+    game_id = Table.load(gd).game_id
+    assert f"club-one, club-one-copy: game {game_id} is in 2 folders" in out, out
+    assert f"is for game {game_id}, which is in two folders" in out, out
+    assert len(gd.entries()) == 1 and not _receipts(host, mover, game_id)
+    shutil.rmtree(host.folder / "club-one-copy")
+    out = host.run()
+    assert "club-one: accepted:" in out, out
+    assert [m["X-PBEM-Receipt"] for m in _receipts(host, mover, game_id)] == ["accepted"]

@@ -43,10 +43,12 @@ def test_the_index_reads_each_header_once_and_only_the_header(tmp_path, key_pool
     assert not again.needs_visit("three", found["three"], 0.0, True)
     # repaired (a new file): read again, and routed
     (host / "three" / "log.yaml").unlink()
-    (host / "three" / "log.yaml").write_bytes((host / "two" / "log.yaml").read_bytes())
+    other = new_game(tmp_path / "other", "toy", key_pool, ["red", "blue"], seed=b"3" * 32)
+    (host / "three" / "log.yaml").write_bytes(other.log_path.read_bytes())
     found = game_folders(host)
     assert again.refresh(host, found) == []
-    assert again.games["three"].id == header_id(host / "two" / "log.yaml") and not again.games["three"].broken
+    assert again.games["three"].id == header_id(other.log_path) and not again.games["three"].broken
+    assert again.folders_of()[header_id(other.log_path)] == "three"
 
     # an idle game needs nothing until its log moves or a time it waits for comes
     stamp = found["one"]
@@ -58,3 +60,23 @@ def test_the_index_reads_each_header_once_and_only_the_header(tmp_path, key_pool
     assert not again.needs_visit("one", stamp, 1000.0, False)  # --no-tick
     moved = [stamp[0] + 1, stamp[1], stamp[2]]
     assert again.needs_visit("one", moved, 0.0, False)
+
+
+def test_a_game_in_two_folders_is_left_alone_in_both_until_one_is_left(tmp_path, key_pool, toy_registered):
+    import shutil
+    host = tmp_path / "host"
+    gd = new_game(host / "one", "toy", key_pool, ["red", "blue"], seed=b"1" * 32)
+    shutil.copytree(gd.root, host / "one-backup")
+    index = GameIndex.load(host)
+    found = game_folders(host)
+    lines = index.refresh(host, found)
+    game_id = gd.entries()[0]["id"]
+    assert lines == [f"one, one-backup: game {game_id} is in 2 folders (one, one-backup); all are left alone "
+                     "until one is left in the host's folder (move copies elsewhere)"]
+    assert index.folders_of() == {} and index.clashing_ids() == {game_id}
+    assert not index.needs_visit("one", found["one"], 0.0, True)
+    assert index.refresh(host, found) == []                   # said once
+    shutil.rmtree(host / "one-backup")
+    found = game_folders(host)
+    assert index.refresh(host, found) == []
+    assert index.folders_of() == {game_id: "one"} and index.needs_visit("one", found["one"], 0.0, True)

@@ -131,9 +131,15 @@ class _Cycle:
             return
         intake = _too_big(item) or _read_moves(msg)
         hints = hinted_games(msg, lambda name: _header(msg, name), lambda name: _header_values(msg, name))
-        game, how = route(named_games(intake), hints, folders.__contains__)
+        named = named_games(intake)
+        game, how = route(named, hints, folders.__contains__)
         if game:
             per_game.setdefault(folders[game], []).append((item, msg, key))
+            return
+        waiting = [g for g in (*named, *hints) if g in self.index.clashing_ids()]
+        if waiting:                            # its game is in two folders: it waits until one is left
+            self.report.lines.append(f"waiting: message {_shown(message_id) or '(no Message-ID)'} is for game "
+                                     f"{waiting[0]}, which is in two folders")
             return
         ledger.put(key, {"message_id": message_id, "from": _header(msg, "From"), "subject": _header(msg, "Subject"),
                          "sources": [item.source], "status": IGNORED, "reason": how})

@@ -117,6 +117,7 @@ class GameIndex:
     path: Path
     games: dict[str, GameRecord] = field(default_factory=dict)
     changed: bool = False
+    clashing: set[str] = field(default_factory=set)   # folders holding the same game as another one
 
     @classmethod
     def load(cls, folder: Path) -> GameIndex:
@@ -159,21 +160,37 @@ class GameIndex:
                 if rec.broken != reason:
                     lines.append(f"{name}: broken, left alone until its log is repaired: {reason}")
                 rec.broken = reason
+        return lines + self._clashes()
+
+    def _clashes(self) -> list[str]:
+        """Folders holding the same game (a copy kept beside it, say): every one of them is left alone,
+        said once, until one is left: a copy would be ticked and mailed as if it were the game."""
+        by_id: dict[str, list[str]] = {}
+        for name, rec in sorted(self.games.items()):
+            if rec.id:
+                by_id.setdefault(rec.id, []).append(name)
+        self.clashing = {name for names in by_id.values() if len(names) > 1 for name in names}
+        lines = []
+        for game_id, names in by_id.items():
+            if len(names) > 1:
+                reason = (f"game {game_id} is in {len(names)} folders ({', '.join(names)}); all are left alone "
+                          "until one is left in the host's folder (move copies elsewhere)")
+                if any([self.mark_broken(name, reason) for name in names]):     # every one marked
+                    lines.append(f"{', '.join(names)}: {reason}")
         return lines
 
+    def clashing_ids(self) -> set[str]:
+        return {self.games[name].id for name in self.clashing}
+
     def folders_of(self) -> dict[str, str]:
-        """game id -> folder name (a folder named by its id wins over a copy elsewhere)."""
-        out: dict[str, str] = {}
-        for name, rec in sorted(self.games.items()):
-            if rec.id and (rec.id not in out or name == rec.id):
-                out[rec.id] = name
-        return out
+        """game id -> folder name, for the games the host runs."""
+        return {rec.id: name for name, rec in sorted(self.games.items()) if rec.id and name not in self.clashing}
 
     def needs_visit(self, name: str, stamp: Stamp, now: float, ticks: bool) -> bool:
         """Whether the game has anything to do without mail: its log moved since its digests went
         out (or its deadlines were applied), or a held-back digest, a reminder or a deadline is due."""
         rec = self.games[name]
-        if not rec.id:
+        if not rec.id or name in self.clashing:
             return False
         if rec.sent != stamp or (rec.due > 0 and now >= rec.due):
             return True
