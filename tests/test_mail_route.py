@@ -38,10 +38,11 @@ def test_the_thread_hints_come_from_pbems_own_headers():
     msg = EmailMessage()
     msg["Subject"] = "Re: [sub-game] Toy high card"
     msg["In-Reply-To"] = "<179571421077.13126.6576192518475539515.toy-abc.3.red@club.test>"
-    msg["References"] = ("<1.2.3.first.game.0.blue@club.test> <garbage> "
+    msg["References"] = ("<1.2.3.first.game.0.blue@club.test> <garbage> <4.5.6.nudged.reminder@club.test> "
                          "<179571421077.13126.657.toy-abc.receipt@club.test>")
     msg["X-PBEM-Game"] = "stated"
     hints = hinted_games(msg, lambda n: str(msg.get(n, "") or ""), lambda n: [str(v) for v in msg.get_all(n) or []])
     assert hints[0] == "stated"
-    assert "toy-abc" in hints and "first.game" in hints and "sub-game" in hints
+    assert "toy-abc" in hints and "first.game" in hints and "sub-game" in hints and "nudged" in hints
+    assert "nudged.reminder" not in hints and "toy-abc.receipt" not in hints
     assert hints.index("toy-abc") < hints.index("sub-game")

@@ -60,13 +60,13 @@ def hinted_games(msg: EmailMessage, header: Callable[[str], str], values: Callab
 
 
 def _thread_ids(local: str) -> list[str]:
-    """The game id in one of pbem's Message-IDs: ``N.N.N.GAME.ENTRY.PLAYER`` (a digest) or
-    ``N.N.N.GAME.receipt``; what else it could be, longest first."""
+    """The game id in one of pbem's Message-IDs: ``N.N.N.GAME.ENTRY.PLAYER`` (a digest),
+    ``N.N.N.GAME.receipt`` or ``N.N.N.GAME.reminder``; what else it could be."""
     parts = local.split(".")
     if len(parts) < 5 or not all(p.isdigit() for p in parts[:3]):
         return []
     rest = parts[3:]
-    tails = [rest[:-2], rest[:-1]] if rest[-1] != "receipt" else [rest[:-1]]
+    tails = [rest[:-1]] if rest[-1] in ("receipt", "reminder") else [rest[:-2], rest[:-1]]
     return [".".join(t) for t in tails if t and _ID.fullmatch(".".join(t))]
 
 
