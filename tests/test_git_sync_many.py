@@ -74,6 +74,12 @@ def test_one_command_syncs_every_game_of_the_repository_and_a_broken_one_stops_n
         assert len(games[name].entries()) == 2 and audit(games[name]).ok
         receipt = git(bare, "show", f"main:games/{name}/receipts/{_first_to_move(games[name], 0)}/0001.txt").stdout
         assert receipt.startswith("accepted"), receipt
+    # a game moderated by someone else (no seed here, as in a player's copy) is left alone
+    theirs = new_game(clone / "games" / "delta", "toy", key_pool, PLAYERS, seed=b"9" * 32)
+    theirs.seed_path.unlink()
+    code, out = _pbem("git", "sync", "--verbose", clone)
+    assert "games/delta: not moderated here (no moderator/seed): left alone" in out, out
+    assert "games/delta: not synced" not in out
     # a named set: only the games listed, and a folder that holds no game is its own failure
     code, out = _pbem("git", "sync", clone, "--game", "games/alpha", "--game", "games/missing", "--verbose")
     assert code == 1 and "games/alpha: nothing to do" in out, out

@@ -175,6 +175,12 @@ def _sync_all(folder: Path, names: tuple[str, ...], verbose: bool, options: tupl
     if not folders:
         raise PbemError(f"no game under {folder} (no folder with a log.yaml); give a game folder, or run "
                         "`pbem new` first")
+    if not names:               # a game whose seed is not here is another moderator's (or a player's copy)
+        others = [g for g in folders if not GameDir(g).seed_path.is_file()]
+        folders = [g for g in folders if g not in others]
+        if verbose:
+            for game in others:
+                click.echo(f"{game.relative_to(folder)}: not moderated here (no moderator/seed): left alone")
     failed: list[str] = []
     for game in folders:
         name = str(game.relative_to(folder)) if game != folder else str(game)
