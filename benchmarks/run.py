@@ -21,6 +21,8 @@ Figures (docs/performance.md says how each is measured and what the numbers were
    beside issue 7's goal of 2 s and 200 MB (the tests check the refusals, not their cost).
 8. the click-to-move choice graphs (issue 19, benchmarks/graph_bench.py): the capped graphs of
    the pages against the pbem before issue 19 (from git), and whole turns with the caps lifted.
+9. one host cycle over 1,000 games with nothing new (issue 24, benchmarks/host_bench.py): wall
+   time against 5 s, and peak memory over 1,000 games against 100 (`--only host`).
 
 Ratios are measured in alternating pairs (benchmarks/timing.py): the machine is shared.
 """
@@ -47,6 +49,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption,
 from floors import audit_floor
 from hostile_costs import bench_hostile
 from graph_bench import bench_graphs
+from host_bench import bench_host
 from timing import Goal, Report, Series, clock, paired, run_process
 
 from pbem.core.bots import simulate
@@ -67,7 +70,7 @@ PLAYERS = ["red", "blue", "green", "yellow"]
 PIPELINE_GAME = "atlantis"
 EARLY, LATE = 5, 120          # the in-process submit compares these log entries
 ROUND_SECONDS = 0.8           # a round of bot games lasts about this long
-SECTIONS = ("games", "audit", "submit", "help", "instructions", "hostile", "graphs")
+SECTIONS = ("games", "audit", "submit", "help", "instructions", "hostile", "graphs", "host")
 
 #: the goals of issue 12 (the table); other games' bot figures are held to the same yardstick
 RANDOM_GOAL, GREEDY_GOAL = 100.0, 60.0
@@ -407,6 +410,12 @@ def main() -> None:
             shutil.rmtree(root, ignore_errors=True)
     if "graphs" in only:
         bench_graphs(report, limit=args.graph_points)
+    if "host" in only:
+        root = Path(tempfile.mkdtemp(prefix="pbem-bench-host-"))
+        try:
+            bench_host(report, root, pbem, max(3, args.pairs // 3))
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
     report.summary()
     if args.json:
         args.json.write_text(json.dumps({"figures": report.figures,

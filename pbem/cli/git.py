@@ -110,7 +110,7 @@ def _init(game_dir: Path, opts: Any) -> None:
 # --- sync -------------------------------------------------------------------------
 
 @git.command("sync")
-@GAME_DIR
+@click.argument("game_dir", metavar="GAME_DIR|REPO_DIR", type=click.Path(path_type=Path))
 @click.option("--verify-commits/--no-verify-commits", default=None,
               help="require moves to come in commits SSH-signed by their owner (default: moderator/git.yaml)")
 @click.option("--reveal-at-end/--no-reveal-at-end", default=None,
@@ -129,9 +129,12 @@ def _init(game_dir: Path, opts: Any) -> None:
                    "read as git objects; the shared branch is then trusted as only the moderator writes it "
                    "(default: moderator/git.yaml)")
 @click.option("--local", "local", is_flag=True, help="do not fetch or push: process and commit in this clone only")
+@click.option("--game", "games", multiple=True, metavar="FOLDER",
+              help="with a folder of games: sync only this game folder (relative to it; repeatable)")
+@click.option("--verbose", "-v", is_flag=True, help="with a folder of games: also list the games with nothing to do")
 def sync_cmd(game_dir: Path, verify_commits: bool | None, reveal_at_end: bool | None, tick: bool | None,
              token_env: str | None, remote: str | None, branch: str | None, attempts: int | None,
-             pull_requests: bool | None, local: bool) -> None:
+             pull_requests: bool | None, local: bool, games: tuple[str, ...], verbose: bool) -> None:
     """Fetch, submit the incoming moves in order, commit receipts, log,
     digests and secrets, and push (retrying when a player pushed meanwhile).
 
@@ -143,25 +146,75 @@ def sync_cmd(game_dir: Path, verify_commits: bool | None, reveal_at_end: bool | 
     between two pushes. With --tick, expired deadlines and bot seats are
     applied afterwards, with the deadline clock taken from the history.
 
+    Given a folder that is not a game (the repository's root, say), every
+    game folder under it is synced in turn (or the ones --game names), each
+    with its own moderator/git.yaml: one game's failure is reported on its
+    line and the others go on; the exit status is 1 if any game failed.
+
     \b
     Example:  pbem git sync game1 --verify-commits --tick
               pbem git sync game1 --pull-requests     # GitHub: moves come as pull requests
+              pbem git sync .                         # every game in the repository
     """
-    _sync(game_dir, verify_commits, reveal_at_end, tick, token_env, remote, branch, attempts, pull_requests,
-         local)
+    options = (verify_commits, reveal_at_end, tick, token_env, remote, branch, attempts, pull_requests, local)
+    if games or not (game_dir / "log.yaml").is_file():
+        _sync_all(game_dir, games, verbose, options)
+        return
+    for line in _sync(game_dir, *options):
+        click.echo(line)
+
+
+def _sync_all(folder: Path, names: tuple[str, ...], verbose: bool, options: tuple[Any, ...]) -> None:
+    """Every game under ``folder`` (or the ones named), one after the other; a game's failure is
+    its own line, never the end of the run."""
+    from pbem.base.crashreport import refusal_for_crash
+    from pbem.base.errors import one_line
+    from pbem.store.gamedir import GameDir
+    from pbem.transport.git.many import game_folders, named_folders
+    folders = named_folders(folder, names) if names else game_folders(folder)
+    if not folders:
+        raise PbemError(f"no game under {folder} (no folder with a log.yaml); give a game folder, or run "
+                        "`pbem new` first")
+    if not names:               # a game whose seed is not here is another moderator's (or a player's copy)
+        others = [g for g in folders if not GameDir(g).seed_path.is_file()]
+        folders = [g for g in folders if g not in others]
+        if verbose:
+            for game in others:
+                click.echo(f"{game.relative_to(folder)}: not moderated here (no moderator/seed): left alone")
+    failed: list[str] = []
+    for game in folders:
+        name = str(game.relative_to(folder)) if game != folder else str(game)
+        try:
+            lines = _sync(game, *options)
+        except (PbemError, OSError) as exc:
+            lines = [f"not synced: {one_line(str(exc))}"]
+            failed.append(name)
+        except Exception as exc:  # noqa: BLE001 - quarantine: one game's bug must not stop the others
+            lines = [f"not synced: {refusal_for_crash(GameDir(game).moderator_dir, exc, f'syncing {name}')}"]
+            failed.append(name)
+        quiet = len(lines) == 1 and lines[0].startswith("nothing to do")
+        if verbose or not quiet:
+            for line in lines:
+                click.echo(f"{name}: {line}")
+    if verbose:
+        click.echo(f"{len(folders)} game(s) synced, {len(failed)} failed")
+    if failed:
+        raise PbemError(f"{len(failed)} of {len(folders)} game(s) could not be synced: {', '.join(failed)} "
+                        "(their lines above say why; the others were synced)")
 
 
 def _sync(game_dir: Path, verify_commits: bool | None, reveal_at_end: bool | None, tick: bool | None,
           token_env: str | None, remote: str | None, branch: str | None, attempts: int | None,
-          pull_requests: bool | None, local: bool) -> None:
+          pull_requests: bool | None, local: bool) -> list[str]:
     import datetime as dt
 
     from pbem.transport.git.repo import Identity
     from pbem.transport.git.sync import LEFT_OUT_SHOWN, SyncOptions, sync
     gd = _game(game_dir)
+    out: list[str] = []
     settings, warning = _private_settings(gd)
     if warning:
-        click.echo(warning)
+        out.append(warning)
     opts = SyncOptions(
         verify_commits=settings.verify_commits if verify_commits is None else verify_commits,
         reveal_at_end=settings.reveal_at_end if reveal_at_end is None else reveal_at_end,
@@ -173,26 +226,25 @@ def _sync(game_dir: Path, verify_commits: bool | None, reveal_at_end: bool | Non
         pull_requests=settings.pull_requests if pull_requests is None else pull_requests)
     report = sync(gd, opts)
     for outcome in report.outcomes:
-        click.echo(f"{'accepted' if outcome.accepted else 'rejected'} {outcome.item}: {outcome.text}")
-    for line in report.left_out[:LEFT_OUT_SHOWN]:
-        click.echo(line)
+        out.append(f"{'accepted' if outcome.accepted else 'rejected'} {outcome.item}: {outcome.text}")
+    out += report.left_out[:LEFT_OUT_SHOWN]
     if len(report.left_out) > LEFT_OUT_SHOWN:
-        click.echo(f"left out {len(report.left_out) - LEFT_OUT_SHOWN} more (the commit messages list them)")
-    for note in report.notes:
-        click.echo(f"note: {note}")
+        out.append(f"left out {len(report.left_out) - LEFT_OUT_SHOWN} more (the commit messages list them)")
+    out += [f"note: {note}" for note in report.notes]
     for entry in report.ticked:
-        click.echo(f"log entry {entry['index']}: {entry['action']} for {entry['player']} - {entry['reason']}")
+        out.append(f"log entry {entry['index']}: {entry['action']} for {entry['player']} - {entry['reason']}")
     for d in report.reminders:
         due = dt.datetime.fromtimestamp(d.due, dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-        click.echo(f"reminder: {d.player}'s decision is due {due}")
+        out.append(f"reminder: {d.player}'s decision is due {due}")
     if report.races:
-        click.echo(f"others pushed meanwhile {report.races} time(s); their commits were taken in and retried")
+        out.append(f"others pushed meanwhile {report.races} time(s); their commits were taken in and retried")
     if report.pushed:
-        click.echo(f"pushed {len(report.commits)} commit(s) to {report.target}")
+        out.append(f"pushed {len(report.commits)} commit(s) to {report.target}")
     elif report.commits and local:
-        click.echo(f"committed {len(report.commits)} commit(s) locally (not pushed)")
+        out.append(f"committed {len(report.commits)} commit(s) locally (not pushed)")
     elif not report.outcomes and not report.ticked:
-        click.echo(f"nothing to do: no incoming moves ({report.target} is up to date)")
+        out.append(f"nothing to do: no incoming moves ({report.target} is up to date)")
+    return out
 
 
 def _private_settings(gd: Any) -> tuple[Any, str]:

@@ -14,12 +14,22 @@ def _echo(report: Any) -> None:
         click.echo(line)
 
 
+def _not_hosted(game_dir: Path) -> None:
+    """Reading the mailbox for one game of a host would take the other games' mail too: refused."""
+    from pbem.base.errors import PbemError
+    from pbem.transport.mail.hostconfig import is_host_folder
+    parent = game_dir.resolve().parent
+    if is_host_folder(parent):
+        raise PbemError(f"{game_dir} is one of the games of the host {parent} (pbem-host.toml), whose mailbox "
+                        f"all of them share: run `pbem mail run {parent}`")
+
+
 def _setup(game_dir: Path) -> tuple[Any, Any]:
     from pbem.store.gamedir import GameDir
-    from pbem.transport.mail.config import load_config
+    from pbem.transport.mail.hostconfig import load_game_config
     gd = GameDir(game_dir)
     gd.require()
-    return gd, load_config(gd)
+    return gd, load_game_config(gd)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -63,23 +73,52 @@ def fetch(game_dir: Path) -> None:
     Example:  PBEM_IMAP_PASSWORD=... PBEM_SMTP_PASSWORD=... pbem mail fetch game1
     """
     from pbem.transport.mail.cycle import fetch_moves
+    _not_hosted(game_dir)
     gd, cfg = _setup(game_dir)
     _echo(fetch_moves(gd, cfg))
 
 
 @mail.command()
-@GAME_DIR
+@click.argument("game_dir", metavar="GAME_DIR|HOST_DIR", type=click.Path(path_type=Path))
 @click.option("--verbose", "-v", is_flag=True, help="also say so when there was nothing to do")
-def run(game_dir: Path, verbose: bool) -> None:
+@click.option("--no-tick", "no_tick", is_flag=True, help="with a folder of games: do not apply the games' deadlines "
+              "(by default each game is ticked, as `pbem tick --mail` does, when a deadline or reminder may be due)")
+def run(game_dir: Path, verbose: bool, no_tick: bool) -> None:
     """One cycle for cron: fetch and submit moves, reply with receipts, then send
     the new digest to every player who does not have it yet.  Prints nothing
     when nothing happened (so cron sends no mail), unless --verbose.
 
+    Given a folder of games with its host settings (HOST_DIR/pbem-host.toml: one
+    mailbox, one SMTP login), one cycle serves every game in it: each message
+    goes to the game its signed move names, each game's deadlines are applied
+    (`pbem tick --mail`), and the report has a line per game (docs/moderating.md,
+    "Hosting many games").
+
     \b
     Example:  */5 * * * *  cd /srv/pbem && pbem mail run game1 >> game1-mail.log 2>&1
+              */5 * * * *  pbem mail run /srv/pbem/games >> /srv/pbem/host.log 2>&1
     """
+    from pbem.transport.mail.hostconfig import is_host_folder
+    if is_host_folder(game_dir) and not (game_dir / "log.yaml").exists():
+        _host_run(game_dir, verbose, not no_tick)
+        return
+    if not (game_dir / "log.yaml").is_file():
+        from pbem.base.errors import PbemError
+        raise PbemError(f"{game_dir} is neither a game (no log.yaml) nor a folder of games (no pbem-host.toml); "
+                        "see docs/email.md and docs/moderating.md")
     from pbem.transport.mail.cycle import run_cycle
+    _not_hosted(game_dir)
     gd, cfg = _setup(game_dir)
     report = run_cycle(gd, cfg)
     if verbose or not report.idle:
         _echo(report)
+
+
+def _host_run(folder: Path, verbose: bool, ticks: bool) -> None:
+    from pbem.transport.mail.host import run_host
+    report = run_host(folder, ticks=ticks)
+    _echo(report)
+    if verbose:
+        click.echo(f"{report.games} game(s); {len(report.looked_at)} looked at (mail, or a log that moved); "
+                   f"{len(report.failed)} not run; {report.accepted} move(s) accepted, {report.rejected} refused, "
+                   f"{report.sent} digest(s) sent")

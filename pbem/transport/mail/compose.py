@@ -58,7 +58,10 @@ class Turn:
 
     @classmethod
     def read(cls, gd: GameDir) -> Turn:
-        entries = gd.entries()
+        return cls.from_entries(gd.entries())
+
+    @classmethod
+    def from_entries(cls, entries: list[dict[str, Any]]) -> Turn:
         header, last = entries[0], entries[-1]
         pending: list[str] = []
         for d in last.get("pending", header.get("pending", [])):

@@ -149,13 +149,13 @@ def load_config(gd: GameDir, env: Mapping[str, str] | None = None) -> MailConfig
     """Read the settings file and apply the ``PBEM_*`` environment variables."""
     env = os.environ if env is None else env
     path = config_path(gd)
-    data = _read(path)
-    _check_file_passwords(path, data)
-    _apply_env(data, env)
-    return _build(path, data)
+    data = read_settings(path)
+    check_file_passwords(path, data)
+    apply_env(data, env)
+    return build_config(path, data)
 
 
-def _read(path: Path) -> dict[str, Any]:
+def read_settings(path: Path) -> dict[str, Any]:
     text = path.read_text(encoding="utf-8")
     if path.suffix == ".toml":
         data = _parse_toml(text, path)
@@ -184,7 +184,7 @@ def _parse_toml(text: str, path: Path) -> dict[str, Any]:
         raise MailConfigError(f"{path}: malformed TOML: {exc}") from None
 
 
-def _check_file_passwords(path: Path, data: dict[str, Any]) -> None:
+def check_file_passwords(path: Path, data: dict[str, Any]) -> None:
     """A password may sit in the file only while nobody but its owner can read the file."""
     if not (path.stat().st_mode & (stat.S_IRWXG | stat.S_IRWXO)):
         return
@@ -204,7 +204,7 @@ ENV_KEYS: dict[str, tuple[str, str]] = {
     "PBEM_IMAP_PASSWORD": ("imap", "password"), "PBEM_IMAP_FOLDER": ("imap", "folder"),
     "PBEM_MAILDIR": ("maildir", "path"),
 }
-def _apply_env(data: dict[str, Any], env: Mapping[str, str]) -> None:
+def apply_env(data: dict[str, Any], env: Mapping[str, str]) -> None:
     for var, (section, key) in ENV_KEYS.items():
         value = env.get(var)
         if not value:
@@ -212,13 +212,13 @@ def _apply_env(data: dict[str, Any], env: Mapping[str, str]) -> None:
         if key == "password" and section not in data:
             continue        # a password alone does not switch a server on
         table = data.setdefault(section, {})
-        if isinstance(table, dict):     # else reported by _build
+        if isinstance(table, dict):     # else reported by build_config
             table[key] = value
     if env.get("PBEM_MAIL_FROM"):
         data["from"] = env["PBEM_MAIL_FROM"]
 
 
-def _build(path: Path, data: dict[str, Any]) -> MailConfig:
+def build_config(path: Path, data: dict[str, Any]) -> MailConfig:
     _no_unknown(path, "", data, TOP_KEYS)
     sender = _address(path, "from", data.get("from"))
     reply_to = _address(path, "reply_to", data["reply_to"]) if data.get("reply_to") else ""

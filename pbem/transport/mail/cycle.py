@@ -10,9 +10,10 @@
 """
 from __future__ import annotations
 
+import contextlib
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from email import policy
 from email.message import EmailMessage
@@ -23,6 +24,7 @@ from typing import Any
 
 from pbem.base.crashreport import refusal_for_crash
 from pbem.base.errors import PbemError, escape_text, one_line
+from pbem.base.fsutil import locked
 from pbem.core.engine import Rejected
 from pbem.pipeline.append import PublishError
 from pbem.store.missedturns import cadences
@@ -157,24 +159,39 @@ def _fetch(gd: GameDir, cfg: MailConfig, inbox: Inbox | None) -> Report:
     cfg.require_smtp().check_login("SMTP")    # before any move is taken: receipts must be able to go out
     report = Report()
     with (inbox or open_inbox(cfg)) as box, LazySender(cfg) as outbox:
-        ledger = Ledger.load(gd)
-        for key, record in ledger.owed_replies():
-            report.add(f"receipt owed from an earlier run for {_shown(record.get('message_id', '')) or '(no Message-ID)'}:")
-            _reply(ledger, key, record, cfg, outbox, report, gd)
-            _done(box, record)
-        fresh = [(item, parse_message(item.raw)) for item in box.fetch(ledger.sources())]
-        fresh.sort(key=lambda pair: _sort_key(*pair))
-        header = gd.entries()[0]
-        for item, msg in fresh:
-            try:
-                _handle(gd, header, ledger, item, msg, cfg, box, outbox, report)
-            except (PbemError, OSError):
-                raise                 # the mail server, the disk: stop, and the next run goes on from here
-            except Exception as exc:  # noqa: BLE001 - quarantine: a message that breaks pbem must not block the rest
-                _quarantine(gd, ledger, item, msg, exc, report)
+        take_messages(gd, cfg, box, outbox, report, lambda ledger: sorted_messages(box, ledger.sources()))
     if not report.lines:
         report.add("no new messages")
     return report
+
+
+def sorted_messages(box: Inbox, known: set[str]) -> list[tuple[Incoming, EmailMessage]]:
+    """The messages not yet handled, parsed, oldest first."""
+    fresh = [(item, parse_message(item.raw)) for item in box.fetch(known)]
+    fresh.sort(key=lambda pair: _sort_key(*pair))
+    return fresh
+
+
+def take_messages(gd: GameDir, cfg: MailConfig, box: Inbox, outbox: LazySender, report: Report,
+                  messages: Callable[[Ledger], Sequence[tuple[Incoming, EmailMessage]]]) -> None:
+    """One game's part of a fetch: the receipts an earlier run owes, then ``messages`` (given
+    the game's ledger), each submitted and answered once (the game's ledger says what was)."""
+    ledger = Ledger.load(gd)
+    for key, record in ledger.owed_replies():
+        report.add(f"receipt owed from an earlier run for {_shown(record.get('message_id', '')) or '(no Message-ID)'}:")
+        _reply(ledger, key, record, cfg, outbox, report, gd)
+        _done(box, record)
+    fresh = messages(ledger)
+    if not fresh:
+        return
+    header = gd.entries()[0]
+    for item, msg in fresh:
+        try:
+            _handle(gd, header, ledger, item, msg, cfg, box, outbox, report)
+        except (PbemError, OSError):
+            raise                 # the mail server, the disk: stop, and the next run goes on from here
+        except Exception as exc:  # noqa: BLE001 - quarantine: a message that breaks pbem must not block the rest
+            _quarantine(gd, ledger, item, msg, exc, report)
 
 
 def _quarantine(gd: GameDir, ledger: Ledger, item: Incoming, msg: EmailMessage, exc: Exception,
@@ -419,10 +436,16 @@ def send_digests(gd: GameDir, cfg: MailConfig, players: Sequence[str] = (), only
         return _send(gd, cfg, players, only_changed)
 
 
-def _send(gd: GameDir, cfg: MailConfig, players: Sequence[str], only_changed: bool) -> Report:
+def _send(gd: GameDir, cfg: MailConfig, players: Sequence[str], only_changed: bool,
+          outbox: LazySender | None = None) -> Report:
     gd.require()
     cfg.require_smtp().check_login("SMTP")
     report = Report()
+    if only_changed:                       # nobody due: no table, no board picture (a host's idle game)
+        idle = _nobody_due(gd, cfg)
+        if idle is not None:
+            report.add(f"nothing to send: nobody has a new decision since the digests sent (log entry {idle})")
+            return report
     with open_game(gd):                    # a consistent set of files: no submit half-way through, and
         parts = DigestParts.read(gd)       # none lagging the log after a crash (the repair rewrites them)
         entries = gd.entries()
@@ -441,14 +464,14 @@ def _send(gd: GameDir, cfg: MailConfig, players: Sequence[str], only_changed: bo
         return report
     with_log = turn.over or cfg.attach_log == "always"
     bundle = (bundle_name(turn.game_id), public_bundle(gd, turn.game_id)) if with_log else None
-    with LazySender(cfg) as outbox:
+    with contextlib.nullcontext(outbox) if outbox is not None else LazySender(cfg) as sender:
         for player in targets:
             thread = state.thread(player)
             msg = compose_digest(parts, secrets[player], player, cfg.players[player], cfg.sender,
                                  cfg.reply_to, cfg.domain, Thread(*thread) if thread else None, bundle,
                                  pages.get(player))
             covered = bundle is not None or _attach_update(gd, msg, turn, state, player)
-            outbox.send(msg, cfg.players[player])
+            sender.send(msg, cfg.players[player])
             state.mark(player, turn.index, turn.entry_hash, str(msg["Message-ID"]), time.time(),
                        turn.index if covered else None)
             report.sent += 1
@@ -472,6 +495,17 @@ def _attach_update(gd: GameDir, msg: EmailMessage, turn: Turn, state: SentState,
 
 
 DAY = 86400.0
+
+
+def _nobody_due(gd: GameDir, cfg: MailConfig) -> int | None:
+    """The last log entry's index when nobody is due a digest (read from the log alone, under the
+    game's shared lock), else None: then the digests are read, after the repair, and sent."""
+    with locked(gd.root, shared=True):
+        entries = gd.entries()
+    turn = Turn.from_entries(entries)
+    everyone = [p["name"] for p in entries[0]["players"]]
+    cfg.check_players(everyone)
+    return None if due(cfg, turn, SentState.load(gd), everyone, entries) else turn.index
 
 
 def due(cfg: MailConfig, turn: Turn, state: SentState, everyone: Sequence[str],
@@ -506,6 +540,12 @@ def round_starts(entries: Sequence[Mapping[str, Any]], first: str) -> list[int]:
             starts.append(int(entry["index"]))
         before = now
     return starts
+
+
+def send_changed(gd: GameDir, cfg: MailConfig, outbox: LazySender) -> Report:
+    """The digests of one game to whoever does not have them yet (the caller holds the game's
+    mail lock): the second half of a cycle, through an SMTP session the caller shares."""
+    return _send(gd, cfg, (), only_changed=True, outbox=outbox)
 
 
 def run_cycle(gd: GameDir, cfg: MailConfig, inbox: Inbox | None = None) -> Report:

@@ -45,7 +45,7 @@ def message_key(message_id: str, raw: bytes) -> str:
     return f"{message_id.strip() or '<no-message-id>'} sha256:{sha256_hex(raw)}"
 
 
-def _read_json(path: Path, what: str) -> dict[str, Any]:
+def read_json(path: Path, what: str) -> dict[str, Any]:
     try:
         data = json.loads(path.read_bytes())
     except FileNotFoundError:
@@ -96,7 +96,7 @@ class Ledger:
     @classmethod
     def load(cls, gd: GameDir) -> Ledger:
         path = gd.moderator_dir / LEDGER
-        return cls(path, _read_json(path, "the processed-message ledger").get("messages", {}))
+        return cls(path, read_json(path, "the processed-message ledger").get("messages", {}))
 
     def save(self) -> None:
         for key in self.records.keys() - self._lines.keys():
@@ -132,7 +132,7 @@ class SentState:
     @classmethod
     def load(cls, gd: GameDir) -> SentState:
         path = gd.moderator_dir / SENT
-        return cls(path, _read_json(path, "what was last mailed").get("players", {}))
+        return cls(path, read_json(path, "what was last mailed").get("players", {}))
 
     @classmethod
     def load_for(cls, moderator_dir: Path, player: str) -> tuple[str, str] | None:
@@ -140,7 +140,7 @@ class SentState:
         if not player:
             return None
         path = moderator_dir / SENT
-        return cls(path, _read_json(path, "what was last mailed").get("players", {})).thread(player)
+        return cls(path, read_json(path, "what was last mailed").get("players", {})).thread(player)
 
     def last_hash(self, player: str) -> str:
         return str(self.players.get(player, {}).get("hash", ""))

@@ -7,16 +7,18 @@ sent only once the digest of the decision went out to the player (the ledger of 
 """
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 from collections.abc import Callable
 from email.message import EmailMessage
-from typing import Mapping, Sequence
+from typing import Mapping, Protocol, Sequence
 
 from pbem.pipeline.deadlines import Deadline
 from pbem.pipeline.repair import open_game
 from pbem.store.gamedir import GameDir
 from pbem.transport.mail.compose import DigestParts, Thread, compose_digest
-from pbem.transport.mail.config import load_config
+from pbem.transport.mail.config import MailConfig
+from pbem.transport.mail.hostconfig import load_game_config
 from pbem.transport.mail.ledger import SentState
 from pbem.transport.mail.smtp import SmtpSender
 
@@ -48,11 +50,17 @@ def compose_reminder(parts: DigestParts, deadline: Deadline, secrets: bytes, to:
                           secrets_html=secrets_html, preface=reminder_text(parts.turn.game_id, deadline))
 
 
-def send_reminders(gd: GameDir, reminders: Sequence[Deadline], env: Mapping[str, str] | None = None) -> list[str]:
-    """Mail each reminded player (one message each); returns the addresses written to."""
+class Outbox(Protocol):
+    def send(self, msg: EmailMessage, to: str) -> None: ...
+
+
+def send_reminders(gd: GameDir, reminders: Sequence[Deadline], env: Mapping[str, str] | None = None,
+                   cfg: MailConfig | None = None, outbox: Outbox | None = None) -> list[str]:
+    """Mail each reminded player (one message each); returns the addresses written to.  A host
+    passes the game's settings and its own SMTP session."""
     if not reminders:
         return []
-    cfg = load_config(gd, env=env)
+    cfg = cfg or load_game_config(gd, env=env)
     with open_game(gd):                    # a consistent set of files, as `pbem mail` reads them
         parts = DigestParts.read(gd)
         secrets = {d.player: gd.secrets_path(d.player).read_bytes() for d in reminders}
@@ -60,7 +68,7 @@ def send_reminders(gd: GameDir, reminders: Sequence[Deadline], env: Mapping[str,
                  if gd.secrets_html_path(d.player).is_file()}
     state = SentState.load(gd)
     sent: list[str] = []
-    with SmtpSender(cfg.require_smtp()) as smtp:
+    with contextlib.nullcontext(outbox) if outbox is not None else SmtpSender(cfg.require_smtp()) as smtp:
         for d in reminders:
             to = cfg.address_of(d.player)
             thread = state.thread(d.player)
