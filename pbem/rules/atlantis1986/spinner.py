@@ -152,16 +152,21 @@ class SpinnerRules1986(SeaRules1986):
 
     def dive_spots(self, state: State) -> list[int]:
         """"any sea hexagon that does not have villagers or boats in it"."""
-        return [c for c in range(self.board.playable_count)
-                if state.is_sea(c) and not state.swimmers(c) and c not in state.boat_at]
+        # (from the indexes, which hold only the cells with something there)
+        return sorted(self.playable_cells - state.tile_at.keys() - state.sea_at.keys() - state.boat_at.keys())
 
     # --- legal actions ----------------------------------------------------------------------
     def may_pass(self, state: State) -> bool:
         return self.option(state, "creature_move") == "optional"
 
     def creature_choices(self, state: State, key: str) -> list[dict[str, Any]]:
-        kind, _ = self.spun(state)
+        kind, move = self.spun(state)
         out: list[dict[str, Any]] = [{key: "none"}] if self.may_pass(state) else []
+        if move == DIVE:        # every creature of the kind may dive to the same spots (:meth:`creature_destinations`)
+            spots = [self.label(d) for d in self.dive_spots(state)]
+            for handle in self.on_board(state, kind):
+                out.extend({key: handle, "to": spot} for spot in spots)
+            return out
         for handle in self.on_board(state, kind):
             dests = self.creature_destinations(state, state.creatures[handle])
             out.extend({key: handle, "to": self.label(d)} for d in sorted(dests))
