@@ -108,11 +108,12 @@ class IslandRules1986(SpinnerRules1986):
     def sinking_ring(self, state: State) -> list[str]:
         """"The removal starts from the sandy beach on the outer edge, and continues further
         inland as outer rings are exhausted": the outermost ring with tiles left."""
-        for ring in range(len(self.rings)):
-            tiles = [t.handle for t in state.tiles.values() if t.where == ISLAND and self.ring_of[t.cell] == ring]
-            if tiles:
-                return tiles
-        return []
+        ring_of = self.ring_of         # (every island tile is on a ring: one pass, the outermost kept)
+        island = [(ring_of[t.cell], t.handle) for t in state.tiles.values() if t.where == ISLAND]
+        if not island:
+            return []
+        outer = min(ring for ring, _ in island)
+        return [handle for ring, handle in island if ring == outer]
 
     def removable_tiles(self, state: State) -> list[str]:
         """"A tile with villagers on it may only be sunk if no empty tiles are present in
@@ -151,3 +152,7 @@ class IslandRules1986(SpinnerRules1986):
     # --- the end ----------------------------------------------------------------------------
     def villagers_in_play(self, state: State) -> list[str]:
         return [e.handle for e in state.explorers.values() if e.where in (LAND, BOAT, SEA)]
+
+    def any_villager_in_play(self, state: State) -> bool:
+        """Is :meth:`villagers_in_play` not empty (asked after every action: stops at the first)?"""
+        return any(e.where in (LAND, BOAT, SEA) for e in state.explorers.values())
