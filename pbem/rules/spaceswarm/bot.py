@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from pbem.core.choices import Chain
 from pbem.rules.spaceswarm import terrain
 from pbem.rules.spaceswarm.attack import battle_spaces, kills
 from pbem.rules.spaceswarm.attributes import current, stack_attack, stack_defense
 from pbem.rules.spaceswarm.data import CardFace
 from pbem.rules.spaceswarm.hexmap import HexMap
+from pbem.rules.spaceswarm.movement import MoveStep, SimpleMoves
 from pbem.rules.spaceswarm.state import SwarmState
 
 #: how much the bot values a permanent +1 in each attribute
@@ -41,6 +43,11 @@ def preferences(state: SwarmState, player: str, actions: Sequence[Mapping[str, A
     """:func:`preference` of each action; what a move is scored against (the goals, each space's
     distance to the nearest, the stacks in a space, an exchange) is worked out once for the whole
     list (it depends on the position only: :class:`MoveFacts`)."""
+    if isinstance(actions, Chain):
+        return [s for part in actions.parts for s in preferences(state, player, part)]
+    if isinstance(actions, SimpleMoves):            # the moves' steps, scored without making them
+        shared = MoveFacts(state, player, goal_cells(state, player))
+        return [_step(state, player, step, shared) for step in actions.steps]
     facts: MoveFacts | None = None
     out: list[float] = []
     for action in actions:
@@ -146,11 +153,18 @@ def _move(state: SwarmState, player: str, action: Mapping[str, Any], goals: list
     hexmap = state.hexmap
     if facts is None:
         facts = MoveFacts(state, player, goal_cells(state, player) if goals is None else goals)
-    start = hexmap.index(action["move"])
-    path = [hexmap.index(p) for p in action["path"]]
+    fleets = action.get("fleets")
+    step = (hexmap.index(action["move"]), None if fleets is None else int(fleets), [hexmap.index(p) for p in action["path"]])
+    return _step(state, player, step, facts)
+
+
+def _step(state: SwarmState, player: str, step: MoveStep, facts: MoveFacts) -> float:
+    """:func:`_move` of a move given as its step (:data:`~pbem.rules.spaceswarm.movement.MoveStep`)."""
+    hexmap = state.hexmap
+    start, fleets, path = step
     end = path[-1]
     here = state.fleets_at(player, start)
-    moving = int(action.get("fleets", here))
+    moving = here if fleets is None else fleets
     score = 0.0
     enemies = facts.enemies_at(end)
     mine_after = state.fleets_at(player, end) + moving
