@@ -108,12 +108,11 @@ class IslandRules1986(SpinnerRules1986):
     def sinking_ring(self, state: State) -> list[str]:
         """"The removal starts from the sandy beach on the outer edge, and continues further
         inland as outer rings are exhausted": the outermost ring with tiles left."""
-        ring_of = self.ring_of         # (every island tile is on a ring: one pass, the outermost kept)
-        island = [(ring_of[t.cell], t.handle) for t in state.tiles.values() if t.where == ISLAND]
-        if not island:
-            return []
-        outer = min(ring for ring, _ in island)
-        return [handle for ring, handle in island if ring == outer]
+        for ring in range(len(self.rings)):
+            tiles = [t.handle for t in state.tiles.values() if t.where == ISLAND and self.ring_of[t.cell] == ring]
+            if tiles:
+                return tiles
+        return []
 
     def removable_tiles(self, state: State) -> list[str]:
         """"A tile with villagers on it may only be sunk if no empty tiles are present in
