@@ -2,8 +2,10 @@
 every golden game and of simulated games with each bot.
 
 * ``Game.bot_favourites`` (the greedy bot's best-scored actions, found without scoring where no
-  action is scored) equals the indexes within 1e-9 of the best of ``bot_preferences`` over the
-  listed legal actions;
+  action is scored) equals the indexes within 1e-9 of the best of ``bot_preference`` of each
+  listed legal action (and ``bot_preferences`` of the list equals those scores);
+* the movement step's listing equals the game's plain ``legal_move`` (Space Attack's and the 1986
+  edition's chain the core's ``MoveChoices`` with their shots, tiles and dolphin rides);
 * the movement step (``pbem.rules.survive.movement.MoveChoices``) gives the listed actions in either order
   of use: counted first and then listed (the random bot), or every piece's steps listed first
   (the greedy bot's scores) and the length taken from them; a piece listed after being counted
@@ -19,6 +21,7 @@ import pytest
 from golden_games import CONFIGS, Config, replay
 
 from pbem.core.bots import CHOOSERS
+from pbem.core.choices import Chain
 from pbem.core.draws import setup_rng
 from pbem.core.engine import action_rng
 from pbem.core.registry import load_game
@@ -26,7 +29,7 @@ from pbem.core.rng import Rng
 from pbem.game import Game
 from pbem.rules.survive.movement import MoveChoices
 from pbem.rules.survive.setup import SetupRules
-from pbem.rules.survive.state import ISLAND
+from pbem.rules.survive.state import ISLAND, STEP_MOVE
 
 SURVIVE = [c for c in CONFIGS if c.game in ("atlantis", "atlantis-1986", "space-attack")]
 
@@ -40,7 +43,10 @@ def plain_favourites(scores: list[float]) -> list[int]:
 
 
 def moves(choices: Any) -> list[MoveChoices]:
-    """The movement step's sequence, if ``choices`` is one ([] for the other decisions)."""
+    """The movement step's sequence, if ``choices`` is one or chains one (Space Attack's shots and
+    tiles, the 1986 edition's dolphin rides come after it); [] for the other decisions."""
+    if isinstance(choices, Chain):
+        return [part for part in choices.parts if isinstance(part, MoveChoices)]
     return [choices] if isinstance(choices, MoveChoices) else []
 
 
@@ -54,7 +60,10 @@ def check_state(game: Game, state: Any) -> int:
     assert list(state.tile_at) == [t.cell for t in state.tiles.values() if t.where == ISLAND]
     for player in state.players:
         listed = rules.legal_actions(state, player)
-        scores = rules.bot_preferences(state, player, listed)
+        if rules.decider(state) == player and rules.current_step(state) == STEP_MOVE:
+            assert listed == rules.legal_move(state, player)      # the game's plain listing of the step
+        scores = [rules.bot_preference(state, player, a) for a in listed]     # one action at a time
+        assert rules.bot_preferences(state, player, listed) == scores
         favourites = list(rules.bot_favourites(state, player, rules.legal_choices(state, player)))
         assert favourites == plain_favourites(scores)
         counted_first = rules.legal_choices(state, player)          # the random bot's order: count, then list

@@ -99,14 +99,14 @@ class Atlantis1986Rules(IslandRules1986):
         super().advance(state, rng, events, after, die)
 
     def why_the_end_cannot_come(self, state: State) -> str:
-        if state.phase == PLAY and not self.villagers_in_play(state):
+        if state.phase == PLAY and not self.any_villager_in_play(state):
             return ""             # everyone is safe or dead: the game ends at its next step
         return super().why_the_end_cannot_come(state)
 
     def end_when_everyone_is_safe_or_dead(self, state: State, events: Events) -> bool:
         """"The game ends when all villagers either have safely arrived on the coral islands,
         or are dead, or if the volcano tile is flipped over" (the volcano: the ``end-game`` rule)."""
-        if state.phase != PLAY or self.villagers_in_play(state):
+        if state.phase != PLAY or self.any_villager_in_play(state):
             return False
         self.end_game(state, events, "all villagers saved or lost")
         return True

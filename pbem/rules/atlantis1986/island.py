@@ -82,12 +82,17 @@ class IslandRules1986(SpinnerRules1986):
         return limit
 
     def placement_spots(self, state: State) -> list[int]:
+        """The island's tiles with room under :meth:`tile_limit_at_setup` (its table and option read once)."""
+        limits, three = self.comp["setup_limit"], self.option(state, "setup_limit") == "three"
+        on_land = state.on_land
         spots = []
         for t in state.tiles.values():
             if t.where != ISLAND:
                 continue
-            limit = self.tile_limit_at_setup(state, t)
-            if limit is None or len(state.on_land(t.cell)) < limit:
+            limit = limits.get(t.terrain)
+            if limit is None and three:
+                limit = 3
+            if limit is None or len(on_land(t.cell)) < limit:
                 spots.append(t.cell)
         return spots
 
@@ -146,3 +151,7 @@ class IslandRules1986(SpinnerRules1986):
     # --- the end ----------------------------------------------------------------------------
     def villagers_in_play(self, state: State) -> list[str]:
         return [e.handle for e in state.explorers.values() if e.where in (LAND, BOAT, SEA)]
+
+    def any_villager_in_play(self, state: State) -> bool:
+        """Is :meth:`villagers_in_play` not empty (asked after every action: stops at the first)?"""
+        return any(e.where in (LAND, BOAT, SEA) for e in state.explorers.values())

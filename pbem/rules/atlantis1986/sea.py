@@ -14,9 +14,10 @@ swimming: it does not use up the villager's one swim of the turn.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
-from pbem.game import IllegalAction, Rng
+from pbem.core.choices import Chain
+from pbem.game import Action, IllegalAction, Rng
 from pbem.rules.atlantis1986.view import View1986
 from pbem.rules.survive.actions import handle_arg
 from pbem.rules.survive.base import NOWHERE, Decider, Events, Spaces, event
@@ -25,7 +26,7 @@ from pbem.rules.survive.state import SEA, STEP_MOVE, State
 
 class SeaRules1986(View1986):
     #: the turn model's ``ship_meets``, ``empty_ships_prey`` and ``rides`` say what these change
-    turn_model_covers = frozenset({"legal_move", "do_move", "sail", "ship_stops", "swimmer_killers", "boat_is_prey",
+    turn_model_covers = frozenset({"legal_move", "move_choices", "do_move", "sail", "ship_stops", "swimmer_killers", "boat_is_prey",
                                    "sink_with_all_hands"})
 
     def turn_model_params(self, state: State) -> dict[str, Any]:
@@ -90,15 +91,26 @@ class SeaRules1986(View1986):
                 for n in self.board.neighbours[e.cell] if state.is_sea(n)]
 
     def legal_move(self, state: State, player: str) -> list[dict[str, Any]]:
-        out = super().legal_move(state, player)
+        return super().legal_move(state, player) + self.rides(state, player)
+
+    def rides(self, state: State, player: str) -> list[dict[str, Any]]:
+        """Every dolphin ride of ``player``'s swimmers (:meth:`ride_moves`)."""
+        out: list[dict[str, Any]] = []
         for e in state.explorers.values():
             if e.owner == player and e.where == SEA:
                 out.extend(self.ride_moves(state, e.handle))
         return out
 
+    def move_choices(self, state: State, player: str) -> Sequence[Action]:
+        """:meth:`legal_move` in its order: the core's moves made only when read
+        (:class:`~pbem.rules.survive.movement.MoveChoices`), then the dolphin rides."""
+        rides = self.rides(state, player)
+        moves = super().move_choices(state, player)
+        return Chain([moves, rides]) if rides else moves
+
     def decider_table(self) -> dict[str, Decider[State]]:
-        """The movement step is listed with the dolphin rides (:meth:`legal_move`)."""
-        return {**super().decider_table(), STEP_MOVE: self.legal_move}
+        """The movement step is listed with the dolphin rides (:meth:`move_choices`)."""
+        return {**super().decider_table(), STEP_MOVE: self.move_choices}
 
     def do_move(self, state: State, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         if action.get("ride") is None:

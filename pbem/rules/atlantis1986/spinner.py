@@ -22,13 +22,13 @@ Each kind has ``stops_<kind>`` (its movement ends when it enters that space:
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import AbstractSet, Any, Mapping
 
 from pbem.game import IllegalAction, NeedsSecret, Rng
 from pbem.rules.atlantis1986.sea import SeaRules1986
 from pbem.rules.atlantis1986.view import STEP_DIVE, face_parts
 from pbem.rules.survive.actions import face_entry, handle_arg, is_none
-from pbem.rules.survive.base import ActionHandler, CreatureRule, Decider, Events, Path, event
+from pbem.rules.survive.base import NOWHERE, ActionHandler, CreatureRule, Decider, Events, Path, Spaces, event
 from pbem.rules.survive.state import SEA, STEP_CREATURE, Creature, State
 
 DIVE = "dive"
@@ -101,10 +101,10 @@ class SpinnerRules1986(SeaRules1986):
         """"Sharks kill villagers swimming in the water ... [the octopus destroys] boats ...
         Sea Monsters both destroy boats and kill villagers"; dolphins harm nobody."""
         return {**super().creature_rule_table(),
-                "shark": CreatureRule(self.stops_shark, self.arrive_shark),
-                "octopus": CreatureRule(self.stops_octopus, self.arrive_octopus),
-                "monster": CreatureRule(self.stops_monster, self.arrive_monster),
-                "dolphin": CreatureRule(self.stops_dolphin, self.arrive_dolphin)}
+                "shark": CreatureRule(self.stops_shark, self.arrive_shark, stop_cells=self.shark_stops_at),
+                "octopus": CreatureRule(self.stops_octopus, self.arrive_octopus, stop_cells=self.octopus_stops_at),
+                "monster": CreatureRule(self.stops_monster, self.arrive_monster, stop_cells=self.monster_stops_at),
+                "dolphin": CreatureRule(self.stops_dolphin, self.arrive_dolphin, stop_cells=self.dolphin_stops_at)}
 
     def action_table(self) -> dict[str, ActionHandler[State]]:
         return {**super().action_table(), "dive": self.do_dive}
@@ -129,6 +129,26 @@ class SpinnerRules1986(SeaRules1986):
     def stops_dolphin(self, state: State, cell: int) -> bool:
         return False
 
+    # (the same rules for every space at once, from the state's indexes, which hold only the
+    # spaces with something there: a walk asks them without a call per space)
+    def shark_stops_at(self, state: State) -> Spaces:
+        """:meth:`stops_shark`: the spaces with swimmers."""
+        return state.sea_at.keys()
+
+    def octopus_stops_at(self, state: State) -> AbstractSet[int]:
+        """:meth:`stops_octopus`: the spaces of the boats that are prey."""
+        if self.option(state, "empty_boats") == "sunk":
+            return state.boat_at.keys()
+        return {cell for cell, boat in state.boat_at.items() if state.boats[boat].passengers}
+
+    def monster_stops_at(self, state: State) -> Spaces:
+        """:meth:`stops_monster`: both."""
+        return state.sea_at.keys() | self.octopus_stops_at(state)
+
+    def dolphin_stops_at(self, state: State) -> Spaces:
+        """:meth:`stops_dolphin`: nowhere."""
+        return NOWHERE
+
     def steps_spun(self, state: State) -> int:
         return int(self.spun(state)[1])
 
@@ -152,16 +172,21 @@ class SpinnerRules1986(SeaRules1986):
 
     def dive_spots(self, state: State) -> list[int]:
         """"any sea hexagon that does not have villagers or boats in it"."""
-        return [c for c in range(self.board.playable_count)
-                if state.is_sea(c) and not state.swimmers(c) and c not in state.boat_at]
+        # (from the indexes, which hold only the cells with something there)
+        return sorted(self.playable_cells - state.tile_at.keys() - state.sea_at.keys() - state.boat_at.keys())
 
     # --- legal actions ----------------------------------------------------------------------
     def may_pass(self, state: State) -> bool:
         return self.option(state, "creature_move") == "optional"
 
     def creature_choices(self, state: State, key: str) -> list[dict[str, Any]]:
-        kind, _ = self.spun(state)
+        kind, move = self.spun(state)
         out: list[dict[str, Any]] = [{key: "none"}] if self.may_pass(state) else []
+        if move == DIVE:        # every creature of the kind may dive to the same spots (:meth:`creature_destinations`)
+            spots = [self.label(d) for d in self.dive_spots(state)]
+            for handle in self.on_board(state, kind):
+                out.extend({key: handle, "to": spot} for spot in spots)
+            return out
         for handle in self.on_board(state, kind):
             dests = self.creature_destinations(state, state.creatures[handle])
             out.extend({key: handle, "to": self.label(d)} for d in sorted(dests))

@@ -65,18 +65,19 @@ class Craft(SpaceAttackSetup):
     def flights(self, state: SpaceAttackState, fighter: str) -> list[int]:
         """Where ``fighter`` may end one flight, in cell order."""
         out: list[int] = []
+        tile_at, boat_at, creatures_at = state.tile_at, state.boat_at, state.creatures_at
         for ray in self.rays[at(state.boats[fighter].cell)]:
             for cell in ray:
-                if cell in state.tile_at:
+                if cell in tile_at:
                     break                      # "It may not enter a space containing a Station Tile"
-                ship_there = cell in state.boat_at
-                if state.creatures_in(cell):
-                    if not ship_there:
+                if creatures_at.get(cell):     # (state.creatures_in, read at once)
+                    if cell not in boat_at:
                         out.append(cell)       # "it must stop"
                     break
-                if not ship_there:             # "It may pass through other Ships, but may not end in the same space"
+                if cell not in boat_at:        # "It may pass through other Ships, but may not end in the same space"
                     out.append(cell)
-        return sorted(out)
+        out.sort()
+        return out
 
     def flight_captures(self, state: SpaceAttackState, fighter: str, cell: int) -> bool:
         """Does a flight of ``fighter`` ending at ``cell`` capture?  Only a crewed one, on creatures."""

@@ -247,7 +247,9 @@ class StationTiles(Creatures):
                                    "queens", "default_token", "options_extra", "options_evolve", "changes"})
 
     def empty_spaces(self, state: SpaceAttackState) -> list[int]:
-        return [c for c in range(self.board.playable_count) if self.vacant(state, c)]
+        """"An empty space (a space not containing any creatures, drifters, or ships)": the core's
+        vacant spaces (:meth:`vacant`, read from the indexes)."""
+        return self.vacant_cells(state)
 
     def to_empty_pieces(self, state: SpaceAttackState, back: str) -> tuple[str, list[str]]:
         """The key the tile's piece is named by, and the pieces it may move."""

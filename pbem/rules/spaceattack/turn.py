@@ -19,9 +19,11 @@ A reaction window (a defence, a steal) or the revealer's boarding choice can int
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
-from pbem.game import IllegalAction, NeedsSecret, Rng
+from pbem.core.choices import Chain
+
+from pbem.game import Action, IllegalAction, NeedsSecret, Rng
 from pbem.rules.survive.actions import handle_arg, is_none
 from pbem.rules.survive.base import ActionHandler, Decider, Events, OutcomeTest, StepStarter, event
 from pbem.rules.survive.state import PLAY, SEA, SETUP_BOAT, STEP_CREATURE, STEP_DEFENSE, STEP_MOVE, STEP_REMOVE, STEP_TILE, USED, Tile
@@ -39,7 +41,7 @@ class TurnRules(StationTiles):
     #: the turn model's Space Attack parameters (``turn_model_params``): drifting, fighters, turrets
     #: and their captures, the step open while an earlier tile is held, the roll at the blue-tile
     #: step; the steal decider, the deploy step and step 4 come before or after what it plays
-    turn_model_covers = frozenset({"legal_move", "explorer_moves", "boat_moves", "do_move", "advance",
+    turn_model_covers = frozenset({"legal_move", "move_choices", "explorer_move", "boat_steps", "do_move", "advance",
                                    "turn_step_list", "decider", "start_creature_step", "legal_boat", "next_turn",
                                    "start_move_step", "start_deploy_step", "legal_deploy", "do_deploy",
                                    "start_roll_step", "legal_blue", "do_play", "more_blue", "continue_step",
@@ -181,21 +183,28 @@ class TurnRules(StationTiles):
             raise IllegalAction("you have no crew left: \"you may only play Station tiles. You may no longer "
                                 "move empty ships.\"")
 
-    def explorer_moves(self, state: SpaceAttackState, handle: str) -> list[dict[str, Any]]:
-        """The core's moves, with ``drift: true`` (step into the open space beside a ship) for ``swim``."""
-        out = []
-        for a in super().explorer_moves(state, handle):
-            if a.pop("swim", False):
-                a["drift"] = True
-            out.append(a)
-        return out
+    def explorer_move(self, handle: str, step: tuple[int, bool]) -> dict[str, Any]:
+        """The core's move, with ``drift: true`` (step into the open space beside a ship) for ``swim``."""
+        cell, drift = step
+        if drift:
+            return {"move": handle, "to": self.board.labels[cell], "drift": True}
+        return {"move": handle, "to": self.board.labels[cell]}
 
-    def boat_moves(self, state: SpaceAttackState, boat: str) -> list[dict[str, Any]]:
+    def boat_steps(self, state: SpaceAttackState, boat: str) -> list[int]:
+        """A ship's spaces as the core's; a fighter's, where one flight may end (none once flown)."""
         if not self.is_fighter(boat):
-            return super().boat_moves(state, boat)
+            return super().boat_steps(state, boat)
         if boat in state.flown:
             return []
-        return [{"move": boat, "to": self.label(c)} for c in self.flights(state, boat)]
+        return self.flights(state, boat)
+
+    def boat_move_counts(self, state: SpaceAttackState, boats: list[str]) -> list[int]:
+        """The core's counts for the ships, each fighter's flights counted by listing them."""
+        fighters = [self.is_fighter(b) for b in boats]
+        if not any(fighters):
+            return super().boat_move_counts(state, boats)
+        ships = iter(super().boat_move_counts(state, [b for b, f in zip(boats, fighters) if not f]))
+        return [len(self.boat_steps(state, b)) if f else next(ships) for b, f in zip(boats, fighters)]
 
     def legal_fire(self, state: SpaceAttackState, player: str) -> list[dict[str, Any]]:
         return [{"fire": t, "at": self.label(c)} for t in self.turrets(state) if self.mans_turret(state, player, t)
@@ -211,6 +220,14 @@ class TurnRules(StationTiles):
         else:
             out = [{"done": "move"}]
         return out + self.hand_plays(state, player, MOVEMENT, self.earlier(state))
+
+    def move_choices(self, state: SpaceAttackState, player: str) -> Sequence[Action]:
+        """:meth:`legal_move` in its order, the pieces' moves as the core's :class:`MoveChoices`
+        (made only when read; a fighter's steps are its flights), then the shots and the tiles."""
+        plays = self.hand_plays(state, player, MOVEMENT, self.earlier(state))
+        if state.turn.moves < self.movement_points(state) and self.crew_in_play(state, player):
+            return Chain([super().move_choices(state, player), self.legal_fire(state, player), plays])
+        return [{"done": "move"}, *plays]
 
     def do_move(self, state: SpaceAttackState, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         self.expect(state, player, STEP_MOVE)
@@ -418,7 +435,7 @@ class TurnRules(StationTiles):
     def decider_table(self) -> dict[str, Decider[SpaceAttackState]]:
         # the movement step and the escape pods' placement are Space Attack's own listings
         table = {**super().decider_table(), STEP_DEPLOY: self.legal_deploy, STEP_BLUE: self.legal_blue,
-                 STEP_STEAL: self.legal_steal, STEP_MOVE: self.legal_move, SETUP_BOAT: self.legal_boat}
+                 STEP_STEAL: self.legal_steal, STEP_MOVE: self.move_choices, SETUP_BOAT: self.legal_boat}
         table.pop(STEP_TILE, None)      # tiles are played in steps 2 and 4, not in a step of their own
         return table
 

@@ -7,11 +7,14 @@ The core's own messages (refusals, position errors) are made from the game's voc
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
+
+from pbem.core.choices import Chain, Pairs
 
 from pbem.game import BoardPicture, NeedsSecret, Section
 from pbem.rules.survive.state import ISLAND, ISLE, LOST, OVER, SETUP_PLACE, STEP_BOARDERS, STEP_CREATURE, STEP_DEFENSE
 from pbem.rules.survive.state import STEP_MOVE, STEP_REMOVE, Tile, sort_handles
+from pbem.rules.survive.movement import MoveChoices
 from pbem.rules.survive.view import SETUP_PHASES
 from pbem.rules.spaceattack import picture as drawing
 from pbem.rules.spaceattack.state import SpaceAttackState, Steal
@@ -322,4 +325,35 @@ class Words(TurnRules):
         if action.get("deploy") not in (None, "none"):
             return 1.0
         return super().bot_preference(state, player, action)
+
+    def bot_preferences(self, state: SpaceAttackState, player: str, actions: Sequence[Mapping[str, Any]]) -> list[float]:
+        """:meth:`bot_preference` of each action; the movement step's moves scored from each
+        piece's steps (the core's :meth:`move_scores`, a crewed fighter's flight onto creatures
+        :data:`CAPTURE`) without making them."""
+        if isinstance(actions, Chain):
+            return [s for part in actions.parts for s in self.bot_preferences(state, player, part)]
+        if isinstance(actions, MoveChoices):
+            return self.flight_scores(state, player, actions)
+        if isinstance(actions, Pairs) and self.never_scored(actions.make):
+            return [0.0] * len(actions)         # placements, step 4's orders: no move, shot or deployment
+        scored = self.scored_keys          # (an action without one of these keys scores 0: pods, tiles, removals)
+        return [self.bot_preference(state, player, a) if not scored.isdisjoint(a) else 0.0 for a in actions]
+
+    #: the keys of the actions :meth:`bot_preference` scores (a shot, a move, a deployment, ``{done: move}``)
+    scored_keys = frozenset({"fire", "move", "deploy", "done"})
+
+    def flight_scores(self, state: SpaceAttackState, player: str, moves: MoveChoices) -> list[float]:
+        """:meth:`bot_preference` of the movement step's moves: the core's scores, with
+        :data:`CAPTURE` for a crewed fighter's flight that ends on creatures."""
+        scores = self.move_scores(state, player, moves)
+        steps_of, pieces = moves.steps_of, moves.pieces
+        k = 1 + sum(len(steps_of(i)) for i in range(moves.explorers))
+        for i in range(moves.explorers, len(pieces)):
+            steps = steps_of(i)
+            if self.is_fighter(pieces[i]) and state.boats[pieces[i]].passengers:
+                for j, cell in enumerate(steps):
+                    if state.creatures_in(cell):
+                        scores[k + j] = CAPTURE
+            k += len(steps)
+        return scores
 

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from pbem.core.choices import Chain
 from pbem.rules.spaceswarm import terrain
 from pbem.rules.spaceswarm.attack import battle_spaces, kills
 from pbem.rules.spaceswarm.attributes import current, stack_attack, stack_defense
 from pbem.rules.spaceswarm.data import CardFace
 from pbem.rules.spaceswarm.hexmap import HexMap
+from pbem.rules.spaceswarm.movement import MoveStep, SimpleMoves
 from pbem.rules.spaceswarm.state import SwarmState
 
 #: how much the bot values a permanent +1 in each attribute
@@ -38,18 +40,63 @@ def preference(state: SwarmState, player: str, action: Mapping[str, Any]) -> flo
 
 
 def preferences(state: SwarmState, player: str, actions: Sequence[Mapping[str, Any]]) -> list[float]:
-    """:func:`preference` of each action; the goals a move is scored against are worked out
-    once for the whole list (they depend on the position only)."""
-    goals: list[int] | None = None
+    """:func:`preference` of each action; what a move is scored against (the goals, each space's
+    distance to the nearest, the stacks in a space, an exchange) is worked out once for the whole
+    list (it depends on the position only: :class:`MoveFacts`)."""
+    if isinstance(actions, Chain):
+        return [s for part in actions.parts for s in preferences(state, player, part)]
+    if isinstance(actions, SimpleMoves):            # the moves' steps, scored without making them
+        shared = MoveFacts(state, player, goal_cells(state, player))
+        return [_step(state, player, step, shared) for step in actions.steps]
+    facts: MoveFacts | None = None
     out: list[float] = []
     for action in actions:
         if next(iter(action)) == "move":
-            if goals is None:
-                goals = goal_cells(state, player)
-            out.append(_move(state, player, action, goals))
+            if facts is None:
+                facts = MoveFacts(state, player, goal_cells(state, player))
+            out.append(_move(state, player, action, facts=facts))
         else:
             out.append(preference(state, player, action))
     return out
+
+
+class MoveFacts:
+    """What :func:`_move` reads of the position for one player, each fact worked out once (a
+    greedy decision scores dozens of moves of the same stacks to the same spaces)."""
+
+    def __init__(self, state: SwarmState, player: str, goals: list[int]) -> None:
+        self.state, self.player, self.goals = state, player, goals
+        self._nearest: dict[int, int] = {}
+        self._enemies: dict[int, list[str]] = {}
+        self._alone: dict[int, bool] = {}
+        self._exchange: dict[tuple[int, int], tuple[int, int]] = {}
+
+    def nearest(self, cell: int) -> int:
+        """:func:`nearest` goal from ``cell``."""
+        found = self._nearest.get(cell)
+        if found is None:
+            found = self._nearest[cell] = nearest(self.state.hexmap, cell, self.goals)
+        return found
+
+    def enemies_at(self, cell: int) -> list[str]:
+        found = self._enemies.get(cell)
+        if found is None:
+            found = self._enemies[cell] = self.state.enemies_at(self.player, cell)
+        return found
+
+    def held_alone(self, cell: int) -> bool:
+        """Are the player's the only fleets in ``cell``?"""
+        found = self._alone.get(cell)
+        if found is None:
+            found = self._alone[cell] = self.state.races_at(cell) == [self.player]
+        return found
+
+    def exchange(self, cell: int, mine: int) -> tuple[int, int]:
+        """:func:`exchange` at ``cell`` with ``mine`` fleets there."""
+        found = self._exchange.get((cell, mine))
+        if found is None:
+            found = self._exchange[(cell, mine)] = exchange(self.state, self.player, cell, mine)
+        return found
 
 
 def _develop(state: SwarmState, player: str, action: Mapping[str, Any]) -> float:
@@ -99,23 +146,34 @@ def _attack(state: SwarmState, player: str, action: Mapping[str, Any]) -> float:
     return sum(kills(state, player, race, state.hexmap.index(at)) for at, race in targets.items()) / 10.0
 
 
-def _move(state: SwarmState, player: str, action: Mapping[str, Any], goals: list[int] | None = None) -> float:
-    """How much better the board is for the bot after this move (``goals``: :func:`goal_cells`)."""
+def _move(state: SwarmState, player: str, action: Mapping[str, Any], goals: list[int] | None = None,
+          facts: MoveFacts | None = None) -> float:
+    """How much better the board is for the bot after this move (``goals``: :func:`goal_cells`;
+    ``facts``: the position's, shared by the moves of one decision)."""
     hexmap = state.hexmap
-    start = hexmap.index(action["move"])
-    path = [hexmap.index(p) for p in action["path"]]
+    if facts is None:
+        facts = MoveFacts(state, player, goal_cells(state, player) if goals is None else goals)
+    fleets = action.get("fleets")
+    step = (hexmap.index(action["move"]), None if fleets is None else int(fleets), [hexmap.index(p) for p in action["path"]])
+    return _step(state, player, step, facts)
+
+
+def _step(state: SwarmState, player: str, step: MoveStep, facts: MoveFacts) -> float:
+    """:func:`_move` of a move given as its step (:data:`~pbem.rules.spaceswarm.movement.MoveStep`)."""
+    hexmap = state.hexmap
+    start, fleets, path = step
     end = path[-1]
     here = state.fleets_at(player, start)
-    moving = int(action.get("fleets", here))
+    moving = here if fleets is None else fleets
     score = 0.0
-    enemies = state.enemies_at(player, end)
+    enemies = facts.enemies_at(end)
     mine_after = state.fleets_at(player, end) + moving
     if enemies:
-        mine_lost, theirs_lost = exchange(state, player, end, mine_after)
+        mine_lost, theirs_lost = facts.exchange(end, mine_after)
         if mine_lost >= mine_after:
             score -= 20.0
         score += 2.0 * theirs_lost - 3.0 * mine_lost
-    if terrain.is_star_cluster(hexmap, end) and state.races_at(end) != [player]:
+    if terrain.is_star_cluster(hexmap, end) and not facts.held_alone(end):
         score += 8.0
     if terrain.is_alien_ruins(hexmap, end) and end not in state.visited:
         score += 4.0
@@ -124,11 +182,9 @@ def _move(state: SwarmState, player: str, action: Mapping[str, Any], goals: list
         score -= 2.5
     if terrain.must_stop(hexmap, end):
         score -= 0.5
-    if terrain.is_star_cluster(hexmap, start) and moving == here and not state.enemies_at(player, start):
+    if terrain.is_star_cluster(hexmap, start) and moving == here and not facts.enemies_at(start):
         score -= 9.0     # leaving a held cluster empty
-    if goals is None:
-        goals = goal_cells(state, player)
-    score += 0.7 * (nearest(hexmap, start, goals) - nearest(hexmap, end, goals))
+    score += 0.7 * (facts.nearest(start) - facts.nearest(end))
     return score
 
 

@@ -137,6 +137,9 @@ class SpaceSwarmGame(Game[SwarmState]):
     def legal_actions(self, state: SwarmState, player: str) -> list[Action]:
         return legal.legal_actions(state, player)
 
+    def legal_choices(self, state: SwarmState, player: str) -> Sequence[Action]:
+        return legal.legal_choices(state, player)
+
     def apply(self, state: SwarmState, player: str, action: Mapping[str, Any], rng: Rng) -> list[Event]:
         return handler_for(action)(state, player, action, rng)
 

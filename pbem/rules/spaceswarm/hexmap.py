@@ -63,6 +63,10 @@ class HexMap:
 
     def index(self, label: object) -> int:
         """The cell named ``label`` (e.g. "C4"); ValueError with one line if there is none."""
+        if type(label) is str:                  # (a label as written by the engine: read at once)
+            cell = self._index.get(label)
+            if cell is not None:
+                return cell
         text = str(label).strip().upper()
         if text not in self._index:
             if not _LABEL.match(text):

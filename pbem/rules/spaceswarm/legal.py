@@ -3,8 +3,9 @@ the deadline default and the move-file template of a whole turn."""
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from typing import Any, Sequence
 
+from pbem.core.choices import Chain
 from pbem.rules.spaceswarm import attack, bid, movement
 from pbem.rules.spaceswarm.actions import decision
 from pbem.rules.spaceswarm.attributes import current, production
@@ -52,6 +53,12 @@ def legal_move(state: SwarmState, player: str) -> list[Action]:
     return movement.simple_moves(state, player) + [{"done": "move"}] + event_plays(state, player)
 
 
+def move_choices(state: SwarmState, player: str) -> Sequence[Action]:
+    """:func:`legal_move` in its order, the moves made only when read (:class:`movement.SimpleMoves`)."""
+    moves = movement.SimpleMoves(state.hexmap.labels, movement.simple_steps(state, player))
+    return Chain([moves, [{"done": "move"}, *event_plays(state, player)]])
+
+
 def legal_attack(state: SwarmState, player: str) -> list[Action]:
     out: list[Action] = [{"attack": "all"}]
     for cell in attack.battle_spaces(state):
@@ -78,6 +85,14 @@ def legal_actions(state: SwarmState, player: str) -> list[Action]:
     if now is None or now[0] != player:
         return []
     return LISTERS[now[1]](state, player)
+
+
+def legal_choices(state: SwarmState, player: str) -> Sequence[Action]:
+    """:func:`legal_actions`, the movement step's moves made only when read (:func:`move_choices`)."""
+    now = decision(state)
+    if now is None or now[0] != player:
+        return []
+    return move_choices(state, player) if now[1] == MOVE else LISTERS[now[1]](state, player)
 
 
 def pass_action(state: SwarmState, player: str) -> Action | None:

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
+from pbem.core.choices import LazyActions
 from pbem.game import Event, IllegalAction
 from pbem.rules.spaceswarm import terrain
 from pbem.rules.spaceswarm.attributes import current
@@ -255,20 +256,50 @@ def _destinations(hexmap: HexMap, enemies: set[int], start: int, budget: int) ->
 
 def simple_moves(state: SwarmState, player: str) -> list[dict[str, Any]]:
     """Whole stacks (and single fleets) to every reachable space by a shortest path."""
+    return list(SimpleMoves(state.hexmap.labels, simple_steps(state, player)))
+
+
+#: a move of :func:`simple_moves` before it is written as an action: (the stack's space, the
+#: fleets moved or None for the whole stack, the path's spaces)
+MoveStep = tuple[int, int | None, list[int]]
+
+
+def simple_steps(state: SwarmState, player: str) -> list[MoveStep]:
+    """:func:`simple_moves`, in its order, as (start, fleets or None, path) (:data:`MoveStep`)."""
     if stacks_left(state, player) <= 0:
         return []
     limit = movement(state, player)
     hexmap = state.hexmap
-    labels, enemies = hexmap.labels, _enemy_cells(state, player)
-    out: list[dict[str, Any]] = []
+    enemies = _enemy_cells(state, player)
+    out: list[MoveStep] = []
     for start in sorted(state.fleets[player]):
         used = spent(state, player, start)
         groups = [len(used)] + ([1] if len(used) > 1 else [])
         for count in groups:
             budget = limit - max(used[:count])
-            for end, path in sorted(_destinations(hexmap, enemies, start, budget).items()):
-                action: dict[str, Any] = {"move": labels[start], "path": [labels[c] for c in path]}
-                if count != len(used):
-                    action["fleets"] = count
-                out.append(action)
+            fleets = None if count == len(used) else count
+            for _end, path in sorted(_destinations(hexmap, enemies, start, budget).items()):
+                out.append((start, fleets, path))
     return out
+
+
+class SimpleMoves(LazyActions):
+    """:func:`simple_moves` made one action at a time when read (the random bot takes one of a
+    few dozen; the greedy bot scores the steps themselves: ``bot.preferences``)."""
+
+    def __init__(self, labels: tuple[str, ...], steps: list[MoveStep]) -> None:
+        self.labels, self.steps = labels, steps
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+    def item(self, k: int) -> dict[str, Any]:
+        start, fleets, path = self.steps[k]
+        labels = self.labels
+        action: dict[str, Any] = {"move": labels[start], "path": [labels[c] for c in path]}
+        if fleets is not None:
+            action["fleets"] = fleets
+        return action
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return (self.item(k) for k in range(len(self.steps)))

@@ -600,15 +600,16 @@ class SurviveRules(ViewRules[StateT]):
                 gain = step_gain[at(e.cell)]
                 for t, _swim in steps_of(i):
                     score(gain[t] + BOARD if t in boat_at else gain[t])
+        dist = self.isle_distance
         for i in range(moves.explorers, len(pieces)):
             b = boats[pieces[i]]
-            gain = step_gain[at(b.cell)]
+            here = dist[at(b.cell)]
             mine = 0
             for h in b.passengers:
                 if explorers[h].owner == player:
                     mine += 1
-            for t in steps_of(i):
-                score(mine * gain[t])
+            for t in steps_of(i):          # (from the distances: a layer's ship may go further than one space)
+                score(mine * (here - dist[t]))
         return scores
 
     def never_scored(self, make: Callable[[Any, Any], Action]) -> bool:

@@ -17,6 +17,7 @@ Nothing here relies on set iteration order.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
@@ -35,8 +36,9 @@ STEP_TILE, STEP_MOVE, STEP_REMOVE, STEP_BOARDERS, STEP_CREATURE, STEP_DEFENSE = 
 _HANDLE = re.compile(r"([A-Za-z]+)(\d+)$")
 
 
+@lru_cache(maxsize=4096)
 def handle_key(handle: str) -> tuple[str, int]:
-    """Sort key: ``r2`` before ``r10``."""
+    """Sort key: ``r2`` before ``r10`` (remembered: a game has a few hundred handles)."""
     m = _HANDLE.match(handle)
     return (m.group(1), int(m.group(2))) if m else (handle, 0)
 

@@ -381,9 +381,13 @@ class TileRules(CreatureRules[StateT]):
     def vacant_labels(self, state: StateT) -> list[str]:
         """The vacant sea spaces (:meth:`vacant`), by label, in cell order."""
         labels = self.board.labels
+        return [labels[c] for c in self.vacant_cells(state)]
+
+    def vacant_cells(self, state: StateT) -> list[int]:
+        """The vacant sea spaces (:meth:`vacant`), in cell order, read from the state's indexes."""
         # (the indexes hold only the cells with something there: an emptied cell is dropped)
         occupied = state.tile_at.keys() | state.boat_at.keys() | state.sea_at.keys() | state.creatures_at.keys()
-        return [labels[c] for c in sorted(self.playable_cells - occupied)]
+        return sorted(self.playable_cells - occupied)
 
     def relocation_options(self, state: StateT, kind: str) -> list[dict[str, Any]]:
         spots = self.vacant_labels(state)
