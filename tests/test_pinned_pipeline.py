@@ -24,6 +24,9 @@ The two pages with a click panel were re-pinned when Atlantis's page got its own
 and again with the new defaults above (only the two pages with a click panel: the players'
 pages follow the game); the Space Swarm page once more when the page's script took pbem's own JS
 through the checked script_code filter and made a move that stays in its own space clickable.
+The Space Swarm game's boards and HTML pages (board.svg, digest.html, the players' pages) were
+re-pinned when its terrain got textures as well as colours (issue 21): log, moves, view, text
+digest and secrets text unchanged.
 Regenerate only when the output is meant to change: ``PRINT_PINS=1 pytest -q -s
 test_pinned_pipeline.py`` prints the hashes of today's bytes.
 """
@@ -134,25 +137,25 @@ PINS: dict[str, dict[str, str]] = {
     },
     "space-swarm": {
         "20:log.yaml": "e5645592ddc0ce5b82973b73",
-        "20:public/board.svg": "d97ea5e8843dae6f943c7aea",
-        "20:public/digest.html": "d09b4ef21b35549f55f44131",
+        "20:public/board.svg": "153bb41279d55574db1ef5f7",
+        "20:public/digest.html": "ded477bb9cec9407e1874992",
         "20:public/digest.txt": "288c66cf856002b91bac912e",
         "20:public/view.json": "70f52d1db85ff08d896685be",
         "20:moves/": "bfff0a45e04b04ee8a21b80c",
         "20:secrets/red.age": "bab583a96fea830f97ff28a5",
-        "20:secrets/red.html.gz.age": "7a64631a613861ba7217b281",
+        "20:secrets/red.html.gz.age": "d25e63f5c389e0d19a513869",
         "20:secrets/blue.age": "8c24f082cc5d686cc911961f",
-        "20:secrets/blue.html.gz.age": "de11b4c4e5ac9c98713bb669",
+        "20:secrets/blue.html.gz.age": "103cfe54195c8ee36193ad42",
         "log.yaml": "a5126c987f0c48b76f95404e",
-        "public/board.svg": "3a17a42d082eef57a7893bcb",
-        "public/digest.html": "f4ee03796a3f222fc30fb387",
+        "public/board.svg": "b9b16466ced66df5b335329a",
+        "public/digest.html": "2e6443a4d11e801de1597123",
         "public/digest.txt": "6b4e023b1b98d24ef0343bc6",
         "public/view.json": "24f93408f35ecf28019d4102",
         "moves/": "dab939a90dc7caa853df7b12",
         "secrets/red.age": "b263dc205661be4c45bd6b60",
-        "secrets/red.html.gz.age": "6c8edbc787e95c4a6897a21e",
+        "secrets/red.html.gz.age": "3334eda8c50387e50ad86a7f",
         "secrets/blue.age": "c9afdc44b6e1f0efa6db0fb8",
-        "secrets/blue.html.gz.age": "f4366bc7471773e59f46918d",
+        "secrets/blue.html.gz.age": "8a218d77c1b79eb2349d8a4b",
     },
 }
 
