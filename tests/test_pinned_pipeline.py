@@ -26,7 +26,8 @@ pages follow the game); the Space Swarm page once more when the page's script to
 through the checked script_code filter and made a move that stays in its own space clickable.
 The Space Swarm game's boards and HTML pages (board.svg, digest.html, the players' pages) were
 re-pinned when its terrain got textures as well as colours (issue 21): log, moves, view, text
-digest and secrets text unchanged.
+digest and secrets text unchanged; and the one Space Swarm page with a click panel again for the
+page's number pickers, marks placed beside the counts and lists of crowded spaces (issue 21).
 Regenerate only when the output is meant to change: ``PRINT_PINS=1 pytest -q -s
 test_pinned_pipeline.py`` prints the hashes of today's bytes.
 """
@@ -143,7 +144,7 @@ PINS: dict[str, dict[str, str]] = {
         "20:public/view.json": "70f52d1db85ff08d896685be",
         "20:moves/": "bfff0a45e04b04ee8a21b80c",
         "20:secrets/red.age": "bab583a96fea830f97ff28a5",
-        "20:secrets/red.html.gz.age": "d25e63f5c389e0d19a513869",
+        "20:secrets/red.html.gz.age": "9ce4ec521d2f9c60bec0e193",
         "20:secrets/blue.age": "8c24f082cc5d686cc911961f",
         "20:secrets/blue.html.gz.age": "103cfe54195c8ee36193ad42",
         "log.yaml": "a5126c987f0c48b76f95404e",
