@@ -45,8 +45,12 @@
   };
   const tipOf = (g) => { const t = g.querySelector("title"); return t ? t.textContent : ""; };
 
-  // --- room in a space: marks, step numbers and moved pieces go where they hide no piece's count
-  // or letter and no space's label (nor each other): the first free spot of a few around the centre
+  // where a mark goes in a space (a point near its middle), what a piece's drawing looks like when it has none
+  // of its own, and what changed in place (below, in a family model's page)
+  let room = (c, r, first, only) => { const cell = cells.get(c); return only ? null : [cell[1] + (first ? first[0] : 0), cell[2] + (first ? first[1] : 0)]; };
+  let resetRoom = () => {}, lookAlike = () => null, inPlace = () => {};
+  // <family> (room in a space: marks, step numbers and moved pieces go where they hide no piece's
+  // count or letter and no space's label (nor each other): the first free spot of a few around the centre)
   const spot = svg ? svg.createSVGPoint() : null;
   function boxOf(e) {                                // an element's box in the board's own units
     const r = e.getBoundingClientRect(), m = svg.getScreenCTM();
@@ -56,39 +60,34 @@
     return { x0: Math.min(a.x, b.x), y0: Math.min(a.y, b.y), x1: Math.max(a.x, b.x), y1: Math.max(a.y, b.y) };
   }
   let allotted = new Map();                          // space -> the boxes taken in this drawing
+  resetRoom = () => { allotted = new Map(); };
   function obstacles(c) {
     const texts = [...cells.get(c)[3].querySelectorAll("text.pbem-pt, text.pbem-label")].filter((t) => !t.closest(".pbem-gone"));
     for (const g of layer.children) { if (g.dataset.cell === c) { texts.push(...g.querySelectorAll("text.pbem-pt")); } }
     return (allotted.get(c) || []).concat(texts.map(boxOf).filter((b) => b));
   }
   const SPOTS = [[0, 0], [-21, -7], [21, -7], [-21, 13], [21, 13], [0, 27], [-16, -26], [16, -26], [-12, 27], [12, 27]];
-  function room(c, r, first) {                       // [x, y] for a round mark of radius r in space c
+  room = function (c, r, first, only) {             // [x, y] for a round mark of radius r in space c (only: there or null)
     const cell = cells.get(c), taken = obstacles(c);
+    if (only && ([...cell[3].querySelectorAll("g.pbem-piece")].some((g) => !g.closest(".pbem-gone")) || [...layer.children].some((g) => g.dataset.cell === c))) { return null; }
     let best = null, least = Infinity;
     for (const [dx, dy] of (first ? [first] : []).concat(SPOTS)) {
       const x = cell[1] + dx, y = cell[2] + dy, box = { x0: x - r, y0: y - r, x1: x + r, y1: y + r };
       const hit = taken.reduce((n, b) => n + Math.max(0, Math.min(box.x1, b.x1) - Math.max(box.x0, b.x0))
         * Math.max(0, Math.min(box.y1, b.y1) - Math.max(box.y0, b.y0)), 0);
       if (hit < least) { least = hit; best = [x, y, box]; }
-      if (hit === 0) { break; }
+      if (hit === 0 || only) { break; }
     }
+    if (only && least) { return null; }
     allotted.set(c, (allotted.get(c) || []).concat([best[2]]));
     return best;
-  }
-  function drawn(piece, cell) {      // the piece's own drawing on the board as it was sent, if any
-    const c = cells.get(cell);
-    if (!c) { return null; }
-    const title = piece.title || piece.handle;
-    return [...c[3].querySelectorAll("g.pbem-piece")].find((g) => { const t = tipOf(g); return t === title || t.startsWith(title + ";"); }) || null;
-  }
-  const initial = new Map(M.pieces(start).map((p) => [p.handle, p]));
-  const CROWD = 3;                                   // a space with more pieces than this gets a list of them
-  function drawPieces(state) {
-    if (!layer) { return; }
-    layer.replaceChildren();
-    for (const g of svg.querySelectorAll("g.pbem-piece.pbem-gone")) { g.classList.remove("pbem-gone"); g.removeAttribute("opacity"); }
-    const all = M.pieces(state), here = new Set(all.map((p) => p.handle));
-    const fade = (g, o) => { if (g) { g.classList.add("pbem-gone"); g.setAttribute("opacity", o); } };
+  };
+  lookAlike = (p) => {             // a piece new on the board: drawn as one of its owner's of its shape
+    for (const q of initial.values()) { const g = q.owner === p.owner && q.shape === p.shape && drawn(q, q.cell); if (g) { return g; } }
+    return null;
+  };
+  inPlace = (all, fade) => {
+    const here = new Set(all.map((p) => p.handle));
     for (const [h, was] of initial) { if (!here.has(h) && !was.aboard) { fade(drawn(was, was.cell), "0.25"); } }   // gone
     for (const p of all) {             // still where it was, another count or letter (a stack grown or split)
       const was = initial.get(p.handle);
@@ -104,20 +103,43 @@
       copy.dataset.cell = p.cell;
       layer.appendChild(copy);
     }
+  };
+  // </family>
+  function drawn(piece, cell) {      // the piece's own drawing on the board as it was sent, if any
+    const c = cells.get(cell);
+    if (!c) { return null; }
+    const title = piece.title || piece.handle;
+    return [...c[3].querySelectorAll("g.pbem-piece")].find((g) => { const t = tipOf(g); return t === title || t.startsWith(title + ";"); }) || null;
+  }
+  const initial = new Map(M.pieces(start).map((p) => [p.handle, p]));
+  function drawPieces(state) {
+    if (!layer) { return; }
+    layer.replaceChildren();
+    for (const g of svg.querySelectorAll("g.pbem-piece.pbem-gone")) { g.classList.remove("pbem-gone"); g.removeAttribute("opacity"); }
+    const all = M.pieces(state), fade = (g, o) => { if (g) { g.classList.add("pbem-gone"); g.setAttribute("opacity", o); } };
+    inPlace(all, fade);
     const moved = all.filter((p) => !p.aboard && (!initial.has(p.handle) || initial.get(p.handle).cell !== p.cell));
     for (const p of moved) {
       const was = initial.get(p.handle), old = was ? drawn(was, was.cell) : null, to = cells.get(p.cell);
       fade(old, "0.25");
       if (!to) { continue; }
-      const [x, y] = room(p.cell, 7, [0, 16]);
+      // full size in an empty space
+      const like = old || lookAlike(p), big = like && room(p.cell, 15, [0, 6], true);
+      const [x, y] = big || room(p.cell, 8, [0, 14]);
       const g = svgEl("g", { class: "pbem-piece pbem-moving", "data-cell": p.cell }, layer);
       svgEl("title", {}, g).textContent = (p.title || p.handle) + (was && was.cell ? " (from " + was.cell + ")" : "");
       const look = (D.look && D.look.colours && D.look.colours[p.owner]) || ["#ffffff", "#000000"];
-      if (old) {
-        const copy = old.cloneNode(true), box = old.getBBox();
+      if (like) {
+        const copy = like.cloneNode(true), box = like.getBBox();
         copy.removeAttribute("opacity");
         copy.classList.remove("pbem-gone");
-        const s = Math.min(1, 13 / Math.max(box.width, box.height, 1));
+        // another piece's drawing: this one's count or letter, no tooltip of its own
+        if (!old) {
+          const t = copy.querySelector("text.pbem-pt"), tip = copy.querySelector("title");
+          if (t) { t.textContent = p.label || ""; }
+          if (tip) { tip.remove(); }
+        }
+        const s = Math.min(1, (big ? 30 : 16) / Math.max(box.width, box.height, 1));
         copy.setAttribute("transform", `translate(${x} ${y}) scale(${s}) translate(${-(box.x + box.width / 2)} ${-(box.y + box.height / 2)})`);
         g.appendChild(copy);
       } else {
@@ -129,7 +151,8 @@
 
   // --- the turn so far
   let steps = [], picked = null, asking = null;     // {before, action, after, stop}; a piece picked; a question
-  let counting = null;                              // a number picker open: {action, pickers, values}
+  // a number picker open: {action, pickers, values}
+  let counting = null;
   // what a family model's page adds (below, in its sections): number pickers, lists of crowded spaces
   let take = (action) => choose(action), collapse = (state, list) => list, drawCount = null, drawCrowds = null, crowdBox = null;
   const now = () => (steps.length ? steps[steps.length - 1].after : start);
@@ -258,12 +281,13 @@
     e.addEventListener("keydown", (k) => { if (k.key === "Enter" || k.key === " ") { k.preventDefault(); clickCell(c); } });
   }
   function drawSteps() {
-    const lines = svgEl("g", { class: "pbem-lines" });      // under the numbers
+    const lines = svgEl("g", { class: "pbem-lines" });
     steps.forEach((s, k) => {
       const p = M.places(s.before, s.action), to = cells.get(p.to || p.tile);
       if (!to) { return; }
       const cross = p.tile && !p.piece, from = p.piece && cells.get(p.from), [x, y] = room(p.to || p.tile, cross ? 13 : 9);
-      if (from) {                    // from the edge of the first space's middle, where its pieces' counts are
+      // from the edge of the first space's middle, where its pieces' counts are
+      if (from) {
         const d = Math.hypot(x - from[1], y - from[2]) || 1, k0 = Math.min(0.45, 16 / d);
         svgEl("line", { x1: from[1] + (x - from[1]) * k0, y1: from[2] + (y - from[2]) * k0, x2: x, y2: y, class: "pbem-step" }, lines);
       }
@@ -276,6 +300,7 @@
   // <family> (a crowded space (more than CROWD pieces, aboard or not): a small list mark in a free
   // corner shows each piece, its owner, kind and value where the player may see it, on hover or
   // focus; a click or Enter keeps the list open)
+  const CROWD = 3;                                   // a space with more pieces than this gets a list of them
   let crowdPinned = false;
   function pieceText(p) {
     const what = [p.owner, p.shape].filter((w) => w).join(" ");
@@ -486,7 +511,7 @@
     const legal = stopped() || decision === null ? null : M.legal(state);
     const end = stopped() || (legal && !legal.length) ? "stop" : decision === null ? "done" : legal === null ? "cut" : "";
     choices = legal ? collapse(state, legal.map((action) => ({ action, words: M.words(state, action), place: M.places(state, action) }))) : [];
-    if (overlay) { overlay.replaceChildren(); allotted = new Map(); drawPieces(state); drawSteps(); }
+    if (overlay) { overlay.replaceChildren(); resetRoom(); drawPieces(state); drawSteps(); }
     $("pbem-status").textContent = end ? STATUS[end] : (steps.length ? "Choice " + (steps.length + 1) + ": " : "") + pagePrompt(decision.prompt)
       + (picked !== null ? ". " + picked + " is picked: choose where it goes (marked with a dot), or press Escape." : "");
     panel.dataset.now = end || "choose";

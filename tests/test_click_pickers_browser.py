@@ -33,9 +33,9 @@ const box = (e) => e.getBoundingClientRect();
 const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 const seen = (t) => !t.closest('.pbem-gone') && !t.closest('[opacity="0"]');
 const counts = [...document.querySelectorAll('svg.pbem-board text.pbem-pt')].filter(seen);
-const marks = [...document.querySelectorAll('svg.pbem-board .pbem-num, svg.pbem-board .pbem-dot, svg.pbem-board .pbem-crowd-mark, svg.pbem-board g.pbem-moving circle')];
+const marks = [...document.querySelectorAll('svg.pbem-board .pbem-num, svg.pbem-board .pbem-dot, svg.pbem-board .pbem-crowd-mark, svg.pbem-board g.pbem-moving')];
 const out = [];
-for (const m of marks) { for (const t of counts) { if (!m.parentNode.contains(t) && meet(box(m), box(t))) { out.push(m.getAttribute('class') + ' over ' + t.textContent); } } }
+for (const m of marks) { for (const t of counts) { if (!m.contains(t) && meet(box(m), box(t))) { out.push(m.getAttribute('class') + ' over ' + t.textContent); } } }
 return [out, marks.length, counts.length];
 """
 

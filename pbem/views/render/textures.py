@@ -25,8 +25,6 @@ TEXTURES: dict[str, str] = {
     "rays": '<path d="M6 1V4.5M6 7.5V11M1 6H4.5M7.5 6H11M2.5 2.5L4.7 4.7M7.3 7.3L9.5 9.5M9.5 2.5L7.3 4.7M4.7 7.3L2.5 9.5" '
             'fill="none" stroke="#7a1c00" stroke-opacity="0.45" stroke-width="0.8"/>',
     "rubble": '<path d="M1.5 3l2-1.5 2 1-.5 2-2.5.5zM7 8l2.2-1 1.8 1.2-.8 2-2.4 0z" fill="#3e2a22" fill-opacity="0.45"/>',
-    "specks": '<circle cx="2.5" cy="9" r="0.6" fill="#2b3f5c" fill-opacity="0.5"/>'
-              '<circle cx="8.5" cy="3.5" r="0.45" fill="#2b3f5c" fill-opacity="0.5"/>',
     "bricks": '<path d="M0 .5H12M0 6.5H12M3 .5V6.5M9 6.5V12" fill="none" stroke="#3b2c00" stroke-opacity="0.4" '
               'stroke-width="0.9"/>',
     "stripes": '<path d="M0 3H12M0 9H12" fill="none" stroke="#00343c" stroke-opacity="0.35" stroke-width="1.2"/>',
