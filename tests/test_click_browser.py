@@ -220,6 +220,13 @@ def test_a_whole_play_turn_clicked_on_the_board_signed_and_accepted(atlantis_pla
         assert move_text(browser).rstrip().endswith("  - " + text), (text, move_text(browser))
     assert "depends on a die roll" in status.text, status.text
     browser.save_screenshot(str(tmp_path / "turn.png"))
+    from test_click_pickers_browser import hidden_counts
+    hidden, marks, counts = hidden_counts(browser)      # the step numbers hide no piece's letter, nor each other
+    assert not hidden and marks >= len(plan) - 2 and counts, hidden
+    assert not browser.execute_script(
+        "const b = [...document.querySelectorAll('svg.pbem-board .pbem-num')].map((e) => e.getBoundingClientRect());"
+        "return b.some((x, i) => b.some((y, j) => i < j && x.left < y.right && y.left < x.right"
+        " && x.top < y.bottom && y.top < x.bottom));")
 
     ahead = browser.find_elements(By.CSS_SELECTOR, "#pbem-ahead select")   # step 4 written ahead
     assert ahead, "no creature orders to write ahead"
