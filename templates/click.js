@@ -45,10 +45,8 @@
   };
   const tipOf = (g) => { const t = g.querySelector("title"); return t ? t.textContent : ""; };
 
-  // where a mark goes in a space (a point near its middle), what a piece's drawing looks like when it has none
-  // of its own, and what changed in place (below, in a family model's page)
-  let room = (c, r, first, only) => { const cell = cells.get(c); return only ? null : [cell[1] + (first ? first[0] : 0), cell[2] + (first ? first[1] : 0)]; };
-  let resetRoom = () => {}, lookAlike = () => null, inPlace = () => {};
+  // where a mark goes in a space: a point near its middle (a family model's page finds a free one, below)
+  let room = (c, r, first) => [cells.get(c)[1] + first[0], cells.get(c)[2] + first[1]], resetRoom = () => {};
   // <family> (room in a space: marks, step numbers and moved pieces go where they hide no piece's
   // count or letter and no space's label (nor each other): the first free spot of a few around the centre)
   const spot = svg ? svg.createSVGPoint() : null;
@@ -82,11 +80,11 @@
     allotted.set(c, (allotted.get(c) || []).concat([best[2]]));
     return best;
   };
-  lookAlike = (p) => {             // a piece new on the board: drawn as one of its owner's of its shape
+  const lookAlike = (p) => {             // a piece new on the board: drawn as one of its owner's of its shape
     for (const q of initial.values()) { const g = q.owner === p.owner && q.shape === p.shape && drawn(q, q.cell); if (g) { return g; } }
     return null;
   };
-  inPlace = (all, fade) => {
+  const inPlace = (all, fade) => {
     const here = new Set(all.map((p) => p.handle));
     for (const [h, was] of initial) { if (!here.has(h) && !was.aboard) { fade(drawn(was, was.cell), "0.25"); } }   // gone
     for (const p of all) {             // still where it was, another count or letter (a stack grown or split)
@@ -112,34 +110,27 @@
     return [...c[3].querySelectorAll("g.pbem-piece")].find((g) => { const t = tipOf(g); return t === title || t.startsWith(title + ";"); }) || null;
   }
   const initial = new Map(M.pieces(start).map((p) => [p.handle, p]));
-  function drawPieces(state) {
+  let drawPieces = function (state) {
     if (!layer) { return; }
     layer.replaceChildren();
     for (const g of svg.querySelectorAll("g.pbem-piece.pbem-gone")) { g.classList.remove("pbem-gone"); g.removeAttribute("opacity"); }
-    const all = M.pieces(state), fade = (g, o) => { if (g) { g.classList.add("pbem-gone"); g.setAttribute("opacity", o); } };
-    inPlace(all, fade);
-    const moved = all.filter((p) => !p.aboard && (!initial.has(p.handle) || initial.get(p.handle).cell !== p.cell));
+    const moved = M.pieces(state).filter((p) => !p.aboard && (!initial.has(p.handle) || initial.get(p.handle).cell !== p.cell));
+    const crowd = new Map();
     for (const p of moved) {
       const was = initial.get(p.handle), old = was ? drawn(was, was.cell) : null, to = cells.get(p.cell);
-      fade(old, "0.25");
+      if (old) { old.classList.add("pbem-gone"); old.setAttribute("opacity", "0.25"); }
       if (!to) { continue; }
-      // full size in an empty space
-      const like = old || lookAlike(p), big = like && room(p.cell, 15, [0, 6], true);
-      const [x, y] = big || room(p.cell, 8, [0, 14]);
-      const g = svgEl("g", { class: "pbem-piece pbem-moving", "data-cell": p.cell }, layer);
+      const k = crowd.get(p.cell) || 0;
+      crowd.set(p.cell, k + 1);
+      const x = to[1] - 14 + 14 * (k % 3), y = to[2] + 16 + 14 * Math.floor(k / 3);
+      const g = svgEl("g", { class: "pbem-piece pbem-moving" }, layer);
       svgEl("title", {}, g).textContent = (p.title || p.handle) + (was && was.cell ? " (from " + was.cell + ")" : "");
       const look = (D.look && D.look.colours && D.look.colours[p.owner]) || ["#ffffff", "#000000"];
-      if (like) {
-        const copy = like.cloneNode(true), box = like.getBBox();
+      if (old) {
+        const copy = old.cloneNode(true), box = old.getBBox();
         copy.removeAttribute("opacity");
         copy.classList.remove("pbem-gone");
-        // another piece's drawing: this one's count or letter, no tooltip of its own
-        if (!old) {
-          const t = copy.querySelector("text.pbem-pt"), tip = copy.querySelector("title");
-          if (t) { t.textContent = p.label || ""; }
-          if (tip) { tip.remove(); }
-        }
-        const s = Math.min(1, (big ? 30 : 16) / Math.max(box.width, box.height, 1));
+        const s = Math.min(1, 13 / Math.max(box.width, box.height, 1));
         copy.setAttribute("transform", `translate(${x} ${y}) scale(${s}) translate(${-(box.x + box.width / 2)} ${-(box.y + box.height / 2)})`);
         g.appendChild(copy);
       } else {
@@ -147,7 +138,7 @@
         svgEl("text", { x, y: y + 2.5, class: "pbem-pt", "font-size": 6.5, fill: look[1] }, g).textContent = p.label || "";
       }
     }
-  }
+  };
 
   // --- the turn so far
   let steps = [], picked = null, asking = null;     // {before, action, after, stop}; a piece picked; a question
@@ -280,7 +271,56 @@
     e.addEventListener("click", () => clickCell(c));
     e.addEventListener("keydown", (k) => { if (k.key === "Enter" || k.key === " ") { k.preventDefault(); clickCell(c); } });
   }
-  function drawSteps() {
+  let drawSteps = function () {
+    steps.forEach((s, k) => {
+      const p = M.places(s.before, s.action), to = cells.get(p.to || p.tile);
+      if (!to) { return; }
+      const from = p.piece && cells.get(p.from);
+      if (from) { svgEl("line", { x1: from[1], y1: from[2], x2: to[1], y2: to[2], class: "pbem-step" }); }
+      if (p.tile && !p.piece) { svgEl("path", { d: `M${to[1] - 12} ${to[2] - 12}l24 24m0 -24l-24 24`, class: "pbem-step" }); }
+      svgEl("circle", { cx: to[1], cy: to[2], r: 9, class: "pbem-num" });
+      svgEl("text", { x: to[1], y: to[2] + 4, class: "pbem-numt" }).textContent = String(k + 1);
+    });
+  };
+  // <family> (the board as a family model's page draws it: what moved, grew or went, and the step
+  // numbers, each in a free corner of its space (room, above))
+  drawPieces = function (state) {
+    if (!layer) { return; }
+    layer.replaceChildren();
+    for (const g of svg.querySelectorAll("g.pbem-piece.pbem-gone")) { g.classList.remove("pbem-gone"); g.removeAttribute("opacity"); }
+    const all = M.pieces(state), fade = (g, o) => { if (g) { g.classList.add("pbem-gone"); g.setAttribute("opacity", o); } };
+    inPlace(all, fade);
+    const moved = all.filter((p) => !p.aboard && (!initial.has(p.handle) || initial.get(p.handle).cell !== p.cell));
+    for (const p of moved) {
+      const was = initial.get(p.handle), old = was ? drawn(was, was.cell) : null, to = cells.get(p.cell);
+      fade(old, "0.25");
+      if (!to) { continue; }
+      // full size in an empty space
+      const like = old || lookAlike(p), big = like && room(p.cell, 15, [0, 6], true);
+      const [x, y] = big || room(p.cell, 8, [0, 14]);
+      const g = svgEl("g", { class: "pbem-piece pbem-moving", "data-cell": p.cell }, layer);
+      svgEl("title", {}, g).textContent = (p.title || p.handle) + (was && was.cell ? " (from " + was.cell + ")" : "");
+      const look = (D.look && D.look.colours && D.look.colours[p.owner]) || ["#ffffff", "#000000"];
+      if (like) {
+        const copy = like.cloneNode(true), box = like.getBBox();
+        copy.removeAttribute("opacity");
+        copy.classList.remove("pbem-gone");
+        // another piece's drawing: this one's count or letter, no tooltip of its own
+        if (!old) {
+          const t = copy.querySelector("text.pbem-pt"), tip = copy.querySelector("title");
+          if (t) { t.textContent = p.label || ""; }
+          if (tip) { tip.remove(); }
+        }
+        const s = Math.min(1, (big ? 30 : 16) / Math.max(box.width, box.height, 1));
+        copy.setAttribute("transform", `translate(${x} ${y}) scale(${s}) translate(${-(box.x + box.width / 2)} ${-(box.y + box.height / 2)})`);
+        g.appendChild(copy);
+      } else {
+        svgEl("circle", { cx: x, cy: y, r: 6.5, fill: look[0], stroke: "#1a1a1a", "stroke-width": 1 }, g);
+        svgEl("text", { x, y: y + 2.5, class: "pbem-pt", "font-size": 6.5, fill: look[1] }, g).textContent = p.label || "";
+      }
+    }
+  };
+  drawSteps = function () {
     const lines = svgEl("g", { class: "pbem-lines" });
     steps.forEach((s, k) => {
       const p = M.places(s.before, s.action), to = cells.get(p.to || p.tile);
@@ -295,7 +335,8 @@
       svgEl("circle", { cx: x, cy: y, r: 9, class: "pbem-num" });
       svgEl("text", { x, y: y + 4, class: "pbem-numt" }).textContent = String(k + 1);
     });
-  }
+  };
+  // </family>
 
   // <family> (a crowded space (more than CROWD pieces, aboard or not): a small list mark in a free
   // corner shows each piece, its owner, kind and value where the player may see it, on hover or

@@ -147,7 +147,7 @@ PINS: dict[str, dict[str, str]] = {
         "20:public/view.json": "70f52d1db85ff08d896685be",
         "20:moves/": "bfff0a45e04b04ee8a21b80c",
         "20:secrets/red.age": "bab583a96fea830f97ff28a5",
-        "20:secrets/red.html.gz.age": "4745501218c870bfb93a365f",
+        "20:secrets/red.html.gz.age": "72184577f66903c07c3cb355",
         "20:secrets/blue.age": "8c24f082cc5d686cc911961f",
         "20:secrets/blue.html.gz.age": "8e2049f21238bb2303ff8bb5",
         "log.yaml": "a5126c987f0c48b76f95404e",
