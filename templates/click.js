@@ -44,6 +44,65 @@
     return e;
   };
   const tipOf = (g) => { const t = g.querySelector("title"); return t ? t.textContent : ""; };
+
+  // where a mark goes in a space: a point near its middle (a family model's page finds a free one, below)
+  let room = (c, r, first) => [cells.get(c)[1] + first[0], cells.get(c)[2] + first[1]], resetRoom = () => {};
+  // <family> (room in a space: marks, step numbers and moved pieces go where they hide no piece's
+  // count or letter and no space's label (nor each other): the first free spot of a few around the centre)
+  const spot = svg ? svg.createSVGPoint() : null;
+  function boxOf(e) {                                // an element's box in the board's own units
+    const r = e.getBoundingClientRect(), m = svg.getScreenCTM();
+    if (!m || (!r.width && !r.height)) { return null; }
+    const inv = m.inverse(), at = (x, y) => { spot.x = x; spot.y = y; return spot.matrixTransform(inv); };
+    const a = at(r.left, r.top), b = at(r.right, r.bottom);
+    return { x0: Math.min(a.x, b.x), y0: Math.min(a.y, b.y), x1: Math.max(a.x, b.x), y1: Math.max(a.y, b.y) };
+  }
+  let allotted = new Map();                          // space -> the boxes taken in this drawing
+  resetRoom = () => { allotted = new Map(); };
+  function obstacles(c) {
+    const texts = [...cells.get(c)[3].querySelectorAll("text.pbem-pt, text.pbem-label")].filter((t) => !t.closest(".pbem-gone"));
+    for (const g of layer.children) { if (g.dataset.cell === c) { texts.push(...g.querySelectorAll("text.pbem-pt")); } }
+    return (allotted.get(c) || []).concat(texts.map(boxOf).filter((b) => b));
+  }
+  const SPOTS = [[0, 0], [-21, -7], [21, -7], [-21, 13], [21, 13], [0, 27], [-16, -26], [16, -26], [-12, 27], [12, 27]];
+  room = function (c, r, first, only) {             // [x, y] for a round mark of radius r in space c (only: there or null)
+    const cell = cells.get(c), taken = obstacles(c);
+    if (only && ([...cell[3].querySelectorAll("g.pbem-piece")].some((g) => !g.closest(".pbem-gone")) || [...layer.children].some((g) => g.dataset.cell === c))) { return null; }
+    let best = null, least = Infinity;
+    for (const [dx, dy] of (first ? [first] : []).concat(SPOTS)) {
+      const x = cell[1] + dx, y = cell[2] + dy, box = { x0: x - r, y0: y - r, x1: x + r, y1: y + r };
+      const hit = taken.reduce((n, b) => n + Math.max(0, Math.min(box.x1, b.x1) - Math.max(box.x0, b.x0))
+        * Math.max(0, Math.min(box.y1, b.y1) - Math.max(box.y0, b.y0)), 0);
+      if (hit < least) { least = hit; best = [x, y, box]; }
+      if (hit === 0 || only) { break; }
+    }
+    if (only && least) { return null; }
+    allotted.set(c, (allotted.get(c) || []).concat([best[2]]));
+    return best;
+  };
+  const lookAlike = (p) => {             // a piece new on the board: drawn as one of its owner's of its shape
+    for (const q of initial.values()) { const g = q.owner === p.owner && q.shape === p.shape && drawn(q, q.cell); if (g) { return g; } }
+    return null;
+  };
+  const inPlace = (all, fade) => {
+    const here = new Set(all.map((p) => p.handle));
+    for (const [h, was] of initial) { if (!here.has(h) && !was.aboard) { fade(drawn(was, was.cell), "0.25"); } }   // gone
+    for (const p of all) {             // still where it was, another count or letter (a stack grown or split)
+      const was = initial.get(p.handle);
+      if (p.aboard || !was || was.cell !== p.cell || was.label === p.label) { continue; }
+      const old = drawn(was, was.cell), text = old && old.querySelector("text.pbem-pt");
+      if (!text) { continue; }
+      const copy = old.cloneNode(true);
+      fade(old, "0");
+      copy.querySelector("text.pbem-pt").textContent = p.label;
+      const tip = copy.querySelector("title");
+      if (tip) { tip.textContent = (p.title || p.handle) + ": " + p.label + " (was " + was.label + ")"; }
+      copy.setAttribute("class", "pbem-piece pbem-relabel");
+      copy.dataset.cell = p.cell;
+      layer.appendChild(copy);
+    }
+  };
+  // </family>
   function drawn(piece, cell) {      // the piece's own drawing on the board as it was sent, if any
     const c = cells.get(cell);
     if (!c) { return null; }
@@ -51,7 +110,7 @@
     return [...c[3].querySelectorAll("g.pbem-piece")].find((g) => { const t = tipOf(g); return t === title || t.startsWith(title + ";"); }) || null;
   }
   const initial = new Map(M.pieces(start).map((p) => [p.handle, p]));
-  function drawPieces(state) {
+  let drawPieces = function (state) {
     if (!layer) { return; }
     layer.replaceChildren();
     for (const g of svg.querySelectorAll("g.pbem-piece.pbem-gone")) { g.classList.remove("pbem-gone"); g.removeAttribute("opacity"); }
@@ -79,10 +138,14 @@
         svgEl("text", { x, y: y + 2.5, class: "pbem-pt", "font-size": 6.5, fill: look[1] }, g).textContent = p.label || "";
       }
     }
-  }
+  };
 
   // --- the turn so far
   let steps = [], picked = null, asking = null;     // {before, action, after, stop}; a piece picked; a question
+  // a number picker open: {action, pickers, values}
+  let counting = null;
+  // what a family model's page adds (below, in its sections): number pickers, lists of crowded spaces
+  let take = (action) => choose(action), collapse = (state, list) => list, drawCount = null, drawCrowds = null, crowdBox = null;
   const now = () => (steps.length ? steps[steps.length - 1].after : start);
   const stopped = () => steps.length > 0 && steps[steps.length - 1].stop;
   const ahead = new Map(), first = new Map();       // form field -> its <select>
@@ -93,11 +156,90 @@
   function choose(action) {
     const before = now(), out = M.apply(before, action);
     steps.push({ before, action, after: out.state, stop: out.stop, words: M.words(before, action), text: lineOf(before, action) });
-    picked = asking = null;
+    picked = asking = counting = null;
     render();
   }
+
+  // <family> (number pickers: where the model says how many an action may carry (its counts/counted,
+  // docs/turn-model.md), the page asks how many before it takes the action)
+  const canon = (v) => JSON.stringify(v, (_, x) => (x && typeof x === "object" && !Array.isArray(x)
+    ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, x[k]])) : x));
+  function pickersOf(state, action) {                // the pickers, if they leave the player a choice
+    if (!M.counts || !M.counted) { return null; }
+    const ks = M.counts(state, action);
+    if (!ks || !ks.length || ks.every((k) => k.min === k.max)) { return null; }
+    if (ks.length === 1) {
+      const k = ks[0];
+      for (let v = k.min; v <= k.max; v++) { if (v !== k.value && M.counted(state, action, { [k.key]: v }) !== null) { return ks; } }
+      return null;
+    }
+    return ks;
+  }
+  collapse = function (state, list) {               // one choice for the actions a picker gives from another
+    if (!M.counts || !M.counted) { return list; }
+    const kept = [], same = (a, b) => a.piece === b.piece && a.from === b.from && a.to === b.to && a.tile === b.tile;
+    for (const x of list) {
+      const by = kept.find((y) => y.pickers && same(x.place, y.place) && (() => {
+        const ks = M.counts(state, x.action);
+        const made = ks && M.counted(state, y.action, Object.fromEntries(ks.map((k) => [k.key, k.value])));
+        return !!made && canon(made) === canon(x.action);
+      })());
+      if (!by) { x.pickers = pickersOf(state, x.action); kept.push(x); }
+    }
+    return kept;
+  };
+  take = function (action) {
+    const ks = pickersOf(now(), action);
+    if (!ks) { choose(action); return; }
+    counting = { action, pickers: ks, values: Object.fromEntries(ks.map((k) => [k.key, k.value])) };
+    picked = asking = null;
+    render();
+    const first = document.querySelector("#pbem-choices input.pbem-count-n");
+    if (first) { first.focus(); }
+  };
+  drawCount = function (box) {
+    const state = now(), c = counting, set = el("fieldset", box), rows = [];
+    set.className = "pbem-count";
+    el("legend", set, "How many? " + M.words(state, c.action));
+    const take1 = document.createElement("button"), hint = document.createElement("p");
+    const update = () => {
+      const made = M.counted(state, c.action, c.values);
+      take1.textContent = made ? M.words(state, made) : "These numbers do not go together";
+      take1.disabled = !made;
+      for (const [k, less, more] of rows) { less.disabled = c.values[k.key] <= k.min; more.disabled = c.values[k.key] >= k.max; }
+      hint.textContent = c.pickers.length > 1 ? "In all: " + Object.values(c.values).reduce((n, v) => n + v, 0) : "";
+    };
+    c.pickers.forEach((k, i) => {
+      const p = el("p", set), id = "pbem-count-" + i, name = k.label || k.key;
+      el("label", p, name + " ").htmlFor = id;
+      const input = document.createElement("input");
+      const put = (v) => { c.values[k.key] = Math.max(k.min, Math.min(k.max, v)); input.value = String(c.values[k.key]); update(); };
+      const less = button("-", () => put(c.values[k.key] - 1), p);
+      Object.assign(input, { type: "number", id, min: String(k.min), max: String(k.max), step: "1", value: String(c.values[k.key]), className: "pbem-count-n" });
+      p.appendChild(input);
+      const more = button("+", () => put(c.values[k.key] + 1), p);
+      less.className = "pbem-less";
+      more.className = "pbem-more";
+      less.setAttribute("aria-label", "one fewer: " + name);
+      more.setAttribute("aria-label", "one more: " + name);
+      el("span", p, " (" + k.min + " to " + k.max + ")");
+      input.addEventListener("input", () => { const v = Number(input.value); c.values[k.key] = input.value !== "" && Number.isInteger(v) ? v : NaN; update(); });
+      input.addEventListener("change", () => { const v = Number(input.value); put(input.value !== "" && Number.isInteger(v) ? v : k.value); });
+      input.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); take1.click(); } });
+      rows.push([k, less, more]);
+    });
+    take1.type = "button";
+    take1.id = "pbem-count-take";
+    take1.addEventListener("click", () => { const made = M.counted(state, c.action, c.values); if (made) { choose(made); } });
+    set.appendChild(take1);
+    set.appendChild(hint);
+    button("Cancel", redo(() => { counting = null; }), set);
+    update();
+  };
+  // </family>
+
   function offer(title, items) {
-    if (items.length === 1 && items[0].action !== undefined) { choose(items[0].action); } else { asking = { title, items }; render(); }
+    if (items.length === 1 && items[0].action !== undefined) { take(items[0].action); } else { asking = { title, items }; render(); }
   }
   let choices = [];                                  // what may be done now: {action, words, place}
   const moves = (c) => c.place.piece && c.place.to;
@@ -125,11 +267,11 @@
     if (!cell) { return; }
     const e = svgEl("polygon", { points: cell[0], class: "pbem-hl " + cls, tabindex: "0", role: "button", "aria-label": tip });
     svgEl("title", {}, e).textContent = tip;
-    if (cls === "pbem-to") { svgEl("circle", { cx: cell[1], cy: cell[2] + 14, r: 6, class: "pbem-dot" }); }
+    if (cls === "pbem-to") { const [x, y] = room(c, 6, [0, 14]); svgEl("circle", { cx: x, cy: y, r: 6, class: "pbem-dot" }); }
     e.addEventListener("click", () => clickCell(c));
     e.addEventListener("keydown", (k) => { if (k.key === "Enter" || k.key === " ") { k.preventDefault(); clickCell(c); } });
   }
-  function drawSteps() {
+  let drawSteps = function () {
     steps.forEach((s, k) => {
       const p = M.places(s.before, s.action), to = cells.get(p.to || p.tile);
       if (!to) { return; }
@@ -139,7 +281,118 @@
       svgEl("circle", { cx: to[1], cy: to[2], r: 9, class: "pbem-num" });
       svgEl("text", { x: to[1], y: to[2] + 4, class: "pbem-numt" }).textContent = String(k + 1);
     });
+  };
+  // <family> (the board as a family model's page draws it: what moved, grew or went, and the step
+  // numbers, each in a free corner of its space (room, above))
+  drawPieces = function (state) {
+    if (!layer) { return; }
+    layer.replaceChildren();
+    for (const g of svg.querySelectorAll("g.pbem-piece.pbem-gone")) { g.classList.remove("pbem-gone"); g.removeAttribute("opacity"); }
+    const all = M.pieces(state), fade = (g, o) => { if (g) { g.classList.add("pbem-gone"); g.setAttribute("opacity", o); } };
+    inPlace(all, fade);
+    const moved = all.filter((p) => !p.aboard && (!initial.has(p.handle) || initial.get(p.handle).cell !== p.cell));
+    for (const p of moved) {
+      const was = initial.get(p.handle), old = was ? drawn(was, was.cell) : null, to = cells.get(p.cell);
+      fade(old, "0.25");
+      if (!to) { continue; }
+      // full size in an empty space
+      const like = old || lookAlike(p), big = like && room(p.cell, 15, [0, 6], true);
+      const [x, y] = big || room(p.cell, 8, [0, 14]);
+      const g = svgEl("g", { class: "pbem-piece pbem-moving", "data-cell": p.cell }, layer);
+      svgEl("title", {}, g).textContent = (p.title || p.handle) + (was && was.cell ? " (from " + was.cell + ")" : "");
+      const look = (D.look && D.look.colours && D.look.colours[p.owner]) || ["#ffffff", "#000000"];
+      if (like) {
+        const copy = like.cloneNode(true), box = like.getBBox();
+        copy.removeAttribute("opacity");
+        copy.classList.remove("pbem-gone");
+        // another piece's drawing: this one's count or letter, no tooltip of its own
+        if (!old) {
+          const t = copy.querySelector("text.pbem-pt"), tip = copy.querySelector("title");
+          if (t) { t.textContent = p.label || ""; }
+          if (tip) { tip.remove(); }
+        }
+        const s = Math.min(1, (big ? 30 : 16) / Math.max(box.width, box.height, 1));
+        copy.setAttribute("transform", `translate(${x} ${y}) scale(${s}) translate(${-(box.x + box.width / 2)} ${-(box.y + box.height / 2)})`);
+        g.appendChild(copy);
+      } else {
+        svgEl("circle", { cx: x, cy: y, r: 6.5, fill: look[0], stroke: "#1a1a1a", "stroke-width": 1 }, g);
+        svgEl("text", { x, y: y + 2.5, class: "pbem-pt", "font-size": 6.5, fill: look[1] }, g).textContent = p.label || "";
+      }
+    }
+  };
+  drawSteps = function () {
+    const lines = svgEl("g", { class: "pbem-lines" });
+    steps.forEach((s, k) => {
+      const p = M.places(s.before, s.action), to = cells.get(p.to || p.tile);
+      if (!to) { return; }
+      const cross = p.tile && !p.piece, from = p.piece && cells.get(p.from), [x, y] = room(p.to || p.tile, cross ? 13 : 9);
+      // from the edge of the first space's middle, where its pieces' counts are
+      if (from) {
+        const d = Math.hypot(x - from[1], y - from[2]) || 1, k0 = Math.min(0.45, 16 / d);
+        svgEl("line", { x1: from[1] + (x - from[1]) * k0, y1: from[2] + (y - from[2]) * k0, x2: x, y2: y, class: "pbem-step" }, lines);
+      }
+      if (cross) { svgEl("path", { d: `M${x - 13} ${y - 13}l26 26m0 -26l-26 26`, class: "pbem-step" }, lines); }
+      svgEl("circle", { cx: x, cy: y, r: 9, class: "pbem-num" });
+      svgEl("text", { x, y: y + 4, class: "pbem-numt" }).textContent = String(k + 1);
+    });
+  };
+  // </family>
+
+  // <family> (a crowded space (more than CROWD pieces, aboard or not): a small list mark in a free
+  // corner shows each piece, its owner, kind and value where the player may see it, on hover or
+  // focus; a click or Enter keeps the list open)
+  const CROWD = 3;                                   // a space with more pieces than this gets a list of them
+  let crowdPinned = false;
+  function pieceText(p) {
+    const what = [p.owner, p.shape].filter((w) => w).join(" ");
+    return (p.title || p.handle) + (what ? ": " + what : "") + (p.label && p.label !== p.handle ? " (" + p.label + ")" : "")
+      + (p.aboard ? ", aboard " + p.aboard : "") + (p.value !== null && p.value !== undefined ? ", value " + p.value : "");
   }
+  function showCrowd(c, list, anchor, pin) {
+    if (!crowdBox) {
+      crowdBox = document.body.appendChild(document.createElement("div"));
+      crowdBox.id = "pbem-crowd";
+      crowdBox.className = "pbem-crowd";
+      crowdBox.setAttribute("role", "region");
+      crowdBox.setAttribute("aria-live", "polite");
+    }
+    crowdPinned = pin;
+    crowdBox.replaceChildren();
+    crowdBox.setAttribute("aria-label", "pieces at " + c);
+    el("p", crowdBox, c + ": " + list.length + " pieces");
+    const ul = el("ul", crowdBox), top = list.filter((p) => !p.aboard || !list.some((v) => v.handle === p.aboard));
+    for (const p of top) {
+      const li = el("li", ul, pieceText(p)), inside = list.filter((x) => x.aboard === p.handle);
+      if (inside.length) { const sub = el("ul", li); for (const x of inside) { el("li", sub, pieceText(x)); } }
+    }
+    if (pin) { button("Close", () => { crowdBox.hidden = true; }, crowdBox); }
+    const r = anchor.getBoundingClientRect();
+    crowdBox.style.left = Math.round(r.right + window.scrollX + 6) + "px";
+    crowdBox.style.top = Math.round(r.top + window.scrollY) + "px";
+    crowdBox.hidden = false;
+  }
+  drawCrowds = function (state) {
+    if (crowdBox) { crowdBox.hidden = true; crowdPinned = false; }    // its list was of the board before
+    const by = new Map();
+    for (const p of M.pieces(state)) { if (p.shape !== "tile" && cells.has(p.cell)) { by.set(p.cell, (by.get(p.cell) || []).concat([p])); } }
+    for (const [c, list] of by) {
+      if (list.length <= CROWD) { continue; }
+      const [x, y] = room(c, 7, [25, -12]);
+      const tip = c + ": " + list.length + " pieces; show the list";
+      const g = svgEl("g", { class: "pbem-crowd-mark", tabindex: "0", role: "button", "aria-label": tip });
+      svgEl("title", {}, g).textContent = tip;
+      svgEl("rect", { x: x - 7, y: y - 7, width: 14, height: 14, rx: 2.5, fill: "#ffffff", stroke: "#111111", "stroke-width": 1.2 }, g);
+      svgEl("path", { d: `M${x - 4} ${y - 3.5}h8m-8 3.5h8m-8 3.5h8`, stroke: "#111111", "stroke-width": 1.4 }, g);
+      const open = (pin) => showCrowd(c, list, g, pin);
+      g.addEventListener("mouseenter", () => { if (!crowdPinned || crowdBox.hidden) { open(false); } });
+      g.addEventListener("focus", () => { if (!crowdPinned || crowdBox.hidden) { open(false); } });
+      g.addEventListener("mouseleave", () => { if (crowdBox && !crowdPinned) { crowdBox.hidden = true; } });
+      g.addEventListener("blur", () => { if (crowdBox && !crowdPinned) { crowdBox.hidden = true; } });
+      g.addEventListener("click", (e) => { e.stopPropagation(); open(true); });
+      g.addEventListener("keydown", (k) => { if (k.key === "Enter" || k.key === " ") { k.preventDefault(); open(true); } });
+    }
+  };
+  // </family>
 
   // --- forms: standing orders (first) and orders written ahead at a stop; a form is an OrderForm as
   // JSON (docs/turn-model.md: key, title, fields of name, label, values, texts, current; when, note)
@@ -298,8 +551,8 @@
     const decision = stopped() ? null : M.decision(state);
     const legal = stopped() || decision === null ? null : M.legal(state);
     const end = stopped() || (legal && !legal.length) ? "stop" : decision === null ? "done" : legal === null ? "cut" : "";
-    choices = legal ? legal.map((action) => ({ action, words: M.words(state, action), place: M.places(state, action) })) : [];
-    if (overlay) { overlay.replaceChildren(); drawPieces(state); drawSteps(); }
+    choices = legal ? collapse(state, legal.map((action) => ({ action, words: M.words(state, action), place: M.places(state, action) }))) : [];
+    if (overlay) { overlay.replaceChildren(); resetRoom(); drawPieces(state); drawSteps(); }
     $("pbem-status").textContent = end ? STATUS[end] : (steps.length ? "Choice " + (steps.length + 1) + ": " : "") + pagePrompt(decision.prompt)
       + (picked !== null ? ". " + picked + " is picked: choose where it goes (marked with a dot), or press Escape." : "");
     panel.dataset.now = end || "choose";
@@ -308,16 +561,18 @@
     for (const s of steps) { el("li", history, s.words); }
     box.replaceChildren();
     list.replaceChildren();
-    if (asking) {
+    if (counting && drawCount) {
+      drawCount(box);
+    } else if (asking) {
       el("p", box, asking.title + ": which one?");
-      for (const item of asking.items) { button(item.text, () => (item.action !== undefined ? choose(item.action) : redo(() => { item.run(); asking = null; })()), box); }
+      for (const item of asking.items) { button(item.text, () => (item.action !== undefined ? take(item.action) : redo(() => { item.run(); asking = null; })()), box); }
       button("Cancel", redo(() => { asking = null; }), box);
     } else if (!end) {
       const pieces = new Map(), by = new Map();
       const add = (c, what) => by.set(c, (by.get(c) || []).concat(what));
       choices.forEach((x, k) => {
         list.add(new Option(x.words, String(k)));
-        if (moves(x)) { pieces.set(x.place.piece, x.place.from); } else if (x.place.tile) { add(x.place.tile, x.words); } else { button(x.words, () => choose(x.action), box); }
+        if (moves(x)) { pieces.set(x.place.piece, x.place.from); } else if (x.place.tile) { add(x.place.tile, x.words); } else { button(x.words, () => take(x.action), box); }
       });
       if (picked !== null) {
         button("Cancel " + picked, redo(() => { picked = null; }), box);
@@ -330,18 +585,23 @@
         for (const [c, what] of by) { mark(c, "pbem-pick", c + ": " + what.join(", ")); }
       }
     }
-    $("pbem-list").hidden = !choices.length || !!asking;
+    if (overlay && drawCrowds) { drawCrowds(state); }
+    $("pbem-list").hidden = !choices.length || !!asking || !!counting;
     const forms = end === "stop" ? (M.forms(state) || []).filter((f) => f.when === "ahead") : [];
     if (!forms.length) { aheadForm = null; ahead.clear(); $("pbem-ahead").replaceChildren(); } else if (!aheadForm || aheadForm.key !== forms[0].key) { aheadForm = forms[0]; buildForm(aheadForm, ahead, $("pbem-ahead"), true); }
-    $("pbem-undo").disabled = !steps.length && picked === null && !asking;
+    $("pbem-undo").disabled = !steps.length && picked === null && !asking && !counting;
     $("pbem-reset").disabled = !steps.length;
     show();
   }
-  const back = () => { picked = asking = null; };
-  $("pbem-undo").addEventListener("click", redo(() => { if (asking || picked !== null) { back(); } else { steps.pop(); } }));
+  const back = () => { picked = asking = counting = null; };
+  $("pbem-undo").addEventListener("click", redo(() => { if (asking || counting || picked !== null) { back(); } else { steps.pop(); } }));
   $("pbem-reset").addEventListener("click", redo(() => { steps = []; back(); }));
-  $("pbem-take").addEventListener("click", () => { const k = $("pbem-all").value; if (k !== "" && choices[Number(k)]) { choose(choices[Number(k)].action); } });
-  document.addEventListener("keydown", (e) => { if (e.key === "Escape" && (picked !== null || asking)) { back(); render(); } });
+  $("pbem-take").addEventListener("click", () => { const k = $("pbem-all").value; if (k !== "" && choices[Number(k)]) { take(choices[Number(k)].action); } });
+  document.addEventListener("keydown", (e) => {
+    if (e.key !== "Escape") { return; }
+    if (crowdBox && !crowdBox.hidden) { crowdBox.hidden = true; return; }
+    if (picked !== null || asking || counting) { back(); render(); }
+  });
   const note = (t) => { $("pbem-note").textContent = t; };
   $("pbem-save").addEventListener("click", () => {
     const a = el("a", document.body);

@@ -24,6 +24,13 @@ The two pages with a click panel were re-pinned when Atlantis's page got its own
 and again with the new defaults above (only the two pages with a click panel: the players'
 pages follow the game); the Space Swarm page once more when the page's script took pbem's own JS
 through the checked script_code filter and made a move that stays in its own space clickable.
+The Space Swarm game's boards and HTML pages (board.svg, digest.html, the players' pages) were
+re-pinned when its terrain got textures as well as colours (issue 21): log, moves, view, text
+digest and secrets text unchanged; and the Space Swarm player page at entry 20 again for the page's
+number pickers, marks beside the counts and lists of crowded spaces (issue 21; it is the generic
+page the mail falls back on, as before, the family page being too big for the mail).  Both games' boards
+and HTML pages were re-pinned when textures became a ``<use>`` of one hexagon (smaller pages) and
+Space Swarm's Deep Space the one plain kind: log, moves, view, text digests and secrets unchanged.
 Regenerate only when the output is meant to change: ``PRINT_PINS=1 pytest -q -s
 test_pinned_pipeline.py`` prints the hashes of today's bytes.
 """
@@ -104,8 +111,8 @@ def play(root: Path, game: str, players: list[str], moderator_steps: dict[int, t
 PINS: dict[str, dict[str, str]] = {
     "atlantis": {
         "45:log.yaml": "c263e9dfb01723704879b5fb",
-        "45:public/board.svg": "f40b51b07530cb74e1d0a5e2",
-        "45:public/digest.html": "4458a0962a0b67a15d071581",
+        "45:public/board.svg": "9f54b0bc1da6301ccbd70c79",
+        "45:public/digest.html": "9d81f05c4cda50551413d4fa",
         "45:public/digest.txt": "38844da5798bac0bc2225dd3",
         "45:public/view.json": "5a6b989cc06239b3e6b8a811",
         "45:moves/": "b27f591afcd84116521aca62",
@@ -118,8 +125,8 @@ PINS: dict[str, dict[str, str]] = {
         "45:secrets/yellow.age": "341c62cdba444991b6f74acc",
         "45:secrets/yellow.html.gz.age": "0505e9a219770577f266b8f8",
         "log.yaml": "4aada5747848a4568c31a17d",
-        "public/board.svg": "7ea77f37730bea40a487e735",
-        "public/digest.html": "ea570b7b6d84d80f712ae21d",
+        "public/board.svg": "a260b6da274fbcafb4099a52",
+        "public/digest.html": "13ec33a623e339c18e9b8a19",
         "public/digest.txt": "a4ec4dfbc15639280b4cf59c",
         "public/view.json": "b31dd828cafdc6fe84e55f28",
         "moves/": "9f4d1bccf87572a352c43f73",
@@ -134,8 +141,8 @@ PINS: dict[str, dict[str, str]] = {
     },
     "space-swarm": {
         "20:log.yaml": "e5645592ddc0ce5b82973b73",
-        "20:public/board.svg": "d97ea5e8843dae6f943c7aea",
-        "20:public/digest.html": "d09b4ef21b35549f55f44131",
+        "20:public/board.svg": "3f47264c2dbf23999653e4f6",
+        "20:public/digest.html": "4cd9ebafef2eba0e2ca00eab",
         "20:public/digest.txt": "288c66cf856002b91bac912e",
         "20:public/view.json": "70f52d1db85ff08d896685be",
         "20:moves/": "bfff0a45e04b04ee8a21b80c",
@@ -144,8 +151,8 @@ PINS: dict[str, dict[str, str]] = {
         "20:secrets/blue.age": "def3f658e1732bf2d2d8a0ed",
         "20:secrets/blue.html.gz.age": "de11b4c4e5ac9c98713bb669",
         "log.yaml": "a5126c987f0c48b76f95404e",
-        "public/board.svg": "3a17a42d082eef57a7893bcb",
-        "public/digest.html": "f4ee03796a3f222fc30fb387",
+        "public/board.svg": "5d6d4cc76b12816ddb2009c6",
+        "public/digest.html": "db0436ba19e4ffd1fe97277a",
         "public/digest.txt": "6b4e023b1b98d24ef0343bc6",
         "public/view.json": "24f93408f35ecf28019d4102",
         "moves/": "dab939a90dc7caa853df7b12",

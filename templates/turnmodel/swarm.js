@@ -697,7 +697,8 @@
     const out = [];
     s.g.labels.forEach((l, c) => {
       for (const p of racesAt(s, c)) {
-        out.push({ handle: s.d.codes[p] + "@" + l, shape: "fleet", owner: p, cell: l, label: String(at(s, p, c)), aboard: "", value: null });
+        out.push({ handle: s.d.codes[p] + "@" + l, shape: "fleet", owner: p, cell: l, label: String(at(s, p, c)), aboard: "", value: null,
+          title: p + ": " + at(s, p, c) + " fleet(s) at " + l });
       }
     });
     return out;
@@ -713,19 +714,21 @@
     return [{ key: "standing", title: f.title, fields, when: "first", note: "" }];
   }
   /* Number pickers (an extension of the API, docs/turn-model.md): the numbers a listed action
-     carries that the player may change, each {key, min, max, value}; counted() gives the action
+     carries that the player may change, each {key, min, max, value, label}; counted() gives the action
      with other numbers (null when they do not go together), in the listed form where it is one. */
   function countsOf(s, a) {
     const p = s.me, kind = Object.keys(a)[0], now = waiting(s);
     if (now === null || now[0] !== p) { return null; }
     if (kind === "produce" && now[1] === PRODUCE && typeof a.produce === "string") {
       const total = production(s, p);
-      return stacksOf(s, p).map((c) => ({ key: lab(s, c), min: 0, max: total, value: lab(s, c) === a.produce ? total : 0 }));
+      return stacksOf(s, p).map((c) => ({ key: lab(s, c), min: 0, max: total, value: lab(s, c) === a.produce ? total : 0,
+        label: "New fleets at " + lab(s, c) }));
     }
     if (kind === "move" && now[1] === MOVE) {
       const from = s.g.index[a.move], used = spent(s, p, from), room = movementOf(s, p) - a.path.length;
       const most = used.filter((u) => u <= room).length;
-      return most ? [{ key: "fleets", min: 1, max: most, value: "fleets" in a ? a.fleets : used.length }] : null;
+      return most ? [{ key: "fleets", min: 1, max: most, value: "fleets" in a ? a.fleets : used.length,
+        label: "Fleets to move from " + a.move }] : null;
     }
     return null;
   }

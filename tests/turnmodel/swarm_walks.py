@@ -102,7 +102,8 @@ def engine_pieces(view: dict[str, Any]) -> list[dict[str, Any]]:
     for cell in GAME.board_picture(view).cells:
         for piece in cell.pieces:
             out.append({"handle": piece.handle, "shape": piece.shape, "owner": codes[piece.handle.split("@")[0]],
-                        "cell": cell.label, "label": piece.text, "aboard": "", "value": piece.value})
+                        "cell": cell.label, "label": piece.text, "aboard": "", "value": piece.value,
+                        "title": piece.title})
     return out
 
 

@@ -66,3 +66,72 @@ def test_the_model_data_is_the_same_for_every_player_and_names_no_card() -> None
     assert not re.search(r'"C[0-9]+"', text)
     assert json.loads(text) == plain(datas[0].data if datas[0] else None)   # plain JSON
 
+
+
+def splits(total: int, keys: list[str]) -> list[dict[str, int]]:
+    """Every way to share ``total`` among ``keys`` (each 0..total)."""
+    if len(keys) == 1:
+        return [{keys[0]: total}]
+    return [{keys[0]: k, **rest} for k in range(total + 1) for rest in splits(total - k, keys[1:])]
+
+
+def test_every_count_a_picker_allows_is_an_action_the_engine_takes() -> None:
+    """The number pickers as the page uses them (templates/click.js: a field per picker, min..max,
+    the action taken is ``counted``'s): at production and move decisions of bot games, every number
+    within a move picker's bounds and every split of the production the pickers allow gives an
+    action the engine takes, with the model's next state the engine's; one past either bound of a
+    move, a stack given more than the production, and splits that do not add up are refused by
+    the engine and give no action (the bounds are the engine's)."""
+    tally = Tally()
+    seen = {"produce": 0, "move": 0, "split": 0, "refused": 0}
+    with ModelProcess(model_files([FAMILY])) as node:
+        walker = Walker(node, tally)
+        for n, seed in ((2, "pickers-a"), (3, "pickers-b")):
+            looked = {"produce": 0, "move": 0}        # decisions looked at in this game
+            for state in bot_states(n, {}, seed, 3, limit=300):
+                pending = GAME.pending(state)[0]
+                if pending.kind not in ("produce", "move") or looked[pending.kind] >= 2:
+                    continue
+                looked[pending.kind] += 1
+                player = pending.player
+                start = plain(GAME.view(state, player))
+                engine = GAME.from_position(start)
+                s = walker.start(start, player)
+                legal = walker.compare(s, engine, player, start, []) or []
+                for action in [a for a in legal if "produce" in a][:3] + [a for a in legal if "move" in a][::7][:4]:
+                    pickers = node.method(s, "counts", action)
+                    assert pickers, action
+                    tries: list[tuple[dict[str, int], bool]] = []
+                    if "move" in action:
+                        k = pickers[0]
+                        assert (k["key"], k["min"]) == ("fleets", 1)
+                        tries = [({"fleets": v}, k["min"] <= v <= k["max"]) for v in range(k["min"] - 1, k["max"] + 2)]
+                        seen["move"] += 1
+                    else:
+                        total = pickers[0]["max"]
+                        assert all((k["min"], k["max"]) == (0, total) for k in pickers)
+                        keys = [k["key"] for k in pickers]
+                        every = splits(total, keys)
+                        tries = [(v, True) for v in every[:200]]
+                        tries += [({**{key: 0 for key in keys}, key: total + 1}, False) for key in keys]
+                        tries += [({**{key: 0 for key in keys}, keys[0]: total - 1}, False)] if total > 1 else []
+                        seen["produce"] += 1
+                    for values, allowed in tries:
+                        made = node.method(s, "counted", action, values)
+                        written = Walker.written(action, values)
+                        out = walker.step(s, engine, player, written, start, [values])
+                        assert (made is not None) == allowed == (out is not None), (action, values, made, out is not None)
+                        if out is None:
+                            seen["refused"] += 1
+                            continue
+                        node.drop([out[0]])
+                        again = walker.step(s, engine, player, made, start, [made])
+                        assert again is not None
+                        t, after, stop = again
+                        assert plain(GAME.view(after, player)) == plain(GAME.view(out[1], player))
+                        if not stop:
+                            walker.compare(t, after, player, start, [made])
+                        node.drop([t])
+                        seen["split"] += "produce" in action and len([v for v in values.values() if v]) > 1
+                node.drop([s])
+    assert seen["produce"] and seen["move"] and seen["split"] and seen["refused"], seen

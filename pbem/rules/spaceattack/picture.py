@@ -37,7 +37,8 @@ KIND_COLOURS = {OPEN: "#c9d1de", STARGATE: "#f3eec2", "cargo bay": "#e9dcb5", "h
                 "bridge": "#d9c8f2", "reactor": "#f2b0a6", JUMP_POINT: "#ffe27a"}
 KIND_SYMBOLS = {OPEN: ".", STARGATE: "+", "cargo bay": "c", "habitat": "h", "bridge": "b", "reactor": "R",
                 JUMP_POINT: "J"}
-TEXTURES = {"cargo bay": "grid", "habitat": "dots", "bridge": "peaks", "reactor": "waves", JUMP_POINT: "stars"}
+TEXTURES = {"cargo bay": "grid", "habitat": "dots", "bridge": "peaks", "reactor": "waves", JUMP_POINT: "stars",
+            STARGATE: "rings"}   # open space is the one plain kind
 CREW_COLOURS = {"red": "#c62828", "blue": "#1565c0", "green": "#2e7d32", "yellow": "#9a7400",
                 "orange": "#d84315", "white": "#6d6d6d"}
 CREATURE_SHAPES = {"queen": "queen", "spawn": "spawn", "warrior": "warrior"}

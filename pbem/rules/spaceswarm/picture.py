@@ -1,8 +1,8 @@
 """The board picture and the digest sections, drawn from a view (never the state).
 
 The map: each space filled by its terrain (colours and one-character codes from
-games/space-swarm/terrain.yaml; an Alien Ruins already visited is shown as
-"visited ruins"), each race's stack as a fleet piece in the race's colour (from the
+games/space-swarm/terrain.yaml, and a texture of its own from :data:`TEXTURES` but for plain
+Deep Space, so that no two kinds differ by colour alone; an Alien Ruins already visited is shown as "visited ruins"), each race's stack as a fleet piece in the race's colour (from the
 colour-blind-safe palette, :mod:`pbem.core.palette`) with its count written on it;
 the text map writes a stack as ``r3`` (race code and fleets).
 Sections: the races (attributes, technology in play, hand size), the turn order,
@@ -23,6 +23,14 @@ from pbem.rules.spaceswarm.view import read_position
 VISITED_RUINS = "visited ruins"
 VISITED_CODE = "x"
 VISITED_COLOUR = "#e6dcc0"
+#: each terrain's texture over its colour (pbem.views.render.textures), one per kind: told apart
+#: by pattern as well as colour; Deep Space, the empty background (most of the map: every
+#: mail's board carries it), is the one plain kind, as the sea is in Atlantis
+TEXTURES = {"alien_ruins": "bricks", "star_cluster": "stars", "nebula": "waves", "super_nova": "rays",
+            "black_hole": "swirl", "dark_matter": "crosshatch", "quasar": "stripes", "worm_hole": "rings",
+            "asteroid_field": "rubble"}
+PLAIN = "deep_space"
+VISITED_TEXTURE = "grid"
 
 
 def kind_name(key: str) -> str:
@@ -76,11 +84,13 @@ def picture(view: Mapping[str, Any]) -> BoardPicture:
     kind_colours[VISITED_RUINS] = VISITED_COLOUR
     symbols = {kind_name(k): t.code for k, t in data.terrains.items()}
     symbols[VISITED_RUINS] = VISITED_CODE
+    textures = {kind_name(k): TEXTURES[k] for k in data.terrains if k != PLAIN}
+    textures[VISITED_RUINS] = VISITED_TEXTURE
     legend = {codes[p]: f"{p}'s fleets ({stack_mark(codes[p], 3)} = a stack of 3), home {hexmap.label(state.homes[p])}"
               for p in state.players}
     fleets_key = [(Piece(codes[p], "fleet", colours[p], "3"),
                    f"{p}'s fleets (3 = a stack of 3), home {hexmap.label(state.homes[p])}") for p in state.players]
-    return BoardPicture(cells, legend, kind_colours, symbols, key=fleets_key)
+    return BoardPicture(cells, legend, kind_colours, symbols, textures=textures, key=fleets_key)
 
 
 # --- sections -------------------------------------------------------------------------------

@@ -5,8 +5,8 @@ Deterministic: no timestamps, no generated ids (the few ids are fixed names star
 decimals.  Cell (q, r) is centred at ``x = sqrt(3) * S * (q + r/2)``, ``y = 1.5 * S * r``
 (S = centre-to-corner size), shifted so the board starts at the margin.  Each cell is
 one ``<g class="pbem-cell">`` holding a ``<title>`` tooltip, exactly one ``<polygon>``
-(filled by kind; a texture and a "changed since your last turn" outline are further
-polygons inside a ``<g>``), the label (small, near the top) and then either
+(filled by kind; a texture over it is a ``<use>`` of one hexagon in the definitions, and a
+"changed since your last turn" outline is a further polygon), the label (small, near the top) and then either
 
 * its **pieces** (``HexCell.pieces``): each a ``<g class="pbem-piece">`` with its own
   tooltip, the shape (``<use>`` of a symbol from :mod:`pbem.views.render.shapes`) in the owner's
@@ -304,13 +304,10 @@ def _changed_outline(c: HexCell, cx: float, cy: float) -> str:
 def _ground(board: BoardPicture, fill: str, c: HexCell, cx: float, cy: float, used: set[str]) -> list[str]:
     out = [f"<title>{_text(_cell_tip(c))}</title>",
            f'<polygon points="{_hex_points(cx, cy)}" fill="{_attr(fill)}"/>']
-    extra = []
     texture = board.textures.get(c.kind, "")
-    if texture in TEXTURES:
-        used.add(texture_id(texture))
-        extra.append(f'<polygon points="{_hex_points(cx, cy)}" fill="url(#{texture_id(texture)})" class="pbem-tex"/>')
-    if extra:
-        out.append('<g class="pbem-over">' + "".join(extra) + "</g>")
+    if texture in TEXTURES:      # the one hexagon of the definitions, moved here, filled with the texture
+        used.update((texture_id(texture), HEXAGON))
+        out.append(f'<use href="#{HEXAGON}" x="{_n(cx)}" y="{_n(cy)}" fill="url(#{texture_id(texture)})" class="pbem-tex"/>')
     out.append(f'<text x="{_n(cx)}" y="{_n(cy - SIZE * 0.52)}" class="pbem-label">{_text(c.label)}</text>')
     return out
 
@@ -450,6 +447,7 @@ STYLE = ("<style>"
          "svg.pbem-board .pbem-arrow-w{stroke:#ffffff;stroke-width:5;stroke-opacity:0.8;stroke-linecap:round}"
          "svg.pbem-board .pbem-arrow{stroke:#111111;stroke-width:2.2;stroke-linecap:round}"
          "</style>")
+HEXAGON = "pbem-hexagon"     # a cell's hexagon about (0, 0): textures are drawn with it
 ARROWHEAD = ('<marker id="pbem-arrowhead" viewBox="0 0 10 10" refX="7" refY="5" markerWidth="4" markerHeight="4" '
              'orient="auto"><path d="M0 0L10 5L0 10Z" fill="#111111"/></marker>')
 
@@ -464,6 +462,8 @@ def defs(used: set[str]) -> str:
     for name in TEXTURES:
         if texture_id(name) in used:
             out.append(pattern_svg(name))
+    if HEXAGON in used:
+        out.append(f'<polygon id="{HEXAGON}" class="pbem-tex" points="{_hex_points(0.0, 0.0)}"/>')
     if "pbem-arrowhead" in used:
         out.append(ARROWHEAD)
     return "<defs>" + "".join(out) + "</defs>" if out else ""
