@@ -25,7 +25,8 @@ and again with the new defaults above (only the two pages with a click panel: th
 pages follow the game); the Space Swarm page once more when the page's script took pbem's own JS
 through the checked script_code filter and made a move that stays in its own space clickable.
 The Atlantis page with a click panel was re-pinned when the Survive model's data left out the
-board's neighbours (survive.js works them out from the labels; issue 21: Space Attack's page fits).
+board's neighbours (survive.js works them out from the labels; issue 21: Space Attack's page fits),
+and both pages with a click panel when their board's SVG took shorter numbers (pbem.views.render.svgnumbers).
 Regenerate only when the output is meant to change: ``PRINT_PINS=1 pytest -q -s
 test_pinned_pipeline.py`` prints the hashes of today's bytes.
 """
@@ -112,7 +113,7 @@ PINS: dict[str, dict[str, str]] = {
         "45:public/view.json": "5a6b989cc06239b3e6b8a811",
         "45:moves/": "b27f591afcd84116521aca62",
         "45:secrets/red.age": "a72460481cf96340404e2937",
-        "45:secrets/red.html.gz.age": "e2a2579755a853746f70c606",
+        "45:secrets/red.html.gz.age": "7273fab54187cb10cec47763",
         "45:secrets/blue.age": "9ef5eae725d5b43ad265fd96",
         "45:secrets/blue.html.gz.age": "d84e13bb0c262cad01775768",
         "45:secrets/green.age": "d5bc2d4e176783a418431646",
@@ -142,7 +143,7 @@ PINS: dict[str, dict[str, str]] = {
         "20:public/view.json": "70f52d1db85ff08d896685be",
         "20:moves/": "bfff0a45e04b04ee8a21b80c",
         "20:secrets/red.age": "5a165838568ac0f20ec06748",
-        "20:secrets/red.html.gz.age": "1099c0282643d6570ed10f78",
+        "20:secrets/red.html.gz.age": "151744c2a520a8acadbba889",
         "20:secrets/blue.age": "def3f658e1732bf2d2d8a0ed",
         "20:secrets/blue.html.gz.age": "de11b4c4e5ac9c98713bb669",
         "log.yaml": "a5126c987f0c48b76f95404e",

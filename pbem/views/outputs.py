@@ -31,6 +31,7 @@ from pbem.views.render.digest import DigestContext, render_digest, render_secret
 from pbem.views.render.hexmap_svg import render_svg
 from pbem.views.render.hexmap_text import render_text
 from pbem.views.render.scriptdata import script_json
+from pbem.views.render.svgnumbers import shorter_numbers
 from pbem.views.viewpatch import patch_or_whole
 
 if TYPE_CHECKING:     # the click-to-move panel is imported where a player's page is made (an audit never needs it)
@@ -169,6 +170,8 @@ def digest_context(table: Table, viewer: str | None, with_svg: bool = True,
         history = BoardHistory.for_viewers(table, [viewer])
     board = mark_moves(game.board_picture(view), history.after(table.since(viewer) - 1))
     board_text, board_svg = ("", "") if board is None else (drawings or BoardDrawings()).draw(board, game.title, with_svg)
+    if click is not None:         # the page with a panel: its every byte counts in the mail
+        board_svg = shorter_numbers(board_svg)
     pending = game.pending(state)
     waiting = [f"{d.player}: {d.kind}" + (f" - {d.prompt}" if d.prompt else "") for d in pending]
     template_player = viewer if viewer is not None else (pending[0].player if pending else None)
