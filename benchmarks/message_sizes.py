@@ -10,7 +10,8 @@ pipeline's own steps (``accept_move`` and ``commit_entry``, as `submit`); at eve
 sends it (``compose_digest``: the public text and HTML digests, the board PNG, the two armored
 age files) and each part is measured as sent.  For each page: which model its panel has (the
 game's own family, the generic graph, or none) and what the page with its family model would
-have needed against the budget (``outputs.page_fits``), so that a miss says by how much.
+have needed against the budget with the board's picture in the message (``outputs.page_budget``), so
+that a miss says by how much; ``without_picture``: the messages that left the picture out for the page.
 """
 from __future__ import annotations
 
@@ -96,6 +97,7 @@ class GameFigures:
             "total_median": int(statistics.median(x.total for x in s)) if s else 0,
             "over_100k": sum(x.total >= 100_000 for x in s),
             "models": {m: sum(x.model == m for x in s) for m in sorted({x.model for x in s})},
+            "without_picture": sum("png" not in x.parts for x in s),
             "family_missed": len(missed), "family_missed_by_max": max(missed, default=0),
             "family_missed_by_median": int(statistics.median(missed)) if missed else 0,
             "estimate_minus_sent_min": min((x.estimate - x.total for x in s), default=0),

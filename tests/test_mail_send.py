@@ -24,6 +24,7 @@ from pbem.store.update import read_update
 from pbem.transport.mail.compose import email_html
 from pbem.transport.mail.cycle import run_cycle, send_digests
 from pbem.views.render.png import PNG_MAGIC, svg_size, svg_to_png
+from pbem.views.render.svgnumbers import shorter_numbers
 
 
 def cli(world: World, *args: str, ok: bool = True):
@@ -103,7 +104,8 @@ def test_send_gives_each_player_one_message_with_only_their_secrets(world):
         secret = agecrypt.decrypt(age.get_content(), world.keys[player]).decode()
         assert f"For:     {player}" in secret and "Your secrets" in secret
         html_secret = gzip.decompress(agecrypt.decrypt(page.get_content(), world.keys[player])).decode()
-        assert html_secret.startswith("<!DOCTYPE html>") and board_svg.splitlines()[0] in html_secret
+        board = shorter_numbers(board_svg) if 'id="pbem-click"' in html_secret else board_svg   # a page with a panel
+        assert html_secret.startswith("<!DOCTYPE html>") and board.splitlines()[0] in html_secret
         assert "Your secrets" in html_secret
         for other in (p for p in PLAYERS if p != player):
             for part in (age, page):

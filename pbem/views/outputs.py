@@ -31,6 +31,7 @@ from pbem.views.render.digest import DigestContext, render_digest, render_secret
 from pbem.views.render.hexmap_svg import render_svg
 from pbem.views.render.hexmap_text import render_text
 from pbem.views.render.scriptdata import script_json
+from pbem.views.render.svgnumbers import shorter_numbers
 from pbem.views.viewpatch import patch_or_whole
 
 if TYPE_CHECKING:     # the click-to-move panel is imported where a player's page is made (an audit never needs it)
@@ -39,8 +40,10 @@ if TYPE_CHECKING:     # the click-to-move panel is imported where a player's pag
 
 GZIP_MAGIC = b"\x1f\x8b"
 HTML_SUFFIX = ".html.gz.age"   # secrets/PLAYER.html.gz.age: the player's own digest as an HTML page, gzipped
-#: a digest message as mailed, at most (docs/email.md: under 100 KB, with room to spare); the
-#: player's page gives up click-to-move choices to fit, then its click-to-move panel
+#: a digest message as mailed, at most (docs/email.md: under 100 KB, with room to spare); a page
+#: with the game's own turn model takes the board picture's room in the message where it needs it
+#: (the mail then leaves the picture out: pbem.transport.mail.compose), else the page gives up its
+#: own model for the generic one, then click-to-move choices, then its click-to-move panel
 MESSAGE_BYTES = 96_000
 #: the message's headers and part boundaries, about (the board picture is counted from the board's
 #: size: pbem.views.render.png.picture_bytes; the player's page and text secrets as they are)
@@ -167,6 +170,8 @@ def digest_context(table: Table, viewer: str | None, with_svg: bool = True,
         history = BoardHistory.for_viewers(table, [viewer])
     board = mark_moves(game.board_picture(view), history.after(table.since(viewer) - 1))
     board_text, board_svg = ("", "") if board is None else (drawings or BoardDrawings()).draw(board, game.title, with_svg)
+    if click is not None:         # the page with a panel: its every byte counts in the mail
+        board_svg = shorter_numbers(board_svg)
     pending = game.pending(state)
     waiting = [f"{d.player}: {d.kind}" + (f" - {d.prompt}" if d.prompt else "") for d in pending]
     template_player = viewer if viewer is not None else (pending[0].player if pending else None)
@@ -229,17 +234,20 @@ def player_plaintexts(table: Table, player: str, history: BoardHistory | None = 
     text with their secrets, ``.html.gz.age`` the same digest as an HTML page with their private
     board drawn in it (their own hidden values shown); that one is gzip-compressed before it is
     encrypted (:func:`seal_bytes`), so that it fits in a mail beside the board picture."""
-    from pbem.views.clickpage import MAIL_CAPS, smaller
+    from pbem.views.clickpage import GRAPH, MAIL_CAPS, smaller
     ctx = digest_context(table, player, history=history, drawings=drawings, clicks=MAIL_CAPS)
     text = player_text(table, player, ctx)
     html = render_digest(ctx, "html").encode()
     # the page fits in a digest message however the game is played: it is made from the log alone
     # (mail settings are the moderator's private files, and an audit must make the same page)
-    public = public_message_bytes(table, history, drawings) if ctx.click is not None else 0
+    public, picture = public_message_parts(table, history, drawings) if ctx.click is not None else (0, 0)
+    public += picture
     while public and ctx.click is not None:       # the page with the panel must fit in the digest message
         over = message_over(public, text, html)
         if over <= 0:
             break
+        if over <= picture and ctx.click.graph is None and ctx.click.family != GRAPH:
+            break           # the game's own model fits without the board's picture: the mail leaves it out
         click = smaller(table, ctx.click, int(over / ARMOUR) + 1)
         page = with_other_choices(html, ctx.click, click)
         ctx = replace(ctx, click=click, click_left_out=click is None)
@@ -254,14 +262,16 @@ def message_over(public: int, text: bytes, html: bytes) -> int:
     return int(public + HEADER_BYTES + UPDATE_BYTES + private - MESSAGE_BYTES)
 
 
-def page_budget(table: Table, player: str, history: BoardHistory | None = None) -> int:
+def page_budget(table: Table, player: str, history: BoardHistory | None = None, picture: bool = True) -> int:
     """The bytes to spare in ``player``'s digest message with their page as first made (the game's
     own turn model, before :func:`pbem.views.clickpage.smaller`); negative: by how much it misses.
-    (For the figures: benchmarks/message_sizes.py.)"""
+    ``picture``: with the board's picture in the message (without: what the message has where
+    the page needs the picture's room).  (For the figures: benchmarks/message_sizes.py.)"""
     from pbem.views.clickpage import MAIL_CAPS
     ctx = digest_context(table, player, history=history, clicks=MAIL_CAPS)
     text = player_text(table, player, ctx)
-    return -message_over(public_message_bytes(table, history), text, render_digest(ctx, "html").encode())
+    public, png = public_message_parts(table, history)
+    return -message_over(public + (png if picture else 0), text, render_digest(ctx, "html").encode())
 
 
 def with_other_choices(html: bytes, page: ClickPage, other: ClickPage | None) -> bytes | None:
@@ -283,10 +293,17 @@ def public_message_bytes(table: Table, history: BoardHistory | None, drawings: B
     text digest, the HTML one without its board nor its text map, and the board's picture at its
     size in that message (:func:`pbem.views.render.png.picture_bytes`).  (What moved is marked only
     when ``history`` has it: a few bytes.)"""
+    return sum(public_message_parts(table, history, drawings))
+
+
+def public_message_parts(table: Table, history: BoardHistory | None,
+                         drawings: BoardDrawings | None = None) -> tuple[int, int]:
+    """:func:`public_message_bytes` in two: (the text and HTML digests, the board's picture)."""
     from pbem.views.render.png import picture_bytes
     ctx = digest_context(table, None, history=history or BoardHistory(table, []), drawings=drawings)
     return (len(render_digest(replace(ctx, board_svg=""), "text").encode())
-            + len(render_digest(replace(ctx, board_text="", board_svg=""), "html").encode()) + picture_bytes(ctx.board_svg))
+            + len(render_digest(replace(ctx, board_text="", board_svg=""), "html").encode()),
+            picture_bytes(ctx.board_svg))
 
 
 def player_text(table: Table, player: str, ctx: DigestContext) -> bytes:

@@ -7,6 +7,40 @@
   'use strict';
   const ON_BOARD = {land: true, boat: true, sea: true};
 
+  // --- the board's geometry, worked out from its labels (pbem/rules/survive/board.py) ------------
+  // A label is a row letter and a 1-based column of even-r offset rows (even rows shifted right);
+  // cells 0..playable-1 are the playable spaces.  `neighbours`: for every cell the playable cells
+  // next to it, sorted; `rays` (where the rules use straight lines: params.rays): for every playable
+  // cell the six straight lines leaving it, nearest space first, up to the grid's edge, in the
+  // order of board.py's DIRECTIONS (axial steps).  The page's data carries neither: it is smaller.
+  const ROWS = 'ABCDEFGHIJKLM';
+  const DIRECTIONS = [[1, 0], [-1, 0], [0, 1], [0, -1], [1, -1], [-1, 1]];
+  function geometry(labels, playable, withRays) {
+    const offsets = labels.map((l) => [ROWS.indexOf(l[0]), Number(l.slice(1)) - 1]);
+    const byOffset = new Map();
+    for (let i = 0; i < playable; i++) byOffset.set(`${offsets[i][0]},${offsets[i][1]}`, i);
+    const neighbours = offsets.map(([r, c]) => {
+      const rows = r % 2 === 0 ? [[r - 1, c], [r - 1, c + 1], [r + 1, c], [r + 1, c + 1]]
+        : [[r - 1, c - 1], [r - 1, c], [r + 1, c - 1], [r + 1, c]];
+      return [[r, c - 1], [r, c + 1], ...rows].map(([a, b]) => byOffset.get(`${a},${b}`))
+        .filter((n) => n !== undefined).sort((a, b) => a - b);
+    });
+    if (!withRays) return {neighbours, rays: null};
+    const axial = offsets.map(([r, c]) => [c - ((r + (r & 1)) >> 1) - 2, r - 6]);
+    const byAxial = new Map();
+    for (let i = 0; i < playable; i++) byAxial.set(`${axial[i][0]},${axial[i][1]}`, i);
+    const rays = [];
+    for (let i = 0; i < playable; i++) {
+      const [q, r] = axial[i];
+      rays.push(DIRECTIONS.map(([dq, dr]) => {
+        const line = [];
+        for (let k = 1; byAxial.has(`${q + k * dq},${r + k * dr}`); k++) line.push(byAxial.get(`${q + k * dq},${r + k * dr}`));
+        return line;
+      }));
+    }
+    return {neighbours, rays};
+  }
+
   // --- the state: the view, with spaces as cell numbers ------------------------------------------
   function start(data, view, player) {
     const index = {};
@@ -31,7 +65,8 @@
     for (const [h, c] of Object.entries(view.creatures)) cr[h] = {kind: c.kind, where: c.where, cell: cell(c.at)};
     const mine = data.decision.find((d) => d.player === player);
     return {
-      g: {labels: data.labels, index, neighbours: data.neighbours, isles: data.isles_next_to,
+      g: {labels: data.labels, index, ...geometry(data.labels, data.playable, Boolean(data.params.rays)),
+          isles: data.isles_next_to,
           playable: data.playable, central: data.central, params: data.params, parts: data.parts,
           standing: data.standing_forms, phrases: data.phrases || []},
       me: player,
@@ -149,7 +184,7 @@
   // the first space with creatures
   function flights(s, w, b) {
     const out = [];
-    for (const ray of s.g.params.rays[s.boats[b].cell]) {
+    for (const ray of s.g.rays[s.boats[b].cell]) {
       for (const c of ray) {
         if (c in w.tileAt) break;
         const ship = c in w.boatAt;
@@ -163,7 +198,7 @@
   // a turret's shots: on each line, the first space with creatures before a tile
   function shots(s, w, cell) {
     const out = [];
-    for (const ray of s.g.params.rays[cell]) {
+    for (const ray of s.g.rays[cell]) {
       for (const c of ray) {
         if (c in w.tileAt) break;
         if (w.kindsAt[c]) { out.push(c); break; }

@@ -94,3 +94,23 @@ def test_random_game_states(name: str, n: int, options: dict[str, str], node: Mo
         for k, state in enumerate(random_game(game, players, options, seed)):
             if k % EVERY == 3:
                 prover.point(game, state, rng, f"random {name} {n} players {options} seed {seed} step {k}")
+
+
+@pytest.mark.parametrize("name", ["atlantis", "atlantis-1986", "space-attack"])
+def test_the_model_works_out_the_boards_geometry_as_the_engine_has_it(name: str, node: ModelProcess) -> None:
+    """The model's data carries the board's labels only: the model works out each cell's neighbours
+    and (Space Attack) each playable cell's straight lines, and they are the engine's own."""
+    game = load_game(name)
+    players = ["red", "blue", "green"]
+    state = game.setup(players, {}, Rng(b"turn-model", "geometry"))
+    view = game.view(state, "red")
+    model = game.turn_model(view, "red")
+    assert model is not None and "neighbours" not in model.data and model.data["params"]["rays"] in (True, False)
+    g = node.state(node.start(model.family, model.data, view, "red"))["g"]
+    rules = game.view_rules(view)             # type: ignore[attr-defined]
+    assert g["neighbours"] == [list(n) for n in rules.board.neighbours]
+    if name == "space-attack":
+        assert g["rays"] == [[list(line) for line in lines] for lines in rules.rays]
+        assert sum(len(line) for lines in g["rays"] for line in lines) > 1000
+    else:
+        assert g["rays"] is None

@@ -50,7 +50,7 @@ class TurnRules(StationTiles):
     def turn_model_params(self, state: SpaceAttackState) -> dict[str, Any]:
         return {**super().turn_model_params(state), "swim_key": "drift", "ship_place_key": "pod",
                 "roll_step": STEP_BLUE, "fighters": list(self.fighter_handles), "turret_terrain": REACTOR,
-                "rays": [[list(line) for line in lines] for lines in self.rays],
+                "rays": True,        # the model works out the lines from the board (survive.js: geometry)
                 "hand_open": True, "hand_play_kind": MOVEMENT,
                 "tile_kinds": {back: kind for back, kind in self.back_kind.items()}, "after_roll_kind": AFTER_ROLL}
 

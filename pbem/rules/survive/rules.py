@@ -180,10 +180,12 @@ class SurviveRules(ViewRules[StateT]):
             #: turn), turrets on tiles of ``turret_terrain`` that a player's crew there fires, both
             #: capturing creatures; the step stays open while the player holds a tile from an earlier
             #: turn (``hand_open``), and tiles of kind ``hand_play_kind`` (``tile_kinds``: back ->
-            #: kind) are played in it: the model does not list those plays (it cuts there)
+            #: kind) are played in it: the model does not list those plays (it cuts there);
+            #: ``rays``: true where fighters and turrets see along straight lines (Space Attack's
+            #: ``Craft.rays``): the model works them out from the board's labels
             "fighters": [],
             "turret_terrain": None,
-            "rays": None,
+            "rays": False,
             "hand_open": False,
             "hand_play_kind": None,
             "tile_kinds": {},

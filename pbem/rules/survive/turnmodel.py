@@ -196,11 +196,14 @@ def _steps_modelled(rules: SurviveRules[Any], roll_step: str) -> list[str]:
 
 
 def _geometry(rules: SurviveRules[Any]) -> dict[str, Any]:
+    """The board as the model needs it: its labels (the model works out each cell's neighbours
+    and, where the rules use them, its straight lines from the labels, as
+    :class:`pbem.rules.survive.board.Board` does: the page's data is smaller without them;
+    tests/turnmodel/test_survive_model.py checks that both agree), the safe isles, the centre."""
     board = rules.board
     return {
         "labels": list(board.labels),
         "playable": board.playable_count,
-        "neighbours": [list(n) for n in board.neighbours],
         "isles_next_to": [list(i) for i in board.isles_next_to],
         "central": board.central,
     }

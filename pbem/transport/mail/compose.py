@@ -9,7 +9,8 @@ folder, one message per player::
         multipart/related
           text/html            public/digest.html, inline SVG replaced by <img src="cid:...">
           image/png            the public board (Content-ID, inline; a small palette PNG; smaller, a
-                               glance, for a player with a decision: their page has the board)
+                               glance, for a player with a decision: their page has the board; none
+                               where their page needs the room: the HTML then says so)
       application/octet-stream PLAYER-entryN.age (attachment: only what is that player's own: their secrets,
                                their move template, their view for `pbem turn`)
       application/octet-stream PLAYER-entryN.html.gz.age (attachment: the same as an HTML page with their
@@ -34,6 +35,8 @@ from typing import Any
 
 from pbem.base.errors import PbemError
 from pbem.store.gamedir import GameDir
+from pbem.store.update import UPDATE_BYTES
+from pbem.views.outputs import MESSAGE_BYTES
 from pbem.views.render.png import MOVER_ZOOM, mail_png, mover_png, svg_size
 
 HEADER_GAME = "X-PBEM-Game"
@@ -80,8 +83,14 @@ def _title(header: dict[str, Any]) -> str:
 
 # --- the HTML part -----------------------------------------------------------
 
-def email_html(page: str, cid: str, size: tuple[int, int] | None, alt: str) -> str:
-    """The digest page with its inline SVG board replaced by ``<img src="cid:...">``.
+#: in the HTML body of a message that goes without the board's picture (its page needed the room)
+BOARD_IN_PAGE = ("Your board is in your page ({page}): this message has no room for its picture beside "
+                 "the click-to-move panel of your page. The plain-text part has the board as a text map.")
+
+
+def email_html(page: str, cid: str, size: tuple[int, int] | None, alt: str, note: str = "") -> str:
+    """The digest page with its inline SVG board replaced by ``<img src="cid:...">``
+    (``note``: by that paragraph instead, where the message goes without the picture).
 
     ``cid`` is the Content-ID without angle brackets.  Any other inline SVG is
     dropped, since mail clients would strip it and leak its text.  The text map is
@@ -89,7 +98,7 @@ def email_html(page: str, cid: str, size: tuple[int, int] | None, alt: str) -> s
     """
     dims = f' width="{size[0]}" height="{size[1]}"' if size else ""
     img = (f'<img src="cid:{html.escape(cid, quote=True)}"{dims} alt="{html.escape(alt, quote=True)}" '
-           f'style="max-width:100%;height:auto;border:0">')
+           f'style="max-width:100%;height:auto;border:0">') if not note else f"<p><strong>{html.escape(note)}</strong></p>"
     page, n = _BOARD_SVG.subn(lambda _m: img, page, count=1)
     if n == 0:
         page, n = _ANY_SVG.subn(lambda _m: img, page, count=1)
@@ -171,7 +180,29 @@ def compose_digest(parts: DigestParts, secrets: bytes, player: str, to: str, sen
     (text, and the HTML page with their private board when ``secrets_html`` is given), and,
     when given, the public copy of the game as ``bundle`` and the public update since the
     player's last digest as ``update`` (:mod:`pbem.store.update`): each its file name and bytes.
-    ``preface``: paragraphs before the status line (a reminder's; its subject is then a reply's)."""
+    ``preface``: paragraphs before the status line (a reminder's; its subject is then a reply's).
+
+    A player with a decision whose page takes the room of the board's picture (their page with
+    the game's own turn model: :func:`pbem.views.outputs.player_plaintexts` counts it so) gets the
+    message without the picture, its HTML body saying that the board is in their page: the
+    picture is left out where the message with it and the room kept for the public update would
+    pass :data:`pbem.views.outputs.MESSAGE_BYTES`."""
+    mover = player in parts.turn.pending and not parts.turn.over
+    args = (parts, secrets, player, to, sender, reply_to, domain, thread, secrets_html, preface)
+    msg = _digest_message(*args, picture=True)
+    if mover and secrets_html is not None and parts.mover_png and len(msg.as_bytes()) + UPDATE_BYTES > MESSAGE_BYTES:
+        msg = _digest_message(*args, picture=False)
+    if bundle is not None:
+        msg.add_attachment(bundle[1], "application", "gzip", filename=bundle[0])
+    if update is not None:
+        attach_update(msg, update)
+    return msg
+
+
+def _digest_message(parts: DigestParts, secrets: bytes, player: str, to: str, sender: str, reply_to: str, domain: str,
+                    thread: Thread | None, secrets_html: bytes | None, preface: str, picture: bool) -> EmailMessage:
+    """A digest message (:func:`compose_digest`) up to its encrypted files, with the board's
+    picture or (``picture`` false) a line saying that the board is in the player's page."""
     turn = parts.turn
     msg = EmailMessage()
     msg["From"] = sender
@@ -188,11 +219,12 @@ def compose_digest(parts: DigestParts, secrets: bytes, player: str, to: str, sen
     msg[HEADER_ENTRY] = str(turn.index)
     msg[HEADER_STATUS] = "over" if turn.over else "your-move" if player in turn.pending else "waiting"
     msg["Auto-Submitted"] = "auto-generated"
-    png, size = parts.picture(player in turn.pending and not turn.over)
+    png, size = parts.picture(player in turn.pending and not turn.over) if picture else (b"", None)
     msg.set_content((preface.rstrip("\n") + "\n\n" if preface else "") + status_line(turn, player) + "\n\n" + parts.text)
     cid = make_msgid(f"board.{turn.index}", domain=domain)
     alt = f"{turn.title} board after log entry {turn.index} (the text map is in the plain-text part)"
-    page = email_html(parts.html, cid[1:-1], size, alt)
+    note = "" if picture else BOARD_IN_PAGE.format(page=f"{player}-entry{turn.index}.html.gz.age")
+    page = email_html(parts.html, cid[1:-1], size, alt, note)
     if preface:
         page = _with_preface(page, preface)
     msg.add_alternative(page, subtype="html")
@@ -204,10 +236,6 @@ def compose_digest(parts: DigestParts, secrets: bytes, player: str, to: str, sen
     attach_armored(msg, secrets, f"{player}-entry{turn.index}.age")
     if secrets_html is not None:
         attach_armored(msg, secrets_html, f"{player}-entry{turn.index}.html.gz.age")
-    if bundle is not None:
-        msg.add_attachment(bundle[1], "application", "gzip", filename=bundle[0])
-    if update is not None:
-        attach_update(msg, update)
     return msg
 
 
