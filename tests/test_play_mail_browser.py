@@ -16,7 +16,7 @@ from mailservers import GM, PASSWORD, PLAYERS, address, attachment_message, star
 from pipeline_helpers import late_position, signed_move
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
-from test_browser import browser  # noqa: F401  (the browser fixture)
+from test_browser import browser, chromium  # noqa: F401  (the browser fixtures)
 from test_play_browser import pbem_play
 
 from pbem.cli.group import main
