@@ -3,7 +3,7 @@ the in-process floor for the same 100 moves.
 
 The games: one 4-player game of each of the four kinds played by random bots through `submit`
 (fixed keys, seeds and ids: the same games every time); from each, 25 copies of the moderator's
-folder at 25 consecutive log entries in the middle of the game, each with the next move signed
+folder at 25 consecutive log entries in the middle of the game (of its first 100 moves), each with the next move signed
 and waiting: 100 games, a quarter of each kind, each at its own position.
 
 The cycle is the in-process `submit(gd, raw, signature)` of each game's move, one after the
@@ -29,7 +29,7 @@ from timing import Goal, Report, paired
 PLAYERS = ["red", "blue", "green", "yellow"]
 KINDS = ("atlantis", "atlantis-1986", "space-attack", "space-swarm")
 PER_KIND = 25
-FIRST = 8                  # the first checkpoint's log entry (the game is under way)
+LAST = 100                 # a game is played to its end or this many moves; the middle 25 are taken
 PER_MOVE_GOAL = 2.0        # the cycle's per-move time / the floor's
 GROUP = "issue 24: hosting many games"
 
@@ -43,8 +43,9 @@ class Waiting:
     signature: str
 
 
-def make_games(root: Path, per_kind: int = PER_KIND, first: int = FIRST) -> list[Waiting]:
-    """``per_kind`` positions of each kind, each a copy of the moderator's folder and its next move."""
+def make_games(root: Path, per_kind: int = PER_KIND, last: int = LAST) -> list[Waiting]:
+    """``per_kind`` positions of each kind, each a copy of the moderator's folder and its next move:
+    consecutive ones in the middle of a bot game played to its end or to ``last`` moves."""
     from run import fixed_keypair
 
     from pbem.core.rng import Rng
@@ -65,20 +66,22 @@ def make_games(root: Path, per_kind: int = PER_KIND, first: int = FIRST) -> list
         gd = GameDir(root / "play" / kind)
         create_game(gd.root, kind, specs, {}, f"cycle-bench-seed/{kind}".encode().ljust(32, b"."),
                     moderator_key=key_dir / "moderator", game_id=f"cycle-{kind}")
-        taken = 0
-        while taken < per_kind and (player := next_to_move(table := Table.load(gd))) is not None:
+        played: list[Waiting] = []
+        while len(played) < last and (player := next_to_move(table := Table.load(gd))) is not None:
             index = table.last["index"]
             move = bot_move_file(table, player, Rng(b"cycle-bench-bot", f"{kind}/{index}/{player}"))
             raw = render_move(move).encode()
             sig = sshsig.sign(private[player], raw, sshsig.MOVE_NAMESPACE)
-            if index >= first:
-                source = root / "sources" / f"{kind}-{index:04d}"
-                shutil.copytree(gd.root, source, symlinks=True)
-                waiting.append(Waiting(source, raw, sig))
-                taken += 1
+            source = root / "sources" / f"{kind}-{index:04d}"
+            shutil.copytree(gd.root, source, symlinks=True)
+            played.append(Waiting(source, raw, sig))
             submit(gd, raw, sig)
-        if taken < per_kind:
-            raise RuntimeError(f"the {kind} game ended after {taken} positions; lower FIRST")
+        if len(played) < per_kind:
+            raise RuntimeError(f"the {kind} game ended after {len(played)} moves; fewer than {per_kind}")
+        start = (len(played) - per_kind) // 2          # the middle of the game (or of its first ``last`` moves)
+        for w in played[:start] + played[start + per_kind:]:
+            shutil.rmtree(w.source)
+        waiting += played[start:start + per_kind]
         shutil.rmtree(gd.root)
     return waiting
 
@@ -90,7 +93,7 @@ def bench_cycle(report: Report, root: Path, pairs: int) -> None:
     from pbem.store.gamedir import GameDir
 
     report.say(f"\n10. a cycle that takes 100 moves across 100 games (in-process `submit` of each, as "
-               f"`pbem mail run` calls it; {PER_KIND} mid-game positions of each of the four games) against "
+               f"`pbem mail run` calls it; {PER_KIND} positions from the middle of a game of each of the four games) against "
                "the floor for the same moves (open, verify, parse, check, apply, append with fsync; no outputs)")
     waiting = make_games(root)
     work = [GameDir(root / "work" / w.source.name) for w in waiting]
