@@ -25,6 +25,9 @@ Figures (docs/performance.md says how each is measured and what the numbers were
    the pages against the pbem before issue 19 (from git), and whole turns with the caps lifted.
 9. one host cycle over 1,000 games with nothing new (issue 24, benchmarks/host_bench.py): wall
    time against 5 s, and peak memory over 1,000 games against 100 (`--only host`).
+10. a cycle that takes 100 moves across 100 games (issue 24, benchmarks/cycle_bench.py): per move,
+   the in-process submit of each against the floor (everything but the outputs), goal 2x
+   (`--only cycle`).
 
 Ratios are measured in alternating pairs (benchmarks/timing.py): the machine is shared.
 """
@@ -52,6 +55,7 @@ from floors import audit_floor
 from hostile_costs import bench_hostile
 from graph_bench import bench_graphs
 from host_bench import bench_host
+from cycle_bench import bench_cycle
 import instructions
 from timing import Goal, Report, Series, clock, paired, run_process
 
@@ -73,7 +77,7 @@ PLAYERS = ["red", "blue", "green", "yellow"]
 PIPELINE_GAME = "atlantis"
 EARLY, LATE = 5, 120          # the in-process submit compares these log entries
 ROUND_SECONDS = 0.8           # a round of bot games lasts about this long
-SECTIONS = ("games", "audit", "submit", "help", "instructions", "hostile", "graphs", "host")
+SECTIONS = ("games", "audit", "submit", "help", "instructions", "hostile", "graphs", "host", "cycle")
 
 #: issue 24's goals for every game's bot games (per CPU second), and the rest of issue 12's table
 RANDOM_GOAL, GREEDY_GOAL = 100.0, 60.0
@@ -441,6 +445,12 @@ def main() -> None:
         root = Path(tempfile.mkdtemp(prefix="pbem-bench-host-"))
         try:
             bench_host(report, root, pbem, max(3, args.pairs // 3))
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
+    if "cycle" in only:
+        root = Path(tempfile.mkdtemp(prefix="pbem-bench-cycle-"))
+        try:
+            bench_cycle(report, root, max(3, args.pairs // 2))
         finally:
             shutil.rmtree(root, ignore_errors=True)
     report.summary()

@@ -21,8 +21,8 @@ from pbem.crypto import agecrypt
 from pbem.core.game import pending_players
 from pbem.transport.mail.compose import BOARD_IN_PAGE, DigestParts, Turn, compose_digest
 from pbem.views.boardmoves import BoardHistory
-from pbem.views.outputs import (HTML_SUFFIX, MESSAGE_BYTES, UPDATE_BYTES, digest_context, events_since, player_plaintexts,
-                                player_secrets, public_outputs, read_private_view, seal_bytes, template_for)
+from pbem.views.outputs import (HTML_SUFFIX, MESSAGE_BYTES, UPDATE_BYTES, EntryWork, digest_context, events_since,
+                                player_plaintexts, player_secrets, public_outputs, read_private_view, seal_bytes, template_for)
 from pbem.views.render.digest import wrap
 from pbem.views.render.hexmap_text import render_text
 from pbem.views.render.png import mail_png
@@ -133,3 +133,22 @@ def test_every_decision_page_carries_its_own_model_and_the_message_stays_under_1
     assert pages >= 5
     if (game, len(names)) == ("space-attack", 6):    # its page with its own model needs the picture's room at times
         assert without >= 1
+
+
+@pytest.mark.parametrize("game,names", GAMES, ids=[g for g, _n in GAMES])
+def test_outputs_made_with_shared_work_are_the_outputs_made_alone(tmp_path, key_pool, game, names) -> None:
+    """write_outputs shares one entry's work between its outputs (EntryWork: the public context and
+    text made once, the public parts' size counted once, each page gzipped once); every file it
+    makes is byte for byte what the public outputs and each player's plaintexts are made alone."""
+    deciding = 0
+    for table in _entries(tmp_path / "g", game, names, key_pool, 40, 5):
+        history = BoardHistory.for_viewers(table, [None, *names])
+        work = EntryWork(table, BoardHistory.for_viewers(table, [None, *names]))
+        assert public_outputs(table, work=work) == public_outputs(table, history)
+        waiting = set(pending_players(table.game, table.state))
+        for player in names:
+            shared = player_plaintexts(table, player, work=work)
+            assert shared == player_plaintexts(table, player, history), f"{game} entry {table.last['index']} {player}"
+            assert work.seal(HTML_SUFFIX, shared[HTML_SUFFIX]) == seal_bytes(HTML_SUFFIX, shared[HTML_SUFFIX])
+            deciding += player in waiting
+    assert deciding >= 3, "too few pages with a decision (and so a mail-fitting check) were compared"

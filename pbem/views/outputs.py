@@ -10,9 +10,9 @@ import gzip
 import json
 import textwrap
 import zlib
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from pbem.base import yamlio
 from pbem.base.canonical import canonical
@@ -217,11 +217,57 @@ def public_view_file(table: Table) -> dict[str, Any]:
             "view": table.game.view(table.state, None)}
 
 
+@dataclass
+class EntryWork:
+    """What one entry's outputs share (:func:`write_outputs`): the boards drawn, the public digest's
+    context and text made once, the public parts' size in a digest message counted once, each page
+    gzipped once (the mail-fitting check and the encryption seal the same bytes)."""
+
+    table: Table
+    history: BoardHistory
+    drawings: BoardDrawings = field(default_factory=BoardDrawings)
+    _public: DigestContext | None = None
+    _public_text: bytes | None = None
+    _public_parts: tuple[int, int] | None = None
+    _sealed: dict[tuple[str, bytes], bytes] = field(default_factory=dict)
+
+    def public_context(self) -> DigestContext:
+        if self._public is None:
+            self._public = digest_context(self.table, None, history=self.history, drawings=self.drawings)
+        return self._public
+
+    def public_text(self) -> bytes:
+        if self._public_text is None:
+            self._public_text = render_digest(self.public_context(), "text").encode()
+        return self._public_text
+
+    def public_message_parts(self) -> tuple[int, int]:
+        """:func:`public_message_parts` of this entry (the text digest has no SVG board: the same text)."""
+        if self._public_parts is None:
+            from pbem.views.render.png import picture_bytes
+            ctx = self.public_context()
+            self._public_parts = (len(self.public_text())
+                                  + len(render_digest(replace(ctx, board_text="", board_svg=""), "html").encode()),
+                                  picture_bytes(ctx.board_svg))
+        return self._public_parts
+
+    def seal(self, suffix: str, plain: bytes) -> bytes:
+        """:func:`seal_bytes`, each content once."""
+        key = (suffix, plain)
+        if key not in self._sealed:
+            self._sealed[key] = seal_bytes(suffix, plain)
+        return self._sealed[key]
+
+
 def public_outputs(table: Table, history: BoardHistory | None = None,
-                   drawings: BoardDrawings | None = None) -> dict[str, bytes]:
-    ctx = digest_context(table, None, history=history, drawings=drawings)
+                   drawings: BoardDrawings | None = None, work: EntryWork | None = None) -> dict[str, bytes]:
+    if work is None:
+        ctx = digest_context(table, None, history=history, drawings=drawings)
+        text = render_digest(ctx, "text").encode()
+    else:
+        ctx, text = work.public_context(), work.public_text()
     return {
-        "public/digest.txt": render_digest(ctx, "text").encode(),
+        "public/digest.txt": text,
         "public/digest.html": render_digest(ctx, "html").encode(),
         "public/board.svg": ctx.board_svg.encode(),
         "public/view.json": (json.dumps(public_view_file(table), sort_keys=True, indent=1) + "\n").encode(),
@@ -229,21 +275,27 @@ def public_outputs(table: Table, history: BoardHistory | None = None,
 
 
 def player_plaintexts(table: Table, player: str, history: BoardHistory | None = None,
-                      drawings: BoardDrawings | None = None) -> dict[str, bytes]:
+                      drawings: BoardDrawings | None = None, work: EntryWork | None = None) -> dict[str, bytes]:
     """The contents of that player's encrypted files, by suffix: ``.age`` their own digest as
     text with their secrets, ``.html.gz.age`` the same digest as an HTML page with their private
     board drawn in it (their own hidden values shown); that one is gzip-compressed before it is
-    encrypted (:func:`seal_bytes`), so that it fits in a mail beside the board picture."""
+    encrypted (:func:`seal_bytes`), so that it fits in a mail beside the board picture.
+    ``work``: what the entry's other outputs share (``history`` and ``drawings`` are then its own)."""
     from pbem.views.clickpage import GRAPH, MAIL_CAPS, smaller
+    if work is not None:
+        history, drawings = work.history, work.drawings
     ctx = digest_context(table, player, history=history, drawings=drawings, clicks=MAIL_CAPS)
     text = player_text(table, player, ctx)
     html = render_digest(ctx, "html").encode()
     # the page fits in a digest message however the game is played: it is made from the log alone
     # (mail settings are the moderator's private files, and an audit must make the same page)
-    public, picture = public_message_parts(table, history, drawings) if ctx.click is not None else (0, 0)
+    public, picture = 0, 0
+    if ctx.click is not None:
+        public, picture = work.public_message_parts() if work is not None else public_message_parts(table, history,
+                                                                                                     drawings)
     public += picture
     while public and ctx.click is not None:       # the page with the panel must fit in the digest message
-        over = message_over(public, text, html)
+        over = message_over(public, text, html, work.seal if work is not None else seal_bytes)
         if over <= 0:
             break
         if over <= picture and ctx.click.graph is None and ctx.click.family != GRAPH:
@@ -255,10 +307,11 @@ def player_plaintexts(table: Table, player: str, history: BoardHistory | None = 
     return {".age": text, HTML_SUFFIX: html}
 
 
-def message_over(public: int, text: bytes, html: bytes) -> int:
+def message_over(public: int, text: bytes, html: bytes, seal: Callable[[str, bytes], bytes] | None = None) -> int:
     """How many bytes a digest message with these public parts (``public``: :func:`public_message_bytes`)
-    and this player's text secrets and page would be over :data:`MESSAGE_BYTES` (<= 0: it fits)."""
-    private = armoured(len(text)) + armoured(len(seal_bytes(HTML_SUFFIX, html)))
+    and this player's text secrets and page would be over :data:`MESSAGE_BYTES` (<= 0: it fits).
+    ``seal``: :func:`seal_bytes` or one that remembers (:meth:`EntryWork.seal`)."""
+    private = armoured(len(text)) + armoured(len((seal or seal_bytes)(HTML_SUFFIX, html)))
     return int(public + HEADER_BYTES + UPDATE_BYTES + private - MESSAGE_BYTES)
 
 
@@ -366,10 +419,9 @@ def write_outputs(table: Table, careful: bool = False) -> list[Path]:
     (for secrets: when it decrypts, with the moderator key, to the right text).
     Not flushed one by one: the snapshot records them (:mod:`pbem.pipeline.append`).
     """
-    history = BoardHistory.for_viewers(table, [None, *table.players])
-    drawings = BoardDrawings()
+    work = EntryWork(table, BoardHistory.for_viewers(table, [None, *table.players]))
     paths: list[Path] = []
-    for rel, data in public_outputs(table, history, drawings).items():
+    for rel, data in public_outputs(table, work=work).items():
         path = table.gd.root / rel
         paths.append(path)
         if careful:
@@ -378,12 +430,12 @@ def write_outputs(table: Table, careful: bool = False) -> list[Path]:
             write_atomic(path, data, mode=public_mode(), durable=False)
     moderator_pub = table.header["moderator"]["key"]
     for player in table.players:
-        for suffix, plain in player_plaintexts(table, player, history, drawings).items():
+        for suffix, plain in player_plaintexts(table, player, work=work).items():
             path = secrets_file(table, player, suffix)
             paths.append(path)
             if careful and _holds(path, plain, table.gd.moderator_key_path):
                 continue
-            cipher = agecrypt.encrypt(seal_bytes(suffix, plain), [table.player_keys(player)[0], moderator_pub])
+            cipher = agecrypt.encrypt(work.seal(suffix, plain), [table.player_keys(player)[0], moderator_pub])
             write_atomic(path, cipher, mode=0o600, durable=False)   # encrypted, but still only the player's
     return paths
 

@@ -1,0 +1,149 @@
+"""Issue 24's per-move figure: a cycle that takes 100 moves across 100 games, per move, against
+the in-process floor for the same 100 moves.
+
+The games: one 4-player game of each of the four kinds played by random bots through `submit`
+(fixed keys, seeds and ids: the same games every time); from each, 25 copies of the moderator's
+folder at 25 consecutive log entries in the middle of the game (of its first 100 moves), each with the next move signed
+and waiting: 100 games, a quarter of each kind, each at its own position.
+
+The cycle is the in-process `submit(gd, raw, signature)` of each game's move, one after the
+other in one process: the call `pbem mail run` (pbem.transport.mail.cycle) and `pbem git sync`
+make for each move they take (their mail and git round-trips, which this figure leaves out,
+are the same with or without outputs).  The floor is the same 100 moves taken with everything
+but the outputs: open the game (lock, check the snapshot, load the table), verify the
+signature, parse, check and apply the move, append the entry with fsync (`accept_move` and
+`commit_entry`, the first half of `submit`), but no `publish` (digests, pages, secrets, the
+encryption, the snapshot) and no signed receipt.  Floor and cycle run in alternating pairs
+(benchmarks/timing.py), the 100 folders put back (untimed) before each.
+"""
+from __future__ import annotations
+
+import gc
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from timing import Goal, Report, paired
+
+PLAYERS = ["red", "blue", "green", "yellow"]
+KINDS = ("atlantis", "atlantis-1986", "space-attack", "space-swarm")
+PER_KIND = 25
+LAST = 100                 # a game is played to its end or this many moves; the middle 25 are taken
+PER_MOVE_GOAL = 2.0        # the cycle's per-move time / the floor's
+GROUP = "issue 24: hosting many games"
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A game folder kept as it was, and the next signed move for it."""
+
+    source: Path
+    raw: bytes
+    signature: str
+
+
+def make_games(root: Path, per_kind: int = PER_KIND, last: int = LAST) -> list[Waiting]:
+    """``per_kind`` positions of each kind, each a copy of the moderator's folder and its next move:
+    consecutive ones in the middle of a bot game played to its end or to ``last`` moves."""
+    from run import fixed_keypair
+
+    from pbem.core.rng import Rng
+    from pbem.crypto import keys, sshsig
+    from pbem.pipeline.botmoves import bot_move_file, next_to_move
+    from pbem.pipeline.newgame import PlayerSpec, create_game
+    from pbem.pipeline.submit import submit
+    from pbem.store.gamedir import GameDir
+    from pbem.store.movefile import render_move
+    from pbem.store.table import Table
+
+    key_dir = root / "keys"
+    specs = [PlayerSpec(n, fixed_keypair(key_dir / n, n)) for n in PLAYERS]
+    fixed_keypair(key_dir / "moderator", "moderator")
+    private = {n: keys.load_private_key(key_dir / n) for n in PLAYERS}
+    waiting: list[Waiting] = []
+    for k, kind in enumerate(KINDS):
+        gd = GameDir(root / "play" / kind)
+        create_game(gd.root, kind, specs, {}, f"cycle-bench-seed/{kind}".encode().ljust(32, b"."),
+                    moderator_key=key_dir / "moderator", game_id=f"cycle-{kind}")
+        played: list[Waiting] = []
+        while len(played) < last and (player := next_to_move(table := Table.load(gd))) is not None:
+            index = table.last["index"]
+            move = bot_move_file(table, player, Rng(b"cycle-bench-bot", f"{kind}/{index}/{player}"))
+            raw = render_move(move).encode()
+            sig = sshsig.sign(private[player], raw, sshsig.MOVE_NAMESPACE)
+            source = root / "sources" / f"{kind}-{index:04d}"
+            shutil.copytree(gd.root, source, symlinks=True)
+            played.append(Waiting(source, raw, sig))
+            submit(gd, raw, sig)
+        if len(played) < per_kind:
+            raise RuntimeError(f"the {kind} game ended after {len(played)} moves; fewer than {per_kind}")
+        start = (len(played) - per_kind) // 2          # the middle of the game (or of its first ``last`` moves)
+        for w in played[:start] + played[start + per_kind:]:
+            shutil.rmtree(w.source)
+        waiting += played[start:start + per_kind]
+        shutil.rmtree(gd.root)
+    return waiting
+
+
+def bench_cycle(report: Report, root: Path, pairs: int) -> None:
+    from pbem.pipeline.append import commit_entry
+    from pbem.pipeline.repair import open_game
+    from pbem.pipeline.submit import accept_move, moderator_opener, submit
+    from pbem.store.gamedir import GameDir
+
+    report.say(f"\n10. a cycle that takes 100 moves across 100 games (in-process `submit` of each, as "
+               f"`pbem mail run` calls it; {PER_KIND} positions from the middle of a game of each of the four games) against "
+               "the floor for the same moves (open, verify, parse, check, apply, append with fsync; no outputs)")
+    waiting = make_games(root)
+    work = [GameDir(root / "work" / w.source.name) for w in waiting]
+
+    def reset() -> None:
+        for w, gd in zip(waiting, work):
+            shutil.rmtree(gd.root, ignore_errors=True)
+            shutil.copytree(w.source, gd.root, symlinks=True)
+        gc.collect()
+
+    def floor() -> None:
+        for w, gd in zip(waiting, work):
+            with open_game(gd) as table:
+                _move, entry, archive, _applied = accept_move(table, w.raw, w.signature, moderator_opener(gd))
+                commit_entry(table, entry, archive)
+
+    def cycle() -> None:
+        for w, gd in zip(waiting, work):
+            submit(gd, w.raw, w.signature)
+
+    reset()
+    cycle()                                            # untimed warm-up: imports, templates, caches
+    p = paired(floor, cycle, pairs, reset=reset)
+    n = len(waiting)
+    per_floor, per_cycle = p.floor.median / n * 1000, p.command.median / n * 1000
+    r = p.pair_ratios
+    report.say(f"  per move: cycle {per_cycle:.1f} ms, floor {per_floor:.1f} ms "
+               f"(100 moves: {p.describe('floor', 'cycle')})")
+    report.say(f"  ratio {p.ratio:.2f} (pairs {min(r):.2f}-{max(r):.2f}): the outputs cost "
+               f"{per_cycle - per_floor:.1f} ms a move")
+    report.figures["cycle"] = {"floor": p.floor.values, "cycle": p.command.values, "moves": n}
+    report.goal(Goal("100 moves across 100 games, per move / in-process floor", p.ratio, PER_MOVE_GOAL, False,
+                     "", GROUP))
+
+
+def main() -> None:
+    import argparse
+    import tempfile
+    ap = argparse.ArgumentParser(description="the per-move cycle figure alone")
+    ap.add_argument("--pairs", type=int, default=5)
+    args = ap.parse_args()
+    root = Path(tempfile.mkdtemp(prefix="pbem-bench-cycle-"))
+    try:
+        report = Report()
+        bench_cycle(report, root, args.pairs)
+        report.summary()
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    main()
