@@ -18,6 +18,7 @@ from pbem.rules.survive.movement import MoveChoices
 from pbem.rules.survive.view import SETUP_PHASES
 from pbem.rules.spaceattack import picture as drawing
 from pbem.rules.spaceattack.state import SpaceAttackState, Steal
+from pbem.rules.spaceattack.tiles import TilePlays
 from pbem.rules.spaceattack.turn import STEP_BLUE, STEP_DEPLOY, STEP_STEAL, TurnRules
 
 def back_words(back: str) -> str:
@@ -330,6 +331,8 @@ class Words(TurnRules):
         """:meth:`bot_preference` of each action; the movement step's moves scored from each
         piece's steps (the core's :meth:`move_scores`, a crewed fighter's flight onto creatures
         :data:`CAPTURE`) without making them."""
+        if isinstance(actions, TilePlays):
+            return [0.0] * len(actions)         # tiles played from the hand: no move, shot or deployment
         if isinstance(actions, Chain):
             return [s for part in actions.parts for s in self.bot_preferences(state, player, part)]
         if isinstance(actions, MoveChoices):
