@@ -196,16 +196,15 @@ class SpinnerRules1986(SeaRules1986):
 
     def order_choices(self, state: State, key: str) -> Sequence[Action]:
         """:meth:`creature_choices` in its order, each creature's orders made only when read
-        (pairs of the creature and the labels of where it may end)."""
+        (pairs of the creature and the spaces where it may end, labelled when read)."""
         kind, move = self.spun(state)
         parts: list[Sequence[Action]] = [[{key: "none"}]] if self.may_pass(state) else []
-        order, label = CreatureOrder(key), self.label
+        order = CreatureOrder(key, self.board.labels)
         if move == DIVE:
-            parts.append(Pairs(self.on_board(state, kind), [label(d) for d in self.dive_spots(state)], order))
+            parts.append(Pairs(self.on_board(state, kind), self.dive_spots(state), order))
             return Chain(parts)
         for handle in self.on_board(state, kind):
-            dests = self.creature_destinations(state, state.creatures[handle])
-            parts.append(Pairs([handle], [label(d) for d in sorted(dests)], order))
+            parts.append(Pairs([handle], sorted(self.creature_destinations(state, state.creatures[handle])), order))
         return Chain(parts)
 
     def creature_step_choices(self, state: State, player: str) -> Sequence[Action]:

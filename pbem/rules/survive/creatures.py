@@ -41,13 +41,15 @@ from pbem.rules.survive.state import SEA, STEP_CREATURE, Creature, at
 @dataclass(frozen=True)
 class CreatureOrder:
     """The order moving a creature to a space: ``{KEY: handle, to: SPACE}`` (``KEY`` is
-    ``creature``, or a layer's own, such as the 1986 edition's ``dive``).  The greedy bot's
-    core scores never score it (:meth:`SurviveRules.never_scored`)."""
+    ``creature``, or a layer's own, such as the 1986 edition's ``dive``), from the space's
+    cell and the board's ``labels``.  The greedy bot's core scores never score it
+    (:meth:`SurviveRules.never_scored`)."""
 
     key: str
+    labels: tuple[str, ...]
 
-    def __call__(self, handle: str, to: str) -> Action:
-        return {self.key: handle, "to": to}
+    def __call__(self, handle: str, cell: int) -> Action:
+        return {self.key: handle, "to": self.labels[cell]}
 
 
 class CreatureRules(ReactionRules[StateT]):
