@@ -29,7 +29,8 @@ from pbem.core.rng import Rng
 from pbem.game import Game
 from pbem.rules.survive.movement import MoveChoices
 from pbem.rules.survive.setup import SetupRules
-from pbem.rules.survive.state import ISLAND, STEP_MOVE
+from pbem.rules.atlantis1986.view import STEP_DIVE
+from pbem.rules.survive.state import ISLAND, STEP_CREATURE, STEP_MOVE
 
 SURVIVE = [c for c in CONFIGS if c.game in ("atlantis", "atlantis-1986", "space-attack")]
 
@@ -62,6 +63,10 @@ def check_state(game: Game, state: Any) -> int:
         listed = rules.legal_actions(state, player)
         if rules.decider(state) == player and rules.current_step(state) == STEP_MOVE:
             assert listed == rules.legal_move(state, player)      # the game's plain listing of the step
+        if rules.decider(state) == player and rules.current_step(state) == STEP_CREATURE:
+            assert listed == rules.legal_creature(state, player)  # (the 1986 spinner's orders: pairs made when read)
+        if rules.decider(state) == player and rules.current_step(state) == STEP_DIVE:
+            assert listed == rules.legal_dive(state, player)
         scores = [rules.bot_preference(state, player, a) for a in listed]     # one action at a time
         assert rules.bot_preferences(state, player, listed) == scores
         favourites = list(rules.bot_favourites(state, player, rules.legal_choices(state, player)))

@@ -181,6 +181,31 @@ def test_swap_crew_on_station_tiles_and_aboard_ships():
     assert GAME.base.controllers(st, "X1") == ["red"]
 
 
+def test_red_tiles_listed_lazily_read_by_index_and_scored_as_the_plain_listing():
+    """The movement step's hand tiles (``hand_choices``: a swap's pairs and a move to an empty
+    space made only when read) give the plain ``legal_move`` at every index, and score 0."""
+    p, swap = red("swap_crew_ships")
+    p.hand("red", "swap_crew_station", obtained=2, tile="T1")
+    p.hand("red", "teleport_creature", obtained=2, tile="T2")
+    p.hand("red", "move_empty_ship", obtained=2, tile="T3")
+    p.land("b1", "F6").land("b2", "F6").land("r3", "F7")
+    p.boat("P1", "B4", "r1", "r2").boat("X1", "C6", "b4").boat("P2", "C4").creature("Q1", "B4")
+    st = p.state()
+    rules = GAME.rules(st)
+    listed = rules.legal_move(st, "red")
+    choices = GAME.legal_choices(st, "red")
+    assert [choices[k] for k in range(len(choices))] == listed == list(choices)
+    assert [choices[k] for k in range(-len(choices), 0)] == listed
+    swaps = [a["crew"] for a in listed if a.get("play") == swap]
+    assert ["b4", "r1"] in swaps and ["r1", "r2"] not in swaps            # aboard two ships, not the same one
+    station = [a["crew"] for a in listed if a.get("play") == "T1"]
+    assert ["b1", "r3"] in station and ["b1", "b2"] not in station and ["r3", "r9"] not in station
+    assert any(a.get("play") == "T2" for a in listed) and any(a.get("play") == "T3" for a in listed)
+    scores = [rules.bot_preference(st, "red", a) for a in listed]
+    assert rules.bot_preferences(st, "red", choices) == scores
+    assert all(s == 0.0 for a, s in zip(listed, scores) if "play" in a)
+
+
 def test_drifters_back_to_the_station_or_onto_a_ship_in_or_next_to_their_space():
     p, tile = red("drifter_to_station")
     p.drift("b1", "F5")

@@ -6,7 +6,9 @@
   lists (:func:`plain_moves`, the listing as it was written first);
 * the greedy bot's scores of that sequence (``bot.preferences``: a move scored from its step,
   what it is scored against worked out once per decision) equal ``bot_preference`` of each
-  listed action, one at a time, and a move's score is the plain one (:func:`plain_move_score`).
+  listed action, one at a time, and a move's score is the plain one (:func:`plain_move_score`);
+* the contested spaces (``SwarmState.contested``, counted in one pass) are the spaces where
+  ``races_at`` names two races or more.
 """
 from __future__ import annotations
 
@@ -81,6 +83,8 @@ def test_choices_and_their_scores_equal_the_listed_actions_at_every_step(players
         state = GAME.setup(names, GAME.full_options(options), setup_rng(seed, "sim"))
         bot_rng, steps, lazy = Rng(seed, "bot"), 0, 0
         while GAME.result(state) is None:
+            occupied = sorted({c for p in names for c in state.fleets[p]})      # the contested spaces, written out
+            assert state.contested() == [c for c in occupied if len(state.races_at(c)) >= 2]
             for player in names:
                 choices, listed = GAME.legal_choices(state, player), GAME.legal_actions(state, player)
                 assert len(choices) == len(listed)

@@ -84,16 +84,14 @@ class IslandRules1986(SpinnerRules1986):
     def placement_spots(self, state: State) -> list[int]:
         """The island's tiles with room under :meth:`tile_limit_at_setup` (its table and option read once)."""
         limits, three = self.comp["setup_limit"], self.option(state, "setup_limit") == "three"
-        on_land = state.on_land
+        land, tiles = state.land_at, state.tiles
         spots = []
-        for t in state.tiles.values():
-            if t.where != ISLAND:
-                continue
-            limit = limits.get(t.terrain)
+        for cell, handle in state.tile_at.items():       # (the island's tiles, in handle order)
+            limit = limits.get(tiles[handle].terrain)
             if limit is None and three:
                 limit = 3
-            if limit is None or len(on_land(t.cell)) < limit:
-                spots.append(t.cell)
+            if limit is None or len(land.get(cell, ())) < limit:
+                spots.append(cell)
         return spots
 
     def why_not_placeable(self, state: State, cell: int) -> str:
@@ -108,8 +106,9 @@ class IslandRules1986(SpinnerRules1986):
     def sinking_ring(self, state: State) -> list[str]:
         """"The removal starts from the sandy beach on the outer edge, and continues further
         inland as outer rings are exhausted": the outermost ring with tiles left."""
+        ring_of, island = self.ring_of, state.tile_at.items()     # (the island's tiles, in handle order)
         for ring in range(len(self.rings)):
-            tiles = [t.handle for t in state.tiles.values() if t.where == ISLAND and self.ring_of[t.cell] == ring]
+            tiles = [handle for cell, handle in island if ring_of[cell] == ring]
             if tiles:
                 return tiles
         return []

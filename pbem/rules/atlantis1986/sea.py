@@ -96,8 +96,8 @@ class SeaRules1986(View1986):
     def rides(self, state: State, player: str) -> list[dict[str, Any]]:
         """Every dolphin ride of ``player``'s swimmers (:meth:`ride_moves`)."""
         out: list[dict[str, Any]] = []
-        for e in state.explorers.values():
-            if e.owner == player and e.where == SEA:
+        for e in state.explorers_of(player):         # (the owner's index, in handle order)
+            if e.where == SEA:
                 out.extend(self.ride_moves(state, e.handle))
         return out
 

@@ -22,12 +22,14 @@ Each kind has ``stops_<kind>`` (its movement ends when it enters that space:
 """
 from __future__ import annotations
 
-from typing import AbstractSet, Any, Mapping
+from typing import AbstractSet, Any, Mapping, Sequence
 
-from pbem.game import IllegalAction, NeedsSecret, Rng
+from pbem.core.choices import Chain, Pairs
+from pbem.game import Action, IllegalAction, NeedsSecret, Rng
 from pbem.rules.atlantis1986.sea import SeaRules1986
 from pbem.rules.atlantis1986.view import STEP_DIVE, face_parts
 from pbem.rules.survive.actions import face_entry, handle_arg, is_none
+from pbem.rules.survive.creatures import CreatureOrder
 from pbem.rules.survive.base import NOWHERE, ActionHandler, CreatureRule, Decider, Events, Path, Spaces, event
 from pbem.rules.survive.state import SEA, STEP_CREATURE, Creature, State
 
@@ -111,7 +113,7 @@ class SpinnerRules1986(SeaRules1986):
 
     def decider_table(self) -> dict[str, Decider[State]]:
         # step 4 is the spinner's own listing
-        return {**super().decider_table(), STEP_DIVE: self.legal_dive, STEP_CREATURE: self.legal_creature}
+        return {**super().decider_table(), STEP_DIVE: self.dive_choices, STEP_CREATURE: self.creature_step_choices}
 
     def stops_shark(self, state: State, cell: int) -> bool:
         """Sharks go for villagers swimming in the water."""
@@ -191,6 +193,27 @@ class SpinnerRules1986(SeaRules1986):
             dests = self.creature_destinations(state, state.creatures[handle])
             out.extend({key: handle, "to": self.label(d)} for d in sorted(dests))
         return out
+
+    def order_choices(self, state: State, key: str) -> Sequence[Action]:
+        """:meth:`creature_choices` in its order, each creature's orders made only when read
+        (pairs of the creature and the spaces where it may end, labelled when read)."""
+        kind, move = self.spun(state)
+        parts: list[Sequence[Action]] = [[{key: "none"}]] if self.may_pass(state) else []
+        order = CreatureOrder(key, self.board.labels)
+        if move == DIVE:
+            parts.append(Pairs(self.on_board(state, kind), self.dive_spots(state), order))
+            return Chain(parts)
+        for handle in self.on_board(state, kind):
+            parts.append(Pairs([handle], sorted(self.creature_destinations(state, state.creatures[handle])), order))
+        return Chain(parts)
+
+    def creature_step_choices(self, state: State, player: str) -> Sequence[Action]:
+        """:meth:`legal_creature`, made only when read (:meth:`order_choices`)."""
+        return self.order_choices(state, "creature")
+
+    def dive_choices(self, state: State, player: str) -> Sequence[Action]:
+        """:meth:`legal_dive`, made only when read (:meth:`order_choices`)."""
+        return self.order_choices(state, "dive")
 
     def legal_creature(self, state: State, player: str) -> list[dict[str, Any]]:
         return self.creature_choices(state, "creature")

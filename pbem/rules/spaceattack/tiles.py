@@ -26,8 +26,11 @@ evolve                     ``creature: S2, into: warrior`` (+ ``token: W4``)
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import combinations
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterator, Mapping, Sequence
+
+from pbem.core.choices import Chain, LazyActions, Pairs
 
 from pbem.game import IllegalAction
 from pbem.rules.survive.actions import handle_arg, handle_list
@@ -41,6 +44,62 @@ TILE_KEYS = ("crew", "to", "ship", "turret", "at", "creature", "into", "token", 
              "warrior_token", "spawn_token")
 
 Options = list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class _PiecePlay:
+    """Playing ``tile`` to move a piece (named by ``key``) to a space: ``{play: TILE, KEY: piece, to: SPACE}``."""
+
+    tile: str
+    key: str
+
+    def __call__(self, piece: str, to: str) -> dict[str, Any]:
+        return {"play": self.tile, self.key: piece, "to": to}
+
+
+class SwapPlays(LazyActions):
+    """A swap tile's options (:meth:`StationTiles.options_swap`): ``{play: TILE, crew: [a, b]}`` for
+    every two crew tokens in different places, in the order of :func:`itertools.combinations`,
+    made only when read.  ``placed`` is each crew token with its place, in handle order."""
+
+    def __init__(self, tile: str, placed: list[tuple[str, Any]]) -> None:
+        self._tile, self._placed = tile, placed
+        n = len(placed)
+        # partners[i]: how many tokens after the i-th are somewhere else (a pair (i, j), i < j)
+        later: dict[Any, int] = {}
+        partners = [0] * n
+        for i in range(n - 1, -1, -1):
+            place = placed[i][1]
+            same = later.get(place, 0)
+            partners[i] = n - 1 - i - same
+            later[place] = same + 1
+        self._partners = partners
+        self._len = sum(partners)
+
+    def __len__(self) -> int:
+        return self._len
+
+    def item(self, k: int) -> dict[str, Any]:
+        placed = self._placed
+        for i, count in enumerate(self._partners):
+            if k < count:
+                a, pa = placed[i]
+                for b, pb in placed[i + 1:]:
+                    if pb != pa:
+                        if k == 0:
+                            return {"play": self._tile, "crew": [a, b]}
+                        k -= 1
+            k -= count
+        raise IndexError("legal action index out of range")   # pragma: no cover - the length covers every index
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        tile = self._tile
+        return ({"play": tile, "crew": [a, b]} for (a, pa), (b, pb) in combinations(self._placed, 2) if pa != pb)
+
+
+class TilePlays(Chain):
+    """The hand tiles' plays (:meth:`StationTiles.hand_choices`): a chain of each tile's options.
+    None of them is a move, a shot or a deployment, so the greedy bot scores them 0 unread."""
 
 
 class StationTiles(Creatures):
@@ -128,10 +187,13 @@ class StationTiles(Creatures):
         return e.boat if e.where == BOAT else None
 
     def options_swap(self, state: SpaceAttackState, player: str, back: str) -> Options:
+        return [{"crew": [a, b]} for (a, pa), (b, pb) in combinations(self.swap_placed(state, back), 2) if pa != pb]
+
+    def swap_placed(self, state: SpaceAttackState, back: str) -> list[tuple[str, Any]]:
+        """The crew tokens a swap tile may exchange, each with its place, in handle order."""
         on = str(self.tile_backs[back]["crew_on"])
         placed = [(h, self.swap_place(state, h, on)) for h in sort_handles(state.explorers)]
-        placed = [(h, p) for h, p in placed if p is not None]
-        return [{"crew": [a, b]} for (a, pa), (b, pb) in combinations(placed, 2) if pa != pb]
+        return [(h, p) for h, p in placed if p is not None]
 
     def play_swap(self, state: SpaceAttackState, player: str, back: str, action: Mapping[str, Any],
                   events: Events) -> None:
@@ -435,3 +497,22 @@ class StationTiles(Creatures):
             if self.back_kind[back] == kind and allowed(tile):
                 out.extend({"play": h, **params} for params in self.hand_tiles[back].options(state, player, back))
         return out
+
+    def hand_choices(self, state: SpaceAttackState, player: str, kind: str,
+                     allowed: Callable[[Tile], bool]) -> TilePlays:
+        """:meth:`hand_plays` in its order, made only when read where a tile has many options
+        (a swap: every two crew tokens; a move to an empty space: every piece to every empty space)."""
+        parts: list[Sequence[dict[str, Any]]] = []
+        for h in self.hand(state, player):
+            tile = state.tiles[h]
+            back = self.known_back(state, h)
+            if self.back_kind[back] == kind and allowed(tile):
+                options = self.hand_tiles[back].options
+                if options == self.options_swap:
+                    parts.append(SwapPlays(h, self.swap_placed(state, back)))
+                elif options == self.options_to_empty:
+                    key, pieces = self.to_empty_pieces(state, back)
+                    parts.append(Pairs(pieces, [self.label(c) for c in self.empty_spaces(state)], _PiecePlay(h, key)))
+                else:
+                    parts.append([{"play": h, **params} for params in options(state, player, back)])
+        return TilePlays(parts)

@@ -224,10 +224,10 @@ class TurnRules(StationTiles):
     def move_choices(self, state: SpaceAttackState, player: str) -> Sequence[Action]:
         """:meth:`legal_move` in its order, the pieces' moves as the core's :class:`MoveChoices`
         (made only when read; a fighter's steps are its flights), then the shots and the tiles."""
-        plays = self.hand_plays(state, player, MOVEMENT, self.earlier(state))
+        plays = self.hand_choices(state, player, MOVEMENT, self.earlier(state))
         if state.turn.moves < self.movement_points(state) and self.crew_in_play(state, player):
             return Chain([super().move_choices(state, player), self.legal_fire(state, player), plays])
-        return [{"done": "move"}, *plays]
+        return Chain([[{"done": "move"}], plays])
 
     def do_move(self, state: SpaceAttackState, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         self.expect(state, player, STEP_MOVE)

@@ -11,13 +11,14 @@ from typing import Any, Callable, Mapping, Sequence
 
 from pbem.core.choices import Chain, Pairs
 
-from pbem.game import BoardPicture, NeedsSecret, Section
+from pbem.game import BoardPicture, NeedsSecret, Section, best_scored
 from pbem.rules.survive.state import ISLAND, ISLE, LOST, OVER, SETUP_PLACE, STEP_BOARDERS, STEP_CREATURE, STEP_DEFENSE
 from pbem.rules.survive.state import STEP_MOVE, STEP_REMOVE, Tile, sort_handles
 from pbem.rules.survive.movement import MoveChoices
 from pbem.rules.survive.view import SETUP_PHASES
 from pbem.rules.spaceattack import picture as drawing
 from pbem.rules.spaceattack.state import SpaceAttackState, Steal
+from pbem.rules.spaceattack.tiles import TilePlays
 from pbem.rules.spaceattack.turn import STEP_BLUE, STEP_DEPLOY, STEP_STEAL, TurnRules
 
 def back_words(back: str) -> str:
@@ -330,6 +331,8 @@ class Words(TurnRules):
         """:meth:`bot_preference` of each action; the movement step's moves scored from each
         piece's steps (the core's :meth:`move_scores`, a crewed fighter's flight onto creatures
         :data:`CAPTURE`) without making them."""
+        if isinstance(actions, TilePlays):
+            return [0.0] * len(actions)         # tiles played from the hand: no move, shot or deployment
         if isinstance(actions, Chain):
             return [s for part in actions.parts for s in self.bot_preferences(state, player, part)]
         if isinstance(actions, MoveChoices):
@@ -338,6 +341,29 @@ class Words(TurnRules):
             return [0.0] * len(actions)         # placements, step 4's orders: no move, shot or deployment
         scored = self.scored_keys          # (an action without one of these keys scores 0: pods, tiles, removals)
         return [self.bot_preference(state, player, a) if not scored.isdisjoint(a) else 0.0 for a in actions]
+
+    def bot_favourites(self, state: SpaceAttackState, player: str, actions: Sequence[Mapping[str, Any]]) -> Sequence[int]:
+        """Every action where :meth:`bot_preference` scores none of them (the set-up, step 4's orders,
+        the tile removal, the blue tiles: every score 0, found without making a list of them),
+        else the best scored."""
+        if self.scores_none(actions):
+            return range(len(actions))
+        return best_scored(self.bot_preferences(state, player, actions))
+
+    def scores_none(self, actions: Sequence[Mapping[str, Any]]) -> bool:
+        """Does :meth:`bot_preference` score every one of ``actions`` 0 by what they are: none has a
+        key it scores (:attr:`scored_keys`); the hand tiles' plays and pairs made by a function the
+        core never scores, without making them."""
+        if isinstance(actions, TilePlays):
+            return True
+        if isinstance(actions, Chain):
+            return all(self.scores_none(part) for part in actions.parts)
+        if isinstance(actions, Pairs):
+            return self.never_scored(actions.make)
+        if isinstance(actions, MoveChoices):
+            return False
+        scored = self.scored_keys
+        return all(scored.isdisjoint(a) for a in actions)
 
     #: the keys of the actions :meth:`bot_preference` scores (a shot, a move, a deployment, ``{done: move}``)
     scored_keys = frozenset({"fire", "move", "deploy", "done"})

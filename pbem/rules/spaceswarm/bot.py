@@ -159,30 +159,37 @@ def _move(state: SwarmState, player: str, action: Mapping[str, Any], goals: list
 
 
 def _step(state: SwarmState, player: str, step: MoveStep, facts: MoveFacts) -> float:
-    """:func:`_move` of a move given as its step (:data:`~pbem.rules.spaceswarm.movement.MoveStep`)."""
-    hexmap = state.hexmap
+    """:func:`_move` of a move given as its step (:data:`~pbem.rules.spaceswarm.movement.MoveStep`).
+    (The terrain's rules, :func:`terrain.is_star_cluster` and the others, read from the map's
+    table at once: this is scored for every move of a greedy decision.)"""
+    kinds, visited = state.hexmap.terrain, state.visited
     start, fleets, path = step
     end = path[-1]
-    here = state.fleets_at(player, start)
+    mine = state.fleets[player]
+    here = mine.get(start, 0)
     moving = here if fleets is None else fleets
     score = 0.0
     enemies = facts.enemies_at(end)
-    mine_after = state.fleets_at(player, end) + moving
     if enemies:
+        mine_after = mine.get(end, 0) + moving
         mine_lost, theirs_lost = facts.exchange(end, mine_after)
         if mine_lost >= mine_after:
             score -= 20.0
         score += 2.0 * theirs_lost - 3.0 * mine_lost
-    if terrain.is_star_cluster(hexmap, end) and not facts.held_alone(end):
+    arrival = kinds[end]
+    if arrival == terrain.STAR_CLUSTER and not facts.held_alone(end):
         score += 8.0
-    if terrain.is_alien_ruins(hexmap, end) and end not in state.visited:
+    if arrival == terrain.ALIEN_RUINS and end not in visited:
         score += 4.0
-    score += sum(3.0 for c in path[:-1] if terrain.is_alien_ruins(hexmap, c) and c not in state.visited)
-    if terrain.is_quasar(hexmap, end):
+    for k in range(len(path) - 1):        # ruins passed on the way (the score is a whole number here: exact)
+        c = path[k]
+        if kinds[c] == terrain.ALIEN_RUINS and c not in visited:
+            score += 3.0
+    if arrival == terrain.QUASAR:
         score -= 2.5
-    if terrain.must_stop(hexmap, end):
+    if arrival == terrain.BLACK_HOLE:     # (terrain.must_stop)
         score -= 0.5
-    if terrain.is_star_cluster(hexmap, start) and moving == here and not facts.enemies_at(start):
+    if moving == here and kinds[start] == terrain.STAR_CLUSTER and not facts.enemies_at(start):
         score -= 9.0     # leaving a held cluster empty
     score += 0.7 * (facts.nearest(start) - facts.nearest(end))
     return score

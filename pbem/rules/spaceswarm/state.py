@@ -142,8 +142,12 @@ class SwarmState:
 
     def contested(self) -> list[int]:
         """Spaces where stacks of two or more races meet, in space order."""
-        cells = sorted({c for p in self.players for c in self.fleets[p]})
-        return [c for c in cells if len(self.races_at(c)) >= 2]
+        races: dict[int, int] = {}          # space -> how many races have fleets there (:meth:`races_at`, at once)
+        for p in self.players:
+            for c, n in self.fleets[p].items():
+                if n > 0:
+                    races[c] = races.get(c, 0) + 1
+        return sorted(c for c, k in races.items() if k >= 2)
 
     def seat_order_from(self, first: str) -> list[str]:
         """Everybody clockwise (seat order) starting with ``first``."""

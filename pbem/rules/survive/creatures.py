@@ -15,6 +15,7 @@ The die's faces come from the data (``creature_die``).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence  # (isinstance with typing's is several times slower)
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -35,6 +36,20 @@ from pbem.rules.survive.base import (
 )
 from pbem.rules.survive.reactions import ReactionRules
 from pbem.rules.survive.state import SEA, STEP_CREATURE, Creature, at
+
+
+@dataclass(frozen=True)
+class CreatureOrder:
+    """The order moving a creature to a space: ``{KEY: handle, to: SPACE}`` (``KEY`` is
+    ``creature``, or a layer's own, such as the 1986 edition's ``dive``), from the space's
+    cell and the board's ``labels``.  The greedy bot's core scores never score it
+    (:meth:`SurviveRules.never_scored`)."""
+
+    key: str
+    labels: tuple[str, ...]
+
+    def __call__(self, handle: str, cell: int) -> Action:
+        return {self.key: handle, "to": self.labels[cell]}
 
 
 class CreatureRules(ReactionRules[StateT]):

@@ -26,7 +26,7 @@ from pbem.game import (
 from pbem.core.position_fields import fail
 from pbem.rules.survive.actions import SHAPES, ActionShape, action_kind
 from pbem.rules.survive.base import Decider, Events, Spaces, StateT, event
-from pbem.rules.survive.creatures import CreatureRules
+from pbem.rules.survive.creatures import CreatureOrder, CreatureRules
 from pbem.rules.survive.movement import MoveChoices
 from pbem.rules.survive.setup import SetupRules
 from pbem.rules.survive.state import (
@@ -617,7 +617,8 @@ class SurviveRules(ViewRules[StateT]):
     def never_scored(self, make: Callable[[Any, Any], Action]) -> bool:
         """Are the actions ``make`` makes (:class:`~pbem.core.choices.Pairs`) ones the core's scores
         never score, not being moves: set-up placements, creature-moving tiles, step 4's orders."""
-        return make is _placement or make is _ship_placement or isinstance(make, _TilePlay) or make == self.creature_to
+        return (make is _placement or make is _ship_placement or isinstance(make, (_TilePlay, CreatureOrder))
+                or make == self.creature_to)
 
     def _piece_facts(self, state: StateT, player: str, piece: str) -> tuple[str, int, float]:
         """What :meth:`prefer_move` reads of a piece: ("explorer", its cell, 1.0 if aboard a ship),
