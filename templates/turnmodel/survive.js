@@ -1236,5 +1236,45 @@
     return [...standing, aheadForm(s)];
   }
 
-  PBEM_MODELS.survive = {start, decision, legal, apply, words, places, pieces, forms};
+  // the page's data-choices (docs/turn-model.md): "complete" (every path ends the player's part),
+  // "stop" (some end at a roll or a hidden value) or "cut" (somewhere the choices are not known).
+  // The page explores at most `cap` states; the states of a movement step are explored once per
+  // what can change the answer (moveKey), which keeps a whole mid-game turn within the cap
+  // (`merge` false: every state, for the proof that merging changes no answer).
+  function choices(s0, cap = 2000, merge = true) {
+    let seen = 0, stop = false;
+    const queue = [s0], merged = new Set();
+    while (queue.length && seen < cap) {
+      const s = queue.pop();
+      seen++;
+      if (decision(s) === null) continue;
+      const acts = legal(s);
+      if (acts === null) return 'cut';
+      for (const a of acts) {
+        const out = apply(s, a);
+        if (out.stop) { stop = true; continue; }
+        const key = merge ? moveKey(out.state) : null;
+        if (key !== null) {
+          if (merged.has(key)) continue;
+          merged.add(key);
+        }
+        queue.push(out.state);
+      }
+    }
+    return queue.length ? 'cut' : stop ? 'stop' : 'complete';
+  }
+
+  // In the player's own movement step whether the choices are known depends only on the tiles in
+  // their hand (legalMove is null only through handPlays; the core moves are always listed), and
+  // every way out of the step leads on alike whatever moved where: to the removal (always listed,
+  // and a STOP), a STOP, or the end of the game.  So movement states with the same turn, moves
+  // made and hand answer alike; null for any other state (explored one by one).
+  function moveKey(s) {
+    if (s.phase !== 'play' || !s.dec || s.dec.kind !== 'move' || s.dec.player !== s.me) return null;
+    const hand = Object.keys(s.tiles).filter((h) => s.tiles[h].where === 'hand' && s.tiles[h].holder === s.me).sort()
+      .map((h) => [h, s.tiles[h].back, s.tiles[h].obtained || 0]);
+    return JSON.stringify([s.turn.number, s.turn.moves, s.sunk || null, hand]);
+  }
+
+  PBEM_MODELS.survive = {start, decision, legal, apply, words, places, pieces, forms, choices};
 })();
