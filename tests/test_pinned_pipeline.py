@@ -36,7 +36,8 @@ board's neighbours (survive.js works them out from the labels; issue 21: Space A
 and both pages with a click panel when their board's SVG took shorter numbers (pbem.views.render.svgnumbers).
 The players' secrets (text and pages) were re-pinned when the text secrets came to hold only
 the player's own (issue 21's message budget) and when the merged page of these changes was made:
-log, moves, view and text digests unchanged.
+log, moves, view and text digests unchanged; and the Atlantis page with a click panel when
+survive.js learned to label the page's choices (``choices``: only the page's script changed).
 Regenerate only when the output is meant to change: ``PRINT_PINS=1 pytest -q -s
 test_pinned_pipeline.py`` prints the hashes of today's bytes.
 """
@@ -123,7 +124,7 @@ PINS: dict[str, dict[str, str]] = {
         "45:public/view.json": "5a6b989cc06239b3e6b8a811",
         "45:moves/": "b27f591afcd84116521aca62",
         "45:secrets/red.age": "a72460481cf96340404e2937",
-        "45:secrets/red.html.gz.age": "3630d05e2dce6801c15654f5",
+        "45:secrets/red.html.gz.age": "612ff2398bb11803c5912f10",
         "45:secrets/blue.age": "9ef5eae725d5b43ad265fd96",
         "45:secrets/blue.html.gz.age": "fa2fed9cf3313d0705ddab60",
         "45:secrets/green.age": "d5bc2d4e176783a418431646",
