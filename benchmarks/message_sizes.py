@@ -16,7 +16,6 @@ that a miss says by how much; ``without_picture``: the messages that left the pi
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import statistics
 import sys
@@ -26,8 +25,7 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
+from fixedkeys import fixed_keypair
 
 from pbem.core.rng import Rng
 from pbem.crypto import agecrypt, keys, sshsig
@@ -56,13 +54,7 @@ GAMES: list[tuple[str, str, dict[str, str]]] = [
 
 
 def fixed_key(path: Path, name: str) -> str:
-    key = Ed25519PrivateKey.from_private_bytes(hashlib.sha256(f"pbem-sizes-key/{name}".encode()).digest())
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(key.private_bytes(Encoding.PEM, PrivateFormat.OpenSSH, NoEncryption()))
-    path.chmod(0o600)
-    line = keys.public_key_of(key)
-    path.with_name(path.name + ".pub").write_text(f"{line} {name}\n")
-    return line
+    return fixed_keypair(path, name, "pbem-sizes-key")
 
 
 @dataclass

@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import hashlib
 import json
 import math
 import os
@@ -49,8 +48,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
+from fixedkeys import fixed_keypair
 from floors import audit_floor
 from hostile_costs import bench_hostile
 from graph_bench import bench_graphs
@@ -161,18 +159,6 @@ class PipelineGame:
     gd: GameDir
     submit_times: list[float]
     checkpoints: dict[int, Checkpoint]
-
-
-def fixed_keypair(path: Path, name: str) -> str:
-    """An ed25519 key made from ``name`` (Ed25519 signatures are deterministic, and the draws of
-    a move come from its signature: so the benchmark plays the same game every time)."""
-    key = Ed25519PrivateKey.from_private_bytes(hashlib.sha256(f"pbem-bench-key/{name}".encode()).digest())
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(key.private_bytes(Encoding.PEM, PrivateFormat.OpenSSH, NoEncryption()))
-    path.chmod(0o600)
-    line = keys.public_key_of(key)
-    path.with_name(path.name + ".pub").write_text(f"{line} {name}\n")
-    return line
 
 
 def play_pipeline(root: Path, wanted: tuple[int, ...]) -> PipelineGame:

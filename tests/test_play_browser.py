@@ -110,16 +110,22 @@ def test_a_whole_turn_clicked_in_each_game_is_sent_and_taken(tmp_path, key_pool,
     with pbem_play() as (_lines, url):
         browser.get(url)
         wait = WebDriverWait(browser, 60)
-        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#choices button.choice"))
-        clicks = 0
-        while (buttons := browser.find_elements(By.CSS_SELECTOR, "#choices button.choice")) and clicks < 40:
-            before = len(browser.find_elements(By.CSS_SELECTOR, "#done li"))
-            buttons[-1].click()                                       # the last choice: often "done" or a pass
-            clicks += 1
-            wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#done li")) == before + 1)
-        assert clicks < 40 and browser.find_element(By.ID, "stop").text   # the turn reached its end or a stop
+        click_a_whole_turn(browser, wait)
         browser.find_element(By.ID, "send").click()
         wait.until(lambda d: d.find_element(By.ID, "answer").text.startswith("sent "))
         assert f"accepted red/entry-{index:04d}.yaml: entry {index + 1}" in shared.sync().output
         errors = [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
         assert errors == []
+
+
+def click_a_whole_turn(browser, wait) -> int:
+    """Click the page's last choice until the turn reaches its end or a stop; the clicks made."""
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#choices button.choice"))
+    clicks = 0
+    while (buttons := browser.find_elements(By.CSS_SELECTOR, "#choices button.choice")) and clicks < 40:
+        before = len(browser.find_elements(By.CSS_SELECTOR, "#done li"))
+        buttons[-1].click()                           # the last choice: often "done" or a pass
+        clicks += 1
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#done li")) == before + 1)
+    assert clicks < 40 and browser.find_element(By.ID, "stop").text     # the turn reached its end or a stop
+    return clicks

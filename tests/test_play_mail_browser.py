@@ -17,7 +17,7 @@ from pipeline_helpers import late_position, signed_move
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 from test_browser import browser, chromium  # noqa: F401  (the browser fixtures)
-from test_play_browser import pbem_play
+from test_play_browser import click_a_whole_turn, pbem_play
 
 from pbem.cli.group import main
 from pbem.core.engine import pending_players
@@ -81,7 +81,7 @@ def test_an_atlantis_game_by_mail_to_its_end_clicked_in_chromium(tmp_path, key_p
                     continue
                 started = time.monotonic()          # figures for docs/playing.md (printed, never asserted)
                 asked += _catch_up(browser, wait, table.last["index"], mail_run, asks)
-                clicks.append(_click_a_whole_turn(browser, wait) + 2)    # + Check for news, Send
+                clicks.append(click_a_whole_turn(browser, wait) + 2)    # + Check for news, Send
                 browser.find_element(By.ID, "send").click()
                 index = table.last["index"]
                 wait.until(lambda d: f"(your move for log entry {index})" in d.find_element(By.ID, "answer").text)
@@ -133,15 +133,3 @@ def _catch_up(browser, wait, index: int, mail_run, router_log) -> int:
     wait.until(at_index)
     assert not browser.find_element(By.ID, "ask-log").is_displayed()
     return 1
-
-
-def _click_a_whole_turn(browser, wait) -> int:
-    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#choices button.choice"))
-    clicks = 0
-    while (buttons := browser.find_elements(By.CSS_SELECTOR, "#choices button.choice")) and clicks < 40:
-        before = len(browser.find_elements(By.CSS_SELECTOR, "#done li"))
-        buttons[-1].click()                           # the last choice: often "done" or a pass
-        clicks += 1
-        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#done li")) == before + 1)
-    assert clicks < 40 and browser.find_element(By.ID, "stop").text
-    return clicks

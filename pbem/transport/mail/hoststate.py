@@ -13,8 +13,6 @@
 from __future__ import annotations
 
 import contextlib
-import errno
-import fcntl
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -24,7 +22,7 @@ from pbem.base.errors import PbemError, one_line
 from pbem.base.fsutil import write_atomic
 from pbem.store.gamedir import GAME_ID_RE
 from pbem.store.log import LOG_NAME, parse_entries
-from pbem.transport.mail.ledger import Ledger, MailBusyError, read_json, dumps_by_line
+from pbem.transport.mail.ledger import Ledger, dumps_by_line, exclusive_lock, read_json
 
 STATE_DIR = ".pbem-host"
 GAMES = "games.json"
@@ -52,18 +50,8 @@ def host_ledger(folder: Path) -> Ledger:
 def host_lock(folder: Path) -> Iterator[None]:
     """One host cycle at a time: a second one (cron overlapping) stops at once."""
     path = state_dir(folder) / HOST_LOCK
-    with open(path, "a+b") as fh:
-        try:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as exc:
-            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                raise MailBusyError(f"another host cycle is working on {folder} (lock {path}); "
-                                    "try again when it has finished") from None
-            raise
-        try:
-            yield
-        finally:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+    with exclusive_lock(path, f"another host cycle is working on {folder} (lock {path}); try again when it has finished"):
+        yield
 
 
 def game_folders(folder: Path) -> dict[str, Stamp]:

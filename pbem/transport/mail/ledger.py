@@ -183,13 +183,21 @@ def mail_lock(gd: GameDir) -> Iterator[None]:
     """Exclusive, non-blocking: a second ``pbem mail`` (say, cron overlapping) stops at once."""
     path = gd.moderator_dir / LOCK
     path.parent.mkdir(parents=True, exist_ok=True)
+    with exclusive_lock(path, f"another `pbem mail` is working on {gd.root} (lock {path}); "
+                              "try again when it has finished"):
+        yield
+
+
+@contextlib.contextmanager
+def exclusive_lock(path: Path, busy: str) -> Iterator[None]:
+    """An exclusive, non-blocking lock on the file ``path``: :class:`MailBusyError` saying ``busy``
+    when another process holds it."""
     with open(path, "a+b") as fh:
         try:
             fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as exc:
             if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                raise MailBusyError(f"another `pbem mail` is working on {gd.root} (lock {path}); "
-                                    "try again when it has finished") from None
+                raise MailBusyError(busy) from None
             raise
         try:
             yield
