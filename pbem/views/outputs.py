@@ -27,6 +27,7 @@ from pbem.store.missedturns import rules_of
 from pbem.store.table import Table
 from pbem.store.update import UPDATE_BYTES   # room kept free in every message for `pbem play`'s public update
 from pbem.views.boardmoves import BoardHistory, mark_moves
+from pbem.views.render.boardmemo import BoardMemo, board_key, cell_key
 from pbem.views.render.digest import DigestContext, render_digest, render_secrets
 from pbem.views.render.hexmap_svg import render_svg
 from pbem.views.render.hexmap_text import render_text
@@ -132,23 +133,27 @@ def fold_comments(template: str, width: int = 78) -> str:
 
 class BoardDrawings:
     """The board drawings of one entry's digests.  Every reader's board is drawn from their own
-    view, but most readers see the same board as the public (the same picture, the same moves
-    marked): a picture equal to one already drawn is not drawn again."""
+    view, but the readers' boards differ only a little (the moves marked for each, a player's own
+    hidden values): a picture equal to one already drawn is not drawn again, and the parts of a
+    board (each cell, the key) are drawn once for the entry and used again wherever another
+    reader's board has the same part (:class:`pbem.views.render.boardmemo.BoardMemo`: keyed by
+    everything the part is drawn from, never by the reader)."""
 
     def __init__(self) -> None:
-        self._done: list[tuple[BoardPicture, str, str]] = []   # (picture, text, svg or "")
+        self._memo = BoardMemo()
+        self._done: dict[tuple[Any, ...], tuple[str, str]] = {}   # board_key -> (text, svg or "")
 
     def draw(self, board: BoardPicture, title: str, with_svg: bool) -> tuple[str, str]:
         """(the board as text, as SVG: "" unless ``with_svg``)."""
-        for k, (picture, text, svg) in enumerate(self._done):
-            if picture == board:
-                if with_svg and not svg:
-                    svg = render_svg(board, title)
-                    self._done[k] = (picture, text, svg)
-                return text, svg if with_svg else ""
-        text, svg = render_text(board), render_svg(board, title) if with_svg else ""
-        self._done.append((board, text, svg))
-        return text, svg
+        key = (title, board_key(board, [cell_key(c) for c in board.cells]))
+        done = self._done.get(key)
+        if done is None:
+            done = self._done[key] = (render_text(board, self._memo), "")
+        text, svg = done
+        if with_svg and not svg:
+            svg = render_svg(board, title, self._memo)
+            self._done[key] = (text, svg)
+        return text, svg if with_svg else ""
 
 
 def digest_context(table: Table, viewer: str | None, with_svg: bool = True,

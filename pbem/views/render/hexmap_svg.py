@@ -34,6 +34,7 @@ from functools import lru_cache
 
 from pbem.core.palette import NEUTRAL, fill_of, ink_on
 from pbem.core.picture import BoardPicture, HexCell, Piece
+from pbem.views.render.boardmemo import BoardMemo, cell_key, piece_key
 from pbem.views.render.shapes import HULLS, OUTLINE, SHAPES, shape_of, symbol_id
 from pbem.views.render.textures import TEXTURES, pattern_svg, texture_id
 
@@ -483,9 +484,14 @@ class BoardLayers:
     used: set[str] = field(default_factory=set)
 
 
-def board_layers(board: BoardPicture, title: str = "", every_note: bool = False) -> BoardLayers:
+def board_layers(board: BoardPicture, title: str = "", every_note: bool = False,
+                 memo: BoardMemo | None = None) -> BoardLayers:
     """The board in parts.  ``every_note``: the key explains rings, arrows and changed spaces
-    even when none is drawn (a replay's key then stays the same from frame to frame)."""
+    even when none is drawn (a replay's key then stays the same from frame to frame).
+    ``memo``: parts already drawn for other boards of the same entry, used again where they
+    are drawn from the same content at the same place (:mod:`pbem.views.render.boardmemo`)."""
+    if memo is None:
+        memo = BoardMemo()
     cells = sorted(board.cells, key=lambda c: (c.r, c.q))
     top = MARGIN + (TITLE_PX + 10.0 if title else 0.0)
     if cells:
@@ -502,11 +508,22 @@ def board_layers(board: BoardPicture, title: str = "", every_note: bool = False)
     rings: list[str] = []
     parts: list[tuple[str, str]] = []
     centres: dict[str, tuple[float, float]] = {}
+    textures = board.textures
     for c, cx, cy in zip(cells, xs, ys):
         x, y = x0 + cx, y0 + cy
         centres[c.label] = (x, y)
-        parts.append(("".join(_ground(board, fills[c.kind], c, x, y, used)),
-                      "".join(_cell_contents(c, x, y, used, rings))))
+        fill = fills[c.kind]
+        part = ("svg-cell", cell_key(c), x, y, fill, textures.get(c.kind, ""))
+        drawn = memo.get(part)
+        if drawn is None:
+            cell_used: set[str] = set()
+            cell_rings: list[str] = []
+            drawn = memo.put(part, ("".join(_ground(board, fill, c, x, y, cell_used)),
+                                   "".join(_cell_contents(c, x, y, cell_used, cell_rings)),
+                                   tuple(sorted(cell_used)), tuple(cell_rings)))
+        parts.append((drawn[0], drawn[1]))
+        used.update(drawn[2])
+        rings.extend(drawn[3])
         if c.changed:
             rings.insert(0, _changed_outline(c, x, y))
     pairs = _moves(board)
@@ -517,10 +534,20 @@ def board_layers(board: BoardPicture, title: str = "", every_note: bool = False)
     kinds = sorted({c.kind for c in cells})
     everything = [p for c in cells for p in c.pieces]
     everything += [x for p in everything for x in p.passengers]
-    key, bottom = _key(board, kinds, fills, top + board_h + 14.0, width, used,
-                       moved=every_note or any(p.moved for p in everything),
-                       changed=every_note or any(c.changed for c in cells),
-                       values=any(p.value is not None for p in everything))
+    moved = every_note or any(p.moved for p in everything)
+    changed = every_note or any(c.changed for c in cells)
+    values = any(p.value is not None for p in everything)
+    key_top = top + board_h + 14.0
+    what = ("svg-key", tuple(kinds), tuple(fills[k] for k in kinds), tuple(board.textures.get(k, "") for k in kinds),
+            tuple((piece_key(p), text) for p, text in board.key), tuple(board.legend.items()), key_top, width,
+            moved, changed, values)
+    drawn_key = memo.get(what)
+    if drawn_key is None:
+        key_used: set[str] = set()
+        key, bottom = _key(board, kinds, fills, key_top, width, key_used, moved=moved, changed=changed, values=values)
+        drawn_key = memo.put(what, (key, bottom, tuple(sorted(key_used))))
+    key, bottom = drawn_key[0], drawn_key[1]
+    used.update(drawn_key[2])
     return BoardLayers(width, bottom + MARGIN, title, parts, arrows, key, used)
 
 
@@ -557,6 +584,7 @@ def assemble(layers: BoardLayers) -> str:
     return "\n".join(out) + "\n"
 
 
-def render_svg(board: BoardPicture, title: str = "") -> str:
-    """The board as a standalone SVG document (a string ending in a newline)."""
-    return assemble(board_layers(board, title))
+def render_svg(board: BoardPicture, title: str = "", memo: BoardMemo | None = None) -> str:
+    """The board as a standalone SVG document (a string ending in a newline).  ``memo``: see
+    :func:`board_layers`."""
+    return assemble(board_layers(board, title, memo=memo))

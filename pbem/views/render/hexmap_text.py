@@ -29,17 +29,26 @@ from __future__ import annotations
 import string
 import textwrap
 import unicodedata
+from functools import lru_cache
 from typing import Iterable
 
 from pbem.core.picture import BoardPicture, HexCell, Piece, piece_code
+from pbem.views.render.boardmemo import BoardMemo, cell_key
 
 __all__ = ["render_text", "terrain_letters"]
 
 
 def _ascii(text: str) -> str:
     """``text`` as printable ASCII on one line (accents dropped, others -> '?')."""
+    return _ascii_of(str(text))
+
+
+@lru_cache(maxsize=8192)
+def _ascii_of(text: str) -> str:
+    if text.isascii() and text.isprintable():
+        return text
     out = []
-    for ch in unicodedata.normalize("NFKD", str(text)):
+    for ch in unicodedata.normalize("NFKD", text):
         if unicodedata.combining(ch):
             continue
         if ch in "\t\r\n":
@@ -53,7 +62,12 @@ def _ascii(text: str) -> str:
 
 def _token(text: str) -> str:
     """A label or mark as one ASCII word (spaces would break the layout)."""
-    return _ascii(text).strip().replace(" ", "_") or "?"
+    return _token_of(str(text))
+
+
+@lru_cache(maxsize=8192)
+def _token_of(text: str) -> str:
+    return _ascii_of(text).strip().replace(" ", "_") or "?"
 
 
 def terrain_letters(kinds, taken: Iterable[str] = ()) -> dict[str, str]:
@@ -118,8 +132,44 @@ def moved_lines(board: BoardPicture) -> list[str]:
     return textwrap.wrap(text, width=78, subsequent_indent="  ", break_long_words=False, break_on_hyphens=False)
 
 
-def render_text(board: BoardPicture) -> str:
-    """The board as an ASCII hex map with a key; deterministic, no trailing spaces."""
+def _slant_line(lower: list[int], upper: list[int], quarter: int) -> str:
+    """The line of slanted edges between two rows: ``upper``'s bottom edges and ``lower``'s top edges
+    (the cells' left columns).  Where both draw a character it is the same one (rows sit half a
+    cell apart), so the line is the same in whichever order they are drawn."""
+    marks: dict[int, str] = {}
+    for x in upper:
+        marks[x + quarter] = "\\"
+        marks[x + 3 * quarter] = "/"
+    for x in lower:
+        marks[x + quarter] = "/"
+        marks[x + 3 * quarter] = "\\"
+    line = [" "] * (max(marks) + 1 if marks else 0)
+    for col, ch in marks.items():
+        line[col] = ch
+    return "".join(line)
+
+
+def _row_line(row: list[tuple[int, str]]) -> str:
+    """A row's line from its cells' texts (``|...|``, each ``(left column, text)`` left to right):
+    neighbours share their ``|``."""
+    out: list[str] = []
+    end = 0
+    for x, text in row:
+        if x < end:           # the shared bar
+            out.append(text[end - x:])
+        else:
+            out.append(" " * (x - end))
+            out.append(text)
+        end = x + len(text)
+    return "".join(out)
+
+
+def render_text(board: BoardPicture, memo: BoardMemo | None = None) -> str:
+    """The board as an ASCII hex map with a key; deterministic, no trailing spaces.
+    ``memo``: the cells' texts already made for other boards of the same entry, used again
+    where a cell's content is the same (:mod:`pbem.views.render.boardmemo`)."""
+    if memo is None:
+        memo = BoardMemo()
     cells = sorted(board.cells, key=lambda c: (c.r, c.q))
     if not cells:
         return "(empty board)\n"
@@ -129,56 +179,61 @@ def render_text(board: BoardPicture) -> str:
             raise ValueError(f"two cells at q={c.q}, r={c.r}")
         seen.add((c.q, c.r))
 
-    labels = {id(c): _token(c.label) for c in cells}
+    labels = [_token(c.label) for c in cells]
     letters = map_symbols(board)
 
     # inner width: " " + label + " " + letter + " " at least, and at least 7;
     # cell width W = inner + 1 is a multiple of 4 so the slants sit on columns.
-    inner = max(7, max(len(s) for s in labels.values()) + 4)
+    inner = max(7, max(len(s) for s in labels) + 4)
     while (inner + 1) % 4:
         inner += 1
     w = inner + 1
     half, quarter = w // 2, w // 4
 
-    hs = [2 * c.q + c.r for c in cells]
-    hmin, hmax = min(hs), max(hs)
+    hmin = min(2 * c.q + c.r for c in cells)
     rmin, rmax = cells[0].r, cells[-1].r
-    width = (hmax - hmin) * half + w + 1
-    height = 3 * (rmax - rmin) + 4
-    canvas = [[" "] * width for _ in range(height)]
-
-    def put(line: int, col: int, text: str) -> None:
-        canvas[line][col:col + len(text)] = list(text)
-
+    lefts: list[list[int]] = [[] for _ in range(rmax - rmin + 1)]            # each row's cells' left columns
+    tops: list[list[tuple[int, str]]] = [[] for _ in range(rmax - rmin + 1)]
+    bottoms: list[list[tuple[int, str]]] = [[] for _ in range(rmax - rmin + 1)]
     overflow = False
-    for c in cells:
+    listed: list[str] = []
+    for c, label in zip(cells, labels):
+        part = ("text-cell", cell_key(c), letters[c.kind], inner)
+        drawn = memo.get(part)
+        if drawn is None:
+            top = " " + label.ljust(inner - 3) + letters[c.kind] + " "
+            marks = _marks_text(c)
+            full = marks
+            cut = len(marks) > inner - 2
+            if cut:
+                marks = f"*{len(cell_marks(c))}"
+            bottom = marks.center(inner - 2).join("  ")
+            drawn = memo.put(part, ("|" + top + "|", "|" + bottom + "|", cut,
+                                   f"  {label}: {full}".rstrip() if full else ""))
         x = (2 * c.q + c.r - hmin) * half
-        y = 3 * (c.r - rmin)
-        put(y, x + quarter, "/")
-        put(y, x + 3 * quarter, "\\")
-        put(y + 3, x + quarter, "\\")
-        put(y + 3, x + 3 * quarter, "/")
-        top = " " + labels[id(c)].ljust(inner - 3) + letters[c.kind] + " "
-        marks = _marks_text(c)
-        if len(marks) > inner - 2:
-            marks = f"*{len(cell_marks(c))}"
-            overflow = True
-        bottom = marks.center(inner - 2).join("  ")
-        for line, text in ((y + 1, top), (y + 2, bottom)):
-            put(line, x, "|" + text + "|")
+        row = c.r - rmin
+        lefts[row].append(x)
+        tops[row].append((x, drawn[0]))
+        bottoms[row].append((x, drawn[1]))
+        overflow = overflow or drawn[2]
+        if drawn[3]:
+            listed.append(drawn[3])
 
-    out = ["".join(row).rstrip() for row in canvas]
+    out: list[str] = []
+    for row in range(rmax - rmin + 1):
+        out.append(_slant_line(lefts[row], lefts[row - 1] if row else [], quarter).rstrip())
+        out.append(_row_line(tops[row]).rstrip())
+        out.append(_row_line(bottoms[row]).rstrip())
+    out.append(_slant_line([], lefts[-1], quarter).rstrip())
     while out and not out[0]:
         out.pop(0)
     while out and not out[-1]:
         out.pop()
 
-    marked = [c for c in cells if cell_marks(c)]
-    if marked:
+    if listed:
         out.append("")
         out.append("Marks:")
-        for c in marked:
-            out.append(f"  {labels[id(c)]}: {_marks_text(c)}".rstrip())
+        out.extend(listed)
     moved = moved_lines(board)
     if moved:
         out.append("")

@@ -1,0 +1,55 @@
+"""What the board renderers draw once for an entry and use again for each of its readers (issue 24).
+
+An entry's readers (the public and each player) see boards that differ only a little: what moved
+since each reader's last turn is marked, and a player sees some hidden values of their own.  A
+:class:`BoardMemo` keeps the parts already drawn for one entry (a cell's SVG, a cell's text, the
+key under the board...), each under a key made of **everything** that part is drawn from (the
+cell's whole content with its pieces, their marks and values, its place on the board), never of
+whose board it is: a part is used again only where it would be drawn the same, so no reader's
+hidden value reaches another's board.  One memo serves one entry (``BoardDrawings`` in
+:mod:`pbem.views.outputs`); without one, each drawing has a memo of its own.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Hashable
+
+from pbem.core.picture import BoardPicture, HexCell, Piece
+
+__all__ = ["BoardMemo", "cell_key", "piece_key", "board_key"]
+
+#: a memo holds at most this many parts of each sort (an entry's boards need a few hundred)
+MEMO_PARTS = 20_000
+
+
+def piece_key(p: Piece) -> tuple[Any, ...]:
+    """Everything a piece is drawn from, as a hashable value."""
+    return (p.handle, p.shape, p.colour, p.text, p.title,
+            tuple(piece_key(x) for x in p.passengers) if p.passengers else (), p.value, p.moved, p.moved_from)
+
+
+def cell_key(c: HexCell) -> tuple[Any, ...]:
+    """Everything a cell is drawn from, as a hashable value."""
+    return (c.q, c.r, c.label, c.kind, tuple(c.marks), tuple(c.mark_colours),
+            tuple(piece_key(p) for p in c.pieces) if c.pieces else (), c.changed, c.was)
+
+
+def board_key(board: BoardPicture, cells: list[tuple[Any, ...]]) -> tuple[Any, ...]:
+    """Everything a board is drawn from (``cells``: its cells' keys in its order)."""
+    return (tuple(cells), tuple(board.legend.items()), tuple(board.colours.items()), tuple(board.symbols.items()),
+            tuple((piece_key(p), text) for p, text in board.key), tuple(board.textures.items()))
+
+
+@dataclass
+class BoardMemo:
+    """Parts drawn for one entry's boards, by what they are drawn from (see the module's text)."""
+
+    parts: dict[Hashable, Any] = field(default_factory=dict)
+
+    def get(self, key: Hashable) -> Any:
+        return self.parts.get(key)
+
+    def put(self, key: Hashable, value: Any) -> Any:
+        if len(self.parts) < MEMO_PARTS:
+            self.parts[key] = value
+        return value
