@@ -145,13 +145,14 @@ class BoardDrawings:
 
     def draw(self, board: BoardPicture, title: str, with_svg: bool) -> tuple[str, str]:
         """(the board as text, as SVG: "" unless ``with_svg``)."""
-        key = (title, board_key(board, [cell_key(c) for c in board.cells]))
+        cells = [cell_key(c) for c in board.cells]
+        key = (title, board_key(board, cells))
         done = self._done.get(key)
         if done is None:
-            done = self._done[key] = (render_text(board, self._memo), "")
+            done = self._done[key] = (render_text(board, self._memo, cells), "")
         text, svg = done
         if with_svg and not svg:
-            svg = render_svg(board, title, self._memo)
+            svg = render_svg(board, title, self._memo, cells)
             self._done[key] = (text, svg)
         return text, svg if with_svg else ""
 

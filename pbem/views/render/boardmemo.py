@@ -45,6 +45,12 @@ class BoardMemo:
     """Parts drawn for one entry's boards, by what they are drawn from (see the module's text)."""
 
     parts: dict[Hashable, Any] = field(default_factory=dict)
+    _numbers: int = 0
+
+    def number(self) -> int:
+        """A number no other call gives (a layout's, which the keys of its rows name)."""
+        self._numbers += 1
+        return self._numbers
 
     def get(self, key: Hashable) -> Any:
         return self.parts.get(key)

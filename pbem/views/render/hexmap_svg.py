@@ -31,6 +31,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any, cast
 
 from pbem.core.palette import NEUTRAL, fill_of, ink_on
 from pbem.core.picture import BoardPicture, HexCell, Piece
@@ -484,68 +485,164 @@ class BoardLayers:
     used: set[str] = field(default_factory=set)
 
 
-def board_layers(board: BoardPicture, title: str = "", every_note: bool = False,
-                 memo: BoardMemo | None = None) -> BoardLayers:
-    """The board in parts.  ``every_note``: the key explains rings, arrows and changed spaces
-    even when none is drawn (a replay's key then stays the same from frame to frame).
-    ``memo``: parts already drawn for other boards of the same entry, used again where they
-    are drawn from the same content at the same place (:mod:`pbem.views.render.boardmemo`)."""
-    if memo is None:
-        memo = BoardMemo()
-    cells = sorted(board.cells, key=lambda c: (c.r, c.q))
+@dataclass(frozen=True)
+class _SvgLayout:
+    """What a board's SVG takes from its cells' places, labels and kinds alone (the same for every
+    reader's board of an entry): the cells' order, its rows, the cells' centres, the fills, the size."""
+
+    number: int                          # the layout's number in its memo (the rows' keys name it)
+    order: list[int]                     # the cells (their indices in the picture) in drawing order
+    rows: list[tuple[int, int]]          # each row's cells: order[start:end]
+    centres: list[tuple[float, float]]   # each cell's centre, in drawing order
+    labels: dict[str, tuple[float, float]]   # each label's centre
+    fills: dict[str, str]
+    kinds: list[str]
+    top: float
+    board_h: float
+    width: float
+
+
+def _svg_layout(board: BoardPicture, title: str, keys: list[tuple[Any, ...]], memo: BoardMemo) -> _SvgLayout:
+    was = sorted({k[8] for k in keys if k[7] and k[8]})
+    what = ("svg-layout", tuple(k[:4] for k in keys), bool(title), tuple(was), tuple(board.colours.items()),
+            tuple(board.textures.items()))
+    layout = memo.get(what)
+    if layout is not None:
+        return cast(_SvgLayout, layout)
+    cells = board.cells
+    order = sorted(range(len(cells)), key=lambda i: (cells[i].r, cells[i].q))
     top = MARGIN + (TITLE_PX + 10.0 if title else 0.0)
     if cells:
-        xs = [HEX_W * (c.q + c.r / 2) for c in cells]
-        ys = [1.5 * SIZE * c.r for c in cells]
+        xs = [HEX_W * (cells[i].q + cells[i].r / 2) for i in order]
+        ys = [1.5 * SIZE * cells[i].r for i in order]
         x0 = MARGIN + HEX_W / 2 - min(xs)
         y0 = top + SIZE - min(ys)
         board_w = max(xs) - min(xs) + HEX_W
         board_h = max(ys) - min(ys) + 2 * SIZE
     else:
         xs, ys, x0, y0, board_w, board_h = [], [], MARGIN, top, 0.0, 0.0
-    fills = _fills(board)
+    centres = [(x0 + cx, y0 + cy) for cx, cy in zip(xs, ys)]
+    rows: list[tuple[int, int]] = []
+    for n, i in enumerate(order):
+        if n and cells[i].r == cells[order[n - 1]].r:
+            rows[-1] = (rows[-1][0], n + 1)
+        else:
+            rows.append((n, n + 1))
+    layout = _SvgLayout(memo.number(), order, rows, centres,
+                        {cells[i].label: centre for i, centre in zip(order, centres)}, _fills(board),
+                        sorted({c.kind for c in cells}), top, board_h, max(board_w + 2 * MARGIN, 320.0))
+    return cast(_SvgLayout, memo.put(what, layout))
+
+
+@dataclass(frozen=True)
+class _SvgRow:
+    """A row of cells drawn: each cell's (ground, contents), the definitions they use, the rings
+    around moved pieces, the outlines of changed cells; the (from, to) of the pieces that moved in,
+    whether any piece moved, any cell changed, any piece shows a value."""
+
+    parts: list[tuple[str, str]]
+    used: tuple[str, ...]
+    rings: list[str]
+    outlines: list[str]
+    moves: list[tuple[str, str]]
+    moved: bool
+    changed: bool
+    values: bool
+
+
+def _svg_cell(board: BoardPicture, layout: _SvgLayout, n: int) -> _SvgRow:
+    """The ``n``-th cell in drawing order, drawn (as a row of one)."""
     used: set[str] = set()
     rings: list[str] = []
+    moves: list[tuple[str, str]] = []
+
+    def visit(p: Piece, at: str) -> None:
+        if p.moved and p.moved_from != at:
+            moves.append((p.moved_from, at))
+        for x in p.passengers:
+            visit(x, at)
+
+    c = board.cells[layout.order[n]]
+    x, y = layout.centres[n]
+    part = ("".join(_ground(board, layout.fills[c.kind], c, x, y, used)), "".join(_cell_contents(c, x, y, used, rings)))
+    for p in c.pieces:
+        visit(p, c.label)
+    everything = [*c.pieces, *(x for p in c.pieces for x in p.passengers)]
+    return _SvgRow([part], tuple(sorted(used)), rings, [_changed_outline(c, x, y)] if c.changed else [], moves,
+                   any(p.moved for p in everything), c.changed, any(p.value is not None for p in everything))
+
+
+def _svg_row(board: BoardPicture, layout: _SvgLayout, start: int, end: int, keys: list[tuple[Any, ...]],
+             memo: BoardMemo) -> _SvgRow:
+    """The cells order[start:end] drawn, each cell taken from the memo where it was drawn before."""
+    used: set[str] = set()
     parts: list[tuple[str, str]] = []
-    centres: dict[str, tuple[float, float]] = {}
-    textures = board.textures
-    for c, cx, cy in zip(cells, xs, ys):
-        x, y = x0 + cx, y0 + cy
-        centres[c.label] = (x, y)
-        fill = fills[c.kind]
-        part = ("svg-cell", cell_key(c), x, y, fill, textures.get(c.kind, ""))
-        drawn = memo.get(part)
-        if drawn is None:
-            cell_used: set[str] = set()
-            cell_rings: list[str] = []
-            drawn = memo.put(part, ("".join(_ground(board, fill, c, x, y, cell_used)),
-                                   "".join(_cell_contents(c, x, y, cell_used, cell_rings)),
-                                   tuple(sorted(cell_used)), tuple(cell_rings)))
-        parts.append((drawn[0], drawn[1]))
-        used.update(drawn[2])
-        rings.extend(drawn[3])
-        if c.changed:
-            rings.insert(0, _changed_outline(c, x, y))
-    pairs = _moves(board)
-    arrows = _arrows(pairs, centres, rings)
+    rings: list[str] = []
+    outlines: list[str] = []
+    moves: list[tuple[str, str]] = []
+    moved = changed = values = False
+    for n in range(start, end):
+        what = ("svg-cell", layout.number, keys[layout.order[n]])
+        cell = memo.get(what)
+        if cell is None:
+            cell = memo.put(what, _svg_cell(board, layout, n))
+        parts += cell.parts
+        used.update(cell.used)
+        rings += cell.rings
+        outlines += cell.outlines
+        moves += cell.moves
+        moved, changed, values = moved or cell.moved, changed or cell.changed, values or cell.values
+    return _SvgRow(parts, tuple(sorted(used)), rings, outlines, moves, moved, changed, values)
+
+
+def board_layers(board: BoardPicture, title: str = "", every_note: bool = False,
+                 memo: BoardMemo | None = None, keys: list[tuple[Any, ...]] | None = None) -> BoardLayers:
+    """The board in parts.  ``every_note``: the key explains rings, arrows and changed spaces
+    even when none is drawn (a replay's key then stays the same from frame to frame).
+    ``memo``: parts already drawn for other boards of the same entry, used again where they
+    are drawn from the same content at the same place (:mod:`pbem.views.render.boardmemo`);
+    ``keys``: the cells' :func:`~pbem.views.render.boardmemo.cell_key` when already known."""
+    if memo is None:
+        memo = BoardMemo()
+    if keys is None:
+        keys = [cell_key(c) for c in board.cells]
+    layout = _svg_layout(board, title, keys, memo)
+    used: set[str] = set()
+    rings: list[str] = []
+    outlines: list[str] = []
+    parts: list[tuple[str, str]] = []
+    moves: list[tuple[str, str]] = []
+    moved = changed = values = False
+    for start, end in layout.rows:
+        what = ("svg-row", layout.number, tuple(keys[i] for i in layout.order[start:end]))
+        row = memo.get(what)
+        if row is None:
+            row = memo.put(what, _svg_row(board, layout, start, end, keys, memo))
+        parts += row.parts
+        used.update(row.used)
+        rings += row.rings
+        outlines += row.outlines
+        moves += row.moves
+        moved, changed, values = moved or row.moved, changed or row.changed, values or row.values
+    rings[:0] = reversed(outlines)     # each changed cell's outline went in front as it was drawn
+    pairs: list[tuple[str, str]] = []
+    for pair in moves:                  # from a space still on the board, each pair once
+        if pair[0] in layout.labels and pair not in pairs:
+            pairs.append(pair)
+    arrows = _arrows(pairs, layout.labels, rings)
     if pairs:
         used.add("pbem-arrowhead")
-    width = max(board_w + 2 * MARGIN, 320.0)
-    kinds = sorted({c.kind for c in cells})
-    everything = [p for c in cells for p in c.pieces]
-    everything += [x for p in everything for x in p.passengers]
-    moved = every_note or any(p.moved for p in everything)
-    changed = every_note or any(c.changed for c in cells)
-    values = any(p.value is not None for p in everything)
-    key_top = top + board_h + 14.0
-    what = ("svg-key", tuple(kinds), tuple(fills[k] for k in kinds), tuple(board.textures.get(k, "") for k in kinds),
-            tuple((piece_key(p), text) for p, text in board.key), tuple(board.legend.items()), key_top, width,
-            moved, changed, values)
-    drawn_key = memo.get(what)
+    kinds, fills, width = layout.kinds, layout.fills, layout.width
+    moved, changed = every_note or moved, every_note or changed
+    key_top = layout.top + layout.board_h + 14.0
+    what_key = ("svg-key", tuple(kinds), tuple(fills[k] for k in kinds),
+                tuple(board.textures.get(k, "") for k in kinds), tuple((piece_key(p), text) for p, text in board.key),
+                tuple(board.legend.items()), key_top, width, moved, changed, values)
+    drawn_key = memo.get(what_key)
     if drawn_key is None:
         key_used: set[str] = set()
         key, bottom = _key(board, kinds, fills, key_top, width, key_used, moved=moved, changed=changed, values=values)
-        drawn_key = memo.put(what, (key, bottom, tuple(sorted(key_used))))
+        drawn_key = memo.put(what_key, (key, bottom, tuple(sorted(key_used))))
     key, bottom = drawn_key[0], drawn_key[1]
     used.update(drawn_key[2])
     return BoardLayers(width, bottom + MARGIN, title, parts, arrows, key, used)
@@ -584,7 +681,8 @@ def assemble(layers: BoardLayers) -> str:
     return "\n".join(out) + "\n"
 
 
-def render_svg(board: BoardPicture, title: str = "", memo: BoardMemo | None = None) -> str:
-    """The board as a standalone SVG document (a string ending in a newline).  ``memo``: see
-    :func:`board_layers`."""
-    return assemble(board_layers(board, title, memo=memo))
+def render_svg(board: BoardPicture, title: str = "", memo: BoardMemo | None = None,
+               keys: list[tuple[Any, ...]] | None = None) -> str:
+    """The board as a standalone SVG document (a string ending in a newline).  ``memo``, ``keys``:
+    see :func:`board_layers`."""
+    return assemble(board_layers(board, title, memo=memo, keys=keys))

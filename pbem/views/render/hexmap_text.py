@@ -29,8 +29,9 @@ from __future__ import annotations
 import string
 import textwrap
 import unicodedata
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable
+from typing import Any, Iterable, cast
 
 from pbem.core.picture import BoardPicture, HexCell, Piece, piece_code
 from pbem.views.render.boardmemo import BoardMemo, cell_key
@@ -107,8 +108,8 @@ def _marks_text(cell: HexCell) -> str:
     return " ".join(_token(m) for m in cell_marks(cell))
 
 
-def moved_lines(board: BoardPicture) -> list[str]:
-    """``Moved since your last turn: r7 F4->G5, K1 (new) G6; changed: F3 (was beach)``, wrapped."""
+def _cell_moves(c: HexCell) -> tuple[list[str], str]:
+    """What moved into a cell (``r7 F4->G5``, ``K1 (new) G6``) and what it says if it changed ("" if not)."""
     moves: list[str] = []
 
     def visit(p: Piece, at: str) -> None:
@@ -118,11 +119,13 @@ def moved_lines(board: BoardPicture) -> list[str]:
         for x in p.passengers:
             visit(x, at)
 
-    cells = sorted(board.cells, key=lambda c: (c.r, c.q))
-    for c in cells:
-        for p in c.pieces:
-            visit(p, c.label)
-    changed = [f"{_token(c.label)} (was {_ascii(c.was)})" if c.was else _token(c.label) for c in cells if c.changed]
+    for p in c.pieces:
+        visit(p, c.label)
+    changed = "" if not c.changed else f"{_token(c.label)} (was {_ascii(c.was)})" if c.was else _token(c.label)
+    return moves, changed
+
+
+def _moved_text(moves: list[str], changed: list[str]) -> list[str]:
     if not moves and not changed:
         return []
     words = ([w + "," for w in moves[:-1]] + moves[-1:]) if moves else []
@@ -130,6 +133,18 @@ def moved_lines(board: BoardPicture) -> list[str]:
     if changed:
         text += ("; " if text else "") + "changed: " + ", ".join(changed)
     return textwrap.wrap(text, width=78, subsequent_indent="  ", break_long_words=False, break_on_hyphens=False)
+
+
+def moved_lines(board: BoardPicture) -> list[str]:
+    """``Moved since your last turn: r7 F4->G5, K1 (new) G6; changed: F3 (was beach)``, wrapped."""
+    moves: list[str] = []
+    changed: list[str] = []
+    for c in sorted(board.cells, key=lambda c: (c.r, c.q)):
+        cell_moves, cell_changed = _cell_moves(c)
+        moves += cell_moves
+        if cell_changed:
+            changed.append(cell_changed)
+    return _moved_text(moves, changed)
 
 
 def _slant_line(lower: list[int], upper: list[int], quarter: int) -> str:
@@ -164,67 +179,131 @@ def _row_line(row: list[tuple[int, str]]) -> str:
     return "".join(out)
 
 
-def render_text(board: BoardPicture, memo: BoardMemo | None = None) -> str:
-    """The board as an ASCII hex map with a key; deterministic, no trailing spaces.
-    ``memo``: the cells' texts already made for other boards of the same entry, used again
-    where a cell's content is the same (:mod:`pbem.views.render.boardmemo`)."""
-    if memo is None:
-        memo = BoardMemo()
-    cells = sorted(board.cells, key=lambda c: (c.r, c.q))
-    if not cells:
-        return "(empty board)\n"
+@dataclass(frozen=True)
+class _TextLayout:
+    """What the text map of a board takes from its cells' places, labels and kinds alone (the same
+    for every reader's board of an entry): the cells' order, its rows, their columns, the slants."""
+
+    number: int                      # the layout's number in its memo (the rows' keys name it)
+    order: list[int]                 # the cells (their indices in the picture) in reading order
+    rows: list[tuple[int, int]]      # each row's cells: order[start:end]
+    lefts: list[int]                 # each cell's left column, in reading order
+    letters: dict[str, str]          # kind -> its character on the map
+    inner: int                       # a cell's width inside its bars
+    slants: list[str]                # the slanted-edge line above each row, and the one under the last
+
+
+def _text_layout(board: BoardPicture, keys: list[tuple[Any, ...]], memo: BoardMemo) -> _TextLayout:
+    what = ("text-layout", tuple(k[:4] for k in keys), tuple(board.symbols.items()))
+    layout = memo.get(what)
+    if layout is not None:
+        return cast(_TextLayout, layout)
+    cells = board.cells
+    order = sorted(range(len(cells)), key=lambda i: (cells[i].r, cells[i].q))
     seen: set[tuple[int, int]] = set()
-    for c in cells:
+    for i in order:
+        c = cells[i]
         if (c.q, c.r) in seen:
             raise ValueError(f"two cells at q={c.q}, r={c.r}")
         seen.add((c.q, c.r))
-
-    labels = [_token(c.label) for c in cells]
-    letters = map_symbols(board)
-
     # inner width: " " + label + " " + letter + " " at least, and at least 7;
     # cell width W = inner + 1 is a multiple of 4 so the slants sit on columns.
-    inner = max(7, max(len(s) for s in labels) + 4)
+    inner = max(7, max(len(_token(cells[i].label)) for i in order) + 4)
     while (inner + 1) % 4:
         inner += 1
-    w = inner + 1
-    half, quarter = w // 2, w // 4
-
+    half, quarter = (inner + 1) // 2, (inner + 1) // 4
     hmin = min(2 * c.q + c.r for c in cells)
-    rmin, rmax = cells[0].r, cells[-1].r
-    lefts: list[list[int]] = [[] for _ in range(rmax - rmin + 1)]            # each row's cells' left columns
-    tops: list[list[tuple[int, str]]] = [[] for _ in range(rmax - rmin + 1)]
-    bottoms: list[list[tuple[int, str]]] = [[] for _ in range(rmax - rmin + 1)]
-    overflow = False
-    listed: list[str] = []
-    for c, label in zip(cells, labels):
-        part = ("text-cell", cell_key(c), letters[c.kind], inner)
-        drawn = memo.get(part)
-        if drawn is None:
-            top = " " + label.ljust(inner - 3) + letters[c.kind] + " "
-            marks = _marks_text(c)
-            full = marks
-            cut = len(marks) > inner - 2
-            if cut:
-                marks = f"*{len(cell_marks(c))}"
-            bottom = marks.center(inner - 2).join("  ")
-            drawn = memo.put(part, ("|" + top + "|", "|" + bottom + "|", cut,
-                                   f"  {label}: {full}".rstrip() if full else ""))
-        x = (2 * c.q + c.r - hmin) * half
-        row = c.r - rmin
-        lefts[row].append(x)
-        tops[row].append((x, drawn[0]))
-        bottoms[row].append((x, drawn[1]))
-        overflow = overflow or drawn[2]
-        if drawn[3]:
-            listed.append(drawn[3])
+    rmin, rmax = cells[order[0]].r, cells[order[-1]].r
+    rows: list[tuple[int, int]] = []
+    lefts = [(2 * cells[i].q + cells[i].r - hmin) * half for i in order]
+    start = 0
+    for r in range(rmin, rmax + 1):      # a row without cells is an empty range
+        end = start
+        while end < len(order) and cells[order[end]].r == r:
+            end += 1
+        rows.append((start, end))
+        start = end
+    slants = []
+    above: list[int] = []
+    for start, end in rows:
+        slants.append(_slant_line(lefts[start:end], above, quarter).rstrip())
+        above = lefts[start:end]
+    slants.append(_slant_line([], above, quarter).rstrip())
+    layout = _TextLayout(memo.number(), order, rows, lefts, map_symbols(board), inner, slants)
+    return cast(_TextLayout, memo.put(what, layout))
 
+
+def _text_cell(board: BoardPicture, layout: _TextLayout, n: int) -> tuple[str, str, list[str], bool,
+                                                                         list[str], list[str]]:
+    """The ``n``-th cell in reading order: its two texts (``|...|``), its line under "Marks:", whether
+    it shows ``*N``, what moved into it and whether it changed."""
+    inner = layout.inner
+    c = board.cells[layout.order[n]]
+    label = _token(c.label)
+    top = " " + label.ljust(inner - 3) + layout.letters[c.kind] + " "
+    marks = full = _marks_text(c)
+    overflow = len(marks) > inner - 2
+    if overflow:
+        marks = f"*{len(cell_marks(c))}"
+    bottom = marks.center(inner - 2).join("  ")
+    moves, changed = _cell_moves(c)
+    return ("|" + top + "|", "|" + bottom + "|", [f"  {label}: {full}".rstrip()] if full else [], overflow, moves,
+            [changed] if changed else [])
+
+
+def _text_row(board: BoardPicture, layout: _TextLayout, start: int, end: int, keys: list[tuple[Any, ...]],
+              memo: BoardMemo) -> tuple[str, str, list[str], bool, list[str], list[str]]:
+    """A row's two lines, its cells' lines under "Marks:", whether a cell shows ``*N``, what moved
+    into its cells and which changed; each cell taken from the memo where it was made before."""
+    tops: list[tuple[int, str]] = []
+    bottoms: list[tuple[int, str]] = []
+    listed: list[str] = []
+    moves: list[str] = []
+    changed: list[str] = []
+    overflow = False
+    for n in range(start, end):
+        what = ("text-cell", layout.number, keys[layout.order[n]])
+        cell = memo.get(what)
+        if cell is None:
+            cell = memo.put(what, _text_cell(board, layout, n))
+        tops.append((layout.lefts[n], cell[0]))
+        bottoms.append((layout.lefts[n], cell[1]))
+        listed += cell[2]
+        overflow = overflow or cell[3]
+        moves += cell[4]
+        changed += cell[5]
+    return _row_line(tops).rstrip(), _row_line(bottoms).rstrip(), listed, overflow, moves, changed
+
+
+def render_text(board: BoardPicture, memo: BoardMemo | None = None, keys: list[tuple[Any, ...]] | None = None) -> str:
+    """The board as an ASCII hex map with a key; deterministic, no trailing spaces.
+    ``memo``: the parts already made for other boards of the same entry, used again where they
+    are made from the same content (:mod:`pbem.views.render.boardmemo`); ``keys``: the cells'
+    :func:`~pbem.views.render.boardmemo.cell_key` when already known."""
+    if not board.cells:
+        return "(empty board)\n"
+    if memo is None:
+        memo = BoardMemo()
+    if keys is None:
+        keys = [cell_key(c) for c in board.cells]
+    layout = _text_layout(board, keys, memo)
+    letters = layout.letters
     out: list[str] = []
-    for row in range(rmax - rmin + 1):
-        out.append(_slant_line(lefts[row], lefts[row - 1] if row else [], quarter).rstrip())
-        out.append(_row_line(tops[row]).rstrip())
-        out.append(_row_line(bottoms[row]).rstrip())
-    out.append(_slant_line([], lefts[-1], quarter).rstrip())
+    listed: list[str] = []
+    moves: list[str] = []
+    changed: list[str] = []
+    overflow = False
+    for (start, end), slant in zip(layout.rows, layout.slants):
+        what = ("text-row", layout.number, tuple(keys[i] for i in layout.order[start:end]))
+        row = memo.get(what)
+        if row is None:
+            row = memo.put(what, _text_row(board, layout, start, end, keys, memo))
+        out += (slant, row[0], row[1])
+        listed += row[2]
+        overflow = overflow or row[3]
+        moves += row[4]
+        changed += row[5]
+    out.append(layout.slants[-1])
     while out and not out[0]:
         out.pop(0)
     while out and not out[-1]:
@@ -234,7 +313,7 @@ def render_text(board: BoardPicture, memo: BoardMemo | None = None) -> str:
         out.append("")
         out.append("Marks:")
         out.extend(listed)
-    moved = moved_lines(board)
+    moved = _moved_text(moves, changed)
     if moved:
         out.append("")
         out.extend(moved)
