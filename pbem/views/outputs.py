@@ -27,7 +27,7 @@ from pbem.store.missedturns import rules_of
 from pbem.store.table import Table
 from pbem.store.update import UPDATE_BYTES   # room kept free in every message for `pbem play`'s public update
 from pbem.views.boardmoves import BoardHistory, mark_moves
-from pbem.views.render.boardmemo import BoardMemo, board_key, cell_key
+from pbem.views.render.boardmemo import BoardMemo, board_key
 from pbem.views.render.digest import DigestContext, render_digest, render_secrets
 from pbem.views.render.hexmap_svg import render_svg
 from pbem.views.render.hexmap_text import render_text
@@ -145,7 +145,7 @@ class BoardDrawings:
 
     def draw(self, board: BoardPicture, title: str, with_svg: bool) -> tuple[str, str]:
         """(the board as text, as SVG: "" unless ``with_svg``)."""
-        cells = [cell_key(c) for c in board.cells]
+        cells = self._memo.cell_ids(board)
         key = (title, board_key(board, cells))
         done = self._done.get(key)
         if done is None:

@@ -34,8 +34,9 @@ def cell_key(c: HexCell) -> tuple[Any, ...]:
             tuple(piece_key(p) for p in c.pieces) if c.pieces else (), c.changed, c.was)
 
 
-def board_key(board: BoardPicture, cells: list[tuple[Any, ...]]) -> tuple[Any, ...]:
-    """Everything a board is drawn from (``cells``: its cells' keys in its order)."""
+def board_key(board: BoardPicture, cells: list[Any]) -> tuple[Any, ...]:
+    """Everything a board is drawn from (``cells``: its cells' keys, or their numbers in a memo
+    (:meth:`BoardMemo.cell_ids`), in its order)."""
     return (tuple(cells), tuple(board.legend.items()), tuple(board.colours.items()), tuple(board.symbols.items()),
             tuple((piece_key(p), text) for p, text in board.key), tuple(board.textures.items()))
 
@@ -46,6 +47,25 @@ class BoardMemo:
 
     parts: dict[Hashable, Any] = field(default_factory=dict)
     _numbers: int = 0
+    _cells: dict[tuple[Any, ...], int] = field(default_factory=dict)    # cell_key -> its number
+    _keys: list[tuple[Any, ...]] = field(default_factory=list)          # number -> cell_key
+
+    def cell_ids(self, board: BoardPicture) -> list[int]:
+        """A number for each cell of ``board`` (in its order): equal numbers for cells of equal
+        content, in every board drawn with this memo (so that a row is looked up by a few numbers)."""
+        ids = []
+        for c in board.cells:
+            key = cell_key(c)
+            n = self._cells.get(key)
+            if n is None:
+                n = self._cells[key] = len(self._keys)
+                self._keys.append(key)
+            ids.append(n)
+        return ids
+
+    def cell_key_of(self, n: int) -> tuple[Any, ...]:
+        """The :func:`cell_key` numbered ``n`` by :meth:`cell_ids`."""
+        return self._keys[n]
 
     def number(self) -> int:
         """A number no other call gives (a layout's, which the keys of its rows name)."""

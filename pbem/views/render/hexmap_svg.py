@@ -35,7 +35,7 @@ from typing import Any, cast
 
 from pbem.core.palette import NEUTRAL, fill_of, ink_on
 from pbem.core.picture import BoardPicture, HexCell, Piece
-from pbem.views.render.boardmemo import BoardMemo, cell_key, piece_key
+from pbem.views.render.boardmemo import BoardMemo, piece_key
 from pbem.views.render.shapes import HULLS, OUTLINE, SHAPES, shape_of, symbol_id
 from pbem.views.render.textures import TEXTURES, pattern_svg, texture_id
 
@@ -83,11 +83,21 @@ _ATTR = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\
 
 
 def _text(s: str) -> str:
-    return _BAD_XML.sub("?", str(s)).translate(_TEXT)
+    return _text_of(str(s))
 
 
 def _attr(s: str) -> str:
-    return _BAD_XML.sub("?", str(s)).translate(_ATTR)
+    return _attr_of(str(s))
+
+
+@lru_cache(maxsize=8192)
+def _text_of(s: str) -> str:
+    return _BAD_XML.sub("?", s).translate(_TEXT)
+
+
+@lru_cache(maxsize=8192)
+def _attr_of(s: str) -> str:
+    return _BAD_XML.sub("?", s).translate(_ATTR)
 
 
 def _wrap_marks(marks: list[str]) -> list[str]:
@@ -304,13 +314,15 @@ def _changed_outline(c: HexCell, cx: float, cy: float) -> str:
 
 
 def _ground(board: BoardPicture, fill: str, c: HexCell, cx: float, cy: float, used: set[str]) -> list[str]:
+    x = _n(cx)
     out = [f"<title>{_text(_cell_tip(c))}</title>",
            f'<polygon points="{_hex_points(cx, cy)}" fill="{_attr(fill)}"/>']
     texture = board.textures.get(c.kind, "")
     if texture in TEXTURES:      # the one hexagon of the definitions, moved here, filled with the texture
-        used.update((texture_id(texture), HEXAGON))
-        out.append(f'<use href="#{HEXAGON}" x="{_n(cx)}" y="{_n(cy)}" fill="url(#{texture_id(texture)})" class="pbem-tex"/>')
-    out.append(f'<text x="{_n(cx)}" y="{_n(cy - SIZE * 0.52)}" class="pbem-label">{_text(c.label)}</text>')
+        pattern = texture_id(texture)
+        used.update((pattern, HEXAGON))
+        out.append(f'<use href="#{HEXAGON}" x="{x}" y="{_n(cy)}" fill="url(#{pattern})" class="pbem-tex"/>')
+    out.append(f'<text x="{x}" y="{_n(cy - SIZE * 0.52)}" class="pbem-label">{_text(c.label)}</text>')
     return out
 
 
@@ -502,7 +514,8 @@ class _SvgLayout:
     width: float
 
 
-def _svg_layout(board: BoardPicture, title: str, keys: list[tuple[Any, ...]], memo: BoardMemo) -> _SvgLayout:
+def _svg_layout(board: BoardPicture, title: str, ids: list[int], memo: BoardMemo) -> _SvgLayout:
+    keys = [memo.cell_key_of(n) for n in ids]
     was = sorted({k[8] for k in keys if k[7] and k[8]})
     what = ("svg-layout", tuple(k[:4] for k in keys), bool(title), tuple(was), tuple(board.colours.items()),
             tuple(board.textures.items()))
@@ -550,29 +563,34 @@ class _SvgRow:
     values: bool
 
 
+def _moves_into(p: Piece, at: str, moves: list[tuple[str, str]]) -> None:
+    """(from, to) of ``p`` and its passengers where they moved into ``at`` from elsewhere."""
+    if p.moved and p.moved_from != at:
+        moves.append((p.moved_from, at))
+    for x in p.passengers:
+        _moves_into(x, at, moves)
+
+
 def _svg_cell(board: BoardPicture, layout: _SvgLayout, n: int) -> _SvgRow:
     """The ``n``-th cell in drawing order, drawn (as a row of one)."""
     used: set[str] = set()
     rings: list[str] = []
     moves: list[tuple[str, str]] = []
-
-    def visit(p: Piece, at: str) -> None:
-        if p.moved and p.moved_from != at:
-            moves.append((p.moved_from, at))
-        for x in p.passengers:
-            visit(x, at)
-
     c = board.cells[layout.order[n]]
     x, y = layout.centres[n]
     part = ("".join(_ground(board, layout.fills[c.kind], c, x, y, used)), "".join(_cell_contents(c, x, y, used, rings)))
-    for p in c.pieces:
-        visit(p, c.label)
-    everything = [*c.pieces, *(x for p in c.pieces for x in p.passengers)]
-    return _SvgRow([part], tuple(sorted(used)), rings, [_changed_outline(c, x, y)] if c.changed else [], moves,
-                   any(p.moved for p in everything), c.changed, any(p.value is not None for p in everything))
+    moved = values = False
+    if c.pieces:
+        for p in c.pieces:
+            _moves_into(p, c.label, moves)
+        everything = [*c.pieces, *(x for p in c.pieces for x in p.passengers)]
+        moved = any(p.moved for p in everything)
+        values = any(p.value is not None for p in everything)
+    return _SvgRow([part], tuple(used), rings, [_changed_outline(c, x, y)] if c.changed else [], moves,
+                   moved, c.changed, values)
 
 
-def _svg_row(board: BoardPicture, layout: _SvgLayout, start: int, end: int, keys: list[tuple[Any, ...]],
+def _svg_row(board: BoardPicture, layout: _SvgLayout, start: int, end: int, ids: list[int],
              memo: BoardMemo) -> _SvgRow:
     """The cells order[start:end] drawn, each cell taken from the memo where it was drawn before."""
     used: set[str] = set()
@@ -582,7 +600,7 @@ def _svg_row(board: BoardPicture, layout: _SvgLayout, start: int, end: int, keys
     moves: list[tuple[str, str]] = []
     moved = changed = values = False
     for n in range(start, end):
-        what = ("svg-cell", layout.number, keys[layout.order[n]])
+        what = ("svg-cell", layout.number, ids[layout.order[n]])
         cell = memo.get(what)
         if cell is None:
             cell = memo.put(what, _svg_cell(board, layout, n))
@@ -592,21 +610,21 @@ def _svg_row(board: BoardPicture, layout: _SvgLayout, start: int, end: int, keys
         outlines += cell.outlines
         moves += cell.moves
         moved, changed, values = moved or cell.moved, changed or cell.changed, values or cell.values
-    return _SvgRow(parts, tuple(sorted(used)), rings, outlines, moves, moved, changed, values)
+    return _SvgRow(parts, tuple(used), rings, outlines, moves, moved, changed, values)
 
 
 def board_layers(board: BoardPicture, title: str = "", every_note: bool = False,
-                 memo: BoardMemo | None = None, keys: list[tuple[Any, ...]] | None = None) -> BoardLayers:
+                 memo: BoardMemo | None = None, ids: list[int] | None = None) -> BoardLayers:
     """The board in parts.  ``every_note``: the key explains rings, arrows and changed spaces
     even when none is drawn (a replay's key then stays the same from frame to frame).
     ``memo``: parts already drawn for other boards of the same entry, used again where they
     are drawn from the same content at the same place (:mod:`pbem.views.render.boardmemo`);
-    ``keys``: the cells' :func:`~pbem.views.render.boardmemo.cell_key` when already known."""
+    ``ids``: the cells' numbers in the memo (:meth:`~pbem.views.render.boardmemo.BoardMemo.cell_ids`) when already known."""
     if memo is None:
         memo = BoardMemo()
-    if keys is None:
-        keys = [cell_key(c) for c in board.cells]
-    layout = _svg_layout(board, title, keys, memo)
+    if ids is None:
+        ids = memo.cell_ids(board)
+    layout = _svg_layout(board, title, ids, memo)
     used: set[str] = set()
     rings: list[str] = []
     outlines: list[str] = []
@@ -614,10 +632,10 @@ def board_layers(board: BoardPicture, title: str = "", every_note: bool = False,
     moves: list[tuple[str, str]] = []
     moved = changed = values = False
     for start, end in layout.rows:
-        what = ("svg-row", layout.number, tuple(keys[i] for i in layout.order[start:end]))
+        what = ("svg-row", layout.number, tuple(ids[i] for i in layout.order[start:end]))
         row = memo.get(what)
         if row is None:
-            row = memo.put(what, _svg_row(board, layout, start, end, keys, memo))
+            row = memo.put(what, _svg_row(board, layout, start, end, ids, memo))
         parts += row.parts
         used.update(row.used)
         rings += row.rings
@@ -682,7 +700,7 @@ def assemble(layers: BoardLayers) -> str:
 
 
 def render_svg(board: BoardPicture, title: str = "", memo: BoardMemo | None = None,
-               keys: list[tuple[Any, ...]] | None = None) -> str:
-    """The board as a standalone SVG document (a string ending in a newline).  ``memo``, ``keys``:
+               ids: list[int] | None = None) -> str:
+    """The board as a standalone SVG document (a string ending in a newline).  ``memo``, ``ids``:
     see :func:`board_layers`."""
-    return assemble(board_layers(board, title, memo=memo, keys=keys))
+    return assemble(board_layers(board, title, memo=memo, ids=ids))

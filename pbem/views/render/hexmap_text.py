@@ -34,7 +34,7 @@ from functools import lru_cache
 from typing import Any, Iterable, cast
 
 from pbem.core.picture import BoardPicture, HexCell, Piece, piece_code
-from pbem.views.render.boardmemo import BoardMemo, cell_key
+from pbem.views.render.boardmemo import BoardMemo
 
 __all__ = ["render_text", "terrain_letters"]
 
@@ -193,8 +193,8 @@ class _TextLayout:
     slants: list[str]                # the slanted-edge line above each row, and the one under the last
 
 
-def _text_layout(board: BoardPicture, keys: list[tuple[Any, ...]], memo: BoardMemo) -> _TextLayout:
-    what = ("text-layout", tuple(k[:4] for k in keys), tuple(board.symbols.items()))
+def _text_layout(board: BoardPicture, ids: list[int], memo: BoardMemo) -> _TextLayout:
+    what = ("text-layout", tuple(memo.cell_key_of(n)[:4] for n in ids), tuple(board.symbols.items()))
     layout = memo.get(what)
     if layout is not None:
         return cast(_TextLayout, layout)
@@ -251,7 +251,7 @@ def _text_cell(board: BoardPicture, layout: _TextLayout, n: int) -> tuple[str, s
             [changed] if changed else [])
 
 
-def _text_row(board: BoardPicture, layout: _TextLayout, start: int, end: int, keys: list[tuple[Any, ...]],
+def _text_row(board: BoardPicture, layout: _TextLayout, start: int, end: int, ids: list[int],
               memo: BoardMemo) -> tuple[str, str, list[str], bool, list[str], list[str]]:
     """A row's two lines, its cells' lines under "Marks:", whether a cell shows ``*N``, what moved
     into its cells and which changed; each cell taken from the memo where it was made before."""
@@ -262,7 +262,7 @@ def _text_row(board: BoardPicture, layout: _TextLayout, start: int, end: int, ke
     changed: list[str] = []
     overflow = False
     for n in range(start, end):
-        what = ("text-cell", layout.number, keys[layout.order[n]])
+        what = ("text-cell", layout.number, ids[layout.order[n]])
         cell = memo.get(what)
         if cell is None:
             cell = memo.put(what, _text_cell(board, layout, n))
@@ -275,18 +275,18 @@ def _text_row(board: BoardPicture, layout: _TextLayout, start: int, end: int, ke
     return _row_line(tops).rstrip(), _row_line(bottoms).rstrip(), listed, overflow, moves, changed
 
 
-def render_text(board: BoardPicture, memo: BoardMemo | None = None, keys: list[tuple[Any, ...]] | None = None) -> str:
+def render_text(board: BoardPicture, memo: BoardMemo | None = None, ids: list[int] | None = None) -> str:
     """The board as an ASCII hex map with a key; deterministic, no trailing spaces.
     ``memo``: the parts already made for other boards of the same entry, used again where they
-    are made from the same content (:mod:`pbem.views.render.boardmemo`); ``keys``: the cells'
-    :func:`~pbem.views.render.boardmemo.cell_key` when already known."""
+    are made from the same content (:mod:`pbem.views.render.boardmemo`); ``ids``: the cells'
+    numbers in the memo (:meth:`~pbem.views.render.boardmemo.BoardMemo.cell_ids`) when already known."""
     if not board.cells:
         return "(empty board)\n"
     if memo is None:
         memo = BoardMemo()
-    if keys is None:
-        keys = [cell_key(c) for c in board.cells]
-    layout = _text_layout(board, keys, memo)
+    if ids is None:
+        ids = memo.cell_ids(board)
+    layout = _text_layout(board, ids, memo)
     letters = layout.letters
     out: list[str] = []
     listed: list[str] = []
@@ -294,10 +294,10 @@ def render_text(board: BoardPicture, memo: BoardMemo | None = None, keys: list[t
     changed: list[str] = []
     overflow = False
     for (start, end), slant in zip(layout.rows, layout.slants):
-        what = ("text-row", layout.number, tuple(keys[i] for i in layout.order[start:end]))
+        what = ("text-row", layout.number, tuple(ids[i] for i in layout.order[start:end]))
         row = memo.get(what)
         if row is None:
-            row = memo.put(what, _text_row(board, layout, start, end, keys, memo))
+            row = memo.put(what, _text_row(board, layout, start, end, ids, memo))
         out += (slant, row[0], row[1])
         listed += row[2]
         overflow = overflow or row[3]
