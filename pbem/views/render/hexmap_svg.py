@@ -31,7 +31,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from pbem.core.palette import NEUTRAL, fill_of, ink_on
 from pbem.core.picture import BoardPicture, HexCell, Piece
@@ -547,8 +547,7 @@ def _svg_layout(board: BoardPicture, title: str, ids: list[int], memo: BoardMemo
     return cast(_SvgLayout, memo.put(what, layout))
 
 
-@dataclass(frozen=True)
-class _SvgRow:
+class _SvgRow(NamedTuple):
     """A row of cells drawn: each cell's (ground, contents), the definitions they use, the rings
     around moved pieces, the outlines of changed cells; the (from, to) of the pieces that moved in,
     whether any piece moved, any cell changed, any piece shows a value."""
