@@ -30,6 +30,7 @@ from pbem.store.gamedir import GameDir
 from pbem.store.table import replay, revealed_at
 from pbem.views.boardmoves import mark_moves
 from pbem.views.render.digest import _env
+from pbem.views.render.boardmemo import BoardMemo
 from pbem.views.render.hexmap_svg import BoardLayers, board_layers, defs, svg_open, title_svg
 
 __all__ = ["ReplayError", "Frame", "build_replay", "render_replay"]
@@ -131,6 +132,7 @@ def build_replay(gd: GameDir, with_hidden: bool = False) -> Replay:
     frames: list[Frame] = []
     before: dict[str, BoardPicture | None] = {"public": None, "full": None}
     table = None
+    memo = BoardMemo()          # the frames' boards share most of their rows: each drawn once
     for table, entry, _applied in replay(gd, game, entries, seed):
         view = game.view(table.state, None)
         # (a game without a board, Game.board_picture None, gets an empty drawing: its frames'
@@ -141,7 +143,7 @@ def build_replay(gd: GameDir, with_hidden: bool = False) -> Replay:
         for name, pic in pictures.items():
             marked = mark_moves(pic, before[name])
             assert marked is not None           # (a picture marked is a picture)
-            layers = board_layers(marked, game.title, every_note=True)   # moved in this entry
+            layers = board_layers(marked, game.title, every_note=True, memo=memo)   # moved in this entry
             before[name] = pic
             (public if name == "public" else full).append(layers)
         events = []

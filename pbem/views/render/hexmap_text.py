@@ -246,7 +246,7 @@ def _text_cell(board: BoardPicture, layout: _TextLayout, n: int) -> tuple[str, s
     if overflow:
         marks = f"*{len(cell_marks(c))}"
     bottom = marks.center(inner - 2).join("  ")
-    moves, changed = _cell_moves(c)
+    moves, changed = _cell_moves(c) if c.pieces or c.changed else ([], "")
     return ("|" + top + "|", "|" + bottom + "|", [f"  {label}: {full}".rstrip()] if full else [], overflow, moves,
             [changed] if changed else [])
 
