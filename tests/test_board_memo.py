@@ -106,7 +106,8 @@ def test_a_readers_hidden_value_is_drawn_on_their_board_alone() -> None:
 def test_shorter_numbers_of_odd_svgs_is_the_tag_by_tag_shortening() -> None:
     rng = random.Random(7)
     pieces = ["<a x=\"12.55\">", "</a>", " 3.25 ", "<b y='-0.04' z=\"9.95,10.5\">", "\x00", "<c d=\"M1.25 2.35\">",
-              "text 7.77", "<", ">", "<d e=\"1.15.2\">", "<e f=\"#12.34\">"]
-    for _ in range(300):
+              "text 7.77", "<", ">", "<d e=\"1.15.2\">", "<e f=\"#12.34\">", "<f g=\"--2.5 x-3.5 10.25-4.75\">",
+              "<g h=\"(7.5) 0.5e3 -0.05_\">", "-", "1", ".", "5.", "<h i=-9.99>"]
+    for _ in range(2000):
         svg = "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 12)))
         assert shorter_numbers(svg) == shorter_tag_by_tag(svg), svg

@@ -20,7 +20,10 @@ __all__ = ["shorter_numbers"]
 
 _TAG = re.compile(r"<[a-zA-Z][^>]*>")
 _TAGS = re.compile(r"(<[a-zA-Z][^>]*>)")      # the same tags, kept by re.split
-_NUMBER = re.compile(r"(?<![\w.#-])(-?\d+\.\d+)(?![\w.])")
+#: a number not right after a letter, digit, ".", "#" or "-", and not followed by a letter, digit or "."
+#: (``(?<![\w.#-])-?\d+\.\d+(?![\w.])``), written to start with its first character's class so that
+#: the search skips to the candidates: that first character, then the look back past it
+_NUMBER = re.compile(r"[-\d](?<![\w.#-][-\d])(?:(?<=-)\d+|(?<=\d)\d*)\.\d+(?![\w.])")
 _JOIN = "\x00"      # no tag holds it in an SVG (XML forbids it); an SVG that has one is shortened tag by tag
 
 
@@ -35,7 +38,7 @@ def short_number(number: str) -> str:
 
 
 def _short(match: re.Match[str]) -> str:
-    return short_number(match.group(1))
+    return short_number(match.group(0))
 
 
 def shorter_numbers(svg: str) -> str:
