@@ -33,7 +33,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple, cast
 
-from pbem.core.palette import NEUTRAL, fill_of, ink_on
+from pbem.core.palette import NEUTRAL
+from pbem.core.palette import fill_of as _fill_of
+from pbem.core.palette import ink_on as _ink_on
 from pbem.core.picture import BoardPicture, HexCell, Piece
 from pbem.views.render.boardmemo import BoardMemo, piece_key
 from pbem.views.render.shapes import HULLS, OUTLINE, SHAPES, shape_of, symbol_id
@@ -68,6 +70,11 @@ VALUE_DOT = "#ffe14d"
 
 # characters XML 1.0 does not allow at all
 _BAD_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+# the palette's two pure functions of a colour, remembered (a board asks them for every piece)
+fill_of = lru_cache(maxsize=1024)(_fill_of)
+ink_on = lru_cache(maxsize=1024)(_ink_on)
 
 
 def _n(v: float) -> str:
