@@ -5,6 +5,7 @@ of the tag-by-tag shortening."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
 import re
 
@@ -14,11 +15,11 @@ from click_helpers import random_point
 from pbem.core.draws import Draws
 from pbem.core.engine import apply_actions
 from pbem.core.game import pending_players
-from pbem.core.picture import BoardPicture
+from pbem.core.picture import BoardPicture, HexCell, Piece
 from pbem.core.registry import load_game
 from pbem.views.boardmoves import mark_moves
 from pbem.views.outputs import BoardDrawings
-from pbem.views.render.boardmemo import BoardMemo
+from pbem.views.render.boardmemo import BoardMemo, board_key, cell_key, piece_key
 from pbem.views.render.hexmap_svg import render_svg
 from pbem.views.render.hexmap_text import render_text
 from pbem.views.render.svgnumbers import shorter_numbers
@@ -111,3 +112,43 @@ def test_shorter_numbers_of_odd_svgs_is_the_tag_by_tag_shortening() -> None:
     for _ in range(2000):
         svg = "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 12)))
         assert shorter_numbers(svg) == shorter_tag_by_tag(svg), svg
+
+
+def _changed(value: object) -> object:
+    """Another value of the same sort (for a field of a picture's dataclass)."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    if isinstance(value, str):
+        return value + "x"
+    if value is None:
+        return "1"
+    if isinstance(value, dict):
+        return {**value, "x": "y"}
+    if isinstance(value, list) and value and isinstance(value[0], HexCell):
+        return [*value, HexCell(5, 5, "Z5", "sea")]
+    if isinstance(value, list) and value and isinstance(value[0], tuple):
+        return [*value, (Piece("z9"), "z")]
+    if isinstance(value, list):
+        return [*value, Piece("z9")] if not value or isinstance(value[0], Piece) else [*value, "x"]
+    raise AssertionError(f"a field of a sort this test does not know: {value!r}")
+
+
+def test_every_field_of_a_board_a_cell_and_a_piece_is_in_its_key() -> None:
+    """A field added to BoardPicture, HexCell or Piece and left out of the key would let two boards share a part
+    that differs: every field, changed alone, changes the key."""
+    piece = Piece("r7", "explorer", "red", "7", "r7: red", [Piece("b2")], None, False, "")
+    for f in dataclasses.fields(Piece):
+        other = dataclasses.replace(piece, **{f.name: _changed(getattr(piece, f.name))})
+        assert piece_key(other) != piece_key(piece), f.name
+    cell = HexCell(0, 1, "A1", "sea", ["S"], ["#000000"], [piece], False, "")
+    for f in dataclasses.fields(HexCell):
+        other_cell = dataclasses.replace(cell, **{f.name: _changed(getattr(cell, f.name))})
+        assert cell_key(other_cell) != cell_key(cell), f.name
+    board = BoardPicture([cell], {"S": "ship"}, {"sea": "#0000ff"}, {"sea": "~"}, [(piece, "an explorer")],
+                         {"sea": "waves"})
+    for f in dataclasses.fields(BoardPicture):
+        other_board = dataclasses.replace(board, **{f.name: _changed(getattr(board, f.name))})
+        assert (board_key(other_board, [cell_key(c) for c in other_board.cells])
+                != board_key(board, [cell_key(c) for c in board.cells])), f.name
