@@ -135,7 +135,7 @@ class BoardDrawings:
     """The board drawings of one entry's digests.  Every reader's board is drawn from their own
     view, but the readers' boards differ only a little (the moves marked for each, a player's own
     hidden values): a picture equal to one already drawn is not drawn again, and the parts of a
-    board (each cell, the key) are drawn once for the entry and used again wherever another
+    board (its rows, a differing row's cells, the key under it) are drawn once for the entry and used again wherever another
     reader's board has the same part (:class:`pbem.views.render.boardmemo.BoardMemo`: keyed by
     everything the part is drawn from, never by the reader)."""
 
