@@ -68,9 +68,7 @@ def _looks(game: Game[Any], state: Any, player: str, group: PlanGroup, legal: Se
             apply_actions(game, trial, player, [dict(first[piece])], preview_draws())
         except (Rejected, NeedsSecret):
             continue
-        picture = game.board_picture(game.view(trial, player))
-        cells = picture.cells if picture is not None else []          # a game without a board
-        found = next((p for c in cells for p in c.pieces if p.handle == piece), None)
+        found = game.board_piece(game.view(trial, player), piece)    # that piece alone, not the whole board
         if found is not None:
             out.append(found)
     return out

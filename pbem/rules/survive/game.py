@@ -25,6 +25,7 @@ from pbem.game import (
     Game,
     OptionError,
     OrderForm,
+    Piece,
     Position,
     Result,
     Rng,
@@ -195,6 +196,9 @@ class SurviveGame(Game[StateT], Generic[StateT]):
 
     def board_picture(self, view: Mapping[str, Any]) -> BoardPicture:
         return self.view_rules(view).picture(view)
+
+    def board_piece(self, view: Mapping[str, Any], handle: str) -> Piece | None:
+        return self.view_rules(view).picture_piece(view, handle)
 
     def summary(self, view: Mapping[str, Any]) -> list[str]:
         return self.view_rules(view).summary_lines(view)
