@@ -74,6 +74,11 @@ class Geometry:
     isles: frozenset[str]
     equal_values: bool            # every explorer token has the same value: values tell nothing
 
+    @property
+    def spaces(self) -> list[tuple[str, int, int, bool]]:
+        """(label, q, r, a safe isle?) of every space, in the picture's order."""
+        return [(label, q, r, label in self.isles) for label, (q, r) in self.axial.items()]
+
 
 @lru_cache(maxsize=None)
 def geometry(data_game: str) -> Geometry:
@@ -89,6 +94,11 @@ def geometry(data_game: str) -> Geometry:
         axial[label] = (col - (row + (row & 1)) // 2 - 2, row - 6)
     values = game_data(data_game, "components.yaml").get("explorer_values") or [0]
     return Geometry(axial, frozenset(isles), len(set(values)) == 1)
+
+
+@lru_cache(maxsize=None)
+def _spaces(data_game: str) -> tuple[tuple[str, int, int, bool], ...]:
+    return tuple(geometry(data_game).spaces)
 
 
 def _owner_of(view: Mapping[str, Any]) -> dict[str, str]:
@@ -188,9 +198,12 @@ def atlantis_picture(view: Mapping[str, Any], data_game: str = "atlantis") -> Bo
 
     tile_at = {t["at"]: t["terrain"] for t in view["tiles"].values() if t.get("where") == "island"}
     cells = []
-    for label, (q, r) in geo.axial.items():
-        kind = "isle" if label in geo.isles else tile_at.get(label, "sea")
-        here = pieces.get(label, [])
+    for label, q, r, isle in _spaces(data_game):
+        kind = "isle" if isle else tile_at.get(label, "sea")
+        here = pieces.get(label)
+        if here is None:
+            cells.append(HexCell(q, r, label, kind))
+            continue
         marks = [piece_code(x) + (f":{protects[x.handle]}" if x.handle in protects else "") for x in here]
         cells.append(HexCell(q, r, label, kind, marks=marks, pieces=here))
     return BoardPicture(cells, legend=_legend(view, words), colours=dict(CELL_COLOURS), textures=dict(TEXTURES),

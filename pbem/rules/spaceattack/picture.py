@@ -123,6 +123,15 @@ def _place(view: Mapping[str, Any], kind: str, h: str) -> str:
     return str(label)
 
 
+@lru_cache(maxsize=64)
+def _spaces(rules: TurnRules) -> tuple[tuple[int, int, str, str], ...]:
+    """Each space's (q, r, label, kind without a tile): a Jump Point, a stargate or open space."""
+    board = rules.board
+    return tuple((*board.axial[cell], label,
+                  JUMP_POINT if board.is_isle(cell) else STARGATE if board.isles_next_to[cell] else OPEN)
+                 for cell, label in enumerate(board.labels))
+
+
 def picture(rules: TurnRules, view: Mapping[str, Any]) -> BoardPicture:
     """The board of a view (read from the view: the pieces as reading it back would place them)."""
     d = _drawing(rules, view)
@@ -150,19 +159,13 @@ def picture(rules: TurnRules, view: Mapping[str, Any]) -> BoardPicture:
         if tiles[h]["where"] == ISLAND:
             tile_at[tiles[h]["at"]] = tiles[h]["terrain"]
     cells = []
-    board = rules.board
-    for cell, label in enumerate(board.labels):
-        if board.is_isle(cell):
-            kind = JUMP_POINT
-        elif label in tile_at:
-            kind = kind_words(tile_at[label])
-        elif board.isles_next_to[cell]:
-            kind = STARGATE          # "the two Stargate spaces adjacent to each Jump Point"
+    for q, r, label, ground in _spaces(rules):
+        kind = ground if ground == JUMP_POINT or label not in tile_at else kind_words(tile_at[label])
+        here = pieces.get(label)
+        if here is None:
+            cells.append(HexCell(q, r, label, kind))
         else:
-            kind = OPEN
-        q, r = board.axial[cell]
-        here = pieces.get(label, [])
-        cells.append(HexCell(q=q, r=r, label=label, kind=kind, marks=[piece_code(p) for p in here], pieces=here))
+            cells.append(HexCell(q, r, label, kind, marks=[piece_code(p) for p in here], pieces=here))
     return BoardPicture(cells=cells, legend=legend(rules, view), colours=dict(KIND_COLOURS),
                         symbols=dict(KIND_SYMBOLS), textures=dict(TEXTURES), key=key(rules, view, d.owners))
 
