@@ -1,5 +1,6 @@
 """``Game.board_piece``: one piece of the board picture, drawn alone, is the piece the whole
-picture draws; and the set-up plan's template fill reads a template as the page's script does.
+picture draws; ``Game.board_places``, found without drawing, are the places read off the whole
+picture; and the set-up plan's template fill reads a template as the page's script does.
 
 The click-to-move page's set-up plan (pbem/views/setupplan.py) asks how each piece a player may
 place looks once placed: Atlantis, the 1986 edition and Space Attack draw that one piece
@@ -7,7 +8,9 @@ place looks once placed: Atlantis, the 1986 edition and Space Attack draw that o
 points of random games of all four games (set-up and play), for every viewer and every handle
 of the view (people, vessels, creatures, passengers, a handle that is no piece), the piece drawn
 alone equals the one found on the whole picture (a top-level piece of a space; None for a
-passenger or a piece off the board).
+passenger or a piece off the board).  The digests mark what moved since a reader's last turn
+against the places of the earlier board (:class:`pbem.views.boardmoves.BoardHistory`), which the
+same three games find without drawing that board: they equal the places of the whole picture.
 """
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ from typing import Any, Iterator
 import pytest
 
 from pbem.core.game import Game, pending_players
+from pbem.core.picture import places_of
 from pbem.core.registry import load_game
 from pbem.core.rng import Rng
 from pbem.views.clickpage import _fill, _template
@@ -56,7 +60,7 @@ def handles(view: Any, picture: Any) -> list[str]:
 
 
 @pytest.mark.parametrize("name, players, seed, steps", CASES, ids=[f"{c[0]}-{c[2]}" for c in CASES])
-def test_a_piece_drawn_alone_is_the_piece_on_the_whole_picture(name, players, seed, steps):
+def test_a_piece_or_the_places_found_alone_are_those_of_the_whole_picture(name, players, seed, steps):
     looked = passengers = 0
     for game, state in random_points(name, players, seed, steps):
         for viewer in [None, *players]:
@@ -68,6 +72,7 @@ def test_a_piece_drawn_alone_is_the_piece_on_the_whole_picture(name, players, se
                 assert game.board_piece(view, h) == on_top.get(h), (name, viewer, h)
                 looked += h in on_top
                 passengers += h not in on_top and any(h == x.handle for p in on_top.values() for x in p.passengers)
+            assert game.board_places(view) == places_of(picture), (name, viewer)
     assert looked > 100
     if name != "space-swarm":
         assert passengers > 0            # people aboard vessels were met (and are not drawn alone)

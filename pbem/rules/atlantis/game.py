@@ -11,6 +11,7 @@ from typing import Any, Mapping, Sequence
 
 from pbem.game import (
     BoardPicture,
+    BoardPlaces,
     OptionError,
     OptionSpec,
     Piece,
@@ -28,7 +29,7 @@ from pbem.rules.atlantis.challenges import (
     ToTheLast,
 )
 from pbem.rules.atlantis.dive import Dolphins
-from pbem.rules.atlantis.picture import atlantis_picture, atlantis_piece
+from pbem.rules.atlantis.picture import atlantis_picture, atlantis_piece, atlantis_places
 from pbem.rules.atlantis.players56 import Challenge5, Players56
 from pbem.rules.atlantis.position_check import PositionCheck
 from pbem.rules.atlantis.result_page import result_sections as atlantis_result_sections
@@ -158,6 +159,10 @@ class AtlantisGame(SurviveGame[AtlantisState]):
     def board_piece(self, view: Mapping[str, Any], handle: str) -> Piece | None:
         """One piece of :meth:`board_picture`, drawn alone."""
         return atlantis_piece(view, handle, self.data_folder)
+
+    def board_places(self, view: Mapping[str, Any]) -> BoardPlaces:
+        """Where the pieces of :meth:`board_picture` are, found without drawing."""
+        return atlantis_places(view, self.data_folder)
 
     def result_sections(self, view: Mapping[str, Any], result: Result) -> list[Section]:
         """The end-of-game table: every saved explorer's value, the tie-break (result_page.py)."""

@@ -28,9 +28,9 @@ from typing import Any, Mapping
 
 from pbem.base.data import game_data
 from pbem.core.picture import piece_code
-from pbem.game import BoardPicture, HexCell, Piece
+from pbem.game import BoardPicture, BoardPlaces, HexCell, Piece
 
-__all__ = ["atlantis_picture", "atlantis_piece", "Words", "WORDS"]
+__all__ = ["atlantis_picture", "atlantis_piece", "atlantis_places", "Words", "WORDS"]
 
 CELL_COLOURS = {"sea": "#4a90d9", "beach": "#f1e2a0", "forest": "#5b9a47", "mountain": "#8d7d72", "isle": "#e9c46a"}
 TEXTURES = {"beach": "dots", "forest": "trees", "mountain": "peaks", "isle": "stars"}
@@ -224,6 +224,29 @@ def atlantis_piece(view: Mapping[str, Any], handle: str, data_game: str = "atlan
     if handle in view["explorers"]:
         return _standing_piece(d, handle)
     return None
+
+
+def atlantis_places(view: Mapping[str, Any], data_game: str = "atlantis") -> BoardPlaces:
+    """The :class:`BoardPlaces` of :func:`atlantis_picture` (where each piece is drawn, what each
+    space is), without drawing the board."""
+    geo = geometry(data_game)
+    pieces: dict[str, str] = {}
+    for h, c in view["creatures"].items():
+        if c["where"] == "sea" and c.get("at") in geo.axial:
+            pieces[h] = c["at"]
+    for h, b in view["boats"].items():
+        if b["where"] == "sea" and b.get("at") in geo.axial:
+            pieces[h] = b["at"]
+    boats = dict(pieces)
+    for h, e in view["explorers"].items():
+        where = e["where"]
+        if where in ("land", "sea", "isle") and e.get("at") in geo.axial:
+            pieces[h] = e["at"]
+        elif where == "boat" and e["at"] in view["boats"] and e["at"] in boats:
+            pieces[h] = boats[e["at"]]
+    tile_at = {t["at"]: t["terrain"] for t in view["tiles"].values() if t.get("where") == "island"}
+    return BoardPlaces(pieces, {label: "isle" if isle else tile_at.get(label, "sea")
+                                for label, _q, _r, isle in _spaces(data_game)})
 
 
 def _colour_handles(view: Mapping[str, Any]) -> dict[str, list[str]]:

@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from pbem.core.picture import piece_code
-from pbem.game import BoardPicture, HexCell, Piece, Section
+from pbem.game import BoardPicture, BoardPlaces, HexCell, Piece, Section
 from pbem.rules.survive.state import (
     BOAT,
     HAND,
@@ -183,6 +183,31 @@ def piece(rules: TurnRules, view: Mapping[str, Any], handle: str) -> Piece | Non
     if handle in view["explorers"]:
         return _standing_piece(d, handle)
     return None
+
+
+def places(rules: TurnRules, view: Mapping[str, Any]) -> BoardPlaces:
+    """The :class:`BoardPlaces` of :func:`picture` (where each piece is drawn, what each space
+    is), without drawing the board."""
+    spaces = _spaces(rules)
+    labels = {label for _q, _r, label, _g in spaces}
+    pieces: dict[str, str] = {}
+    for h, c in view["creatures"].items():
+        if c["where"] == SEA and c.get("at") in labels:
+            pieces[h] = c["at"]
+    for h, b in view["boats"].items():
+        if b["where"] == SEA and b.get("at") in labels:
+            pieces[h] = b["at"]
+    boats = dict(pieces)
+    for h, e in view["explorers"].items():
+        where = e["where"]
+        if where in (LAND, SEA, ISLE) and e.get("at") in labels:
+            pieces[h] = e["at"]
+        elif where == BOAT and e["at"] in view["boats"] and e["at"] in boats:
+            pieces[h] = boats[e["at"]]
+    tiles = view["tiles"]
+    tile_at = {tiles[h]["at"]: tiles[h]["terrain"] for h in _by_handle(tuple(tiles)) if tiles[h]["where"] == ISLAND}
+    return BoardPlaces(pieces, {label: ground if ground == JUMP_POINT or label not in tile_at
+                                else kind_words(tile_at[label]) for _q, _r, label, ground in spaces})
 
 
 def legend(rules: TurnRules, view: Mapping[str, Any]) -> dict[str, str]:

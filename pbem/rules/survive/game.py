@@ -20,6 +20,7 @@ from pbem.game import (
     Action,
     ActionPlaces,
     BoardPicture,
+    BoardPlaces,
     Decision,
     Event,
     Game,
@@ -199,6 +200,9 @@ class SurviveGame(Game[StateT], Generic[StateT]):
 
     def board_piece(self, view: Mapping[str, Any], handle: str) -> Piece | None:
         return self.view_rules(view).picture_piece(view, handle)
+
+    def board_places(self, view: Mapping[str, Any]) -> BoardPlaces:
+        return self.view_rules(view).picture_places(view)
 
     def summary(self, view: Mapping[str, Any]) -> list[str]:
         return self.view_rules(view).summary_lines(view)
