@@ -240,8 +240,8 @@ def _owners(pieces: list[dict[str, Any]], plan: dict[str, Any] | None) -> set[st
 def _plan_data(table: Table, player: str, view: Mapping[str, Any]) -> dict[str, Any] | None:
     """The player's set-up placements to come, for the page (None outside a placement round)."""
     game = table.game
-    legal = game.legal_actions(game.from_position(view), player)
-    if not legal or not is_placement_round(game.action_places(view, player, legal[:1])):
+    legal = game.legal_choices(game.from_position(view), player)     # (only the first is read)
+    if not legal or not is_placement_round(game.action_places(view, player, [legal[0]])):
         return None
     plan = setup_plan(game, view, player)
     return _encode_plan(plan) if plan is not None else None
