@@ -33,7 +33,7 @@ from typing import Any, Generic, Hashable, Mapping, Sequence, TypeVar
 
 from pbem.base.canonical import canonical
 from pbem.core.actiontext import action_text
-from pbem.core.picture import ActionPlaces, BoardPicture, OrderForm, Section, default_places
+from pbem.core.picture import ActionPlaces, BoardPicture, BoardPlaces, OrderForm, Piece, Section, default_places, places_of
 from pbem.core.records import Action, Decision, Event, OptionError, OptionSpec, Position, Result
 from pbem.core.results import score_table
 from pbem.core.rng import Rng
@@ -209,6 +209,23 @@ class Game(ABC, Generic[S]):
         without a hex board (cards, tracks, tables) shows itself in :meth:`sections` only, and
         the digests and pages draw no board."""
         return None
+
+    def board_piece(self, view: Mapping[str, Any], handle: str) -> Piece | None:
+        """The piece ``handle`` as :meth:`board_picture` draws it on a space of ``view`` (not a
+        vessel's passenger); None when it is on none.  The click-to-move page's set-up plan asks
+        for each piece a player may place.  Default: found on the whole board picture; a game
+        may draw the one piece (the same :class:`Piece`)."""
+        picture = self.board_picture(view)
+        cells = picture.cells if picture is not None else []
+        return next((p for c in cells for p in c.pieces if p.handle == handle), None)
+
+    def board_places(self, view: Mapping[str, Any]) -> BoardPlaces | None:
+        """Where each piece of :meth:`board_picture` is and what each space is (None: no board):
+        what a later board is compared with, to mark what moved since a reader's last turn.
+        Default: read off the whole picture; a game may find them without drawing (the same
+        :class:`BoardPlaces`)."""
+        picture = self.board_picture(view)
+        return None if picture is None else places_of(picture)
 
     def sections(self, view: Mapping[str, Any]) -> list[Section]:
         """Other parts of a view for the digests (tables, card rows, tracks), from a view only.  Default: none."""

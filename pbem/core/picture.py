@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Container, Mapping
 
-__all__ = ["Piece", "HexCell", "BoardPicture", "Section", "ActionPlaces", "OrderField", "OrderForm",
+__all__ = ["Piece", "HexCell", "BoardPicture", "BoardPlaces", "places_of", "Section", "ActionPlaces", "OrderField", "OrderForm",
            "default_places", "piece_code"]
 
 
@@ -78,6 +78,30 @@ class BoardPicture:
     #: kind -> a texture drawn over its fill (``pbem.views.render.textures.TEXTURES``: "dots", "trees",
     #: "peaks", "stars", "grid"...), so that kinds differ by more than their colour
     textures: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class BoardPlaces:
+    """Where the pieces of a board picture are and what each space is: what a later picture of
+    the game is compared with to mark what moved (:func:`pbem.views.boardmoves.mark_moves`)."""
+
+    pieces: dict[str, str]       # handle -> the label of its space (a passenger: its vessel's)
+    kinds: dict[str, str]        # label -> the space's kind
+
+
+def places_of(board: BoardPicture) -> BoardPlaces:
+    """The :class:`BoardPlaces` of a board picture."""
+    pieces: dict[str, str] = {}
+
+    def visit(p: Piece, label: str) -> None:
+        pieces.setdefault(p.handle, label)
+        for x in p.passengers:
+            visit(x, label)
+
+    for c in board.cells:
+        for p in c.pieces:
+            visit(p, c.label)
+    return BoardPlaces(pieces, {c.label: c.kind for c in board.cells})
 
 
 @dataclass

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from pbem.core.picture import BoardPicture, Piece
+from pbem.core.picture import BoardPicture, BoardPlaces, Piece, places_of
 from pbem.store.table import replay
 
 __all__ = ["piece_places", "mark_moves", "BoardHistory"]
@@ -22,26 +22,16 @@ __all__ = ["piece_places", "mark_moves", "BoardHistory"]
 
 def piece_places(board: BoardPicture) -> dict[str, str]:
     """handle -> the label of the cell it is in (passengers: their vessel's cell)."""
-    places: dict[str, str] = {}
-
-    def visit(p: Piece, label: str) -> None:
-        places.setdefault(p.handle, label)
-        for x in p.passengers:
-            visit(x, label)
-
-    for c in board.cells:
-        for p in c.pieces:
-            visit(p, c.label)
-    return places
+    return places_of(board).pieces
 
 
-def mark_moves(now: BoardPicture | None, before: BoardPicture | None) -> BoardPicture | None:
-    """``now`` with what changed since ``before`` marked (in place; returned for convenience;
-    None: the game draws no board)."""
+def mark_moves(now: BoardPicture | None, before: BoardPicture | BoardPlaces | None) -> BoardPicture | None:
+    """``now`` with what changed since ``before`` (a picture, or its :class:`BoardPlaces`) marked
+    (in place; returned for convenience; None: the game draws no board)."""
     if now is None or before is None:
         return now
-    was = piece_places(before)
-    kinds = {c.label: c.kind for c in before.cells}
+    earlier = before if isinstance(before, BoardPlaces) else places_of(before)
+    was, kinds = earlier.pieces, earlier.kinds
 
     def visit(p: Piece, label: str) -> None:
         if was.get(p.handle) != label:
@@ -58,11 +48,12 @@ def mark_moves(now: BoardPicture | None, before: BoardPicture | None) -> BoardPi
 
 
 class BoardHistory:
-    """The public board picture after given log entries: from the public views the table keeps
-    (:attr:`pbem.store.table.Table.board_views`), else made by one replay of the log."""
+    """Where the pieces were on the public board after given log entries (:class:`BoardPlaces`):
+    from the public views the table keeps (:attr:`pbem.store.table.Table.board_views`), else made
+    by one replay of the log."""
 
     def __init__(self, table: Any, indices: Iterable[int]) -> None:
-        self._pictures: dict[int, BoardPicture] = {}
+        self._places: dict[int, BoardPlaces] = {}
         wanted = set(indices)
         if table.seed is None or not wanted:
             return
@@ -74,15 +65,16 @@ class BoardHistory:
                 if entry["index"] >= max(wanted):
                     views = replayed.board_views
                     break
-        for index in wanted:
-            picture = game.board_picture(views[index]) if index in views else None
-            if picture is not None:
-                self._pictures[index] = picture
+        for index in sorted(wanted):
+            places = game.board_places(views[index]) if index in views else None
+            if places is not None:
+                self._places[index] = places
 
     @classmethod
     def for_viewers(cls, table: Any, viewers: Iterable[str | None]) -> "BoardHistory":
         return cls(table, {table.since(v) - 1 for v in viewers})
 
-    def after(self, index: int) -> BoardPicture | None:
-        """The public picture after entry ``index``, or None when it was not made (no seed)."""
-        return self._pictures.get(index)
+    def after(self, index: int) -> BoardPlaces | None:
+        """Where the pieces were on the public board after entry ``index``, or None when that
+        is not known (no seed)."""
+        return self._places.get(index)

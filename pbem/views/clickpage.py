@@ -240,8 +240,8 @@ def _owners(pieces: list[dict[str, Any]], plan: dict[str, Any] | None) -> set[st
 def _plan_data(table: Table, player: str, view: Mapping[str, Any]) -> dict[str, Any] | None:
     """The player's set-up placements to come, for the page (None outside a placement round)."""
     game = table.game
-    legal = game.legal_actions(game.from_position(view), player)
-    if not legal or not is_placement_round(game.action_places(view, player, legal[:1])):
+    legal = game.legal_choices(game.from_position(view), player)     # (only the first is read)
+    if not legal or not is_placement_round(game.action_places(view, player, [legal[0]])):
         return None
     plan = setup_plan(game, view, player)
     return _encode_plan(plan) if plan is not None else None
@@ -254,7 +254,8 @@ def _encode_plan(plan: SetupPlan) -> dict[str, Any]:
     groups = []
     for g in plan.groups:
         pieces, spots = g.pieces, g.spots
-        pairs: list[list[int]] | None = [[pieces.index(p), spots.index(s)] for p, s, _t, _w in g.actions]
+        piece_no, spot_no = _positions(pieces), _positions(spots)
+        pairs: list[list[int]] | None = [[piece_no[p], spot_no[s]] for p, s, _t, _w in g.actions]
         if pairs == [[p, s] for p in range(len(pieces)) for s in range(len(spots))]:
             pairs = None          # every piece on every space, in that order
         text, words = _template(g.actions, 2), _template(g.actions, 3)
@@ -266,6 +267,14 @@ def _encode_plan(plan: SetupPlan) -> dict[str, Any]:
     return {"groups": groups}
 
 
+def _positions(items: Sequence[str]) -> dict[str, int]:
+    """Each item's first place in ``items`` (``items.index``, for every item at once)."""
+    out: dict[str, int] = {}
+    for n, x in enumerate(items):
+        out.setdefault(x, n)
+    return out
+
+
 def _template(actions: list[tuple[str, str, str, str]], k: int) -> str | None:
     """The one template every action's text (k=2) or words (k=3) fits, or None."""
     if not actions:
@@ -275,19 +284,32 @@ def _template(actions: list[tuple[str, str, str, str]], k: int) -> str | None:
     if sample.count(piece) != 1 or sample.count(spot) != 1:
         return None
     template = sample.replace(piece, "\0p").replace(spot, "\0s").replace("#", "##").replace("\0p", "#p").replace("\0s", "#s")
+    fill = _template_format(template).format
     for a in actions:
-        if _fill(template, a[0], a[1]) != a[k]:
+        if fill(a[0], a[1]) != a[k]:
             return None
     return template
 
 
-def _fill(template: str, piece: str, spot: str) -> str:
-    out, k = [], 0
+def _template_format(template: str) -> str:
+    """A template (as the page's script reads it, templates/click.js: ``#p`` the piece, ``#s``
+    the space, ``##`` one ``#``) as a :meth:`str.format` string of the piece ({0}) and space ({1})."""
+    out: list[str] = []
+    k = 0
     while k < len(template):
         two = template[k:k + 2]
-        out.append(piece if two == "#p" else spot if two == "#s" else "#" if two == "##" else template[k])
-        k += 2 if two in ("#p", "#s", "##") else 1
+        if two in ("#p", "#s", "##"):
+            out.append("{0}" if two == "#p" else "{1}" if two == "#s" else "#")
+            k += 2
+        else:
+            out.append(template[k].replace("{", "{{").replace("}", "}}"))
+            k += 1
     return "".join(out)
+
+
+def _fill(template: str, piece: str, spot: str) -> str:
+    """``template`` with ``piece`` and ``spot`` in its holes (:func:`_template_format`)."""
+    return _template_format(template).format(piece, spot)
 
 
 # --- a smaller page for the mail ----------------------------------------------------------------

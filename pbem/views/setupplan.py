@@ -68,12 +68,26 @@ def _looks(game: Game[Any], state: Any, player: str, group: PlanGroup, legal: Se
             apply_actions(game, trial, player, [dict(first[piece])], preview_draws())
         except (Rejected, NeedsSecret):
             continue
-        picture = game.board_picture(game.view(trial, player))
-        cells = picture.cells if picture is not None else []          # a game without a board
-        found = next((p for c in cells for p in c.pieces if p.handle == piece), None)
+        found = game.board_piece(game.view(trial, player), piece)    # that piece alone, not the whole board
         if found is not None:
             out.append(found)
     return out
+
+
+def _group(game: Game[Any], kind: str, prompt: str, legal: Sequence[Mapping[str, Any]],
+           places: Sequence[ActionPlaces]) -> PlanGroup:
+    """The placement decision's group: its pieces and spaces in the game's order, each action's text and words."""
+    group = PlanGroup(kind, prompt, [], [], [])
+    pieces, spots = set(), set()
+    for action, place in zip(legal, places):
+        if place.piece not in pieces:
+            pieces.add(place.piece)
+            group.pieces.append(place.piece)
+        if place.to_cell not in spots:
+            spots.add(place.to_cell)
+            group.spots.append(place.to_cell)
+        group.actions.append((place.piece, place.to_cell, action_text(action), game.describe_action(action)))
+    return group
 
 
 def setup_plan(game: Game[Any], view: Mapping[str, Any], player: str) -> SetupPlan | None:
@@ -86,32 +100,24 @@ def setup_plan(game: Game[Any], view: Mapping[str, Any], player: str) -> SetupPl
         if not pending:
             break
         who = pending_players(game, state)[0]
+        mine = who == player
+        decision = next(d for d in pending if d.player == player) if mine else None
+        new_group = decision is not None and decision.kind not in groups
         try:
-            legal = game.legal_actions(state, who)
+            choices = game.legal_choices(state, who)      # the legal actions, each made when read
+            legal = list(choices) if new_group and choices else []
+            choice = (choices[0] if mine else choices[-1]) if choices else None
         except NeedsSecret:
             break
-        if not legal:
+        if choice is None:
             break
-        if who == player:
-            decision = next(d for d in pending if d.player == player)
-            if decision.kind not in groups:
-                places = game.action_places(game.view(state, player), player, legal)
-                if not is_placement_round(places):
-                    break
-                group = PlanGroup(decision.kind, decision.prompt, [], [], [])
-                for action, place in zip(legal, places):
-                    if place.piece not in group.pieces:
-                        group.pieces.append(place.piece)
-                    if place.to_cell not in group.spots:
-                        group.spots.append(place.to_cell)
-                    text = action_text(action)
-                    words = game.describe_action(action)
-                    group.actions.append((place.piece, place.to_cell, text, words))
-                group.looks = _looks(game, state, player, group, legal, places)
-                groups[decision.kind] = group
-            choice = legal[0]
-        else:
-            choice = legal[-1]
+        if decision is not None and new_group:
+            places = game.action_places(game.view(state, player), player, legal)
+            if not is_placement_round(places):
+                break
+            group = _group(game, decision.kind, decision.prompt, legal, places)
+            group.looks = _looks(game, state, player, group, legal, places)
+            groups[decision.kind] = group
         try:
             applied = apply_actions(game, state, who, [dict(choice)], preview_draws())
         except (Rejected, NeedsSecret):

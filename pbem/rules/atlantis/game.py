@@ -11,8 +11,10 @@ from typing import Any, Mapping, Sequence
 
 from pbem.game import (
     BoardPicture,
+    BoardPlaces,
     OptionError,
     OptionSpec,
+    Piece,
     Result,
     Section,
 )
@@ -27,7 +29,7 @@ from pbem.rules.atlantis.challenges import (
     ToTheLast,
 )
 from pbem.rules.atlantis.dive import Dolphins
-from pbem.rules.atlantis.picture import atlantis_picture
+from pbem.rules.atlantis.picture import atlantis_picture, atlantis_piece, atlantis_places
 from pbem.rules.atlantis.players56 import Challenge5, Players56
 from pbem.rules.atlantis.position_check import PositionCheck
 from pbem.rules.atlantis.result_page import result_sections as atlantis_result_sections
@@ -153,6 +155,14 @@ class AtlantisGame(SurviveGame[AtlantisState]):
     def board_picture(self, view: Mapping[str, Any]) -> BoardPicture:
         """Pieces in player colours, drawn from the view only (pbem/rules/atlantis/picture.py)."""
         return atlantis_picture(view, self.data_folder)
+
+    def board_piece(self, view: Mapping[str, Any], handle: str) -> Piece | None:
+        """One piece of :meth:`board_picture`, drawn alone."""
+        return atlantis_piece(view, handle, self.data_folder)
+
+    def board_places(self, view: Mapping[str, Any]) -> BoardPlaces:
+        """Where the pieces of :meth:`board_picture` are, found without drawing."""
+        return atlantis_places(view, self.data_folder)
 
     def result_sections(self, view: Mapping[str, Any], result: Result) -> list[Section]:
         """The end-of-game table: every saved explorer's value, the tie-break (result_page.py)."""

@@ -15,12 +15,14 @@ from typing import Any, Mapping, Sequence
 from pbem.base.data import game_data
 from pbem.game import (
     BoardPicture,
+    BoardPlaces,
     OptionSpec,
+    Piece,
     Result,
     Rng,
     Section,
 )
-from pbem.rules.atlantis.picture import atlantis_picture
+from pbem.rules.atlantis.picture import atlantis_picture, atlantis_piece, atlantis_places
 from pbem.rules.atlantis.result_page import result_sections as atlantis_result_sections
 from pbem.rules.atlantis1986.island import IslandRules1986
 from pbem.rules.atlantis1986.position_check import PositionCheck1986
@@ -139,6 +141,14 @@ class Atlantis1986Game(SurviveGame[State]):
     def board_picture(self, view: Mapping[str, Any]) -> BoardPicture:
         """Pieces in player colours, drawn from the view only (pbem/rules/atlantis/picture.py)."""
         return atlantis_picture(view, self.data_folder)
+
+    def board_piece(self, view: Mapping[str, Any], handle: str) -> Piece | None:
+        """One piece of :meth:`board_picture`, drawn alone."""
+        return atlantis_piece(view, handle, self.data_folder)
+
+    def board_places(self, view: Mapping[str, Any]) -> BoardPlaces:
+        """Where the pieces of :meth:`board_picture` are, found without drawing."""
+        return atlantis_places(view, self.data_folder)
 
     def result_sections(self, view: Mapping[str, Any], result: Result) -> list[Section]:
         """The end-of-game table: every saved explorer's value, the tie-break (result_page.py)."""

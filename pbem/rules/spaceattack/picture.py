@@ -16,18 +16,20 @@ Kept apart from the rules.  What the picture shows (:class:`pbem.game.BoardPictu
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Mapping, Sequence
 
 from pbem.core.picture import piece_code
-from pbem.game import BoardPicture, HexCell, Piece, Section
+from pbem.game import BoardPicture, BoardPlaces, HexCell, Piece, Section
 from pbem.rules.survive.state import (
+    BOAT,
     HAND,
+    ISLAND,
     ISLE,
     LAND,
     LOST,
     SEA,
-    Explorer,
-    at,
     sort_handles,
 )
 from pbem.rules.spaceattack.turn import TurnRules   # the chain the picture reads (words.py adds the text)
@@ -50,55 +52,162 @@ def kind_words(kind: str) -> str:
     return kind.replace("_", " ")
 
 
-def crew_piece(e: Explorer, owners: Mapping[str, str]) -> Piece:
-    place = WHERE.get(e.where, e.where) + (f" {e.boat}" if e.where == "boat" and e.boat else "")
-    title = f"{e.handle}: {e.colour} crew ({owners.get(e.colour, '?')}), {place}"
-    value = None if e.value is None else str(e.value)
-    return Piece(e.handle, "drifter" if e.where == SEA else "explorer", e.colour, e.handle, title, value=value)
+@lru_cache(maxsize=256)
+def _by_handle(handles: tuple[str, ...]) -> tuple[str, ...]:
+    """``handles`` in handle order (``r2`` before ``r10``; a view's handles are the same from entry to entry)."""
+    return tuple(sort_handles(handles))
+
+
+def _crew_piece(handle: str, colour: str, where: str, boat: str | None, value: int | None,
+                owners: Mapping[str, str]) -> Piece:
+    place = WHERE.get(where, where) + (f" {boat}" if where == BOAT and boat else "")
+    title = f"{handle}: {colour} crew ({owners.get(colour, '?')}), {place}"
+    shown = None if value is None else str(value)
+    return Piece(handle, "drifter" if where == SEA else "explorer", colour, handle, title, value=shown)
+
+
+def _view_crew(view: Mapping[str, Any], h: str, owners: Mapping[str, str]) -> Piece:
+    """Crew ``h`` of the view (as :func:`crew_piece` draws it once the view is read back)."""
+    e = view["explorers"][h]
+    where = e["where"]
+    return _crew_piece(h, e["colour"], where, e.get("at") if where == BOAT else None, e.get("value"), owners)
+
+
+@dataclass(frozen=True)
+class _Drawing:
+    """What every piece of one view is drawn with."""
+
+    view: Mapping[str, Any]
+    owners: dict[str, str]
+    first_colour: dict[str, str]
+    fighter_prefix: str
+
+
+def _drawing(rules: TurnRules, view: Mapping[str, Any]) -> _Drawing:
+    return _Drawing(view, {c: p["name"] for p in view["players"] for c in p["colours"]},
+                    {p["name"]: p["colours"][0] for p in view["players"] if p["colours"]},
+                    rules.comp["fighters"]["prefix"])
+
+
+def _creature_piece(d: _Drawing, h: str) -> Piece | None:
+    c = d.view["creatures"][h]
+    if c["where"] != SEA:
+        return None
+    return Piece(h, CREATURE_SHAPES.get(c["kind"], "disc"), "", h, f"{h}: {c['kind'].capitalize()}")
+
+
+def _ship_piece(d: _Drawing, h: str, crew_handles: Sequence[str]) -> Piece | None:
+    b = d.view["boats"][h]
+    if b["where"] != SEA:
+        return None
+    crew = [_view_crew(d.view, x, d.owners) for x in crew_handles]
+    fighter = h.startswith(d.fighter_prefix)
+    what = "fighter" if fighter else "escape pod"
+    owner = b.get("owner")
+    title = f"{h}: {what}" + (f" ({owner}'s)" if owner else "") + (f", {len(crew)} aboard" if crew else ", empty")
+    colour = d.first_colour.get(owner, "") if owner else ""
+    return Piece(h, "fighter" if fighter else "pod", colour, h, title, passengers=crew)
+
+
+def _standing_piece(d: _Drawing, h: str) -> Piece | None:
+    if d.view["explorers"][h]["where"] in (LAND, SEA, ISLE):
+        return _view_crew(d.view, h, d.owners)
+    return None
+
+
+def _place(view: Mapping[str, Any], kind: str, h: str) -> str:
+    """The space a piece on the board is on (as reading the view back would find it)."""
+    label = view[kind][h].get("at")
+    if label is None:
+        raise RuntimeError("the piece is not on the board")
+    return str(label)
+
+
+@lru_cache(maxsize=64)
+def _spaces(rules: TurnRules) -> tuple[tuple[int, int, str, str], ...]:
+    """Each space's (q, r, label, kind without a tile): a Jump Point, a stargate or open space."""
+    board = rules.board
+    return tuple((*board.axial[cell], label,
+                  JUMP_POINT if board.is_isle(cell) else STARGATE if board.isles_next_to[cell] else OPEN)
+                 for cell, label in enumerate(board.labels))
 
 
 def picture(rules: TurnRules, view: Mapping[str, Any]) -> BoardPicture:
-    state = rules.read_position(view)
-    owners = {c: p["name"] for p in view["players"] for c in p["colours"]}
-    first_colour = {p["name"]: p["colours"][0] for p in view["players"] if p["colours"]}
-    fighter_prefix = rules.comp["fighters"]["prefix"]
-    pieces: dict[int, list[Piece]] = {}
-    for h in sort_handles(state.creatures):
-        c = state.creatures[h]
-        if c.where == SEA:
-            pieces.setdefault(at(c.cell), []).append(
-                Piece(h, CREATURE_SHAPES.get(c.kind, "disc"), "", h, f"{h}: {c.kind.capitalize()}"))
-    for h in sort_handles(state.boats):
-        b = state.boats[h]
-        if b.where != SEA:
-            continue
-        crew = [crew_piece(state.explorers[x], owners) for x in sort_handles(b.passengers)]
-        fighter = h.startswith(fighter_prefix)
-        what = "fighter" if fighter else "escape pod"
-        title = f"{h}: {what}" + (f" ({b.owner}'s)" if b.owner else "") + (
-            f", {len(crew)} aboard" if crew else ", empty")
-        colour = first_colour.get(b.owner, "") if b.owner else ""
-        pieces.setdefault(at(b.cell), []).append(
-            Piece(h, "fighter" if fighter else "pod", colour, h, title, passengers=crew))
-    for h in sort_handles(state.explorers):
-        e = state.explorers[h]
-        if e.where in (LAND, SEA, ISLE):
-            pieces.setdefault(at(e.cell), []).append(crew_piece(e, owners))
+    """The board of a view (read from the view: the pieces as reading it back would place them)."""
+    d = _drawing(rules, view)
+    creatures, boats, explorers, tiles = view["creatures"], view["boats"], view["explorers"], view["tiles"]
+    pieces: dict[str, list[Piece]] = {}
+    for h in _by_handle(tuple(creatures)):
+        piece = _creature_piece(d, h)
+        if piece is not None:
+            pieces.setdefault(_place(view, "creatures", h), []).append(piece)
+    explorer_order = _by_handle(tuple(explorers))
+    aboard: dict[str, list[str]] = {}
+    for h in explorer_order:
+        if explorers[h]["where"] == BOAT:
+            aboard.setdefault(explorers[h]["at"], []).append(h)
+    for h in _by_handle(tuple(boats)):
+        piece = _ship_piece(d, h, aboard.get(h, ()))
+        if piece is not None:
+            pieces.setdefault(_place(view, "boats", h), []).append(piece)
+    for h in explorer_order:
+        piece = _standing_piece(d, h)
+        if piece is not None:
+            pieces.setdefault(_place(view, "explorers", h), []).append(piece)
+    tile_at: dict[str, str] = {}
+    for h in _by_handle(tuple(tiles)):
+        if tiles[h]["where"] == ISLAND:
+            tile_at[tiles[h]["at"]] = tiles[h]["terrain"]
     cells = []
-    for cell, label in enumerate(rules.board.labels):
-        if rules.board.is_isle(cell):
-            kind = JUMP_POINT
-        elif cell in state.tile_at:
-            kind = kind_words(state.tiles[state.tile_at[cell]].terrain)
-        elif rules.board.isles_next_to[cell]:
-            kind = STARGATE          # "the two Stargate spaces adjacent to each Jump Point"
+    for q, r, label, ground in _spaces(rules):
+        kind = ground if ground == JUMP_POINT or label not in tile_at else kind_words(tile_at[label])
+        here = pieces.get(label)
+        if here is None:
+            cells.append(HexCell(q, r, label, kind))
         else:
-            kind = OPEN
-        q, r = rules.board.axial[cell]
-        here = pieces.get(cell, [])
-        cells.append(HexCell(q=q, r=r, label=label, kind=kind, marks=[piece_code(p) for p in here], pieces=here))
+            cells.append(HexCell(q, r, label, kind, marks=[piece_code(p) for p in here], pieces=here))
     return BoardPicture(cells=cells, legend=legend(rules, view), colours=dict(KIND_COLOURS),
-                        symbols=dict(KIND_SYMBOLS), textures=dict(TEXTURES), key=key(rules, view, owners))
+                        symbols=dict(KIND_SYMBOLS), textures=dict(TEXTURES), key=key(rules, view, d.owners))
+
+
+def piece(rules: TurnRules, view: Mapping[str, Any], handle: str) -> Piece | None:
+    """The piece ``handle`` as :func:`picture` draws it on a space (not a passenger; None when
+    it is not on the board), without drawing the rest of the board."""
+    d = _drawing(rules, view)
+    if handle in view["creatures"]:
+        return _creature_piece(d, handle)
+    if handle in view["boats"]:
+        explorers = view["explorers"]
+        return _ship_piece(d, handle, [h for h in _by_handle(tuple(explorers))
+                                       if explorers[h]["where"] == BOAT and explorers[h]["at"] == handle])
+    if handle in view["explorers"]:
+        return _standing_piece(d, handle)
+    return None
+
+
+def places(rules: TurnRules, view: Mapping[str, Any]) -> BoardPlaces:
+    """The :class:`BoardPlaces` of :func:`picture` (where each piece is drawn, what each space
+    is), without drawing the board."""
+    spaces = _spaces(rules)
+    labels = {label for _q, _r, label, _g in spaces}
+    pieces: dict[str, str] = {}
+    for h, c in view["creatures"].items():
+        if c["where"] == SEA and c.get("at") in labels:
+            pieces[h] = c["at"]
+    for h, b in view["boats"].items():
+        if b["where"] == SEA and b.get("at") in labels:
+            pieces[h] = b["at"]
+    boats = dict(pieces)
+    for h, e in view["explorers"].items():
+        where = e["where"]
+        if where in (LAND, SEA, ISLE) and e.get("at") in labels:
+            pieces[h] = e["at"]
+        elif where == BOAT and e["at"] in view["boats"] and e["at"] in boats:
+            pieces[h] = boats[e["at"]]
+    tiles = view["tiles"]
+    tile_at = {tiles[h]["at"]: tiles[h]["terrain"] for h in _by_handle(tuple(tiles)) if tiles[h]["where"] == ISLAND}
+    return BoardPlaces(pieces, {label: ground if ground == JUMP_POINT or label not in tile_at
+                                else kind_words(tile_at[label]) for _q, _r, label, ground in spaces})
 
 
 def legend(rules: TurnRules, view: Mapping[str, Any]) -> dict[str, str]:

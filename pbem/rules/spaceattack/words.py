@@ -11,7 +11,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from pbem.core.choices import Chain, Pairs
 
-from pbem.game import BoardPicture, NeedsSecret, Section, best_scored
+from pbem.game import BoardPicture, BoardPlaces, NeedsSecret, Piece, Section, best_scored
 from pbem.rules.survive.state import ISLAND, ISLE, LOST, OVER, SETUP_PLACE, STEP_BOARDERS, STEP_CREATURE, STEP_DEFENSE
 from pbem.rules.survive.state import STEP_MOVE, STEP_REMOVE, Tile, sort_handles
 from pbem.rules.survive.movement import MoveChoices
@@ -60,6 +60,12 @@ class Words(TurnRules):
 
     def picture(self, view: Mapping[str, Any]) -> BoardPicture:
         return drawing.picture(self, view)
+
+    def picture_piece(self, view: Mapping[str, Any], handle: str) -> Piece | None:
+        return drawing.piece(self, view, handle)
+
+    def picture_places(self, view: Mapping[str, Any]) -> BoardPlaces:
+        return drawing.places(self, view)
 
     def sections(self, view: Mapping[str, Any]) -> list[Section]:
         return drawing.sections(self, view)

@@ -10,6 +10,7 @@ the deck and the discard pile, and in a player's own digest their hand.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Mapping
 
 from pbem.core.palette import fill_of, seat_colours
@@ -62,35 +63,50 @@ def stack_piece(player: str, code: str, colour: str, fleets: int, label: str) ->
     return Piece(f"{code}@{label}", "fleet", colour, str(fleets), f"{player}: {fleets} fleet(s) at {label}")
 
 
+@lru_cache(maxsize=1)
+def _kinds() -> tuple[dict[str, str], dict[str, str], dict[str, str], dict[str, str]]:
+    """Each terrain key's kind name; each kind's colour, symbol and texture (the picture's tables)."""
+    data = swarm_data()
+    names = {k: kind_name(k) for k in data.terrains}
+    kind_colours = {names[k]: t.colour for k, t in data.terrains.items()}
+    kind_colours[VISITED_RUINS] = VISITED_COLOUR
+    symbols = {names[k]: t.code for k, t in data.terrains.items()}
+    symbols[VISITED_RUINS] = VISITED_CODE
+    textures = {names[k]: TEXTURES[k] for k in data.terrains if k != PLAIN}
+    textures[VISITED_RUINS] = VISITED_TEXTURE
+    return names, kind_colours, symbols, textures
+
+
 def picture(view: Mapping[str, Any]) -> BoardPicture:
     state = read_position(view)
-    data = swarm_data()
+    names, kind_colours, symbols, textures = _kinds()
     codes = race_codes(state.players)
     colours = race_colours(state.players)
     hexmap = state.hexmap
+    labels = hexmap.labels
+    races: dict[int, list[tuple[str, int]]] = {}       # cell -> (race, fleets), in seat order
+    for p in state.players:
+        for cell, n in state.fleets[p].items():
+            if n > 0:
+                races.setdefault(cell, []).append((p, n))
+    visited = set(state.visited)
     cells = []
     for cell in hexmap.cells:
         key = hexmap.terrain[cell]
-        kind = VISITED_RUINS if key == ALIEN_RUINS and cell in state.visited else kind_name(key)
-        races = state.races_at(cell)
+        kind = VISITED_RUINS if key == ALIEN_RUINS and cell in visited else names[key]
         q, r = hexmap.axial(cell)
-        label = hexmap.label(cell)
-        cells.append(HexCell(q, r, label, kind,
-                             [stack_mark(codes[p], state.fleets_at(p, cell)) for p in races],
-                             [colours[p] for p in races],
-                             pieces=[stack_piece(p, codes[p], colours[p], state.fleets_at(p, cell), label)
-                                     for p in races]))
-    kind_colours = {kind_name(k): t.colour for k, t in data.terrains.items()}
-    kind_colours[VISITED_RUINS] = VISITED_COLOUR
-    symbols = {kind_name(k): t.code for k, t in data.terrains.items()}
-    symbols[VISITED_RUINS] = VISITED_CODE
-    textures = {kind_name(k): TEXTURES[k] for k in data.terrains if k != PLAIN}
-    textures[VISITED_RUINS] = VISITED_TEXTURE
+        label = labels[cell]
+        here = races.get(cell)
+        if here is None:
+            cells.append(HexCell(q, r, label, kind, [], []))
+            continue
+        cells.append(HexCell(q, r, label, kind, [stack_mark(codes[p], n) for p, n in here], [colours[p] for p, _n in here],
+                             pieces=[stack_piece(p, codes[p], colours[p], n, label) for p, n in here]))
     legend = {codes[p]: f"{p}'s fleets ({stack_mark(codes[p], 3)} = a stack of 3), home {hexmap.label(state.homes[p])}"
               for p in state.players}
     fleets_key = [(Piece(codes[p], "fleet", colours[p], "3"),
                    f"{p}'s fleets (3 = a stack of 3), home {hexmap.label(state.homes[p])}") for p in state.players]
-    return BoardPicture(cells, legend, kind_colours, symbols, textures=textures, key=fleets_key)
+    return BoardPicture(cells, legend, dict(kind_colours), dict(symbols), textures=dict(textures), key=fleets_key)
 
 
 # --- sections -------------------------------------------------------------------------------

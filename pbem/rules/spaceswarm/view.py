@@ -145,14 +145,20 @@ def read_position(pos: Mapping[str, Any]) -> SwarmState:
         raise ValueError(f"not a valid space-swarm position: {type(exc).__name__} {exc}") from None
 
 
+@lru_cache(maxsize=32)
+def _hexmap(width: int, height: int, rows: tuple[str, ...]) -> HexMap:
+    """The map of a position's rows of terrain codes (a frozen record: read once, its labels
+    and their index made once, for every position of the game)."""
+    by_code = swarm_data().terrain_by_code()
+    return HexMap(width, height, tuple(by_code[code] for row in rows for code in row.split()))
+
+
 def _read(pos: Mapping[str, Any]) -> SwarmState:
     if pos.get("format") != FORMAT:
         raise ValueError(f"format {pos.get('format')!r}, expected {FORMAT}")
     data = swarm_data()
-    by_code = data.terrain_by_code()
     m = pos["map"]
-    terrain = [by_code[code] for row in m["rows"] for code in str(row).split()]
-    hexmap = HexMap(int(m["width"]), int(m["height"]), tuple(terrain))
+    hexmap = _hexmap(int(m["width"]), int(m["height"]), tuple(str(row) for row in m["rows"]))
     idx = hexmap.index
     players = [str(p["name"]) for p in pos["players"]]
 

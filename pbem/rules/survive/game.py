@@ -20,11 +20,13 @@ from pbem.game import (
     Action,
     ActionPlaces,
     BoardPicture,
+    BoardPlaces,
     Decision,
     Event,
     Game,
     OptionError,
     OrderForm,
+    Piece,
     Position,
     Result,
     Rng,
@@ -195,6 +197,12 @@ class SurviveGame(Game[StateT], Generic[StateT]):
 
     def board_picture(self, view: Mapping[str, Any]) -> BoardPicture:
         return self.view_rules(view).picture(view)
+
+    def board_piece(self, view: Mapping[str, Any], handle: str) -> Piece | None:
+        return self.view_rules(view).picture_piece(view, handle)
+
+    def board_places(self, view: Mapping[str, Any]) -> BoardPlaces:
+        return self.view_rules(view).picture_places(view)
 
     def summary(self, view: Mapping[str, Any]) -> list[str]:
         return self.view_rules(view).summary_lines(view)

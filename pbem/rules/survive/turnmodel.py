@@ -17,6 +17,7 @@ the model's ``legal`` then returns null there (the page stops: "cut"), never a g
 from __future__ import annotations
 
 from dataclasses import asdict
+from functools import lru_cache
 from typing import Any, Mapping
 
 from pbem.core.turnmodel import TurnModel
@@ -164,14 +165,20 @@ PARTS: dict[str, tuple[str, ...]] = {
 def uncovered(rules: SurviveRules[Any], hooks: tuple[str, ...]) -> list[str]:
     """The hooks of ``hooks`` this ruleset plays otherwise than the model: overridden outside the
     core by a class that does not name them in its ``turn_model_covers``."""
+    return list(_uncovered(type(rules), hooks))
+
+
+@lru_cache(maxsize=256)
+def _uncovered(cls: type, hooks: tuple[str, ...]) -> tuple[str, ...]:
+    """:func:`uncovered` of a ruleset class (its classes are made once: a page asks it again and again)."""
     out = []
     for name in hooks:
-        owner = next((c for c in type(rules).__mro__ if name in c.__dict__), None)
+        owner = next((c for c in cls.__mro__ if name in c.__dict__), None)
         if owner is None or owner in _CORE_CLASSES:
             continue
         if name not in owner.__dict__.get("turn_model_covers", ()):
             out.append(f"{owner.__name__}.{name}")
-    return out
+    return tuple(out)
 
 
 def _steps_modelled(rules: SurviveRules[Any], roll_step: str) -> list[str]:

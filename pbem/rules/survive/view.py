@@ -20,7 +20,8 @@ from operator import attrgetter
 from typing import Any, Mapping, Sequence
 
 from pbem.base.canonical import canonical
-from pbem.game import ActionPlaces, BoardPicture, HexCell, OrderField, OrderForm, default_places
+from pbem.core.picture import places_of
+from pbem.game import ActionPlaces, BoardPicture, BoardPlaces, HexCell, OrderField, OrderForm, Piece, default_places
 from pbem.rules.survive.base import StateT
 from pbem.rules.survive.flow import TurnFlow
 from pbem.rules.survive.reactions import ORDERS
@@ -255,6 +256,14 @@ class ViewRules(TurnFlow[StateT]):
             q, r = self.board.axial[cell]
             cells.append(HexCell(q=q, r=r, label=label, kind=kind, marks=marks.get(cell, [])))
         return BoardPicture(cells=cells, legend=self.picture_legend(view), colours=self.cell_colours())
+
+    def picture_piece(self, view: Mapping[str, Any], handle: str) -> Piece | None:
+        """:meth:`pbem.game.Game.board_piece`: default, found on the whole :meth:`picture`."""
+        return next((p for c in self.picture(view).cells for p in c.pieces if p.handle == handle), None)
+
+    def picture_places(self, view: Mapping[str, Any]) -> BoardPlaces:
+        """:meth:`pbem.game.Game.board_places`: default, read off the whole :meth:`picture`."""
+        return places_of(self.picture(view))
 
     # --- one line per event -----------------------------------------------------------------
     #: one line per event kind (a game overrides the words: :meth:`event_lines`)
