@@ -152,3 +152,16 @@ def test_outputs_made_with_shared_work_are_the_outputs_made_alone(tmp_path, key_
             assert work.seal(HTML_SUFFIX, shared[HTML_SUFFIX]) == seal_bytes(HTML_SUFFIX, shared[HTML_SUFFIX])
             deciding += player in waiting
     assert deciding >= 3, "too few pages with a decision (and so a mail-fitting check) were compared"
+
+
+def test_the_view_blocks_lines_are_textwraps():
+    """The secrets' view block (outputs.base64_lines) cuts its base64 as textwrap.wrap(payload, 76) did."""
+    import base64
+    import random
+    import textwrap
+
+    from pbem.views.outputs import base64_lines
+    rng = random.Random(24)
+    for n in [0, 1, 2, 56, 57, 58, 113, 114, 1000, *(rng.randrange(0, 3000) for _ in range(300))]:
+        payload = base64.b64encode(rng.randbytes(n)).decode("ascii")
+        assert base64_lines(payload) == textwrap.wrap(payload, 76)

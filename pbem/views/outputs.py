@@ -419,7 +419,13 @@ def private_view_block(table: Table, player: str, work: EntryWork | None = None)
             **patch_or_whole(public, private)}
     payload = base64.b64encode(gzip.compress(canonical(data), mtime=0)).decode("ascii")
     return "\n".join(["", "Your view of the game, for `pbem turn` (nothing to read by eye):", VIEW_BEGIN,
-                      *textwrap.wrap(payload, 76), VIEW_END, ""])
+                      *base64_lines(payload), VIEW_END, ""])
+
+
+def base64_lines(payload: str, width: int = 76) -> list[str]:
+    """Base64 text in lines of ``width``: what ``textwrap.wrap(payload, width)`` makes of it (no
+    space nor hyphen in it: the long word cut every ``width`` characters), without its regexes."""
+    return [payload[k:k + width] for k in range(0, len(payload), width)]
 
 
 def read_private_view(plaintext: str) -> dict[str, Any]:
