@@ -148,3 +148,27 @@ def test_a_table_from_the_snapshot_says_what_a_replayed_one_says(game: GameDir, 
     assert snapped.player_keys("green") == replayed.player_keys("green") == [new_key]
     assert (snapped.paused, snapped.seats(), snapped.revealed_at) == (replayed.paused, replayed.seats(), None)
     assert snapped.entries == replayed.entries                # parsed on demand
+
+
+# --- the atomic write every derived file goes through ----------------------------------------------------------
+
+def test_an_atomic_write_makes_a_missing_folder_replaces_the_file_whole_and_sets_its_mode(tmp_path: Path) -> None:
+    from pbem.base.fsutil import temp_files, write_atomic
+    path = tmp_path / "new" / "deeper" / "digest.txt"
+    write_atomic(path, "first\n", mode=0o640, durable=False)        # the folders do not exist yet
+    assert path.read_bytes() == b"first\n" and (path.stat().st_mode & 0o777) == 0o640
+    before = path.stat().st_ino
+    big = os.urandom(300_000)                                        # more than one write(2) may take
+    write_atomic(path, big)                                          # the default mode: a moderator file
+    assert path.read_bytes() == big and (path.stat().st_mode & 0o777) == 0o600
+    assert path.stat().st_ino != before, "replaced by a rename, not rewritten in place"
+    assert temp_files(path.parent) == [] and sorted(os.listdir(path.parent)) == ["digest.txt"]
+
+
+def test_an_atomic_write_that_fails_leaves_the_old_file_and_no_temporary_one(tmp_path: Path) -> None:
+    from pbem.base.fsutil import write_atomic
+    path = tmp_path / "public" / "view.json"
+    write_atomic(path, b"old", mode=0o644)
+    with pytest.raises(TypeError):
+        write_atomic(path, 12345, mode=0o644)        # type: ignore[arg-type]  # fails once the temporary file is made
+    assert path.read_bytes() == b"old" and os.listdir(path.parent) == ["view.json"]

@@ -138,8 +138,9 @@ def test_every_decision_page_carries_its_own_model_and_the_message_stays_under_1
 @pytest.mark.parametrize("game,names", GAMES, ids=[g for g, _n in GAMES])
 def test_outputs_made_with_shared_work_are_the_outputs_made_alone(tmp_path, key_pool, game, names) -> None:
     """write_outputs shares one entry's work between its outputs (EntryWork: the public context and
-    text made once, the public parts' size counted once, each page gzipped once); every file it
-    makes is byte for byte what the public outputs and each player's plaintexts are made alone."""
+    text made once, the public parts' size counted once, each page gzipped once, each reader's view
+    and each public entry's event lines made once); every file it makes is byte for byte what the
+    public outputs and each player's plaintexts are made alone, and no output changed a shared view."""
     deciding = 0
     for table in _entries(tmp_path / "g", game, names, key_pool, 40, 5):
         history = BoardHistory.for_viewers(table, [None, *names])
@@ -151,4 +152,19 @@ def test_outputs_made_with_shared_work_are_the_outputs_made_alone(tmp_path, key_
             assert shared == player_plaintexts(table, player, history), f"{game} entry {table.last['index']} {player}"
             assert work.seal(HTML_SUFFIX, shared[HTML_SUFFIX]) == seal_bytes(HTML_SUFFIX, shared[HTML_SUFFIX])
             deciding += player in waiting
+        for viewer in [None, *names]:     # each reader's own view, as the game makes it, after every output
+            assert work.view(viewer) == table.game.view(table.state, viewer), f"{game} {viewer}"
     assert deciding >= 3, "too few pages with a decision (and so a mail-fitting check) were compared"
+
+
+def test_the_view_blocks_lines_are_textwraps():
+    """The secrets' view block (outputs.base64_lines) cuts its base64 as textwrap.wrap(payload, 76) did."""
+    import base64
+    import random
+    import textwrap
+
+    from pbem.views.outputs import base64_lines
+    rng = random.Random(24)
+    for n in [0, 1, 2, 56, 57, 58, 113, 114, 1000, *(rng.randrange(0, 3000) for _ in range(300))]:
+        payload = base64.b64encode(rng.randbytes(n)).decode("ascii")
+        assert base64_lines(payload) == textwrap.wrap(payload, 76)

@@ -216,3 +216,35 @@ def test_no_sections_no_change():
     for fmt in ("text", "html"):
         assert render_digest(make(), fmt) == render_digest(make(sections=[]), fmt)
         assert "<section class=\"part\">" not in render_digest(make(), fmt)
+
+
+# --- wrap: a line that fits is taken as it is (no textwrap), with textwrap's own result ----------------------
+
+def _textwrap_fill(text: str, first: str, rest: str, width: int) -> str:
+    import textwrap
+    return textwrap.fill(text, width=width, initial_indent=first, subsequent_indent=rest, break_long_words=False,
+                         break_on_hyphens=False) or first.rstrip()
+
+
+@pytest.mark.parametrize("text", [
+    "bob moved r7 to F6", "", " ", "a", "  leading", "trailing  ", "two  spaces inside", "tab\there", "line\nbreak",
+    "x" * 76, "x" * 77, "x" * 78, "y " * 39, "word " * 20 + "end", "non\u00a0breaking\u00a0space", "\u00a0edge\u00a0",
+    "carriage\rreturn", "form\x0cfeed", "é" * 80, "a-hyphenated-word " * 5, "seed commitment: " + "f" * 64])
+@pytest.mark.parametrize("first,rest", [("", ""), ("", "  "), ("* ", "    "), ("- ", "  ")])
+def test_wrap_is_textwraps_fill(text, first, rest):
+    from pbem.views.render.digest import TEXT_WIDTH, wrap
+    for width in (TEXT_WIDTH, 20, 3):
+        assert wrap(text, first, rest, width) == _textwrap_fill(text, first, rest, width), (text, first, width)
+
+
+def test_wrap_is_textwraps_fill_on_random_text():
+    """Random words, spaces and the characters textwrap treats as spaces, at every width."""
+    import random
+    from pbem.views.render.digest import wrap
+    rng = random.Random(20261126)
+    alphabet = ["a", "bc", "def", " ", "  ", "\t", "\n", "-", "é", "\u00a0", "x" * 30]
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 30)))
+        first, rest = rng.choice([("", ""), ("* ", "    "), ("", "  ")])
+        width = rng.choice([10, 40, 78])
+        assert wrap(text, first, rest, width) == _textwrap_fill(text, first, rest, width), (text, first, width)

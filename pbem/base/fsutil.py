@@ -96,17 +96,23 @@ def write_atomic(path: Path, data: bytes | str, mode: int | None = None, durable
     """
     if isinstance(data, str):
         data = data.encode("utf-8")
-    path.parent.mkdir(parents=True, exist_ok=True)
     _fault("before", path)
-    fd, tmp = _temp_beside(path)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
+        fd, tmp = _temp_beside(path)
+    except FileNotFoundError:          # the folder is new (rare: one syscall less for every other write)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = _temp_beside(path)
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
             if durable:
-                os.fsync(fh.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
+                os.fsync(fd)
+            if mode is not None:
+                os.fchmod(fd, mode)
+        finally:
+            os.close(fd)
         _fault("rename", path)
         os.replace(tmp, path)
     except BaseException:

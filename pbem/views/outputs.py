@@ -67,17 +67,24 @@ def describe(table: Table, event: dict[str, Any]) -> str:
     return readable_line(table.game.describe_event(shown), shown)
 
 
-def events_since(table: Table, viewer: str | None) -> list[str]:
+def events_since(table: Table, viewer: str | None, work: EntryWork | None = None) -> list[str]:
     """Public event lines since the viewer's last move (public: since the last move entry),
-    from the reader's own last move on (its die roll and what followed)."""
+    from the reader's own last move on (its die roll and what followed).  ``work``: the lines of
+    an entry are made once for every reader of this entry's digests (they are public)."""
     lines: list[str] = []
     for e in table.entries_from(table.since(viewer)):
-        who = e.get("player", "moderator")
-        lines.append(f"entry {e['index']} ({e['kind']}, {who}):")
-        for ev in e.get("events", []):
-            lines.append(f"  {describe(table, ev)}" + (f"  [auto: {ev['auto']}]" if "auto" in ev else ""))
-        if e.get("dropped"):
-            lines.append(f"  orders dropped: {e['dropped']['reason']}")
+        lines += entry_lines(table, e) if work is None else work.entry_lines(e)
+    return lines
+
+
+def entry_lines(table: Table, e: dict[str, Any]) -> list[str]:
+    """One public log entry as the digest's "What happened" lists it."""
+    who = e.get("player", "moderator")
+    lines = [f"entry {e['index']} ({e['kind']}, {who}):"]
+    for ev in e.get("events", []):
+        lines.append(f"  {describe(table, ev)}" + (f"  [auto: {ev['auto']}]" if "auto" in ev else ""))
+    if e.get("dropped"):
+        lines.append(f"  orders dropped: {e['dropped']['reason']}")
     return lines
 
 
@@ -159,15 +166,16 @@ class BoardDrawings:
 
 def digest_context(table: Table, viewer: str | None, with_svg: bool = True,
                    history: BoardHistory | None = None, drawings: BoardDrawings | None = None,
-                   clicks: Caps | None = None) -> DigestContext:
+                   clicks: Caps | None = None, work: EntryWork | None = None) -> DigestContext:
     """Everything a digest shows, for the public (viewer None) or one player.
 
     The board marks what moved since the reader's last turn when ``history`` (or, if not
     given, a replay of the log, which needs the seed) has the earlier board.  ``clicks``: a
     player with a decision gets the click-to-move panel on their HTML page
-    (:mod:`pbem.views.clickpage`), its choices computed within these caps; never the public."""
+    (:mod:`pbem.views.clickpage`), its choices computed within these caps; never the public.
+    ``work``: what this entry's other digests share (the views, the public event lines)."""
     game, state = table.game, table.state
-    view = game.view(state, viewer)
+    view = game.view(state, viewer) if work is None else work.view(viewer)
     click = None
     if clicks is not None and viewer is not None and with_svg:
         from pbem.views.clickpage import click_page
@@ -183,7 +191,7 @@ def digest_context(table: Table, viewer: str | None, with_svg: bool = True,
     template_player = viewer if viewer is not None else (pending[0].player if pending else None)
     if viewer is not None and viewer not in {d.player for d in pending}:
         template_player = None
-    events = events_since(table, viewer)
+    events = events_since(table, viewer, work)
     if viewer is not None:
         events += [f"  (only you) {readable_line(game.describe_event(ev), ev)}" for ev in table.private.get(viewer, [])]
     result = game.result(state)
@@ -215,31 +223,49 @@ def player_secrets(table: Table, player: str) -> dict[str, Any]:
     return out
 
 
-def public_view_file(table: Table) -> dict[str, Any]:
+def public_view_file(table: Table, work: EntryWork | None = None) -> dict[str, Any]:
     """public/view.json: what `pbem check` and `pbem legal` use on a player's machine."""
     return {"game": table.header["game"], "id": table.game_id, "index": table.last["index"],
             "hash": table.last["hash"],
             "pending": [{"player": d.player, "kind": d.kind} for d in table.game.pending(table.state)],
-            "view": table.game.view(table.state, None)}
+            "view": table.game.view(table.state, None) if work is None else work.view(None)}
 
 
 @dataclass
 class EntryWork:
     """What one entry's outputs share (:func:`write_outputs`): the boards drawn, the public digest's
     context and text made once, the public parts' size in a digest message counted once, each page
-    gzipped once (the mail-fitting check and the encryption seal the same bytes)."""
+    gzipped once (the mail-fitting check and the encryption seal the same bytes), each reader's view
+    made once (``game.view`` is a pure function of the entry's state and the reader: the cache is
+    keyed by the reader whose view it is, and is the table's state's alone), each public entry's
+    event lines made once."""
 
     table: Table
     history: BoardHistory
     drawings: BoardDrawings = field(default_factory=BoardDrawings)
+    _views: dict[str | None, Any] = field(default_factory=dict)
+    _entry_lines: dict[int, list[str]] = field(default_factory=dict)
     _public: DigestContext | None = None
     _public_text: bytes | None = None
     _public_parts: tuple[int, int] | None = None
     _sealed: dict[tuple[str, bytes], bytes] = field(default_factory=dict)
 
+    def view(self, viewer: str | None) -> Any:
+        """``game.view(state, viewer)`` of this entry (the same object each time: never changed by its readers)."""
+        if viewer not in self._views:
+            self._views[viewer] = self.table.game.view(self.table.state, viewer)
+        return self._views[viewer]
+
+    def entry_lines(self, entry: dict[str, Any]) -> list[str]:
+        """:func:`entry_lines`, each public entry once."""
+        index = entry["index"]
+        if index not in self._entry_lines:
+            self._entry_lines[index] = entry_lines(self.table, entry)
+        return self._entry_lines[index]
+
     def public_context(self) -> DigestContext:
         if self._public is None:
-            self._public = digest_context(self.table, None, history=self.history, drawings=self.drawings)
+            self._public = digest_context(self.table, None, history=self.history, drawings=self.drawings, work=self)
         return self._public
 
     def public_text(self) -> bytes:
@@ -276,7 +302,7 @@ def public_outputs(table: Table, history: BoardHistory | None = None,
         "public/digest.txt": text,
         "public/digest.html": render_digest(ctx, "html").encode(),
         "public/board.svg": ctx.board_svg.encode(),
-        "public/view.json": (json.dumps(public_view_file(table), sort_keys=True, indent=1) + "\n").encode(),
+        "public/view.json": (json.dumps(public_view_file(table, work), sort_keys=True, indent=1) + "\n").encode(),
     }
 
 
@@ -290,8 +316,8 @@ def player_plaintexts(table: Table, player: str, history: BoardHistory | None = 
     from pbem.views.clickpage import GRAPH, MAIL_CAPS, smaller
     if work is not None:
         history, drawings = work.history, work.drawings
-    ctx = digest_context(table, player, history=history, drawings=drawings, clicks=MAIL_CAPS)
-    text = player_text(table, player, ctx)
+    ctx = digest_context(table, player, history=history, drawings=drawings, clicks=MAIL_CAPS, work=work)
+    text = player_text(table, player, ctx, work)
     html = render_digest(ctx, "html").encode()
     # the page fits in a digest message however the game is played: it is made from the log alone
     # (mail settings are the moderator's private files, and an audit must make the same page)
@@ -365,17 +391,18 @@ def public_message_parts(table: Table, history: BoardHistory | None,
             picture_bytes(ctx.board_svg))
 
 
-def player_text(table: Table, player: str, ctx: DigestContext) -> bytes:
+def player_text(table: Table, player: str, ctx: DigestContext, work: EntryWork | None = None) -> bytes:
     """The plaintext of secrets/PLAYER.age, from the player's digest context: only what is theirs
     (templates/secrets.txt.j2): their secrets, their move template, what they alone saw, the parts
     of their view the public's lacks, and their view for `pbem turn` (the view block at the end).
-    The board, the public events and who is waiting travel once, in the digest message's body."""
+    The board, the public events and who is waiting travel once, in the digest message's body.
+    ``work``: the entry's shared work (the public digest's sections, the views)."""
     game = table.game
-    public_sections = game.sections(game.view(table.state, None))
+    public_sections = game.sections(game.view(table.state, None)) if work is None else work.public_context().sections
     own = replace(ctx, events=[f"{readable_line(game.describe_event(ev), ev)}" for ev in table.private.get(player, [])],
                   sections=[s for s in ctx.sections if s not in public_sections], board_text="", board_svg="",
                   click=None)
-    return (render_secrets(own) + private_view_block(table, player)).encode()
+    return (render_secrets(own) + private_view_block(table, player, work)).encode()
 
 
 def player_plaintext(table: Table, player: str) -> bytes:
@@ -387,15 +414,24 @@ def player_plaintext(table: Table, player: str) -> bytes:
 VIEW_BEGIN, VIEW_END = "----- BEGIN view -----", "----- END view -----"
 
 
-def private_view_block(table: Table, player: str) -> str:
+def private_view_block(table: Table, player: str, work: EntryWork | None = None) -> str:
     """The player's own view, for `pbem turn`: as a patch on the public view of the same entry
     (public/view.json; pbem.views.viewpatch), gzip + base64; a few hundred bytes."""
-    public, private = table.game.view(table.state, None), table.game.view(table.state, player)
+    if work is None:
+        public, private = table.game.view(table.state, None), table.game.view(table.state, player)
+    else:
+        public, private = work.view(None), work.view(player)
     data = {"game": table.game_id, "index": table.last["index"], "hash": table.last["hash"], "player": player,
             **patch_or_whole(public, private)}
     payload = base64.b64encode(gzip.compress(canonical(data), mtime=0)).decode("ascii")
     return "\n".join(["", "Your view of the game, for `pbem turn` (nothing to read by eye):", VIEW_BEGIN,
-                      *textwrap.wrap(payload, 76), VIEW_END, ""])
+                      *base64_lines(payload), VIEW_END, ""])
+
+
+def base64_lines(payload: str, width: int = 76) -> list[str]:
+    """Base64 text in lines of ``width``: what ``textwrap.wrap(payload, width)`` makes of it (no
+    space nor hyphen in it: the long word cut every ``width`` characters), without its regexes."""
+    return [payload[k:k + width] for k in range(0, len(payload), width)]
 
 
 def read_private_view(plaintext: str) -> dict[str, Any]:
@@ -427,13 +463,14 @@ def write_outputs(table: Table, careful: bool = False) -> list[Path]:
     """
     work = EntryWork(table, BoardHistory.for_viewers(table, [None, *table.players]))
     paths: list[Path] = []
+    mode = public_mode()
     for rel, data in public_outputs(table, work=work).items():
         path = table.gd.root / rel
         paths.append(path)
         if careful:
-            write_if_changed(path, data, mode=public_mode(), durable=False)
+            write_if_changed(path, data, mode=mode, durable=False)
         else:
-            write_atomic(path, data, mode=public_mode(), durable=False)
+            write_atomic(path, data, mode=mode, durable=False)
     moderator_pub = table.header["moderator"]["key"]
     for player in table.players:
         for suffix, plain in player_plaintexts(table, player, work=work).items():
@@ -446,10 +483,17 @@ def write_outputs(table: Table, careful: bool = False) -> list[Path]:
     return paths
 
 
+#: the gzip level of a player's page (:func:`seal_bytes`): zlib's default, 6, takes 40% less time than 9 on
+#: these pages for 0.7% more bytes (docs/performance.md, "Outputs per move"); the page's bytes (what the
+#: file holds once gunzipped) are the same at every level: only they are pinned and audited
+PAGE_GZIP_LEVEL = 6
+
+
 def seal_bytes(suffix: str, plain: bytes) -> bytes:
     """What is encrypted for a file with ``suffix``: the HTML page gzip-compressed (fixed time:
-    deterministic; level 9: a mail holds it beside the board picture, under 100 KB), the text as it is."""
-    return gzip.compress(plain, compresslevel=9, mtime=0) if suffix == HTML_SUFFIX else plain
+    deterministic; :data:`PAGE_GZIP_LEVEL`: a mail holds it beside the board picture, under 100 KB),
+    the text as it is."""
+    return gzip.compress(plain, compresslevel=PAGE_GZIP_LEVEL, mtime=0) if suffix == HTML_SUFFIX else plain
 
 
 def opened_bytes(decrypted: bytes) -> bytes:

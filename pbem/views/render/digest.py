@@ -9,6 +9,7 @@ sorted by name).
 from __future__ import annotations
 
 import os
+import re
 import stat
 import textwrap
 from dataclasses import dataclass, field
@@ -60,10 +61,17 @@ class DigestContext:
     click_left_out: bool = False       # ... left out to keep the mail small (outputs.MESSAGE_BYTES)
 
 
+#: what textwrap turns into a plain space or a line break (a line with none fits as it is)
+_ODD_SPACE = re.compile(r"[\t\n\x0b\x0c\r]")
+
+
 def wrap(text: str, first: str = "", rest: str = "  ", width: int = TEXT_WIDTH) -> str:
     """``first`` + ``text`` wrapped at ``width`` columns, continuation lines indented by ``rest``.
     Words are never broken (a long hash stays whole on its own line)."""
-    return textwrap.fill(str(text), width=width, initial_indent=first, subsequent_indent=rest,
+    text = str(text)
+    if text and len(first) + len(text) <= width and text == text.strip() and not _ODD_SPACE.search(text):
+        return first + text          # one line, as textwrap makes it (most lines of a digest: no regexes)
+    return textwrap.fill(text, width=width, initial_indent=first, subsequent_indent=rest,
                          break_long_words=False, break_on_hyphens=False) or first.rstrip()
 
 
