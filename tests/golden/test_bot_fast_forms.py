@@ -30,7 +30,9 @@ from pbem.game import Game
 from pbem.rules.survive.movement import MoveChoices
 from pbem.rules.survive.setup import SetupRules
 from pbem.rules.atlantis1986.view import STEP_DIVE
-from pbem.rules.survive.state import ISLAND, STEP_CREATURE, STEP_MOVE
+from pbem.rules.atlantis1986.island import IslandRules1986
+from pbem.rules.atlantis1986.spinner import SpinnerRules1986
+from pbem.rules.survive.state import ISLAND, PLAY, SETUP_PLACE, STEP_CREATURE, STEP_MOVE
 
 SURVIVE = [c for c in CONFIGS if c.game in ("atlantis", "atlantis-1986", "space-attack")]
 
@@ -59,6 +61,7 @@ def check_state(game: Game, state: Any) -> int:
         assert rules.placement_spots(state) == [t.cell for t in state.tiles.values()
                                                 if t.where == ISLAND and not state.on_land(t.cell)]
     assert list(state.tile_at) == [t.cell for t in state.tiles.values() if t.where == ISLAND]
+    check_setup_and_spin(rules, state)
     for player in state.players:
         listed = rules.legal_actions(state, player)
         if rules.decider(state) == player and rules.current_step(state) == STEP_MOVE:
@@ -84,6 +87,30 @@ def check_state(game: Game, state: Any) -> int:
             assert part.counts() == [len(part.group(i)) for i in range(len(part.pieces))]
         compared += 1
     return compared
+
+
+def check_setup_and_spin(rules: Any, state: Any) -> None:
+    """The set-up's one-space check (``placeable``) is membership of the listing; the 1986
+    edition's set-up spots are its plain rule (``tile_limit_at_setup`` of each island tile); and
+    its spinner's "may any of these creatures move" (``any_may_move``, asked without walking) is
+    whether each creature's walk (``creature_destinations``) finds anywhere."""
+    if state.phase == SETUP_PLACE:
+        spots = rules.placement_spots(state)
+        assert [c for c in range(rules.board.playable_count) if rules.placeable(state, c)] == spots
+        if isinstance(rules, IslandRules1986):
+            plain = []
+            for t in state.tiles.values():
+                limit = rules.tile_limit_at_setup(state, t)
+                if t.where == ISLAND and (limit is None or len(state.on_land(t.cell)) < limit):
+                    plain.append(t.cell)
+            assert spots == plain
+    if isinstance(rules, SpinnerRules1986) and state.phase == PLAY and state.turn.die is not None:
+        kind = rules.spun(state)[0]
+        for handle in rules.on_board(state, kind):
+            walked = bool(rules.creature_destinations(state, state.creatures[handle]))
+            assert rules.any_may_move(state, [handle]) == walked
+        assert rules.any_may_move(state, rules.on_board(state, kind)) == any(
+            rules.creature_destinations(state, state.creatures[h]) for h in rules.on_board(state, kind))
 
 
 @pytest.mark.parametrize("config", SURVIVE, ids=[f"game{c.game_no:02d}-{c.game}" for c in SURVIVE])
