@@ -32,7 +32,8 @@ from pbem.rules.survive.setup import SetupRules
 from pbem.rules.atlantis1986.view import STEP_DIVE
 from pbem.rules.atlantis1986.island import IslandRules1986
 from pbem.rules.atlantis1986.spinner import SpinnerRules1986
-from pbem.rules.survive.state import ISLAND, PLAY, SETUP_PLACE, STEP_CREATURE, STEP_MOVE
+from pbem.rules.spaceattack.turn import TurnRules
+from pbem.rules.survive.state import ISLAND, PLAY, SEA, SETUP_PLACE, STEP_CREATURE, STEP_MOVE
 
 SURVIVE = [c for c in CONFIGS if c.game in ("atlantis", "atlantis-1986", "space-attack")]
 
@@ -62,6 +63,7 @@ def check_state(game: Game, state: Any) -> int:
                                                 if t.where == ISLAND and not state.on_land(t.cell)]
     assert list(state.tile_at) == [t.cell for t in state.tiles.values() if t.where == ISLAND]
     check_setup_and_spin(rules, state)
+    check_pieces(rules, state)
     for player in state.players:
         listed = rules.legal_actions(state, player)
         if rules.decider(state) == player and rules.current_step(state) == STEP_MOVE:
@@ -111,6 +113,28 @@ def check_setup_and_spin(rules: Any, state: Any) -> None:
             assert rules.any_may_move(state, [handle]) == walked
         assert rules.any_may_move(state, rules.on_board(state, kind)) == any(
             rules.creature_destinations(state, state.creatures[h]) for h in rules.on_board(state, kind))
+
+
+def check_pieces(rules: Any, state: Any) -> None:
+    """For every player: the movement step's ships (``boats_to_move``) are the plain
+    ``movable_boats`` (each ship's ``controllers`` asked); Space Attack's manned turrets are the
+    turrets whose tile holds the player's crew (``mans_turret`` asked of each), its fighters' counts
+    their flights, and its one-pass questions (crew in play, a tile from an earlier turn in hand)
+    the plain listings' answers."""
+    for player in state.players:
+        assert rules.boats_to_move(state, player) == rules.movable_boats(state, player)
+        if isinstance(rules, TurnRules):
+            turrets = rules.turrets(state)
+            assert rules.manned_turrets(state, player) == [t for t in turrets if rules.mans_turret(state, player, t)]
+            assert rules.fire_choices(state, player) == rules.legal_fire(state, player)
+            assert rules.crew_in_play(state, player) == bool(rules.explorers_in_play(state, player))
+            earlier = rules.earlier(state)
+            assert rules.holds_earlier_tile(state, player) == any(earlier(state.tiles[h])
+                                                                  for h in rules.hand(state, player))
+    if isinstance(rules, TurnRules):
+        for fighter in rules.fighter_handles:
+            if state.boats[fighter].where == SEA:
+                assert rules.flight_count(state, fighter) == len(rules.flights(state, fighter))
 
 
 @pytest.mark.parametrize("config", SURVIVE, ids=[f"game{c.game_no:02d}-{c.game}" for c in SURVIVE])
