@@ -119,7 +119,7 @@ def check_pieces(rules: Any, state: Any) -> None:
     """For every player: the movement step's ships (``boats_to_move``) are the plain
     ``movable_boats`` (each ship's ``controllers`` asked); Space Attack's manned turrets are the
     turrets whose tile holds the player's crew (``mans_turret`` asked of each), its fighters' counts
-    their flights, and its one-pass questions (crew in play, a tile from an earlier turn in hand)
+    their flights, the Queen's stop spaces hers asked space by space, and its one-pass questions (crew in play, a tile from an earlier turn in hand)
     the plain listings' answers."""
     for player in state.players:
         assert rules.boats_to_move(state, player) == rules.movable_boats(state, player)
@@ -132,6 +132,8 @@ def check_pieces(rules: Any, state: Any) -> None:
             assert rules.holds_earlier_tile(state, player) == any(earlier(state.tiles[h])
                                                                   for h in rules.hand(state, player))
     if isinstance(rules, TurnRules):
+        cells = range(rules.board.playable_count)
+        assert rules.queen_stop_cells(state) == {c for c in cells if rules.stops_queen(state, c)}
         for fighter in rules.fighter_handles:
             if state.boats[fighter].where == SEA:
                 assert rules.flight_count(state, fighter) == len(rules.flights(state, fighter))
