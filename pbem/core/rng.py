@@ -17,7 +17,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import MutableSequence, Sequence, TypeVar
+from typing import Callable, MutableSequence, Sequence, TypeVar
+
+_hmac_sha256: Callable[[bytes, bytes, str], bytes]
+try:        # HMAC-SHA256 in one C call (what hmac.digest calls, without its Python frame)
+    from _hashlib import hmac_digest as _hmac_sha256
+except ImportError:      # pragma: no cover - a Python built without OpenSSL
+    _hmac_sha256 = hmac.digest
 
 T = TypeVar("T")
 
@@ -63,8 +69,8 @@ class Rng:
         if not self._message:
             self._message = DOMAIN + b"\x00" + self.label.encode() + b"\x00"
         while len(self._buf) - self._pos < count:
-            block = hmac.digest(self._seed, self._message + self._block.to_bytes(8, "big"), "sha256")
-            self._buf, self._pos = self._buf[self._pos:] + block, 0      # (hmac.digest: one C call)
+            block = _hmac_sha256(self._seed, self._message + self._block.to_bytes(8, "big"), "sha256")
+            self._buf, self._pos = self._buf[self._pos:] + block, 0
             self._block += 1
         out = self._buf[self._pos:self._pos + count]
         self._pos += count
@@ -76,7 +82,12 @@ class Rng:
             raise ValueError("randbelow needs n >= 1")
         limit = (2**64 // n) * n
         while True:
-            x = int.from_bytes(self._bytes(8), "big")
+            pos = self._pos
+            if len(self._buf) - pos >= 8:      # (the next 8 bytes are in the block read: :meth:`_bytes` at once)
+                self._pos = pos + 8
+                x = int.from_bytes(self._buf[pos:pos + 8], "big")
+            else:
+                x = int.from_bytes(self._bytes(8), "big")
             if x < limit:
                 result = x % n
                 self.draws.append((what, n, result))

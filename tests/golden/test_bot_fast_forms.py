@@ -30,7 +30,10 @@ from pbem.game import Game
 from pbem.rules.survive.movement import MoveChoices
 from pbem.rules.survive.setup import SetupRules
 from pbem.rules.atlantis1986.view import STEP_DIVE
-from pbem.rules.survive.state import ISLAND, STEP_CREATURE, STEP_MOVE
+from pbem.rules.atlantis1986.island import IslandRules1986
+from pbem.rules.atlantis1986.spinner import SpinnerRules1986
+from pbem.rules.spaceattack.turn import TurnRules
+from pbem.rules.survive.state import ISLAND, PLAY, SEA, SETUP_PLACE, STEP_CREATURE, STEP_MOVE
 
 SURVIVE = [c for c in CONFIGS if c.game in ("atlantis", "atlantis-1986", "space-attack")]
 
@@ -59,6 +62,8 @@ def check_state(game: Game, state: Any) -> int:
         assert rules.placement_spots(state) == [t.cell for t in state.tiles.values()
                                                 if t.where == ISLAND and not state.on_land(t.cell)]
     assert list(state.tile_at) == [t.cell for t in state.tiles.values() if t.where == ISLAND]
+    check_setup_and_spin(rules, state)
+    check_pieces(rules, state)
     for player in state.players:
         listed = rules.legal_actions(state, player)
         if rules.decider(state) == player and rules.current_step(state) == STEP_MOVE:
@@ -84,6 +89,54 @@ def check_state(game: Game, state: Any) -> int:
             assert part.counts() == [len(part.group(i)) for i in range(len(part.pieces))]
         compared += 1
     return compared
+
+
+def check_setup_and_spin(rules: Any, state: Any) -> None:
+    """The set-up's one-space check (``placeable``) is membership of the listing; the 1986
+    edition's set-up spots are its plain rule (``tile_limit_at_setup`` of each island tile); and
+    its spinner's "may any of these creatures move" (``any_may_move``, asked without walking) is
+    whether each creature's walk (``creature_destinations``) finds anywhere."""
+    if state.phase == SETUP_PLACE:
+        spots = rules.placement_spots(state)
+        assert [c for c in range(rules.board.playable_count) if rules.placeable(state, c)] == spots
+        if isinstance(rules, IslandRules1986):
+            plain = []
+            for t in state.tiles.values():
+                limit = rules.tile_limit_at_setup(state, t)
+                if t.where == ISLAND and (limit is None or len(state.on_land(t.cell)) < limit):
+                    plain.append(t.cell)
+            assert spots == plain
+    if isinstance(rules, SpinnerRules1986) and state.phase == PLAY and state.turn.die is not None:
+        kind = rules.spun(state)[0]
+        for handle in rules.on_board(state, kind):
+            walked = bool(rules.creature_destinations(state, state.creatures[handle]))
+            assert rules.any_may_move(state, [handle]) == walked
+        assert rules.any_may_move(state, rules.on_board(state, kind)) == any(
+            rules.creature_destinations(state, state.creatures[h]) for h in rules.on_board(state, kind))
+
+
+def check_pieces(rules: Any, state: Any) -> None:
+    """For every player: the movement step's ships (``boats_to_move``) are the plain
+    ``movable_boats`` (each ship's ``controllers`` asked); Space Attack's manned turrets are the
+    turrets whose tile holds the player's crew (``mans_turret`` asked of each), its fighters' counts
+    their flights, the Queen's stop spaces hers asked space by space, and its one-pass questions (crew in play, a tile from an earlier turn in hand)
+    the plain listings' answers."""
+    for player in state.players:
+        assert rules.boats_to_move(state, player) == rules.movable_boats(state, player)
+        if isinstance(rules, TurnRules):
+            turrets = rules.turrets(state)
+            assert rules.manned_turrets(state, player) == [t for t in turrets if rules.mans_turret(state, player, t)]
+            assert rules.fire_choices(state, player) == rules.legal_fire(state, player)
+            assert rules.crew_in_play(state, player) == bool(rules.explorers_in_play(state, player))
+            earlier = rules.earlier(state)
+            assert rules.holds_earlier_tile(state, player) == any(earlier(state.tiles[h])
+                                                                  for h in rules.hand(state, player))
+    if isinstance(rules, TurnRules):
+        cells = range(rules.board.playable_count)
+        assert rules.queen_stop_cells(state) == {c for c in cells if rules.stops_queen(state, c)}
+        for fighter in rules.fighter_handles:
+            if state.boats[fighter].where == SEA:
+                assert rules.flight_count(state, fighter) == len(rules.flights(state, fighter))
 
 
 @pytest.mark.parametrize("config", SURVIVE, ids=[f"game{c.game_no:02d}-{c.game}" for c in SURVIVE])

@@ -18,6 +18,10 @@ from pbem.rules.survive.base import Events
 from pbem.rules.survive.state import BOAT, ISLAND, LAND, RESERVE, SEA, SUPPLY, State, Tile
 
 
+#: where a villager is still in play (:meth:`IslandRules1986.any_villager_in_play`)
+IN_PLAY = frozenset((LAND, BOAT, SEA))
+
+
 class IslandRules1986(SpinnerRules1986):
     #: the turn model's ``removal: rings`` and ``setup_limits``
     turn_model_covers = frozenset({"removable_tiles", "placement_spots"})
@@ -82,17 +86,31 @@ class IslandRules1986(SpinnerRules1986):
         return limit
 
     def placement_spots(self, state: State) -> list[int]:
-        """The island's tiles with room under :meth:`tile_limit_at_setup` (its table and option read once)."""
+        """The island's tiles with room under :meth:`tile_limit_at_setup` (its table and option read
+        once; a tile nobody stands on has room under any limit of 1 or more)."""
         limits, three = self.comp["setup_limit"], self.option(state, "setup_limit") == "three"
         land, tiles = state.land_at, state.tiles
+        room_when_empty = all(limit >= 1 for limit in limits.values())
         spots = []
         for cell, handle in state.tile_at.items():       # (the island's tiles, in handle order)
+            here = land.get(cell)
+            if here is None and room_when_empty:
+                spots.append(cell)
+                continue
             limit = limits.get(tiles[handle].terrain)
             if limit is None and three:
                 limit = 3
-            if limit is None or len(land.get(cell, ())) < limit:
+            if limit is None or len(here or ()) < limit:
                 spots.append(cell)
         return spots
+
+    def placeable(self, state: State, cell: int) -> bool:
+        """Is ``cell`` one of :meth:`placement_spots`?  (Asked for the one space.)"""
+        handle = state.tile_at.get(cell)
+        if handle is None:
+            return False
+        limit = self.tile_limit_at_setup(state, state.tiles[handle])
+        return limit is None or len(state.land_at.get(cell, ())) < limit
 
     def why_not_placeable(self, state: State, cell: int) -> str:
         handle = state.tile_at.get(cell)
@@ -153,4 +171,7 @@ class IslandRules1986(SpinnerRules1986):
 
     def any_villager_in_play(self, state: State) -> bool:
         """Is :meth:`villagers_in_play` not empty (asked after every action: stops at the first)?"""
-        return any(e.where in (LAND, BOAT, SEA) for e in state.explorers.values())
+        for e in state.explorers.values():         # (a loop: no generator made after every action)
+            if e.where in IN_PLAY:
+                return True
+        return False

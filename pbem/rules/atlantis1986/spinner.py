@@ -83,14 +83,31 @@ class SpinnerRules1986(SeaRules1986):
         kind, move = face_parts(face)
         events.append(event({"event": "spin", "player": state.turn.player, "face": face, "creature": kind,
                              "move": move}, chance=True))
-        if not self.on_board(state, kind):
+        creatures = self.on_board(state, kind)
+        if not creatures:
             events.append(event({"event": "no-creature", "player": state.turn.player, "kind": kind}))
             return False
-        if not any(self.creature_destinations(state, state.creatures[h])
-                   for h in self.on_board(state, kind)):
+        if not self.any_may_move(state, creatures):
             events.append(event({"event": "no-move", "player": state.turn.player, "kind": kind}))
             return False
         return True
+
+    def any_may_move(self, state: State, creatures: list[str]) -> bool:
+        """Has any of ``creatures`` (the spun kind's, on the board) somewhere to go: is
+        :meth:`creature_destinations` not empty for one of them?  Without walking: a dive needs a
+        dive spot; a spun 1-3 needs a sea space next to the creature (the first step of its walk
+        may enter any space without a tile, whatever it meets there).
+        ``tests/golden/test_bot_fast_forms.py`` checks this against the walks at every step."""
+        if self.spun(state)[1] == DIVE:
+            return bool(self.dive_spots(state))
+        if self.steps_spun(state) < 1:                    # (no spinner face says 0: the plain rule)
+            return any(self.creature_destinations(state, state.creatures[h]) for h in creatures)
+        tile_at, near, all_creatures = state.tile_at, self.board.neighbours, state.creatures
+        for h in creatures:
+            cell = all_creatures[h].cell
+            if cell is not None and any(n not in tile_at for n in near[cell]):
+                return True
+        return False
 
     def decision_kind(self, state: State, step: str) -> str:
         """The spinning phase waits for a ``dive`` decision when the spinner shows a dive."""
@@ -204,8 +221,16 @@ class SpinnerRules1986(SeaRules1986):
             parts.append(Pairs(self.on_board(state, kind), self.dive_spots(state), order))
             return Chain(parts)
         for handle in self.on_board(state, kind):
-            parts.append(Pairs([handle], sorted(self.creature_destinations(state, state.creatures[handle])), order))
+            parts.append(Pairs([handle], self.destination_cells(state, state.creatures[handle]), order))
         return Chain(parts)
+
+    def destination_cells(self, state: State, creature: Creature) -> list[int]:
+        """The spaces of :meth:`creature_destinations` (not a dive), in order, from the walk
+        without making a route to each."""
+        if creature.cell is None:
+            return []
+        return sorted(self.sea_walk(creature.cell, self.steps_spun(state), state.tile_at,
+                                    self.stop_cells(state, creature.kind)))
 
     def creature_step_choices(self, state: State, player: str) -> Sequence[Action]:
         """:meth:`legal_creature`, made only when read (:meth:`order_choices`)."""

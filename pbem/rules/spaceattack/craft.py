@@ -79,6 +79,20 @@ class Craft(SpaceAttackSetup):
         out.sort()
         return out
 
+    def flight_count(self, state: SpaceAttackState, fighter: str) -> int:
+        """How many spaces :meth:`flights` lists, counted along the same lines without listing them."""
+        count = 0
+        tile_at, boat_at, creatures_at = state.tile_at, state.boat_at, state.creatures_at
+        for ray in self.rays[at(state.boats[fighter].cell)]:
+            for cell in ray:
+                if cell in tile_at:
+                    break
+                if cell not in boat_at:
+                    count += 1
+                if creatures_at.get(cell):
+                    break
+        return count
+
     def flight_captures(self, state: SpaceAttackState, fighter: str, cell: int) -> bool:
         """Does a flight of ``fighter`` ending at ``cell`` capture?  Only a crewed one, on creatures."""
         return bool(state.boats[fighter].passengers) and bool(state.creatures_in(cell))
@@ -105,14 +119,16 @@ class Craft(SpaceAttackSetup):
         before a station tile or the edge.  "Missing on purpose would only throw a point away":
         a line that hits nothing is no shot."""
         out: list[int] = []
+        tile_at, creatures_at = state.tile_at, state.creatures_at
         for ray in self.rays[state.tiles[turret].cell]:
             for cell in ray:
-                if cell in state.tile_at:
+                if cell in tile_at:
                     break
-                if state.creatures_in(cell):
+                if creatures_at.get(cell):     # (state.creatures_in, read at once)
                     out.append(cell)
                     break
-        return sorted(out)
+        out.sort()
+        return out
 
     def fire(self, state: SpaceAttackState, player: str, turret: str, cell: int, events: Events,
              how: str = "") -> None:

@@ -36,7 +36,8 @@ class Creatures(Craft):
     def creature_behaviours(self) -> dict[str, CreatureRule[SpaceAttackState]]:
         """The serpent behaviour (the Queen) attacks through a reaction window, like the others."""
         return {**super().creature_behaviours(),
-                "serpent": CreatureRule(self.stops_queen, self.arrive_queen, self.attack_queen)}
+                "serpent": CreatureRule(self.stops_queen, self.arrive_queen, self.attack_queen,
+                                        stop_cells=self.queen_stop_cells)}
 
     #: step 4 in the turn model: ``serpent_stops: attack`` (the Queen stops where she attacks, and
     #: attacks as a serpent), the view's ``extra`` spaces
@@ -50,6 +51,11 @@ class Creatures(Craft):
     def stops_queen(self, state: SpaceAttackState, cell: int) -> bool:
         """She stops on entering a space she would attack: an occupied ship, or drifters."""
         return self.stops_whale(state, cell) or bool(state.swimmers(cell))
+
+    def queen_stop_cells(self, state: SpaceAttackState) -> set[int]:
+        """:meth:`stops_queen` for every space at once: the occupied ships' spaces and the drifters'
+        (from the indexes, which hold only the spaces with something there)."""
+        return self.whale_stop_cells(state) | state.sea_at.keys()
 
     def arrive_queen(self, state: SpaceAttackState, c: Creature, cell: int, events: Events) -> None:
         if self.stops_queen(state, cell):

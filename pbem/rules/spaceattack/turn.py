@@ -26,7 +26,8 @@ from pbem.core.choices import Chain
 from pbem.game import Action, IllegalAction, NeedsSecret, Rng
 from pbem.rules.survive.actions import handle_arg, is_none
 from pbem.rules.survive.base import ActionHandler, Decider, Events, OutcomeTest, StepStarter, event
-from pbem.rules.survive.state import PLAY, SEA, SETUP_BOAT, STEP_CREATURE, STEP_DEFENSE, STEP_MOVE, STEP_REMOVE, STEP_TILE, USED, Tile
+from pbem.rules.survive.movement import ON_BOARD
+from pbem.rules.survive.state import HAND, LAND, PLAY, SEA, SETUP_BOAT, STEP_CREATURE, STEP_DEFENSE, STEP_MOVE, STEP_REMOVE, STEP_TILE, USED, Tile
 from pbem.rules.spaceattack.craft import STEP_STEAL
 from pbem.rules.spaceattack.data import AFTER_ROLL, MOVEMENT, STEAL
 from pbem.rules.spaceattack.state import SpaceAttackState
@@ -71,12 +72,20 @@ class TurnRules(StationTiles):
 
     # --- who holds what ------------------------------------------------------------------------
     def crew_in_play(self, state: SpaceAttackState, player: str) -> bool:
-        return bool(self.explorers_in_play(state, player))
+        """Is :meth:`explorers_in_play` not empty (asked at every movement point: stops at the first)?"""
+        for e in state.explorers_of(player):
+            if e.where in ON_BOARD:
+                return True
+        return False
 
     def holds_earlier_tile(self, state: SpaceAttackState, player: str) -> bool:
-        """Any tile in hand taken before this turn ("obtained during a previous round")."""
-        earlier = self.earlier(state)
-        return any(earlier(state.tiles[h]) for h in self.hand(state, player))
+        """Any tile in hand taken before this turn ("obtained during a previous round"): one pass
+        over the tiles (:meth:`hand` with :meth:`earlier`, asked after every movement point)."""
+        number = state.turn.number
+        for tile in state.tiles.values():
+            if tile.where == HAND and tile.holder == player and (tile.obtained or 0) < number:
+                return True
+        return False
 
     def earlier(self, state: SpaceAttackState) -> Callable[[Tile], bool]:
         number = state.turn.number
@@ -199,16 +208,38 @@ class TurnRules(StationTiles):
         return self.flights(state, boat)
 
     def boat_move_counts(self, state: SpaceAttackState, boats: list[str]) -> list[int]:
-        """The core's counts for the ships, each fighter's flights counted by listing them."""
-        fighters = [self.is_fighter(b) for b in boats]
-        if not any(fighters):
+        """The core's counts for the ships, each fighter's flights counted (:meth:`flight_count`;
+        none once flown)."""
+        fighters = self.fighter_handles
+        if not any(b in fighters for b in boats):
             return super().boat_move_counts(state, boats)
-        ships = iter(super().boat_move_counts(state, [b for b, f in zip(boats, fighters) if not f]))
-        return [len(self.boat_steps(state, b)) if f else next(ships) for b, f in zip(boats, fighters)]
+        ships = iter(super().boat_move_counts(state, [b for b in boats if b not in fighters]))
+        flown = state.flown
+        return [(0 if b in flown else self.flight_count(state, b)) if b in fighters else next(ships) for b in boats]
 
     def legal_fire(self, state: SpaceAttackState, player: str) -> list[dict[str, Any]]:
         return [{"fire": t, "at": self.label(c)} for t in self.turrets(state) if self.mans_turret(state, player, t)
                 for c in self.shots(state, t)]
+
+    def fire_choices(self, state: SpaceAttackState, player: str) -> list[dict[str, Any]]:
+        """:meth:`legal_fire` in its order, the turrets ``player`` mans found from their crew on
+        station tiles (:meth:`manned_turrets`) rather than every turret asked in turn."""
+        labels = self.board.labels
+        return [{"fire": t, "at": labels[c]} for t in self.manned_turrets(state, player) for c in self.shots(state, t)]
+
+    def manned_turrets(self, state: SpaceAttackState, player: str) -> list[str]:
+        """The turrets (:meth:`turrets`, in their order) with a crew token of ``player``'s on their
+        tile (:meth:`mans_turret`): the Reactor tiles still on the station under their crew."""
+        tile_at, tiles = state.tile_at, state.tiles
+        manned = set()
+        for e in state.explorers_of(player):
+            if e.where == LAND:
+                handle = tile_at.get(e.cell)      # type: ignore[arg-type]
+                if handle is not None and tiles[handle].terrain == REACTOR:
+                    manned.add(handle)
+        if len(manned) < 2:
+            return list(manned)
+        return [t for t in tiles if t in manned]      # (the tiles' order, as :meth:`turrets` lists them)
 
     def mans_turret(self, state: SpaceAttackState, player: str, turret: str) -> bool:
         """"If a player has a Crew token on a Station tile with a Laser Turret"."""
@@ -226,7 +257,7 @@ class TurnRules(StationTiles):
         (made only when read; a fighter's steps are its flights), then the shots and the tiles."""
         plays = self.hand_choices(state, player, MOVEMENT, self.earlier(state))
         if state.turn.moves < self.movement_points(state) and self.crew_in_play(state, player):
-            return Chain([super().move_choices(state, player), self.legal_fire(state, player), plays])
+            return Chain([super().move_choices(state, player), self.fire_choices(state, player), plays])
         return Chain([[{"done": "move"}], plays])
 
     def do_move(self, state: SpaceAttackState, player: str, action: Mapping[str, Any], rng: Rng) -> Events:

@@ -378,13 +378,16 @@ class Words(TurnRules):
         """:meth:`bot_preference` of the movement step's moves: the core's scores, with
         :data:`CAPTURE` for a crewed fighter's flight that ends on creatures."""
         scores = self.move_scores(state, player, moves)
-        steps_of, pieces = moves.steps_of, moves.pieces
+        steps_of, pieces, fighters, boats = moves.steps_of, moves.pieces, self.fighter_handles, state.boats
+        if not any(pieces[i] in fighters and boats[pieces[i]].passengers for i in range(moves.explorers, len(pieces))):
+            return scores                 # (no crewed fighter: no capture to score)
+        creatures_at = state.creatures_at
         k = 1 + sum(len(steps_of(i)) for i in range(moves.explorers))
         for i in range(moves.explorers, len(pieces)):
             steps = steps_of(i)
-            if self.is_fighter(pieces[i]) and state.boats[pieces[i]].passengers:
+            if pieces[i] in fighters and boats[pieces[i]].passengers:
                 for j, cell in enumerate(steps):
-                    if state.creatures_in(cell):
+                    if creatures_at.get(cell):       # (state.creatures_in, read at once)
                         scores[k + j] = CAPTURE
             k += len(steps)
         return scores

@@ -49,6 +49,9 @@ class Overpopulated(SurviveRules[StateT]):
         # more people than room (six players on a board with few inner tiles): the kit's rule decides
         return self.crowded_setup_spots(state) or super().placement_spots(state)
 
+    def placeable(self, state: StateT, cell: int) -> bool:
+        return cell in self.placement_spots(state)      # (this layer's listing, not a game's one-space rule)
+
     def why_not_placeable(self, state: StateT, cell: int) -> str:
         if cell not in state.tile_at:
             return super().why_not_placeable(state, cell)
@@ -178,6 +181,9 @@ class Players56(SurviveRules[StateT]):
         if self.final_placement_on_occupied(state, state.turn.player):
             return self.occupied_tiles_without_own_colour(state, state.turn.player)
         return super().placement_spots(state)
+
+    def placeable(self, state: StateT, cell: int) -> bool:
+        return cell in self.placement_spots(state)      # (this layer's listing, not a game's one-space rule)
 
     def why_not_placeable(self, state: StateT, cell: int) -> str:
         if cell in state.tile_at and self.final_placement_on_occupied(state, state.turn.player):

@@ -281,18 +281,43 @@ class MovementRules(SetupRules[StateT]):
         """:meth:`legal_move`, in its order, each piece's moves listed only when read or counted
         (:class:`MoveChoices`)."""
         return MoveChoices(self, state, [e.handle for e in state.explorers_of(player) if e.where in ON_BOARD],
-                           self.movable_boats(state, player))
+                           self.boats_to_move(state, player))
+
+    def boats_to_move(self, state: StateT, player: str) -> list[str]:
+        """:meth:`movable_boats`, asking of a ship with people aboard only whether ``player`` is
+        among the most numerous owners aboard (:meth:`controllers`, for one player); the
+        fast-path tests compare the movement step with :meth:`legal_move` at every step."""
+        out: list[str] = []
+        explorers = state.explorers
+        for b in state.boats.values():
+            if b.where != SEA:
+                continue
+            aboard = b.passengers
+            if not aboard:
+                out.append(b.handle)
+            elif len(aboard) == 1:
+                if explorers[aboard[0]].owner == player:
+                    out.append(b.handle)
+            else:
+                counts: dict[str, int] = {}
+                for h in aboard:
+                    owner = explorers[h].owner
+                    counts[owner] = counts.get(owner, 0) + 1
+                if counts.get(player) == max(counts.values()):
+                    out.append(b.handle)
+        return out
 
     def boat_move_counts(self, state: StateT, boats: list[str]) -> list[int]:
         """How many moves :meth:`boat_steps` lists for each of ``boats``, counted without listing
         them: the spaces next to the ship without land or a ship (or a barrier)."""
         near, ships = self.board.neighbour_sets, state.boats
         closed = state.tile_at.keys() | state.boat_at.keys()
+        barriers = bool(self.ship_barriers())     # (none: no ship has a barrier cell, :meth:`barrier_cells`)
         counts = []
         for boat in boats:
             # (movable ships are at sea, so each has a space: not at(), a call, in the hottest count)
             free = near[ships[boat].cell] - closed      # type: ignore[index]
-            barred = self.barrier_cells(state, boat)
+            barred = self.barrier_cells(state, boat) if barriers else None
             counts.append(len(free - barred if barred else free))
         return counts
 

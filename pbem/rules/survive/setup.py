@@ -188,6 +188,12 @@ class SetupRules(ScoringRules[StateT]):
         land = state.land_at        # (the indexes hold only the spaces with someone there)
         return [cell for cell in state.tile_at if cell not in land]
 
+    def placeable(self, state: StateT, cell: int) -> bool:
+        """Is ``cell`` one of :meth:`placement_spots`?  A game whose rule is quicker to ask for one
+        space says so here; a layer that changes :meth:`placement_spots` must give this form
+        back (``tests/golden/test_bot_fast_forms.py`` checks the two agree at every step)."""
+        return cell in self.placement_spots(state)
+
     def why_not_placeable(self, state: StateT, cell: int) -> str:
         """The one-line reason ``cell`` is not in :meth:`placement_spots`."""
         return f"{self.label(cell)} is not an empty {self.word('terrain tile')}"
@@ -208,7 +214,7 @@ class SetupRules(ScoringRules[StateT]):
         if e.where != RESERVE:
             raise IllegalAction(f"{handle} is already on the board")
         cell = self.cell_arg(action["on"])
-        if cell not in self.placement_spots(state):
+        if not self.placeable(state, cell):
             raise IllegalAction(self.why_not_placeable(state, cell))
         state.put_explorer(handle, LAND, cell)
         state.history["placed"] = state.history.get("placed", 0) + 1
