@@ -41,7 +41,10 @@ def cli(*args: Any, ok: bool = True) -> Any:
 def hermetic_git(tmp_path, monkeypatch):
     home = tmp_path / "home"
     home.mkdir()
-    (home / ".gitconfig").write_text("[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n")
+    # no automatic housekeeping: a `git gc --auto` after every push and a `git maintenance run --auto`
+    # after every fetch were a tenth of the git processes of a game, and housekeeping is not what is tested
+    (home / ".gitconfig").write_text("[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"
+                                     "[gc]\n\tauto = 0\n[maintenance]\n\tauto = false\n[receive]\n\tautogc = false\n")
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
     for var in ("GIT_CONFIG_GLOBAL", "GIT_DIR", "GIT_WORK_TREE", "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL",

@@ -348,3 +348,13 @@ def test_two_games_in_one_clone_each_publishes_its_own_folder_and_keeps_the_othe
     assert shared.remote_text("game2/public/digest.txt") == (game2.public_dir / "digest.txt").read_text()
     assert shared.remote_text(f"{GAME}/log.yaml") == shared.moderator.log_path.read_text()
     assert git(root, "status", "--porcelain").stdout == ""
+
+
+@pytest.mark.parametrize("options", [(), ("--remote", "origin"), ("--branch", "main")])
+def test_after_its_push_the_moderators_branch_follows_the_shared_one_so_plain_git_pull_works(shared, options):
+    root = shared.moderator.root.parent
+    git(root, "branch", "--unset-upstream", check=False)
+    assert git(root, "rev-parse", "--abbrev-ref", "@{u}", check=False).returncode != 0
+    shared.players["red"].send("0000.yaml", DRAW)
+    assert "pushed" in shared.sync(*options).output
+    assert git(root, "rev-parse", "--abbrev-ref", "@{u}").stdout.strip() == "origin/main"

@@ -97,3 +97,75 @@ def test_move_files_read_on_no_yes_as_text_and_numbers_in_decimal():
     """YAML 1.1 would read `on:` as True and 010 as 8; people mean the text and ten."""
     data = load_strict("{place: r7, on: G5, a: no, b: yes, c: off, d: 010, e: true, f: false}")
     assert data == {"place": "r7", "on": "G5", "a": "no", "b": "yes", "c": "off", "d": 10, "e": True, "f": False}
+
+
+def _whole(text, where):
+    """A whole parse, never helped by what was parsed before."""
+    from pbem.store.log import ParsedLogs
+    return ParsedLogs().entries(text, where)
+
+
+def test_a_log_parsed_again_after_appends_gives_what_a_whole_parse_gives():
+    from pbem.store.log import ParsedLogs
+    logs = ParsedLogs()
+    text = make_log(8)
+    starts = [i for i in range(len(text)) if text.startswith("--- # entry ", i)]
+    for end in starts[1:] + [len(text)]:             # the log as it grows, one entry at a time
+        assert logs.entries(text[:end], "log.yaml") == _whole(text[:end], "log.yaml")
+    assert logs.entries(text, "log.yaml") == _whole(text, "log.yaml")       # the same text again
+    assert logs.entries(text[:starts[3]], "log.yaml") == _whole(text[:starts[3]], "log.yaml")   # shorter
+
+
+def test_what_one_caller_changes_in_the_entries_the_next_never_sees():
+    from pbem.store.log import ParsedLogs
+    logs = ParsedLogs()
+    text = make_log(4)
+    first = logs.entries(text, "log.yaml")
+    first[0]["kind"] = "changed"
+    first[1]["events"][0]["list"].append(3)
+    first.pop()
+    again = logs.entries(text, "log.yaml")
+    assert again == _whole(text, "log.yaml") and again[0]["kind"] == "genesis" and len(again) == 4
+    assert again[1]["events"][0]["list"] == [1, 2]
+
+
+def test_a_damaged_entry_is_refused_alike_whether_appended_or_read_whole():
+    from pbem.store.log import LogError, ParsedLogs
+    text = make_log(6)
+    starts = [i for i in range(len(text)) if text.startswith("--- # entry ", i)]
+    good, last = text[:starts[5]], text[starts[5]:]
+    for damaged_last in (last.replace("kind: move", "kind: [move"),           # not YAML
+                         last.replace("kind: move", "kind: move\nkind: move"),  # a key twice
+                         "--- # entry 5\n- a list\n"):                       # not a mapping
+        damaged = good + damaged_last
+        logs = ParsedLogs()
+        logs.entries(good, "log.yaml")
+        with pytest.raises(LogError) as appended:
+            logs.entries(damaged, "log.yaml")
+        with pytest.raises(LogError) as whole:
+            _whole(damaged, "log.yaml")
+        assert str(appended.value) == str(whole.value) and "entry 5" in str(appended.value)
+        assert logs.entries(good, "log.yaml") == _whole(good, "log.yaml")   # the refusal kept nothing
+    # an earlier entry edited (the text no longer extends the one parsed): parsed whole, refused
+    logs = ParsedLogs()
+    logs.entries(good, "log.yaml")
+    edited = text.replace("kind: genesis", "kind: [genesis", 1)
+    with pytest.raises(LogError, match="entry 0"):
+        logs.entries(edited, "log.yaml")
+    # text glued to the last entry without a separator belongs to that entry, as in a whole parse
+    glued = good + "junk: [\n"
+    with pytest.raises(LogError, match="entry 4"):
+        logs.entries(glued, "log.yaml")
+
+
+def test_entries_json_cannot_give_back_equal_are_copied_instead():
+    from pbem.store.log import ParsedLogs, render_entry, seal
+    logs = ParsedLogs()
+    text = render_entry(seal({"index": 0, "kind": "genesis"}))
+    entries = logs.entries(text, "log.yaml")
+    assert entries == _whole(text, "log.yaml")
+    from pbem.store import log as log_module
+    kept = log_module._keepable({"index": 0, "pair": (1, 2), 3: "three"})
+    assert kept == {"index": 0, "pair": (1, 2), 3: "three"} and not isinstance(kept, str)
+    rebuilt = log_module._rebuilt([kept, '{"index":1}'])
+    assert rebuilt == [{"index": 0, "pair": (1, 2), 3: "three"}, {"index": 1}] and rebuilt[0] is not kept

@@ -251,3 +251,27 @@ def test_a_player_on_a_daily_cadence_gets_one_digest_a_day_with_everything_since
         assert run_cycle(w.gd, w.config()).sent == 3                     # every entry again (the note too)
     finally:
         w.smtp.stop()
+
+
+def test_a_digests_board_pictures_are_drawn_only_for_the_messages_that_show_them(tmp_path, key_pool):
+    """The mover's message has the small picture; the full-size one is drawn when a message without
+    a decision first asks for it (most cycles mail only the mover), and then the same each time."""
+    from pipeline_helpers import new_game
+
+    from pbem.transport.mail.compose import DigestParts, compose_digest
+    from pbem.views.render.png import mail_png, mover_png
+
+    gd = new_game(tmp_path / "game", "atlantis", key_pool, ["red", "blue", "green"])
+    parts = DigestParts.read(gd)
+    assert "png" not in vars(parts) and "mover_png" not in vars(parts)
+    mover, other = parts.turn.pending[0], next(p for p in ["red", "blue", "green"] if p not in parts.turn.pending)
+
+    def picture(player):
+        msg = compose_digest(parts, b"secret", player, f"{player}@example.org", "mod@example.org", "", "example.org")
+        [png] = [p.get_content() for p in msg.walk() if p.get_content_type() == "image/png"]
+        return png
+
+    assert picture(mover) == mover_png(parts.svg) and "png" not in vars(parts)
+    assert picture(other) == mail_png(parts.svg) == parts.png != parts.mover_png
+    given = DigestParts(parts.turn, parts.text, parts.html, parts.svg, b"")     # a caller's "no picture"
+    assert given.png == b"" and given.mover_png == b""

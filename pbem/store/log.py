@@ -9,7 +9,10 @@ and any edit is found (docs/log-format.md).
 """
 from __future__ import annotations
 
+import copy
+import json
 import re
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
@@ -80,12 +83,78 @@ def read_entries(path: Path) -> list[dict[str, Any]]:
 
 
 def parse_entries(text: str, where: str) -> list[dict[str, Any]]:
+    """Every entry of the log ``text`` (read from ``where``); LogError names the first damaged one.
+    A text that extends one parsed before from the same place parses only the entries appended
+    since (:class:`ParsedLogs`): the answer and the refusals are those of a whole parse."""
+    return _PARSED.entries(text, where)
+
+
+def _parse_whole(text: str, where: str) -> list[dict[str, Any]]:
     entries: list[dict[str, Any]] = []
     for chunk in split_chunks(text):
         if chunk.entry is None:
             raise LogError(f"{where}: {chunk.error}; run `pbem audit` for details")
         entries.append(chunk.entry)
     return entries
+
+
+@dataclass
+class _Parsed:
+    text: str
+    #: each entry as compact JSON (rebuilt fresh for every caller), or as data to deep-copy where
+    #: JSON would not give it back equal (a tuple, a key that is not a string)
+    entries: list[str | dict[str, Any]]
+
+
+class ParsedLogs:
+    """The entries of the last log text parsed from each place (a few places, newest kept).
+
+    A game's log only grows, and a long-running process (a mail host, a git sync taking a batch,
+    a test playing a whole game) parses it again after every entry: that was quadratic over a
+    game.  A text that starts with the one parsed before (which ended where an entry ends) and
+    goes on with an entry separator parses only what follows; any other text is parsed whole.
+    Callers get new objects each time: what one caller changes, the next never sees."""
+
+    def __init__(self, places: int = 16) -> None:
+        self.places = places
+        self._parsed: dict[str, _Parsed] = {}
+        self._lock = threading.Lock()
+
+    def entries(self, text: str, where: str) -> list[dict[str, Any]]:
+        with self._lock:
+            before = self._parsed.get(where)
+        if (before is not None and before.text.endswith("\n") and text.startswith(before.text)
+                and _SEPARATOR.match(text, len(before.text))):
+            fresh = _parse_whole(text[len(before.text):], where)
+            kept = before.entries + [_keepable(e) for e in fresh]
+        elif before is not None and text == before.text:
+            kept = before.entries
+        else:
+            fresh = _parse_whole(text, where)
+            kept = [_keepable(e) for e in fresh]
+        with self._lock:
+            self._parsed.pop(where, None)
+            self._parsed[where] = _Parsed(text, kept)
+            while len(self._parsed) > self.places:
+                del self._parsed[next(iter(self._parsed))]
+        return _rebuilt(kept)
+
+
+def _keepable(entry: dict[str, Any]) -> str | dict[str, Any]:
+    try:
+        text = json.dumps(entry, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError):
+        return copy.deepcopy(entry)
+    return text if json.loads(text) == entry else copy.deepcopy(entry)
+
+
+def _rebuilt(kept: list[str | dict[str, Any]]) -> list[dict[str, Any]]:
+    if all(isinstance(k, str) for k in kept):
+        return list(json.loads("[" + ",".join(kept) + "]"))      # type: ignore[arg-type]
+    return [json.loads(k) if isinstance(k, str) else copy.deepcopy(k) for k in kept]
+
+
+_PARSED = ParsedLogs()
 
 
 def verify_chain(chunks: Iterable[LogChunk]) -> list[str]:

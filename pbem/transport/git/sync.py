@@ -192,6 +192,10 @@ class _Sync:
         self._trees: dict[str, str] = {}
         self._bases: dict[tuple[str, str], str | None] = {}
         self.tracked = False                   # the local branch follows the remote one
+        #: what :meth:`_target` asked git (the checked-out branch, its configured remote), when it did:
+        #: a sync never changes either, so :meth:`_track` does not ask again
+        self._checked_out: tuple[str | None] | None = None
+        self._branch_remote: tuple[str | None] | None = None
 
     def tree(self, commit: str) -> str:
         """A commit's tree (remembered)."""
@@ -250,10 +254,16 @@ class _Sync:
             self._reset_index()
 
     def _target(self) -> tuple[str, str]:
-        branch = self.opts.branch or self.repo.current_branch()
+        branch = self.opts.branch
+        if not branch:
+            self._checked_out = (self.repo.current_branch(),)
+            branch = self._checked_out[0]
         if not branch:
             raise SyncError("HEAD is detached; check out the game's branch or give --branch")
-        remote = self.opts.remote or self.repo.config_get(f"branch.{branch}.remote") or "origin"
+        remote = self.opts.remote
+        if not remote:
+            self._branch_remote = (self.repo.config_get(f"branch.{branch}.remote"),)
+            remote = self._branch_remote[0] or "origin"
         if self.repo.run("remote", "get-url", remote, check=False).returncode != 0:
             raise SyncError(f"this clone has no git remote {remote!r}; add it with `git remote add {remote} URL`")
         return remote, branch
@@ -289,8 +299,12 @@ class _Sync:
         if self.tracked:
             return
         self.tracked = True
-        if self.repo.current_branch() == self.branch and \
-                self.repo.config_get(f"branch.{self.branch}.remote") is None:
+        checked_out = self._checked_out or (self.repo.current_branch(),)
+        if checked_out[0] != self.branch:
+            return
+        if self._branch_remote is None:          # --remote was given: _target did not ask
+            self._branch_remote = (self.repo.config_get(f"branch.{self.branch}.remote"),)
+        if self._branch_remote[0] is None:
             self.repo.run("branch", "--quiet", f"--set-upstream-to={self.remote}/{self.branch}", check=False)
 
     def _merge_base(self, a: str, b: str) -> str | None:

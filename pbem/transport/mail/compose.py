@@ -117,26 +117,39 @@ def _with_preface(page: str, preface: str) -> str:
 
 @dataclass(frozen=True)
 class DigestParts:
-    """The files a digest message is made of (shared by every player's message)."""
+    """The files a digest message is made of (shared by every player's message).  The board's
+    pictures are drawn when a message first needs them: most cycles mail only the player with
+    the decision, whose message has the smaller picture (:attr:`mover_png`), and a cycle with
+    nobody to mail draws none."""
 
     turn: Turn
     text: str
     html: str
     svg: str
-    png: bytes
+    #: the board's picture when the caller has it already (else drawn from ``svg`` when needed)
+    given_png: bytes | None = None
 
     @classmethod
     def read(cls, gd: GameDir) -> DigestParts:
         public = gd.public_dir
         svg = (public / "board.svg").read_text(encoding="utf-8")      # "": the game draws no board
         return cls(Turn.read(gd), (public / "digest.txt").read_text(encoding="utf-8"),
-                   (public / "digest.html").read_text(encoding="utf-8"), svg, mail_png(svg) if svg else b"")
+                   (public / "digest.html").read_text(encoding="utf-8"), svg)
+
+    @cached_property
+    def png(self) -> bytes:
+        """The board in a message (:func:`mail_png`); empty when the game draws no board."""
+        if self.given_png is not None:
+            return self.given_png
+        return mail_png(self.svg) if self.svg else b""
 
     @cached_property
     def mover_png(self) -> bytes:
         """The board in the message of a player with a decision: a glance (MOVER_ZOOM); their page
         has the whole board, and the message's bytes go to its panel (docs/email.md)."""
-        return mover_png(self.svg) if self.svg and self.png else b""
+        if self.given_png is not None and not self.given_png:
+            return b""
+        return mover_png(self.svg) if self.svg else b""
 
     def picture(self, mover: bool) -> tuple[bytes, tuple[int, int] | None]:
         """The board picture of a message and the size it is shown at."""
