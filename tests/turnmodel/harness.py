@@ -163,6 +163,12 @@ class ModelProcess:
         ``counts``."""
         return self.call("method", s=s, name=name, args=list(args))
 
+    def explore(self, s: int, cap: int) -> str:
+        """The page's data-choices for state ``s`` with no state merged: the turn explored state by
+        state from the core API (``decision``, ``legal``, ``apply``), at most ``cap`` states
+        (runner.js says how it finds a turn over the cap early)."""
+        return str(self.call("explore", s=s, cap=cap))
+
     def state(self, s: int) -> Any:
         return self.call("state", s=s)
 

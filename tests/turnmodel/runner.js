@@ -17,6 +17,8 @@
 //   families {}                             -> {family: [the names of its functions]}
 //   method   {s, name, args}                -> model[name](state, ...args): a family's own extension
 //                                              (e.g. swarm's counts/counted/view), not the core API
+//   explore  {s, cap}                       -> the answer of a page exploring the turn from s state
+//                                              by state (no state merged), from the core API (below)
 // Unless --loose, the runner checks the API's promises on every apply: the state given is not
 // changed, and the state returned is plain JSON (it is stored as its JSON round trip, so a
 // model relying on anything else fails).
@@ -83,11 +85,53 @@ const OPS = {
         !Object.prototype.hasOwnProperty.call(e.model, r.name)) throw new Error(`no extension ${JSON.stringify(r.name)}`);
     return e.model[r.name](e.state, ...(r.args || []));
   },
+  explore: (r) => { const e = held(r.s); return explore(e.model, e.state, r.cap); },
   drop(r) { for (const h of r.s) states.delete(h); return null; },
   batch: (r) => r.calls.map(answer),
   families: () => Object.fromEntries(Object.entries(PBEM_MODELS).map(
     ([name, model]) => [name, Object.keys(model).filter((k) => typeof model[k] === 'function').sort()])),
 };
+
+// The page's data-choices worked out from the core API alone, every state one by one (no two
+// merged): a page explores depth first and takes at most `cap` states from its stack; it answers
+// "cut" where `legal` is null in a state taken or states are left at the cap, else "stop" where an
+// action stops (a STOP ends that path), else "complete".  That answer depends only on the tree of
+// the turn's paths: when the tree has at most `cap` states every one is taken, whatever the order
+// (the stack empties only when every state found was taken), so the answer is "cut" if `legal` is
+// null anywhere in it, else "stop" if any action stops, else "complete"; when it has more, states
+// are left at the cap: "cut".  So any order of taking states gives the page's answer, and here the
+// states whose decision kind has most often led on to a state (not a STOP) are taken first, the
+// earliest found first (breadth first: a turn's last moves mostly STOP): a tree over the cap is
+// found to be over it after few `apply` calls (each copies the state) instead of up to 100,000.
+function explore(model, s0, cap) {
+  let found = 1, stop = false;
+  const waiting = new Map();                // decision kind -> states found, not yet taken
+  const led = new Map();                    // decision kind -> [actions applied, of them STOPs]
+  const put = (s) => {
+    const d = model.decision(s);
+    if (d === null) return;                 // the player's part is over: nothing to take
+    if (!waiting.has(d.kind)) waiting.set(d.kind, []);
+    waiting.get(d.kind).push(s);
+  };
+  const stops = (kind) => { const n = led.get(kind); return n ? n[1] / n[0] : 0; };
+  put(s0);
+  for (;;) {
+    let kind = null;
+    for (const [k, states] of waiting) if (states.length && (kind === null || stops(k) < stops(kind))) kind = k;
+    if (kind === null) return stop ? 'stop' : 'complete';
+    const s = waiting.get(kind).shift();
+    const acts = model.legal(s);
+    if (acts === null) return 'cut';
+    if (!led.has(kind)) led.set(kind, [0, 0]);
+    for (const a of acts) {
+      const out = model.apply(s, a);
+      led.get(kind)[0]++;
+      if (out.stop) { stop = true; led.get(kind)[1]++; continue; }
+      if (++found > cap) return 'cut';
+      put(out.state);
+    }
+  }
+}
 
 function answer(request) {
   try {

@@ -98,3 +98,43 @@ def test_each_shipped_model_registers_its_family_with_the_whole_api(path: Path) 
         families = node.call("families")
     assert path.stem in families, f"{path.name} registers {sorted(families)}, not PBEM_MODELS.{path.stem}"
     assert [f for f in API if f not in families[path.stem]] == []
+
+
+def test_explore_answers_as_a_page_exploring_state_by_state(toy: Path) -> None:
+    """``explore``: "cut" where ``legal`` is null or the turn has more states than the cap, else
+    "stop" where an action stops, else "complete" (the counter's turns worked out by hand)."""
+    with ModelProcess([toy]) as node:
+        assert node.explore(node.start("counter", {"max": 4}, {"n": 0}, "red"), 100) == "cut"      # reaches n == 2
+        assert node.explore(node.start("counter", {"max": 1}, {"n": 0}, "red"), 100) == "complete"
+        three = node.start("counter", {"max": 5}, {"n": 3}, "red")        # 3 -> 4 -> 5, and 3 -> 5 a STOP
+        assert [node.explore(three, cap) for cap in (1, 2, 3, 100)] == ["cut", "cut", "stop", "stop"]
+        assert node.explore(node.start("counter", {"max": 5}, {"n": 5}, "red"), 1) == "complete"
+
+
+@pytest.mark.parametrize("name", ["atlantis", "space-attack"])
+def test_explore_is_the_survive_models_own_exploration_with_no_state_merged(name: str) -> None:
+    """The label test (test_survive_model.py) takes the plain exploration's answer from ``explore``:
+    at states of a random game, with caps from a few states to more than a turn has, it is the
+    answer of survive.js's own ``choices(state, cap, false)`` (every state one by one, depth first)."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_survive_model import random_game
+
+    from pbem.core.registry import load_game
+    game = load_game(name)
+    answers = set()
+    with ModelProcess(model_files(["survive"])) as node:
+        for k, state in enumerate(random_game(game, ["red", "blue", "green"], {}, 5)):
+            if k % 9 != 4 or k > 60:
+                continue
+            player = game.pending(state)[0].player
+            view = game.view(state, player)
+            model = game.turn_model(view, player)
+            assert model is not None
+            s = node.start(model.family, model.data, view, player)
+            for cap in (1, 3, 40, 300):
+                own = node.method(s, "choices", cap, False)
+                assert node.explore(s, cap) == own, f"{name} step {k} cap {cap}"
+                answers.add(own)
+            node.drop([s])
+    assert answers >= {"cut", "stop"}, answers

@@ -125,9 +125,11 @@ def test_the_pages_choices_label_is_the_plain_explorations_and_rarely_cut(name: 
                                                                          node: ModelProcess) -> None:
     """The page's data-choices comes from the model's ``choices``: it explores the player's turn with
     the states of a movement step merged by what can change the answer.  Wherever exploring every
-    state one by one finishes (1,000 states), both give the same label; a part of the turn the
-    model does not know is still found ("cut"); and merged, a whole mid-game turn fits the page's
-    2,000 states, so at most 5% of the pages say "cut" (issue 21)."""
+    state one by one finishes (1,000 states: ``node.explore``, the runner's exploration from the
+    core API, the answer of survive.js's ``choices(state, 1000, false)``; test_harness.py compares
+    them), both give the same label; a part of the turn the model does not know is still found
+    ("cut"); and merged, a whole mid-game turn fits the page's 2,000 states, so at most 5% of the
+    pages say "cut" (issue 21)."""
     game = load_game(name)
     players = ["red", "blue", "green", "yellow"][:n]
     labels: dict[str, int] = {}
@@ -144,7 +146,7 @@ def test_the_pages_choices_label_is_the_plain_explorations_and_rarely_cut(name: 
             merged = node.method(s, "choices")
             labels[merged] = labels.get(merged, 0) + 1
             if k % 35 == 3:
-                plain = node.method(s, "choices", 1000, False)
+                plain = node.explore(s, 1000)
                 if plain != "cut":
                     assert merged == plain, f"{name} seed {seed} step {k}: merged {merged}, every state {plain}"
                     compared += 1
