@@ -21,9 +21,9 @@ work: hostwork.py):
 4. The digests of every other game whose log changed since its digests were last sent (a
    ``stat`` per game tells: an idle game costs no read).
 
-Steps 3 and 4 are the games' work: with several jobs and several games to work on, each game is
-taken whole by one worker process while the others take others; what the games send comes back
-here, and goes out over the one SMTP session game after game, in the order above.
+Steps 3 and 4 are the games' work, game after game by folder name: with several jobs and several
+games to work on, each game is taken whole by one worker process while the others take others;
+what the games send comes back here, and goes out over the one SMTP session in that order.
 
 Only the mail servers stop a cycle: the next cycle goes on from where it stopped.
 """
@@ -42,7 +42,7 @@ from pbem.transport.mail.cycle import (
 )
 from pbem.transport.mail.hostconfig import HostConfig, default_jobs, load_host
 from pbem.transport.mail.hoststate import GameIndex, game_folders, host_ledger, host_lock
-from pbem.transport.mail.hostwork import GameResult, GameTask, Handled, Send, daily_due, run_games
+from pbem.transport.mail.hostwork import GameResult, GameTask, daily_due, deliver, run_games
 from pbem.transport.mail.imap import Inbox, Incoming, MailFetchError
 from pbem.transport.mail.ledger import IGNORED, mail_lock, message_key
 from pbem.transport.mail.route import hinted_games, named_games, route
@@ -113,8 +113,8 @@ class _Cycle:
                 per_game: dict[str, list[Routed]] = {}
                 for item, msg in sorted_messages(box, ledger.sources()):
                     self._route(ledger, item, msg, folders, per_game)
-                names = list(per_game) + [name for name, stamp in sorted(self.found.items()) if name not in per_game
-                                          and self.index.needs_visit(name, stamp, self.now, self.ticks)]
+                names = [name for name, stamp in sorted(self.found.items()) if name in per_game
+                         or self.index.needs_visit(name, stamp, self.now, self.ticks)]     # by folder name
                 tasks = [self._task(name, box.name, per_game.get(name, [])) for name in names]
                 run_games(tasks, self.jobs, lambda task: mail_lock(GameDir(self.folder / task.name)),
                           lambda task, result: self._finish(result, box, outbox, ledger, per_game.get(task.name, [])))
@@ -158,13 +158,7 @@ class _Cycle:
         session, recording each message once it is out; then the game's line and the host's ledger."""
         name = result.name
         try:
-            for action in result.actions:
-                if isinstance(action, Send):
-                    outbox.send(action.msg, action.to)
-                elif isinstance(action, Handled):
-                    box.done(action.source)
-                else:
-                    action.apply()
+            deliver(result, outbox, box)
         except (MailFetchError, MailSendError):
             self.report.add_game(name, result.report)
             raise                        # the servers: stop; the next cycle goes on from here

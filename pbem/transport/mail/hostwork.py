@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
 from types import TracebackType
+from typing import Protocol
 
 from pbem.base.crashreport import refusal_for_crash
 from pbem.base.errors import PbemError, one_line
@@ -179,6 +180,26 @@ def _tick(gd: GameDir, cfg: MailConfig, outbox: Deferred, report: Report, now: f
     times = [d.due - 3600 * rules.remind_hours for d in done.waiting if d.due - 3600 * rules.remind_hours > now]
     times += [d.due for d in done.waiting]
     return min(times)
+
+
+class Sender(Protocol):
+    def send(self, msg: EmailMessage, to: str) -> None: ...
+
+
+class Marker(Protocol):
+    def done(self, source: str) -> None: ...
+
+
+def deliver(result: GameResult, outbox: Sender, box: Marker) -> None:
+    """What a game made, in the main process, in the order it made it: each message sent, then
+    what is to be recorded once it is out; each handled message marked in the mailbox."""
+    for action in result.actions:
+        if isinstance(action, Send):
+            outbox.send(action.msg, action.to)
+        elif isinstance(action, Handled):
+            box.done(action.source)
+        else:
+            action.apply()
 
 
 def log_stamp(gd: GameDir, before: Stamp) -> Stamp:
