@@ -157,3 +157,27 @@ def _broken_move(games: dict[str, GameDir], broken_id: str, key_pool) -> tuple[b
     player = table.entries[-1]["pending"][0]["player"]
     raw, sig = signed_move(table, player, [{"draw": True}], key_pool[player])
     return raw.replace(table.game_id.encode(), broken_id.encode()), sig
+
+
+@pytest.mark.parametrize("value, error", [
+    ("2", ""),
+    ("0", "jobs must be a whole number from 1 to 64, not 0"),
+    ("65", "jobs must be a whole number from 1 to 64, not 65"),
+    ('"4"', "jobs must be a whole number from 1 to 64, not '4'"),
+    ("true", "jobs must be a whole number from 1 to 64, not True"),
+])
+def test_the_hosts_jobs_setting_is_a_small_whole_number(tmp_path, value, error):
+    from pbem.transport.mail.config import MailConfigError
+    from pbem.transport.mail.hostconfig import DEFAULT_JOBS_CAP, default_jobs, load_host
+    settings = tmp_path / "pbem-host.toml"
+    settings.write_text(f'from = "Club <judge@club.test>"\njobs = {value}\n[smtp]\nhost = "127.0.0.1"\n'
+                        'security = "none"\n[maildir]\npath = "Maildir"\n')
+    os.chmod(settings, 0o600)
+    if error:
+        with pytest.raises(MailConfigError) as caught:
+            load_host(tmp_path, {})
+        assert str(caught.value) == f"{settings}: {error}"
+    else:
+        host = load_host(tmp_path, {})
+        assert host.jobs == 2 and "jobs" not in host.data        # not a game's setting: never merged into one
+    assert 1 <= default_jobs() <= min(DEFAULT_JOBS_CAP, len(os.sched_getaffinity(0)))
