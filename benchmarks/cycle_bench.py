@@ -23,7 +23,8 @@ moderator/mail.toml), each move arrives as a player's message, and
 copy of it -- works on the games in 2 worker processes under each game's mail lock: the
 message read, the move submitted, the game's ledger, the receipt and the digests made; the
 main process then records each message as sent (``deliver``, into a sink: the mail servers'
-round-trips are left out, as in the first row).  Its floor is the same serial in-process floor:
+round-trips are left out, as in the first row).  Each game's players have its last digest, as
+after the host's last cycle (``mail-sent.json``): the digests made are those a cycle makes.  Its floor is the same serial in-process floor:
 the figure is what a moderator's cycle pays per move on a 2-core host.
 """
 from __future__ import annotations
@@ -176,7 +177,8 @@ def host_work(folder: Path, waiting: list[Waiting], work: list[Any]) -> Callable
     from pbem.transport.mail.hostconfig import load_host
     from pbem.transport.mail.hostwork import GameResult, GameTask, deliver, run_games
     from pbem.transport.mail.imap import Incoming
-    from pbem.transport.mail.ledger import mail_lock
+    from pbem.store.log import read_entries
+    from pbem.transport.mail.ledger import SentState, mail_lock
 
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "pbem-host.toml").write_text(
@@ -187,6 +189,11 @@ def host_work(folder: Path, waiting: list[Waiting], work: list[Any]) -> Callable
     for k, (w, gd) in enumerate(zip(waiting, work)):
         (w.source / "moderator" / "mail.toml").write_text(
             "[players]\n" + "".join(f'{p} = "{p}@bench.test"\n' for p in PLAYERS))
+        last = read_entries(w.source / "log.yaml")[-1]
+        sent = SentState(w.source / "moderator" / "mail-sent.json")
+        for p in PLAYERS:                   # as after the host's last cycle: everyone has the last digest
+            sent.mark(p, last["index"], last["hash"], f"<{k}.{last['index']}.{p}@bench.test>", time.time(),
+                      last["index"])
         player = next(p for p in PLAYERS if f"player: {p}\n".encode() in w.raw)
         msg = EmailMessage()
         msg["From"], msg["To"], msg["Subject"] = f"{player}@bench.test", "judge@bench.test", "my move"
