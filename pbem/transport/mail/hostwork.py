@@ -246,11 +246,14 @@ def run_games(tasks: Sequence[GameTask], jobs: int, hold: Hold, finish: Finish) 
 
 
 def _held(task: GameTask, hold: Hold, lock: contextlib.ExitStack) -> GameResult | None:
-    """Take the game's lock into ``lock``; a result saying it is busy when another command has it."""
+    """Take the game's lock into ``lock``; a result saying it is busy when another command has it
+    (or why it cannot be taken)."""
     try:
         lock.enter_context(hold(task))
     except MailBusyError as exc:
         return GameResult(task.name, busy=one_line(str(exc)))
+    except (PbemError, OSError) as exc:    # its moderator folder cannot be written, say: this game's line only
+        return GameResult(task.name, failure=one_line(str(exc)))
     return None
 
 
