@@ -15,14 +15,27 @@ signature, parse, check and apply the move, append the entry with fsync (`accept
 `commit_entry`, the first half of `submit`), but no `publish` (digests, pages, secrets, the
 encryption, the snapshot) and no signed receipt.  Floor and cycle run in alternating pairs
 (benchmarks/timing.py), the 100 folders put back (untimed) before each.
+
+A second row takes the same 100 moves the way a host takes them (`pbem mail run HOST_DIR
+--jobs 2`): the 100 folders are the games of one host folder (its pbem-host.toml, each game's
+moderator/mail.toml), each move arrives as a player's message, and
+``pbem.transport.mail.hostwork.run_games`` -- the host's own code for the games' work, not a
+copy of it -- works on the games in 2 worker processes under each game's mail lock: the
+message read, the move submitted, the game's ledger, the receipt and the digests made; the
+main process then records each message as sent (``deliver``, into a sink: the mail servers'
+round-trips are left out, as in the first row).  Each game's players have its last digest, as
+after the host's last cycle (``mail-sent.json``): the digests made are those a cycle makes.  Its floor is the same serial in-process floor:
+the figure is what a moderator's cycle pays per move on a 2-core host.
 """
 from __future__ import annotations
 
 import gc
+import resource
 import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Callable
 
 from timing import Goal, Report, paired
 
@@ -31,6 +44,7 @@ KINDS = ("atlantis", "atlantis-1986", "space-attack", "space-swarm")
 PER_KIND = 25
 LAST = 100                 # a game is played to its end or this many moves; the middle 25 are taken
 PER_MOVE_GOAL = 2.0        # the cycle's per-move time / the floor's
+JOBS = 2                   # the host's worker processes in the second row (a 2-core host)
 GROUP = "issue 24: hosting many games"
 
 
@@ -127,6 +141,86 @@ def bench_cycle(report: Report, root: Path, pairs: int) -> None:
     report.figures["cycle"] = {"floor": p.floor.values, "cycle": p.command.values, "moves": n}
     report.goal(Goal("100 moves across 100 games, per move / in-process floor", p.ratio, PER_MOVE_GOAL, False,
                      "", GROUP))
+
+    hosted = host_work(root / "work", waiting, work)
+    reset()
+    hosted()                                           # untimed warm-up
+    q = paired(floor, hosted, pairs, reset=reset)
+    per_host = q.command.median / n * 1000
+    r = q.pair_ratios
+    report.say(f"\n10b. the same 100 moves through the host's parallel game work (`pbem mail run HOST_DIR --jobs "
+               f"{JOBS}`: hostwork.run_games, each move a player's message; the mail servers' round-trips left "
+               "out) against the same serial in-process floor: what a moderator's cycle pays per move on a "
+               f"{JOBS}-core host")
+    report.say(f"  per move: host cycle with {JOBS} jobs {per_host:.1f} ms, floor {q.floor.median / n * 1000:.1f} ms "
+               f"(100 moves: {q.describe('floor', 'host cycle')})")
+    workers_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    main_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    report.say(f"  ratio {q.ratio:.2f} (pairs {min(r):.2f}-{max(r):.2f}); peak memory (maxrss): the largest worker "
+               f"{workers_mb:.0f} MB, the main process {main_mb:.0f} MB (a worker is a fork of it: pages shared "
+               "until written)")
+    report.figures["cycle_jobs"] = {"floor": q.floor.values, "cycle": q.command.values, "moves": n, "jobs": JOBS,
+                                    "worker_maxrss_mb": workers_mb, "main_maxrss_mb": main_mb}
+    report.goal(Goal(f"the same, through the host's game work with --jobs {JOBS} / serial floor", q.ratio,
+                     PER_MOVE_GOAL, False, "", GROUP))
+
+
+def host_work(folder: Path, waiting: list[Waiting], work: list[Any]) -> Callable[[], None]:
+    """The 100 moves as a host with ``JOBS`` workers takes them: one player's message per game,
+    through ``run_games`` (the host's code); each game must accept its move."""
+    import time
+    from email.message import EmailMessage
+    from email.utils import formatdate
+
+    from pbem.store.gamedir import GameDir
+    from pbem.transport.mail.cycle import parse_message
+    from pbem.transport.mail.hostconfig import load_host
+    from pbem.transport.mail.hostwork import GameResult, GameTask, deliver, run_games
+    from pbem.transport.mail.imap import Incoming
+    from pbem.store.log import read_entries
+    from pbem.transport.mail.ledger import SentState, mail_lock
+
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "pbem-host.toml").write_text(
+        'from = "Club <judge@bench.test>"\n[smtp]\nhost = "127.0.0.1"\nport = 2525\nsecurity = "none"\n'
+        f'[maildir]\npath = "{folder / "Maildir"}"\n')
+    host = load_host(folder, {})
+    tasks = []
+    for k, (w, gd) in enumerate(zip(waiting, work)):
+        (w.source / "moderator" / "mail.toml").write_text(
+            "[players]\n" + "".join(f'{p} = "{p}@bench.test"\n' for p in PLAYERS))
+        last = read_entries(w.source / "log.yaml")[-1]
+        sent = SentState(w.source / "moderator" / "mail-sent.json")
+        for p in PLAYERS:                   # as after the host's last cycle: everyone has the last digest
+            sent.mark(p, last["index"], last["hash"], f"<{k}.{last['index']}.{p}@bench.test>", time.time(),
+                      last["index"])
+        player = next(p for p in PLAYERS if f"player: {p}\n".encode() in w.raw)
+        msg = EmailMessage()
+        msg["From"], msg["To"], msg["Subject"] = f"{player}@bench.test", "judge@bench.test", "my move"
+        msg["Date"], msg["Message-ID"] = formatdate(0), f"<move.{k}@bench.test>"
+        msg.set_content("my move\n")
+        msg.add_attachment(w.raw, "application", "x-yaml", filename="move.yaml")
+        msg.add_attachment(w.signature.encode(), "application", "octet-stream", filename="move.yaml.sig")
+        raw = msg.as_bytes()
+        tasks.append(GameTask(folder, gd.root.name, host, "bench", ((Incoming(f"bench;{k}", raw, 0.0, k),
+                                                                      parse_message(raw)),),
+                              time.time(), True, None, 0.0, [0, 0, 0]))
+
+    class Sink:
+        def send(self, msg: EmailMessage, to: str) -> None:
+            pass
+
+        def done(self, source: str) -> None:
+            pass
+
+    def finish(task: GameTask, result: GameResult) -> None:
+        if result.failure or result.busy or result.report.accepted != 1:
+            raise RuntimeError(f"{task.name}: {result.failure or result.busy or result.report.lines}")
+        deliver(result, Sink(), Sink())
+
+    def run() -> None:
+        run_games(tasks, JOBS, lambda task: mail_lock(GameDir(folder / task.name)), finish)
+    return run
 
 
 def main() -> None:

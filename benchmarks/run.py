@@ -26,8 +26,9 @@ Figures (docs/performance.md says how each is measured and what the numbers were
 9. one host cycle over 1,000 games with nothing new (issue 24, benchmarks/host_bench.py): wall
    time against 5 s, and peak memory over 1,000 games against 100 (`--only host`).
 10. a cycle that takes 100 moves across 100 games (issue 24, benchmarks/cycle_bench.py): per move,
-   the in-process submit of each against the floor (everything but the outputs), goal 2x
-   (`--only cycle`).
+   the in-process submit of each against the floor (everything but the outputs), goal 2x; and
+   the same moves through the host's game work with 2 worker processes (`pbem mail run HOST_DIR
+   --jobs 2`) against the same serial floor (`--only cycle`).
 
 Ratios are measured in alternating pairs (benchmarks/timing.py): the machine is shared.
 """

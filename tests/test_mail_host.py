@@ -178,18 +178,24 @@ TOY_PBEM = ("import sys; sys.path.insert(0, %r); from pbem.core import registry;
             "registry.GAMES['toy'] = 'toygame:ToyGame'; from pbem.cli.group import main; main()")
 
 
-def _cli(host: Host, **env: str) -> subprocess.CompletedProcess[str]:
+def _cli(host: Host, *extra: str, **env: str) -> subprocess.CompletedProcess[str]:
     code = TOY_PBEM % str(Path(__file__).resolve().parent)
-    return subprocess.run([sys.executable, "-c", code, "mail", "run", str(host.folder)],
+    return subprocess.run([sys.executable, "-c", code, "mail", "run", *extra, str(host.folder)],
                           env={**os.environ, **host.env(), **env}, capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
 @pytest.mark.parametrize("fault", [
     "kill-after:club-a/moderator/mail-ledger.json",        # the move submitted and recorded, no receipt yet
     "kill-before:.pbem-host/mail-ledger.json",             # the game done, the host ledger not yet written
+    "kill:host-game:club-a",                               # whatever process takes club-a, as it starts
 ])
-def test_a_killed_host_cycle_neither_loses_nor_doubles_a_move(host, key_pool, tmp_path, fault, toy_registered):
-    """Installed pbem in a process of its own, killed at a step; the next cycle finishes the work."""
+def test_a_killed_host_cycle_neither_loses_nor_doubles_a_move(host, key_pool, tmp_path, fault, jobs, toy_registered):
+    """Installed pbem in a process of its own, killed at a step; the next cycle finishes the work.
+    With --jobs 2 a worker takes club-a: killed as it starts on the game (every time), club-a is
+    reported and club-b taken all the same; killed once its move is in (club-a's ledger), the game
+    is taken again in a worker of its own and the main process is killed recording its receipt;
+    the host's ledger is the main process's, which is killed with its workers."""
     a = host.game("club-a", "toy", ["red", "blue"], b"a" * 32)
     b = host.game("club-b", "space-swarm", SWARM_PLAYERS, b"c" * 32,
                   position=late_position("space-swarm", SWARM_PLAYERS, left=20))
@@ -202,11 +208,16 @@ def test_a_killed_host_cycle_neither_loses_nor_doubles_a_move(host, key_pool, tm
     host.deliver(_move_message(mover_a, *move_a))
     host.deliver(_move_message(mover_b, *move_b))
     entries_a = len(a.entries())
-    killed = _cli(host, PBEM_FAULT=fault)
-    assert killed.returncode == -9, (killed.returncode, killed.stdout, killed.stderr)
-    after = _cli(host)
+    killed = _cli(host, "--jobs", jobs, PBEM_FAULT=fault)
+    if jobs == "2" and fault == "kill:host-game:club-a":      # only the workers taking club-a died
+        assert killed.returncode == 0, (killed.returncode, killed.stdout, killed.stderr)
+        assert "club-a: not run: the worker process taking this game stopped before it finished" in killed.stdout
+        assert "club-b: accepted:" in killed.stdout and len(a.entries()) == entries_a, killed.stdout
+    else:
+        assert killed.returncode == -9, (killed.returncode, killed.stdout, killed.stderr)
+    after = _cli(host, "--jobs", jobs)
     assert after.returncode == 0, after.stderr
-    again = _cli(host)
+    again = _cli(host, "--jobs", jobs)
     assert again.returncode == 0 and again.stdout == "", again.stdout + again.stderr
     assert len(a.entries()) == entries_a + 1 and audit(a).ok and audit(b).ok
     header_a = a.entries()[0]["id"]

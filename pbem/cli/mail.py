@@ -83,7 +83,10 @@ def fetch(game_dir: Path) -> None:
 @click.option("--verbose", "-v", is_flag=True, help="also say so when there was nothing to do")
 @click.option("--no-tick", "no_tick", is_flag=True, help="with a folder of games: do not apply the games' deadlines "
               "(by default each game is ticked, as `pbem tick --mail` does, when a deadline or reminder may be due)")
-def run(game_dir: Path, verbose: bool, no_tick: bool) -> None:
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
+              help="with a folder of games: how many games are worked on at once, each in a worker process "
+                   "(default: the host's `jobs` setting, else the usable CPUs, at most 4)")
+def run(game_dir: Path, verbose: bool, no_tick: bool, jobs: int | None) -> None:
     """One cycle for cron: fetch and submit moves, reply with receipts, then send
     the new digest to every player who does not have it yet.  Prints nothing
     when nothing happened (so cron sends no mail), unless --verbose.
@@ -100,7 +103,7 @@ def run(game_dir: Path, verbose: bool, no_tick: bool) -> None:
     """
     from pbem.transport.mail.hostconfig import is_host_folder
     if is_host_folder(game_dir) and not (game_dir / "log.yaml").exists():
-        _host_run(game_dir, verbose, not no_tick)
+        _host_run(game_dir, verbose, not no_tick, jobs)
         return
     if not (game_dir / "log.yaml").is_file():
         from pbem.base.errors import PbemError
@@ -114,9 +117,9 @@ def run(game_dir: Path, verbose: bool, no_tick: bool) -> None:
         _echo(report)
 
 
-def _host_run(folder: Path, verbose: bool, ticks: bool) -> None:
+def _host_run(folder: Path, verbose: bool, ticks: bool, jobs: int | None) -> None:
     from pbem.transport.mail.host import run_host
-    report = run_host(folder, ticks=ticks)
+    report = run_host(folder, ticks=ticks, jobs=jobs)
     _echo(report)
     if verbose:
         click.echo(f"{report.games} game(s); {len(report.looked_at)} looked at (mail, or a log that moved); "

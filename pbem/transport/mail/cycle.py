@@ -20,7 +20,7 @@ from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import getaddresses, parseaddr, parsedate_to_datetime
 from types import TracebackType
-from typing import Any
+from typing import Any, Protocol
 
 from pbem.base.crashreport import refusal_for_crash
 from pbem.base.errors import PbemError, escape_text, one_line
@@ -37,7 +37,9 @@ from pbem.transport.mail.compose import DigestParts, Thread, Turn, attach_update
 from pbem.transport.mail.config import MailConfig
 from pbem.transport.mail.imap import MAX_MESSAGE, ImapInbox, Inbox, Incoming, MailFetchError, MaildirInbox
 from pbem.transport.mail.intake import FoundMove, Intake, choose, find_moves, is_automatic
-from pbem.transport.mail.ledger import IGNORED, REPLIED, SUBMITTED, Ledger, SentState, mail_lock, message_key
+from pbem.transport.mail.ledger import (
+    IGNORED, REPLIED, SUBMITTED, Commit, DigestSent, Ledger, ReplySent, SentState, mail_lock, message_key,
+)
 from pbem.transport.mail.smtp import SmtpSender
 
 _DUPLICATE = re.compile(r"already accepted as log entry (\d+)")
@@ -77,6 +79,18 @@ class Report:
         return not (self.accepted or self.rejected or self.ignored or self.replies or self.sent)
 
 
+class Outbox(Protocol):
+    """Where a cycle's messages go: an SMTP session (:class:`LazySender`), or a host's worker's
+    list of what its main process is to send (pbem.transport.mail.hostwork)."""
+
+    def send(self, msg: EmailMessage, to: str) -> None: ...
+
+    def defer(self, commit: Commit) -> bool:
+        """Take what is to be recorded once the message just sent has gone out; True when the
+        outbox records it itself after the real send, False when the caller records it now."""
+        ...
+
+
 class LazySender:
     """Opens the SMTP session only when the first message goes out."""
 
@@ -88,6 +102,9 @@ class LazySender:
         if self._smtp is None:
             self._smtp = SmtpSender(self.cfg.require_smtp()).__enter__()
         self._smtp.send(msg, to)
+
+    def defer(self, commit: Commit) -> bool:
+        return False                     # sent already: the caller records it at once
 
     def __enter__(self) -> LazySender:
         return self
@@ -172,7 +189,7 @@ def sorted_messages(box: Inbox, known: set[str]) -> list[tuple[Incoming, EmailMe
     return fresh
 
 
-def take_messages(gd: GameDir, cfg: MailConfig, box: Inbox, outbox: LazySender, report: Report,
+def take_messages(gd: GameDir, cfg: MailConfig, box: Inbox, outbox: Outbox, report: Report,
                   messages: Callable[[Ledger], Sequence[tuple[Incoming, EmailMessage]]]) -> None:
     """One game's part of a fetch: the receipts an earlier run owes, then ``messages`` (given
     the game's ledger), each submitted and answered once (the game's ledger says what was)."""
@@ -212,7 +229,7 @@ def _quarantine(gd: GameDir, ledger: Ledger, item: Incoming, msg: EmailMessage, 
 
 
 def _handle(gd: GameDir, header: dict[str, Any], ledger: Ledger, item: Incoming, msg: EmailMessage,
-            cfg: MailConfig, box: Inbox, outbox: LazySender, report: Report) -> None:
+            cfg: MailConfig, box: Inbox, outbox: Outbox, report: Report) -> None:
     message_id = _header(msg, "Message-ID")
     key = message_key(message_id, item.raw)
     if key in ledger.records:                 # the same message found again elsewhere
@@ -401,7 +418,7 @@ def _reply_body(game_id: str, results: list[MoveResult]) -> str:
     return "\n".join(out) + "\n"
 
 
-def _reply(ledger: Ledger, key: str, record: dict[str, Any], cfg: MailConfig, outbox: LazySender,
+def _reply(ledger: Ledger, key: str, record: dict[str, Any], cfg: MailConfig, outbox: Outbox,
            report: Report, gd: GameDir | None = None) -> None:
     reply = record["reply"]
     attachments: list[tuple[str, str | bytes]] = [(name, text) for name, text in reply.get("attachments", [])]
@@ -416,6 +433,8 @@ def _reply(ledger: Ledger, key: str, record: dict[str, Any], cfg: MailConfig, ou
         outbox.send(msg, reply["to"])
         report.replies += 1
         report.add(f"  receipt ({reply['verdict']}) sent to {reply['to']}")
+        if outbox.defer(ReplySent(ledger.path, key)):
+            return              # a host's worker: its main process records it once the receipt has gone out
     else:
         report.add("  no receipt: the message did not come from a player's address")
     record["status"] = REPLIED
@@ -437,7 +456,7 @@ def send_digests(gd: GameDir, cfg: MailConfig, players: Sequence[str] = (), only
 
 
 def _send(gd: GameDir, cfg: MailConfig, players: Sequence[str], only_changed: bool,
-          outbox: LazySender | None = None) -> Report:
+          outbox: Outbox | None = None) -> Report:
     gd.require()
     cfg.require_smtp().check_login("SMTP")
     report = Report()
@@ -472,8 +491,10 @@ def _send(gd: GameDir, cfg: MailConfig, players: Sequence[str], only_changed: bo
                                  pages.get(player))
             covered = bundle is not None or _attach_update(gd, msg, turn, state, player)
             sender.send(msg, cfg.players[player])
-            state.mark(player, turn.index, turn.entry_hash, str(msg["Message-ID"]), time.time(),
-                       turn.index if covered else None)
+            sent = DigestSent(state.path, player, turn.index, turn.entry_hash, str(msg["Message-ID"]), time.time(),
+                              turn.index if covered else None)
+            if not sender.defer(sent):     # a host's worker's digest is recorded once its main process sent it
+                sent.apply_to(state)
             report.sent += 1
             report.add(f"sent the digest of log entry {turn.index} to {player} ({parseaddr(cfg.players[player])[1]})")
     return report
@@ -542,7 +563,7 @@ def round_starts(entries: Sequence[Mapping[str, Any]], first: str) -> list[int]:
     return starts
 
 
-def send_changed(gd: GameDir, cfg: MailConfig, outbox: LazySender) -> Report:
+def send_changed(gd: GameDir, cfg: MailConfig, outbox: Outbox) -> Report:
     """The digests of one game to whoever does not have them yet (the caller holds the game's
     mail lock): the second half of a cycle, through an SMTP session the caller shares."""
     return _send(gd, cfg, (), only_changed=True, outbox=outbox)

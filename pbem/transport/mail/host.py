@@ -6,7 +6,8 @@
                                    naming its players' addresses
     FOLDER/.pbem-host/             the host's private bookkeeping (hoststate.py)
 
-A cycle, in one process:
+A cycle, in one process with the mail servers (and ``--jobs N`` worker processes for the games'
+work: hostwork.py):
 
 1. Read the new messages of the one mailbox, oldest first.
 2. Route each to its game: the signed move's own ``game:`` line, read from the raw bytes
@@ -20,6 +21,10 @@ A cycle, in one process:
 4. The digests of every other game whose log changed since its digests were last sent (a
    ``stat`` per game tells: an idle game costs no read).
 
+Steps 3 and 4 are the games' work, game after game by folder name: with several jobs and several
+games to work on, each game is taken whole by one worker process while the others take others;
+what the games send comes back here, and goes out over the one SMTP session in that order.
+
 Only the mail servers stop a cycle: the next cycle goes on from where it stopped.
 """
 from __future__ import annotations
@@ -31,22 +36,15 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
-from pbem.base.crashreport import refusal_for_crash
-from pbem.base.errors import PbemError, one_line
-from pbem.pipeline.deadlines import tick
 from pbem.store.gamedir import GameDir
-from pbem.store.missedturns import cadences, rules_of
-from pbem.store.table import bot_seats
 from pbem.transport.mail.cycle import (
-    DAY, LazySender, Report, _header, _header_values, _read_moves, _shown, _too_big, open_inbox, send_changed,
-    sorted_messages, take_messages,
+    LazySender, Report, _header, _header_values, _read_moves, _shown, _too_big, open_inbox, sorted_messages,
 )
-from pbem.transport.mail.config import MailConfig
-from pbem.transport.mail.hostconfig import HostConfig, game_config, load_host
-from pbem.transport.mail.hoststate import GameIndex, Stamp, game_folders, host_ledger, host_lock, state_dir
+from pbem.transport.mail.hostconfig import HostConfig, default_jobs, load_host
+from pbem.transport.mail.hoststate import GameIndex, game_folders, host_ledger, host_lock
+from pbem.transport.mail.hostwork import GameResult, GameTask, daily_due, deliver, run_games
 from pbem.transport.mail.imap import Inbox, Incoming, MailFetchError
-from pbem.transport.mail.ledger import IGNORED, MailBusyError, SentState, mail_lock, message_key
-from pbem.transport.mail.remind import digest_went_out, send_reminders
+from pbem.transport.mail.ledger import IGNORED, mail_lock, message_key
 from pbem.transport.mail.route import hinted_games, named_games, route
 from pbem.transport.mail.smtp import MailSendError
 
@@ -85,20 +83,22 @@ Routed = tuple[Incoming, EmailMessage, str]     # the message, parsed, its key
 
 
 def run_host(folder: Path, env: Mapping[str, str] | None = None, inbox: Inbox | None = None,
-             now: float | None = None, ticks: bool = True) -> HostReport:
+             now: float | None = None, ticks: bool = True, jobs: int | None = None) -> HostReport:
     """One cycle over every game in ``folder`` (see the module's description); with ``ticks``,
-    each game's deadlines are applied too (`pbem tick --mail`), when one may have come."""
+    each game's deadlines are applied too (`pbem tick --mail`), when one may have come.  ``jobs``:
+    the worker processes that take the games (``--jobs``; else the host's ``jobs`` setting, else
+    :func:`~pbem.transport.mail.hostconfig.default_jobs`)."""
     folder = folder.resolve()
     host = load_host(folder, env)
     host.mail.require_smtp().check_login("SMTP")
     now = time.time() if now is None else now
     with host_lock(folder):
-        return _Cycle(folder, host, now, ticks).run(inbox)
+        return _Cycle(folder, host, now, ticks, jobs or host.jobs or default_jobs()).run(inbox)
 
 
 class _Cycle:
-    def __init__(self, folder: Path, host: HostConfig, now: float, ticks: bool) -> None:
-        self.folder, self.host, self.now, self.ticks = folder, host, now, ticks
+    def __init__(self, folder: Path, host: HostConfig, now: float, ticks: bool, jobs: int) -> None:
+        self.folder, self.host, self.now, self.ticks, self.jobs = folder, host, now, ticks, jobs
         self.report = HostReport()
         self.found = game_folders(folder)
         self.index = GameIndex.load(folder)
@@ -113,11 +113,11 @@ class _Cycle:
                 per_game: dict[str, list[Routed]] = {}
                 for item, msg in sorted_messages(box, ledger.sources()):
                     self._route(ledger, item, msg, folders, per_game)
-                for name, messages in per_game.items():
-                    self._game(name, box, outbox, ledger, messages)
-                for name, stamp in sorted(self.found.items()):
-                    if name not in per_game and self.index.needs_visit(name, stamp, self.now, self.ticks):
-                        self._game(name, box, outbox, ledger, [])
+                names = [name for name, stamp in sorted(self.found.items()) if name in per_game
+                         or self.index.needs_visit(name, stamp, self.now, self.ticks)]     # by folder name
+                tasks = [self._task(name, box.name, per_game.get(name, [])) for name in names]
+                run_games(tasks, self.jobs, lambda task: mail_lock(GameDir(self.folder / task.name)),
+                          lambda task, result: self._finish(result, box, outbox, ledger, per_game.get(task.name, [])))
         finally:
             self.index.save()
         return self.report
@@ -147,63 +147,37 @@ class _Cycle:
         self.report.lines.append(f"left alone: message {_shown(message_id) or '(no Message-ID)'} from "
                                  f"{_shown(_header(msg, 'From')) or '?'}: {how}")
 
-    def _game(self, name: str, box: Inbox, outbox: LazySender, ledger: Any, messages: list[Routed]) -> None:
-        """One game's part of the cycle; a failure stays on this game's line."""
-        gd = GameDir(self.folder / name)
-        stamp = self.found[name]
-        game_report = Report()
+    def _task(self, name: str, box_name: str, messages: list[Routed]) -> GameTask:
+        rec = self.index.games[name]
+        return GameTask(self.folder, name, self.host, box_name, tuple(m[:2] for m in messages), self.now,
+                        self.ticks, rec.ticked, rec.tick_at, self.found[name])
+
+    def _finish(self, result: GameResult, box: Inbox, outbox: LazySender, ledger: Any,
+                messages: list[Routed]) -> None:
+        """One game's result, here in the main process: send what it made, over the one SMTP
+        session, recording each message once it is out; then the game's line and the host's ledger."""
+        name = result.name
         try:
-            with mail_lock(gd):
-                cfg = game_config(self.host, gd)
-                if messages:
-                    take_messages(gd, cfg, box, outbox, game_report, lambda _ledger: [m[:2] for m in messages])
-                if self.ticks and self.index.needs_tick(name, _stamp(gd, stamp), self.now):
-                    tick_at = self._tick(gd, cfg, outbox, game_report)
-                    self.index.mark_ticked(name, _stamp(gd, stamp), tick_at)
-                sent = send_changed(gd, cfg, outbox)
-                if sent.sent:
-                    game_report.lines += sent.lines
-                    game_report.sent += sent.sent
-                self.index.mark_sent(name, _stamp(gd, stamp), _daily_due(gd))
+            deliver(result, outbox, box)
         except (MailFetchError, MailSendError):
-            self.report.add_game(name, game_report)
+            self.report.add_game(name, result.report)
             raise                        # the servers: stop; the next cycle goes on from here
-        except MailBusyError as exc:
-            self.report.add_game(name, game_report)
-            self.report.lines.append(f"{name}: busy ({one_line(str(exc))}); "
-                                     f"{len(messages)} message(s) wait for the next cycle")
+        gd = GameDir(self.folder / name)
+        if result.tick_at is not None and result.stamp is not None:
+            self.index.mark_ticked(name, result.stamp, result.tick_at)
+        if result.busy:
+            self.report.add_game(name, result.report)
+            self.report.lines.append(f"{name}: busy ({result.busy}); {len(messages)} message(s) wait for the next cycle")
             return
-        except (PbemError, OSError) as exc:
-            self._failed(name, game_report, one_line(str(exc)), messages)
+        if result.failure:
+            self._failed(name, result.report, result.failure, messages)
             return
-        except Exception as exc:  # noqa: BLE001 - quarantine: one game's bug must not stop the others
-            reason = refusal_for_crash(state_dir(self.folder), exc, f"game folder {name}", b"")
-            self._failed(name, game_report, reason, messages)
-            return
-        self.report.add_game(name, game_report)
+        self.index.mark_sent(name, result.stamp or self.found[name], daily_due(gd, result))
+        self.report.add_game(name, result.report)
         self.report.looked_at.append(name)
         for item, msg, key in messages:       # recorded only now: a crash before brings them back
             ledger.put(key, {"message_id": _header(msg, "Message-ID"), "game": name, "sources": [item.source],
                              "status": ROUTED})
-
-    def _tick(self, gd: GameDir, cfg: MailConfig, outbox: LazySender, report: Report) -> float:
-        """`pbem tick --mail` on one game; returns when its next reminder or deadline falls (0: none)."""
-        entries = gd.entries()
-        if rules_of(entries[0]) is None and not bot_seats(entries):
-            return 0.0                    # no deadlines and no bot seat: nothing a tick could do
-        done = tick(gd, self.now, ready=digest_went_out(gd))   # a reminder never overtakes its digest
-        if done.closed is not None:
-            return 0.0
-        for entry in done.entries:
-            report.add(f"log entry {entry['index']}: {entry['action']} for {entry['player']} - {entry['reason']}")
-        for address in send_reminders(gd, done.reminders, cfg=cfg, outbox=outbox):
-            report.add(f"mailed a reminder to {address}")
-        rules = rules_of(gd.entries()[0])
-        if rules is None or not done.waiting:
-            return 0.0
-        times = [d.due - 3600 * rules.remind_hours for d in done.waiting if d.due - 3600 * rules.remind_hours > self.now]
-        times += [d.due for d in done.waiting]
-        return min(times)
 
     def _failed(self, name: str, game_report: Report, reason: str, messages: list[Routed]) -> None:
         self.report.add_game(name, game_report)
@@ -212,24 +186,3 @@ class _Cycle:
         if news or messages:
             waiting = f"; {len(messages)} message(s) wait for the next cycle" if messages else ""
             self.report.lines.append(f"{name}: not run: {reason}{waiting}")
-
-
-def _stamp(gd: GameDir, before: Stamp) -> Stamp:
-    """The log's stamp now (the cycle may have appended to it)."""
-    try:
-        st = gd.log_path.stat()
-    except OSError:
-        return before
-    return [st.st_size, st.st_mtime_ns, st.st_ino]
-
-
-def _daily_due(gd: GameDir) -> float:
-    """When the next daily digest held back falls due (0: none is held back)."""
-    entries = gd.entries()
-    daily = [p for p, c in cadences(entries).items() if c == "daily"]
-    if not daily:
-        return 0.0
-    state = SentState.load(gd)
-    last = str(entries[-1].get("hash", ""))
-    held = [state.last_at(p) + DAY for p in daily if state.last_hash(p) != last]
-    return min(held) if held else 0.0

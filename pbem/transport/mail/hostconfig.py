@@ -2,7 +2,8 @@
 
 ``FOLDER/pbem-host.toml`` (or ``pbem-host.yaml``) has the keys of a game's ``mail.toml``
 except ``[players]``: ``from``, ``reply_to``, ``[smtp]``, ``[imap]`` or ``[maildir]`` and the
-defaults ``cadence``, ``summary`` and ``attach_log``.  Each game keeps its own
+defaults ``cadence``, ``summary`` and ``attach_log``, and the host's own ``jobs`` (how many
+games' moves are taken at once: :func:`default_jobs` when it is not set).  Each game keeps its own
 ``GAME/moderator/mail.toml`` with its ``[players]`` (and, if it likes, its own
 ``cadence``, ``summary`` and ``attach_log``); its server settings and ``from`` are not
 used when the host runs the game: every game of a host is mailed from one address and
@@ -34,6 +35,28 @@ class HostConfig:
     path: Path                   # the host's settings file
     data: dict[str, Any]         # its settings, environment applied, paths made absolute
     mail: MailConfig             # the same as a game's settings without players (the mailbox, SMTP)
+    jobs: int = 0                # `jobs = N`: the worker processes of a cycle (0: not set, default_jobs())
+
+
+#: the most worker processes the default asks for, however many CPUs there are
+DEFAULT_JOBS_CAP = 4
+MAX_JOBS = 64
+
+
+def default_jobs() -> int:
+    """The CPUs this process may use, at most :data:`DEFAULT_JOBS_CAP` (docs/moderating.md, "--jobs")."""
+    try:
+        usable = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        usable = os.cpu_count() or 1
+    return max(1, min(usable, DEFAULT_JOBS_CAP))
+
+
+def check_jobs(value: object, where: str) -> int:
+    """A number of worker processes, 1 to :data:`MAX_JOBS` (one line naming ``where`` when it is not)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_JOBS:
+        raise MailConfigError(f"{where}: jobs must be a whole number from 1 to {MAX_JOBS}, not {value!r}")
+    return value
 
 
 def host_settings_paths(folder: Path) -> list[Path]:
@@ -58,10 +81,11 @@ def load_host(folder: Path, env: Mapping[str, str] | None = None) -> HostConfig:
     if "players" in data:
         raise MailConfigError(f"{path}: [players] belongs in each game's moderator/mail.toml, not in the host's "
                               "settings")
+    jobs = check_jobs(data.pop("jobs"), str(path)) if "jobs" in data else 0
     check_file_passwords(path, data)
     apply_env(data, env)
     _absolute_paths(path, data)
-    return HostConfig(folder, path, data, build_config(path, data))
+    return HostConfig(folder, path, data, build_config(path, data), jobs)
 
 
 def _absolute_paths(path: Path, data: dict[str, Any]) -> None:

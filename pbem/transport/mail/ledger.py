@@ -178,6 +178,43 @@ class SentState:
         _write_json(self.path, {"format": "pbem-mail-sent/1", "players": self.players})
 
 
+@dataclass(frozen=True)
+class ReplySent:
+    """What to record once a receipt has gone out, when it went out later than it was made (a
+    host's worker makes it, the host's main process sends it, then applies this): the message's
+    record in the game's ledger is REPLIED (until then a rerun sends the receipt it owes)."""
+    path: Path                   # the game's mail-ledger.json
+    key: str
+
+    def apply(self) -> None:
+        ledger = Ledger(self.path, read_json(self.path, "the processed-message ledger").get("messages", {}))
+        record = ledger.records.get(self.key)
+        if record is not None and record.get("status") == SUBMITTED:
+            ledger.put(self.key, {**record, "status": REPLIED})
+
+
+@dataclass(frozen=True)
+class DigestSent:
+    """What to record once a digest has gone out, when it went out later than it was made (as
+    :class:`ReplySent`): :meth:`SentState.mark` for the player."""
+    path: Path                   # the game's mail-sent.json
+    player: str
+    index: int
+    entry_hash: str
+    message_id: str
+    at: float
+    update_to: int | None
+
+    def apply(self) -> None:
+        self.apply_to(SentState(self.path, read_json(self.path, "what was last mailed").get("players", {})))
+
+    def apply_to(self, state: SentState) -> None:
+        state.mark(self.player, self.index, self.entry_hash, self.message_id, self.at, self.update_to)
+
+
+Commit = ReplySent | DigestSent
+
+
 @contextlib.contextmanager
 def mail_lock(gd: GameDir) -> Iterator[None]:
     """Exclusive, non-blocking: a second ``pbem mail`` (say, cron overlapping) stops at once."""
