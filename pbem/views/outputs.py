@@ -483,10 +483,10 @@ def write_outputs(table: Table, careful: bool = False) -> list[Path]:
     return paths
 
 
-#: the gzip level of a player's page (:func:`seal_bytes`): zlib's default, 6, takes 40% less time than 9 on
-#: these pages for 0.7% more bytes (docs/performance.md, "Outputs per move"); the page's bytes (what the
-#: file holds once gunzipped) are the same at every level: only they are pinned and audited
-PAGE_GZIP_LEVEL = 6
+#: the gzip level of a player's page (:func:`seal_bytes`): 9, although 6 takes 40% less time (about 4 ms a
+#: move) for 0.7% more bytes: those bytes cost one more Space Attack message in 20 its board picture
+#: (docs/performance.md, "Outputs per move"); only the gunzipped bytes are pinned and audited
+PAGE_GZIP_LEVEL = 9
 
 
 def seal_bytes(suffix: str, plain: bytes) -> bytes:
