@@ -17,13 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import Callable, MutableSequence, Sequence, TypeVar
-
-_hmac_sha256: Callable[[bytes, bytes, str], bytes]
-try:        # HMAC-SHA256 in one C call (what hmac.digest calls, without its Python frame)
-    from _hashlib import hmac_digest as _hmac_sha256
-except ImportError:      # pragma: no cover - a Python built without OpenSSL
-    _hmac_sha256 = hmac.digest
+from typing import MutableSequence, Sequence, TypeVar
 
 T = TypeVar("T")
 
@@ -69,8 +63,8 @@ class Rng:
         if not self._message:
             self._message = DOMAIN + b"\x00" + self.label.encode() + b"\x00"
         while len(self._buf) - self._pos < count:
-            block = _hmac_sha256(self._seed, self._message + self._block.to_bytes(8, "big"), "sha256")
-            self._buf, self._pos = self._buf[self._pos:] + block, 0
+            block = hmac.digest(self._seed, self._message + self._block.to_bytes(8, "big"), "sha256")
+            self._buf, self._pos = self._buf[self._pos:] + block, 0      # (hmac.digest: one C call)
             self._block += 1
         out = self._buf[self._pos:self._pos + count]
         self._pos += count
