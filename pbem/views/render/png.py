@@ -77,7 +77,7 @@ def mail_png(svg: str, zoom: float = MAIL_ZOOM, colours: int = MAIL_COLOURS) -> 
     small = image.quantize(palette=palette, dither=Image.Dither.NONE)
     # the PNG's palette just as long as the indices used need (PIL writes all 256 entries
     # otherwise: 672 bytes more on 32 colours)
-    bits = max(1, int(small.getextrema()[1]).bit_length())
+    bits = max(1, cast(tuple[int, int], small.getextrema())[1].bit_length())
     out = io.BytesIO()
     small.save(out, "PNG", compress_level=PNG_LEVEL, bits=bits)
     return out.getvalue()
