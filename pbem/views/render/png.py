@@ -22,7 +22,7 @@ MAIL_COLOURS = 32    # ... in 32 colours: those the SVG names first, then the mo
 #: attachment, has the whole board to zoom and click on), so that the bytes go to their page's panel
 MOVER_ZOOM = 0.5
 #: the most bytes a mail picture takes per pixel, with a margin (measured at MOVER_ZOOM in 32 colours
-#: on every game's boards at most 0.077: benchmarks/message_sizes.py; docs/email.md)
+#: on every game's boards at most 0.0804: benchmarks/png_costs.py; docs/email.md)
 PNG_BYTES_PER_PIXEL = 0.085
 #: zlib level of the mail picture: 8 costs half of 9's time (12 against 26 ms a mover picture)
 #: for 1.6% more bytes; 7 would be 5 ms but 7% more (benchmarks/png_costs.py; docs/performance.md)
