@@ -320,3 +320,23 @@ def test_a_digests_board_pictures_are_drawn_only_for_the_messages_that_show_them
     assert picture(other) == mail_png(parts.svg) == parts.png != parts.mover_png
     given = DigestParts(parts.turn, parts.text, parts.html, parts.svg, b"")     # a caller's "no picture"
     assert given.png == b"" and given.mover_png == b""
+
+
+def test_a_mail_png_of_few_colours_packs_its_pixels_into_fewer_bits():
+    """Three colours: a 2-bit PNG with a palette of 4 entries, each area exactly its colour."""
+    import io
+
+    from PIL import Image
+
+    from pbem.views.render.png import mail_png
+
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30"><rect width="20" height="30" '
+           'fill="#ff0000"/><rect x="20" width="10" height="30" fill="#00ff00"/></svg>')
+    png = mail_png(svg)
+    chunks = _png_chunks(png)
+    depth, colour_type = struct.unpack(">BB", chunks[b"IHDR"][8:10])
+    assert (depth, colour_type) == (2, 3) and len(chunks[b"PLTE"]) == 3 * 4
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    assert image.getpixel((5, 5)) == (255, 0, 0) and image.getpixel((20, 5)) == (0, 255, 0)
+    assert image.getpixel((30, 5)) == (255, 255, 255)
+    assert {rgb for _n, rgb in image.getcolors()} == {(255, 0, 0), (0, 255, 0), (255, 255, 255)}
