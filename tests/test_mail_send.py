@@ -200,6 +200,23 @@ def test_every_mail_command_has_help_with_an_example(command):
     assert result.exit_code == 0 and "Example:" in result.output
 
 
+_SIX = ["red", "blue", "green", "yellow", "orange", "purple"]
+
+
+def _six_colours_board() -> str:
+    """A board of many textured cells and text, six players' colours on one tiny piece each."""
+    from pbem.game import BoardPicture, HexCell, Piece
+    from pbem.views.render.hexmap_svg import render_svg
+
+    kinds = {f"k{i}": f"#{40 + 15 * i:02x}{200 - 9 * i:02x}{90 + 11 * i:02x}" for i in range(14)}
+    textures = ["dots", "trees", "peaks", "stars", "grid", "waves"]
+    cells = [HexCell(q, r, f"{chr(65 + r)}{q}", f"k{(q + 2 * r) % 14}") for r in range(10) for q in range(10)]
+    for i, colour in enumerate(_SIX):
+        cells[i * 13 + 5].pieces = [Piece(f"x{i}", "explorer", colour, f"x{i}")]
+    board = BoardPicture(cells, colours=kinds, textures={k: textures[i % 6] for i, k in enumerate(kinds)})
+    return render_svg(board, "six colours")
+
+
 def test_the_mail_png_keeps_every_colour_the_board_names_even_on_a_few_small_pieces():
     """Six players' colours on one tiny piece each, over a board of many textured cells and
     text: each colour is in the PNG exactly as the SVG names it (none mapped to a grey)."""
@@ -208,22 +225,50 @@ def test_the_mail_png_keeps_every_colour_the_board_names_even_on_a_few_small_pie
     from PIL import Image
 
     from pbem.core.palette import PLAYER_COLOURS
-    from pbem.game import BoardPicture, HexCell, Piece
-    from pbem.views.render.hexmap_svg import render_svg
     from pbem.views.render.png import mail_png
 
-    names = ["red", "blue", "green", "yellow", "orange", "purple"]
-    kinds = {f"k{i}": f"#{40 + 15 * i:02x}{200 - 9 * i:02x}{90 + 11 * i:02x}" for i in range(14)}
-    textures = ["dots", "trees", "peaks", "stars", "grid", "waves"]
-    cells = [HexCell(q, r, f"{chr(65 + r)}{q}", f"k{(q + 2 * r) % 14}") for r in range(10) for q in range(10)]
-    for i, colour in enumerate(names):
-        cells[i * 13 + 5].pieces = [Piece(f"x{i}", "explorer", colour, f"x{i}")]
-    board = BoardPicture(cells, colours=kinds, textures={k: textures[i % 6] for i, k in enumerate(kinds)})
-    image = Image.open(io.BytesIO(mail_png(render_svg(board, "six colours")))).convert("RGB")
+    image = Image.open(io.BytesIO(mail_png(_six_colours_board()))).convert("RGB")
     present = {rgb for _n, rgb in image.getcolors(maxcolors=image.width * image.height)}
-    for colour in names:
+    for colour in _SIX:
         hex_ = PLAYER_COLOURS[colour]
         assert (int(hex_[1:3], 16), int(hex_[3:5], 16), int(hex_[5:7], 16)) in present, colour
+
+
+def _png_chunks(png: bytes) -> dict[bytes, bytes]:
+    chunks, at = {}, len(PNG_MAGIC)
+    while at < len(png):
+        size, kind = struct.unpack(">I4s", png[at:at + 8])
+        chunks[kind] = chunks.get(kind, b"") + png[at + 8:at + 8 + size]
+        at += 12 + size
+    return chunks
+
+
+@pytest.mark.parametrize("mover", [False, True])
+def test_the_mail_png_has_a_palette_of_its_colours_only_and_every_pixel_drawn_as_rendered(mover):
+    """The PNG's palette holds the 32 colours (not PIL's 256 entries: 672 bytes more a picture),
+    the same picture every time, and every pixel whose rendered colour is one of those 32 shows
+    exactly that colour (the zlib level changes bytes, never pixels)."""
+    import io
+
+    from PIL import Image
+
+    from pbem.views.render.png import MAIL_COLOURS, MAIL_ZOOM, MOVER_ZOOM, mail_png, mover_png
+
+    svg = _six_colours_board()
+    png = mover_png(svg) if mover else mail_png(svg)
+    assert png == (mover_png(svg) if mover else mail_png(svg))
+    chunks = _png_chunks(png)
+    width, height, depth, colour_type = struct.unpack(">IIBB", chunks[b"IHDR"][:10])
+    zoom = MOVER_ZOOM if mover else MAIL_ZOOM
+    assert all(abs(got - n * zoom) <= 1 for got, n in zip((width, height), svg_size(svg)))   # the same size
+    assert colour_type == 3 and depth == 8 and len(chunks[b"PLTE"]) == 3 * MAIL_COLOURS
+    palette = {tuple(chunks[b"PLTE"][i:i + 3]) for i in range(0, len(chunks[b"PLTE"]), 3)}
+    shown = Image.open(io.BytesIO(png)).convert("RGB")
+    rendered = Image.open(io.BytesIO(svg_to_png(svg, zoom, crisp=True))).convert("RGB")
+    assert shown.size == rendered.size
+    exact = [(s, r) for s, r in zip(shown.getdata(), rendered.getdata()) if r in palette]
+    assert len(exact) > 0.9 * width * height       # crisp shapes: most pixels are the SVG's own colours
+    assert all(s == r for s, r in exact)
 
 
 def test_a_player_on_a_daily_cadence_gets_one_digest_a_day_with_everything_since(tmp_path, key_pool,
@@ -275,3 +320,23 @@ def test_a_digests_board_pictures_are_drawn_only_for_the_messages_that_show_them
     assert picture(other) == mail_png(parts.svg) == parts.png != parts.mover_png
     given = DigestParts(parts.turn, parts.text, parts.html, parts.svg, b"")     # a caller's "no picture"
     assert given.png == b"" and given.mover_png == b""
+
+
+def test_a_mail_png_of_few_colours_packs_its_pixels_into_fewer_bits():
+    """Three colours: a 2-bit PNG with a palette of 4 entries, each area exactly its colour."""
+    import io
+
+    from PIL import Image
+
+    from pbem.views.render.png import mail_png
+
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30"><rect width="20" height="30" '
+           'fill="#ff0000"/><rect x="20" width="10" height="30" fill="#00ff00"/></svg>')
+    png = mail_png(svg)
+    chunks = _png_chunks(png)
+    depth, colour_type = struct.unpack(">BB", chunks[b"IHDR"][8:10])
+    assert (depth, colour_type) == (2, 3) and len(chunks[b"PLTE"]) == 3 * 4
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    assert image.getpixel((5, 5)) == (255, 0, 0) and image.getpixel((20, 5)) == (0, 255, 0)
+    assert image.getpixel((30, 5)) == (255, 255, 255)
+    assert {rgb for _n, rgb in image.getcolors()} == {(255, 0, 0), (0, 255, 0), (255, 255, 255)}

@@ -22,8 +22,11 @@ MAIL_COLOURS = 32    # ... in 32 colours: those the SVG names first, then the mo
 #: attachment, has the whole board to zoom and click on), so that the bytes go to their page's panel
 MOVER_ZOOM = 0.5
 #: the most bytes a mail picture takes per pixel, with a margin (measured at MOVER_ZOOM in 32 colours
-#: on every game's boards at most 0.077: benchmarks/message_sizes.py; docs/email.md)
+#: on every game's boards at most 0.0804: benchmarks/png_costs.py; docs/email.md)
 PNG_BYTES_PER_PIXEL = 0.085
+#: zlib level of the mail picture: 8 costs half of 9's time (12 against 26 ms a mover picture)
+#: for 1.6% more bytes; 7 would be 5 ms but 7% more (benchmarks/png_costs.py; docs/performance.md)
+PNG_LEVEL = 8
 
 _ROOT = re.compile(r"<svg\b[^>]*>", re.DOTALL)
 _NUM = r"\s*=\s*[\"']\s*([0-9]+(?:\.[0-9]+)?)\s*(?:px)?\s*[\"']"
@@ -55,8 +58,8 @@ def mail_png(svg: str, zoom: float = MAIL_ZOOM, colours: int = MAIL_COLOURS) -> 
     """The board as a small PNG for e-mail: shapes drawn without anti-aliasing at ``zoom``,
     every pixel mapped to the nearest of ``colours`` colours: the ones the SVG names first (so
     the players' and the terrain's colours stay exactly as drawn, even on a few small pieces),
-    then the most used others; saved optimized.
-    Deterministic: ties between colours are broken by the colour's value."""
+    then the most used others; saved with a palette of just those colours, zlib level
+    :data:`PNG_LEVEL`.  Deterministic: ties between colours are broken by the colour's value."""
     import io
 
     from PIL import Image
@@ -72,8 +75,11 @@ def mail_png(svg: str, zoom: float = MAIL_ZOOM, colours: int = MAIL_COLOURS) -> 
     flat = [v for rgb in top for v in rgb]
     palette.putpalette(flat + flat[:3] * (256 - len(top)))
     small = image.quantize(palette=palette, dither=Image.Dither.NONE)
+    # the PNG's palette just as long as the indices used need (PIL writes all 256 entries
+    # otherwise: 672 bytes more on 32 colours)
+    bits = max(1, cast(tuple[int, int], small.getextrema())[1].bit_length())
     out = io.BytesIO()
-    small.save(out, "PNG", optimize=True)
+    small.save(out, "PNG", compress_level=PNG_LEVEL, bits=bits)
     return out.getvalue()
 
 

@@ -1,0 +1,154 @@
+"""Where a mail picture's time goes (issue 24: the board PNG was 52% of a host's game work).
+
+    .venv/bin/python benchmarks/png_costs.py                    # every game, 2, 4 and max players
+    .venv/bin/python benchmarks/png_costs.py --only space-swarm --repeat 5
+
+Real boards: bot games of every game (benchmarks/message_sizes.py's games, keys and seed) played
+through the pipeline, the public board at a few log entries.  For each board at MOVER_ZOOM the
+stages of ``mail_png`` are timed in CPU time (``process_time``, the best of ``--repeat``): resvg
+whole, resvg on the board without its text and on an empty board of the same size (parsing, the
+font database, its own PNG encoding), then PIL's decoding, colour count, quantizing and the
+PNG encoding at several zlib levels, with the bytes a pixel each gives (the budget's bound:
+``PNG_BYTES_PER_PIXEL``).  Figures: docs/performance.md ("Outputs per move (issue 24)").
+"""
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import re
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from message_sizes import GAMES, NAMES, fixed_key
+
+from pbem.core.registry import load_game
+from pbem.core.rng import Rng
+from pbem.crypto import keys, sshsig
+from pbem.pipeline.append import commit_entry
+from pbem.pipeline.botmoves import bot_move_file, next_to_move
+from pbem.pipeline.newgame import PlayerSpec, create_game
+from pbem.pipeline.submit import accept_move, moderator_opener
+from pbem.store.gamedir import GameDir
+from pbem.store.movefile import render_move
+from pbem.store.table import Table
+from pbem.views.boardmoves import BoardHistory
+from pbem.views.outputs import public_outputs
+from pbem.views.render import png as board_png
+
+MARKS = (1, 15, 40, 90)
+
+
+def boards(label: str, game_name: str, options: dict[str, str], n: int) -> list[tuple[str, str]]:
+    """The public board SVG of a bot game at the log entries MARKS (those the game reaches)."""
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        key_dir = root / "keys"
+        specs = [PlayerSpec(p, fixed_key(key_dir / p, p)) for p in NAMES[:n]]
+        fixed_key(key_dir / "moderator", "moderator")
+        gd = GameDir(root / "game")
+        create_game(gd.root, game_name, specs, options, b"sizes-seed-0123456789abcdef-0123",
+                    moderator_key=key_dir / "moderator", game_id="sizes")
+        table = Table.load(gd)
+        opener = moderator_opener(gd)
+        while (player := next_to_move(table)) is not None and table.last["index"] <= max(MARKS):
+            index = table.last["index"]
+            if index in MARKS:
+                svg = public_outputs(table, BoardHistory.for_viewers(table, [None]))["public/board.svg"].decode()
+                out.append((f"{label}-{n}p-{index}", svg))
+            move = bot_move_file(table, player, Rng(b"sizes-bot", f"{index}/{player}"))
+            raw = render_move(move).encode()
+            sig = sshsig.sign(keys.load_private_key(key_dir / player), raw, sshsig.MOVE_NAMESPACE)
+            _mv, entry, archive, _applied = accept_move(table, raw, sig, opener)
+            commit_entry(table, entry, archive)
+    return out
+
+
+def best_ms(repeat: int, fn: Callable[[], Any]) -> tuple[float, Any]:
+    times, result = [], None
+    for _ in range(repeat):
+        start = time.process_time()
+        result = fn()
+        times.append(time.process_time() - start)
+    return min(times) * 1000, result
+
+
+def stages(svg: str, repeat: int) -> dict[str, float]:
+    import resvg_py
+    from PIL import Image
+    zoom = board_png.MOVER_ZOOM
+    opts = {"zoom": zoom, "background": "#ffffff", "shape_rendering": "crisp_edges",
+            "text_rendering": "optimize_legibility"}
+    no_text = re.sub(r"<text\b.*?</text>", "", svg, flags=re.DOTALL)
+    empty = re.sub(r"(<svg\b[^>]*>).*", r"\1</svg>", svg, flags=re.DOTALL)
+    row: dict[str, float] = {}
+    row["resvg"], raw = best_ms(repeat, lambda: bytes(resvg_py.svg_to_bytes(svg_string=svg, **opts)))
+    row["resvg_no_text"], _ = best_ms(repeat, lambda: resvg_py.svg_to_bytes(svg_string=no_text, **opts))
+    row["resvg_empty"], _ = best_ms(repeat, lambda: resvg_py.svg_to_bytes(svg_string=empty, **opts))
+    row["decode"], image = best_ms(repeat, lambda: Image.open(io.BytesIO(raw)).convert("RGB"))
+    row["getcolors"], _ = best_ms(repeat, lambda: image.getcolors(maxcolors=image.width * image.height))
+    row["mail_png"], png = best_ms(repeat, lambda: board_png.mail_png(svg, zoom))
+    small = Image.open(io.BytesIO(png))
+    small.load()
+    pixels = small.width * small.height
+    row["bytes_per_pixel"] = len(png) / pixels
+    for level in (6, 7, 8, 9):
+        row[f"save_level{level}"], data = best_ms(repeat, lambda lv=level: _save(small, compress_level=lv))
+        row[f"bytes_per_pixel_level{level}"] = len(data) / pixels
+    row["save_optimize_256_palette"], data = best_ms(repeat, lambda: _save(small.convert("RGB").quantize(
+        palette=_padded(small), dither=Image.Dither.NONE), optimize=True))
+    row["bytes_per_pixel_optimize_256_palette"] = len(data) / pixels
+    return row
+
+
+def _padded(small: Any) -> Any:
+    """``small``'s palette padded to 256 entries, as mail_png made it before issue 24."""
+    from PIL import Image
+    flat = small.getpalette() or []
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(flat + flat[:3] * (256 - len(flat) // 3))
+    return palette
+
+
+def _save(image: Any, **kw: Any) -> bytes:
+    out = io.BytesIO()
+    image.save(out, "PNG", **kw)
+    return out.getvalue()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", help="games (labels), comma-separated: " + ", ".join(g[0] for g in GAMES))
+    ap.add_argument("--players", help="player counts, comma-separated (default: 2, 4 and the maximum)")
+    ap.add_argument("--repeat", type=int, default=3, help="time each stage this many times, keep the best")
+    ap.add_argument("--json", type=Path, help="write the figures here")
+    args = ap.parse_args()
+    only = set(args.only.split(",")) if args.only else None
+    rows: list[dict[str, Any]] = []
+    for label, game_name, options in GAMES:
+        if only is not None and label not in only:
+            continue
+        most = load_game(game_name).max_players
+        counts = [int(c) for c in args.players.split(",")] if args.players else sorted({2, 4, most})
+        for n in counts:
+            if n > most:
+                continue
+            for name, svg in boards(label, game_name, options, n):
+                row = {"board": name, **{k: round(v, 4 if "bytes" in k else 1) for k, v in stages(svg, args.repeat).items()}}
+                rows.append(row)
+                print(json.dumps(row), flush=True)
+    keys_ = [k for k in rows[0] if k != "board"] if rows else []
+    summary = {k: {"mean": round(statistics.mean(r[k] for r in rows), 4), "max": round(max(r[k] for r in rows), 4)}
+               for k in keys_}
+    print(json.dumps({"boards": len(rows), **summary}, indent=1))
+    if args.json:
+        args.json.write_text(json.dumps({"rows": rows, "summary": summary}, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
