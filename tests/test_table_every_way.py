@@ -10,6 +10,7 @@ same entries (a move's dice come from its signature).
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, Callable
 
@@ -29,15 +30,21 @@ from pbem.store.table import Table, board_view_indices, replay
 from pbem.views.clickpage import MAIL_CAPS, click_page
 
 
+def as_written(data: Any) -> str:
+    """``data`` as JSON in its own order (not sorted: an order that depends on how the state
+    was built would reach the outputs that write it so)."""
+    return json.dumps(data, default=repr)
+
+
 def what_outputs_see(table: Table, pages: bool = True) -> dict[str, Any]:
     """Everything the outputs of the table's last entry are made from, as comparable data
     (``pages``: the click-to-move pages too, the dearest part)."""
     game, state = table.game, table.state
     seen: dict[str, Any] = {"entry": (table.last["index"], table.last["hash"]),
-                            "position": canonical(game.to_position(state)),
+                            "position": as_written(game.to_position(state)),
                             "private": canonical(table.private), "preferences": canonical(table.prefs.to_data())}
     for viewer in (None, *table.players):
-        seen[f"view of {viewer}"] = canonical(game.view(state, viewer))
+        seen[f"view of {viewer}"] = as_written(game.view(state, viewer))
     pending = [d.player for d in game.pending(state)]
     seen["pending"] = pending
     for player in dict.fromkeys(pending):
@@ -46,7 +53,7 @@ def what_outputs_see(table: Table, pages: bool = True) -> dict[str, Any]:
         seen[f"bot move of {player}"] = canonical(bot_actions(game, state, player, preview_draws(), bot_rng))
         page = click_page(table, player, MAIL_CAPS) if pages else None
         seen[f"page of {player}"] = None if page is None else (
-            canonical(page.data), page.family, None if page.graph is None else len(page.graph.nodes))
+            as_written(page.data), page.family, None if page.graph is None else len(page.graph.nodes))
     return seen
 
 
