@@ -12,9 +12,13 @@ their ``test_same_seed_same_moves_same_bytes...``.
 """
 from __future__ import annotations
 
+import hashlib
 import shutil
 from pathlib import Path
 from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
 
 from pbem.core.rng import Rng
 from pbem.crypto import keys, sshsig
@@ -27,6 +31,28 @@ from pbem.pipeline.submit import accept_move, moderator_opener, submit
 from pbem.store.gamedir import GameDir
 from pbem.store.movefile import MoveFile, render_move
 from pbem.store.table import Table
+
+
+#: the names of conftest's ``key_pool`` (the players', and "mallory" the moderator's)
+KEY_NAMES = ("red", "blue", "green", "yellow", "purple", "orange", "mallory")
+
+
+def fixed_key_pool(folder: Path) -> dict[str, Path]:
+    """A key pool as conftest's ``key_pool`` (the same names, each key with its ``.pub``) whose
+    keys are made from their names alone.  A move's draws come from its signature, and an
+    Ed25519 signature is deterministic: a game played with these keys is the same game, with the
+    same dice, on every run, while ``key_pool``'s keys are new each session (so a game played
+    with them takes another course each time the tests run)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    pool = {}
+    for name in KEY_NAMES:
+        key = Ed25519PrivateKey.from_private_bytes(hashlib.sha256(f"pbem-test-key/{name}".encode()).digest())
+        path = folder / name
+        path.write_bytes(key.private_bytes(Encoding.PEM, PrivateFormat.OpenSSH, NoEncryption()))
+        path.chmod(0o600)
+        path.with_name(name + ".pub").write_text(f"{keys.public_key_of(key)} {name}@test\n")
+        pool[name] = path
+    return pool
 
 
 def new_game(root: Path, game: str, key_pool: dict[str, Path], names: list[str], seed: bytes = b"s" * 32,
