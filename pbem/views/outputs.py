@@ -21,6 +21,7 @@ from pbem.base.fsutil import public_mode, write_atomic, write_if_changed
 from pbem.base.plain import readable_line
 from pbem.core.picture import BoardPicture
 from pbem.core.results import result_lines
+from pbem.core.sharedview import SharedView
 from pbem.crypto import agecrypt
 from pbem.store.movefile import MoveFile, render_move
 from pbem.store.missedturns import rules_of
@@ -179,7 +180,7 @@ def digest_context(table: Table, viewer: str | None, with_svg: bool = True,
     click = None
     if clicks is not None and viewer is not None and with_svg:
         from pbem.views.clickpage import click_page
-        click = click_page(table, viewer, clicks)
+        click = click_page(table, viewer, clicks, view)
     if history is None:
         history = BoardHistory.for_viewers(table, [viewer])
     board = mark_moves(game.board_picture(view), history.after(table.since(viewer) - 1))
@@ -251,9 +252,12 @@ class EntryWork:
     _sealed: dict[tuple[str, bytes], bytes] = field(default_factory=dict)
 
     def view(self, viewer: str | None) -> Any:
-        """``game.view(state, viewer)`` of this entry (the same object each time: never changed by its readers)."""
+        """``game.view(state, viewer)`` of this entry (the same object each time: never changed by its
+        readers), as a :class:`pbem.core.sharedview.SharedView`: the game reads it back into a state
+        once for all the hooks the reader's digest asks of it (summary, sections, template, picture,
+        click-to-move model)."""
         if viewer not in self._views:
-            self._views[viewer] = self.table.game.view(self.table.state, viewer)
+            self._views[viewer] = SharedView(self.table.game.view(self.table.state, viewer))
         return self._views[viewer]
 
     def entry_lines(self, entry: dict[str, Any]) -> list[str]:
