@@ -102,6 +102,14 @@ def moderator_lines(table: Table) -> list[str]:
     return lines
 
 
+def footer_lines(table: Table) -> list[str]:
+    """The digest's footer, the same for every reader: the moderator's actions, the missed-turn
+    rules, the seed commitment and the rules."""
+    h = table.header
+    return moderator_lines(table) + turn_rules_lines(h) + [f"seed commitment: {h['seed_commitment']}",
+                                                           f"rules: {h['game']} {h['rules']}"]
+
+
 def turn_rules_lines(header: dict[str, Any]) -> list[str]:
     """The header's missed-turn rules as the digest's footer says them (nothing without deadlines)."""
     rules = rules_of(header)
@@ -209,8 +217,7 @@ def digest_context(table: Table, viewer: str | None, with_svg: bool = True,
         secrets_yaml=yamlio.dump(player_secrets(table, viewer)) if viewer is not None else None,
         result=result_lines(result) if result is not None else [],
         result_sections=game.result_sections(view, result) if result is not None else [],
-        footer=moderator_lines(table) + turn_rules_lines(h)
-        + [f"seed commitment: {h['seed_commitment']}", f"rules: {h['game']} {h['rules']}"],
+        footer=footer_lines(table) if work is None else work.footer(),
         click=click,
     )
 
@@ -250,6 +257,7 @@ class EntryWork:
     _public_text: bytes | None = None
     _public_parts: tuple[int, int] | None = None
     _sealed: dict[tuple[str, bytes], bytes] = field(default_factory=dict)
+    _footer: list[str] | None = None
 
     def view(self, viewer: str | None) -> Any:
         """``game.view(state, viewer)`` of this entry (the same object each time: never changed by its
@@ -259,6 +267,12 @@ class EntryWork:
         if viewer not in self._views:
             self._views[viewer] = SharedView(self.table.game.view(self.table.state, viewer))
         return self._views[viewer]
+
+    def footer(self) -> list[str]:
+        """:func:`footer_lines`, once for the entry's readers (the same object: never changed by them)."""
+        if self._footer is None:
+            self._footer = footer_lines(self.table)
+        return self._footer
 
     def entry_lines(self, entry: dict[str, Any]) -> list[str]:
         """:func:`entry_lines`, each public entry once."""
