@@ -38,6 +38,7 @@ from pbem.core.records import Action, Decision, Event, OptionError, OptionSpec, 
 from pbem.core.results import score_table
 from pbem.core.rng import Rng
 from pbem.core.turnmodel import TurnModel
+from pbem.core.sharedview import read_back
 
 S = TypeVar("S")   # a game's state type
 
@@ -121,6 +122,12 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def from_position(self, position: Mapping[str, Any]) -> S:
         """Inverse of :meth:`to_position`; ``None`` values are unknowns."""
+
+    def read_view(self, view: Mapping[str, Any]) -> S:
+        """:meth:`from_position` of a view, read once per shared view (:mod:`pbem.core.sharedview`:
+        one reader's digest asks several hooks of the same view): the caller must not change it
+        (:meth:`copy_state` first)."""
+        return read_back(view, "state", self.from_position)
 
     def copy_state(self, state: S) -> S:
         """An independent copy of ``state``: actions applied to it leave ``state`` as it was (the

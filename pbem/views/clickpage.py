@@ -141,12 +141,15 @@ def move_head(table: Table, player: str) -> str:
     return render_move(skeleton, f"written on the board of {player}'s digest").replace("actions: []\n", "")
 
 
-def click_page(table: Table, player: str, caps: Caps | None = None) -> ClickPage | None:
-    """The click-to-move part of ``player``'s page, or None when they have no decision now."""
+def click_page(table: Table, player: str, caps: Caps | None = None,
+               view: Mapping[str, Any] | None = None) -> ClickPage | None:
+    """The click-to-move part of ``player``'s page, or None when they have no decision now.
+    ``view``: the player's view of the table's state when already made (the digest's own)."""
     game, state = table.game, table.state
     if player not in {d.player for d in game.pending(state)}:
         return None
-    view = game.view(state, player)
+    if view is None:
+        view = game.view(state, player)
     model = game.turn_model(view, player)
     if model is not None:
         return _page(table, player, view, model.family, {"model": model.data, "view": view}, "", None)
@@ -240,7 +243,7 @@ def _owners(pieces: list[dict[str, Any]], plan: dict[str, Any] | None) -> set[st
 def _plan_data(table: Table, player: str, view: Mapping[str, Any]) -> dict[str, Any] | None:
     """The player's set-up placements to come, for the page (None outside a placement round)."""
     game = table.game
-    legal = game.legal_choices(game.from_position(view), player)     # (only the first is read)
+    legal = game.legal_choices(game.read_view(view), player)     # (only the first is read)
     if not legal or not is_placement_round(game.action_places(view, player, [legal[0]])):
         return None
     plan = setup_plan(game, view, player)

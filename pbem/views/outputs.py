@@ -21,6 +21,7 @@ from pbem.base.fsutil import public_mode, write_atomic, write_if_changed
 from pbem.base.plain import readable_line
 from pbem.core.picture import BoardPicture
 from pbem.core.results import result_lines
+from pbem.core.sharedview import SharedView
 from pbem.crypto import agecrypt
 from pbem.store.movefile import MoveFile, render_move
 from pbem.store.missedturns import rules_of
@@ -101,6 +102,14 @@ def moderator_lines(table: Table) -> list[str]:
     return lines
 
 
+def footer_lines(table: Table) -> list[str]:
+    """The digest's footer, the same for every reader: the moderator's actions, the missed-turn
+    rules, the seed commitment and the rules."""
+    h = table.header
+    return moderator_lines(table) + turn_rules_lines(h) + [f"seed commitment: {h['seed_commitment']}",
+                                                           f"rules: {h['game']} {h['rules']}"]
+
+
 def turn_rules_lines(header: dict[str, Any]) -> list[str]:
     """The header's missed-turn rules as the digest's footer says them (nothing without deadlines)."""
     rules = rules_of(header)
@@ -179,7 +188,7 @@ def digest_context(table: Table, viewer: str | None, with_svg: bool = True,
     click = None
     if clicks is not None and viewer is not None and with_svg:
         from pbem.views.clickpage import click_page
-        click = click_page(table, viewer, clicks)
+        click = click_page(table, viewer, clicks, view)
     if history is None:
         history = BoardHistory.for_viewers(table, [viewer])
     board = mark_moves(game.board_picture(view), history.after(table.since(viewer) - 1))
@@ -208,8 +217,7 @@ def digest_context(table: Table, viewer: str | None, with_svg: bool = True,
         secrets_yaml=yamlio.dump(player_secrets(table, viewer)) if viewer is not None else None,
         result=result_lines(result) if result is not None else [],
         result_sections=game.result_sections(view, result) if result is not None else [],
-        footer=moderator_lines(table) + turn_rules_lines(h)
-        + [f"seed commitment: {h['seed_commitment']}", f"rules: {h['game']} {h['rules']}"],
+        footer=footer_lines(table) if work is None else work.footer(),
         click=click,
     )
 
@@ -249,12 +257,22 @@ class EntryWork:
     _public_text: bytes | None = None
     _public_parts: tuple[int, int] | None = None
     _sealed: dict[tuple[str, bytes], bytes] = field(default_factory=dict)
+    _footer: list[str] | None = None
 
     def view(self, viewer: str | None) -> Any:
-        """``game.view(state, viewer)`` of this entry (the same object each time: never changed by its readers)."""
+        """``game.view(state, viewer)`` of this entry (the same object each time: never changed by its
+        readers), as a :class:`pbem.core.sharedview.SharedView`: the game reads it back into a state
+        once for all the hooks the reader's digest asks of it (summary, sections, template, picture,
+        click-to-move model)."""
         if viewer not in self._views:
-            self._views[viewer] = self.table.game.view(self.table.state, viewer)
+            self._views[viewer] = SharedView(self.table.game.view(self.table.state, viewer))
         return self._views[viewer]
+
+    def footer(self) -> list[str]:
+        """:func:`footer_lines`, once for the entry's readers (the same object: never changed by them)."""
+        if self._footer is None:
+            self._footer = footer_lines(self.table)
+        return self._footer
 
     def entry_lines(self, entry: dict[str, Any]) -> list[str]:
         """:func:`entry_lines`, each public entry once."""

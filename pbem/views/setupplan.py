@@ -93,7 +93,7 @@ def _group(game: Game[Any], kind: str, prompt: str, legal: Sequence[Mapping[str,
 def setup_plan(game: Game[Any], view: Mapping[str, Any], player: str) -> SetupPlan | None:
     """The placements ``player`` will make in the set-up rounds to come, from their view; None
     when their decision now is no placement round."""
-    state = game.from_position(view)
+    state = game.copy_state(game.read_view(view))     # played forward here: a copy of the view's shared read-back
     groups: dict[str, PlanGroup] = {}
     for _ in range(MAX_STEPS):
         pending = game.pending(state)

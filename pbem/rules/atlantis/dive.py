@@ -545,7 +545,7 @@ class Dolphins(AtlantisRules):
         return lines
 
     def template(self, view: Mapping[str, Any], player: str) -> str:
-        state = self.read_position(view)
+        state = self.read_view(view)
         step = self.current_step(state)
         if state.phase != PLAY or self.decider(state) != player or step not in (STEP_DIVE, STEP_PROTECT):
             return super().template(view, player)

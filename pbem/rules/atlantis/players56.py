@@ -324,7 +324,7 @@ class Challenge5(Players56):
         return super().variant_prompt(state, kind)
 
     def template(self, view: Mapping[str, Any], player: str) -> str:
-        state = self.read_position(view)
+        state = self.read_view(view)
         step = self.current_step(state)
         if step not in (STEP_SUNK, STEP_SHIP) or self.decider(state) != player:
             return super().template(view, player)

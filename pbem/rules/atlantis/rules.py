@@ -221,7 +221,7 @@ class AtlantisRules(SurviveRules[AtlantisState]):
         return ""
 
     def summary_lines(self, view: Mapping[str, Any]) -> list[str]:
-        state = self.read_position(view)
+        state = self.read_view(view)
         lines = [self.variants_line(state)]
         if state.phase not in SETUP_PHASES and state.phase != OVER and not self.owner_always_sees_values(state):
             lines.append("memory=strict: your explorers' values are no longer shown (the rulebook: \"Once the game "
@@ -254,7 +254,7 @@ class AtlantisRules(SurviveRules[AtlantisState]):
         return lines
 
     def template(self, view: Mapping[str, Any], player: str) -> str:
-        state = self.read_position(view)
+        state = self.read_view(view)
         who = self.decider(state)
         if state.phase == OVER:
             return "actions: []   # the game is over\n"

@@ -340,7 +340,7 @@ class GiantSquid(AtlantisRules):
         return super().describe(ev)
 
     def template(self, view: Mapping[str, Any], player: str) -> str:
-        state = self.read_position(view)
+        state = self.read_view(view)
         step = self.current_step(state)
         if (state.phase != PLAY or self.decider(state) != player or state.squid_step is None
                 or step not in (STEP_SQUID_PLACE, STEP_SQUID_TAKE)):

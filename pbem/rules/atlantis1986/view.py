@@ -99,7 +99,7 @@ class View1986(SurviveRules[State]):
         return super().game_prompt(state, kind)
 
     def summary_lines(self, view: Mapping[str, Any]) -> list[str]:
-        state = self.read_position(view)
+        state = self.read_view(view)
         lines = [self.variants_line(state)]
         if state.phase == OVER:
             lines.append("Game over.")
@@ -125,7 +125,7 @@ class View1986(SurviveRules[State]):
         return lines
 
     def template(self, view: Mapping[str, Any], player: str) -> str:
-        state = self.read_position(view)
+        state = self.read_view(view)
         who = self.decider(state)
         if state.phase == OVER:
             return "actions: []   # the game is over\n"

@@ -199,7 +199,7 @@ class Words(TurnRules):
         return ", ".join(f"{drawing.kind_words(k)} {v}" for k, v in left.items())
 
     def summary_lines(self, view: Mapping[str, Any]) -> list[str]:
-        state = self.read_position(view)
+        state = self.read_view(view)
         lines = [self.variants_line(state) + f" Station: {self.sa.station['title']} (side {self.sa.side})."]
         if state.phase == OVER:
             lines.append("Game over.")
@@ -239,7 +239,7 @@ class Words(TurnRules):
                 f"# from them: pbem seal GAME '{{standing: {{{orders}}}}}' and paste the line it prints here"]
 
     def template(self, view: Mapping[str, Any], player: str) -> str:
-        state = self.read_position(view)
+        state = self.read_view(view)
         who = self.decider(state)
         if state.phase == OVER:
             return "actions: []   # the game is over\n"

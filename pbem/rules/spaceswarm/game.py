@@ -181,7 +181,7 @@ class SpaceSwarmGame(Game[SwarmState]):
         """The rest of the player's turn, each suggestion applied to a copy before the next is
         written, so that the template as it stands is a legal move (it stops where the next step
         needs what the player cannot know)."""
-        work = read_position(state_view)
+        work = self.copy_state(self.read_view(state_view))     # changed as the suggestions are applied
         lines = ["actions:"]
         for _ in range(MAX_TEMPLATE_STEPS):
             now = decision(work)
@@ -213,7 +213,7 @@ class SpaceSwarmGame(Game[SwarmState]):
         return int(view["turns"])
 
     def summary(self, view: Mapping[str, Any]) -> list[str]:
-        state = read_position(view)
+        state = self.read_view(view)
         deck = f"deck: {len(state.deck)} card(s) left"
         if state.phase == OVER:
             return [f"game over after round {state.round} ({state.victory}); winner(s): "

@@ -19,6 +19,7 @@ from pbem.rules.spaceswarm.attributes import current, permanent
 from pbem.rules.spaceswarm.data import swarm_data
 from pbem.rules.spaceswarm.state import BID, OVER, SwarmState
 from pbem.rules.spaceswarm.terrain import ALIEN_RUINS
+from pbem.core.sharedview import read_back
 from pbem.rules.spaceswarm.view import read_position
 
 VISITED_RUINS = "visited ruins"
@@ -78,7 +79,7 @@ def _kinds() -> tuple[dict[str, str], dict[str, str], dict[str, str], dict[str, 
 
 
 def picture(view: Mapping[str, Any]) -> BoardPicture:
-    state = read_position(view)
+    state = read_back(view, "state", read_position)
     names, kind_colours, symbols, textures = _kinds()
     codes = race_codes(state.players)
     colours = race_colours(state.players)
@@ -174,7 +175,7 @@ def hand_section(state: SwarmState, viewer: str) -> Section | None:
 
 
 def sections(view: Mapping[str, Any]) -> list[Section]:
-    state = read_position(view)
+    state = read_back(view, "state", read_position)
     out = [races_section(state), technology_section(state), order_section(state), cards_section(state)]
     own = [p["name"] for p in view["players"] if p.get("standing") is not None]
     if len(own) == 1 and state.hands[own[0]]:

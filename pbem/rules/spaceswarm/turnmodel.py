@@ -16,6 +16,7 @@ from pbem.rules.spaceswarm.picture import race_codes
 from pbem.rules.spaceswarm.places import FIELDS, ORDER_WORDS, STANDING_TITLE
 from pbem.rules.spaceswarm.prompts import NO_EVENTS, PROMPTS, REACT_WHAT, RESEARCH_DEVELOP
 from pbem.rules.spaceswarm.terrain import link_table
+from pbem.core.sharedview import read_back
 from pbem.rules.spaceswarm.view import read_position
 
 FAMILY = "swarm"
@@ -24,7 +25,7 @@ MODEL_OPTIONS = ("tech_phase", "event_phase", "combat_hexes", "react_combat", "r
 
 
 def turn_model(view: Mapping[str, Any], player: str) -> TurnModel:
-    state = read_position(view)
+    state = read_back(view, "state", read_position)
     data = swarm_data()
     return TurnModel(FAMILY, {
         "links": [list(cells) for cells in link_table(state.hexmap)],

@@ -219,7 +219,7 @@ def _geometry(rules: SurviveRules[Any]) -> dict[str, Any]:
 def survive_turn_model(rules: SurviveRules[Any], view: Mapping[str, Any], player: str) -> TurnModel:
     """The model data for ``player``'s page, from their ``view`` (nothing else is read but the
     ruleset the view's options play)."""
-    state = rules.read_position(view)
+    state = rules.read_view(view)
     params = rules.turn_model_params(state)
     parts: dict[str, bool] = {}
     why: dict[str, list[str]] = {}

@@ -21,6 +21,7 @@ from typing import Any, Mapping, Sequence
 
 from pbem.base.canonical import canonical
 from pbem.core.picture import places_of
+from pbem.core.sharedview import read_back
 from pbem.game import ActionPlaces, BoardPicture, BoardPlaces, HexCell, OrderField, OrderForm, Piece, default_places
 from pbem.rules.survive.base import StateT
 from pbem.rules.survive.flow import TurnFlow
@@ -182,6 +183,11 @@ class ViewRules(TurnFlow[StateT]):
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
             raise ValueError(f"not a valid {self.position_format.split('/')[0]} position: {type(exc).__name__} {exc}") from None
 
+    def read_view(self, view: Mapping[str, Any]) -> StateT:
+        """:meth:`read_position` of a view, read once per shared view (:mod:`pbem.core.sharedview`: the
+        summary, template, picture and turn model of one reader's digest share it): never changed."""
+        return read_back(view, "state", self.read_position)
+
     def _space(self, label: Any) -> int:
         return self.board.index[label]
 
@@ -229,7 +235,7 @@ class ViewRules(TurnFlow[StateT]):
 
     # --- the board picture ------------------------------------------------------------
     def picture(self, view: Mapping[str, Any]) -> BoardPicture:
-        state = self.read_position(view)
+        state = self.read_view(view)
         lab = self.board.labels
         marks: dict[int, list[str]] = {}
         for h in sort_handles(state.creatures):
