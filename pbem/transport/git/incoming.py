@@ -244,9 +244,11 @@ def carriable(entry: TreeEntry) -> bool:
     return len(parts) == 2 and entry.regular and all(NAME_RE.match(p.decode("ascii", "replace")) for p in parts)
 
 
-def collect(repo: Repo, source: Source, incoming: str) -> Listing:
-    """The items under ``incoming`` (a repository path) in one source."""
-    tree = repo.resolve_path(source.tip, incoming, "tree")
+def collect(repo: Repo, source: Source, incoming: str, tree: str | None = "") -> Listing:
+    """The items under ``incoming`` (a repository path) in one source; ``tree``: that folder's tree in
+    the source, when the caller has looked it up (None: there is none)."""
+    if tree == "":
+        tree = repo.resolve_path(source.tip, incoming, "tree")
     if tree is None:
         return Listing()
     entries = repo.ls_tree(tree)
