@@ -251,8 +251,19 @@ def collect(repo: Repo, source: Source, incoming: str, tree: str | None = "") ->
         tree = repo.resolve_path(source.tip, incoming, "tree")
     if tree is None:
         return Listing()
-    entries = repo.ls_tree(tree)
+    return listing_of(repo.ls_tree(tree), source, incoming)
+
+
+def listing_of(entries: list[TreeEntry], source: Source, incoming: str) -> Listing:
+    """The items of one source, from the files below its ``incoming`` folder (paths relative to it)."""
     return Listing(classify(entries[:MAX_ENTRIES], incoming, source), entries[MAX_ENTRIES:])
+
+
+def below(files: list[TreeEntry], incoming: str) -> list[TreeEntry]:
+    """The files below ``incoming`` in a whole tree's listing (``ls-tree -r``), with paths relative to it,
+    as ``ls-tree -r`` of that folder's own tree lists them."""
+    inside = incoming.encode() + b"/"
+    return [TreeEntry(e.mode, e.kind, e.oid, e.path[len(inside):]) for e in files if e.path.startswith(inside)]
 
 
 def order(repo: Repo, source: Source, incoming: str, items: list[IncomingItem]) -> None:

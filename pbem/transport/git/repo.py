@@ -220,6 +220,30 @@ class Repo:
             raise GitError(f"git cat-file answered {len(found)} of {len(specs)} questions")
         return found
 
+    def commit_trees(self, specs: Sequence[str]) -> list[tuple[str, str] | None]:
+        """Each spec peeled to a commit as (commit, its tree), or None where it names no commit: the
+        commit objects read in one ``cat-file --batch``."""
+        if any("\n" in spec or not spec.endswith("^{commit}") for spec in specs):
+            raise GitError("a commit to look up must be one line ending in ^{commit}")
+        stdin = "".join(f"{spec}\n" for spec in specs).encode("utf-8", errors="surrogateescape")
+        out = self.run_bytes("cat-file", "--batch", stdin=stdin).stdout
+        found: list[tuple[str, str] | None] = []
+        pos = 0
+        while pos < len(out):
+            end = out.index(b"\n", pos)
+            header = out[pos:end].decode("utf-8", errors="replace").split(" ")
+            pos = end + 1
+            if len(header) != 3 or header[1] != "commit":      # "<spec> missing", "<spec> ambiguous"
+                found.append(None)
+                continue
+            size = int(header[2])
+            first = out[pos:pos + size].split(b"\n", 1)[0].decode("ascii", errors="replace").split(" ")
+            found.append((header[0], first[1]) if len(first) == 2 and first[0] == "tree" else None)
+            pos += size + 1
+        if len(found) != len(specs):
+            raise GitError(f"git cat-file answered {len(found)} of {len(specs)} questions")
+        return found
+
     def resolve_path(self, rev: str, path: str, kind: str) -> str | None:
         """The object at ``path`` in ``rev``'s tree if it is a ``kind`` (tree, blob), else None."""
         out = self.run_bytes("cat-file", "--batch-check", stdin=f"{rev}:{path}\n".encode()).stdout.split()
@@ -416,20 +440,23 @@ class Repo:
         return self.fetch_and_look(remote, branch)[0]
 
     def fetch_and_look(self, remote: str, branch: str,
-                       also: Sequence[str] = ()) -> tuple[str | None, list[tuple[str, str] | None]]:
-        """As :meth:`fetch`; ``also``: further objects to look up (:meth:`lookup`) in the same question
-        as the fetched commit (no answers when the branch does not exist there)."""
+                       commits: Sequence[str] = ()) -> tuple[str | None, dict[str, str]]:
+        """As :meth:`fetch`, and commit -> tree for the fetched commit and these ``commits``, asked in
+        the same question as the fetched commit (read from the commit object: the tree is that commit's
+        even if the remote-tracking branch moved meanwhile)."""
         tracking = f"refs/remotes/{remote}/{branch}"
         proc = self.run("fetch", "--quiet", "--no-tags", "--no-write-fetch-head", remote,
                         f"+refs/heads/{branch}:{tracking}", check=False, remote=True)
         if proc.returncode != 0:
             if "couldn't find remote ref" in proc.stderr:
-                return None, []
+                return None, {}
             raise GitError(f"cannot fetch {branch} from {remote}: {_first_line(proc.stderr)}")
-        tip, *answers = self.lookup([f"{tracking}^{{commit}}", *also])
+        tip, *found = self.commit_trees([f"{tracking}^{{commit}}", *commits])
         if tip is None:
             raise GitError(f"git fetch left no commit at {tracking}")
-        return tip[0], answers
+        trees = {tip[0]: tip[1]}
+        trees.update(dict(t for t in found if t is not None))
+        return tip[0], trees
 
     def fetch_pull_requests(self, remote: str, namespace: str) -> None:
         """Fetch every pull request's head (GitHub's ``refs/pull/N/head``) to ``namespace/N``."""

@@ -49,8 +49,8 @@ from pbem.transport.git.answers import (
 )
 from pbem.transport.git.clock import restore_clock
 from pbem.transport.git.incoming import (
-    INCOMING, MAX_ENTRIES, OWN_NAMES, IncomingItem, Source, carriable, collect, hashed_name, order,
-    shown_path,
+    INCOMING, MAX_ENTRIES, OWN_NAMES, IncomingItem, Source, below, carriable, collect, hashed_name, listing_of,
+    order, shown_path,
 )
 from pbem.transport.git.repo import Checkout, GitError, Identity, Repo
 from pbem.transport.git.seed import prepare_moderator_dir
@@ -283,15 +283,13 @@ class _Sync:
         if not self.opts.use_remote:
             return self.head
         head = self.head
-        also = [f"{head}^{{tree}}"] if head is not None and head not in self._trees else []
+        also = [f"{head}^{{commit}}"] if head is not None and head not in self._trees else []
         try:
-            upstream, answers = self.repo.fetch_and_look(self.remote, self.branch, also)
+            upstream, trees = self.repo.fetch_and_look(self.remote, self.branch, also)
         except GitError:
             self._no_remote()
             raise
-        if answers and answers[0] is not None and answers[0][1] == "tree":
-            assert head is not None
-            self._trees[head] = answers[0][0]
+        self._trees.update(trees)
         if self.opts.pull_requests:
             self.repo.fetch_pull_requests(self.remote, PULL_NAMESPACE)
         return upstream
@@ -379,7 +377,11 @@ class _Sync:
         self.overflow = {}
         trees = self._look_up(sources)
         for source in sources:
-            listing = collect(self.repo, source, self.incoming, trees[source.tip])
+            if source.number:
+                listing = collect(self.repo, source, self.incoming, trees[source.tip])
+            else:                            # the shared branch's whole tree is listed for the commits anyway
+                listing = listing_of(below(self.maker.listing(self.tree(source.tip)), self.incoming), source,
+                                     self.incoming)
             unlisted += len(listing.unlisted)
             if not source.number:            # not looked at: kept as they are for a later sync
                 self.overflow = {self.incoming.encode() + b"/" + e.path: (e.mode, e.oid)
@@ -406,9 +408,9 @@ class _Sync:
         self._note_left_out(lines)
 
     def _look_up(self, sources: list[Source]) -> dict[str, str | None]:
-        """Each source's incoming/ tree (tip -> tree, None if it has none), and the trees of the commits
+        """Each pull request's incoming/ tree (tip -> tree, None if it has none), and the trees of the commits
         this sync will ask for next: one question to git."""
-        tips = list(dict.fromkeys(s.tip for s in sources))
+        tips = list(dict.fromkeys(s.tip for s in sources if s.number))
         commits = [c for c in dict.fromkeys([self.upstream, self.head]) if c is not None and c not in self._trees]
         answers = self.repo.lookup([f"{tip}:{self.incoming}" for tip in tips] + [f"{c}^{{tree}}" for c in commits])
         for commit, answer in zip(commits, answers[len(tips):]):
