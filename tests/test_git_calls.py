@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from test_git_helpers import hermetic_git, make_shared  # noqa: F401  (autouse fixture)
+from test_git_helpers import git, hermetic_git, make_shared  # noqa: F401  (autouse fixture)
 
 DRAW = [{"draw": True}]
 
@@ -48,3 +48,18 @@ def test_a_sync_asks_git_a_bounded_number_of_questions(tmp_path, key_pool, toy_r
     for commands in (one, idle, two):
         assert sum(1 for c in commands if "--show-toplevel" in c) == 1, commands
         assert not any("symbolic-ref" in c or "get-url" in c for c in commands), commands
+
+
+def test_a_clone_without_the_remote_gets_one_clear_line_and_nothing_changes(tmp_path, key_pool, toy_registered):
+    """The remote is looked up only when the fetch fails: the answer is the same one line as before."""
+    shared = make_shared(tmp_path, key_pool)
+    shared.players["red"].send("0001.yaml", DRAW)
+    clone = shared.moderator.root.parent
+    git(clone, "remote", "remove", "origin")
+    head = git(clone, "rev-parse", "HEAD").stdout
+    log = shared.moderator.log_path.read_bytes()
+    result = shared.sync(ok=False)
+    assert result.exit_code != 0
+    assert "this clone has no git remote 'origin'; add it with `git remote add origin URL`" in result.output
+    assert git(clone, "rev-parse", "HEAD").stdout == head and shared.moderator.log_path.read_bytes() == log
+    assert git(clone, "status", "--porcelain").stdout == ""
