@@ -68,6 +68,12 @@ class Player:
     def pull(self) -> None:
         self.git("pull", "--rebase", "-q")
 
+    def catch_up(self) -> None:
+        """Fast-forward a clone without commits of its own to the shared branch, as `pbem play` does
+        (`git pull --ff-only`), in two git commands instead of pull's four (fetch, then merge)."""
+        self.git("fetch", "-q")
+        self.git("merge", "-q", "--ff-only", "@{upstream}")
+
     def write_move(self, filename: str, actions: list[dict[str, Any]], owner: str | None = None,
                    player: str | None = None, key: Path | None = None) -> list[Path]:
         """Write a move for the position this clone shows, signed; returns the two paths."""

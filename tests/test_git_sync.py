@@ -273,14 +273,14 @@ def test_a_survive_game_through_git_to_its_end_with_players_working_from_their_c
     moves = 0
     while waiting := shared.waiting_for():
         player = shared.players[waiting[0]]
-        player.pull()
+        player.catch_up()
         table = Table.load_public(GameDir(player.clone / GAME))
         move = bot_move_file(table, player.name, Rng(b"git-bots", str(moves)), "greedy")
         # the public files cannot list tile plays from a hidden hand: this player keeps their tiles
         decision = table.game.pending(table.state)[0].kind
         actions = move.actions or [PUBLIC_FALLBACK[decision]]
         index = table.last["index"]
-        player.send(f"{index:04d}.yaml", actions, pull=False)      # pulled above
+        player.send(f"{index:04d}.yaml", actions, pull=False)      # caught up above
         assert f"accepted {player.name}/{index:04d}.yaml" in shared.sync().output
         moves += 1
         assert moves < 400, "the game did not end"
@@ -303,7 +303,7 @@ def test_a_whole_space_swarm_game_through_git_with_players_using_their_own_secre
     moves = 0
     while waiting := shared.waiting_for():
         player = shared.players[waiting[0]]
-        player.pull()
+        player.catch_up()
         table, private = player_table(GameDir(player.clone / GAME), player.name, key_pool[player.name], None)
         assert private
         move = bot_move_file(table, player.name, Rng(b"git-bots", str(moves)), "greedy")

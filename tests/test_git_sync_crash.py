@@ -75,10 +75,12 @@ def _copy(world: World, where: Path) -> GameDir:
 
 def _state(bare: Path) -> dict[str, object]:
     """What the shared branch holds, as far as a run decides it (signed receipts carry a time: paths only)."""
-    listing = git_bytes(bare, "ls-tree", "-r", "--name-only", "-z", "main")
+    # one commit read throughout: a push that a killed sync started may still move main meanwhile
+    main = git(bare, "rev-parse", "--verify", "main^{commit}").stdout.strip()
+    listing = git_bytes(bare, "ls-tree", "-r", "--name-only", "-z", main)
     paths = sorted(os.fsdecode(p) for p in listing.split(b"\0") if p)
-    receipts = {p: git(bare, "show", f"main:{p}").stdout for p in paths if p.endswith(".txt")}
-    return {"paths": paths, "log": git(bare, "show", f"main:{GAME}/log.yaml").stdout, "receipts": receipts}
+    receipts = {p: git(bare, "show", f"{main}:{p}").stdout for p in paths if p.endswith(".txt")}
+    return {"paths": paths, "log": git(bare, "show", f"{main}:{GAME}/log.yaml").stdout, "receipts": receipts}
 
 
 def _build(root: Path, key_pool: dict[str, Path]) -> Path:

@@ -6,6 +6,7 @@ import http.client
 import json
 import os
 import stat
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -279,3 +280,18 @@ def test_the_game_so_far_as_the_player_saw_it_from_the_history_of_their_secrets(
     replay = request(server, "GET", f"/replay?game=club&token={server.app.token}", token=None)
     assert replay.status == 200 and b"replay of" in replay.body
     assert "connect-src 'none'" in replay.headers["Content-Security-Policy"]   # its script may call nothing
+
+
+def test_a_move_is_committed_under_the_players_own_git_identity_where_they_set_one(tmp_path):
+    """What `git config user.name` answers (its last value), else nothing: then the seat's name is used."""
+    from pbem.client.send import _identity
+    from pbem.transport.git.repo import Repo
+    clone = tmp_path / "clone"
+    git(tmp_path, "init", "-q", clone)
+    assert _identity(Repo(clone)) == {}
+    git(clone, "config", "user.name", "Alice Old")
+    git(clone, "config", "--add", "user.name", "Alice Liddell")
+    git(clone, "config", "user.email", "alice@example.org")
+    assert _identity(Repo(clone)) == {"user.name": "Alice Liddell", "user.email": "alice@example.org"}
+    plain = subprocess.run(["git", "-C", str(clone), "config", "user.name"], capture_output=True, text=True, check=True)
+    assert plain.stdout.strip() == "Alice Liddell"                      # as git itself answers

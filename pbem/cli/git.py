@@ -212,7 +212,7 @@ def _sync(game_dir: Path, verify_commits: bool | None, reveal_at_end: bool | Non
     from pbem.transport.git.sync import LEFT_OUT_SHOWN, SyncOptions, sync
     gd = _game(game_dir)
     out: list[str] = []
-    settings, warning = _private_settings(gd)
+    settings, warning, repo = _private_settings(gd)
     if warning:
         out.append(warning)
     opts = SyncOptions(
@@ -224,7 +224,7 @@ def _sync(game_dir: Path, verify_commits: bool | None, reveal_at_end: bool | Non
         tick=settings.tick if tick is None else tick,
         token=_env_value(token_env) if token_env else None,
         pull_requests=settings.pull_requests if pull_requests is None else pull_requests)
-    report = sync(gd, opts)
+    report = sync(gd, opts, repo)
     for outcome in report.outcomes:
         out.append(f"{'accepted' if outcome.accepted else 'rejected'} {outcome.item}: {outcome.text}")
     out += report.left_out[:LEFT_OUT_SHOWN]
@@ -247,9 +247,10 @@ def _sync(game_dir: Path, verify_commits: bool | None, reveal_at_end: bool | Non
     return out
 
 
-def _private_settings(gd: Any) -> tuple[Any, str]:
+def _private_settings(gd: Any) -> tuple[Any, str, Any]:
     """The settings in GAME_DIR/moderator/git.yaml, unless that file is tracked in git (someone pushed
-    it and a checkout put it there): then the defaults, and a line saying so."""
+    it and a checkout put it there): then the defaults, and a line saying so; and the repository, if
+    finding the file made it look for it (the sync need not look again)."""
     from pbem.transport.git.repo import Repo
     from pbem.transport.git.settings import GitSettings, load_settings, settings_path
     path = settings_path(gd)
@@ -258,8 +259,9 @@ def _private_settings(gd: Any) -> tuple[Any, str]:
         rel = repo.rel(path)
         if repo.run("ls-files", "--error-unmatch", "--", f":(literal){rel}", check=False).returncode == 0:
             return GitSettings(), (f"warning: {rel} is tracked in git (pushed by someone), so it is not read; "
-                                   "using the command-line options and the defaults")
-    return load_settings(gd), ""
+                                   "using the command-line options and the defaults"), repo
+        return load_settings(gd), "", repo
+    return load_settings(gd), "", None
 
 
 def _env_value(name: str) -> str:

@@ -78,9 +78,22 @@ def _player_repo(game: PlayedGame) -> Repo:
         probe = Repo.discover(game.clone)
     except GitError as exc:
         raise SendError(f"game {game.name}: {exc}") from None
-    name, email = (subprocess.run(["git", "-C", str(probe.root), "config", key], capture_output=True, text=True,
-                                  check=False).stdout.strip() for key in ("user.name", "user.email"))
+    set_in_git = _identity(probe)
+    name, email = set_in_git.get("user.name", ""), set_in_git.get("user.email", "")
     return Repo(probe.root, Identity(name or game.player, email or f"{game.player}@pbem.invalid"))
+
+
+def _identity(repo: Repo) -> dict[str, str]:
+    """``user.name`` and ``user.email`` as git has them set (the last value of each, as ``git config KEY``
+    answers), in one question."""
+    proc = subprocess.run(["git", "-C", str(repo.root), "config", "-z", "--get-regexp", r"^user\.(name|email)$"],
+                          capture_output=True, check=False)
+    found: dict[str, str] = {}
+    for record in proc.stdout.split(b"\0"):
+        key, _, value = record.partition(b"\n")
+        if key in (b"user.name", b"user.email"):
+            found[key.decode()] = value.decode("utf-8", errors="replace").strip()
+    return found
 
 
 def _remove_if_empty(folder: Path) -> None:

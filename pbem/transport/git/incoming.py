@@ -244,13 +244,26 @@ def carriable(entry: TreeEntry) -> bool:
     return len(parts) == 2 and entry.regular and all(NAME_RE.match(p.decode("ascii", "replace")) for p in parts)
 
 
-def collect(repo: Repo, source: Source, incoming: str) -> Listing:
-    """The items under ``incoming`` (a repository path) in one source."""
-    tree = repo.resolve_path(source.tip, incoming, "tree")
+def collect(repo: Repo, source: Source, incoming: str, tree: str | None = "") -> Listing:
+    """The items under ``incoming`` (a repository path) in one source; ``tree``: that folder's tree in
+    the source, when the caller has looked it up (None: there is none)."""
+    if tree == "":
+        tree = repo.resolve_path(source.tip, incoming, "tree")
     if tree is None:
         return Listing()
-    entries = repo.ls_tree(tree)
+    return listing_of(repo.ls_tree(tree), source, incoming)
+
+
+def listing_of(entries: list[TreeEntry], source: Source, incoming: str) -> Listing:
+    """The items of one source, from the files below its ``incoming`` folder (paths relative to it)."""
     return Listing(classify(entries[:MAX_ENTRIES], incoming, source), entries[MAX_ENTRIES:])
+
+
+def below(files: list[TreeEntry], incoming: str) -> list[TreeEntry]:
+    """The files below ``incoming`` in a whole tree's listing (``ls-tree -r``), with paths relative to it,
+    as ``ls-tree -r`` of that folder's own tree lists them."""
+    inside = incoming.encode() + b"/"
+    return [TreeEntry(e.mode, e.kind, e.oid, e.path[len(inside):]) for e in files if e.path.startswith(inside)]
 
 
 def order(repo: Repo, source: Source, incoming: str, items: list[IncomingItem]) -> None:

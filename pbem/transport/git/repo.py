@@ -67,6 +67,15 @@ class Author:
     date: str        # git's raw date: "SECONDS +ZONE"
 
 
+@dataclass(frozen=True)
+class Checkout:
+    """What a sync asks about the clone before it starts, from one ``git rev-parse``."""
+
+    head: str | None                  # the commit HEAD points at (None on an unborn branch)
+    branch: str | None                # the checked-out branch (None when HEAD is detached)
+    paths: dict[str, Path]            # name -> its place in the git folder (``--git-path``)
+
+
 def _git_env(config: Sequence[tuple[str, str]] = ()) -> dict[str, str]:
     """The environment for git; ``config`` goes in as GIT_CONFIG_KEY_n/VALUE_n (not on the command line,
     where every process on the machine could read a token)."""
@@ -193,6 +202,48 @@ class Repo:
         proc = self.run("rev-parse", "--verify", "--quiet", "--end-of-options", f"{spec}^{{{kind}}}", check=False)
         return proc.stdout.strip() if proc.returncode == 0 else None
 
+    def lookup(self, specs: Sequence[str]) -> list[tuple[str, str] | None]:
+        """Each spec (``OID^{tree}``, ``OID:PATH``, a ref...) as (object id, type), or None where there is
+        no such object: one ``cat-file --batch-check`` for them all."""
+        if not specs:
+            return []
+        if any("\n" in spec for spec in specs):
+            raise GitError("a git object name holds a line break")
+        stdin = "".join(f"{spec}\n" for spec in specs).encode("utf-8", errors="surrogateescape")
+        lines = self.run_bytes("cat-file", "--batch-check=%(objectname) %(objecttype)", stdin=stdin).stdout
+        found: list[tuple[str, str] | None] = []
+        for line in lines.decode("utf-8", errors="replace").splitlines():
+            parts = line.split(" ")
+            ok = len(parts) == 2 and len(parts[0]) in (40, 64) and parts[1] in ("commit", "tree", "blob", "tag")
+            found.append((parts[0], parts[1]) if ok else None)
+        if len(found) != len(specs):
+            raise GitError(f"git cat-file answered {len(found)} of {len(specs)} questions")
+        return found
+
+    def commit_trees(self, specs: Sequence[str]) -> list[tuple[str, str] | None]:
+        """Each spec peeled to a commit as (commit, its tree), or None where it names no commit: the
+        commit objects read in one ``cat-file --batch``."""
+        if any("\n" in spec or not spec.endswith("^{commit}") for spec in specs):
+            raise GitError("a commit to look up must be one line ending in ^{commit}")
+        stdin = "".join(f"{spec}\n" for spec in specs).encode("utf-8", errors="surrogateescape")
+        out = self.run_bytes("cat-file", "--batch", stdin=stdin).stdout
+        found: list[tuple[str, str] | None] = []
+        pos = 0
+        while pos < len(out):
+            end = out.index(b"\n", pos)
+            header = out[pos:end].decode("utf-8", errors="replace").split(" ")
+            pos = end + 1
+            if len(header) != 3 or header[1] != "commit":      # "<spec> missing", "<spec> ambiguous"
+                found.append(None)
+                continue
+            size = int(header[2])
+            first = out[pos:pos + size].split(b"\n", 1)[0].decode("ascii", errors="replace").split(" ")
+            found.append((header[0], first[1]) if len(first) == 2 and first[0] == "tree" else None)
+            pos += size + 1
+        if len(found) != len(specs):
+            raise GitError(f"git cat-file answered {len(found)} of {len(specs)} questions")
+        return found
+
     def resolve_path(self, rev: str, path: str, kind: str) -> str | None:
         """The object at ``path`` in ``rev``'s tree if it is a ``kind`` (tree, blob), else None."""
         out = self.run_bytes("cat-file", "--batch-check", stdin=f"{rev}:{path}\n".encode()).stdout.split()
@@ -217,14 +268,44 @@ class Repo:
         """Tracked paths under ``prefix`` (repository-relative)."""
         return [p for p in self.out("ls-files", "-z", "--", prefix or ".").split("\0") if p]
 
-    def unfinished_operation(self) -> str | None:
-        """'rebase', 'merge' or 'cherry-pick' when one was left half done in this clone."""
-        names = (("rebase-merge", "rebase"), ("rebase-apply", "rebase"), ("MERGE_HEAD", "merge"),
-                 ("CHERRY_PICK_HEAD", "cherry-pick"))
-        args = [a for name, _what in names for a in ("--git-path", name)]
-        paths = self.out("rev-parse", *args).splitlines()
-        for path, (_name, what) in zip(paths, names):
-            if (Path(path) if Path(path).is_absolute() else self.root / path).exists():
+    def checkout(self, *git_paths: str) -> Checkout:
+        """HEAD's commit, the checked-out branch and these files of the git folder: one ``rev-parse``
+        (on an unborn branch, where it fails, one question at a time)."""
+        args = [a for name in git_paths for a in ("--git-path", name)]
+        proc = self.run("rev-parse", *args, "HEAD^{commit}", "--symbolic-full-name", "HEAD", "--", check=False)
+        lines = proc.stdout.splitlines()
+        if proc.returncode != 0 or len(lines) != len(git_paths) + 3 or lines[-1] != "--":
+            return Checkout(self.head(), self.current_branch(), self._git_paths(git_paths))
+        full = lines[-2]
+        if full == "HEAD":
+            branch = None
+        elif full.startswith("refs/heads/"):
+            branch = full[len("refs/heads/"):]
+        else:                                 # HEAD names something other than a branch: as git shortens it
+            branch = self.current_branch()
+        paths = {name: self._in_root(path) for name, path in zip(git_paths, lines)}
+        return Checkout(lines[-3].strip(), branch, paths)
+
+    def _in_root(self, path: str) -> Path:
+        return Path(path) if Path(path).is_absolute() else self.root / path
+
+    def _git_paths(self, names: Sequence[str]) -> dict[str, Path]:
+        if not names:
+            return {}
+        paths = self.out("rev-parse", *[a for name in names for a in ("--git-path", name)]).splitlines()
+        return {name: self._in_root(path) for name, path in zip(names, paths)}
+
+    #: what a half-done operation leaves in the git folder
+    UNFINISHED = (("rebase-merge", "rebase"), ("rebase-apply", "rebase"), ("MERGE_HEAD", "merge"),
+                  ("CHERRY_PICK_HEAD", "cherry-pick"))
+
+    def unfinished_operation(self, paths: Mapping[str, Path] | None = None) -> str | None:
+        """'rebase', 'merge' or 'cherry-pick' when one was left half done in this clone (``paths``: the
+        git folder's files as :meth:`checkout` found them)."""
+        if paths is None:
+            paths = self._git_paths([name for name, _what in self.UNFINISHED])
+        for name, what in self.UNFINISHED:
+            if paths[name].exists():
                 return what
         return None
 
@@ -287,11 +368,13 @@ class Repo:
             raise GitError(f"git hash-object stored {len(oids)} of {len(paths)} files")
         return oids
 
-    def write_tree(self, index: Path, base_tree: str | None, changes: bytes) -> str:
+    def write_tree(self, index: Path, base_tree: str | None, changes: bytes, holds_base: bool = False) -> str:
         """A tree built in the private index file ``index``: ``base_tree`` (or nothing), then
-        ``changes`` (``update-index -z --index-info`` records; mode 0 removes a path)."""
+        ``changes`` (``update-index -z --index-info`` records; mode 0 removes a path).
+        ``holds_base``: the index holds ``base_tree`` already (the last tree written there)."""
         env = {"GIT_INDEX_FILE": str(index)}
-        self.run_bytes("read-tree", *([base_tree] if base_tree else ["--empty"]), env=env)
+        if not holds_base:
+            self.run_bytes("read-tree", *([base_tree] if base_tree else ["--empty"]), env=env)
         if changes:
             self.run_bytes("update-index", "-z", "--index-info", stdin=changes, env=env)
         return self.run_bytes("write-tree", env=env).stdout.decode("ascii").strip()
@@ -354,14 +437,26 @@ class Repo:
     # --- the remote -------------------------------------------------------------
     def fetch(self, remote: str, branch: str) -> str | None:
         """Fetch ``remote``'s ``branch``; returns its commit, or None if the branch does not exist there."""
+        return self.fetch_and_look(remote, branch)[0]
+
+    def fetch_and_look(self, remote: str, branch: str,
+                       commits: Sequence[str] = ()) -> tuple[str | None, dict[str, str]]:
+        """As :meth:`fetch`, and commit -> tree for the fetched commit and these ``commits``, asked in
+        the same question as the fetched commit (read from the commit object: the tree is that commit's
+        even if the remote-tracking branch moved meanwhile)."""
         tracking = f"refs/remotes/{remote}/{branch}"
         proc = self.run("fetch", "--quiet", "--no-tags", "--no-write-fetch-head", remote,
                         f"+refs/heads/{branch}:{tracking}", check=False, remote=True)
         if proc.returncode != 0:
             if "couldn't find remote ref" in proc.stderr:
-                return None
+                return None, {}
             raise GitError(f"cannot fetch {branch} from {remote}: {_first_line(proc.stderr)}")
-        return self.out("rev-parse", "--verify", f"{tracking}^{{commit}}").strip()
+        tip, *found = self.commit_trees([f"{tracking}^{{commit}}", *commits])
+        if tip is None:
+            raise GitError(f"git fetch left no commit at {tracking}")
+        trees = {tip[0]: tip[1]}
+        trees.update(dict(t for t in found if t is not None))
+        return tip[0], trees
 
     def fetch_pull_requests(self, remote: str, namespace: str) -> None:
         """Fetch every pull request's head (GitHub's ``refs/pull/N/head``) to ``namespace/N``."""

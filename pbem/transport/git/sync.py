@@ -33,7 +33,7 @@ import contextlib
 import fcntl
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pbem.base.canonical import sha256_hex
@@ -49,10 +49,10 @@ from pbem.transport.git.answers import (
 )
 from pbem.transport.git.clock import restore_clock
 from pbem.transport.git.incoming import (
-    INCOMING, MAX_ENTRIES, OWN_NAMES, IncomingItem, Source, carriable, collect, hashed_name, order,
-    shown_path,
+    INCOMING, MAX_ENTRIES, OWN_NAMES, IncomingItem, Source, below, carriable, collect, hashed_name, listing_of,
+    order, shown_path,
 )
-from pbem.transport.git.repo import GitError, Identity, Repo
+from pbem.transport.git.repo import Checkout, GitError, Identity, Repo
 from pbem.transport.git.seed import prepare_moderator_dir
 from pbem.transport.git.tree import TreeMaker, reset_index, under
 from pbem.transport.git.verify import refusal, require_ssh_keygen, signatures
@@ -120,9 +120,10 @@ def _who(players: list[str]) -> str:
 
 # --- the whole round trip ------------------------------------------------------
 
-def sync(gd: GameDir, opts: SyncOptions) -> SyncReport:
+def sync(gd: GameDir, opts: SyncOptions, repo: Repo | None = None) -> SyncReport:
+    """``repo``: the repository holding ``gd``, when the caller has found it already."""
     gd.require()
-    repo = Repo.discover(gd.root, opts.identity)
+    repo = Repo.discover(gd.root, opts.identity) if repo is None else replace(repo, identity=opts.identity)
     if opts.token:
         repo = repo.with_token(opts.token)
     prefix = repo.rel(gd.root)
@@ -133,11 +134,12 @@ def sync(gd: GameDir, opts: SyncOptions) -> SyncReport:
     if opts.batch < 1:
         raise SyncError("the batch size must be at least 1")
     with _sync_lock(gd):
-        unfinished = repo.unfinished_operation()
+        checkout = repo.checkout(*(name for name, _what in Repo.UNFINISHED), "index")
+        unfinished = repo.unfinished_operation(checkout.paths)
         if unfinished:
             raise SyncError(f"a {unfinished} is unfinished in {repo.root}; finish it or run "
                             f"`git {unfinished} --abort`, then sync again")
-        return _Sync(repo, gd, prefix, opts).run()
+        return _Sync(repo, gd, prefix, opts, checkout).run()
 
 
 @contextlib.contextmanager
@@ -171,13 +173,14 @@ class _Batch:
 class _Sync:
     """One `pbem git sync`: the state it carries from batch to batch."""
 
-    def __init__(self, repo: Repo, gd: GameDir, prefix: str, opts: SyncOptions) -> None:
+    def __init__(self, repo: Repo, gd: GameDir, prefix: str, opts: SyncOptions, checkout: Checkout) -> None:
         self.repo, self.gd, self.prefix, self.opts = repo, gd, prefix, opts
         self.incoming = join(prefix, INCOMING)
         self.maker = TreeMaker(repo, gd, prefix)
         self.report = SyncReport(target="the local clone")
         self.remote = self.branch = ""
-        self.head: str | None = repo.head()    # the local branch, as this sync last set it
+        self.checkout = checkout
+        self.head: str | None = checkout.head  # the local branch, as this sync last set it
         self.upstream: str | None = None       # the shared branch's tip, as last fetched
         self.parent = ""                       # the next commit's parent
         self.base = ""                         # the next commit's tree outside the game folder
@@ -196,6 +199,9 @@ class _Sync:
         #: a sync never changes either, so :meth:`_track` does not ask again
         self._checked_out: tuple[str | None] | None = None
         self._branch_remote: tuple[str | None] | None = None
+        #: subjects of the commits between the shared branch's tip and the local branch, when this sync
+        #: made them all (None: ask git)
+        self._unpushed: list[str] | None = None
 
     def tree(self, commit: str) -> str:
         """A commit's tree (remembered)."""
@@ -220,10 +226,11 @@ class _Sync:
             self.remote, self.branch = self._target()
             self.report.target = f"{self.remote}/{self.branch}"
         races = 0
+        fetched = [self._fetch()]      # the first fetch, before anything changes (a missing remote stops here)
         self.maker.remove_old_indexes()
         try:
             while True:
-                self.upstream = self._fetch()
+                self.upstream = fetched.pop() if fetched else self._fetch()
                 self._list()
                 self._integrate()
                 remaining = self._answer_batch() or bool(self.overflow)   # more to look at after this push
@@ -256,7 +263,7 @@ class _Sync:
     def _target(self) -> tuple[str, str]:
         branch = self.opts.branch
         if not branch:
-            self._checked_out = (self.repo.current_branch(),)
+            self._checked_out = (self.checkout.branch,)
             branch = self._checked_out[0]
         if not branch:
             raise SyncError("HEAD is detached; check out the game's branch or give --branch")
@@ -264,14 +271,25 @@ class _Sync:
         if not remote:
             self._branch_remote = (self.repo.config_get(f"branch.{branch}.remote"),)
             remote = self._branch_remote[0] or "origin"
-        if self.repo.run("remote", "get-url", remote, check=False).returncode != 0:
-            raise SyncError(f"this clone has no git remote {remote!r}; add it with `git remote add {remote} URL`")
         return remote, branch
+
+    def _no_remote(self) -> None:
+        """Stop with one clear line if the clone has no such remote (asked when a fetch failed)."""
+        if self.repo.run("remote", "get-url", self.remote, check=False).returncode != 0:
+            raise SyncError(f"this clone has no git remote {self.remote!r}; add it with "
+                            f"`git remote add {self.remote} URL`")
 
     def _fetch(self) -> str | None:
         if not self.opts.use_remote:
             return self.head
-        upstream = self.repo.fetch(self.remote, self.branch)
+        head = self.head
+        also = [f"{head}^{{commit}}"] if head is not None and head not in self._trees else []
+        try:
+            upstream, trees = self.repo.fetch_and_look(self.remote, self.branch, also)
+        except GitError:
+            self._no_remote()
+            raise
+        self._trees.update(trees)
         if self.opts.pull_requests:
             self.repo.fetch_pull_requests(self.remote, PULL_NAMESPACE)
         return upstream
@@ -280,12 +298,13 @@ class _Sync:
         """Push the local branch; True if it went through, False if someone pushed first."""
         assert self.head is not None
         flush(self.gd)       # the receipts (written without a flush each) are on disk before anyone sees them
-        subjects = self._subjects(self.upstream)
+        subjects = self._unpushed if self._unpushed is not None else self._subjects(self.upstream)
         proc = self.repo.push(self.remote, self.head, self.branch)
         if proc.returncode == 0:
             self.report.pushed = True
             self.report.commits += subjects
             self.upstream = self.head
+            self._unpushed = []
             self._track()
             return True
         if self.repo.fetch(self.remote, self.branch) == self.upstream:
@@ -299,7 +318,7 @@ class _Sync:
         if self.tracked:
             return
         self.tracked = True
-        checked_out = self._checked_out or (self.repo.current_branch(),)
+        checked_out = self._checked_out or (self.checkout.branch,)
         if checked_out[0] != self.branch:
             return
         if self._branch_remote is None:          # --remote was given: _target did not ask
@@ -332,7 +351,8 @@ class _Sync:
                 return
             waiting = [join(p.decode("utf-8", "surrogateescape"), INCOMING).encode("utf-8", "surrogateescape")
                        for p in self.maker.other_games(self.tree(head))] + [self.incoming.encode()]
-            if not reset_index(self.repo, head, waiting, self.repo.git_path("index")):
+            files = self.maker.listing(self.tree(head))
+            if not reset_index(self.repo, head, waiting, self.checkout.paths["index"], files):
                 self.report.notes.append("the clone's index is in use by another git command; run `git reset -q` "
                                          "once it is done, so that `git status` shows the new commits")
         except (PbemError, OSError) as exc:
@@ -355,8 +375,13 @@ class _Sync:
         first: dict[tuple[str, str], IncomingItem] = {}
         unlisted = 0
         self.overflow = {}
+        trees = self._look_up(sources)
         for source in sources:
-            listing = collect(self.repo, source, self.incoming)
+            if source.number:
+                listing = collect(self.repo, source, self.incoming, trees[source.tip])
+            else:                            # the shared branch's whole tree is listed for the commits anyway
+                listing = listing_of(below(self.maker.listing(self.tree(source.tip)), self.incoming), source,
+                                     self.incoming)
             unlisted += len(listing.unlisted)
             if not source.number:            # not looked at: kept as they are for a later sync
                 self.overflow = {self.incoming.encode() + b"/" + e.path: (e.mode, e.oid)
@@ -382,6 +407,17 @@ class _Sync:
                          f"{MAX_ENTRIES} at once); those that can wait stay for a later sync")
         self._note_left_out(lines)
 
+    def _look_up(self, sources: list[Source]) -> dict[str, str | None]:
+        """Each pull request's incoming/ tree (tip -> tree, None if it has none), and the trees of the commits
+        this sync will ask for next: one question to git."""
+        tips = list(dict.fromkeys(s.tip for s in sources if s.number))
+        commits = [c for c in dict.fromkeys([self.upstream, self.head]) if c is not None and c not in self._trees]
+        answers = self.repo.lookup([f"{tip}:{self.incoming}" for tip in tips] + [f"{c}^{{tree}}" for c in commits])
+        for commit, answer in zip(commits, answers[len(tips):]):
+            if answer is not None and answer[1] == "tree":
+                self._trees[commit] = answer[0]
+        return {tip: a[0] if a is not None and a[1] == "tree" else None for tip, a in zip(tips, answers)}
+
     def _left_out(self, sources: list[Source]) -> list[str]:
         """One line for each path others changed that the moderator's commits will not take."""
         lines: list[str] = []
@@ -391,7 +427,10 @@ class _Sync:
                 return []
             base = self._merge_base(head, up) or self.tree(head)
             games = self.maker.other_games(self.tree(head))
-            for path in self.repo.changed_between(base, up):
+            # the usual case, the shared branch on top of the local one: both trees are listed anyway
+            changed = self.maker.changed(self.tree(head), self.tree(up)) if base == head \
+                else self.repo.changed_between(base, up)
+            for path in changed:
                 if self._is_incoming(path) or any(under(path, g) for g in games):
                     continue
                 lines.append(f"left out {shown_path(path)}: changed by a push; only files under "
@@ -433,6 +472,7 @@ class _Sync:
             self.parent = up
         else:
             self.parent = self._rebuild_local_commits(head, up)
+        self._unpushed = [] if up is not None and self.parent == up else None
         self.base = self.tree(self.parent if self.opts.pull_requests else (self.head or self.parent))
 
     def _rebuild_local_commits(self, head: str, up: str) -> str:
@@ -663,6 +703,13 @@ class _Sync:
         commit = self.repo.commit_tree(tree, [self.parent], f"{subject}\n\n{body}\n")
         self.repo.update_ref("HEAD", commit, self.head)
         self._trees[commit] = tree
+        if self.upstream is not None:       # every parent builds on the shared branch's tip (_integrate)
+            self._bases[(commit, self.upstream) if commit < self.upstream else (self.upstream, commit)] = \
+                self.upstream
+        if self._unpushed is not None and subject and "\n" not in subject and subject == subject.strip():
+            self._unpushed.append(subject)       # as `git log --format=%s` shows it
+        else:
+            self._unpushed = None
         self.head = self.parent = commit
         self.base = tree
         self.left_out = []

@@ -63,6 +63,22 @@ def is_waiting_item(path: bytes, game: bytes) -> bool:
     return path.startswith(inside) and b"/" in path[len(inside):]
 
 
+def _stat_key(path: Path) -> StatKey:
+    try:
+        info = path.stat()
+    except OSError:
+        return (0, 0, -1, 0, 0)
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
+def _on_disk(path: Path) -> bool:
+    try:
+        os.lstat(path)
+    except OSError:
+        return False
+    return True
+
+
 def _kind(mode: str) -> str:
     return "commit" if mode == "160000" else "blob"
 
@@ -81,6 +97,8 @@ class TreeMaker:
     _hashed: dict[str, tuple[StatKey, str]] = field(default_factory=dict)
     _ignored: dict[str, bool] = field(default_factory=dict)
     _listings: dict[str, list[TreeEntry]] = field(default_factory=dict)
+    #: the tree the private index holds, with the index file's stat data when it was written
+    _index_holds: tuple[str, StatKey] | None = None
 
     @property
     def game(self) -> bytes:
@@ -115,6 +133,13 @@ class TreeMaker:
                 if folder and not under(folder, self.game) and not under(self.game, folder):
                     found.append(folder)
         return found
+
+    def changed(self, old: str, new: str) -> list[bytes]:
+        """The files (paths from the root) that differ between two trees, as ``git diff-tree -r
+        --name-only`` lists them, from the trees' listings."""
+        before = {e.path: (e.mode, e.oid) for e in self.listing(old)}
+        after = {e.path: (e.mode, e.oid) for e in self.listing(new)}
+        return sorted(p for p in before.keys() | after.keys() if before.get(p) != after.get(p))
 
     def own_files(self, tree: str) -> Files:
         """The game folder's published files in a tree (its waiting items left out)."""
@@ -221,17 +246,23 @@ class TreeMaker:
         changes += [_record(mode, oid, path) for path, (mode, oid) in final.items() if old.get(path) != (mode, oid)]
         if not changes:
             return base
-        tree = self.repo.write_tree(self.index_path(), base, b"".join(changes))
+        index = self.index_path()
+        holds = self._index_holds is not None and self._index_holds == (base, _stat_key(index))
+        self._index_holds = None                 # until the new tree is written in full
+        tree = self.repo.write_tree(index, base, b"".join(changes), holds_base=holds)
+        key = _stat_key(index)
+        self._index_holds = (tree, key) if key[2] >= 0 else None
         if tree not in self._listings:
             self._listings[tree] = [TreeEntry(mode, _kind(mode), oid, path) for path, (mode, oid) in sorted(final.items())]
         return tree
 
 
-def reset_index(repo: Repo, commit: str, waiting: list[bytes], index: Path) -> bool:
+def reset_index(repo: Repo, commit: str, waiting: list[bytes], index: Path,
+                files: list[TreeEntry] | None = None) -> bool:
     """Point the clone's index file ``index`` at ``commit`` (the work tree is left as it is), with the
     players' files below the ``waiting`` folders that are not on disk marked skip-worktree.  The new
     index is made beside the old one and renamed over it; False (nothing done) while another git
-    holds the index."""
+    holds the index.  ``files``: the commit's files (its tree's listing), when the caller has it."""
     if index.with_name(index.name + ".lock").exists():
         return False
     temp = index.with_name(f"{index.name}.pbem-sync.{os.getpid()}")
@@ -244,7 +275,11 @@ def reset_index(repo: Repo, commit: str, waiting: list[bytes], index: Path) -> b
         temp.unlink()
     if repo.run_bytes("read-tree", "--reset", commit, env=env, check=False).returncode != 0:
         repo.run_bytes("read-tree", commit, env=env)
-    missing = repo.run_bytes("ls-files", "-z", "--deleted", env=env).stdout.split(b"\0")
+    if files is None:
+        missing = repo.run_bytes("ls-files", "-z", "--deleted", env=env).stdout.split(b"\0")
+    else:                                   # what `git ls-files --deleted` shows: the files lstat cannot find
+        missing = [e.path for e in files if any(e.path.startswith(w + b"/") for w in waiting)
+                   and not _on_disk(repo.root / os.fsdecode(e.path))]
     skip = [p for p in dict.fromkeys(missing) if p and any(p.startswith(w + b"/") for w in waiting)]
     if skip:
         repo.run_bytes("update-index", "-z", "--skip-worktree", "--stdin", stdin=b"".join(p + b"\0" for p in skip),

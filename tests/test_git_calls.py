@@ -1,0 +1,65 @@
+"""How many git commands `pbem git sync` runs (issue 19, 24): git's own processes were most of the CPU
+of a game through git.  Counted with git's trace2 (one event file per git process), top-level
+commands only (what pbem starts; what git starts inside a fetch or push is git's business)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from test_git_helpers import git, hermetic_git, make_shared  # noqa: F401  (autouse fixture)
+
+DRAW = [{"draw": True}]
+
+
+def _commands(trace: Path) -> list[list[str]]:
+    """The argv of every git command that pbem started (not those git started itself)."""
+    found = []
+    for path in sorted(trace.iterdir()):
+        for line in path.read_text().splitlines():
+            event = json.loads(line)
+            if event.get("event") == "start" and "/" not in event["sid"]:
+                found.append(event["argv"][1:])
+    return found
+
+
+def _sync_commands(shared, tmp_path, monkeypatch, name: str, expected: str) -> list[list[str]]:
+    trace = tmp_path / f"trace-{name}"
+    trace.mkdir()
+    with monkeypatch.context() as env:
+        env.setenv("GIT_TRACE2_EVENT", str(trace))
+        output = shared.sync().output
+    assert expected in output, output
+    return _commands(trace)
+
+
+def test_a_sync_asks_git_a_bounded_number_of_questions(tmp_path, key_pool, toy_registered, monkeypatch):
+    shared = make_shared(tmp_path, key_pool)
+    shared.players["red"].send("0001.yaml", DRAW)
+    one = _sync_commands(shared, tmp_path, monkeypatch, "one", "accepted red/0001.yaml")
+    idle = _sync_commands(shared, tmp_path, monkeypatch, "idle", "nothing to do")
+    shared.players["blue"].send("0002.yaml", DRAW)
+    shared.players["green"].send("0003.yaml", DRAW)              # stale: refused, in its own commit
+    two = _sync_commands(shared, tmp_path, monkeypatch, "two", "rejected green/0003.yaml")
+    # 34, 18 and 41 before issue 24; each move adds what committing it takes (hash, tree, commit, ref)
+    assert len(one) <= 21, one
+    assert len(idle) <= 9, idle
+    assert len(two) <= 27, two
+    # the repository is found once, and HEAD, the branch and the git folder's files asked in one go
+    for commands in (one, idle, two):
+        assert sum(1 for c in commands if "--show-toplevel" in c) == 1, commands
+        assert not any("symbolic-ref" in c or "get-url" in c for c in commands), commands
+
+
+def test_a_clone_without_the_remote_gets_one_clear_line_and_nothing_changes(tmp_path, key_pool, toy_registered):
+    """The remote is looked up only when the fetch fails: the answer is the same one line as before."""
+    shared = make_shared(tmp_path, key_pool)
+    shared.players["red"].send("0001.yaml", DRAW)
+    clone = shared.moderator.root.parent
+    git(clone, "remote", "remove", "origin")
+    head = git(clone, "rev-parse", "HEAD").stdout
+    log = shared.moderator.log_path.read_bytes()
+    result = shared.sync(ok=False)
+    assert result.exit_code != 0
+    assert "this clone has no git remote 'origin'; add it with `git remote add origin URL`" in result.output
+    assert git(clone, "rev-parse", "HEAD").stdout == head and shared.moderator.log_path.read_bytes() == log
+    assert git(clone, "status", "--porcelain").stdout == ""
