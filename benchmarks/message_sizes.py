@@ -53,6 +53,21 @@ GAMES: list[tuple[str, str, dict[str, str]]] = [
 ]
 
 
+
+def games_and_counts(only: str | None, players: str | None) -> list[tuple[str, str, dict[str, str], int]]:
+    """(label, game, options, player count) of :data:`GAMES` as the ``--only`` and ``--players`` options ask
+    (default: 2, 4 and the game's most players)."""
+    from pbem.core.registry import load_game
+    labels = set(only.split(",")) if only else None
+    out = []
+    for label, game_name, options in GAMES:
+        if labels is not None and label not in labels:
+            continue
+        most = load_game(game_name).max_players
+        counts = [int(c) for c in players.split(",")] if players else sorted({2, 4, most})
+        out += [(label, game_name, options, n) for n in counts if n <= most]
+    return out
+
 def fixed_key(path: Path, name: str) -> str:
     return fixed_keypair(path, name, "pbem-sizes-key")
 
@@ -172,24 +187,15 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=10**9, help="stop the game at this log entry")
     ap.add_argument("--json", type=Path, help="write the figures here")
     args = ap.parse_args()
-    from pbem.core.registry import load_game
-    only = set(args.only.split(",")) if args.only else None
     out = []
-    for label, game_name, options in GAMES:
-        if only is not None and label not in only:
-            continue
-        most = load_game(game_name).max_players
-        counts = [int(c) for c in args.players.split(",")] if args.players else sorted({2, 4, most})
-        for n in counts:
-            if n > most:
-                continue
-            with tempfile.TemporaryDirectory() as tmp:
-                fig = play(Path(tmp), label, game_name, options, n, args.every, args.limit)
-            summary = fig.summary()
-            out.append(summary)
-            print(json.dumps(summary), flush=True)
-            if args.json:
-                args.json.write_text(json.dumps(out, indent=1) + "\n")
+    for label, game_name, options, n in games_and_counts(args.only, args.players):
+        with tempfile.TemporaryDirectory() as tmp:
+            fig = play(Path(tmp), label, game_name, options, n, args.every, args.limit)
+        summary = fig.summary()
+        out.append(summary)
+        print(json.dumps(summary), flush=True)
+        if args.json:
+            args.json.write_text(json.dumps(out, indent=1) + "\n")
     sys.exit(0)
 
 

@@ -24,9 +24,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from message_sizes import GAMES, NAMES, fixed_key
+from message_sizes import GAMES, NAMES, fixed_key, games_and_counts
 
-from pbem.core.registry import load_game
 from pbem.core.rng import Rng
 from pbem.crypto import keys, sshsig
 from pbem.pipeline.append import commit_entry
@@ -128,20 +127,12 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3, help="time each stage this many times, keep the best")
     ap.add_argument("--json", type=Path, help="write the figures here")
     args = ap.parse_args()
-    only = set(args.only.split(",")) if args.only else None
     rows: list[dict[str, Any]] = []
-    for label, game_name, options in GAMES:
-        if only is not None and label not in only:
-            continue
-        most = load_game(game_name).max_players
-        counts = [int(c) for c in args.players.split(",")] if args.players else sorted({2, 4, most})
-        for n in counts:
-            if n > most:
-                continue
-            for name, svg in boards(label, game_name, options, n):
-                row = {"board": name, **{k: round(v, 4 if "bytes" in k else 1) for k, v in stages(svg, args.repeat).items()}}
-                rows.append(row)
-                print(json.dumps(row), flush=True)
+    for label, game_name, options, n in games_and_counts(args.only, args.players):
+        for name, svg in boards(label, game_name, options, n):
+            row = {"board": name, **{k: round(v, 4 if "bytes" in k else 1) for k, v in stages(svg, args.repeat).items()}}
+            rows.append(row)
+            print(json.dumps(row), flush=True)
     keys_ = [k for k in rows[0] if k != "board"] if rows else []
     summary = {k: {"mean": round(statistics.mean(r[k] for r in rows), 4), "max": round(max(r[k] for r in rows), 4)}
                for k in keys_}
