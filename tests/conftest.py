@@ -143,6 +143,18 @@ def finished_atlantis_game(_finished_atlantis_folder: Path):
         "a test changed the shared finished game: copy it (shutil.copytree) before writing"
 
 
+@pytest.fixture
+def hostile_mailbox(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, toy_registered):
+    """The hostile-input corpus as mail to a toy game (tests/hostile_mailbox.py): keys, the game and
+    a Maildir of every hostile message, built once per session and shared by every worker, so
+    read-only: a test copies the game and the Maildir (``copy_to``) first (checked after each test)."""
+    from hostile_mailbox import HostileMailbox, build
+    folder = session_cache.finished(request.config, tmp_path_factory, "hostile-mailbox", build)
+    yield HostileMailbox(folder)
+    assert session_cache.unchanged(folder), \
+        "a test changed the shared hostile mailbox: copy it (HostileMailbox.copy_to) before writing"
+
+
 @pytest.fixture(scope="session")
 def dovecot():
     """A real Dovecot IMAP server for the mail tests, started once per test session."""

@@ -18,6 +18,7 @@ they run pbem under a hard address-space limit (test_hostile_corpus.py).
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import os
 import stat
@@ -75,8 +76,15 @@ def raw_public_key(key: Path) -> bytes:
 
 def garbage_signature(n: int, player_key: Path) -> tuple[str, str | None]:
     """The n-th garbage signature, in turn: (its kind, its text, or None for no .sig file at all)."""
-    kinds = sorted(mc.garbage_signatures(raw_public_key(player_key)).items()) + [(NOSIG, None)]
+    kinds = _garbage_kinds(raw_public_key(player_key))
     return kinds[n % len(kinds)]
+
+
+@functools.lru_cache(maxsize=8)
+def _garbage_kinds(raw_key: bytes) -> tuple[tuple[str, str | None], ...]:
+    """Every garbage signature for the player whose raw public key is ``raw_key``, sorted by kind:
+    made once per key, not once per corpus entry (the blobs hash many KiB of pseudo-random bytes)."""
+    return (*sorted(mc.garbage_signatures(raw_key).items()), (NOSIG, None))
 
 
 def game_files(root: Path, skip: tuple[str, ...] = ()) -> dict[str, str]:

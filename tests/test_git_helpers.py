@@ -129,6 +129,21 @@ class Shared:
     def remote_text(self, path: str) -> str:
         return git(self.bare, "show", f"main:{path}").stdout
 
+    def remote_texts(self, paths: list[str]) -> dict[str, str]:
+        """Each file's text on main, as :meth:`remote_text`, read by one `git cat-file --batch`."""
+        proc = subprocess.run(["git", "cat-file", "--batch"], cwd=self.bare, capture_output=True, check=False,
+                              input="".join(f"main:{path}\n" for path in paths).encode())
+        assert proc.returncode == 0, f"git cat-file --batch failed: {proc.stderr!r}"
+        out, at = {}, 0
+        for path in paths:
+            end = proc.stdout.index(b"\n", at)
+            _sha, kind, size = proc.stdout[at:end].split()
+            assert kind == b"blob", f"main:{path} is a {kind.decode()}"
+            at = end + 1 + int(size)
+            out[path] = proc.stdout[end + 1:at].decode()
+            at += 1                                            # the newline after each object
+        return out
+
     def waiting_for(self) -> list[str]:
         view = json.loads((self.moderator.public_dir / "view.json").read_text())
         return [d["player"] for d in view["pending"]]

@@ -137,8 +137,7 @@ def test_every_corpus_file_in_one_push_is_refused_with_a_receipt_and_the_valid_m
     assert len(receipts) == items + 1
     signed = [p for p in shared.remote_files(f"{GAME}/receipts/red/") if p.endswith(".receipt.yaml")]
     assert len(signed) == 1 and VALID in signed[0]          # the one accepted move has a signed receipt
-    for path in receipts:
-        text = shared.remote_text(path)
+    for path, text in shared.remote_texts(receipts).items():
         first = text.splitlines()[0]
         assert first.startswith("accepted" if VALID in path else "rejected: "), (path, first)
         for line in text.splitlines():

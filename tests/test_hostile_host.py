@@ -5,17 +5,15 @@ may crash the cycle, send a message to anyone but a player, or hold up the valid
 second cycle finds nothing new."""
 from __future__ import annotations
 
-import mailbox
 import os
 import time
 from email.utils import formatdate
-from types import SimpleNamespace
 
 from click.testing import CliRunner
-from hostile_harness import assert_clean_line, bind, entries_for, garbage_signature, sign
+from hostile_harness import all_entry_names, assert_clean_line
+from hostile_mailbox import message
 from mailservers import GM, PLAYERS, Router, address, start_smtp
 from pipeline_helpers import new_game, signed_move
-from test_hostile_mail import _attachments, _inline, _mail_hostile, _message
 
 from pbem.cli.group import main as pbem_main
 from pbem.pipeline.audit import audit
@@ -23,35 +21,28 @@ from pbem.store.table import Table
 
 
 def test_the_hostile_corpus_through_a_host_is_answered_once_and_never_holds_up_a_valid_move(
-        tmp_path, key_pool, toy_registered):
+        tmp_path, hostile_mailbox):
     folder = tmp_path / "host"
     maildir = tmp_path / "Maildir"
-    box = mailbox.Maildir(maildir, factory=None, create=True)
+    folder.mkdir()
+    # game one, and in the host's mailbox every corpus message to it (tests/hostile_mailbox.py)
+    one, box = hostile_mailbox.copy_to(folder / "one", maildir)
+    keys = hostile_mailbox.keys
+    assert len(box) == hostile_mailbox.counts["messages"] > 2 * len(all_entry_names())
     smtp = start_smtp(Router({GM: box.add}), "none")
     try:
-        (folder).mkdir()
         settings = folder / "pbem-host.toml"
         settings.write_text(f'from = "Club <{GM}>"\n[smtp]\nhost = "127.0.0.1"\nport = {smtp.port}\n'
                             f'security = "none"\n[maildir]\npath = "{maildir}"\n')
         os.chmod(settings, 0o600)
-        games = {}
-        for name, seed in (("one", b"1" * 32), ("two", b"2" * 32)):
-            gd = new_game(folder / name, "toy", key_pool, PLAYERS, seed=seed)
+        games = {"one": one, "two": new_game(folder / "two", "toy", keys, PLAYERS, seed=b"2" * 32)}
+        for gd in games.values():
             (gd.moderator_dir / "mail.toml").write_text(
                 "[players]\n" + "".join(f'{p} = "{address(p)}"\n' for p in PLAYERS))
-            games[name] = gd
         gd = games["one"]
         table = Table.load(gd)
-        for n, entry in enumerate(entries_for(table).values()):
-            raw = bind(entry, table)
-            _kind, garbage = garbage_signature(n, key_pool["red"])
-            moves = [(raw, sign(key_pool["red"], raw)), (raw, garbage)]
-            box.add(_attachments(entry.name, moves).as_bytes())
-            box.add(_inline(entry.name, moves).as_bytes())
-        for raw_message in _mail_hostile(SimpleNamespace(gd=gd, keys=key_pool)).values():
-            box.add(raw_message)
-        raw, sig = signed_move(table, "red", [{"draw": True}], key_pool["red"])
-        valid = _message(f"Red Player <{address('red')}>", "my real move", formatdate(time.time() + 3600))
+        raw, sig = signed_move(table, "red", [{"draw": True}], keys["red"])
+        valid = message(f"Red Player <{address('red')}>", "my real move", formatdate(time.time() + 3600))
         valid.set_content("here it is\n")
         valid.add_attachment(raw, "application", "x-yaml", filename="move.yaml")
         valid.add_attachment(sig.encode(), "application", "octet-stream", filename="move.yaml.sig")

@@ -15,20 +15,13 @@ import json
 import mailbox
 import time
 from dataclasses import dataclass, field
-from email.message import EmailMessage
-from email.utils import formatdate, make_msgid
+from email.utils import formatdate
 
 import pytest
 from click.testing import CliRunner
 from conftest import tree_snapshot
-from hostile import make_corpus as mc
-from hostile_harness import (
-    assert_clean_line,
-    bind,
-    entries_for,
-    garbage_signature,
-    sign,
-)
+from hostile_harness import all_entry_names, assert_clean_line
+from hostile_mailbox import OLD_DATE, message
 from mailservers import GM, PLAYERS, Router, World, address, make_cert, start_smtp
 from pipeline_helpers import new_game, signed_move
 
@@ -38,8 +31,6 @@ from pbem.store.table import Table
 from pbem.transport.mail import cycle as mail_cycle
 from pbem.transport.mail.imap import MAX_MESSAGE
 
-STRANGER = "Mallory <mallory@evil.test>"
-OLD_DATE = formatdate(1_600_000_000)           # every corpus message is older than the valid move
 #: files the mail run may change before the valid move: its own bookkeeping
 BOOKKEEPING = {"moderator/mail-ledger.json", "moderator/mail.lock"}
 
@@ -58,105 +49,40 @@ def maildir_world(tmp_path, key_pool, toy_registered):
     smtp.stop()
 
 
-def _message(sender: str, subject: str, date: str = OLD_DATE) -> EmailMessage:
-    msg = EmailMessage()
-    msg["From"] = sender
-    msg["To"] = GM
-    msg["Subject"] = subject
-    msg["Date"] = date
-    msg["Message-ID"] = make_msgid("hostile", domain="pbem.test")
-    return msg
-
-
-def _attachments(name: str, moves: list[tuple[bytes, str | None]]) -> EmailMessage:
-    msg = _message(f"Red Player <{address('red')}>", f"move {name}")
-    msg.set_content("my move is attached\n")
-    for n, (raw, sig) in enumerate(moves, 1):
-        filename = f"{name}-{n}.yaml"
-        msg.add_attachment(raw, "application", "x-yaml", filename=filename)
-        if sig is not None:
-            msg.add_attachment(sig.encode("utf-8", "surrogateescape"), "application", "octet-stream",
-                               filename=filename + ".sig")
-    return msg
-
-
-def _inline(name: str, moves: list[tuple[bytes, str | None]]) -> EmailMessage:
-    msg = _message(STRANGER, f"inline {name}")
-    body = b"Hi,\n\nhere is my move:\n\n"
-    for raw, sig in moves:
-        body += raw + b"\n" + (sig or "").encode("utf-8", "surrogateescape") + b"\n"
-    msg.set_content(body + b"\nCheers\n", "text", "plain", cte="base64", params={"charset": "utf-8"})
-    return msg
-
-
-def _mail_hostile(world: World) -> dict[str, bytes]:
-    """Messages that are hostile as mail, whatever they carry."""
-    raw, sig = signed_move(Table.load(world.gd), "red", [{"draw": False}], world.keys["red"])
-    evil = "\u202e\x1b[2J" + "A" * 5000
-    out: dict[str, bytes] = {}
-    body = EmailMessage()
-    body.set_content("see attachment\n")
-    body.add_attachment(raw, "application", "x-yaml", filename="move.yaml")
-    body.add_attachment(sig.encode(), "application", "octet-stream", filename="move.yaml.sig")
-    headers = (f"From: =?utf-8?q?=E2=80=AERed=0A?= <{address('red')}>\r\n"
-               f"Reply-To: {address('red')}\r\n"
-               "Subject: =?utf-8?q?move=0ABcc=3A_everyone=E2=80=AE?= " + "x" * 3000 + "\r\n"
-               "Message-ID: <\u202e" + "m" * 500 + "@evil.test>\r\n"
-               f"Date: {OLD_DATE}\r\n")
-    out["hostile headers from red"] = headers.encode() + body.as_bytes()
-    msg = _message(f"Red Player <{address('red')}>", "file names")
-    msg.set_content("see attachments\n")
-    msg.add_attachment(raw, "application", "x-yaml", filename=evil + ".yaml")
-    msg.add_attachment(raw, "application", "x-yaml", filename="lonely\x07\u2067.yaml")
-    msg.add_attachment(sig.encode(), "application", "octet-stream", filename=evil + ".yaml.sig")
-    out["hostile attachment names"] = msg.as_bytes()
-    nested = b"Content-Type: text/plain\r\n\r\nformat: pbem-move/1\r\n"
-    for depth in range(1500):
-        nested = (f"Content-Type: multipart/mixed; boundary=b{depth}\r\n\r\n--b{depth}\r\n".encode() + nested
-                  + f"\r\n--b{depth}--\r\n".encode())
-    out["multipart nested 1500 deep"] = (f"From: {address('red')}\r\nDate: {OLD_DATE}\r\nSubject: deep\r\n"
-                                         "MIME-Version: 1.0\r\n").encode() + nested
-    out["no headers, binary"] = mc.stream("mail-binary", 5000)
-    out["8 MiB of garbage"] = f"From: {address('red')}\r\nDate: {OLD_DATE}\r\n\r\n".encode() + \
-        mc.stream("mail-big", 8 << 20)
-    out["over the size limit"] = (f"From: {address('red')}\r\nDate: {OLD_DATE}\r\nSubject: huge\r\n"
-                                  f"Message-ID: <huge@evil.test>\r\n\r\n").encode() + b"x" * (MAX_MESSAGE + 1)
-    out["broken MIME boundary"] = (f"From: {address('red')}\r\nDate: {OLD_DATE}\r\nMIME-Version: 1.0\r\n"
-                                   "Content-Type: multipart/mixed; boundary=\"\"\r\n\r\n--\r\n--\r\n").encode()
-    out["unknown charset"] = (f"From: {address('red')}\r\nDate: {OLD_DATE}\r\nMIME-Version: 1.0\r\n"
-                              "Content-Type: text/plain; charset=x-no-such\r\nContent-Transfer-Encoding: base64\r\n"
-                              "\r\n!!!not base64!!!\r\n").encode()
-    return out
-
-
 @dataclass
 class Seen:
     handled: list[str] = field(default_factory=list)     # Message-IDs
     before_valid: dict[str, str] | None = None
 
 
+@pytest.fixture
+def corpus_world(tmp_path, hostile_mailbox):
+    """A copy of the session's hostile mailbox (tests/hostile_mailbox.py): its toy game, whose moves
+    arrive in its Maildir; receipts go out through a real SMTP server."""
+    cert = make_cert(tmp_path / "tls")
+    gd, box = hostile_mailbox.copy_to(tmp_path / "game", tmp_path / "Maildir")
+    smtp = start_smtp(Router({GM: box.add}), "none", cert, {})
+    world = World(gd, None, smtp, cert, "gm", hostile_mailbox.keys, "maildir", tmp_path / "Maildir")
+    world.write_config()
+    yield world
+    smtp.stop()
+
+
 @pytest.mark.slow(seconds=10)
 def test_every_corpus_message_in_one_fetch_is_refused_once_and_the_valid_move_behind_is_taken(
-        maildir_world, monkeypatch):
-    world = maildir_world
+        corpus_world, hostile_mailbox, monkeypatch):
+    world = corpus_world
     gd = world.gd
     table = Table.load(gd)
-    entries = entries_for(table)
     box = mailbox.Maildir(world.maildir, factory=None, create=False)
-    from_red, from_others = 0, 0
-    for n, entry in enumerate(entries.values()):
-        raw = bind(entry, table)
-        _kind, garbage = garbage_signature(n, world.keys["red"])
-        moves = [(raw, sign(world.keys["red"], raw)), (raw, garbage)]
-        box.add(_attachments(entry.name, moves).as_bytes())
-        box.add(_inline(entry.name, moves).as_bytes())
-        from_red += 1
-        from_others += 1
-    for raw_message in _mail_hostile(world).values():
-        box.add(raw_message)
+    # for every corpus entry one message from red (attached) and one from a stranger (inline); then
+    # the messages hostile as mail
+    counts = hostile_mailbox.counts
+    from_red = from_others = counts["entries"]
+    assert from_red == len(all_entry_names()) and len(box) == counts["messages"] > 2 * from_red
     total = len(box)
     raw, sig = signed_move(table, "red", [{"draw": True}], world.keys["red"])
-    valid = _message(f"Red Player <{address('red')}>", "my real move", formatdate(time.time() + 3600))
+    valid = message(f"Red Player <{address('red')}>", "my real move", formatdate(time.time() + 3600))
     valid.set_content("here it is\n")
     valid.add_attachment(raw, "application", "x-yaml", filename="move.yaml")
     valid.add_attachment(sig.encode(), "application", "octet-stream", filename="move.yaml.sig")
@@ -237,7 +163,7 @@ def test_every_corpus_message_in_one_fetch_is_refused_once_and_the_valid_move_be
 
 def _attached_move(world: World, player: str, actions: list[dict]) -> bytes:
     raw, sig = signed_move(Table.load(world.gd), player, actions, world.keys[player])
-    msg = _message(f"{player.title()} Player <{address(player)}>", "my move", formatdate())
+    msg = message(f"{player.title()} Player <{address(player)}>", "my move", formatdate())
     msg.set_content("attached\n")
     msg.add_attachment(raw, "application", "x-yaml", filename="move.yaml")
     msg.add_attachment(sig.encode(), "application", "octet-stream", filename="move.yaml.sig")

@@ -85,13 +85,10 @@ def with_field(field: str, value: str | None) -> str:
 
 
 def stream(label: str, size: int) -> bytes:
-    """Deterministic pseudo-random bytes (SHA-256 in counter mode), the same on every machine."""
-    out = bytearray()
-    counter = 0
-    while len(out) < size:
-        out += hashlib.sha256(f"{label}/{counter}".encode()).digest()
-        counter += 1
-    return bytes(out[:size])
+    """Deterministic pseudo-random bytes (SHA-256 in counter mode), the same on every machine:
+    the digests of ``label/0``, ``label/1``... one after the other, cut at ``size``."""
+    prefix, sha256 = label.encode() + b"/", hashlib.sha256
+    return b"".join([sha256(prefix + b"%d" % counter).digest() for counter in range(-(-size // 32))])[:size]
 
 
 def u(text: str) -> bytes:

@@ -45,7 +45,7 @@ from pbem.transport.mail.cycle import DAY, Report, send_changed, take_messages
 from pbem.transport.mail.hostconfig import HostConfig, game_config
 from pbem.transport.mail.hoststate import Stamp, state_dir
 from pbem.transport.mail.imap import Incoming
-from pbem.transport.mail.ledger import Commit, MailBusyError, SentState
+from pbem.transport.mail.ledger import Commit, Ledger, MailBusyError, ReplySent, SentState
 from pbem.transport.mail.remind import digest_went_out, send_reminders
 
 #: games handed to the workers ahead of the one whose result is awaited, per worker
@@ -192,12 +192,19 @@ class Marker(Protocol):
 
 def deliver(result: GameResult, outbox: Sender, box: Marker) -> None:
     """What a game made, in the main process, in the order it made it: each message sent, then
-    what is to be recorded once it is out; each handled message marked in the mailbox."""
+    what is to be recorded once it is out; each handled message marked in the mailbox.  A game's
+    ledger is read once, not once per receipt (the game's lock is held: nothing else writes it),
+    and still written whole after each receipt."""
+    ledgers: dict[Path, Ledger] = {}
     for action in result.actions:
         if isinstance(action, Send):
             outbox.send(action.msg, action.to)
         elif isinstance(action, Handled):
             box.done(action.source)
+        elif isinstance(action, ReplySent):
+            if action.path not in ledgers:
+                ledgers[action.path] = action.load()
+            action.apply_to(ledgers[action.path])
         else:
             action.apply()
 

@@ -186,8 +186,15 @@ class ReplySent:
     path: Path                   # the game's mail-ledger.json
     key: str
 
+    def load(self) -> Ledger:
+        """The game's ledger as it is on disk."""
+        return Ledger(self.path, read_json(self.path, "the processed-message ledger").get("messages", {}))
+
     def apply(self) -> None:
-        ledger = Ledger(self.path, read_json(self.path, "the processed-message ledger").get("messages", {}))
+        self.apply_to(self.load())
+
+    def apply_to(self, ledger: Ledger) -> None:
+        """Record it in ``ledger`` (loaded from :attr:`path`, and written by nothing else since)."""
         record = ledger.records.get(self.key)
         if record is not None and record.get("status") == SUBMITTED:
             ledger.put(self.key, {**record, "status": REPLIED})
