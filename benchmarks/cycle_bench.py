@@ -100,17 +100,15 @@ def make_games(root: Path, per_kind: int = PER_KIND, last: int = LAST) -> list[W
     return waiting
 
 
-def bench_cycle(report: Report, root: Path, pairs: int) -> None:
+
+def cycle_work(waiting: list[Waiting], work: list[Any]) -> tuple[Callable[[], None], Callable[[], None],
+                                                                  Callable[[], None]]:
+    """(reset, floor, cycle) for the ``waiting`` moves, each game worked on in its copy ``work`` (GameDirs):
+    reset puts the copies back as they were; floor takes each move without the outputs (open, verify,
+    parse, check, apply, append with fsync); cycle takes each move with `submit`, outputs and all."""
     from pbem.pipeline.append import commit_entry
     from pbem.pipeline.repair import open_game
     from pbem.pipeline.submit import accept_move, moderator_opener, submit
-    from pbem.store.gamedir import GameDir
-
-    report.say(f"\n10. a cycle that takes 100 moves across 100 games (in-process `submit` of each, as "
-               f"`pbem mail run` calls it; {PER_KIND} positions from the middle of a game of each of the four games) against "
-               "the floor for the same moves (open, verify, parse, check, apply, append with fsync; no outputs)")
-    waiting = make_games(root)
-    work = [GameDir(root / "work" / w.source.name) for w in waiting]
 
     def reset() -> None:
         for w, gd in zip(waiting, work):
@@ -128,6 +126,17 @@ def bench_cycle(report: Report, root: Path, pairs: int) -> None:
         for w, gd in zip(waiting, work):
             submit(gd, w.raw, w.signature)
 
+    return reset, floor, cycle
+
+def bench_cycle(report: Report, root: Path, pairs: int) -> None:
+    from pbem.store.gamedir import GameDir
+
+    report.say(f"\n10. a cycle that takes 100 moves across 100 games (in-process `submit` of each, as "
+               f"`pbem mail run` calls it; {PER_KIND} positions from the middle of a game of each of the four games) against "
+               "the floor for the same moves (open, verify, parse, check, apply, append with fsync; no outputs)")
+    waiting = make_games(root)
+    work = [GameDir(root / "work" / w.source.name) for w in waiting]
+    reset, floor, cycle = cycle_work(waiting, work)
     reset()
     cycle()                                            # untimed warm-up: imports, templates, caches
     p = paired(floor, cycle, pairs, reset=reset)

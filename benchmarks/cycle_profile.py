@@ -18,9 +18,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cycle_bench  # noqa: E402
-from pbem.pipeline.append import commit_entry  # noqa: E402
-from pbem.pipeline.repair import open_game  # noqa: E402
-from pbem.pipeline.submit import accept_move, moderator_opener, submit  # noqa: E402
 from pbem.store.gamedir import GameDir  # noqa: E402
 
 args = [a for a in sys.argv[1:] if not a.startswith("--")]
@@ -30,21 +27,7 @@ root = Path(tempfile.mkdtemp(prefix="cycprof-"))
 try:
     waiting = cycle_bench.make_games(root, per_kind=per_kind, last=60)
     work = [GameDir(root / "work" / w.source.name) for w in waiting]
-
-    def reset() -> None:
-        for w, gd in zip(waiting, work):
-            shutil.rmtree(gd.root, ignore_errors=True)
-            shutil.copytree(w.source, gd.root, symlinks=True)
-
-    def floor() -> None:
-        for w, gd in zip(waiting, work):
-            with open_game(gd) as table:
-                _m, entry, archive, _a = accept_move(table, w.raw, w.signature, moderator_opener(gd))
-                commit_entry(table, entry, archive)
-
-    def cycle() -> None:
-        for w, gd in zip(waiting, work):
-            submit(gd, w.raw, w.signature)
+    reset, floor, cycle = cycle_bench.cycle_work(waiting, work)
 
     reset()
     cycle()                     # warm-up

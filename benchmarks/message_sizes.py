@@ -149,15 +149,22 @@ def message(table: Table, player: str) -> tuple[EmailMessage, str, int, int, int
     return msg, model, budget, estimate, picture_bytes(svg)
 
 
-def play(root: Path, label: str, game_name: str, options: dict[str, str], n: int, every: int,
-         limit: int) -> GameFigures:
+
+def new_game(root: Path, game_name: str, options: dict[str, str], n: int) -> GameDir:
+    """A new game of ``n`` players (the first of :data:`NAMES`) in ``root``/game, with fixed keys
+    (``root``/keys), seed and id: the same game every run."""
     key_dir = root / "keys"
-    names = NAMES[:n]
-    specs = [PlayerSpec(p, fixed_key(key_dir / p, p)) for p in names]
+    specs = [PlayerSpec(p, fixed_key(key_dir / p, p)) for p in NAMES[:n]]
     fixed_key(key_dir / "moderator", "moderator")
     gd = GameDir(root / "game")
     create_game(gd.root, game_name, specs, options, b"sizes-seed-0123456789abcdef-0123",
                 moderator_key=key_dir / "moderator", game_id="sizes")
+    return gd
+
+def play(root: Path, label: str, game_name: str, options: dict[str, str], n: int, every: int,
+         limit: int) -> GameFigures:
+    gd = new_game(root, game_name, options, n)
+    names = NAMES[:n]
     table = Table.load(gd)
     opener = moderator_opener(gd)
     figures = GameFigures(label, n)
@@ -173,7 +180,7 @@ def play(root: Path, label: str, game_name: str, options: dict[str, str], n: int
         index = table.last["index"]
         move = bot_move_file(table, player, Rng(b"sizes-bot", f"{index}/{player}"))
         raw = render_move(move).encode()
-        sig = sshsig.sign(keys.load_private_key(key_dir / player), raw, sshsig.MOVE_NAMESPACE)
+        sig = sshsig.sign(keys.load_private_key(gd.root.parent / "keys" / player), raw, sshsig.MOVE_NAMESPACE)
         _mv, entry, archive, _applied = accept_move(table, raw, sig, opener)
         commit_entry(table, entry, archive)
     return figures

@@ -24,15 +24,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from message_sizes import GAMES, NAMES, fixed_key, games_and_counts
+from message_sizes import GAMES, games_and_counts, new_game
 
 from pbem.core.rng import Rng
 from pbem.crypto import keys, sshsig
 from pbem.pipeline.append import commit_entry
 from pbem.pipeline.botmoves import bot_move_file, next_to_move
-from pbem.pipeline.newgame import PlayerSpec, create_game
 from pbem.pipeline.submit import accept_move, moderator_opener
-from pbem.store.gamedir import GameDir
 from pbem.store.movefile import render_move
 from pbem.store.table import Table
 from pbem.views.boardmoves import BoardHistory
@@ -46,13 +44,7 @@ def boards(label: str, game_name: str, options: dict[str, str], n: int) -> list[
     """The public board SVG of a bot game at the log entries MARKS (those the game reaches)."""
     out = []
     with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
-        key_dir = root / "keys"
-        specs = [PlayerSpec(p, fixed_key(key_dir / p, p)) for p in NAMES[:n]]
-        fixed_key(key_dir / "moderator", "moderator")
-        gd = GameDir(root / "game")
-        create_game(gd.root, game_name, specs, options, b"sizes-seed-0123456789abcdef-0123",
-                    moderator_key=key_dir / "moderator", game_id="sizes")
+        gd = new_game(Path(tmp), game_name, options, n)
         table = Table.load(gd)
         opener = moderator_opener(gd)
         while (player := next_to_move(table)) is not None and table.last["index"] <= max(MARKS):
@@ -62,7 +54,7 @@ def boards(label: str, game_name: str, options: dict[str, str], n: int) -> list[
                 out.append((f"{label}-{n}p-{index}", svg))
             move = bot_move_file(table, player, Rng(b"sizes-bot", f"{index}/{player}"))
             raw = render_move(move).encode()
-            sig = sshsig.sign(keys.load_private_key(key_dir / player), raw, sshsig.MOVE_NAMESPACE)
+            sig = sshsig.sign(keys.load_private_key(gd.root.parent / "keys" / player), raw, sshsig.MOVE_NAMESPACE)
             _mv, entry, archive, _applied = accept_move(table, raw, sig, opener)
             commit_entry(table, entry, archive)
     return out
