@@ -12,7 +12,7 @@ hidden value reaches another's board.  One memo serves one entry (``BoardDrawing
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Hashable
+from typing import Any, Callable, Hashable, TypeVar, cast
 
 from pbem.core.picture import BoardPicture, HexCell, Piece
 
@@ -20,6 +20,8 @@ __all__ = ["BoardMemo", "cell_key", "piece_key", "board_key"]
 
 #: a memo holds at most this many parts of each sort (an entry's boards need a few hundred)
 MEMO_PARTS = 20_000
+
+T = TypeVar("T")
 
 
 def piece_key(p: Piece) -> tuple[Any, ...]:
@@ -79,3 +81,8 @@ class BoardMemo:
         if len(self.parts) < MEMO_PARTS:
             self.parts[key] = value
         return value
+
+    def part(self, key: Hashable, make: Callable[[], T]) -> T:
+        """The part kept under ``key``, or ``make()`` kept there (while the memo has room)."""
+        value = self.parts.get(key)
+        return cast(T, value) if value is not None else cast(T, self.put(key, make()))

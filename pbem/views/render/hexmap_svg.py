@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, NamedTuple, cast
 
 from pbem.core.palette import NEUTRAL
@@ -599,23 +600,25 @@ def _svg_cell(board: BoardPicture, layout: _SvgLayout, n: int) -> _SvgRow:
 def _svg_row(board: BoardPicture, layout: _SvgLayout, start: int, end: int, ids: list[int],
              memo: BoardMemo) -> _SvgRow:
     """The cells order[start:end] drawn, each cell taken from the memo where it was drawn before."""
+    return _joined(memo.part(("svg-cell", layout.number, ids[layout.order[n]]), partial(_svg_cell, board, layout, n))
+                   for n in range(start, end))
+
+
+def _joined(rows: Iterable[_SvgRow]) -> _SvgRow:
+    """The rows (or cells) drawn one after the other, as one."""
     used: set[str] = set()
     parts: list[tuple[str, str]] = []
     rings: list[str] = []
     outlines: list[str] = []
     moves: list[tuple[str, str]] = []
     moved = changed = values = False
-    for n in range(start, end):
-        what = ("svg-cell", layout.number, ids[layout.order[n]])
-        cell = memo.get(what)
-        if cell is None:
-            cell = memo.put(what, _svg_cell(board, layout, n))
-        parts += cell.parts
-        used.update(cell.used)
-        rings += cell.rings
-        outlines += cell.outlines
-        moves += cell.moves
-        moved, changed, values = moved or cell.moved, changed or cell.changed, values or cell.values
+    for row in rows:
+        parts += row.parts
+        used.update(row.used)
+        rings += row.rings
+        outlines += row.outlines
+        moves += row.moves
+        moved, changed, values = moved or row.moved, changed or row.changed, values or row.values
     return _SvgRow(parts, tuple(used), rings, outlines, moves, moved, changed, values)
 
 
@@ -631,24 +634,13 @@ def board_layers(board: BoardPicture, title: str = "", every_note: bool = False,
     if ids is None:
         ids = memo.cell_ids(board)
     layout = _svg_layout(board, title, ids, memo)
-    used: set[str] = set()
-    rings: list[str] = []
-    outlines: list[str] = []
-    parts: list[tuple[str, str]] = []
-    moves: list[tuple[str, str]] = []
-    moved = changed = values = False
-    for start, end in layout.rows:
-        what = ("svg-row", layout.number, tuple(ids[i] for i in layout.order[start:end]))
-        row = memo.get(what)
-        if row is None:
-            row = memo.put(what, _svg_row(board, layout, start, end, ids, memo))
-        parts += row.parts
-        used.update(row.used)
-        rings += row.rings
-        outlines += row.outlines
-        moves += row.moves
-        moved, changed, values = moved or row.moved, changed or row.changed, values or row.values
-    rings[:0] = reversed(outlines)     # each changed cell's outline went in front as it was drawn
+    drawn = _joined(memo.part(("svg-row", layout.number, tuple(ids[i] for i in layout.order[start:end])),
+                              partial(_svg_row, board, layout, start, end, ids, memo))
+                    for start, end in layout.rows)
+    parts, rings, moves = drawn.parts, drawn.rings, drawn.moves
+    used = set(drawn.used)
+    moved, changed, values = drawn.moved, drawn.changed, drawn.values
+    rings[:0] = reversed(drawn.outlines)     # each changed cell's outline went in front as it was drawn
     pairs: list[tuple[str, str]] = []
     for pair in moves:                  # from a space still on the board, each pair once
         if pair[0] in layout.labels and pair not in pairs:
@@ -662,11 +654,11 @@ def board_layers(board: BoardPicture, title: str = "", every_note: bool = False,
     what_key = ("svg-key", tuple(kinds), tuple(fills[k] for k in kinds),
                 tuple(board.textures.get(k, "") for k in kinds), tuple((piece_key(p), text) for p, text in board.key),
                 tuple(board.legend.items()), key_top, width, moved, changed, values)
-    drawn_key = memo.get(what_key)
-    if drawn_key is None:
+    def draw_key() -> tuple[str, float, tuple[str, ...]]:
         key_used: set[str] = set()
         key, bottom = _key(board, kinds, fills, key_top, width, key_used, moved=moved, changed=changed, values=values)
-        drawn_key = memo.put(what_key, (key, bottom, tuple(sorted(key_used))))
+        return key, bottom, tuple(sorted(key_used))
+    drawn_key = memo.part(what_key, draw_key)
     key, bottom = drawn_key[0], drawn_key[1]
     used.update(drawn_key[2])
     return BoardLayers(width, bottom + MARGIN, title, parts, arrows, key, used)
