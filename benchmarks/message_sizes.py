@@ -177,13 +177,19 @@ def play(root: Path, label: str, game_name: str, options: dict[str, str], n: int
                 figures.samples.append(Sample(table.last["index"], p, sizes, len(msg.as_bytes()), model, -budget,
                                               estimate, reserve))
         decisions += 1
-        index = table.last["index"]
-        move = bot_move_file(table, player, Rng(b"sizes-bot", f"{index}/{player}"))
-        raw = render_move(move).encode()
-        sig = sshsig.sign(keys.load_private_key(gd.root.parent / "keys" / player), raw, sshsig.MOVE_NAMESPACE)
-        _mv, entry, archive, _applied = accept_move(table, raw, sig, opener)
-        commit_entry(table, entry, archive)
+        bot_step(table, gd, player, opener)
     return figures
+
+
+def bot_step(table: Table, gd: GameDir, player: str, opener: Any) -> None:
+    """``player``'s random-bot move (seeded by the entry: the same game every run), signed with their
+    key (:func:`new_game`'s) and taken without the outputs (accept and commit, as ``submit`` does)."""
+    index = table.last["index"]
+    move = bot_move_file(table, player, Rng(b"sizes-bot", f"{index}/{player}"))
+    raw = render_move(move).encode()
+    sig = sshsig.sign(keys.load_private_key(gd.root.parent / "keys" / player), raw, sshsig.MOVE_NAMESPACE)
+    _mv, entry, archive, _applied = accept_move(table, raw, sig, opener)
+    commit_entry(table, entry, archive)
 
 
 def main() -> None:

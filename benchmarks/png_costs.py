@@ -24,14 +24,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from message_sizes import GAMES, games_and_counts, new_game
+from message_sizes import GAMES, bot_step, games_and_counts, new_game
 
-from pbem.core.rng import Rng
-from pbem.crypto import keys, sshsig
-from pbem.pipeline.append import commit_entry
-from pbem.pipeline.botmoves import bot_move_file, next_to_move
-from pbem.pipeline.submit import accept_move, moderator_opener
-from pbem.store.movefile import render_move
+from pbem.pipeline.botmoves import next_to_move
+from pbem.pipeline.submit import moderator_opener
 from pbem.store.table import Table
 from pbem.views.boardmoves import BoardHistory
 from pbem.views.outputs import public_outputs
@@ -52,11 +48,7 @@ def boards(label: str, game_name: str, options: dict[str, str], n: int) -> list[
             if index in MARKS:
                 svg = public_outputs(table, BoardHistory.for_viewers(table, [None]))["public/board.svg"].decode()
                 out.append((f"{label}-{n}p-{index}", svg))
-            move = bot_move_file(table, player, Rng(b"sizes-bot", f"{index}/{player}"))
-            raw = render_move(move).encode()
-            sig = sshsig.sign(keys.load_private_key(gd.root.parent / "keys" / player), raw, sshsig.MOVE_NAMESPACE)
-            _mv, entry, archive, _applied = accept_move(table, raw, sig, opener)
-            commit_entry(table, entry, archive)
+            bot_step(table, gd, player, opener)
     return out
 
 
