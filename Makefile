@@ -73,12 +73,14 @@ test: system-deps install typecheck contracts
 # after, the wall and CPU time (every process: workers, pbem, git, age...) of mypy with the layer
 # contract and of the suite, and the PROFILE_TOP tests that cost the most CPU
 PROFILE_TOP ?= 40
+# PROFILE_JSON=PATH also writes every test's CPU and wall seconds to PATH (absolute, or under tests/)
+PROFILE_JSON ?=
 TIME_FORMAT = %e s wall, %U s user + %S s system CPU
 test-profile: system-deps install
 	@uptime
 	@/usr/bin/time -f "make test-profile: typecheck and contracts: $(TIME_FORMAT)" $(MAKE) --no-print-directory -s typecheck contracts
 	cd tests && /usr/bin/time -f "make test-profile: the suite: $(TIME_FORMAT)" \
-		../$(BIN)/$(PYTEST) --cpu-report $(PROFILE_TOP) $(PYTEST_ARGS) .
+		../$(BIN)/$(PYTEST) --cpu-report $(PROFILE_TOP) $(if $(PROFILE_JSON),--cpu-json $(PROFILE_JSON),) $(PYTEST_ARGS) .
 	@uptime
 
 # every sentence of the rule texts cited by a conformance case or listed as not applicable

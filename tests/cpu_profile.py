@@ -11,6 +11,7 @@ included) is what ``/usr/bin/time`` prints around it in ``make test-profile``.
 """
 from __future__ import annotations
 
+import json
 import resource
 import time
 from collections import defaultdict
@@ -40,19 +41,23 @@ def cpu_now() -> float:
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--cpu-report", type=int, default=0, metavar="N",
                      help="print the CPU time of the whole run and of the N dearest tests")
+    parser.addoption("--cpu-json", default="", metavar="PATH",
+                     help="with --cpu-report: write every test's CPU and wall seconds to PATH as JSON")
 
 
 def pytest_configure(config: pytest.Config) -> None:
     top = config.getoption("cpu_report", 0)
     if top:
-        config.pluginmanager.register(CpuReport(top, is_worker=hasattr(config, "workerinput")), "pbem-cpu-report")
+        config.pluginmanager.register(CpuReport(top, is_worker=hasattr(config, "workerinput"),
+                                                json_path=config.getoption("cpu_json", "")), "pbem-cpu-report")
 
 
 class CpuReport:
     """Charges each test phase its CPU time (in a worker) and adds the figures up (in the controller)."""
 
-    def __init__(self, top: int, is_worker: bool) -> None:
+    def __init__(self, top: int, is_worker: bool, json_path: str = "") -> None:
         self.top = top
+        self.json_path = json_path
         self.is_worker = is_worker
         self.since = cpu_now()
         self.started = time.monotonic()
@@ -86,3 +91,7 @@ class CpuReport:
                                     f"wall {wall:.0f} s from start-up")
         for nodeid, (cpu, duration) in sorted(self.costs.items(), key=lambda kv: -kv[1][0])[:self.top]:
             terminalreporter.write_line(f"{cpu:8.1f} s CPU {duration:8.1f} s wall  {nodeid}")
+        if self.json_path:
+            with open(self.json_path, "w", encoding="utf-8") as out:
+                json.dump({nodeid: {"cpu": round(cpu, 3), "wall": round(duration, 3)}
+                           for nodeid, (cpu, duration) in sorted(self.costs.items())}, out, indent=0)
