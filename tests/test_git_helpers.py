@@ -37,14 +37,24 @@ def cli(*args: Any, ok: bool = True) -> Any:
     return result
 
 
+#: the tests' global git settings.  No automatic housekeeping: a `git gc --auto` after every push and a
+#: `git maintenance run --auto` after every fetch were a tenth of the git processes of a game, and
+#: housekeeping is not what is tested.  How git stores and ships objects, not which objects: no zlib
+#: compression (`core.compression`, loose objects and packs alike) and no delta search when a fetch or
+#: push packs objects (`pack.window`); each fetch and push keeps what it received as a pack
+#: (`transfer.unpackLimit`) instead of writing one loose object per file, so later fetches copy it as it
+#: is.  The same object names, trees, commits and refs: only the bytes in .git/objects and on the wire
+#: differ (issue 19: zlib and the delta search were about a third of the git games' git CPU).
+GITCONFIG = ("[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"
+             "[gc]\n\tauto = 0\n[maintenance]\n\tauto = false\n[receive]\n\tautogc = false\n"
+             "[core]\n\tcompression = 0\n[pack]\n\twindow = 0\n[transfer]\n\tunpackLimit = 1\n")
+
+
 @pytest.fixture(autouse=True)
 def hermetic_git(tmp_path, monkeypatch):
     home = tmp_path / "home"
     home.mkdir()
-    # no automatic housekeeping: a `git gc --auto` after every push and a `git maintenance run --auto`
-    # after every fetch were a tenth of the git processes of a game, and housekeeping is not what is tested
-    (home / ".gitconfig").write_text("[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"
-                                     "[gc]\n\tauto = 0\n[maintenance]\n\tauto = false\n[receive]\n\tautogc = false\n")
+    (home / ".gitconfig").write_text(GITCONFIG)
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
     for var in ("GIT_CONFIG_GLOBAL", "GIT_DIR", "GIT_WORK_TREE", "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL",

@@ -32,7 +32,7 @@ from typing import Iterator
 import pytest
 from crash_runner import CrashRunner, Finished
 from hostile_harness import assert_clean_line
-from test_git_helpers import GAME, git, make_shared
+from test_git_helpers import GAME, GITCONFIG, git, make_shared
 from test_git_hostile_push import git_bytes, assert_published_is_the_moderators, blob, graft
 
 from pbem.base.fsutil import TEMP_NAME
@@ -114,7 +114,7 @@ def world(tmp_path_factory, key_pool) -> Iterator[World]:
         root = tmp_path_factory.mktemp("gitcrash")
         home = root / "home"
         home.mkdir()
-        (home / ".gitconfig").write_text("[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n")
+        (home / ".gitconfig").write_text(GITCONFIG)      # the git tests' settings (test_git_helpers)
         mp.setenv("HOME", str(home))
         mp.setenv("GIT_CONFIG_NOSYSTEM", "1")
         for var in ("GIT_CONFIG_GLOBAL", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
