@@ -72,6 +72,7 @@ import json
 import os
 import re
 import secrets as token_source
+import shutil
 import subprocess
 import sys
 import threading
@@ -79,7 +80,7 @@ import zipfile
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import yaml
 
@@ -416,6 +417,7 @@ class SimGitHub:
         self.runs: list[Run] = []
         self.trusted_pbem: dict[str, bytes] | None = None    # .pbem/ as `pbem git init` wrote it
         self.python_path = [str(HERE), str(self._toy_plugin())]
+        self.new_venv: Callable[[Path], None] = make_venv     # a new virtual environment at a path (tests: a copy)
         self._queue: list[_Event] = []
         self.server = GitServer(self.repos)
         self._git(root, "init", "-q", "--bare", "-b", default_branch, self.upstream)
@@ -678,7 +680,7 @@ class SimGitHub:
                 else:
                     if re.search(r"\bpip install\b", script):
                         venv = folder / "python"
-                        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True)
+                        self.new_venv(venv)
                         path_dirs.insert(0, str(venv / "bin"))
                         env["PATH"] = os.pathsep.join([*path_dirs, SYSTEM_PATH])
                     outcome = self._bash(name, script, env, workspace, folder / f"step-{index}.sh")
@@ -777,6 +779,29 @@ def _snapshot(folder: Path) -> dict[str, bytes]:
     if not folder.is_dir():
         return {}
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def make_venv(target: Path) -> None:
+    """A new virtual environment at ``target``, as ``python -m venv`` makes it (with pip)."""
+    subprocess.run([sys.executable, "-m", "venv", str(target)], check=True, capture_output=True)
+
+
+def _pristine_venv(folder: Path) -> None:
+    make_venv(folder / "venv")
+
+
+def venv_copier(config: Any, factory: Any) -> Callable[[Path], None]:
+    """``new_venv`` for a test: the venv ``make_venv`` makes, made once per test session (``session_cache``:
+    `python -m venv` is about 4 CPU-s, most of it ensurepip installing pip) when first asked for, and copied.
+    A copy is a new virtual environment: its ``bin/python`` is the same link to the base interpreter, which
+    finds ``pyvenv.cfg`` beside it and so takes the copy as its prefix (pip installs into the copy, scripts
+    it writes name the copy's python); only the scripts ensurepip wrote (``pip``, ``activate``) still name
+    the first folder, and nothing here runs them (``python -m pip``)."""
+    def copy(target: Path) -> None:
+        import session_cache
+        template = session_cache.finished(config, factory, "pristine-venv", _pristine_venv) / "venv"
+        shutil.copytree(template, target, symlinks=True)
+    return copy
 
 
 def snapshot_pbem(repo_root: Path) -> dict[str, bytes]:

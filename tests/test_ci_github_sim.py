@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from github_sim import BOT, TEST_BIN, SimGitHub, files_containing, hostile_wheel, snapshot_pbem
+from github_sim import BOT, TEST_BIN, SimGitHub, files_containing, hostile_wheel, snapshot_pbem, venv_copier
 from legacy_ci import legacy_workflow_text
 from pipeline_helpers import new_game
 from test_git_helpers import GAME, PLAYERS, Player, cli, git, hermetic_git  # noqa: F401  (autouse fixture)
@@ -37,8 +37,9 @@ def shared_pip_cache(pip_cache, monkeypatch):
 
 
 @pytest.fixture
-def sim(tmp_path):
+def sim(tmp_path, request, tmp_path_factory):
     with SimGitHub(tmp_path / "gh") as github:
+        github.new_venv = venv_copier(request.config, tmp_path_factory)     # one `python -m venv` per session
         yield github
 
 
@@ -280,9 +281,17 @@ def run_hostile_and_valid_pull_requests(game: CiGame, tmp_path: Path, key_pool: 
 
 
 @pytest.mark.slow(seconds=8)
-def test_hostile_pull_requests_never_run_a_players_code_with_the_key(sim, tmp_path, key_pool, toy_registered):
+def test_hostile_pull_requests_never_run_a_players_code_with_the_key_and_the_valid_move_beside_them_is_taken_in(
+        sim, tmp_path, key_pool, toy_registered):
+    """One game through the same pull requests (blue's hostile one, red's valid move) and a scheduled run, set up
+    once for both halves (issue 19: each half set up the same game and ran the same pull requests on its own)."""
     game = start_game(sim, tmp_path, key_pool)
     runs = run_hostile_and_valid_pull_requests(game, tmp_path, key_pool)
+    no_players_code_ran_with_the_key(sim, game, runs, tmp_path)
+    the_valid_move_is_taken_in_and_nothing_else_is_published(sim, game, runs, tmp_path)
+
+
+def no_players_code_ran_with_the_key(sim: SimGitHub, game: CiGame, runs: list, tmp_path: Path) -> None:
     rel = workflow_rel(GAME, game.gd.entries()[0]["id"])
     assert sim.server.denied == ["anonymous"]           # blue's push to the game's repository, refused
     assert [(run.event, run.workflow) for run in runs] == [
@@ -315,10 +324,8 @@ def test_hostile_pull_requests_never_run_a_players_code_with_the_key(sim, tmp_pa
     assert authors <= {"pbem moderator"}
 
 
-def test_a_valid_move_in_a_pull_request_is_taken_in_and_nothing_else_is_published(sim, tmp_path, key_pool,
-                                                                                   toy_registered):
-    game = start_game(sim, tmp_path, key_pool)
-    runs = run_hostile_and_valid_pull_requests(game, tmp_path, key_pool)
+def the_valid_move_is_taken_in_and_nothing_else_is_published(sim: SimGitHub, game: CiGame, runs: list,
+                                                              tmp_path: Path) -> None:
     moderator_runs = [run for run in runs if run.event != "pull_request"]
     for run in moderator_runs:
         assert run.jobs[0].status == "success", run.output

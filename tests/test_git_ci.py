@@ -21,6 +21,7 @@ import yaml
 from click.testing import CliRunner
 from conftest import tree_snapshot
 from git_http import GitHttpServer
+from github_sim import venv_copier
 from legacy_ci import legacy_workflow_text
 from pipeline_helpers import new_game
 from test_git_helpers import GAME, PLAYERS, Player, Shared, cli, git, hermetic_git, make_shared  # noqa: F401
@@ -191,7 +192,7 @@ def test_wheel_is_the_installed_pbem_and_always_the_same_bytes(tmp_path):
 
 
 @pytest.mark.slow(seconds=15)
-def test_generated_ci_installs_pbem_from_the_repository_with_hashes(vendored, tmp_path):
+def test_generated_ci_installs_pbem_from_the_repository_with_hashes(vendored, tmp_path, request, tmp_path_factory):
     clone = vendored.fresh_clone("runner")
     rel = workflow_rel(GAME, GameDir(clone / GAME).entries()[0]["id"])
     flow = check_workflow(clone / rel)
@@ -206,7 +207,7 @@ def test_generated_ci_installs_pbem_from_the_repository_with_hashes(vendored, tm
     assert "pbem" not in names and "tomli" not in names       # CPython 3.11 needs no tomli
     # what the runner does, in a new virtual environment with only the default package index
     venv = tmp_path / "runner-venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    venv_copier(request.config, tmp_path_factory)(venv)       # as `python -m venv` makes it: made once per session
     install = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--require-hashes",
                               "--no-deps", "--only-binary=:all:", "-r", REQUIREMENTS], cwd=clone,
                              env=pip_environment(), capture_output=True, text=True, check=False)
