@@ -41,13 +41,13 @@ def cli(*args: Any, ok: bool = True) -> Any:
 #: `git maintenance run --auto` after every fetch were a tenth of the git processes of a game, and
 #: housekeeping is not what is tested.  How git stores and ships objects, not which objects: no zlib
 #: compression (`core.compression`, loose objects and packs alike) and no delta search when a fetch or
-#: push packs objects (`pack.window`); each fetch and push keeps what it received as a pack
-#: (`transfer.unpackLimit`) instead of writing one loose object per file, so later fetches copy it as it
-#: is.  The same object names, trees, commits and refs: only the bytes in .git/objects and on the wire
-#: differ (issue 19: zlib and the delta search were about a third of the git games' git CPU).
+#: push packs objects (`pack.window`).  The same object names, trees, commits and refs: only the bytes
+#: in .git/objects and on the wire differ (issue 19: zlib and the delta search were about a third of the
+#: git games' git CPU).  Received objects stay loose (`transfer.unpackLimit=1` kept each push as a pack:
+#: with no gc, a game's hundreds of packs made every other git command slower than it saved).
 GITCONFIG = ("[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"
              "[gc]\n\tauto = 0\n[maintenance]\n\tauto = false\n[receive]\n\tautogc = false\n"
-             "[core]\n\tcompression = 0\n[pack]\n\twindow = 0\n[transfer]\n\tunpackLimit = 1\n")
+             "[core]\n\tcompression = 0\n[pack]\n\twindow = 0\n")
 
 
 @pytest.fixture(autouse=True)
