@@ -11,8 +11,9 @@ as it was, and the copy then is what the original is once the same action is app
 from __future__ import annotations
 
 import dataclasses
+import operator
 import pickle
-from typing import Any, Iterator
+from typing import Any, Callable
 
 import pytest
 from golden_games import CONFIGS, Config, replay, step_rng
@@ -25,12 +26,13 @@ from pbem.core.rng import Rng
 IMMUTABLE = (str, int, float, bool, bytes, type(None), range)
 
 
-def mutable_parts(value: Any) -> Iterator[Any]:
+def mutable_parts(value: Any) -> list[Any]:
     """Every list, dict, set and record reachable from ``value`` (each once), but not frozen records.
 
     What each object is follows from its type alone, so that is worked out once per type
     (:func:`_kind`); a class object (a type) is looked at as itself (:func:`_kind_of_value`)."""
     seen: set[int] = set()
+    found: list[Any] = []
     todo = [value]
     kinds = _KINDS
     while todo:
@@ -47,27 +49,47 @@ def mutable_parts(value: Any) -> Iterator[Any]:
             continue
         if kind is _FROZEN:
             continue          # a frozen record (a map, a card face) is shared: its caches are its own
-        yield v
+        found.append(v)
         if kind is _DICT:
             todo.extend(v.keys())
             todo.extend(v.values())
         elif kind is _ITEMS:
             todo.extend(v)
-        elif isinstance(kind, tuple):     # a record: its fields (their names), then its attributes
-            todo.extend(getattr(v, name) for name in kind)
-            todo.extend(vars(v).values() if hasattr(v, "__dict__") else ())
+        elif isinstance(kind, _Record):    # a record: its fields, then its attributes
+            todo.extend(kind.fields(v))
+            if kind.has_dict or hasattr(v, "__dict__"):
+                todo.extend(vars(v).values())
         else:
             raise AssertionError(f"a state holds a {type(v).__name__}: teach this test what it is")
+    return found
 
 
 _IMMUTABLE, _SEQUENCE, _FROZEN, _DICT, _ITEMS, _UNKNOWN = "immutable", "sequence", "frozen", "dict", "items", "unknown"
-_KINDS: dict[type, Any] = {}     # type -> one of the above, or a record's field names
+
+
+@dataclasses.dataclass(frozen=True)
+class _Record:
+    """A record type: its fields' values (as a tuple) and whether its instances have a ``__dict__``
+    (asked of each instance too when the type does not say so)."""
+
+    fields: Callable[[Any], tuple[Any, ...]]
+    has_dict: bool
+
+    @staticmethod
+    def of(t: type) -> _Record:
+        names = [f.name for f in dataclasses.fields(t)]
+        get = (lambda v: ()) if not names else (lambda v, g=operator.attrgetter(names[0]): (g(v),)) \
+            if len(names) == 1 else operator.attrgetter(*names)
+        return _Record(get, bool(getattr(t, "__dictoffset__", 0)))
+
+
+_KINDS: dict[type, Any] = {}     # type -> one of the above, or a _Record
 
 
 def _kind(t: type) -> Any:
     """What :func:`mutable_parts` does with a value of type ``t`` (not a class object): skips it
     (immutable), walks its items (a tuple or frozenset), stops at it (a frozen record), or
-    yields it and walks what it holds (a dict, a list or set, a record: its field names)."""
+    takes it and walks what it holds (a dict, a list or set, a record: its fields)."""
     if issubclass(t, IMMUTABLE):
         return _IMMUTABLE
     if issubclass(t, (tuple, frozenset)):
@@ -79,7 +101,7 @@ def _kind(t: type) -> Any:
     if issubclass(t, (list, set)):
         return _ITEMS
     if dataclasses.is_dataclass(t):
-        return tuple(f.name for f in dataclasses.fields(t))
+        return _Record.of(t)
     return _UNKNOWN
 
 
@@ -89,7 +111,7 @@ def _kind_of_value(v: type) -> Any:
     if frozen(v):
         return _FROZEN
     if dataclasses.is_dataclass(v):
-        return tuple(f.name for f in dataclasses.fields(v))
+        return _Record.of(v)
     return _UNKNOWN
 
 
