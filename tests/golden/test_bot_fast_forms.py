@@ -10,6 +10,8 @@ every golden game and of simulated games with each bot.
   of use: counted first and then listed (the random bot), or every piece's steps listed first
   (the greedy bot's scores) and the length taken from them; a piece listed after being counted
   is checked against its count;
+* the overpopulated challenge's set-up spots (``crowded_setup_spots``) are each tile's plain
+  ``people_allowed_at_setup``;
 * the set-up's empty tiles, read from the island's index (``State.tile_at``, in handle order),
   are the tiles the plain rule names.
 """
@@ -28,6 +30,7 @@ from pbem.core.registry import load_game
 from pbem.core.rng import Rng
 from pbem.game import Game
 from pbem.rules.survive.movement import MoveChoices
+from pbem.rules.survive.challenges import Overpopulated
 from pbem.rules.survive.setup import SetupRules
 from pbem.rules.atlantis1986.view import STEP_DIVE
 from pbem.rules.atlantis1986.island import IslandRules1986
@@ -99,6 +102,10 @@ def check_setup_and_spin(rules: Any, state: Any) -> None:
     if state.phase == SETUP_PLACE:
         spots = rules.placement_spots(state)
         assert [c for c in range(rules.board.playable_count) if rules.placeable(state, c)] == spots
+        if isinstance(rules, Overpopulated):      # its spots with the sea read once: each tile's plain limit
+            assert rules.crowded_setup_spots(state) == [
+                t.cell for t in state.tiles.values()
+                if t.where == ISLAND and len(state.on_land(t.cell)) < rules.people_allowed_at_setup(state, t.cell)]
         if isinstance(rules, IslandRules1986):
             plain = []
             for t in state.tiles.values():

@@ -11,8 +11,9 @@ as it was, and the copy then is what the original is once the same action is app
 from __future__ import annotations
 
 import dataclasses
+import operator
 import pickle
-from typing import Any, Iterator
+from typing import Any, Callable
 
 import pytest
 from golden_games import CONFIGS, Config, replay, step_rng
@@ -25,34 +26,93 @@ from pbem.core.rng import Rng
 IMMUTABLE = (str, int, float, bool, bytes, type(None), range)
 
 
-def mutable_parts(value: Any) -> Iterator[Any]:
-    """Every list, dict, set and record reachable from ``value`` (each once), but not frozen records."""
+def mutable_parts(value: Any) -> list[Any]:
+    """Every list, dict, set and record reachable from ``value`` (each once), but not frozen records.
+
+    What each object is follows from its type alone, so that is worked out once per type
+    (:func:`_kind`); a class object (a type) is looked at as itself (:func:`_kind_of_value`)."""
     seen: set[int] = set()
+    found: list[Any] = []
     todo = [value]
+    kinds = _KINDS
     while todo:
         v = todo.pop()
-        if isinstance(v, IMMUTABLE) or id(v) in seen:
+        t = type(v)
+        kind = kinds.get(t)
+        if kind is None:
+            kind = _kind_of_value(v) if isinstance(v, type) else kinds.setdefault(t, _kind(t))
+        if kind is _IMMUTABLE or id(v) in seen:
             continue
         seen.add(id(v))
-        if isinstance(v, tuple):
+        if kind is _SEQUENCE:
             todo.extend(v)
             continue
-        if isinstance(v, frozenset):
-            todo.extend(v)
-            continue
-        if frozen(v):
+        if kind is _FROZEN:
             continue          # a frozen record (a map, a card face) is shared: its caches are its own
-        yield v
-        if isinstance(v, dict):
+        found.append(v)
+        if kind is _DICT:
             todo.extend(v.keys())
             todo.extend(v.values())
-        elif isinstance(v, (list, set)):
+        elif kind is _ITEMS:
             todo.extend(v)
-        elif dataclasses.is_dataclass(v):
-            todo.extend(getattr(v, f.name) for f in dataclasses.fields(v))
-            todo.extend(vars(v).values() if hasattr(v, "__dict__") else ())
+        elif isinstance(kind, _Record):    # a record: its fields, then its attributes
+            todo.extend(kind.fields(v))
+            if kind.has_dict or hasattr(v, "__dict__"):
+                todo.extend(vars(v).values())
         else:
             raise AssertionError(f"a state holds a {type(v).__name__}: teach this test what it is")
+    return found
+
+
+_IMMUTABLE, _SEQUENCE, _FROZEN, _DICT, _ITEMS, _UNKNOWN = "immutable", "sequence", "frozen", "dict", "items", "unknown"
+
+
+@dataclasses.dataclass(frozen=True)
+class _Record:
+    """A record type: its fields' values (as a tuple) and whether its instances have a ``__dict__``
+    (asked of each instance too when the type does not say so)."""
+
+    fields: Callable[[Any], tuple[Any, ...]]
+    has_dict: bool
+
+    @staticmethod
+    def of(t: type) -> _Record:
+        names = [f.name for f in dataclasses.fields(t)]
+        get = (lambda v: ()) if not names else (lambda v, g=operator.attrgetter(names[0]): (g(v),)) \
+            if len(names) == 1 else operator.attrgetter(*names)
+        return _Record(get, bool(getattr(t, "__dictoffset__", 0)))
+
+
+_KINDS: dict[type, Any] = {}     # type -> one of the above, or a _Record
+
+
+def _kind(t: type) -> Any:
+    """What :func:`mutable_parts` does with a value of type ``t`` (not a class object): skips it
+    (immutable), walks its items (a tuple or frozenset), stops at it (a frozen record), or
+    takes it and walks what it holds (a dict, a list or set, a record: its fields)."""
+    if issubclass(t, IMMUTABLE):
+        return _IMMUTABLE
+    if issubclass(t, (tuple, frozenset)):
+        return _SEQUENCE
+    if dataclasses.is_dataclass(t) and t.__dataclass_params__.frozen:   # type: ignore[attr-defined]
+        return _FROZEN
+    if issubclass(t, dict):
+        return _DICT
+    if issubclass(t, (list, set)):
+        return _ITEMS
+    if dataclasses.is_dataclass(t):
+        return _Record.of(t)
+    return _UNKNOWN
+
+
+def _kind_of_value(v: type) -> Any:
+    """:func:`_kind` for a class object held as a value: a dataclass's class is taken as a record
+    (as ``dataclasses`` does), any other class is not something a state holds."""
+    if frozen(v):
+        return _FROZEN
+    if dataclasses.is_dataclass(v):
+        return _Record.of(v)
+    return _UNKNOWN
 
 
 def frozen(value: Any) -> bool:
@@ -66,24 +126,31 @@ def state_bytes(state: Any) -> bytes:
     return pickle.dumps((type(state).__name__, fields), protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def check_copy(game: Any, state: Any) -> Any:
-    before = state_bytes(state)
+def check_copy(game: Any, state: Any, before: bytes | None = None) -> Any:
+    """``game.copy_state(state)``, checked: of the same type, pickling to the same bytes as
+    ``state`` (``before``: its bytes, when made already), sharing nothing mutable with it."""
+    before = state_bytes(state) if before is None else before
     copy = game.copy_state(state)
     assert type(copy) is type(state)
     assert state_bytes(copy) == before
-    shared = {id(v) for v in mutable_parts(state)} & {id(v) for v in mutable_parts(copy)}
-    assert not shared, [type(v).__name__ for v in mutable_parts(state) if id(v) in shared][:5]
+    mine = set(map(id, mutable_parts(state)))
+    shared = [v for v in mutable_parts(copy) if id(v) in mine]
+    assert not shared, [type(v).__name__ for v in shared][:5]
     return copy
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=[f"game{c.game_no:02d}-{c.game}" for c in CONFIGS])
 def test_a_copy_is_identical_and_shares_nothing_mutable(config: Config) -> None:
+    """At every step: the copy checked (:func:`check_copy`); the step applied to the copy leaves
+    the original as it was before it was copied; the copy is then what the original is once
+    the replay applies the step to it.  (The original's bytes are made once per step: before
+    its copy, and the same bytes after the step tried on the copy.)"""
     after_copy = None
     for game, state, number, step in replay(config):
-        if after_copy is not None:          # the step applied to the copy did what it did to the original
-            assert state_bytes(after_copy) == state_bytes(state), f"step {number - 1}"
-        after_copy = check_copy(game, state)
         before = state_bytes(state)
+        if after_copy is not None:          # the step applied to the copy did what it did to the original
+            assert state_bytes(after_copy) == before, f"step {number - 1}"
+        after_copy = check_copy(game, state, before)
         game.apply(after_copy, step["player"], step["action"], step_rng(config, number))
         assert state_bytes(state) == before, f"step {number} changed the original"
     assert after_copy is not None and state_bytes(after_copy) == state_bytes(state)   # (the last step)
@@ -99,10 +166,10 @@ def test_space_swarm_copies_too(seed: int) -> None:
     bot = Rng(b"copy-bot", str(seed))
     steps = 0
     while game.result(state) is None and steps < 3000:
-        copy = check_copy(game, state)
+        before = state_bytes(state)
+        copy = check_copy(game, state, before)
         player = game.pending(state)[0].player
         action = random_action(game, state, player, bot)
-        before = state_bytes(state)
         game.apply(copy, player, action, action_rng(b"copy", "swarm", steps, 0))
         assert state_bytes(state) == before, f"action {steps} changed the original"
         state = copy

@@ -41,9 +41,13 @@ class Overpopulated(SurviveRules[StateT]):
         return int(limits["edge"] if self.on_the_edge(state, cell) else limits["inland"])
 
     def crowded_setup_spots(self, state: StateT) -> list[int]:
-        """The tiles with room for one more person under the challenge's limits."""
+        """The tiles with room for one more person under the challenge's limits
+        (:meth:`people_allowed_at_setup` of each, the spaces that are not sea read once)."""
+        limits = self.comp["overpopulated"]
+        edge, inland = int(limits["edge"]), int(limits["inland"])
+        not_sea, neighbours = self.not_sea_for_removal(state), self.board.neighbour_sets
         return [t.cell for t in state.tiles.values()
-                if t.where == ISLAND and len(state.on_land(t.cell)) < self.people_allowed_at_setup(state, t.cell)]
+                if t.where == ISLAND and len(state.on_land(t.cell)) < (inland if neighbours[t.cell] <= not_sea else edge)]
 
     def placement_spots(self, state: StateT) -> list[int]:
         # more people than room (six players on a board with few inner tiles): the kit's rule decides

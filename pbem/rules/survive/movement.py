@@ -97,8 +97,10 @@ class MovementRules(SetupRules[StateT]):
     def ship_may_enter(self, state: StateT, boat: str, cell: int) -> bool:
         """"A given sea space can only contain one Ship at any time" (and no ship sails onto land,
         nor, occupied, into the space of one of :meth:`ship_barriers`)."""
-        return (cell not in state.tile_at and cell not in state.boat_at
-                and cell not in self.barrier_cells(state, boat))
+        if cell in state.tile_at or cell in state.boat_at:
+            return False
+        barriers = self.ship_barriers()    # (:meth:`barrier_cells` asked of this space alone)
+        return not (barriers and state.boats[boat].passengers and state.has_creature(cell, barriers))
 
     def closed_to_ship(self, state: StateT, boat: str) -> Spaces:
         """The spaces ``boat`` may not sail into (not :meth:`ship_may_enter`), for a sea walk."""

@@ -309,8 +309,14 @@ class State:
         return self.creatures_at.get(cell, [])
 
     def has_creature(self, cell: int, kinds: tuple[str, ...]) -> bool:
+        handles = self.creatures_at.get(cell)
+        if not handles:              # (most spaces: no creature)
+            return False
         creatures = self.creatures
-        return any(creatures[h].kind in kinds for h in self.creatures_at.get(cell, ()))
+        for h in handles:
+            if creatures[h].kind in kinds:
+                return True
+        return False
 
     def cells_with_creature(self, kinds: tuple[str, ...]) -> set[int]:
         """The cells holding a creature of one of ``kinds`` (:meth:`has_creature`, all at once)."""
