@@ -303,7 +303,7 @@ def new_from(tmp_path: Path, key_pool: dict[str, Path], position: dict[str, Any]
              players: list[str] | None = None) -> tuple[Any, Path]:
     tmp_path.mkdir(parents=True, exist_ok=True)
     pos_file = tmp_path / "position.yaml"
-    pos_file.write_text(yaml.safe_dump(position, sort_keys=False))
+    pos_file.write_text(yamlio.dump(position))     # as `pbem show --full` writes a position
     target = tmp_path / "game"
     args: list[Any] = ["new", target, "--game", "space-swarm", "--position", pos_file, "--seed", "ab" * 16]
     for p in players or names_of(position):
