@@ -15,27 +15,38 @@ from typing import Any, Callable
 from pbem.core.rng import Rng
 from pbem.game import IllegalAction
 from pbem.store.table import Table
-from pbem.views.outputs import player_plaintexts, public_outputs
+from pbem.views.boardmoves import BoardHistory
+from pbem.views.outputs import EntryWork, player_plaintexts, public_outputs
 
 Shuffle = Callable[[dict[str, Any], "str | None", Rng], dict[str, Any]]
 Probes = Callable[[Table, str], list[dict[str, Any]]]
 
 
-def outputs_for(table: Table, viewer: str | None) -> dict[str, bytes]:
+def entry_work(table: Table) -> EntryWork:
+    """What one entry's outputs share, made as `publish` makes it (``write_outputs``): the history
+    of every reader's board, the boards drawn, the views, the public digest."""
+    return EntryWork(table, BoardHistory.for_viewers(table, [None, *table.players]))
+
+
+def outputs_for(table: Table, viewer: str | None, work: EntryWork | None = None) -> dict[str, bytes]:
     """The public files, or a player's own: their text secrets and their HTML page (with the
-    click-to-move choices worked out on their view)."""
+    click-to-move choices worked out on their view), made as `publish` makes them (through an
+    :class:`EntryWork`: ``work``, shared with the entry's other readers, or one of their own)."""
+    work = work or entry_work(table)
     if viewer is None:
-        return public_outputs(table)
-    return {f"secrets{suffix}": data for suffix, data in player_plaintexts(table, viewer).items()}
+        return public_outputs(table, work=work)
+    return {f"secrets{suffix}": data for suffix, data in player_plaintexts(table, viewer, work=work).items()}
 
 
 def error_lines(table: Table, actor: str, actions: list[dict[str, Any]]) -> str:
-    """What the engine says to ``actor`` for each action, tried on a copy of the state."""
+    """What the engine says to ``actor`` for each action, tried on a copy of the state (the state
+    read back from its position once, then copied for each action)."""
     game = table.game
+    base = game.from_position(game.to_position(table.state))
     said = []
     for action in actions:
         try:
-            game.apply(game.from_position(game.to_position(table.state)), actor, action, Rng(b"x" * 32, "probe"))
+            game.apply(game.copy_state(base), actor, action, Rng(b"x" * 32, "probe"))
             said.append("ok")
         except IllegalAction as exc:
             said.append(str(exc))
@@ -55,13 +66,16 @@ def check_no_leak(table: Table, rng: Rng, shuffle_hidden: Shuffle, probes: Probe
     game = table.game
     pos = game.to_position(table.state)
     original = table.state
-    for viewer in [None] + table.players:
-        before = outputs_for(table, viewer)
+    viewers = [None, *table.players]
+    work = entry_work(table)    # every reader's outputs of the real state, made once as `publish` makes them
+    befores = {viewer: outputs_for(table, viewer, work) for viewer in viewers}
+    for viewer in viewers:
+        before = befores[viewer]
         tried = probes(table, viewer) if viewer else []
         said = error_lines(table, viewer, tried) if viewer else ""
         table.state = game.from_position(shuffle_hidden(pos, viewer, rng))
         try:
-            after = outputs_for(table, viewer)
+            after = outputs_for(table, viewer)     # the shuffled state's, with an EntryWork of its own
             said_after = error_lines(table, viewer, tried) if viewer else ""
         finally:
             table.state = original

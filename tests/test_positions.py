@@ -17,6 +17,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
+from pbem.base import yamlio
 from pbem.cli.group import main
 from pbem.core.bots import CHOOSERS
 from pbem.core.registry import load_game
@@ -72,7 +73,7 @@ def new_from(tmp_path: Path, key_pool: dict[str, Path], position: dict[str, Any]
              game: str = "atlantis", players: list[str] = PLAYERS) -> tuple[Any, Path]:
     tmp_path.mkdir(parents=True, exist_ok=True)
     pos_file = tmp_path / "position.yaml"
-    pos_file.write_text(yaml.safe_dump(position, sort_keys=False))
+    pos_file.write_text(yamlio.dump(position))     # as `pbem show --full` writes a position
     target = tmp_path / "game"
     args = ["new", target, "--game", game, "--position", pos_file, "--seed", "ab" * 16]
     for p in players:

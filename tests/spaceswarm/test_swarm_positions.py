@@ -19,6 +19,8 @@ import yaml
 from click.testing import CliRunner
 from swarm_helpers import GAME, Pos
 
+from pbem.base import yamlio
+from pbem.base.yamlio import POSITION_LIMITS, load_strict
 from pbem.cli.group import main
 from pbem.core.bots import CHOOSERS
 from pbem.core.rng import Rng
@@ -301,7 +303,7 @@ def new_from(tmp_path: Path, key_pool: dict[str, Path], position: dict[str, Any]
              players: list[str] | None = None) -> tuple[Any, Path]:
     tmp_path.mkdir(parents=True, exist_ok=True)
     pos_file = tmp_path / "position.yaml"
-    pos_file.write_text(yaml.safe_dump(position, sort_keys=False))
+    pos_file.write_text(yamlio.dump(position))     # as `pbem show --full` writes a position
     target = tmp_path / "game"
     args: list[Any] = ["new", target, "--game", "space-swarm", "--position", pos_file, "--seed", "ab" * 16]
     for p in players or names_of(position):
@@ -340,8 +342,8 @@ def test_every_position_of_bot_games_passes_the_check_as_show_full_writes_it(n, 
         steps = set()
         for i in range(6000):
             pos = GAME.to_position(state)
-            if i % 7 == 0:          # what `pbem show --full` writes, read back as `pbem new` reads it
-                pos = yaml.safe_load(yaml.safe_dump(pos, sort_keys=False))
+            if i % 7 == 0:          # what `pbem show --full` writes, read back as `pbem new --position` reads it
+                pos = load_strict(yamlio.dump(pos), "position file", POSITION_LIMITS)
             GAME.check_position(pos)
             steps.add((pos["phase"], pos["step"]))
             if GAME.result(state) is not None:

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Sequence
 
-from pbem.game import IllegalAction, NeedsSecret, Rng
+from pbem.core.choices import Chain, Pairs
+from pbem.game import Action, IllegalAction, NeedsSecret, Rng
 from pbem.rules.atlantis.rules import AtlantisRules
 from pbem.rules.atlantis.state import (
     PLAY,
@@ -38,6 +39,7 @@ from pbem.rules.atlantis.state import (
 )
 from pbem.rules.survive.actions import handle_arg, is_none, swim_arg
 from pbem.rules.survive.base import NOWHERE, ActionHandler, Decider, Events, Path, Spaces, TileEffect, event
+from pbem.rules.survive.creatures import CreatureOrder
 
 STEP_DIVE = "dive"          # step 4 with the dive dice
 STEP_PROTECT = "protect"    # a dolphin placed among several swimmers: which one it protects
@@ -314,8 +316,9 @@ class Dolphins(AtlantisRules):
         return sort_handles(out)
 
     def vacant_spaces(self, state: AtlantisState) -> list[int]:
-        """"any unoccupied sea space on the game board\"."""
-        return [c for c in range(self.board.playable_count) if self.vacant(state, c)]
+        """"any unoccupied sea space on the game board\" (:meth:`vacant` of every space, read from the
+        state's indexes at once: :meth:`vacant_cells`)."""
+        return self.vacant_cells(state)
 
     def stops_serpent(self, state: AtlantisState, cell: int) -> bool:
         """With the dive dice a serpent moves up to the rolled number; "If a Sea Serpent ... enters
@@ -353,20 +356,36 @@ class Dolphins(AtlantisRules):
             return [(d, []) for d in sorted(cells)]
         return [(d, []) for d in sorted(self.creature_reach(state, c, int(distance)))]
 
-    def legal_dive(self, state: AtlantisState, player: str) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = [{"dive": "none"}]
+    def dive_choices(self, state: AtlantisState, player: str) -> Sequence[Action]:
+        """:meth:`legal_dive`, action for action, with each piece's moves to a space made only when
+        read (:class:`CreatureOrder` pairs, which the greedy bot's core scores never score); a
+        dolphin's are listed (arriving by several swimmers, it protects one: a choice each)."""
+        order = CreatureOrder("dive", self.board.labels)
+        parts: list[Sequence[Action]] = [[{"dive": "none"}]]
         for piece in self.dive_pieces(state):
-            for cell, swimmers in self.dive_destinations(state, piece):
-                if len(swimmers) > 1:
-                    out.extend({"dive": piece, "to": self.label(cell), "protect": s} for s in swimmers)
-                else:
-                    out.append({"dive": piece, "to": self.label(cell)})
+            destinations = self.dive_destinations(state, piece)
             c = state.creatures.get(piece)
-            if c is not None and c.kind == DOLPHIN:
+            dolphin = c is not None and c.kind == DOLPHIN
+            if piece in state.boats or not dolphin:      # a ship or another creature protects nobody
+                parts.append(Pairs([piece], [cell for cell, _nobody in destinations], order))
+            else:
+                parts.append([action for cell, swimmers in destinations
+                              for action in self.dive_actions(piece, cell, swimmers)])
+            if c is not None and dolphin:
                 current = state.protects.get(piece)
-                out.extend({"dive": piece, "protect": s} for s in self.free_swimmers(state, c.cell or 0)
-                           if s != current)
-        return out
+                parts.append([{"dive": piece, "protect": s} for s in self.free_swimmers(state, c.cell or 0)
+                              if s != current])
+        return Chain(parts)
+
+    def dive_actions(self, piece: str, cell: int, swimmers: list[str]) -> list[dict[str, Any]]:
+        """``piece`` dives to ``cell``; a dolphin arriving by several swimmers protects one, each
+        a separate choice."""
+        if len(swimmers) > 1:
+            return [{"dive": piece, "to": self.label(cell), "protect": s} for s in swimmers]
+        return [{"dive": piece, "to": self.label(cell)}]
+
+    def legal_dive(self, state: AtlantisState, player: str) -> list[dict[str, Any]]:
+        return list(self.dive_choices(state, player))
 
     def do_dive(self, state: AtlantisState, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         """``{dive: K2, to: F4}`` (or ``path:``), ``{dive: P1, to: F4, protect: r3}``,
@@ -581,7 +600,7 @@ class Dolphins(AtlantisRules):
 
     def decider_table(self) -> dict[str, Decider[AtlantisState]]:
         # the movement step is listed with the dives (:meth:`explorer_moves`)
-        table = {**super().decider_table(), STEP_DIVE: self.legal_dive, STEP_PROTECT: self.legal_protect,
+        table = {**super().decider_table(), STEP_DIVE: self.dive_choices, STEP_PROTECT: self.legal_protect,
                  STEP_MOVE: self.legal_move}
         del table[STEP_CREATURE]            # step 4 waits for the dive dice instead
         return table

@@ -103,11 +103,8 @@ class ToTheLast(EndTileClearsArea[StateT]):
     def turn_model_params(self, state: StateT) -> dict[str, Any]:
         return {**super().turn_model_params(state), "end_when_board_empty": True}
 
-    def explorers_on_board(self, state: StateT) -> list[str]:
-        return [e.handle for e in state.explorers.values() if e.where in (LAND, BOAT, SEA)]
-
     def end_when_the_last_explorer_leaves(self, state: StateT, events: Events) -> None:
-        if state.phase == PLAY and not self.explorers_on_board(state):
+        if state.phase == PLAY and not any(e.where in (LAND, BOAT, SEA) for e in state.explorers.values()):
             self.end_game(state, events, f"the last {self.word('explorer')} has left the board")
 
     def after_action(self, state: StateT, events: Events) -> None:
