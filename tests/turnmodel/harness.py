@@ -8,8 +8,8 @@
 One ``node`` process (``runner.js``) runs every family file (or those named) over JSON lines; a
 state stays in the process and is named by a handle (a number), so a long state is not sent
 back and forth at every step (``state(s)`` fetches it; ``drop`` forgets some).  By default the
-runner checks what the API promises on every ``apply`` (the state given unchanged, the state
-made plain JSON); ``strict=False`` skips that.  A model that throws raises :class:`ModelError`
+runner checks what the API promises on every ``apply`` (the state given unchanged since it was
+stored, the state made plain JSON); ``strict=False`` skips that.  A model that throws raises :class:`ModelError`
 with the JS message and stack; a model that hangs fails after ``timeout`` seconds, saying so.
 ``node`` comes from the system (``tools/ensure_system_deps.py`` installs it with apt-get).
 """

@@ -20,8 +20,9 @@
 //   explore  {s, cap}                       -> the answer of a page exploring the turn from s state
 //                                              by state (no state merged), from the core API (below)
 // Unless --loose, the runner checks the API's promises on every apply: the state given is not
-// changed, and the state returned is plain JSON (it is stored as its JSON round trip, so a
-// model relying on anything else fails).
+// changed (it is still the JSON it was stored as: no call on it changed it since), and the state
+// returned is plain JSON (it is stored as its JSON round trip, so a model relying on anything
+// else fails).
 'use strict';
 const fs = require('fs');
 const vm = require('vm');
@@ -34,12 +35,13 @@ for (const file of args.filter((a) => a !== '--loose')) {
   vm.runInThisContext(fs.readFileSync(file, 'utf8'), {filename: file});
 }
 
-const states = new Map();   // handle -> {model, state}
+const states = new Map();   // handle -> {model, state, json}
 let nextHandle = 1;
 
-function keep(model, state) {
+// json (strict): what the stored state's JSON was when it was stored (below)
+function keep(model, state, json = null) {
   const handle = nextHandle++;
-  states.set(handle, {model, state});
+  states.set(handle, {model, state, json});
   return handle;
 }
 
@@ -49,10 +51,51 @@ function held(handle) {
   return entry;
 }
 
-function plain(value, what) {
-  const text = JSON.stringify(value);
-  if (text === undefined) throw new Error(`${what} is not JSON`);
-  return JSON.parse(text);
+// Strict: a state is stored as its JSON round trip, an object value by value (its own values, as
+// JSON.stringify writes it), with each value's JSON kept (json: {keys, texts}; any other state:
+// {whole}) to check later that it is unchanged.  A value of the new state that is the given
+// state's own value (a model's copy shares what it does not change, e.g. survive's geometry `g`),
+// just found unchanged, is stored as it is with its JSON (a later change to it is caught as well).
+const isRecord = (v) => v !== null && typeof v === 'object' && !Array.isArray(v) &&
+  Object.getPrototypeOf(v) === Object.prototype && typeof v.toJSON !== 'function';
+
+function stored(model, value, what, from = null) {
+  if (!isRecord(value)) {
+    const whole = JSON.stringify(value);
+    if (whole === undefined) throw new Error(`${what} is not JSON`);
+    return keep(model, JSON.parse(whole), {whole});
+  }
+  const state = {}, keys = [], texts = [];
+  const shared = from !== null && from.json.keys ? new Map(from.json.keys.map((k, i) => [k, from.json.texts[i]])) : null;
+  for (const key of Object.keys(value)) {
+    const v = value[key];
+    let text = shared !== null && v === from.state[key] ? shared.get(key) : undefined;
+    if (text !== undefined) {
+      state[key] = v;
+    } else {
+      text = JSON.stringify(v);
+      if (text === undefined) continue;          // not JSON: left out, as JSON.stringify does
+      state[key] = JSON.parse(text);
+    }
+    keys.push(key);
+    texts.push(text);
+  }
+  return keep(model, state, {keys, texts});
+}
+
+// whether a stored state is still the JSON it was stored as
+function unchanged(e) {
+  const {keys, texts, whole} = e.json;
+  if (!keys) return JSON.stringify(e.state) === whole;
+  if (!isRecord(e.state)) return false;
+  let n = 0;
+  for (const key of Object.keys(e.state)) {
+    const text = JSON.stringify(e.state[key]);
+    if (text === undefined) continue;
+    if (key !== keys[n] || text !== texts[n]) return false;
+    n++;
+  }
+  return n === keys.length;
 }
 
 const CORE = ['start', 'decision', 'legal', 'apply', 'words', 'places', 'pieces', 'forms'];
@@ -62,7 +105,7 @@ const OPS = {
     const model = PBEM_MODELS[r.family];
     if (!model) throw new Error(`no model ${JSON.stringify(r.family)}: loaded ${Object.keys(PBEM_MODELS).join(', ')}`);
     const state = model.start(r.data, r.view, r.player);
-    return keep(model, strict ? plain(state, 'the state start made') : state);
+    return strict ? stored(model, state, 'the state start made') : keep(model, state);
   },
   decision: (r) => { const e = held(r.s); return e.model.decision(e.state); },
   legal: (r) => { const e = held(r.s); return e.model.legal(e.state); },
@@ -73,11 +116,12 @@ const OPS = {
   state: (r) => held(r.s).state,
   apply(r) {
     const e = held(r.s);
-    const before = strict ? JSON.stringify(e.state) : '';
     const out = e.model.apply(e.state, r.action);
-    if (strict && JSON.stringify(e.state) !== before) throw new Error('apply changed the state it was given');
+    // the state given is still the JSON it was stored as (so no call on it since changed it either)
+    if (strict && !unchanged(e)) throw new Error('apply changed the state it was given (or a call on that state before it did)');
     if (!out || typeof out.stop !== 'boolean') throw new Error('apply must return {state, stop: true|false}');
-    return {state: keep(e.model, strict ? plain(out.state, 'the state apply made') : out.state), stop: out.stop};
+    return {state: strict ? stored(e.model, out.state, 'the state apply made', e) : keep(e.model, out.state),
+            stop: out.stop};
   },
   method(r) {
     const e = held(r.s);

@@ -117,6 +117,19 @@ def form_dicts(view: dict[str, Any], player: str) -> list[dict[str, Any]]:
                          "current": x.current} for x in f.fields]} for f in GAME.order_forms(view, player)]
 
 
+@dataclass
+class Root:
+    """A state of a bot game as the walks and checks there start from it: the player's view, the
+    engine playing on ``from_position(view)`` (never changed: each step copies it), the model
+    started from the view (handle ``s``, never changed: the runner checks) and its legal actions,
+    compared with the engine's once (None: cut)."""
+    player: str
+    view: dict[str, Any]
+    engine: SwarmState
+    s: int
+    legal: list[Any] | None
+
+
 class Walker:
     """One node process; walks and successor checks against the engine."""
 
@@ -127,6 +140,13 @@ class Walker:
         model = GAME.turn_model(view, player)
         assert model is not None and model.family == FAMILY
         return self.node.start(FAMILY, plain(model.data), view, player)
+
+    def root(self, state: SwarmState, player: str) -> Root:
+        """``player``'s view of ``state``, the model started from it and compared with the engine."""
+        view = plain(GAME.view(state, player))
+        engine = GAME.from_position(view)
+        s = self.start(view, player)
+        return Root(player, view, engine, s, self.compare(s, engine, player, view, []))
 
     def where(self, view: dict[str, Any], player: str, path: Sequence[Any], what: str) -> Mismatch:
         return Mismatch(f"{what}\n  player {player}, path {json.dumps(list(path))}\n"
@@ -190,16 +210,15 @@ class Walker:
             raise self.where(start, player, path + [action], f"stop {got_stop} != engine {stop}")
         return t, after, stop
 
-    def walk(self, state: SwarmState, player: str, rnd: random.Random, max_steps: int = 60) -> None:
-        """A random path through ``player``'s turn from their view of ``state``."""
-        start = plain(GAME.view(state, player))
-        engine = GAME.from_position(start)
-        s = self.start(start, player)
-        handles, path = [s], []
+    def walk(self, root: Root, rnd: random.Random, max_steps: int = 60) -> None:
+        """A random path through the player's turn from their view (the root's)."""
+        player, start, engine, s = root.player, root.view, root.engine, root.s
+        handles: list[int] = []
+        path: list[Any] = []
         self.tally.walks += 1
         try:
             for _ in range(max_steps):
-                legal = self.compare(s, engine, player, start, path)
+                legal = root.legal if not path else self.compare(s, engine, player, start, path)
                 if legal is None:
                     self.tally.cuts += 1
                     return
@@ -240,14 +259,11 @@ class Walker:
             value = rnd.choice(["auto", "never", "ask"] + ([rnd.sample(hand, 1)] if hand else []))
         return {"standing": {key: value}}
 
-    def successors(self, state: SwarmState, player: str) -> None:
-        """Every listed action from ``player``'s view of ``state``, and every count of fleets the
-        number picker offers: the model's stop and next state must be the engine's."""
-        start = plain(GAME.view(state, player))
-        engine = GAME.from_position(start)
-        s = self.start(start, player)
-        legal = self.compare(s, engine, player, start, [])
-        for action in legal or []:
+    def successors(self, root: Root) -> None:
+        """Every listed action from the player's view (the root's): the model's stop and next
+        state must be the engine's."""
+        player, start, engine, s = root.player, root.view, root.engine, root.s
+        for action in root.legal or []:
             out = self.step(s, engine, player, action, start, [])
             assert out is not None, self.where(start, player, [action], "a listed action refused")
             t, after, stop = out
@@ -255,17 +271,14 @@ class Walker:
                 self.compare(t, after, player, start, [action])
             self.node.drop([t])
             self.tally.successors += 1
-        self.node.drop([s])
 
-    def pickers(self, state: SwarmState, player: str, rnd: random.Random, tries: int = 12) -> None:
+    def pickers(self, root: Root, rnd: random.Random, tries: int = 12) -> None:
         """The number pickers (the model's ``counts``/``counted`` extension) at ``player``'s decision:
         the numbers of fleets to produce on each stack, to move along a listed path.  ``counted``
         must give an action exactly where the engine takes one with those numbers, and then the
         engine's next view."""
-        start = plain(GAME.view(state, player))
-        engine = GAME.from_position(start)
-        s = self.start(start, player)
-        legal = self.compare(s, engine, player, start, []) or []
+        player, start, engine, s = root.player, root.view, root.engine, root.s
+        legal = root.legal or []
         shapes = [a for a in legal if "produce" in a][:1] + rnd.sample([a for a in legal if "move" in a],
                                                                          min(4, sum("move" in a for a in legal)))
         for action in shapes:
@@ -293,7 +306,6 @@ class Walker:
                         if plain(GAME.view(after, player)) != plain(GAME.view(out[1], player)):
                             raise self.where(start, player, [made, written], "the picker's action differs")
                     self.node.drop([t])
-        self.node.drop([s])
 
     @staticmethod
     def numbers(action: dict[str, Any], pickers: list[dict[str, Any]], rnd: random.Random,
@@ -322,14 +334,12 @@ class Walker:
             return {"move": action["move"], "path": action["path"], "fleets": values["fleets"]}
         return {"produce": {key: n for key, n in values.items() if n}}
 
-    def handwritten(self, state: SwarmState, player: str, rnd: random.Random, tries: int = 10) -> None:
+    def handwritten(self, state: SwarmState, root: Root, rnd: random.Random, tries: int = 10) -> None:
         """Actions a player may write by hand besides the listed ones (a move with ``fleets``,
         ``pick`` and ``drop``, other spellings, mistakes): the model takes exactly those the
         engine takes, with the same next view."""
-        start = plain(GAME.view(state, player))
-        engine = GAME.from_position(start)
-        s = self.start(start, player)
-        legal = self.compare(s, engine, player, start, []) or []
+        player, start, engine, s = root.player, root.view, root.engine, root.s
+        legal = root.legal or []
         for _ in range(tries):
             action = self.scribble(rnd.choice(legal), state, player, rnd)
             self.tally.written += 1
@@ -340,19 +350,13 @@ class Walker:
                 if not stop:
                     self.compare(t, after, player, start, [action])
                 self.node.drop([t])
-        self.node.drop([s])
 
-    def events(self, state: SwarmState, player: str) -> None:
+    def events(self, root: Root) -> None:
         """Each card of the player's hand played as an event at their decision, whether the decision
         lists it or not (an "any time" action; an Event card is refused in the phase where Technology
         is placed unless ``event_phase=any``): the model takes exactly what the engine takes."""
-        start = plain(GAME.view(state, player))
-        engine = GAME.from_position(start)
-        s = self.start(start, player)
-        self.compare(s, engine, player, start, [])
-        for card in engine.hands[player]:
-            self.try_event(s, engine, player, card, start, [])
-        self.node.drop([s])
+        for card in root.engine.hands[root.player]:
+            self.try_event(root.s, root.engine, root.player, card, root.view, [])
 
     def try_event(self, s: int, engine: SwarmState, player: str, card: str, start: dict[str, Any],
                   path: list[Any]) -> None:
@@ -412,14 +416,16 @@ def run(games: Sequence[tuple[int, dict[str, str], str]], every: int, walks_per_
             rnd = random.Random(seed)
             for k, state in enumerate(bot_states(n, options, seed, every)):
                 player = GAME.pending(state)[0].player
+                root = walker.root(state, player)       # compared once: each check below starts from it
                 for _ in range(walks_per_state):
-                    walker.walk(state, player, rnd)
+                    walker.walk(root, rnd)
                 if exhaustive_every and k % exhaustive_every == 0:
-                    walker.successors(state, player)
+                    walker.successors(root)
                 if GAME.pending(state)[0].kind in ("produce", "move"):
-                    walker.pickers(state, player, rnd)
-                walker.handwritten(state, player, rnd)
-                walker.events(state, player)
+                    walker.pickers(root, rnd)
+                walker.handwritten(state, root, rnd)
+                walker.events(root)
+                node.drop([root.s])
 
 
 if __name__ == "__main__":          # the soak: python swarm_walks.py GAMES_PER_CASE

@@ -22,6 +22,9 @@ PBEM_MODELS.counter = {
 PBEM_MODELS.counter.twice = (s, k) => s.n * 2 + k;
 PBEM_MODELS.mutating = {...PBEM_MODELS.counter, apply: (s, a) => { s.n += a.add; return {state: s, stop: false}; }};
 PBEM_MODELS.unplain = {...PBEM_MODELS.counter, apply: (s, a) => ({state: {...s, f: () => 1, n: undefined}, stop: false})};
+PBEM_MODELS.sneaky = {...PBEM_MODELS.counter, legal: (s) => { s.n = 0; return [{add: 1}]; }};
+PBEM_MODELS.sharing = {...PBEM_MODELS.counter, start: (data, view, player) => ({n: view.n, max: data.max, player, g: {k: [1]}}),
+                       apply: (s, a) => { const t = {...s, n: s.n + a.add}; if (a.add === 2) s.g.k.push(2); return {state: t, stop: false}; }};
 PBEM_MODELS.throwing = {...PBEM_MODELS.counter, legal: (s) => { throw new Error('no legal here'); }};
 """
 
@@ -63,6 +66,17 @@ def test_a_model_breaking_its_promises_is_caught(toy: Path) -> None:
         s = node.start("unplain", {"max": 4}, {"n": 0}, "red")
         t, _ = node.apply(s, {"add": 1})          # stored as its JSON round trip: what is not JSON is gone
         assert "f" not in node.state(t) and "n" not in node.state(t)
+        s = node.start("sneaky", {"max": 4}, {"n": 2}, "red")      # a call before apply changed the state
+        node.legal(s)
+        with pytest.raises(ModelError, match="apply changed the state it was given"):
+            node.apply(s, {"add": 1})
+        s = node.start("sharing", {"max": 4}, {"n": 0}, "red")     # a value the next state shares, changed later
+        t, _ = node.apply(s, {"add": 1})
+        assert node.state(t)["g"] == {"k": [1]}
+        with pytest.raises(ModelError, match="apply changed the state it was given"):
+            node.apply(t, {"add": 2})
+        with pytest.raises(ModelError, match="apply changed the state it was given"):
+            node.apply(s, {"add": 1})                              # the first state shares it too: changed as well
         s = node.start("throwing", {"max": 4}, {"n": 0}, "red")
         with pytest.raises(ModelError, match="legal: no legal here"):
             node.legal(s)
