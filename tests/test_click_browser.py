@@ -40,7 +40,7 @@ from pbem.views.boardmoves import BoardHistory
 from pbem.views.clickpage import SHOW_CAPS
 from pbem.views.outputs import digest_context, opened_bytes
 from pbem.views.render.digest import render_digest
-from test_browser import browser, chromium, vnu_errors  # noqa: F401  (the browser fixtures)
+from test_browser import vnu_errors
 
 PLAYERS = ["red", "blue", "green"]
 

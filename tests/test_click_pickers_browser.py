@@ -25,7 +25,6 @@ from pbem.views.boardmoves import BoardHistory
 from pbem.views.clickpage import SHOW_CAPS
 from pbem.views.outputs import digest_context
 from pbem.views.render.digest import render_digest
-from test_browser import browser, chromium  # noqa: F401  (the browser fixtures)
 from test_click_browser import choices, console_errors, move_text, saved, sign_and_submit, space
 
 HIDDEN_COUNTS = """

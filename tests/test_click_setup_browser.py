@@ -11,7 +11,6 @@ from pbem.base.yamlio import dump_flow
 from pbem.core.game import pending_players
 from pbem.store.movefile import parse_move
 from pbem.store.table import Table
-from test_browser import browser, chromium  # noqa: F401  (the browser fixtures)
 from test_click_browser import PLAYERS, console_errors, fresh_atlantis, move_text, private_page, saved  # noqa: F401
 from test_click_browser import sign_and_submit
 
