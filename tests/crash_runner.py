@@ -80,6 +80,10 @@ def serve(preload: list[str]) -> None:
     import pbem.cli.group  # noqa: F401
     import pbem.pipeline.moderator  # noqa: F401
     import pbem.views.outputs  # noqa: F401
+    import pbem.views.clickpage  # noqa: F401      (the outputs of an entry import these when first written)
+    import pbem.views.render.png  # noqa: F401
+    import pbem.views.setupplan  # noqa: F401
+    import rjsmin  # noqa: F401
     import pbem.pipeline.status  # noqa: F401
     import pbem.pipeline.submit  # noqa: F401
     import pbem.cli.git  # noqa: F401
