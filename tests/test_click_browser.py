@@ -1,4 +1,4 @@
-"""Click to move in a real headless Chromium (Selenium; fixtures from tests/test_browser.py).
+"""Click to move in a real headless Chromium (Selenium; the `browser` fixture of tests/conftest.py).
 
 A player's private digest, decrypted from the game folder and opened from a file:// URL: a whole
 turn clicked on the board (the Atlantis set-up placement by keyboard; a whole Atlantis play turn

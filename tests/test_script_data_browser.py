@@ -1,5 +1,5 @@
 """Text that the HTML tokenizer reacts to inside a <script> element, in the pages people open, in a
-real headless Chromium (fixtures from tests/test_browser.py).
+real headless Chromium (the `browser` fixture of tests/conftest.py).
 
 An Atlantis game whose moderator reasons hold ``<!--<script>``, ``</script>``, ``<!--``, ``-->``,
 U+2028 and U+2029 (player names and game ids cannot hold them: ``pbem new`` refuses such names;
