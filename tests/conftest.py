@@ -18,6 +18,7 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 import session_cache
@@ -173,3 +174,87 @@ def world(tmp_path, key_pool, toy_registered, dovecot):
     w = start_world(tmp_path, key_pool, dovecot, smtp_mode="starttls")
     yield w
     w.smtp.stop()
+
+
+CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--window-size=1400,1000")
+
+
+class _Chromium:
+    """The session's headless Chromium (Selenium), started when a test first asks for it; started again
+    if an earlier test left it dead (a crashed browser is no later test's business)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder, self.starts = folder, 0
+        self.driver: Any = None
+
+    def _start(self) -> Any:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+        self.starts += 1
+        options = webdriver.ChromeOptions()
+        for flag in CHROMIUM_FLAGS:
+            options.add_argument(flag)
+        options.add_argument(f"--user-data-dir={self.folder / f'profile-{self.starts}'}")
+        options.binary_location = "/usr/bin/chromium"
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        options.add_experimental_option("prefs", {"download.default_directory": str(self.folder / "downloads"),
+                                                  "download.prompt_for_download": False})
+        return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+    def alive(self) -> Any:
+        from selenium.common.exceptions import WebDriverException
+        if self.driver is not None:
+            try:
+                self.driver.window_handles
+                return self.driver
+            except WebDriverException:
+                self.quit()
+        self.driver = self._start()
+        return self.driver
+
+    def quit(self) -> None:
+        driver, self.driver = self.driver, None
+        if driver is not None:
+            try:
+                driver.quit()
+            except Exception:  # noqa: BLE001 - a dead browser is quit already
+                pass
+
+
+@pytest.fixture(scope="session")
+def chromium(tmp_path_factory):
+    """One headless Chromium per test session (per xdist worker; a start costs about 0.7 CPU-seconds,
+    and seven modules use it); each test gets it through :func:`browser`, in a new tab of its own."""
+    holder = _Chromium(tmp_path_factory.mktemp("chromium"))
+    try:
+        yield holder
+    finally:
+        holder.quit()
+
+
+@pytest.fixture
+def browser(chromium, tmp_path):
+    """The session's Chromium as a test finds a new one: a new tab (the earlier tests' tabs closed, with
+    their pages' session storage), no cookies, no earlier page's log messages, and a page's "save"
+    putting its file in the test's own ``tmp_path / "downloads"``."""
+    from selenium.common.exceptions import NoAlertPresentException
+    driver = chromium.alive()
+    try:
+        driver.switch_to.alert.dismiss()              # an earlier test that failed may have left one open
+    except NoAlertPresentException:
+        pass
+    earlier = driver.window_handles
+    driver.switch_to.new_window("tab")
+    mine = driver.current_window_handle
+    for handle in earlier:
+        driver.switch_to.window(handle)
+        driver.close()
+    driver.switch_to.window(mine)
+    driver.delete_all_cookies()
+    driver.get_log("browser")                         # what earlier tests' pages logged is theirs
+    downloads = tmp_path / "downloads"          # where a page's "save" puts its file
+    downloads.mkdir()
+    driver.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
+    return driver

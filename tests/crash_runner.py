@@ -11,13 +11,17 @@ exactly what a killed ``pbem submit`` leaves.
 
 Protocol: one JSON object per line on the zygote's stdin, one answer per line on
 its stdout.  ``{"op": "start", "args": [...], "env": {...}, "out": PATH}`` answers
-``{"pid": N}``; ``{"op": "wait", "pid": N}`` answers ``{"status": S, "maxrss": KB}``
+``{"pid": N}``: ``env`` is set on top of the zygote's environment (or replaces it when it maps
+"" to "replace"), and with ``"err": PATH`` the child's stderr goes there, apart from its stdout.
+``{"op": "wait", "pid": N}`` answers ``{"status": S, "maxrss": KB}``
 with S the exit code, or minus the signal that killed it.
 """
 from __future__ import annotations
 
+import importlib
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -31,20 +35,23 @@ HERE = Path(__file__).resolve().parent
 
 # --- the zygote (this file run as a script) -----------------------------------------------------
 
-def _child(args: list[str], env: dict[str, str | None], out: str) -> None:
+def _child(args: list[str], env: dict[str, str | None], out: str, err: str | None) -> None:
     """In the forked child: run one pbem command and exit, never returning to the zygote's loop."""
     code = 70
     try:
         fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        err_fd = fd if err is None else os.open(err, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
         os.dup2(fd, 1)
-        os.dup2(fd, 2)
+        os.dup2(err_fd, 2)
         sys.stdout = os.fdopen(1, "w", buffering=1, closefd=False)
         sys.stderr = os.fdopen(2, "w", buffering=1, closefd=False)
         # like a process that is still starting, Ctrl-C is held (blocked, inherited from the zygote)
         # until pbem's main has its handler in place: pbem.cli.boundary._deliver_held_interrupt lets it through
         signal.signal(signal.SIGINT, signal.default_int_handler)
+        if env.pop("", None) == "replace":           # the caller's whole environment, not the zygote's plus it
+            os.environ.clear()
         for key, value in env.items():
             if value is None:
                 os.environ.pop(key, None)
@@ -64,7 +71,7 @@ def _child(args: list[str], env: dict[str, str | None], out: str) -> None:
         os._exit(code)
 
 
-def serve() -> None:
+def serve(preload: list[str]) -> None:
     sys.path.insert(0, str(HERE))
     from pbem.core import registry
     registry.GAMES["toy"] = "toygame:ToyGame"
@@ -73,11 +80,17 @@ def serve() -> None:
     import pbem.cli.group  # noqa: F401
     import pbem.pipeline.moderator  # noqa: F401
     import pbem.views.outputs  # noqa: F401
+    import pbem.views.clickpage  # noqa: F401      (the outputs of an entry import these when first written)
+    import pbem.views.render.png  # noqa: F401
+    import pbem.views.setupplan  # noqa: F401
+    import rjsmin  # noqa: F401
     import pbem.pipeline.status  # noqa: F401
     import pbem.pipeline.submit  # noqa: F401
     import pbem.cli.git  # noqa: F401
     import pbem.transport.git.sync  # noqa: F401
     import toygame  # noqa: F401
+    for module in preload:                  # what the caller's commands import besides
+        importlib.import_module(module)
     # a Ctrl-C meant for a child must not stop the zygote: held (blocked) here and in every child
     # until pbem's main lets it through; not ignored, which would lose one that comes early
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
@@ -86,7 +99,7 @@ def serve() -> None:
         if request["op"] == "start":
             pid = os.fork()
             if pid == 0:
-                _child(request["args"], request.get("env", {}), request["out"])
+                _child(request["args"], request.get("env", {}), request["out"], request.get("err"))
             answer: dict[str, Any] = {"pid": pid}
         elif request["op"] == "wait":
             _pid, status, usage = os.wait4(request["pid"], 0)
@@ -110,30 +123,40 @@ class Finished:
 class CrashRunner:
     """The test's handle on the zygote."""
 
-    def __init__(self) -> None:
+    def __init__(self, preload: tuple[str, ...] = ()) -> None:
+        """``preload``: modules the zygote imports besides the ones the crash tests' commands use."""
         self.charged = 0.0       # the commands' CPU, charged to the tests that ran them (cpu_profile)
         env = {**os.environ, "PYTHONPATH": str(HERE)}
         for key in ("PBEM_FAULT", "PBEM_FAULT_TRACE"):
             env.pop(key, None)
-        self.proc = subprocess.Popen([sys.executable, __file__], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True, env=env)
+        self.proc = subprocess.Popen([sys.executable, __file__, *preload], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, env=env)
 
-    def _ask(self, request: dict[str, Any]) -> dict[str, Any]:
+    def _ask(self, request: dict[str, Any], timeout: float | None = None) -> dict[str, Any]:
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.proc.stdin.write(json.dumps(request) + "\n")
         self.proc.stdin.flush()
+        if timeout is not None and not select.select([self.proc.stdout], [], [], timeout)[0]:
+            os.kill(request["pid"], signal.SIGKILL)             # a hung command: its answer comes now
+            self.proc.stdout.readline()
+            raise AssertionError(f"the command {request['pid']} did not finish in {timeout} s: killed")
         answer = self.proc.stdout.readline()
         if not answer:
             raise RuntimeError("the crash runner's zygote died")
         return json.loads(answer)
 
-    def start(self, args: list[str], out: Path, env: dict[str, str | None] | None = None) -> int:
-        return int(self._ask({"op": "start", "args": [str(a) for a in args], "env": env or {},
-                              "out": str(out)})["pid"])
+    def start(self, args: list[str], out: Path, env: dict[str, str | None] | None = None,
+              err: Path | None = None) -> int:
+        request = {"op": "start", "args": [str(a) for a in args], "env": env or {}, "out": str(out)}
+        if err is not None:
+            request["err"] = str(err)
+        return int(self._ask(request)["pid"])
 
-    def wait(self, pid: int, out: Path) -> Finished:
+    def wait(self, pid: int, out: Path, timeout: float | None = None) -> Finished:
+        """The command's end; with ``timeout`` (seconds), a command still running then is killed and
+        the test fails saying so (a guard against a hang, not a measure)."""
         import cpu_profile                           # the test's side only (not the zygote)
-        answer = self._ask({"op": "wait", "pid": pid})
+        answer = self._ask({"op": "wait", "pid": pid}, timeout)
         cpu_profile.charge(answer["cpu"])            # the zygote waited for it, not this process
         self.charged += answer["cpu"]
         text = out.read_text(encoding="utf-8", errors="replace") if out.exists() else ""  # killed at once
@@ -152,4 +175,4 @@ class CrashRunner:
 
 
 if __name__ == "__main__":
-    serve()
+    serve(sys.argv[1:])

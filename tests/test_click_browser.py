@@ -1,4 +1,4 @@
-"""Click to move in a real headless Chromium (Selenium; fixtures from tests/test_browser.py).
+"""Click to move in a real headless Chromium (Selenium; the `browser` fixture of tests/conftest.py).
 
 A player's private digest, decrypted from the game folder and opened from a file:// URL: a whole
 turn clicked on the board (the Atlantis set-up placement by keyboard; a whole Atlantis play turn
@@ -20,7 +20,6 @@ import pytest
 from click.testing import CliRunner
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import Select
 
 from click_helpers import page_data, page_nodes, page_places, random_point
 from crypto_helpers import require_tool
@@ -40,7 +39,7 @@ from pbem.views.boardmoves import BoardHistory
 from pbem.views.clickpage import SHOW_CAPS
 from pbem.views.outputs import digest_context, opened_bytes
 from pbem.views.render.digest import render_digest
-from test_browser import browser, chromium, vnu_errors  # noqa: F401  (the browser fixtures)
+from test_browser import vnu_errors
 
 PLAYERS = ["red", "blue", "green"]
 
@@ -63,10 +62,25 @@ def choices(driver, text: str):
     return [b for b in driver.find_elements(By.CSS_SELECTOR, "#pbem-choices button") if b.text == text]
 
 
+def choose_option(select, index: int):
+    """Choose the option at ``index`` of a single ``<select>`` as a user does and as Selenium's
+    ``Select.select_by_index`` does (the option clicked, unless it is chosen already), and return it.
+    ``select_by_index`` asks every option for its index and ``first_selected_option`` whether it is
+    chosen, a round trip to the browser each (some 900 in the set-up test); an option's index is its
+    place among the select's options, so this finds it at once, and the select's own value says
+    what it holds now (the chosen option's value)."""
+    option = select.find_elements(By.TAG_NAME, "option")[index]
+    assert option.is_enabled(), "a disabled option cannot be chosen"
+    if not option.is_selected():
+        option.click()
+    assert select.get_property("selectedIndex") == index
+    return option
+
+
 def space(driver, kind: str, label: str):
     """The highlighted space ``label`` (kind: pbem-pick, pbem-to) on the board."""
-    found = [p for p in driver.find_elements(By.CSS_SELECTOR, f"svg.pbem-board polygon.{kind}")
-             if p.get_attribute("aria-label").split(":")[0] == label]
+    found = [p for p in driver.find_elements(By.CSS_SELECTOR, f"svg.pbem-board polygon.{kind}")    # the attribute
+             if p.get_dom_attribute("aria-label").split(":")[0] == label]    # as written (no script injected each)
     assert len(found) == 1, (kind, label)
     return found[0]
 
@@ -110,7 +124,7 @@ def test_the_set_up_placement_clicked_by_keyboard_saved_signed_and_accepted(fres
     assert "r1 is picked" in status.text
     targets = browser.find_elements(By.CSS_SELECTOR, "svg.pbem-board polygon.pbem-to")
     legal = {a["on"] for a in table.game.legal_actions(table.state, "red") if a["place"] == "r1"}
-    assert {t.get_attribute("aria-label").split(":")[0] for t in targets} == legal
+    assert {t.get_dom_attribute("aria-label").split(":")[0] for t in targets} == legal
     spot = sorted(legal)[0]
     space(browser, "pbem-to", spot).send_keys(Keys.ENTER)      # a space takes the keyboard too
     assert "Your part is done" in status.text
@@ -233,9 +247,8 @@ def test_a_whole_play_turn_clicked_on_the_board_signed_and_accepted(atlantis_pla
     assert ahead, "no creature orders to write ahead"
     faces = {}
     for select in ahead:
-        menu = Select(select)
-        menu.select_by_index(len(menu.options) - 1)
-        faces[select.get_attribute("id").rsplit("-", 1)[1]] = menu.first_selected_option.get_attribute("value")
+        choose_option(select, len(select.find_elements(By.TAG_NAME, "option")) - 1)
+        faces[select.get_attribute("id").rsplit("-", 1)[1]] = select.get_property("value")
     order = "{creature: {" + ", ".join(f"{face}: {value}" for face, value in faces.items()) + "}}"
     text = move_text(browser)
     expected = data["head"] + "actions:\n" + "".join(f"  - {t}\n" for t in texts) + f"  - {order}\n"

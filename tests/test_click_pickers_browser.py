@@ -25,7 +25,6 @@ from pbem.views.boardmoves import BoardHistory
 from pbem.views.clickpage import SHOW_CAPS
 from pbem.views.outputs import digest_context
 from pbem.views.render.digest import render_digest
-from test_browser import browser, chromium  # noqa: F401  (the browser fixtures)
 from test_click_browser import choices, console_errors, move_text, saved, sign_and_submit, space
 
 HIDDEN_COUNTS = """
@@ -205,7 +204,7 @@ def test_a_crowded_space_lists_each_piece_on_hover_and_click(tmp_path, key_pool,
     data = page_data(page.read_text())
     assert data["family"] == "survive"
     marks = [m for m in browser.find_elements(By.CSS_SELECTOR, "svg.pbem-board g.pbem-crowd-mark")
-             if m.get_attribute("aria-label").split(":")[0] == cell]
+             if m.get_dom_attribute("aria-label").split(":")[0] == cell]
     assert len(marks) == 1
     box = browser.find_element(By.ID, "pbem-crowd") if browser.find_elements(By.ID, "pbem-crowd") else None
     assert box is None or not box.is_displayed()

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import pytest
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select
 
 from click_helpers import page_data
 from pbem.base.yamlio import dump_flow
 from pbem.core.game import pending_players
 from pbem.store.movefile import parse_move
 from pbem.store.table import Table
-from test_browser import browser, chromium  # noqa: F401  (the browser fixtures)
 from test_click_browser import PLAYERS, console_errors, fresh_atlantis, move_text, private_page, saved  # noqa: F401
-from test_click_browser import sign_and_submit
+from test_click_browser import choose_option, sign_and_submit
 
 
 @pytest.mark.slow(seconds=15)
@@ -36,14 +34,14 @@ def test_a_whole_atlantis_set_up_in_one_message_per_player(fresh_atlantis, key_p
         groups = page_data(page.read_text())["setup"]["groups"]
         assert groups and all(g["words"] for g in groups)
         for gi, group in enumerate(groups):
-            pieces = Select(browser.find_element(By.ID, f"pbem-plan-{gi}-piece"))
-            spots = Select(browser.find_element(By.ID, f"pbem-plan-{gi}-space"))
+            pieces = browser.find_element(By.ID, f"pbem-plan-{gi}-piece")
+            spots = browser.find_element(By.ID, f"pbem-plan-{gi}-space")
             taken = set()
             for k, _piece in enumerate(group["pieces"]):
-                pieces.select_by_index(k)
+                choose_option(pieces, k)
                 free = [s for s in range(len(group["spots"])) if s not in taken]
-                spots.select_by_index(free[(k * 7 + len(taken)) % len(free)])
-                taken.add(int(spots.first_selected_option.get_attribute("value")))
+                choose_option(spots, free[(k * 7 + len(taken)) % len(free)])
+                taken.add(int(spots.get_property("value")))
                 browser.find_element(By.ID, f"pbem-plan-{gi}-add").click()
         lists = browser.find_elements(By.CSS_SELECTOR, "ol.pbem-plan")
         entries = lists[0].find_elements(By.TAG_NAME, "li")

@@ -22,8 +22,17 @@ def pbem_cmd() -> list[str]:
     return [sys.executable, "-m", "pbem"]
 
 
-def run(*args, cwd=None, ok=True):
-    proc = subprocess.run(pbem_cmd() + [str(a) for a in args], capture_output=True, text=True, cwd=cwd)
+def run(*args, cwd=None, ok=True, process=True):
+    """`pbem ARGS` as the installed program in a process of its own; with ``process=False``, the same
+    command in this process through click's CliRunner (for a command whose process was run already)."""
+    if process:
+        proc = subprocess.run(pbem_cmd() + [str(a) for a in args], capture_output=True, text=True, cwd=cwd)
+    else:
+        from click.testing import CliRunner
+        from pbem.cli.group import main
+        assert cwd is None
+        result = CliRunner().invoke(main, [str(a) for a in args])
+        proc = subprocess.CompletedProcess(args, result.exit_code, result.stdout, result.stderr)
     if ok:
         assert proc.returncode == 0, proc.stderr
     return proc
@@ -54,8 +63,9 @@ def test_players_use_only_ssh_keygen_and_age(tmp_path):
     assert "Your secrets" in plain
     denied = subprocess.run(["age", "-d", "-i", tmp_path / "bob", game / "secrets" / "red.age"], capture_output=True)
     assert denied.returncode != 0
-    for _ in range(6):
-        status = json.loads(run("status", game, "--json").stdout)
+    for turn in range(6):
+        process = turn == 0         # each command once as the installed program; then in this process
+        status = json.loads(run("status", game, "--json", process=process).stdout)
         assert isinstance(status["turn"], int) and status["over"] is False
         player = status["waiting_for"][0]
         key = tmp_path / ("alice" if player == "red" else "bob")
@@ -63,7 +73,7 @@ def test_players_use_only_ssh_keygen_and_age(tmp_path):
         for f in (move, move.with_name(move.name + ".sig")):
             if f.exists():
                 f.unlink()
-        run("move", game, "--player", player, "--out", move)
+        run("move", game, "--player", player, "--out", move, process=process)
         subprocess.run(["ssh-keygen", "-q", "-Y", "sign", "-n", "pbem-move", "-f", key, move], check=True)
         # the moderator can check it by hand with ssh-keygen too
         allowed = tmp_path / "allowed_signers"
@@ -71,7 +81,7 @@ def test_players_use_only_ssh_keygen_and_age(tmp_path):
         with open(move, "rb") as fh:
             subprocess.run(["ssh-keygen", "-Y", "verify", "-f", allowed, "-I", player, "-n", "pbem-move", "-s",
                             f"{move}.sig"], stdin=fh, check=True, capture_output=True)
-        assert "accepted" in run("submit", game, move).stdout
+        assert "accepted" in run("submit", game, move, process=process).stdout
     # a player's copy (no moderator folder) lists legal actions and lets a bot write a move
     import shutil
     copy = tmp_path / "copy"

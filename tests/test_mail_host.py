@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import time
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 from click.testing import CliRunner
+from crash_runner import CrashRunner
 from mailservers import GM, PASSWORD, Router, address, attachment_message, start_smtp
 from pipeline_helpers import bot_move, late_position, new_game, play_to_end, signed_move
 
@@ -173,15 +174,26 @@ def test_one_mailbox_serves_three_games_routing_each_move_by_its_signed_game(hos
     assert len(_receipts(host, mover, toy_id)) == 4
 
 
-#: `pbem` in a process of its own, with the toy game registered as the tests register it
-TOY_PBEM = ("import sys; sys.path.insert(0, %r); from pbem.core import registry; "
-            "registry.GAMES['toy'] = 'toygame:ToyGame'; from pbem.cli.group import main; main()")
+@pytest.fixture(scope="module")
+def zygote() -> Iterator[CrashRunner]:
+    """`pbem` in processes of their own, forked from a process that has imported it (tests/crash_runner.py:
+    a fork is a pbem process as `pbem mail run` starts it, with the toy game registered as the tests
+    register it, without the interpreter's start and pbem's imports each time)."""
+    runner = CrashRunner(preload=("pbem.cli.mail", "pbem.transport.mail.host", "pbem.transport.mail.hostwork",
+                                  "pbem.transport.mail.cycle", "pbem.rules.spaceswarm.game"))
+    try:
+        yield runner
+    finally:
+        runner.close()
 
 
-def _cli(host: Host, *extra: str, **env: str) -> subprocess.CompletedProcess[str]:
-    code = TOY_PBEM % str(Path(__file__).resolve().parent)
-    return subprocess.run([sys.executable, "-c", code, "mail", "run", *extra, str(host.folder)],
-                          env={**os.environ, **host.env(), **env}, capture_output=True, text=True, timeout=120)
+def _cli(zygote: CrashRunner, host: Host, *extra: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """`pbem mail run [EXTRA] HOST` in a process of its own, with the test's environment and ``env``."""
+    out, err = host.folder.parent / "cli.out", host.folder.parent / "cli.err"
+    args = ["mail", "run", *extra, str(host.folder)]
+    pid = zygote.start(args, out, {"": "replace", **os.environ, **host.env(), **env}, err=err)
+    done = zygote.wait(pid, out, timeout=120)
+    return subprocess.CompletedProcess(args, done.status, done.output, err.read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
@@ -190,8 +202,9 @@ def _cli(host: Host, *extra: str, **env: str) -> subprocess.CompletedProcess[str
     "kill-before:.pbem-host/mail-ledger.json",             # the game done, the host ledger not yet written
     "kill:host-game:club-a",                               # whatever process takes club-a, as it starts
 ])
-def test_a_killed_host_cycle_neither_loses_nor_doubles_a_move(host, key_pool, tmp_path, fault, jobs, toy_registered):
-    """Installed pbem in a process of its own, killed at a step; the next cycle finishes the work.
+def test_a_killed_host_cycle_neither_loses_nor_doubles_a_move(host, key_pool, tmp_path, fault, jobs, toy_registered,
+                                                             zygote):
+    """Installed pbem in a process of its own (forked from the zygote), killed at a step; the next cycle finishes the work.
     With --jobs 2 a worker takes club-a: killed as it starts on the game (every time), club-a is
     reported and club-b taken all the same; killed once its move is in (club-a's ledger), the game
     is taken again in a worker of its own and the main process is killed recording its receipt;
@@ -199,7 +212,7 @@ def test_a_killed_host_cycle_neither_loses_nor_doubles_a_move(host, key_pool, tm
     a = host.game("club-a", "toy", ["red", "blue"], b"a" * 32)
     b = host.game("club-b", "space-swarm", SWARM_PLAYERS, b"c" * 32,
                   position=late_position("space-swarm", SWARM_PLAYERS, left=20))
-    first = _cli(host)
+    first = _cli(zygote, host)
     assert first.returncode == 0, first.stderr
     move_a, move_b = bot_move(a, key_pool), bot_move(b, key_pool)
     assert move_a and move_b
@@ -208,16 +221,16 @@ def test_a_killed_host_cycle_neither_loses_nor_doubles_a_move(host, key_pool, tm
     host.deliver(_move_message(mover_a, *move_a))
     host.deliver(_move_message(mover_b, *move_b))
     entries_a = len(a.entries())
-    killed = _cli(host, "--jobs", jobs, PBEM_FAULT=fault)
+    killed = _cli(zygote, host, "--jobs", jobs, PBEM_FAULT=fault)
     if jobs == "2" and fault == "kill:host-game:club-a":      # only the workers taking club-a died
         assert killed.returncode == 0, (killed.returncode, killed.stdout, killed.stderr)
         assert "club-a: not run: the worker process taking this game stopped before it finished" in killed.stdout
         assert "club-b: accepted:" in killed.stdout and len(a.entries()) == entries_a, killed.stdout
     else:
         assert killed.returncode == -9, (killed.returncode, killed.stdout, killed.stderr)
-    after = _cli(host, "--jobs", jobs)
+    after = _cli(zygote, host, "--jobs", jobs)
     assert after.returncode == 0, after.stderr
-    again = _cli(host, "--jobs", jobs)
+    again = _cli(zygote, host, "--jobs", jobs)
     assert again.returncode == 0 and again.stdout == "", again.stdout + again.stderr
     assert len(a.entries()) == entries_a + 1 and audit(a).ok and audit(b).ok
     header_a = a.entries()[0]["id"]

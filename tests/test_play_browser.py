@@ -17,7 +17,6 @@ import pytest
 from click.testing import CliRunner
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
-from test_browser import browser, chromium  # noqa: F401  (the browser fixtures)
 from pipeline_helpers import turn_position
 from test_git_helpers import GAME, PLAYERS, hermetic_git, make_shared  # noqa: F401  (autouse fixture)
 

@@ -16,7 +16,6 @@ from mailservers import GM, PASSWORD, PLAYERS, address, attachment_message, star
 from pipeline_helpers import late_position, signed_move
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
-from test_browser import browser, chromium  # noqa: F401  (the browser fixtures)
 from test_play_browser import click_a_whole_turn, pbem_play
 
 from pbem.cli.group import main

@@ -1,5 +1,5 @@
 """Text that the HTML tokenizer reacts to inside a <script> element, in the pages people open, in a
-real headless Chromium (fixtures from tests/test_browser.py).
+real headless Chromium (the `browser` fixture of tests/conftest.py).
 
 An Atlantis game whose moderator reasons hold ``<!--<script>``, ``</script>``, ``<!--``, ``-->``,
 U+2028 and U+2029 (player names and game ids cannot hold them: ``pbem new`` refuses such names;
@@ -31,7 +31,7 @@ from pbem.store.table import Table
 from pbem.views.outputs import opened_bytes
 from pbem.views.render.digest import _env
 from pbem.views.replay import build_replay, render_replay
-from test_browser import browser, chromium, vnu_errors  # noqa: F401  (the browser fixtures)
+from test_browser import vnu_errors
 
 NASTY = ('a <!--<script> b </script> c <!-- d --> e \u2028 f \u2029 g & h </SCRIPT > i <script>alert(1)</script> '
          '"q" \\ ]]> end')
