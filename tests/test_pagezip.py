@@ -51,11 +51,9 @@ def _gunzips(data: bytes, plain: bytes) -> None:
     """Every reader gives back ``plain``: Python's gzip, pbem's opened_bytes, the gzip program."""
     assert gzip.decompress(data) == plain
     assert opened_bytes(data) == plain
-    if shutil.which("gzip") is not None:
-        out = subprocess.run(["gzip", "-d", "-c"], input=data, capture_output=True, check=True, timeout=60)
-        assert out.stdout == plain
-        test = subprocess.run(["gzip", "-t"], input=data, capture_output=True, timeout=60)
-        assert test.returncode == 0, test.stderr
+    assert shutil.which("gzip"), "the gzip program is needed: the page is for any gunzip"
+    out = subprocess.run(["gzip", "-d", "-c"], input=data, capture_output=True, check=True, timeout=60)
+    assert out.stdout == plain, "gzip -d checks the CRC-32 and the length: it read the member whole"
 
 
 @pytest.mark.parametrize("family,keep", SCRIPTS)
