@@ -28,6 +28,7 @@ from pbem.store.missedturns import rules_of
 from pbem.store.table import Table
 from pbem.store.update import UPDATE_BYTES   # room kept free in every message for `pbem play`'s public update
 from pbem.views.boardmoves import BoardHistory, mark_moves
+from pbem.views.pagezip import PAGE_GZIP_LEVEL, gzip_page
 from pbem.views.render.boardmemo import BoardMemo, board_key
 from pbem.views.render.digest import DigestContext, render_digest, render_secrets
 from pbem.views.render.hexmap_svg import render_svg
@@ -501,17 +502,12 @@ def write_outputs(table: Table, careful: bool = False) -> list[Path]:
     return paths
 
 
-#: the gzip level of a player's page (:func:`seal_bytes`): 9, although 6 takes 40% less time (about 4 ms a
-#: move) for 0.7% more bytes: those bytes cost one more Space Attack message in 20 its board picture
-#: (docs/performance.md, "Outputs per move"); only the gunzipped bytes are pinned and audited
-PAGE_GZIP_LEVEL = 9
-
-
 def seal_bytes(suffix: str, plain: bytes) -> bytes:
     """What is encrypted for a file with ``suffix``: the HTML page gzip-compressed (fixed time:
-    deterministic; :data:`PAGE_GZIP_LEVEL`: a mail holds it beside the board picture, under 100 KB),
+    deterministic; :data:`PAGE_GZIP_LEVEL`: a mail holds it beside the board picture, under 100 KB;
+    the page's script compressed once for every page that holds it: :func:`pbem.views.pagezip.gzip_page`),
     the text as it is."""
-    return gzip.compress(plain, compresslevel=PAGE_GZIP_LEVEL, mtime=0) if suffix == HTML_SUFFIX else plain
+    return gzip_page(plain) if suffix == HTML_SUFFIX else plain
 
 
 def opened_bytes(decrypted: bytes) -> bytes:

@@ -106,9 +106,12 @@ class QuietBytecodeCache(jinja2.FileSystemBytecodeCache):
 @lru_cache(maxsize=None)
 def _env(fmt: str, folder: str) -> jinja2.Environment:
     """One Environment per format and folder in a process: each template is compiled once
-    (and, across commands, loaded compiled from :func:`template_cache`)."""
+    (and, across commands, loaded compiled from :func:`template_cache`).  The templates are
+    pbem's own files, installed with it: not looked at again on disk at every page
+    (``auto_reload``: a page and the two it imports cost three ``stat`` calls otherwise)."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(folder),
+        auto_reload=False,
         autoescape=(fmt == "html"),
         keep_trailing_newline=True,
         trim_blocks=True,
