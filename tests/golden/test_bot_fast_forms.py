@@ -10,6 +10,9 @@ every golden game and of simulated games with each bot.
   of use: counted first and then listed (the random bot), or every piece's steps listed first
   (the greedy bot's scores) and the length taken from them; a piece listed after being counted
   is checked against its count;
+* the greedy bot's scores of the movement step (each explorer scored as its steps would be
+  listed, without listing them; a ship without the player's explorers only counted) equal the
+  plain scores, and the counts they find are each piece's listing;
 * the set-up's empty tiles, read from the island's index (``State.tile_at``, in handle order),
   are the tiles the plain rule names.
 """
@@ -76,6 +79,12 @@ def check_state(game: Game, state: Any) -> int:
         assert rules.bot_preferences(state, player, listed) == scores
         favourites = list(rules.bot_favourites(state, player, rules.legal_choices(state, player)))
         assert favourites == plain_favourites(scores)
+        scored_first = rules.legal_choices(state, player)           # the greedy bot's: scored, then read
+        assert rules.bot_preferences(state, player, scored_first) == scores
+        assert [scored_first[i] for i in favourites] == [listed[i] for i in favourites]
+        assert len(scored_first) == len(listed)
+        for part in moves(scored_first):                            # the counts the scores found
+            assert part.counts() == [len(part.group(i)) for i in range(len(part.pieces))]
         counted_first = rules.legal_choices(state, player)          # the random bot's order: count, then list
         assert len(counted_first) == len(listed)
         assert list(counted_first) == listed

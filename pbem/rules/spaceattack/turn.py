@@ -217,6 +217,12 @@ class TurnRules(StationTiles):
         flown = state.flown
         return [(0 if b in flown else self.flight_count(state, b)) if b in fighters else next(ships) for b in boats]
 
+    def boat_move_count(self, state: SpaceAttackState, boat: str) -> int:
+        """The core's count for a ship; a fighter's flights counted (:meth:`flight_count`; none once flown)."""
+        if not self.is_fighter(boat):
+            return super().boat_move_count(state, boat)
+        return 0 if boat in state.flown else self.flight_count(state, boat)
+
     def legal_fire(self, state: SpaceAttackState, player: str) -> list[dict[str, Any]]:
         return [{"fire": t, "at": self.label(c)} for t in self.turrets(state) if self.mans_turret(state, player, t)
                 for c in self.shots(state, t)]

@@ -381,14 +381,13 @@ class Words(TurnRules):
         steps_of, pieces, fighters, boats = moves.steps_of, moves.pieces, self.fighter_handles, state.boats
         if not any(pieces[i] in fighters and boats[pieces[i]].passengers for i in range(moves.explorers, len(pieces))):
             return scores                 # (no crewed fighter: no capture to score)
-        creatures_at = state.creatures_at
-        k = 1 + sum(len(steps_of(i)) for i in range(moves.explorers))
+        creatures_at, counts = state.creatures_at, moves.counts()     # (the counts move_scores found)
+        k = 1 + sum(counts[:moves.explorers])
         for i in range(moves.explorers, len(pieces)):
-            steps = steps_of(i)
             if pieces[i] in fighters and boats[pieces[i]].passengers:
-                for j, cell in enumerate(steps):
+                for j, cell in enumerate(steps_of(i)):
                     if creatures_at.get(cell):       # (state.creatures_in, read at once)
                         scores[k + j] = CAPTURE
-            k += len(steps)
+            k += counts[i]
         return scores
 
