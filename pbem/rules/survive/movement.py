@@ -527,6 +527,7 @@ class MoveChoices(LazyActions):
         self.explorers = len(explorers)
         self._steps: list[list[Any] | None] = [None] * len(self.pieces)
         self._counts: list[int] | None = None
+        self._total: int | None = None      # (the length, once asked: the counts do not change)
 
     def steps_of(self, i: int) -> list[Any]:
         """The steps of the ``i``-th piece (:attr:`pieces`), listed once: (space, swim) for an
@@ -599,7 +600,10 @@ class MoveChoices(LazyActions):
         return [self.move(i, step) for step in self.steps_of(i)]
 
     def __len__(self) -> int:
-        return 1 + sum(self.counts())
+        total = self._total
+        if total is None:
+            total = self._total = 1 + sum(self.counts())
+        return total
 
     def item(self, k: int) -> Action:
         if k == 0:
