@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Sequence
 
-from pbem.core.choices import Chain
+from pbem.core.choices import Chain, Pairs
 
 from pbem.game import Action, IllegalAction, NeedsSecret, Rng
 from pbem.rules.survive.actions import handle_arg, is_none
@@ -35,6 +35,11 @@ from pbem.rules.spaceattack.setup import REACTOR
 from pbem.rules.spaceattack.tiles import StationTiles
 
 STEP_DEPLOY, STEP_BLUE = "deploy", "blue-tile"
+
+
+def deployment(creature: str, space: str) -> dict[str, Any]:
+    """The action placing captured ``creature`` on ``space`` (step 1: :meth:`TurnRules.deploy_choices`)."""
+    return {"deploy": creature, "to": space}
 BLUE_ONE, BLUE_ANY = "one", "any"
 
 
@@ -147,6 +152,13 @@ class TurnRules(StationTiles):
     def legal_deploy(self, state: SpaceAttackState, player: str) -> list[dict[str, Any]]:
         spaces = [self.label(c) for c in self.empty_spaces(state)]
         return [{"deploy": "none"}] + [{"deploy": h, "to": s} for h in state.captured.get(player, []) for s in spaces]
+
+    def deploy_choices(self, state: SpaceAttackState, player: str) -> Sequence[Action]:
+        """:meth:`legal_deploy` in its order, each creature to each empty space made only when read
+        (:class:`~pbem.core.choices.Pairs` of :func:`deployment`: the greedy bot scores them 1
+        without making them)."""
+        spaces = [self.label(c) for c in self.empty_spaces(state)]
+        return Chain([[{"deploy": "none"}], Pairs(list(state.captured.get(player, [])), spaces, deployment)])
 
     def do_deploy(self, state: SpaceAttackState, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         if (is_none(action["deploy"]) and self.current_step(state) in (STEP_MOVE, STEP_REMOVE)
@@ -479,7 +491,7 @@ class TurnRules(StationTiles):
 
     def decider_table(self) -> dict[str, Decider[SpaceAttackState]]:
         # the movement step and the escape pods' placement are Space Attack's own listings
-        table = {**super().decider_table(), STEP_DEPLOY: self.legal_deploy, STEP_BLUE: self.legal_blue,
+        table = {**super().decider_table(), STEP_DEPLOY: self.deploy_choices, STEP_BLUE: self.legal_blue,
                  STEP_STEAL: self.legal_steal, STEP_MOVE: self.move_choices, SETUP_BOAT: self.legal_boat}
         table.pop(STEP_TILE, None)      # tiles are played in steps 2 and 4, not in a step of their own
         return table
