@@ -26,7 +26,7 @@ from pbem.core.choices import Chain, Pairs
 from pbem.game import Action, IllegalAction, NeedsSecret, Rng
 from pbem.rules.survive.actions import handle_arg, is_none
 from pbem.rules.survive.base import ActionHandler, Decider, Events, OutcomeTest, StepStarter, event
-from pbem.rules.survive.movement import ON_BOARD
+from pbem.rules.survive.movement import ON_BOARD, MovementRules
 from pbem.rules.survive.state import HAND, LAND, OVER, PLAY, SEA, SETUP_BOAT, STEP_CREATURE, STEP_DEFENSE, STEP_MOVE, STEP_REMOVE, STEP_TILE, USED, Tile
 from pbem.rules.spaceattack.craft import STEP_STEAL
 from pbem.rules.spaceattack.data import AFTER_ROLL, MOVEMENT, STEAL
@@ -231,16 +231,17 @@ class TurnRules(StationTiles):
         """The core's counts for the ships, each fighter's flights counted (:meth:`flight_count`;
         none once flown)."""
         fighters = self.fighter_handles
-        if not any(b in fighters for b in boats):
+        plain = [b for b in boats if b not in fighters]
+        if len(plain) == len(boats):
             return super().boat_move_counts(state, boats)
-        ships = iter(super().boat_move_counts(state, [b for b in boats if b not in fighters]))
-        flown = state.flown
-        return [(0 if b in flown else self.flight_count(state, b)) if b in fighters else next(ships) for b in boats]
+        ships = iter(super().boat_move_counts(state, plain))
+        flown, count = state.flown, self.flight_count
+        return [next(ships) if b not in fighters else 0 if b in flown else count(state, b) for b in boats]
 
     def boat_move_count(self, state: SpaceAttackState, boat: str) -> int:
         """The core's count for a ship; a fighter's flights counted (:meth:`flight_count`; none once flown)."""
-        if not self.is_fighter(boat):
-            return super().boat_move_count(state, boat)
+        if boat not in self.fighter_handles:
+            return len(MovementRules.boat_steps(self, state, boat))     # (the core's steps: :meth:`boat_steps`)
         return 0 if boat in state.flown else self.flight_count(state, boat)
 
     def legal_fire(self, state: SpaceAttackState, player: str) -> list[dict[str, Any]]:
