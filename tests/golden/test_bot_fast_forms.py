@@ -12,6 +12,10 @@ every golden game and of simulated games with each bot.
   is checked against its count;
 * the overpopulated challenge's set-up spots (``crowded_setup_spots``) are each tile's plain
   ``people_allowed_at_setup``;
+* the greedy bot's scores of the movement step (each explorer scored as its steps would be
+  listed, without listing them; a ship without the player's explorers only counted) equal the
+  plain scores, and the counts they find are each piece's listing;
+* Space Attack's deployments (step 1), made when read, are the plain ``legal_deploy``;
 * the set-up's empty tiles, read from the island's index (``State.tile_at``, in handle order),
   are the tiles the plain rule names.
 """
@@ -35,7 +39,7 @@ from pbem.rules.survive.setup import SetupRules
 from pbem.rules.atlantis1986.view import STEP_DIVE
 from pbem.rules.atlantis1986.island import IslandRules1986
 from pbem.rules.atlantis1986.spinner import SpinnerRules1986
-from pbem.rules.spaceattack.turn import TurnRules
+from pbem.rules.spaceattack.turn import STEP_DEPLOY, TurnRules
 from pbem.rules.survive.state import ISLAND, PLAY, SEA, SETUP_PLACE, STEP_CREATURE, STEP_MOVE
 
 SURVIVE = [c for c in CONFIGS if c.game in ("atlantis", "atlantis-1986", "space-attack")]
@@ -75,10 +79,18 @@ def check_state(game: Game, state: Any) -> int:
             assert listed == rules.legal_creature(state, player)  # (the 1986 spinner's orders: pairs made when read)
         if rules.decider(state) == player and rules.current_step(state) == STEP_DIVE:
             assert listed == rules.legal_dive(state, player)
+        if rules.decider(state) == player and rules.current_step(state) == STEP_DEPLOY:
+            assert listed == rules.legal_deploy(state, player)    # (Space Attack's deployments: pairs made when read)
         scores = [rules.bot_preference(state, player, a) for a in listed]     # one action at a time
         assert rules.bot_preferences(state, player, listed) == scores
         favourites = list(rules.bot_favourites(state, player, rules.legal_choices(state, player)))
         assert favourites == plain_favourites(scores)
+        scored_first = rules.legal_choices(state, player)           # the greedy bot's: scored, then read
+        assert rules.bot_preferences(state, player, scored_first) == scores
+        assert [scored_first[i] for i in favourites] == [listed[i] for i in favourites]
+        assert len(scored_first) == len(listed)
+        for part in moves(scored_first):                            # the counts the scores found
+            assert part.counts() == [len(part.group(i)) for i in range(len(part.pieces))]
         counted_first = rules.legal_choices(state, player)          # the random bot's order: count, then list
         assert len(counted_first) == len(listed)
         assert list(counted_first) == listed

@@ -21,13 +21,13 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Sequence
 
-from pbem.core.choices import Chain
+from pbem.core.choices import Chain, Pairs
 
 from pbem.game import Action, IllegalAction, NeedsSecret, Rng
 from pbem.rules.survive.actions import handle_arg, is_none
 from pbem.rules.survive.base import ActionHandler, Decider, Events, OutcomeTest, StepStarter, event
-from pbem.rules.survive.movement import ON_BOARD
-from pbem.rules.survive.state import HAND, LAND, PLAY, SEA, SETUP_BOAT, STEP_CREATURE, STEP_DEFENSE, STEP_MOVE, STEP_REMOVE, STEP_TILE, USED, Tile
+from pbem.rules.survive.movement import ON_BOARD, MovementRules
+from pbem.rules.survive.state import HAND, LAND, OVER, PLAY, SEA, SETUP_BOAT, STEP_CREATURE, STEP_DEFENSE, STEP_MOVE, STEP_REMOVE, STEP_TILE, USED, Tile
 from pbem.rules.spaceattack.craft import STEP_STEAL
 from pbem.rules.spaceattack.data import AFTER_ROLL, MOVEMENT, STEAL
 from pbem.rules.spaceattack.state import SpaceAttackState
@@ -35,6 +35,11 @@ from pbem.rules.spaceattack.setup import REACTOR
 from pbem.rules.spaceattack.tiles import StationTiles
 
 STEP_DEPLOY, STEP_BLUE = "deploy", "blue-tile"
+
+
+def deployment(creature: str, space: str) -> dict[str, Any]:
+    """The action placing captured ``creature`` on ``space`` (step 1: :meth:`TurnRules.deploy_choices`)."""
+    return {"deploy": creature, "to": space}
 BLUE_ONE, BLUE_ANY = "one", "any"
 
 
@@ -83,7 +88,7 @@ class TurnRules(StationTiles):
         over the tiles (:meth:`hand` with :meth:`earlier`, asked after every movement point)."""
         number = state.turn.number
         for tile in state.tiles.values():
-            if tile.where == HAND and tile.holder == player and (tile.obtained or 0) < number:
+            if tile.holder == player and tile.where == HAND and (tile.obtained or 0) < number:
                 return True
         return False
 
@@ -98,9 +103,17 @@ class TurnRules(StationTiles):
         return super().waiting_decision(state)
 
     def decider(self, state: SpaceAttackState) -> str | None:
-        if state.phase == PLAY and state.turn.step == STEP_STEAL and state.steal is not None:
-            return state.open_steal().queue[0]
-        return super().decider(state)
+        """The core's decider (:meth:`SurviveBase.decider`, asked three times an action: written
+        out here), with the steal window's player first in its queue."""
+        phase = state.phase
+        if phase == PLAY:
+            step = state.turn.step
+            if step == STEP_STEAL and state.steal is not None:
+                return state.steal.queue[0]
+            if step == STEP_DEFENSE and state.reaction is not None:
+                return state.reaction.queue[0]
+            return state.turn.player
+        return None if phase == OVER else state.turn.player
 
     def wait_or_advance(self, state: SpaceAttackState, rng: Rng | None, events: Events, after: str,
                         die: str | None = None) -> Events:
@@ -139,6 +152,13 @@ class TurnRules(StationTiles):
     def legal_deploy(self, state: SpaceAttackState, player: str) -> list[dict[str, Any]]:
         spaces = [self.label(c) for c in self.empty_spaces(state)]
         return [{"deploy": "none"}] + [{"deploy": h, "to": s} for h in state.captured.get(player, []) for s in spaces]
+
+    def deploy_choices(self, state: SpaceAttackState, player: str) -> Sequence[Action]:
+        """:meth:`legal_deploy` in its order, each creature to each empty space made only when read
+        (:class:`~pbem.core.choices.Pairs` of :func:`deployment`: the greedy bot scores them 1
+        without making them)."""
+        spaces = [self.label(c) for c in self.empty_spaces(state)]
+        return Chain([[{"deploy": "none"}], Pairs(list(state.captured.get(player, [])), spaces, deployment)])
 
     def do_deploy(self, state: SpaceAttackState, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         if (is_none(action["deploy"]) and self.current_step(state) in (STEP_MOVE, STEP_REMOVE)
@@ -211,11 +231,18 @@ class TurnRules(StationTiles):
         """The core's counts for the ships, each fighter's flights counted (:meth:`flight_count`;
         none once flown)."""
         fighters = self.fighter_handles
-        if not any(b in fighters for b in boats):
+        plain = [b for b in boats if b not in fighters]
+        if len(plain) == len(boats):
             return super().boat_move_counts(state, boats)
-        ships = iter(super().boat_move_counts(state, [b for b in boats if b not in fighters]))
-        flown = state.flown
-        return [(0 if b in flown else self.flight_count(state, b)) if b in fighters else next(ships) for b in boats]
+        ships = iter(super().boat_move_counts(state, plain))
+        flown, count = state.flown, self.flight_count
+        return [next(ships) if b not in fighters else 0 if b in flown else count(state, b) for b in boats]
+
+    def boat_move_count(self, state: SpaceAttackState, boat: str) -> int:
+        """The core's count for a ship; a fighter's flights counted (:meth:`flight_count`; none once flown)."""
+        if boat not in self.fighter_handles:
+            return len(MovementRules.boat_steps(self, state, boat))     # (the core's steps: :meth:`boat_steps`)
+        return 0 if boat in state.flown else self.flight_count(state, boat)
 
     def legal_fire(self, state: SpaceAttackState, player: str) -> list[dict[str, Any]]:
         return [{"fire": t, "at": self.label(c)} for t in self.turrets(state) if self.mans_turret(state, player, t)
@@ -465,7 +492,7 @@ class TurnRules(StationTiles):
 
     def decider_table(self) -> dict[str, Decider[SpaceAttackState]]:
         # the movement step and the escape pods' placement are Space Attack's own listings
-        table = {**super().decider_table(), STEP_DEPLOY: self.legal_deploy, STEP_BLUE: self.legal_blue,
+        table = {**super().decider_table(), STEP_DEPLOY: self.deploy_choices, STEP_BLUE: self.legal_blue,
                  STEP_STEAL: self.legal_steal, STEP_MOVE: self.move_choices, SETUP_BOAT: self.legal_boat}
         table.pop(STEP_TILE, None)      # tiles are played in steps 2 and 4, not in a step of their own
         return table

@@ -19,7 +19,7 @@ from pbem.rules.survive.view import SETUP_PHASES
 from pbem.rules.spaceattack import picture as drawing
 from pbem.rules.spaceattack.state import SpaceAttackState, Steal
 from pbem.rules.spaceattack.tiles import TilePlays
-from pbem.rules.spaceattack.turn import STEP_BLUE, STEP_DEPLOY, STEP_STEAL, TurnRules
+from pbem.rules.spaceattack.turn import STEP_BLUE, STEP_DEPLOY, STEP_STEAL, TurnRules, deployment
 
 def back_words(back: str) -> str:
     """A tile back as a reader writes it: ``core_breach`` -> ``core breach``."""
@@ -343,6 +343,8 @@ class Words(TurnRules):
             return [s for part in actions.parts for s in self.bot_preferences(state, player, part)]
         if isinstance(actions, MoveChoices):
             return self.flight_scores(state, player, actions)
+        if isinstance(actions, Pairs) and actions.make is deployment:
+            return [1.0] * len(actions)         # deployments of captured creatures (bot_preference: 1)
         if isinstance(actions, Pairs) and self.never_scored(actions.make):
             return [0.0] * len(actions)         # placements, step 4's orders: no move, shot or deployment
         scored = self.scored_keys          # (an action without one of these keys scores 0: pods, tiles, removals)
@@ -381,14 +383,13 @@ class Words(TurnRules):
         steps_of, pieces, fighters, boats = moves.steps_of, moves.pieces, self.fighter_handles, state.boats
         if not any(pieces[i] in fighters and boats[pieces[i]].passengers for i in range(moves.explorers, len(pieces))):
             return scores                 # (no crewed fighter: no capture to score)
-        creatures_at = state.creatures_at
-        k = 1 + sum(len(steps_of(i)) for i in range(moves.explorers))
+        creatures_at, counts = state.creatures_at, moves.counts()     # (the counts move_scores found)
+        k = 1 + sum(counts[:moves.explorers])
         for i in range(moves.explorers, len(pieces)):
-            steps = steps_of(i)
             if pieces[i] in fighters and boats[pieces[i]].passengers:
-                for j, cell in enumerate(steps):
+                for j, cell in enumerate(steps_of(i)):
                     if creatures_at.get(cell):       # (state.creatures_in, read at once)
                         scores[k + j] = CAPTURE
-            k += len(steps)
+            k += counts[i]
         return scores
 

@@ -356,7 +356,7 @@ class SurviveBase(ABC, Generic[StateT]):
 
     def hand(self, state: StateT, player: str) -> list[str]:
         """Tile handles in ``player``'s hand, in handle order."""
-        return [t.handle for t in state.tiles.values() if t.where == HAND and t.holder == player]
+        return [h for h, t in state.tiles.items() if t.holder == player and t.where == HAND]
 
     # --- summaries ------------------------------------------------------------
     def tiles_left(self, state: StateT) -> str:

@@ -323,6 +323,11 @@ class MovementRules(SetupRules[StateT]):
             counts.append(len(free - barred if barred else free))
         return counts
 
+    def boat_move_count(self, state: StateT, boat: str) -> int:
+        """How many moves :meth:`boat_steps` lists for one ship (the greedy bot's count of a ship
+        whose every move it scores 0); a layer with ships of its own kind counts theirs."""
+        return len(self.boat_steps(state, boat))
+
     def explorer_move_counts(self, state: StateT, handles: list[str]) -> list[int]:
         """How many moves :meth:`explorer_moves` lists for each of ``handles``, counted without
         listing them; tests check the two agree at every step.
@@ -524,6 +529,7 @@ class MoveChoices(LazyActions):
         self.explorers = len(explorers)
         self._steps: list[list[Any] | None] = [None] * len(self.pieces)
         self._counts: list[int] | None = None
+        self._total: int | None = None      # (the length, once asked: the counts do not change)
 
     def steps_of(self, i: int) -> list[Any]:
         """The steps of the ``i``-th piece (:attr:`pieces`), listed once: (space, swim) for an
@@ -552,6 +558,33 @@ class MoveChoices(LazyActions):
                     self._check(i, steps)
         return counts
 
+    def listed(self, i: int) -> list[Any] | None:
+        """The ``i``-th piece's steps if they are listed already, else None (not listed here)."""
+        return self._steps[i]
+
+    def count_of(self, i: int) -> int:
+        """How many moves the ``i``-th piece has: from its steps where they are listed, else a
+        ship's counted (:meth:`MovementRules.boat_move_count`) or an explorer's listed."""
+        steps = self._steps[i]
+        if steps is not None:
+            return len(steps)
+        if i < self.explorers:
+            return len(self.steps_of(i))
+        return self.rules.boat_move_count(self.state, self.pieces[i])
+
+    def take_counts(self, counts: list[int]) -> None:
+        """Every piece's count, found by a pass over the pieces that did not list them all (the
+        greedy bot's scores: :meth:`pbem.rules.survive.rules.SurviveRules.move_scores`); each piece
+        listed before or after is checked against it, as after :meth:`counts`."""
+        if self._counts is not None:
+            if counts != self._counts:
+                raise RuntimeError(f"rules bug: two counts of the movement step ({self._counts}, {counts})")
+            return
+        self._counts = counts
+        for i, steps in enumerate(self._steps):
+            if steps is not None:
+                self._check(i, steps)
+
     def _check(self, i: int, steps: list[Any]) -> None:
         assert self._counts is not None
         if len(steps) != self._counts[i]:
@@ -569,7 +602,10 @@ class MoveChoices(LazyActions):
         return [self.move(i, step) for step in self.steps_of(i)]
 
     def __len__(self) -> int:
-        return 1 + sum(self.counts())
+        total = self._total
+        if total is None:
+            total = self._total = 1 + sum(self.counts())
+        return total
 
     def item(self, k: int) -> Action:
         if k == 0:

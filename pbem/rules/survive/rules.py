@@ -31,6 +31,7 @@ from pbem.rules.survive.movement import MoveChoices
 from pbem.rules.survive.setup import SetupRules
 from pbem.rules.survive.state import (
     BOAT,
+    LAND,
     OVER,
     SEA,
     SETUP_BOAT,
@@ -583,35 +584,92 @@ class SurviveRules(ViewRules[StateT]):
                      for here in range(len(board.labels)))
 
     def move_scores(self, state: StateT, player: str, moves: MoveChoices) -> list[float]:
-        """The core's scores (:meth:`bot_preference`) of the movement step's moves, from each
-        piece's steps: :data:`STAY` for ``{done: move}``; an explorer's from the table
-        :attr:`step_gain` of its space, :data:`BOARD` more onto a ship's space for an explorer
-        not aboard one; a ship's, how much nearer a safe isle it carries each of ``player``'s
-        explorers aboard."""
+        """The core's scores (:meth:`bot_preference`) of the movement step's moves, piece by piece:
+        :data:`STAY` for ``{done: move}``; an explorer's from the table :attr:`step_gain` of its
+        space, :data:`BOARD` more onto a ship's space for an explorer not aboard one; a ship's, how
+        much nearer a safe isle it carries each of ``player``'s explorers aboard.
+
+        An explorer not listed yet is scored as :meth:`explorer_steps` would list it, in its
+        order, without listing it (the same tests, one pass); a ship without ``player``'s
+        explorers scores 0 on every move and is only counted (:meth:`MoveChoices.count_of`).
+        The counts found on the way are the step's (:meth:`MoveChoices.take_counts`: a piece
+        listed later is checked against its count)."""
         step_gain, explorers, boats, boat_at = self.step_gain, state.explorers, state.boats, state.boat_at
-        pieces, steps_of = moves.pieces, moves.steps_of
+        pieces, steps_of, listed = moves.pieces, moves.steps_of, moves.listed
+        nb, land, isle_steps = self.board.neighbours, state.tile_at, self.isle_steps
+        has_room, may_swim, may_board = self.has_room, self.may_swim, self.may_board_from_the_sea
         scores = [STAY]
         score = scores.append
+        counts: list[int] = []
         for i in range(moves.explorers):
-            e = explorers[pieces[i]]
-            if e.where == BOAT:
-                gain = step_gain[at(boats[ship_of(e.boat)].cell)]
-                for t, _swim in steps_of(i):
-                    score(gain[t])
-            else:
-                gain = step_gain[at(e.cell)]
-                for t, _swim in steps_of(i):
-                    score(gain[t] + BOARD if t in boat_at else gain[t])
+            before = len(scores)
+            handle = pieces[i]
+            e = explorers[handle]
+            steps = listed(i)
+            where = e.where
+            if steps is not None:
+                if where == BOAT:
+                    gain = step_gain[at(boats[ship_of(e.boat)].cell)]
+                    for t, _swim in steps:
+                        score(gain[t])
+                else:
+                    gain = step_gain[at(e.cell)]
+                    for t, _swim in steps:
+                        score(gain[t] + BOARD if t in boat_at else gain[t])
+            elif where == LAND:                       # (explorer_steps, scored as it lists)
+                cell = at(e.cell)
+                gain = step_gain[cell]
+                for n in nb[cell]:
+                    if n in land:
+                        score(gain[n] + BOARD if n in boat_at else gain[n])       # walk
+                        continue
+                    boat = boat_at.get(n)
+                    if boat is None or has_room(state, boat):
+                        score(gain[n] + BOARD if n in boat_at else gain[n])       # swim, or board
+                    if boat is not None:
+                        score(gain[n] + BOARD)                                      # swim beside the ship
+            elif where == BOAT:
+                cell = at(boats[ship_of(e.boat)].cell)
+                gain = step_gain[cell]
+                for n in nb[cell]:
+                    boat = boat_at.get(n)
+                    if boat is not None and has_room(state, boat):
+                        score(gain[n])                                              # to the ship next to it
+                if may_swim(state, handle):
+                    score(gain[cell])                                               # jump overboard
+                for t, _swim in isle_steps[cell]:
+                    score(gain[t])                                                  # onto a safe isle
+            elif where == SEA:
+                cell = at(e.cell)
+                gain = step_gain[cell]
+                boat = boat_at.get(cell)
+                if boat is not None and has_room(state, boat) and may_board(state, handle):
+                    score(gain[cell] + BOARD)                                       # climb into the ship here
+                if may_swim(state, handle):
+                    for n in nb[cell]:
+                        if n not in land:
+                            score(gain[n] + BOARD if n in boat_at else gain[n])   # swim
+                for t, _swim in isle_steps[cell]:
+                    score(gain[t] + BOARD if t in boat_at else gain[t])           # onto a safe isle
+            counts.append(len(scores) - before)
         dist = self.isle_distance
         for i in range(moves.explorers, len(pieces)):
             b = boats[pieces[i]]
-            here = dist[at(b.cell)]
             mine = 0
             for h in b.passengers:
                 if explorers[h].owner == player:
                     mine += 1
-            for t in steps_of(i):          # (from the distances: a layer's ship may go further than one space)
+            if not mine:
+                n = moves.count_of(i)
+                scores.extend([0] * n)             # (mine * (here - dist[t]): 0 on every move)
+                counts.append(n)
+                continue
+            here = dist[at(b.cell)]
+            steps = steps_of(i)
+            for t in steps:          # (from the distances: a layer's ship may go further than one space)
                 score(mine * (here - dist[t]))
+            counts.append(len(steps))
+        moves.take_counts(counts)
         return scores
 
     def never_scored(self, make: Callable[[Any, Any], Action]) -> bool:
