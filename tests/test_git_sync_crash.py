@@ -24,6 +24,7 @@ import os
 import random
 import shutil
 import signal
+import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -79,8 +80,26 @@ def _state(bare: Path) -> dict[str, object]:
     main = git(bare, "rev-parse", "--verify", "main^{commit}").stdout.strip()
     listing = git_bytes(bare, "ls-tree", "-r", "--name-only", "-z", main)
     paths = sorted(os.fsdecode(p) for p in listing.split(b"\0") if p)
-    receipts = {p: git(bare, "show", f"{main}:{p}").stdout for p in paths if p.endswith(".txt")}
-    return {"paths": paths, "log": git(bare, "show", f"{main}:{GAME}/log.yaml").stdout, "receipts": receipts}
+    texts = _texts(bare, main, [p for p in paths if p.endswith(".txt")] + [f"{GAME}/log.yaml"])
+    receipts = {p: text for p, text in texts.items() if p.endswith(".txt")}
+    return {"paths": paths, "log": texts[f"{GAME}/log.yaml"], "receipts": receipts}
+
+
+def _texts(bare: Path, commit: str, paths: list[str]) -> dict[str, str]:
+    """Each file's text in ``commit``, as `git show COMMIT:PATH` gives it, read by one `git cat-file --batch`."""
+    request = b"".join(os.fsencode(f"{commit}:{path}") + b"\n" for path in paths)
+    out = subprocess.run(["git", "cat-file", "--batch"], cwd=bare, input=request, capture_output=True, check=False)
+    assert out.returncode == 0, out.stderr
+    texts, at = {}, 0
+    for path in paths:
+        end = out.stdout.index(b"\n", at)
+        assert not out.stdout[at:end].endswith(b" missing"), f"{commit}:{path} is missing"
+        _oid, kind, size = out.stdout[at:end].split()
+        assert kind == b"blob", f"{commit}:{path} is a {kind.decode()}"
+        at = end + 1 + int(size)
+        texts[path] = out.stdout[end + 1:at].decode().replace("\r\n", "\n").replace("\r", "\n")   # as text=True
+        at += 1                                      # the newline after each object
+    return texts
 
 
 def _build(root: Path, key_pool: dict[str, Path]) -> Path:
