@@ -65,7 +65,7 @@ class Prover:
     def start(self, game: Game[Any], view: Mapping[str, Any], player: str) -> int:
         model = game.turn_model(view, player)
         assert model is not None, f"{game.name} has no turn model"
-        json.dumps(model.data)                 # plain JSON
+        # plain JSON: the request is written with json.dumps, which refuses anything else (TypeError)
         return self.node.start(model.family, model.data, view, player)
 
     @staticmethod
