@@ -24,7 +24,7 @@ from typing import Any, Iterable, Sequence
 
 from pbem.base.data import templates_dir
 
-__all__ = ["ModelError", "ModelProcess", "model_files", "node_command", "RUNNER"]
+__all__ = ["ModelError", "ModelProcess", "model_files", "node_command", "ok", "RUNNER"]
 
 RUNNER = Path(__file__).with_name("runner.js")
 
@@ -48,6 +48,13 @@ def model_files(families: Iterable[str] | None = None) -> list[Path]:
     if families is None:
         return sorted(folder.glob("*.js"))
     return [folder / f"{family}.js" for family in families]
+
+
+def ok(answer: dict[str, Any], op: str) -> Any:
+    """One answer of :meth:`ModelProcess.answers`: the result, or :class:`ModelError` (as a call)."""
+    if "error" in answer:
+        raise ModelError(f"{op}: {answer['error']}")
+    return answer["ok"]
 
 
 class ModelProcess:
@@ -115,6 +122,12 @@ class ModelProcess:
         if "error" in answer:
             raise ModelError(f"{op}: {answer['error']}")
         return answer["ok"]
+
+    def answers(self, calls: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Several requests in one exchange; each answer as the runner gives it (``{"ok": ...}`` or
+        ``{"error": ...}``), for the caller to read with :func:`ok` where it needs it."""
+        result: list[dict[str, Any]] = self.call("batch", calls=list(calls))
+        return result
 
     def batch(self, calls: Sequence[dict[str, Any]]) -> list[Any]:
         """Several requests (``{"op": ..., ...}``) in one exchange; their answers in order (an

@@ -26,7 +26,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any, Mapping
 
-from harness import ModelProcess
+from harness import ModelProcess, ok
 
 from pbem.core.draws import preview_draws
 from pbem.core.engine import Rejected, apply_actions
@@ -65,7 +65,7 @@ class Prover:
     def start(self, game: Game[Any], view: Mapping[str, Any], player: str) -> int:
         model = game.turn_model(view, player)
         assert model is not None, f"{game.name} has no turn model"
-        json.dumps(model.data)                 # plain JSON
+        # plain JSON: the request is written with json.dumps, which refuses anything else (TypeError)
         return self.node.start(model.family, model.data, view, player)
 
     @staticmethod
@@ -88,14 +88,16 @@ class Prover:
         try:
             for _ in range(max_steps):
                 self.tally.steps += 1
-                got = self.node.decision(s)
+                # the model's answers at this step in one exchange, each read (and checked) in turn
+                decision, forms, legal_answer = self.node.answers([{"op": op, "s": s} for op in ("decision", "forms", "legal")])
+                got = ok(decision, "decision")
                 expected = self.engine_decision(game, engine, player)
                 if (None if got is None else (got["kind"], got["player"])) != expected:
                     raise fail(f"decision {got}, the engine waits for {expected}")
                 if expected is None:
                     return "done"
-                self.check_forms(game, engine, player, s, fail)
-                legal = self.node.legal(s)
+                self.check_forms(game, engine, player, ok(forms, "forms"), fail)
+                legal = ok(legal_answer, "legal")
                 if legal is None:
                     self.tally.cut_kinds[(game.name, expected[0])] += 1
                     return "cut"
@@ -106,9 +108,13 @@ class Prover:
                     return "done"
                 action = legal[rng.randrange(len(legal))]
                 path.append(action)
-                self.check_step(game, engine, player, s, action, fail)
-                t, stop = self.node.apply(s, action)
-                handles.append(t)
+                places, words, applied_answer = self.node.answers([{"op": op, "s": s, "action": action}
+                                                                   for op in ("places", "words", "apply")])
+                if "ok" in applied_answer:
+                    handles.append(applied_answer["ok"]["state"])
+                self.check_step(game, engine, player, action, ok(places, "places"), ok(words, "words"), fail)
+                out = ok(applied_answer, "apply")
+                t, stop = int(out["state"]), bool(out["stop"])
                 after = game.copy_state(engine)
                 try:
                     applied = apply_actions(game, after, player, [action], preview_draws())
@@ -126,10 +132,9 @@ class Prover:
         finally:
             self.node.drop(handles)
 
-    def check_forms(self, game: Game[Any], engine: Any, player: str, s: int, fail: Any) -> None:
-        """The model's forms are the engine's ``order_forms`` (standing orders, and at the removal the
-        creature order written ahead for each face), or null (not modelled: counted)."""
-        got = self.node.forms(s)
+    def check_forms(self, game: Game[Any], engine: Any, player: str, got: Any, fail: Any) -> None:
+        """The model's forms ``got`` are the engine's ``order_forms`` (standing orders, and at the
+        removal the creature order written ahead for each face), or null (not modelled: counted)."""
         if got is None:
             self.tally.cut_kinds[(game.name, "forms")] += 1
             return
@@ -149,30 +154,29 @@ class Prover:
         if [f for f in got if f["when"] == "ahead"] != want:
             raise fail(f"forms written ahead at the stop differ:\n model  {canon(got)}\n engine {canon(want)}")
 
-    def check_step(self, game: Game[Any], engine: Any, player: str, s: int, action: Any, fail: Any) -> None:
+    def check_step(self, game: Game[Any], engine: Any, player: str, action: Any, got: Any, words: Any,
+                   fail: Any) -> None:
+        """The model's places ``got`` and ``words`` of ``action`` are the engine's."""
         view = game.view(engine, player)
         place = game.action_places(view, player, [action])[0]
         want = {"piece": place.piece, "from": place.from_cell, "to": place.to_cell, "tile": place.tile}
-        got = self.node.places(s, action)
         if got != want:
             raise fail(f"places of {canon(action)}: {got}, the engine {want}")
-        words = self.node.words(s, action)
         if words != game.describe_action(action):       # the page and `pbem turn` word it alike
             raise fail(f"words of {canon(action)}: {words!r}, the engine {game.describe_action(action)!r}")
 
     def compare_pieces(self, game: Game[Any], after: Any, player: str, t: int, fail: Any) -> None:
         view = game.view(after, player)
         fresh = self.start(game, view, player)
-        try:
-            got, want = self.node.pieces(t), self.node.pieces(fresh)
-            if view["phase"] == "over":        # the end shows every saved person's value
-                got = [{**p, "value": None} for p in got]
-                want = [{**p, "value": None} for p in want]
-            if got != want:
-                diff = [(a, b) for a, b in zip(got, want) if a != b][:3]
-                raise fail(f"pieces differ from the engine's next view: {diff or (len(got), len(want))}")
-        finally:
-            self.node.drop([fresh])
+        # both pieces, and the fresh model dropped, in one exchange (the drop is done whatever the answers)
+        got, want, _ = self.node.batch([{"op": "pieces", "s": t}, {"op": "pieces", "s": fresh},
+                                        {"op": "drop", "s": [fresh]}])
+        if view["phase"] == "over":        # the end shows every saved person's value
+            got = [{**p, "value": None} for p in got]
+            want = [{**p, "value": None} for p in want]
+        if got != want:
+            diff = [(a, b) for a, b in zip(got, want) if a != b][:3]
+            raise fail(f"pieces differ from the engine's next view: {diff or (len(got), len(want))}")
 
     def point(self, game: Game[Any], state: Any, rng: random.Random, what: str, walks: int = 1) -> None:
         """Walks from ``state`` for each player with a decision there."""
@@ -205,8 +209,11 @@ class Prover:
                 def fail(message: str, action: Any = action) -> Mismatch:
                     return Mismatch(f"{what}, player {player}, every action: {canon(action)}: {message}\n"
                                     f"position: {canon(view)}")
-                self.check_step(game, engine, player, s, action, fail)
-                t, stop = self.node.apply(s, action)
+                places, words, applied_answer = self.node.answers([{"op": op, "s": s, "action": action}
+                                                                   for op in ("places", "words", "apply")])
+                self.check_step(game, engine, player, action, ok(places, "places"), ok(words, "words"), fail)
+                out = ok(applied_answer, "apply")
+                t, stop = int(out["state"]), bool(out["stop"])
                 after = game.copy_state(engine)
                 applied = apply_actions(game, after, player, [action], preview_draws())
                 engine_stop = applied.needs_secret or any(e.chance for e in applied.events)

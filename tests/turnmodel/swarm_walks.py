@@ -409,23 +409,27 @@ class Walker:
 
 
 def run(games: Sequence[tuple[int, dict[str, str], str]], every: int, walks_per_state: int,
-        exhaustive_every: int, tally: Tally) -> None:
-    with ModelProcess(model_files([FAMILY])) as node:
-        walker = Walker(node, tally)
-        for n, options, seed in games:
-            rnd = random.Random(seed)
-            for k, state in enumerate(bot_states(n, options, seed, every)):
-                player = GAME.pending(state)[0].player
-                root = walker.root(state, player)       # compared once: each check below starts from it
-                for _ in range(walks_per_state):
-                    walker.walk(root, rnd)
-                if exhaustive_every and k % exhaustive_every == 0:
-                    walker.successors(root)
-                if GAME.pending(state)[0].kind in ("produce", "move"):
-                    walker.pickers(root, rnd)
-                walker.handwritten(state, root, rnd)
-                walker.events(root)
-                node.drop([root.s])
+        exhaustive_every: int, tally: Tally, node: ModelProcess | None = None) -> None:
+    """The walks and checks at the sampled states of each game, in ``node`` (else a node of its own)."""
+    if node is None:
+        with ModelProcess(model_files([FAMILY])) as own:
+            run(games, every, walks_per_state, exhaustive_every, tally, own)
+        return
+    walker = Walker(node, tally)
+    for n, options, seed in games:
+        rnd = random.Random(seed)
+        for k, state in enumerate(bot_states(n, options, seed, every)):
+            player = GAME.pending(state)[0].player
+            root = walker.root(state, player)       # compared once: each check below starts from it
+            for _ in range(walks_per_state):
+                walker.walk(root, rnd)
+            if exhaustive_every and k % exhaustive_every == 0:
+                walker.successors(root)
+            if GAME.pending(state)[0].kind in ("produce", "move"):
+                walker.pickers(root, rnd)
+            walker.handwritten(state, root, rnd)
+            walker.events(root)
+            node.drop([root.s])
 
 
 if __name__ == "__main__":          # the soak: python swarm_walks.py GAMES_PER_CASE

@@ -6,19 +6,27 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Iterator
 
 import pytest
 from harness import ModelError, ModelProcess, model_files
 from swarm_walks import CASES, GAME, FAMILY, Tally, Walker, bot_states, plain, run
 
 
+@pytest.fixture(scope="module")
+def node() -> Iterator[ModelProcess]:
+    """One node process for the module's walks (each test drops the states it made)."""
+    with ModelProcess(model_files([FAMILY])) as process:
+        yield process
+
+
 @pytest.mark.slow(seconds=5)           # 2-16 s each: started early, so that none is the run's tail
 @pytest.mark.parametrize("case", range(len(CASES)), ids=[f"{n}p-{'-'.join(f'{k}={v}' for k, v in o.items()) or 'defaults'}"
                                                          for n, o in CASES])
-def test_walks_successors_and_pickers_agree_with_the_engine(case: int) -> None:
+def test_walks_successors_and_pickers_agree_with_the_engine(case: int, node: ModelProcess) -> None:
     n, options = CASES[case]
     tally = Tally()
-    run([(n, options, f"make-test/{case}")], every=6, walks_per_state=2, exhaustive_every=3, tally=tally)
+    run([(n, options, f"make-test/{case}")], every=6, walks_per_state=2, exhaustive_every=3, tally=tally, node=node)
     # the game was played through and every kind of decision it met was walked
     assert tally.walks >= 10 and tally.cuts == 0, tally.line()
     assert tally.done + tally.stops == tally.walks, tally.line()
@@ -33,7 +41,7 @@ def test_walks_successors_and_pickers_agree_with_the_engine(case: int) -> None:
         assert 0 < tally.played_taken < tally.played, tally.line()
 
 
-def test_the_model_refuses_what_the_engine_refuses() -> None:
+def test_the_model_refuses_what_the_engine_refuses(node: ModelProcess) -> None:
     """Actions a page could send that the engine refuses, at a move decision: the model throws."""
     state = next(s for s in bot_states(3, {}, "refuse", 1) if GAME.pending(s)[0].kind == "move"
                  and sum(len(m) for m in s.moved.values()) == 0 and s.turns > 3)
@@ -45,13 +53,13 @@ def test_the_model_refuses_what_the_engine_refuses() -> None:
            {"move": mine[0], "path": ["Z99"]}, {"move": mine[0], "fleets": 0, "path": ["A1"]},
            {"produce": mine[0]}, {"develop": "none"}, {"done": "attack"}, {"slot": 1}, {"react": "none"},
            {"event": "C999"}, {"standing": {"combat": "sometimes"}}, {"nonsense": 1}, {}]
-    with ModelProcess(model_files([FAMILY])) as node:
-        walker = Walker(node, Tally())
-        s = walker.start(view, player)
-        for action in bad:
-            assert walker.step(s, GAME.from_position(view), player, action, view, []) is None, action
-        with pytest.raises(ModelError, match="not a space"):
-            node.apply(s, {"move": mine[0], "path": ["Z99"]})
+    walker = Walker(node, Tally())
+    s = walker.start(view, player)
+    for action in bad:
+        assert walker.step(s, GAME.from_position(view), player, action, view, []) is None, action
+    with pytest.raises(ModelError, match="not a space"):
+        node.apply(s, {"move": mine[0], "path": ["Z99"]})
+    node.drop([s])
 
 
 def test_the_model_data_is_the_same_for_every_player_and_names_no_card() -> None:
@@ -75,7 +83,7 @@ def splits(total: int, keys: list[str]) -> list[dict[str, int]]:
     return [{keys[0]: k, **rest} for k in range(total + 1) for rest in splits(total - k, keys[1:])]
 
 
-def test_every_count_a_picker_allows_is_an_action_the_engine_takes() -> None:
+def test_every_count_a_picker_allows_is_an_action_the_engine_takes(node: ModelProcess) -> None:
     """The number pickers as the page uses them (templates/click.js: a field per picker, min..max,
     the action taken is ``counted``'s): at production and move decisions of bot games, every number
     within a move picker's bounds and every split of the production the pickers allow gives an
@@ -84,54 +92,53 @@ def test_every_count_a_picker_allows_is_an_action_the_engine_takes() -> None:
     the engine and give no action (the bounds are the engine's)."""
     tally = Tally()
     seen = {"produce": 0, "move": 0, "split": 0, "refused": 0}
-    with ModelProcess(model_files([FAMILY])) as node:
-        walker = Walker(node, tally)
-        for n, seed in ((2, "pickers-a"), (3, "pickers-b")):
-            looked = {"produce": 0, "move": 0}        # decisions looked at in this game
-            for state in bot_states(n, {}, seed, 3, limit=300):
-                pending = GAME.pending(state)[0]
-                if pending.kind not in ("produce", "move") or looked[pending.kind] >= 2:
-                    continue
-                looked[pending.kind] += 1
-                player = pending.player
-                start = plain(GAME.view(state, player))
-                engine = GAME.from_position(start)
-                s = walker.start(start, player)
-                legal = walker.compare(s, engine, player, start, []) or []
-                for action in [a for a in legal if "produce" in a][:3] + [a for a in legal if "move" in a][::7][:4]:
-                    pickers = node.method(s, "counts", action)
-                    assert pickers, action
-                    tries: list[tuple[dict[str, int], bool]] = []
-                    if "move" in action:
-                        k = pickers[0]
-                        assert (k["key"], k["min"]) == ("fleets", 1)
-                        tries = [({"fleets": v}, k["min"] <= v <= k["max"]) for v in range(k["min"] - 1, k["max"] + 2)]
-                        seen["move"] += 1
-                    else:
-                        total = pickers[0]["max"]
-                        assert all((k["min"], k["max"]) == (0, total) for k in pickers)
-                        keys = [k["key"] for k in pickers]
-                        every = splits(total, keys)
-                        tries = [(v, True) for v in every[:200]]
-                        tries += [({**{key: 0 for key in keys}, key: total + 1}, False) for key in keys]
-                        tries += [({**{key: 0 for key in keys}, keys[0]: total - 1}, False)] if total > 1 else []
-                        seen["produce"] += 1
-                    for values, allowed in tries:
-                        made = node.method(s, "counted", action, values)
-                        written = Walker.written(action, values)
-                        out = walker.step(s, engine, player, written, start, [values])
-                        assert (made is not None) == allowed == (out is not None), (action, values, made, out is not None)
-                        if out is None:
-                            seen["refused"] += 1
-                            continue
-                        node.drop([out[0]])
-                        again = walker.step(s, engine, player, made, start, [made])
-                        assert again is not None
-                        t, after, stop = again
-                        assert plain(GAME.view(after, player)) == plain(GAME.view(out[1], player))
-                        if not stop:
-                            walker.compare(t, after, player, start, [made])
-                        node.drop([t])
-                        seen["split"] += "produce" in action and len([v for v in values.values() if v]) > 1
-                node.drop([s])
+    walker = Walker(node, tally)
+    for n, seed in ((2, "pickers-a"), (3, "pickers-b")):
+        looked = {"produce": 0, "move": 0}        # decisions looked at in this game
+        for state in bot_states(n, {}, seed, 3, limit=300):
+            pending = GAME.pending(state)[0]
+            if pending.kind not in ("produce", "move") or looked[pending.kind] >= 2:
+                continue
+            looked[pending.kind] += 1
+            player = pending.player
+            start = plain(GAME.view(state, player))
+            engine = GAME.from_position(start)
+            s = walker.start(start, player)
+            legal = walker.compare(s, engine, player, start, []) or []
+            for action in [a for a in legal if "produce" in a][:3] + [a for a in legal if "move" in a][::7][:4]:
+                pickers = node.method(s, "counts", action)
+                assert pickers, action
+                tries: list[tuple[dict[str, int], bool]] = []
+                if "move" in action:
+                    k = pickers[0]
+                    assert (k["key"], k["min"]) == ("fleets", 1)
+                    tries = [({"fleets": v}, k["min"] <= v <= k["max"]) for v in range(k["min"] - 1, k["max"] + 2)]
+                    seen["move"] += 1
+                else:
+                    total = pickers[0]["max"]
+                    assert all((k["min"], k["max"]) == (0, total) for k in pickers)
+                    keys = [k["key"] for k in pickers]
+                    every = splits(total, keys)
+                    tries = [(v, True) for v in every[:200]]
+                    tries += [({**{key: 0 for key in keys}, key: total + 1}, False) for key in keys]
+                    tries += [({**{key: 0 for key in keys}, keys[0]: total - 1}, False)] if total > 1 else []
+                    seen["produce"] += 1
+                for values, allowed in tries:
+                    made = node.method(s, "counted", action, values)
+                    written = Walker.written(action, values)
+                    out = walker.step(s, engine, player, written, start, [values])
+                    assert (made is not None) == allowed == (out is not None), (action, values, made, out is not None)
+                    if out is None:
+                        seen["refused"] += 1
+                        continue
+                    node.drop([out[0]])
+                    again = walker.step(s, engine, player, made, start, [made])
+                    assert again is not None
+                    t, after, stop = again
+                    assert plain(GAME.view(after, player)) == plain(GAME.view(out[1], player))
+                    if not stop:
+                        walker.compare(t, after, player, start, [made])
+                    node.drop([t])
+                    seen["split"] += "produce" in action and len([v for v in values.values() if v]) > 1
+            node.drop([s])
     assert seen["produce"] and seen["move"] and seen["split"] and seen["refused"], seen
