@@ -93,6 +93,9 @@ class ChoiceGraph:
     nodes: list[Node] = field(default_factory=list)
     first_forms: list[OrderForm] = field(default_factory=list)
     ahead_forms: list[OrderForm] = field(default_factory=list)
+    #: action number -> its text's shape and values, and its words' shape (:func:`_parse`: they
+    #: depend on the action alone, so :func:`graph_data` works them out once per graph)
+    parsed: dict[int, tuple[str, list[str], str | None]] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def cut(self) -> bool:
@@ -489,16 +492,33 @@ class _Names:
         return self.index[text]
 
 
-def _action_data(text: str, names: _Names, shapes: dict[str, int]) -> tuple[list[int], list[str]]:
-    """An action as ``[shape, value, ...]``: its text with each value a REF (``{move: #, to: #}``)
-    and the values as numbers into the names; the values too (their words)."""
+def _text_shape(text: str) -> tuple[str, list[str]]:
+    """An action's text with each value a REF, and the values (the text itself and none where
+    that would not give the text back)."""
     values = _VALUE.findall(text) if REF not in text else []
     shape = _VALUE.sub(REF, text) if values else text
     if values and _fill(shape, values) != text:        # never: but a text must come back exactly
         shape, values = text, []
+    return shape, values
+
+
+def _action_numbers(shape: str, values: list[str], names: _Names, shapes: dict[str, int]) -> list[int]:
+    """``[shape, value, ...]`` as numbers into ``shapes`` and ``names`` (each added when new)."""
     if shape not in shapes:
         shapes[shape] = len(shapes)
-    return [shapes[shape], *(names(v) for v in values)], values
+    return [shapes[shape], *(names(v) for v in values)]
+
+
+def _parse(graph: ChoiceGraph, a: int) -> tuple[str, list[str], str | None]:
+    """Action ``a``'s text shape and values (:func:`_text_shape`) and its words' shape
+    (:func:`_word_shape`; None where the words are as written or have no shape), remembered
+    in ``graph.parsed``."""
+    found = graph.parsed.get(a)
+    if found is None:
+        shape, values = _text_shape(graph.texts[a])
+        said = graph.words[a] if a < len(graph.words) else ""
+        found = graph.parsed[a] = (shape, values, _word_shape(said, values) if said else None)
+    return found
 
 
 def _fill(shape: str, values: list[str]) -> str:
@@ -574,15 +594,15 @@ def graph_data(graph: ChoiceGraph, kept: int | None = None) -> dict[str, Any]:
     words: list[Any] = []
     word_shapes: dict[str, int] = {}
     last: list[int] = []
-    for a, text in enumerate(graph.texts):
+    for a in range(len(graph.texts)):
         if a not in used:
             actions.append(0)
             places.append(0)
             words.append("")
             continue
-        encoded, values = _action_data(text, names, shapes)
+        shape, values, word_shape = _parse(graph, a)
+        encoded = _action_numbers(shape, values, names, shapes)
         said = graph.words[a] if a < len(graph.words) else ""
-        word_shape = _word_shape(said, values) if said else None
         words.append(word_shapes.setdefault(word_shape, len(word_shapes)) if word_shape is not None else said)
         if last and encoded[0] == last[0] and len(encoded) == len(last):     # the same shape as the one before:
             actions.append([-1, *(v - w for v, w in zip(encoded[1:], last[1:]))])   # its values' differences

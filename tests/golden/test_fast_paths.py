@@ -65,19 +65,23 @@ def check_state(rules: Any, state: Any) -> int:
             expected[c.cell] = []
         assert reach == expected, c.handle
         compared += 1
+    may_enter, ship_stops = rules.ship_may_enter, rules.ship_stops     # (the plain rules, asked space by space)
     for b in state.boats.values():
         if b.where == SEA:
-            closed = rules.closed_to_ship(state, b.handle)
-            assert {c for c in cells if c in closed} == {c for c in cells if not rules.ship_may_enter(state, b.handle, c)}
-            ends = rules.ship_stop_cells(state, b.handle)
-            assert {c for c in cells if c in ends} == {c for c in cells if rules.ship_stops(state, b.handle, c)}
+            h = b.handle
+            closed = rules.closed_to_ship(state, h)
+            assert {c for c in cells if c in closed} == {c for c in cells if not may_enter(state, h, c)}
+            ends = rules.ship_stop_cells(state, h)
+            assert {c for c in cells if c in ends} == {c for c in cells if ship_stops(state, h, c)}
             compared += 1
-    vacant = [rules.label(c) for c in range(rules.board.playable_count) if rules.vacant(state, c)]
+    vacant_at = rules.vacant
+    vacant = [rules.label(c) for c in range(rules.board.playable_count) if vacant_at(state, c)]
     assert rules.vacant_labels(state) == vacant
     deadly = rules.deadly_spaces(state)
-    assert {c for c in cells if c in deadly} == {c for c in cells if rules.deadly_for_swimmers(state, c)}
+    deadly_at, has_creature = rules.deadly_for_swimmers, state.has_creature
+    assert {c for c in cells if c in deadly} == {c for c in cells if deadly_at(state, c)}
     for kinds in {(kind,) for kind in rules.comp["creatures"]} | {tuple(rules.comp["creatures"])}:
-        assert state.cells_with_creature(kinds) == {c for c in cells if state.has_creature(c, kinds)}
+        assert state.cells_with_creature(kinds) == {c for c in cells if has_creature(c, kinds)}
     for player in state.players:
         assert state.explorers_of(player) == [e for e in state.explorers.values() if e.owner == player]
     for player in state.players:         # the movement step and step 4 counted piece by piece, then listed

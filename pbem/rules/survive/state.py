@@ -186,10 +186,15 @@ class State:
         new.options = dict(self.options)
         new.standing = {p: None if orders is None else dict(orders) for p, orders in self.standing.items()}
         new.turn = self.turn.copy()
-        new.explorers = {h: e.copy() for h, e in self.explorers.items()}
-        new.tiles = {h: t.copy() for h, t in self.tiles.items()}
-        new.boats = {h: b.copy() for h, b in self.boats.items()}
-        new.creatures = {h: c.copy() for h, c in self.creatures.items()}
+        # the records' ``copy`` written out (a tenth quicker than a call per record: the choice
+        # graph and the bots copy states by the thousand)
+        E, T, B, C = Explorer, Tile, Boat, Creature
+        new.explorers = {h: E(e.handle, e.colour, e.owner, e.value, e.where, e.cell, e.boat)
+                         for h, e in self.explorers.items()}
+        new.tiles = {h: T(t.handle, t.cell, t.terrain, t.back, t.where, t.holder, t.obtained)
+                     for h, t in self.tiles.items()}
+        new.boats = {h: B(b.handle, b.where, b.cell, b.owner, list(b.passengers)) for h, b in self.boats.items()}
+        new.creatures = {h: C(c.handle, c.kind, c.where, c.cell) for h, c in self.creatures.items()}
         new.boarding = None if self.boarding is None else Boarding(self.boarding.tile, self.boarding.boat,
                                                                    self.boarding.cell)
         new.reaction = None if self.reaction is None else self.reaction.copy()
