@@ -6,7 +6,7 @@ import json
 import random
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from pbem.base.yamlio import dump_flow
 from pbem.core.draws import Draws, preview_draws
@@ -142,6 +142,7 @@ def check_page_against_engine(game: Game[Any], state: Any, player: str, data: di
     nodes = page_nodes(data)
     texts = page_texts(data)
     out = Checked()
+    written = _written_once()
     paths: dict[int, list[str]] = {0: []}
     queue = [0]
     cut: list[list[str]] = []
@@ -151,7 +152,7 @@ def check_page_against_engine(game: Game[Any], state: Any, player: str, data: di
         out.nodes += 1
         here = _applied(game, state, player, data, path, seed)
         if not node.stop:
-            legal = {dump_flow(a) for a in game.legal_actions(here, player)}
+            legal = {written(a) for a in game.legal_actions(here, player)}
             assert legal == {texts[a] for a in node.acts}, (number, path, legal ^ {texts[a] for a in node.acts})
         for a in node.acts:
             after, chosen = node.after[a], path + [texts[a]]
@@ -189,6 +190,20 @@ def check_page_against_engine(game: Game[Any], state: Any, player: str, data: di
         values = {f["name"]: rng.choice(f["values"]) for f in form["fields"]}
         _apply(game, game.copy_state(state), player, data, [form_action(form, values)], seed)
     return out
+
+
+def _written_once() -> Callable[[Any], str]:
+    """``dump_flow``, each action written once: the nodes of a page list the same legal actions
+    again and again.  An action's ``repr`` tells its whole value apart (types, nesting, the keys'
+    order: what ``dump_flow`` writes from), so the same ``repr`` is the same text."""
+    texts: dict[str, str] = {}
+
+    def written(action: Any) -> str:
+        key = repr(action)
+        if key not in texts:
+            texts[key] = dump_flow(action)
+        return texts[key]
+    return written
 
 
 def _action(data: dict[str, Any], texts: list[str]) -> list[dict[str, Any]]:
