@@ -4,14 +4,18 @@ The public digest travels once, in the message's body: the text secrets (secrets
 hold only what is the player's own (their secrets, their move template, what they alone saw,
 the view block for `pbem turn`), never the board's text map nor a public event line again.
 Games are played by bots through the pipeline's own steps, the outputs made in memory
-(tests/pipeline_helpers.py).
+(tests/pipeline_helpers.py); each game once for every test here that reads it (:class:`BotGames`).
 """
 from __future__ import annotations
 
 import base64
+import copy
 import html
+import json
 import re
+from dataclasses import replace
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 from pipeline_helpers import PipelineGame, new_game
@@ -19,6 +23,7 @@ from pipeline_helpers import PipelineGame, new_game
 from pbem.base import yamlio
 from pbem.crypto import agecrypt
 from pbem.core.game import pending_players
+from pbem.store.table import Table
 from pbem.transport.mail.compose import BOARD_IN_PAGE, DigestParts, Turn, compose_digest
 from pbem.views.boardmoves import BoardHistory
 from pbem.views.outputs import (HTML_SUFFIX, MESSAGE_BYTES, UPDATE_BYTES, EntryWork, digest_context, events_since,
@@ -29,25 +34,75 @@ from pbem.views.render.png import mail_png
 
 GAMES = [("atlantis", ["red", "blue", "green"]), ("space-attack", ["red", "blue"]),
          ("space-swarm", ["red", "blue", "green"]), ("atlantis-1986", ["red", "blue"])]
+SIX = ["red", "blue", "green", "yellow", "purple", "orange"]
 
 
-def _entries(root: Path, game: str, names: list[str], key_pool: dict[str, Path], moves: int, every: int):
-    """The table after every ``every``-th of ``moves`` bot moves (in memory: nothing published)."""
-    gd = new_game(root, game, key_pool, names, seed=b"b" * 32)
-    pg = PipelineGame(gd)
-    for n in range(moves):
-        move = pg.bot_move(key_pool, b"budget")
-        if move is None:
-            return
-        pg.take(*move)
-        if n % every == 0:
-            yield pg.table
+#: how far each bot game is played: the most moves any test below reads of it (the tests that
+#: play the same game with the same players read the same game (the same seeds and keys: the
+#: same moves), played once per test process: once, or once per pytest-xdist worker that runs one)
+FURTHEST = {("atlantis", ("red", "blue", "green")): 60, ("space-attack", ("red", "blue")): 60,
+            ("space-swarm", ("red", "blue", "green")): 90, ("atlantis-1986", ("red", "blue")): 90,
+            ("atlantis", ("red", "blue", "green", "yellow")): 90, ("atlantis", tuple(SIX)): 140,
+            ("space-attack", ("red", "blue", "green")): 90, ("space-attack", tuple(SIX)): 140}
+EVERY = (5, 7)       # the tests read the table after every 5th or every 7th move
+
+
+def snapshot(table: Table) -> Table:
+    """The table as it is now, which the moves taken later leave alone: what a move changes in it is
+    copied (the state by the game's own ``copy_state``; the log's entries, never changed once
+    written, are shared)."""
+    return replace(table, tail=list(table.tail), state=table.game.copy_state(table.state),
+                   private={p: list(v) for p, v in table.private.items()}, prefs=copy.deepcopy(table.prefs),
+                   board_views=dict(table.board_views), _notes=None if table._notes is None else list(table._notes))
+
+
+def position(table: Table) -> str:
+    """The state as the log's snapshot keeps it, and the entries, as text."""
+    return json.dumps([table.game.to_position(table.state), table.last["hash"], len(table.tail)], sort_keys=True)
+
+
+class BotGames:
+    """Each bot game played once (in memory: nothing published), the table kept after every move
+    a test reads; each test gets its own copy of those tables, as they were after that move."""
+
+    def __init__(self, root: Path, key_pool: dict[str, Path]) -> None:
+        self.root, self.key_pool = root, key_pool
+        self.played: dict[tuple[str, tuple[str, ...]], dict[int, tuple[Table, str]]] = {}
+
+    def _play(self, game: str, names: tuple[str, ...]) -> dict[int, tuple[Table, str]]:
+        gd = new_game(self.root / f"{game}-{len(names)}", game, self.key_pool, list(names), seed=b"b" * 32)
+        pg = PipelineGame(gd)
+        kept: dict[int, tuple[Table, str]] = {}
+        for n in range(FURTHEST[(game, names)]):
+            move = pg.bot_move(self.key_pool, b"budget")
+            if move is None:
+                break
+            pg.take(*move)
+            if any(n % every == 0 for every in EVERY):     # the game goes on: the table as it is now
+                kept[n] = snapshot(pg.table), position(pg.table)
+        return kept
+
+    def entries(self, game: str, names: list[str], moves: int, every: int) -> Iterator[Table]:
+        """The table after every ``every``-th of ``moves`` bot moves (fewer when the game ends first)."""
+        key = (game, tuple(names))
+        assert moves <= FURTHEST[key] and every in EVERY, f"{key}: FURTHEST and EVERY do not cover {moves}, {every}"
+        if key not in self.played:
+            self.played[key] = self._play(*key)
+        for n, (table, kept_position) in self.played[key].items():
+            if n < moves and n % every == 0:
+                assert position(table) == kept_position, f"{key}: the table after move {n} changed since"
+                yield snapshot(table)
+
+
+@pytest.fixture(scope="module")
+def bot_games(tmp_path_factory: pytest.TempPathFactory, key_pool: dict[str, Path]) -> BotGames:
+    return BotGames(tmp_path_factory.mktemp("bot-games"), key_pool)
 
 
 @pytest.mark.parametrize("game,names", GAMES, ids=[g for g, _n in GAMES])
-def test_the_text_secrets_hold_only_what_is_the_players_own(tmp_path, key_pool, game, names) -> None:
+def test_the_text_secrets_hold_only_what_is_the_players_own(bot_games, game, names) -> None:
     checked = 0
-    for table in _entries(tmp_path / "g", game, names, key_pool, 60, 7):
+    for table in bot_games.entries(game, names, 60, 7):
         history = BoardHistory.for_viewers(table, [None, *names])
         public_board = render_text(table.game.board_picture(table.game.view(table.state, None))).strip("\n")
         waiting = set(pending_players(table.game, table.state))
@@ -78,7 +133,6 @@ def test_the_text_secrets_hold_only_what_is_the_players_own(tmp_path, key_pool, 
 #: 6 players now and then, takes the room of the board's picture in its message: docs/email.md)
 OWN_FAMILY = {"atlantis": "survive", "atlantis-1986": "survive", "space-swarm": "swarm", "space-attack": "survive"}
 PANEL = re.compile(r'<section class="click" id="pbem-click"[^>]* data-family="([a-z-]+)" data-choices="([a-z]*)">')
-SIX = ["red", "blue", "green", "yellow", "purple", "orange"]
 
 
 @pytest.mark.parametrize("game,names,moves", [("atlantis", ["red", "blue", "green", "yellow"], 90),
@@ -89,15 +143,15 @@ SIX = ["red", "blue", "green", "yellow", "purple", "orange"]
                                               ("atlantis-1986", ["red", "blue"], 90)],
                          ids=["atlantis-4p", "atlantis-6p", "space-attack-3p", "space-attack-6p", "space-swarm-3p",
                               "1986-2p"])
-def test_every_decision_page_carries_its_own_model_and_the_message_stays_under_100_kb(tmp_path, key_pool, game,
-                                                                                       names, moves) -> None:
+def test_every_decision_page_carries_its_own_model_and_the_message_stays_under_100_kb(bot_games, game, names,
+                                                                                       moves) -> None:
     """Bot games: every decision page has the click-to-move panel with the game's own turn model,
     and the digest message as `pbem mail` composes it (real age, the PNG), with the room kept for
     the public update, stays under 100 KB.  Where the page needs the room, the message goes without
     the board's picture and its HTML body says that the board is in the page."""
     pages = without = 0
     others_png = b""
-    for table in _entries(tmp_path / "g", game, names, key_pool, moves, 7):
+    for table in bot_games.entries(game, names, moves, 7):
         history = BoardHistory.for_viewers(table, [None, *names])
         public = public_outputs(table, history)
         svg = public["public/board.svg"].decode()
@@ -142,13 +196,13 @@ def test_every_decision_page_carries_its_own_model_and_the_message_stays_under_1
 
 
 @pytest.mark.parametrize("game,names", GAMES, ids=[g for g, _n in GAMES])
-def test_outputs_made_with_shared_work_are_the_outputs_made_alone(tmp_path, key_pool, game, names) -> None:
+def test_outputs_made_with_shared_work_are_the_outputs_made_alone(bot_games, game, names) -> None:
     """write_outputs shares one entry's work between its outputs (EntryWork: the public context and
     text made once, the public parts' size counted once, each page gzipped once, each reader's view
     and each public entry's event lines made once); every file it makes is byte for byte what the
     public outputs and each player's plaintexts are made alone, and no output changed a shared view."""
     deciding = 0
-    for table in _entries(tmp_path / "g", game, names, key_pool, 40, 5):
+    for table in bot_games.entries(game, names, 40, 5):
         history = BoardHistory.for_viewers(table, [None, *names])
         work = EntryWork(table, BoardHistory.for_viewers(table, [None, *names]))
         assert public_outputs(table, work=work) == public_outputs(table, history)
