@@ -2,11 +2,12 @@
 the engine (tests/test_click.py, tests/test_browser.py)."""
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from pbem.base.yamlio import dump_flow
 from pbem.core.draws import Draws, preview_draws
@@ -241,3 +242,20 @@ def random_point(game: Game[Any], players: list[str], options: dict[str, str], s
         action = rng.choice(game.legal_actions(state, player))
         apply_actions(game, state, player, [action], Draws(seed, f"random/{n}"))
     return None
+
+
+def random_game(game: Game[Any], players: list[str], options: dict[str, str], seed: bytes,
+                rng: random.Random) -> Iterator[tuple[int, Any, str]]:
+    """One game played by random legal actions: after each number of decisions ``steps`` (0, 1, ...),
+    ``(steps, state, player)`` with a copy of the state and whose decision it is, until the game ends.
+    Each is what :func:`random_point` gives for that ``steps`` with ``rng`` as it is now (a new
+    ``random.Random`` of the same seed each time): the same choices, the game played once."""
+    state = game.setup(players, game.resolve_options(options, players), Rng(seed, "setup"))
+    for n in itertools.count():
+        pending = pending_players(game, state)
+        if not pending:
+            return
+        player = pending[0]
+        yield n, game.copy_state(state), player
+        action = rng.choice(game.legal_actions(state, player))
+        apply_actions(game, state, player, [action], Draws(seed, f"random/{n}"))

@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from click_helpers import random_point
+from click_helpers import random_game, random_point
 from pipeline_helpers import new_game
 from pbem.core.registry import load_game
 from pbem.core.turnmodel import TurnModel
@@ -77,14 +77,17 @@ def test_every_decision_page_says_whether_it_holds_the_whole_turn(tmp_path, key_
 
 def test_the_graph_choices_read_the_graph():
     game = load_game("atlantis")
-    for steps in range(40, 120):
-        point = random_point(game, ["red", "blue"], {}, b"q" * 32, steps, random.Random(3))
-        assert point is not None
-        whole = build_graph(game, point[0], point[1])
+    # the points random_point(game, ..., steps, random.Random(3)) for steps 40 to 119: one game
+    for steps, state, player in random_game(game, ["red", "blue"], {}, b"q" * 32, random.Random(3)):
+        if steps < 40:
+            continue
+        if steps >= 120:
+            raise AssertionError("no decision with follow-up choices")
+        whole = build_graph(game, state, player)
         if whole is not None and len(whole.nodes) > 1 and not whole.cut:
             break
     else:
-        raise AssertionError("no decision with follow-up choices")
+        raise AssertionError(f"the game ended after {steps} decisions")
     assert graph_choices(whole) in ("stop", "complete")
     assert graph_choices(fit(whole, 0)) == "cut"          # only the first choices kept: the rest cut
 
