@@ -9,6 +9,7 @@ The page in a real browser: tests/test_click_browser.py.
 """
 from __future__ import annotations
 
+import hashlib
 import random
 import re
 
@@ -18,6 +19,7 @@ from click_helpers import random_game, random_point
 from pipeline_helpers import new_game
 from pbem.core.registry import load_game
 from pbem.core.turnmodel import TurnModel
+from pbem.store.gamedir import GameDir
 from pbem.store.table import Table
 from pbem.views import clickpage
 from pbem.views.boardmoves import BoardHistory
@@ -36,7 +38,10 @@ CHOICES = re.compile(r'<section class="click" id="pbem-click"[^>]* data-family="
 
 
 def page_at(tmp_path, key_pool, name, players, options, seed, steps):
-    gd = new_game(tmp_path / f"{name}-{steps}", name, key_pool, players, seed=seed, options=options)
+    """The page of the player to decide after ``steps`` random decisions, on a new game's table (one
+    game folder per game and seed in ``tmp_path``: the table is loaded from it afresh each time)."""
+    folder = tmp_path / hashlib.sha256(repr((name, players, sorted(options.items()), seed)).encode()).hexdigest()[:16]
+    gd = GameDir(folder) if folder.is_dir() else new_game(folder, name, key_pool, players, seed=seed, options=options)
     table = Table.load(gd)
     point = random_point(table.game, players, options, seed, steps, random.Random(seed + bytes([steps % 256])))
     if point is None:
