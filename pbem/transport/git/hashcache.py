@@ -139,7 +139,8 @@ class HashCache:
     def hashed(self, path: str, key: StatKey, oid: str) -> None:
         """The file was hashed into ``oid``."""
         if self._racy(key):
-            self.entries.pop(path, None)
+            if self.entries.pop(path, None) is not None:
+                self._changed = True
             return
         checked = self._checked.pop(path, None)
         clean = checked is not None and checked == (key, True)
