@@ -14,8 +14,7 @@ import pytest
 from test_git_helpers import GAME, git, hermetic_git, make_shared  # noqa: F401  (autouse fixture)
 
 from pbem.store.gamedir import GameDir
-from pbem.transport.git import hashcache
-from pbem.transport.git import history as kept_history
+from pbem.transport.git.kept import read_kept, write_kept
 from pbem.transport.git.hashcache import HASH_CACHE_NAME, STAMP_NAME
 from pbem.transport.git.history import CACHE_NAME, history
 from pbem.transport.git.repo import Repo
@@ -66,6 +65,12 @@ def _after_a_tick(*paths: Path) -> None:
     raise AssertionError("the file system's clock did not move")
 
 
+def _kept(path: Path):
+    body = read_kept(path, 1 << 30)
+    assert body is not None, path
+    return body
+
+
 def _flat(past) -> dict[bytes, tuple[int, list[str]]]:
     return {path: (h.added_at, h.commits) for path, h in past.items()}
 
@@ -79,7 +84,7 @@ def _check(repo: Repo, tip: str, cache: Path, trace: Path, monkeypatch) -> list[
         kept = _flat(history(repo, tip, None, INCOMING, cache))
     whole = _flat(history(repo, tip, None, INCOMING))
     assert kept == whole, tip
-    assert json.loads((cache / CACHE_NAME).read_text())["body"]["tip"] == tip
+    assert _kept(cache / CACHE_NAME)["tip"] == tip
     return _commands(trace)
 
 
@@ -131,19 +136,22 @@ def test_the_kept_history_is_the_whole_walk_at_every_tip(tmp_path, monkeypatch):
     _check(repo, tips[-1], cache, trace, monkeypatch)
     # an unknown old tip, a damaged cache, a cache for another folder, no cache: the same answers
     for damage in ("unknown", "digest", "garbage", "other", "gone"):
-        data = json.loads((cache / CACHE_NAME).read_text())
+        body = _kept(cache / CACHE_NAME)
         if damage == "unknown":
-            data["body"]["tip"] = "1" * 40
-            data["digest"] = kept_history._digest(data["body"])
+            body["tip"] = "1" * 40
+            write_kept(cache / CACHE_NAME, body)
         elif damage == "digest":                    # forged places without a matching digest
-            data["body"]["paths"] = {p: [at + 1, commits] for p, (at, commits) in data["body"]["paths"].items()}
+            digest = (cache / CACHE_NAME).read_bytes().split(b"\n")[0]
+            body["paths"] = {p: [at + 1, commits] for p, (at, commits) in body["paths"].items()}
+            forged = json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
+            (cache / CACHE_NAME).write_bytes(digest + b"\n" + forged)
         elif damage == "other":                     # another folder's history (no paths) for this tip
-            data["body"]["incoming"] = "elsewhere/incoming"
-            data["body"]["paths"] = {}
-            data["digest"] = kept_history._digest(data["body"])
-        text = json.dumps(data) if damage != "garbage" else '{"digest": "x", "body": [1, 2'
-        (cache / CACHE_NAME).write_text(text)
-        if damage == "gone":
+            body["incoming"] = "elsewhere/incoming"
+            body["paths"] = {}
+            write_kept(cache / CACHE_NAME, body)
+        elif damage == "garbage":
+            (cache / CACHE_NAME).write_bytes(b'0123\n{"version": 1, "paths": [1, 2')
+        else:
             (cache / CACHE_NAME).unlink()
         _check(repo, rewritten, cache, trace, monkeypatch)
 
@@ -202,7 +210,7 @@ def test_a_game_synced_with_its_caches_publishes_what_it_would_without_them(tmp_
         assert (gd.moderator_dir / HASH_CACHE_NAME).is_file() and (gd.moderator_dir / CACHE_NAME).is_file()
         maker = _maker(gd)
         assert _published(maker) == _without_cache(gd)
-        kept = json.loads((gd.moderator_dir / CACHE_NAME).read_text())["body"]
+        kept = _kept(gd.moderator_dir / CACHE_NAME)
         whole = history(repo, kept["tip"], None, kept["incoming"])
         assert kept["paths"] == {p.hex(): [h.added_at, h.commits] for p, h in sorted(whole.items())}
     assert not [p for p in shared.remote_files() if "git-hashes" in p or "git-history" in p]
@@ -214,7 +222,7 @@ def test_a_kept_hash_is_trusted_only_for_the_same_file_as_published(tmp_path, ke
     gd = shared.moderator
     first = _disk(gd)
     assert first == _without_cache(gd) == _published(_maker(gd))
-    kept = json.loads((gd.moderator_dir / HASH_CACHE_NAME).read_text())["body"]["files"]
+    kept = _kept(gd.moderator_dir / HASH_CACHE_NAME)["files"]
     assert f"{GAME}/log.yaml" in kept
     # the same size, the same mtime, other bytes: the ctime differs, so the file is hashed again
     log = gd.log_path
@@ -229,18 +237,18 @@ def test_a_kept_hash_is_trusted_only_for_the_same_file_as_published(tmp_path, ke
     # a forged entry (the stat data right, another blob) is not the published blob: not trusted
     _disk(gd)
     cache = gd.moderator_dir / HASH_CACHE_NAME
-    body = json.loads(cache.read_text())["body"]
+    body = _kept(cache)
     body["files"][f"{GAME}/log.yaml"][5] = "0" * 40
-    cache.write_text(json.dumps({"digest": hashcache._digest(body), "body": body}))
+    write_kept(cache, body)
     assert _disk(gd) == _without_cache(gd) == _published(_maker(gd))
     # a file changed after the stamp (its mtime in the future) is hashed but never kept
     public = gd.log_path
     future = (gd.moderator_dir / STAMP_NAME).stat().st_mtime_ns + 10**12
     os.utime(public, ns=(future, future))
     _disk(gd)
-    assert public.relative_to(gd.root.parent).as_posix() not in json.loads(cache.read_text())["body"]["files"]
+    assert public.relative_to(gd.root.parent).as_posix() not in _kept(cache)["files"]
     # a half-written or damaged cache is ignored
-    cache.write_text('{"digest": "')
+    cache.write_bytes(cache.read_bytes()[:100])
     assert _disk(gd) == _without_cache(gd)
 
 
@@ -257,7 +265,7 @@ def test_a_file_found_free_of_one_seed_is_read_again_for_another(tmp_path, key_p
     _after_a_tick(holder)
     seed = b"cd" * 32
     files = _disk(gd, seed)
-    kept = json.loads((gd.moderator_dir / HASH_CACHE_NAME).read_text())["body"]["files"]
+    kept = _kept(gd.moderator_dir / HASH_CACHE_NAME)["files"]
     assert kept[f"{GAME}/notes.txt"][6] is True
     assert _disk(gd, seed) == files                    # known, published, free of this seed: not read
     with pytest.raises(PublishRefused, match="notes.txt: it holds the moderator's seed"):

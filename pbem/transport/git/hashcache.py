@@ -3,7 +3,7 @@ they were found free of the seed.
 
 Each sync publishes the game folder as it is on disk (:class:`~pbem.transport.git.tree.TreeMaker`);
 reading and hashing every file every time grows with the game.  This cache
-(``moderator/git-hashes.json``, private: ``moderator/`` is never published) remembers, for each
+(``moderator/git-hashes.kept``, private: ``moderator/`` is never published) remembers, for each
 path, the file's stat data when it was read (device, inode, size, mtime and ctime in nanoseconds),
 its blob, and whether its bytes hold the seed.  An entry is trusted only when
 
@@ -17,21 +17,19 @@ its blob, and whether its bytes hold the seed.  An entry is trusted only when
 * for "free of the seed": the seed is the one it was checked against (its SHA-256 is kept).
 
 Anything else is read (and hashed) again, as without the cache.  The file holds a digest of its
-body and is written whole (:func:`write_atomic`); a damaged, foreign (another game folder) or
+body and is written whole (:mod:`~pbem.transport.git.kept`); a damaged, foreign (another game folder) or
 missing cache is ignored: deleting it changes nothing but time.
 """
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from pbem.base.fsutil import write_atomic
+from pbem.transport.git.kept import read_kept, write_kept
 
-HASH_CACHE_NAME = "git-hashes.json"
+HASH_CACHE_NAME = "git-hashes.kept"
 STAMP_NAME = "git-hashes.stamp"
 CACHE_VERSION = 1
 #: a cache bigger than this is not read
@@ -45,10 +43,6 @@ class _Entry:
     key: StatKey
     oid: str
     clean: bool          # the bytes do not hold the seed ``HashCache.seed`` names
-
-
-def _digest(body: dict[str, Any]) -> str:
-    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
 
 
 def _seed_id(seed: bytes | None) -> str:
@@ -69,19 +63,16 @@ class HashCache:
     def load(cls, path: Path, game: str) -> HashCache:
         """The cache at ``path`` (an empty one if it is missing, damaged or another game's)."""
         cache = cls(path, game)
+        body = read_kept(path, MAX_CACHE_BYTES)
         try:
-            if path.stat().st_size > MAX_CACHE_BYTES:
-                return cache
-            data = json.loads(path.read_bytes())
-            body = data["body"]
-            if data["digest"] != _digest(body) or body["version"] != CACHE_VERSION or body["game"] != game:
+            if body["version"] != CACHE_VERSION or body["game"] != game:
                 return cache
             entries = {}
             for name, (dev, ino, size, mtime, ctime, oid, clean) in body["files"].items():
                 key = (int(dev), int(ino), int(size), int(mtime), int(ctime))
                 entries[str(name)] = _Entry(key, str(oid), clean is True)
             cache.entries, cache.seed = entries, str(body["seed"])
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        except (ValueError, KeyError, TypeError, AttributeError):
             pass
         return cache
 
@@ -155,9 +146,5 @@ class HashCache:
             return
         body = {"version": CACHE_VERSION, "game": self.game, "seed": self.seed,
                 "files": {p: [*e.key, e.oid, e.clean] for p, e in sorted(self.entries.items())}}
-        try:
-            write_atomic(self.path, json.dumps({"digest": _digest(body), "body": body}, sort_keys=True),
-                         durable=False)
+        if write_kept(self.path, body):
             self._changed = False
-        except OSError:
-            pass

@@ -4,10 +4,11 @@
 says: for every path still under ``incoming/``, the commits that added or changed it since it was
 last deleted, and the position (among the commits shown) of the one that added it.  That walk
 covers the whole history, so it grows with the game; the shared branch's answer is therefore kept
-between syncs in the moderator's private folder (``moderator/git-history.json``) and extended:
+between syncs in the moderator's private folder (``moderator/git-history.kept``) and extended:
 
 * it is keyed by the tip it describes and the ``incoming`` path; a cache for another path, an
-  unreadable or altered file (its digest is checked) or another format is ignored;
+  unreadable or altered file (its digest is checked: :mod:`~pbem.transport.git.kept`) or another
+  format is ignored;
 * it is extended only when the new tip is the old one followed by a chain of commits with one
   parent each (``git log --full-history --sparse --format=%H %P TIP ^OLD``, one command).  Then
   git's ordered walk of the new tip is exactly the old walk followed by the chain: every old commit
@@ -22,17 +23,14 @@ A pull request's history (walked from the shared branch, ``^BASE``) is short and
 """
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from pbem.base.fsutil import write_atomic
+from pbem.transport.git.kept import read_kept, write_kept
 from pbem.transport.git.repo import Repo
 
 UNKNOWN_POSITION = 10**9
-CACHE_NAME = "git-history.json"
+CACHE_NAME = "git-history.kept"
 CACHE_VERSION = 1
 #: a cache bigger than this is not read (it holds only the paths still waiting: it stays small)
 MAX_CACHE_BYTES = 32 << 20
@@ -127,33 +125,22 @@ def _extended(repo: Repo, old: _Walk, tip: str, incoming: str) -> _Walk | None:
     return walk
 
 
-def _digest(body: dict[str, Any]) -> str:
-    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
-
-
 def _load(path: Path, incoming: str) -> _Walk | None:
+    body = read_kept(path, MAX_CACHE_BYTES)
     try:
-        if path.stat().st_size > MAX_CACHE_BYTES:
-            return None
-        data = json.loads(path.read_bytes())
-        body = data["body"]
-        if data["digest"] != _digest(body) or body["version"] != CACHE_VERSION or body["incoming"] != incoming:
+        if body["version"] != CACHE_VERSION or body["incoming"] != incoming:
             return None
         walk = _Walk(str(body["tip"]), int(body["shown"]))
         for hex_path, (added_at, commits) in body["paths"].items():
             walk.paths[bytes.fromhex(hex_path)] = PathHistory([str(c) for c in commits], int(added_at))
         return walk
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (ValueError, KeyError, TypeError, AttributeError):
         return None
 
 
 def _save(path: Path, incoming: str, walk: _Walk) -> None:
-    body = {"version": CACHE_VERSION, "incoming": incoming, "tip": walk.tip, "shown": walk.shown,
-            "paths": {p.hex(): [h.added_at, h.commits] for p, h in sorted(walk.paths.items())}}
-    try:
-        write_atomic(path, json.dumps({"digest": _digest(body), "body": body}, sort_keys=True), durable=False)
-    except OSError:
-        pass            # derived data: the next sync walks the history again
+    write_kept(path, {"version": CACHE_VERSION, "incoming": incoming, "tip": walk.tip, "shown": walk.shown,
+                      "paths": {p.hex(): [h.added_at, h.commits] for p, h in sorted(walk.paths.items())}})
 
 
 def history(repo: Repo, tip: str, base: str | None, incoming: str,
