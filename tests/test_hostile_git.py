@@ -44,8 +44,10 @@ class Seen:
 
 
 def _game_files(root) -> dict[str, str]:
-    """The moderator's game folder, but for what a refusal may add (receipts) or remove (incoming)."""
-    return game_files(root, skip=("receipts/", "incoming/", "moderator/git-sync.lock", "moderator/sync.index"))
+    """The moderator's game folder, but for what a refusal may add (receipts) or remove (incoming), and
+    the sync's own bookkeeping (its lock, private index and caches: pbem.transport.git.history, hashcache)."""
+    return game_files(root, skip=("receipts/", "incoming/", "moderator/git-sync.lock", "moderator/sync.index",
+                                  "moderator/git-history.", "moderator/git-hashes."))
 
 
 def test_every_corpus_file_in_one_push_is_refused_with_a_receipt_and_the_valid_move_behind_is_taken(

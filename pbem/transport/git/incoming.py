@@ -36,8 +36,10 @@ import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from pbem.base.errors import escape_text
+from pbem.transport.git.history import UNKNOWN_POSITION, history
 from pbem.transport.git.repo import Repo, TreeEntry
 
 INCOMING = "incoming"
@@ -46,7 +48,6 @@ SIG_SUFFIX = ".yaml.sig"
 #: the moderator's own files directly in incoming/ (pbem git init writes the README): never items
 OWN_NAMES = frozenset({".gitkeep", ".gitignore", "README.md", "README.txt", "README"})
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$")
-UNKNOWN_POSITION = 10**9
 MISPLACED = "_misplaced"   # the receipts folder for what has no valid player folder
 #: entries of one source looked at in one sync; beyond it they wait (and are reported)
 MAX_ENTRIES = 100_000
@@ -64,14 +65,6 @@ class Source:
     @property
     def label(self) -> str:
         return f"pull request #{self.number}" if self.number else "the shared branch"
-
-
-@dataclass
-class PathHistory:
-    """The commits that added or changed one path since it was last deleted (oldest first)."""
-
-    commits: list[str] = field(default_factory=list)
-    added_at: int = UNKNOWN_POSITION
 
 
 @dataclass
@@ -202,33 +195,6 @@ def _group(items: dict[tuple[str, str], IncomingItem], entry: TreeEntry, owner: 
                                         f"in incoming/{owner}/")
 
 
-def history(repo: Repo, source: Source, incoming: str) -> dict[bytes, PathHistory]:
-    """For every path ever under ``incoming`` in the source's own history: the commits since it was
-    last deleted, and the position of the commit that added it."""
-    span = [source.tip] + ([f"^{source.base}"] if source.base else [])
-    out = repo.run_bytes("log", "-z", "--date-order", "--reverse", "--no-renames", "--format=%x01%H",
-                         "--name-status", *span, "--", f":(literal){incoming}").stdout
-    result: dict[bytes, PathHistory] = {}
-    position = -1
-    commit = ""
-    tokens = iter(out.split(b"\0"))
-    for token in tokens:
-        token = token.lstrip(b"\n")
-        if token.startswith(b"\x01"):
-            commit, position = token[1:].decode("ascii"), position + 1
-            continue
-        status = token.strip()
-        if not status:
-            continue
-        path = next(tokens, b"")
-        if status.startswith(b"D"):
-            result.pop(path, None)
-            continue
-        entry = result.setdefault(path, PathHistory(added_at=position))
-        entry.commits.append(commit)
-    return result
-
-
 @dataclass
 class Listing:
     """What one source holds under incoming/: its items (unordered until :func:`order`), and the
@@ -266,12 +232,13 @@ def below(files: list[TreeEntry], incoming: str) -> list[TreeEntry]:
     return [TreeEntry(e.mode, e.kind, e.oid, e.path[len(inside):]) for e in files if e.path.startswith(inside)]
 
 
-def order(repo: Repo, source: Source, incoming: str, items: list[IncomingItem]) -> None:
+def order(repo: Repo, source: Source, incoming: str, items: list[IncomingItem], cache: Path | None = None) -> None:
     """Give each item of one source its place in the source's history, and the commits that added
-    or changed its files (for --verify-commits)."""
+    or changed its files (for --verify-commits).  ``cache``: the moderator's private folder, where
+    the shared branch's history is kept between syncs (:mod:`pbem.transport.git.history`)."""
     if not items:
         return
-    past = history(repo, source, incoming)
+    past = history(repo, source.tip, source.base, incoming, cache)
     for item in items:
         main = item.repo_path(item.entries[0])
         item.position = past[main].added_at if main in past else UNKNOWN_POSITION

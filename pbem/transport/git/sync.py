@@ -258,6 +258,7 @@ class _Sync:
                                     f"to {self.report.target}; the moderator's commits are kept locally: run "
                                     "`pbem git sync` again")
         finally:
+            self.maker.save_cache()
             self._reset_index()
 
     def _target(self) -> tuple[str, str]:
@@ -398,7 +399,7 @@ class _Sync:
         self.answered = {id(item) for item in items if _identity(item) in self.done or is_answered(self.gd, item)}
         for source in sources:                  # their places in history: only where something waits
             order(self.repo, source, self.incoming,
-                  [it for it in items if it.source is source and id(it) not in self.answered])
+                  [it for it in items if it.source is source and id(it) not in self.answered], self.gd.moderator_dir)
         items.sort(key=lambda it: (it.carriable, it.source.number, it.position, it.entries[0].path))
         self.items = items
         lines = self._left_out(sources)
@@ -680,7 +681,7 @@ class _Sync:
 
     def _tree(self) -> str | None:
         """The next commit's tree, or None when it would be the parent's."""
-        published = list(self.maker.own_files(self.base))
+        published = self.maker.own_files(self.base)
         seed = None
         if self.gd.seed_path.is_file():
             seed = self.gd.seed_path.read_text(encoding="ascii", errors="replace").strip().lower().encode() or None

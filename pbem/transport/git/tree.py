@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 import shutil
 import stat
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,13 +33,12 @@ from pbem.base.errors import PbemError
 from pbem.base.fsutil import TEMP_NAME
 from pbem.store.gamedir import GameDir
 from pbem.store.log import LOG_NAME
+from pbem.transport.git.hashcache import HASH_CACHE_NAME, HashCache, StatKey
 from pbem.transport.git.incoming import INCOMING, path_problem
 from pbem.transport.git.repo import GitError, Repo, TreeEntry
 
 INDEX_NAME = "sync.index"
 ZERO = "0" * 40
-#: a file on disk as the sync last hashed it: (device, inode, size, mtime, ctime) -> its blob
-StatKey = tuple[int, int, int, int, int]
 #: a path in a tree (bytes, from the repository's root) -> (mode, object id)
 Files = dict[bytes, tuple[str, str]]
 
@@ -99,6 +98,7 @@ class TreeMaker:
     _listings: dict[str, list[TreeEntry]] = field(default_factory=dict)
     #: the tree the private index holds, with the index file's stat data when it was written
     _index_holds: tuple[str, StatKey] | None = None
+    _hash_cache: HashCache | None = None
 
     @property
     def game(self) -> bytes:
@@ -147,11 +147,12 @@ class TreeMaker:
                 if under(e.path, self.game) and not is_waiting_item(e.path, self.game)}
 
     # --- the moderator's files on disk -----------------------------------------------------
-    def disk_files(self, published: Iterable[bytes], seed: bytes | None = None,
+    def disk_files(self, published: Mapping[bytes, tuple[str, str]], seed: bytes | None = None,
                    revealed: Callable[[], bool] = lambda: False) -> Files:
-        """The game folder on disk as blobs (what to publish).  ``published``: paths already in the
-        shared tree (a .gitignore does not take them out).  ``seed``: refuse any new or changed file
-        that holds it (lower-case hex) unless ``revealed()`` says the log has revealed it."""
+        """The game folder on disk as blobs (what to publish).  ``published``: the game folder's files
+        in the shared tree (a .gitignore does not take them out).  ``seed``: refuse any file that
+        holds it (lower-case hex) unless ``revealed()`` says the log has revealed it.  Files known from
+        earlier syncs (:class:`~pbem.transport.git.hashcache.HashCache`) are neither read nor hashed again."""
         root = self.gd.root
         found: list[tuple[str, os.stat_result]] = []
         for dirpath, dirnames, filenames in os.walk(root):
@@ -171,11 +172,14 @@ class TreeMaker:
                 info = os.lstat(os.path.join(dirpath, name))
                 if stat.S_ISREG(info.st_mode):
                     found.append((rel, info))
-        known = {os.fsdecode(p) for p in published}
+        known = {os.fsdecode(p): oid for p, (_mode, oid) in published.items()}
         in_repo = {rel: f"{self.prefix}/{rel}" if self.prefix else rel for rel, _info in found}
         self._check_ignored([in_repo[rel] for rel, _info in found if in_repo[rel] not in known])
+        cache = self._cache()
+        cache.begin(seed, set(in_repo.values()))
         files: Files = {}
         todo: list[tuple[str, StatKey, str]] = []
+        reads: list[tuple[str, StatKey]] = []   # to check for the seed (walk order): not known to be free of it
         for rel, info in found:
             path = in_repo[rel]
             if path not in known and self._ignored.get(path):
@@ -185,18 +189,37 @@ class TreeMaker:
             cached = self._hashed.get(path)
             if cached is not None and cached[0] == key:
                 files[os.fsencode(path)] = (mode, cached[1])
+            elif (oid := cache.blob(path, key, known.get(path))) is not None:
+                self._hashed[path] = (key, oid)
+                files[os.fsencode(path)] = (mode, oid)
+                if seed and not cache.clean(path, key):
+                    reads.append((path, key))
             else:
                 todo.append((path, key, mode))
+                reads.append((path, key))
         if seed:
-            for path, _key, _mode in todo:
+            for path, key in reads:
                 with open(self.repo.root / path, "rb") as fh:
-                    if seed in fh.read().lower() and not revealed():
-                        raise PublishRefused(f"refusing to publish {path}: it holds the moderator's seed in plain "
-                                             "text, and the game is not over; remove it from the game folder")
+                    holds = seed in fh.read().lower()
+                if holds and not revealed():
+                    raise PublishRefused(f"refusing to publish {path}: it holds the moderator's seed in plain "
+                                         "text, and the game is not over; remove it from the game folder")
+                cache.checked(path, key, clean=not holds)
         for (path, key, mode), oid in zip(todo, self.repo.hash_files([p for p, _k, _m in todo])):
             self._hashed[path] = (key, oid)
+            cache.hashed(path, key, oid)
             files[os.fsencode(path)] = (mode, oid)
         return files
+
+    def _cache(self) -> HashCache:
+        if self._hash_cache is None:
+            self._hash_cache = HashCache.load(self.gd.moderator_dir / HASH_CACHE_NAME, self.prefix)
+        return self._hash_cache
+
+    def save_cache(self) -> None:
+        """Keep what this sync hashed for the next one (nothing if it hashed nothing new)."""
+        if self._hash_cache is not None:
+            self._hash_cache.save()
 
     def _check_ignored(self, paths: list[str]) -> None:
         """Ask git once which of these (not yet published) paths a .gitignore excludes."""
