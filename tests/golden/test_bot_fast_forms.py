@@ -21,7 +21,9 @@ every golden game and of simulated games with each bot.
 * Atlantis's dive dice (challenge #6): each piece's spaces read from its sea walk
   (``Dolphins.dive_cells``) are the plain ``dive_destinations``'s, and the movement step (listed
   in full only where a swimmer may take its dolphin along) is the plain ``legal_move``, in
-  simulated games with dolphins and squids too.
+  simulated games with dolphins and squids too;
+* challenge #2's end check ("To the last!": ``ToTheLast.explorers_on_board``, read from the
+  state's indexes) is whether any explorer is on land, at sea or aboard a ship.
 """
 from __future__ import annotations
 
@@ -38,14 +40,14 @@ from pbem.core.registry import load_game
 from pbem.core.rng import Rng
 from pbem.game import Game
 from pbem.rules.survive.movement import MoveChoices
-from pbem.rules.survive.challenges import Overpopulated
+from pbem.rules.survive.challenges import Overpopulated, ToTheLast
 from pbem.rules.survive.setup import SetupRules
 from pbem.rules.atlantis1986.view import STEP_DIVE
 from pbem.rules.atlantis1986.island import IslandRules1986
 from pbem.rules.atlantis1986.spinner import SpinnerRules1986
 from pbem.rules.atlantis.dive import STEP_DIVE as STEP_DIVE_DICE, Dolphins
 from pbem.rules.spaceattack.turn import STEP_DEPLOY, TurnRules
-from pbem.rules.survive.state import ISLAND, PLAY, SEA, SETUP_PLACE, STEP_CREATURE, STEP_MOVE
+from pbem.rules.survive.state import BOAT, ISLAND, LAND, PLAY, SEA, SETUP_PLACE, STEP_CREATURE, STEP_MOVE
 
 SURVIVE = [c for c in CONFIGS if c.game in ("atlantis", "atlantis-1986", "space-attack")]
 
@@ -77,6 +79,7 @@ def check_state(game: Game, state: Any) -> int:
     check_setup_and_spin(rules, state)
     check_pieces(rules, state)
     check_dive_dice(rules, state)
+    check_board_emptied(rules, state)
     for player in state.players:
         listed = rules.legal_actions(state, player)
         if rules.decider(state) == player and rules.current_step(state) == STEP_MOVE:
@@ -223,3 +226,9 @@ def test_fast_forms_equal_the_plain_rules_with_dolphins_and_squids(bot: str) -> 
             game.apply(state, player, action, action_rng(seed, "sim", steps, 0))
         assert steps > 100
     assert dives > 10
+
+
+def check_board_emptied(rules: Any, state: Any) -> None:
+    """Challenge #2's end check, read from the indexes, is each explorer's ``where`` asked."""
+    if isinstance(rules, ToTheLast):
+        assert rules.explorers_on_board(state) == any(e.where in (LAND, BOAT, SEA) for e in state.explorers.values())
