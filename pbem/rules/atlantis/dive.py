@@ -371,10 +371,11 @@ class Dolphins(AtlantisRules):
             return [(d, []) for d in sorted(cells)]
         return [(d, []) for d in sorted(self.creature_reach(state, c, int(distance)))]
 
-    def dive_cells(self, state: AtlantisState, piece: str) -> list[int]:
+    def dive_cells(self, state: AtlantisState, piece: str, ends: dict[str, Spaces] | None = None) -> list[int]:
         """The spaces of :meth:`dive_destinations` (the plain rule, kept as the reference:
         tests/golden/test_bot_fast_forms.py compares them at every dive), in board order, read
-        from the sea walk without the paths :meth:`reach` and :meth:`creature_reach` make."""
+        from the sea walk without the paths :meth:`reach` and :meth:`creature_reach` make;
+        ``ends``: each creature kind's :meth:`stop_cells`, kept by the caller across its pieces."""
         distance = self.dive_faces(state.turn.die)[1]
         if piece in state.boats:
             b = state.boats[piece]
@@ -393,7 +394,12 @@ class Dolphins(AtlantisRules):
         if distance == DIVE:
             cells = self.vacant_spaces(state) + ([c.cell or 0] if self.may_stay(state, c.kind) else [])
             return sorted(cells)
-        spaces = list(self.creature_walk_of(state, c, int(distance)))
+        if ends is None:
+            ends = {}
+        if c.kind not in ends:
+            ends[c.kind] = self.stop_cells(state, c.kind)
+        stops = ends[c.kind]
+        spaces = list(self.creature_walk_of(state, c, int(distance), stops))
         if self.may_stay(state, c.kind) and c.cell not in spaces:
             spaces.append(c.cell or 0)
         return sorted(spaces)
@@ -404,11 +410,12 @@ class Dolphins(AtlantisRules):
         dolphin's are listed (arriving by several swimmers, it protects one: a choice each)."""
         order = CreatureOrder("dive", self.board.labels)
         parts: list[Sequence[Action]] = [[{"dive": "none"}]]
+        ends: dict[str, Spaces] = {}        # each creature kind's stop cells, worked out once
         for piece in self.dive_pieces(state):
             c = state.creatures.get(piece)
             dolphin = c is not None and c.kind == DOLPHIN
             if piece in state.boats or not dolphin:      # a ship or another creature protects nobody
-                parts.append(Pairs([piece], self.dive_cells(state, piece), order))
+                parts.append(Pairs([piece], self.dive_cells(state, piece, ends), order))
             else:
                 parts.append([action for cell in self.dive_cells(state, piece)
                               for action in self.dive_actions(piece, cell, self.free_swimmers(state, cell))])
