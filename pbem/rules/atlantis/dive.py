@@ -407,7 +407,8 @@ class Dolphins(AtlantisRules):
     def dive_choices(self, state: AtlantisState, player: str) -> Sequence[Action]:
         """:meth:`legal_dive`, action for action, with each piece's moves to a space made only when
         read (:class:`CreatureOrder` pairs, which the greedy bot's core scores never score); a
-        dolphin's are listed (arriving by several swimmers, it protects one: a choice each)."""
+        dolphin's too, unless it may arrive by several swimmers (it protects one: a choice each,
+        listed)."""
         order = CreatureOrder("dive", self.board.labels)
         parts: list[Sequence[Action]] = [[{"dive": "none"}]]
         ends: dict[str, Spaces] = {}        # each creature kind's stop cells, worked out once
@@ -417,8 +418,13 @@ class Dolphins(AtlantisRules):
             if piece in state.boats or not dolphin:      # a ship or another creature protects nobody
                 parts.append(Pairs([piece], self.dive_cells(state, piece, ends), order))
             else:
-                parts.append([action for cell in self.dive_cells(state, piece)
-                              for action in self.dive_actions(piece, cell, self.free_swimmers(state, cell))])
+                cells = self.dive_cells(state, piece)
+                swimmers = [self.free_swimmers(state, cell) for cell in cells]
+                if all(len(s) < 2 for s in swimmers):    # (one action a space: pairs, as a ship's)
+                    parts.append(Pairs([piece], cells, order))
+                else:
+                    parts.append([action for cell, s in zip(cells, swimmers)
+                                  for action in self.dive_actions(piece, cell, s)])
             if c is not None and dolphin:
                 current = state.protects.get(piece)
                 parts.append([{"dive": piece, "protect": s} for s in self.free_swimmers(state, c.cell or 0)
