@@ -17,7 +17,13 @@ every golden game and of simulated games with each bot.
   plain scores, and the counts they find are each piece's listing;
 * Space Attack's deployments (step 1), made when read, are the plain ``legal_deploy``;
 * the set-up's empty tiles, read from the island's index (``State.tile_at``, in handle order),
-  are the tiles the plain rule names.
+  are the tiles the plain rule names;
+* Atlantis's dive dice (challenge #6): each piece's spaces read from its sea walk
+  (``Dolphins.dive_cells``) are the plain ``dive_destinations``'s, and the movement step (listed
+  in full only where a swimmer may take its dolphin along) is the plain ``legal_move``, in
+  simulated games with dolphins and squids too;
+* challenge #2's end check ("To the last!": ``ToTheLast.explorers_on_board``, read from the
+  state's indexes) is whether any explorer is on land, at sea or aboard a ship.
 """
 from __future__ import annotations
 
@@ -34,13 +40,14 @@ from pbem.core.registry import load_game
 from pbem.core.rng import Rng
 from pbem.game import Game
 from pbem.rules.survive.movement import MoveChoices
-from pbem.rules.survive.challenges import Overpopulated
+from pbem.rules.survive.challenges import Overpopulated, ToTheLast
 from pbem.rules.survive.setup import SetupRules
 from pbem.rules.atlantis1986.view import STEP_DIVE
 from pbem.rules.atlantis1986.island import IslandRules1986
 from pbem.rules.atlantis1986.spinner import SpinnerRules1986
+from pbem.rules.atlantis.dive import STEP_DIVE as STEP_DIVE_DICE, Dolphins
 from pbem.rules.spaceattack.turn import STEP_DEPLOY, TurnRules
-from pbem.rules.survive.state import ISLAND, PLAY, SEA, SETUP_PLACE, STEP_CREATURE, STEP_MOVE
+from pbem.rules.survive.state import BOAT, ISLAND, LAND, PLAY, SEA, SETUP_PLACE, STEP_CREATURE, STEP_MOVE
 
 SURVIVE = [c for c in CONFIGS if c.game in ("atlantis", "atlantis-1986", "space-attack")]
 
@@ -71,6 +78,8 @@ def check_state(game: Game, state: Any) -> int:
     assert list(state.tile_at) == [t.cell for t in state.tiles.values() if t.where == ISLAND]
     check_setup_and_spin(rules, state)
     check_pieces(rules, state)
+    check_dive_dice(rules, state)
+    check_board_emptied(rules, state)
     for player in state.players:
         listed = rules.legal_actions(state, player)
         if rules.decider(state) == player and rules.current_step(state) == STEP_MOVE:
@@ -184,3 +193,43 @@ def test_fast_forms_equal_the_plain_rules_in_simulated_games(name: str, bot: str
             steps += 1
             game.apply(state, player, action, action_rng(seed, "sim", steps, 0))
         assert steps > 100
+
+
+def check_dive_dice(rules: Any, state: Any) -> None:
+    """Atlantis's dive dice: each piece's spaces (``dive_cells``, read from its sea walk) are the
+    plain ``dive_destinations``'s; the decision's listing is compared with the plain ``legal_dive``
+    in :func:`check_state`."""
+    if isinstance(rules, Dolphins) and state.phase == PLAY and rules.current_step(state) == STEP_DIVE_DICE:
+        for piece in rules.dive_pieces(state):
+            assert rules.dive_cells(state, piece) == [cell for cell, _swimmers in rules.dive_destinations(state, piece)]
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy"])
+def test_fast_forms_equal_the_plain_rules_with_dolphins_and_squids(bot: str) -> None:
+    """A whole Atlantis game with the dive dice, the squids instead of whales and the overpopulated
+    challenge, checked at every step (the golden games with dolphins play the rest: squids and
+    whales, the to-the-last end, 3-6 players)."""
+    game = load_game("atlantis")
+    options = [{"dolphins": "yes", "squid": "replace-whales", "overpopulated": "yes"}]
+    dives = 0
+    for k, chosen in enumerate(options):
+        seed = f"fast-forms/dolphins/{bot}/{k + 1}".encode()
+        players = ["red", "blue", "green", "yellow"]
+        state = game.setup(players, game.full_options(chosen), setup_rng(seed, "sim"))
+        bot_rng, steps = Rng(seed, "bot"), 0
+        while game.result(state) is None:
+            check_state(game, state)
+            rules = game.rules(state)              # type: ignore[attr-defined]
+            dives += state.phase == PLAY and rules.current_step(state) == STEP_DIVE_DICE
+            player = game.pending(state)[0].player
+            action = CHOOSERS[bot](game, state, player, bot_rng)
+            steps += 1
+            game.apply(state, player, action, action_rng(seed, "sim", steps, 0))
+        assert steps > 100
+    assert dives > 10
+
+
+def check_board_emptied(rules: Any, state: Any) -> None:
+    """Challenge #2's end check, read from the indexes, is each explorer's ``where`` asked."""
+    if isinstance(rules, ToTheLast):
+        assert rules.explorers_on_board(state) == any(e.where in (LAND, BOAT, SEA) for e in state.explorers.values())

@@ -53,12 +53,13 @@ class Dolphins(AtlantisRules):
 
     #: the turn model's ``dolphin_escorts``; the dive dice are rolled (a STOP) before step 4's decision
     #: step 4 with the dive dice is the model's ``dive`` (the faces), with ``serpent_stops: attack``
-    turn_model_covers = frozenset({"explorer_moves", "do_move", "move_explorer", "enter_sea", "unprotected",
-                                   "lose_explorers", "after_action", "decision_kind", "start_creature_step",
-                                   "roll_die", "legal_dive", "do_dive", "dive_pieces", "dive_kinds", "dive_faces",
-                                   "dive_destinations", "vacant_spaces", "dive_boat", "dive_creature", "dive_dolphin",
-                                   "dive_walk", "dive_to", "free_swimmers", "free_dolphins", "protect", "exposed",
-                                   "dolphin_arrives", "release_dolphins", "stops_serpent", "waiting_decision"})
+    turn_model_covers = frozenset({"explorer_moves", "dolphin_move_choices", "do_move", "move_explorer", "enter_sea",
+                                   "unprotected", "lose_explorers", "after_action", "decision_kind",
+                                   "start_creature_step", "roll_die", "legal_dive", "do_dive", "dive_pieces",
+                                   "dive_kinds", "dive_faces", "dive_destinations", "dive_cells", "vacant_spaces",
+                                   "dive_boat", "dive_creature", "dive_dolphin", "dive_walk", "dive_to",
+                                   "free_swimmers", "free_dolphins", "protect", "exposed", "dolphin_arrives",
+                                   "release_dolphins", "stops_serpent", "waiting_decision"})
 
     def turn_model_params(self, state: AtlantisState) -> dict[str, Any]:
         data = self.dive_data()
@@ -87,8 +88,11 @@ class Dolphins(AtlantisRules):
 
     def free_swimmers(self, state: AtlantisState, cell: int) -> list[str]:
         """Swimmers at ``cell`` no dolphin protects."""
+        swimmers = state.swimmers(cell)
+        if not swimmers:            # (most spaces)
+            return []
         guarded = set(state.protects.values())
-        return sort_handles(h for h in state.swimmers(cell) if h not in guarded)
+        return sort_handles(h for h in swimmers if h not in guarded)
 
     def unprotected(self, state: AtlantisState, swimmers: list[str]) -> list[str]:
         """"that Swimmer is safe from attack by all Sea Creatures"."""
@@ -164,6 +168,17 @@ class Dolphins(AtlantisRules):
             return out
         near = self.board.neighbours[at(e.cell)]
         return out + [{**a, "dolphin": True} for a in out if self.board.index[a["to"]] in near]
+
+    def dolphin_move_choices(self, state: AtlantisState, player: str) -> Sequence[Action]:
+        """:meth:`legal_move`: listed in full (with the dolphin rides of :meth:`explorer_moves`) when
+        one of ``player``'s swimmers has a dolphin and may swim; else the core's moves, made only
+        when read (:meth:`move_choices`: :meth:`explorer_moves` adds nothing then)."""
+        explorers = state.explorers
+        for swimmer in state.protects.values():
+            e = explorers[swimmer]
+            if e.owner == player and e.where == SEA and self.may_swim(state, swimmer):
+                return self.legal_move(state, player)
+        return self.move_choices(state, player)
 
     def do_move(self, state: AtlantisState, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         """``{move: r3, to: F4, dolphin: true}``: "When you move a protected Swimmer during step 2
@@ -356,21 +371,60 @@ class Dolphins(AtlantisRules):
             return [(d, []) for d in sorted(cells)]
         return [(d, []) for d in sorted(self.creature_reach(state, c, int(distance)))]
 
+    def dive_cells(self, state: AtlantisState, piece: str, ends: dict[str, Spaces] | None = None) -> list[int]:
+        """The spaces of :meth:`dive_destinations` (the plain rule, kept as the reference:
+        tests/golden/test_bot_fast_forms.py compares them at every dive), in board order, read
+        from the sea walk without the paths :meth:`reach` and :meth:`creature_reach` make;
+        ``ends``: each creature kind's :meth:`stop_cells`, kept by the caller across its pieces."""
+        distance = self.dive_faces(state.turn.die)[1]
+        if piece in state.boats:
+            b = state.boats[piece]
+            if distance == DIVE:
+                cells = self.vacant_spaces(state)
+            else:
+                cells = sorted(self.sea_walk(b.cell or 0, int(distance), self.closed_to_ship(state, piece), NOWHERE))
+            return [c for c in cells if c != b.cell]
+        c = state.creatures[piece]
+        if c.kind == DOLPHIN:
+            if distance == DIVE:
+                cells = self.vacant_spaces(state)
+            else:
+                cells = sorted(self.sea_walk(c.cell or 0, int(distance), state.tile_at, NOWHERE))
+            return [d for d in cells if d != c.cell]
+        if distance == DIVE:
+            cells = self.vacant_spaces(state) + ([c.cell or 0] if self.may_stay(state, c.kind) else [])
+            return sorted(cells)
+        if ends is None:
+            ends = {}
+        if c.kind not in ends:
+            ends[c.kind] = self.stop_cells(state, c.kind)
+        stops = ends[c.kind]
+        spaces = list(self.creature_walk_of(state, c, int(distance), stops))
+        if self.may_stay(state, c.kind) and c.cell not in spaces:
+            spaces.append(c.cell or 0)
+        return sorted(spaces)
+
     def dive_choices(self, state: AtlantisState, player: str) -> Sequence[Action]:
         """:meth:`legal_dive`, action for action, with each piece's moves to a space made only when
         read (:class:`CreatureOrder` pairs, which the greedy bot's core scores never score); a
-        dolphin's are listed (arriving by several swimmers, it protects one: a choice each)."""
+        dolphin's too, unless it may arrive by several swimmers (it protects one: a choice each,
+        listed)."""
         order = CreatureOrder("dive", self.board.labels)
         parts: list[Sequence[Action]] = [[{"dive": "none"}]]
+        ends: dict[str, Spaces] = {}        # each creature kind's stop cells, worked out once
         for piece in self.dive_pieces(state):
-            destinations = self.dive_destinations(state, piece)
             c = state.creatures.get(piece)
             dolphin = c is not None and c.kind == DOLPHIN
             if piece in state.boats or not dolphin:      # a ship or another creature protects nobody
-                parts.append(Pairs([piece], [cell for cell, _nobody in destinations], order))
+                parts.append(Pairs([piece], self.dive_cells(state, piece, ends), order))
             else:
-                parts.append([action for cell, swimmers in destinations
-                              for action in self.dive_actions(piece, cell, swimmers)])
+                cells = self.dive_cells(state, piece)
+                swimmers = [self.free_swimmers(state, cell) for cell in cells]
+                if all(len(s) < 2 for s in swimmers):    # (one action a space: pairs, as a ship's)
+                    parts.append(Pairs([piece], cells, order))
+                else:
+                    parts.append([action for cell, s in zip(cells, swimmers)
+                                  for action in self.dive_actions(piece, cell, s)])
             if c is not None and dolphin:
                 current = state.protects.get(piece)
                 parts.append([{"dive": piece, "protect": s} for s in self.free_swimmers(state, c.cell or 0)
@@ -385,7 +439,19 @@ class Dolphins(AtlantisRules):
         return [{"dive": piece, "to": self.label(cell)}]
 
     def legal_dive(self, state: AtlantisState, player: str) -> list[dict[str, Any]]:
-        return list(self.dive_choices(state, player))
+        """Step 4's decision with the dive dice, listed in full from :meth:`dive_destinations` (the
+        plain rule :meth:`dive_choices` stands for: tests/golden/test_bot_fast_forms.py compares
+        the two at every dive)."""
+        out: list[dict[str, Any]] = [{"dive": "none"}]
+        for piece in self.dive_pieces(state):
+            for cell, swimmers in self.dive_destinations(state, piece):
+                out.extend(self.dive_actions(piece, cell, swimmers))
+            c = state.creatures.get(piece)
+            if c is not None and c.kind == DOLPHIN:
+                current = state.protects.get(piece)
+                out.extend({"dive": piece, "protect": s} for s in self.free_swimmers(state, c.cell or 0)
+                           if s != current)
+        return out
 
     def do_dive(self, state: AtlantisState, player: str, action: Mapping[str, Any], rng: Rng) -> Events:
         """``{dive: K2, to: F4}`` (or ``path:``), ``{dive: P1, to: F4, protect: r3}``,
@@ -599,8 +665,8 @@ class Dolphins(AtlantisRules):
         return {**super().action_table(), "dive": self.do_dive, "protect": self.do_protect}
 
     def decider_table(self) -> dict[str, Decider[AtlantisState]]:
-        # the movement step is listed with the dives (:meth:`explorer_moves`)
+        # the movement step is listed with the dolphin rides where there are any (:meth:`explorer_moves`)
         table = {**super().decider_table(), STEP_DIVE: self.dive_choices, STEP_PROTECT: self.legal_protect,
-                 STEP_MOVE: self.legal_move}
+                 STEP_MOVE: self.dolphin_move_choices}
         del table[STEP_CREATURE]            # step 4 waits for the dive dice instead
         return table

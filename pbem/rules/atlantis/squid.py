@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from pbem.game import IllegalAction, Rng
+from pbem.game import IllegalAction, OptionSpec, Rng
 from pbem.rules.atlantis.rules import AtlantisRules
 from pbem.rules.atlantis.state import (
     PLAY,
@@ -37,7 +37,7 @@ from pbem.rules.atlantis.state import (
     sort_handles,
 )
 from pbem.rules.survive.actions import handle_arg
-from pbem.rules.survive.base import ActionHandler, CreatureRule, Decider, Events, event
+from pbem.rules.survive.base import ActionHandler, CreatureRule, Decider, Events, SurviveData, event
 from pbem.rules.survive.state import STEP_TILE
 
 STEP_SQUID_PLACE = "squid-place"   # where a new squid comes into play
@@ -50,6 +50,15 @@ class GiantSquid(AtlantisRules):
 
     #: Variant #1: the squid comes instead of the whale
     replaces_whales: bool = False
+
+    def __init__(self, data: SurviveData, option_specs: Sequence[OptionSpec]) -> None:
+        super().__init__(data, option_specs)
+        near: list[list[int]] = [[] for _ in self.board.labels]
+        for cell, neighbours in enumerate(self.board.neighbours):
+            for n in neighbours:
+                near[n].append(cell)
+        #: cell -> the cells whose neighbour list holds it (:meth:`people_next_to` read backwards)
+        self.next_to_cells: tuple[tuple[int, ...], ...] = tuple(tuple(c) for c in near)
 
     def squid_data(self) -> Mapping[str, Any]:
         """games/atlantis/squid.yaml (a variant may point ``data_files["squid"]`` elsewhere)."""
@@ -176,6 +185,18 @@ class GiantSquid(AtlantisRules):
         boat = state.boat_at.get(cell)
         return ((boat is not None and bool(state.boats[boat].passengers)) or state.has_creature(cell, (WHALE,))
                 or bool(self.people_next_to(state, cell)))
+
+    def squid_stop_cells(self, state: AtlantisState) -> set[int]:
+        """:meth:`stops_squid` for every space at once: the spaces of the ships with passengers and
+        of the whales, and every space next to a land tile with people on it (the board's
+        neighbour lists read backwards: :attr:`next_to_cells`, made once per ruleset)."""
+        out = {cell for cell, boat in state.boat_at.items() if state.boats[boat].passengers}
+        out |= state.cells_with_creature((WHALE,))
+        next_to, land = self.next_to_cells, state.tile_at
+        for cell, people in state.land_at.items():
+            if people and cell in land:
+                out.update(next_to[cell])
+        return out
 
     def options_move_creature(self, state: AtlantisState, player: str, back: str) -> list[dict[str, Any]]:
         """"If the movement occurs via a Land tile, you **may** move the Giant Squid to any
@@ -358,7 +379,8 @@ class GiantSquid(AtlantisRules):
 
     # --- the tables ------------------------------------------------------------------------------
     def creature_rule_table(self) -> dict[str, CreatureRule[AtlantisState]]:
-        return {**super().creature_rule_table(), SQUID: CreatureRule(self.stops_squid, self.arrive_squid)}
+        return {**super().creature_rule_table(), SQUID: CreatureRule(self.stops_squid, self.arrive_squid,
+                                                                     stop_cells=self.squid_stop_cells)}
 
     def action_table(self) -> dict[str, ActionHandler[AtlantisState]]:
         return {**super().action_table(), "squid": self.do_squid, "take": self.do_take}

@@ -377,6 +377,8 @@ class SurviveBase(ABC, Generic[StateT]):
         reachable again by going out and back when ``max_steps >= 2``.
         """
         neighbours = self.board.neighbours
+        if max_steps == 1:          # (a third of the walks: each free neighbour, entered on step 1)
+            return {n: (start, 1) for n in neighbours[start] if n not in blocked}
         walk: Walk = {}
         frontier = [start]
         for step in range(1, max_steps + 1):

@@ -18,7 +18,7 @@ from typing import Any, ClassVar, Mapping, Sequence
 from pbem.game import Rng
 from pbem.rules.survive.base import Events, StateT, event
 from pbem.rules.survive.rules import SurviveRules
-from pbem.rules.survive.state import BOAT, ISLAND, LAND, PLAY, SEA, SETUP_PLACE, Tile
+from pbem.rules.survive.state import ISLAND, PLAY, SETUP_PLACE, Tile
 
 
 class Overpopulated(SurviveRules[StateT]):
@@ -104,8 +104,15 @@ class ToTheLast(EndTileClearsArea[StateT]):
         return {**super().turn_model_params(state), "end_when_board_empty": True}
 
     def end_when_the_last_explorer_leaves(self, state: StateT, events: Events) -> None:
-        if state.phase == PLAY and not any(e.where in (LAND, BOAT, SEA) for e in state.explorers.values()):
+        if state.phase == PLAY and not self.explorers_on_board(state):
             self.end_game(state, events, f"the last {self.word('explorer')} has left the board")
+
+    @staticmethod
+    def explorers_on_board(state: StateT) -> bool:
+        """Whether any explorer is on land, at sea or aboard a ship, read from the state's indexes
+        (checked after every action and step: tests/golden/test_bot_fast_forms.py compares it with
+        each explorer's ``where`` at every step)."""
+        return bool(state.land_at) or bool(state.sea_at) or any(b.passengers for b in state.boats.values())
 
     def after_action(self, state: StateT, events: Events) -> None:
         super().after_action(state, events)

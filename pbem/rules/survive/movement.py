@@ -314,13 +314,17 @@ class MovementRules(SetupRules[StateT]):
         them: the spaces next to the ship without land or a ship (or a barrier)."""
         near, ships = self.board.neighbour_sets, state.boats
         closed = state.tile_at.keys() | state.boat_at.keys()
-        barriers = bool(self.ship_barriers())     # (none: no ship has a barrier cell, :meth:`barrier_cells`)
+        barriers = self.ship_barriers()     # (none: no ship has a barrier cell, :meth:`barrier_cells`)
+        barred: AbstractSet[int] | None = None   # (the spaces closed to a ship with people aboard, once)
         counts = []
         for boat in boats:
             # (movable ships are at sea, so each has a space: not at(), a call, in the hottest count)
             free = near[ships[boat].cell] - closed      # type: ignore[index]
-            barred = self.barrier_cells(state, boat) if barriers else None
-            counts.append(len(free - barred if barred else free))
+            if barriers and ships[boat].passengers:     # (:meth:`barrier_cells`, worked out once)
+                if barred is None:
+                    barred = state.cells_with_creature(barriers)
+                free = free - barred
+            counts.append(len(free))
         return counts
 
     def boat_move_count(self, state: StateT, boat: str) -> int:

@@ -35,7 +35,7 @@ _CORE_CLASSES = frozenset(SurviveRules.__mro__)
 PARTS: dict[str, tuple[str, ...]] = {
     # step 2 and its end: {move: ...}, {done: move}, what entering a space does, the next step
     "move": (
-        "legal_move", "move_choices", "explorer_moves", "explorer_move", "explorer_steps", "boat_moves",
+        "legal_move", "move_choices", "dolphin_move_choices", "explorer_moves", "explorer_move", "explorer_steps", "boat_moves",
         "boat_move", "boat_steps", "movable_boats", "has_room", "controllers", "ship_may_enter",
         "closed_to_ship", "may_swim", "may_board_from_the_sea", "do_move", "do_done", "move_boat",
         "move_explorer", "explorer_step_kind", "enter_sea", "sail", "ship_stops", "capsize", "swimmers_fall_in",
@@ -86,7 +86,8 @@ PARTS: dict[str, tuple[str, ...]] = {
     # step 4 with the dive dice (after the roll): a creature, dolphin or empty ship the dice name, up
     # to the distance or anywhere vacant (D), a dolphin's protection switched, or none
     "dive": (
-        "legal_dive", "do_dive", "dive_pieces", "dive_kinds", "dive_faces", "dive_destinations", "vacant_spaces",
+        "legal_dive", "do_dive", "dive_pieces", "dive_kinds", "dive_faces", "dive_destinations", "dive_cells",
+        "vacant_spaces",
         "vacant", "dive_boat", "dive_creature", "dive_dolphin", "dive_walk", "dive_to", "reach", "creature_reach",
         "creature_walk", "walk_arg", "closed_to_ship", "sail", "free_swimmers", "free_dolphins", "protect",
         "exposed", "dolphin_arrives", "release_dolphins", "die_kinds", "may_stay", "stop_cells", "stops_serpent",
