@@ -3,23 +3,11 @@ of a game through git.  Counted with git's trace2 (one event file per git proces
 commands only (what pbem starts; what git starts inside a fetch or push is git's business)."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from test_git_helpers import git, hermetic_git, make_shared  # noqa: F401  (autouse fixture)
+from test_git_helpers import started_git_commands, git, hermetic_git, make_shared  # noqa: F401  (autouse fixture)
 
 DRAW = [{"draw": True}]
-
-
-def _commands(trace: Path) -> list[list[str]]:
-    """The argv of every git command that pbem started (not those git started itself)."""
-    found = []
-    for path in sorted(trace.iterdir()):
-        for line in path.read_text().splitlines():
-            event = json.loads(line)
-            if event.get("event") == "start" and "/" not in event["sid"]:
-                found.append(event["argv"][1:])
-    return found
 
 
 def _sync_commands(shared, tmp_path, monkeypatch, name: str, expected: str) -> list[list[str]]:
@@ -29,7 +17,7 @@ def _sync_commands(shared, tmp_path, monkeypatch, name: str, expected: str) -> l
         env.setenv("GIT_TRACE2_EVENT", str(trace))
         output = shared.sync().output
     assert expected in output, output
-    return _commands(trace)
+    return started_git_commands(trace)
 
 
 def test_a_sync_asks_git_a_bounded_number_of_questions(tmp_path, key_pool, toy_registered, monkeypatch):

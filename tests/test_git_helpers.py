@@ -30,6 +30,18 @@ def git(cwd: Path, *args: Any, check: bool = True, name: str = "tester") -> subp
     return proc
 
 
+def started_git_commands(trace: Path) -> list[list[str]]:
+    """The argv of every git command started (git's trace2 events in the folder ``trace``, as
+    ``GIT_TRACE2_EVENT`` writes them), not those git started itself."""
+    found = []
+    for path in sorted(trace.iterdir()):
+        for line in path.read_text().splitlines():
+            event = json.loads(line)
+            if event.get("event") == "start" and "/" not in event["sid"]:
+                found.append(event["argv"][1:])
+    return found
+
+
 def cli(*args: Any, ok: bool = True) -> Any:
     result = CliRunner().invoke(pbem_main, ["git", *(str(a) for a in args)], catch_exceptions=False)
     if ok:

@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from test_git_helpers import GAME, git, hermetic_git, make_shared  # noqa: F401  (autouse fixture)
+from test_git_helpers import started_git_commands, GAME, git, hermetic_git, make_shared  # noqa: F401  (autouse fixture)
 
 from pbem.store.gamedir import GameDir
 from pbem.transport.git.kept import read_kept, write_kept
@@ -39,17 +39,6 @@ def _commit(repo: Path, message: str, date: str | None = None, **files: str | No
     subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m",
                     message], cwd=repo, check=True, env=env)
     return git(repo, "rev-parse", "HEAD").stdout.strip()
-
-
-def _commands(trace: Path) -> list[list[str]]:
-    """The argv of every git command started (git's trace2 events), not those git started itself."""
-    found = []
-    for path in sorted(trace.iterdir()):
-        for line in path.read_text().splitlines():
-            event = json.loads(line)
-            if event.get("event") == "start" and "/" not in event["sid"]:
-                found.append(event["argv"][1:])
-    return found
 
 
 def _after_a_tick(*paths: Path) -> None:
@@ -85,7 +74,7 @@ def _check(repo: Repo, tip: str, cache: Path, trace: Path, monkeypatch) -> list[
     whole = _flat(history(repo, tip, None, INCOMING))
     assert kept == whole, tip
     assert _kept(cache / CACHE_NAME)["tip"] == tip
-    return _commands(trace)
+    return started_git_commands(trace)
 
 
 def test_the_kept_history_is_the_whole_walk_at_every_tip(tmp_path, monkeypatch):
