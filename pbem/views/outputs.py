@@ -28,7 +28,7 @@ from pbem.store.missedturns import rules_of
 from pbem.store.table import Table
 from pbem.store.update import UPDATE_BYTES   # room kept free in every message for `pbem play`'s public update
 from pbem.views.boardmoves import BoardHistory, mark_moves
-from pbem.views.pagezip import PAGE_GZIP_LEVEL, gzip_page
+from pbem.views.pagezip import gzip_page
 from pbem.views.render.boardmemo import BoardMemo, board_key
 from pbem.views.render.digest import DigestContext, render_digest, render_secrets
 from pbem.views.render.hexmap_svg import render_svg
@@ -504,7 +504,7 @@ def write_outputs(table: Table, careful: bool = False) -> list[Path]:
 
 def seal_bytes(suffix: str, plain: bytes) -> bytes:
     """What is encrypted for a file with ``suffix``: the HTML page gzip-compressed (fixed time:
-    deterministic; :data:`PAGE_GZIP_LEVEL`: a mail holds it beside the board picture, under 100 KB;
+    deterministic; :data:`pbem.views.pagezip.PAGE_GZIP_LEVEL`: a mail holds it beside the board picture, under 100 KB;
     the page's script compressed once for every page that holds it: :func:`pbem.views.pagezip.gzip_page`),
     the text as it is."""
     return gzip_page(plain) if suffix == HTML_SUFFIX else plain
