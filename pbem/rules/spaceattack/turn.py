@@ -27,7 +27,7 @@ from pbem.game import Action, IllegalAction, NeedsSecret, Rng
 from pbem.rules.survive.actions import handle_arg, is_none
 from pbem.rules.survive.base import ActionHandler, Decider, Events, OutcomeTest, StepStarter, event
 from pbem.rules.survive.movement import ON_BOARD, MovementRules
-from pbem.rules.survive.state import HAND, LAND, OVER, PLAY, SEA, SETUP_BOAT, STEP_CREATURE, STEP_DEFENSE, STEP_MOVE, STEP_REMOVE, STEP_TILE, USED, Tile
+from pbem.rules.survive.state import HAND, LAND, PLAY, SEA, SETUP_BOAT, STEP_CREATURE, STEP_DEFENSE, STEP_MOVE, STEP_REMOVE, STEP_TILE, USED, Tile
 from pbem.rules.spaceattack.craft import STEP_STEAL
 from pbem.rules.spaceattack.data import AFTER_ROLL, MOVEMENT, STEAL
 from pbem.rules.spaceattack.state import SpaceAttackState
@@ -35,12 +35,12 @@ from pbem.rules.spaceattack.setup import REACTOR
 from pbem.rules.spaceattack.tiles import StationTiles
 
 STEP_DEPLOY, STEP_BLUE = "deploy", "blue-tile"
+BLUE_ONE, BLUE_ANY = "one", "any"
 
 
 def deployment(creature: str, space: str) -> dict[str, Any]:
     """The action placing captured ``creature`` on ``space`` (step 1: :meth:`TurnRules.deploy_choices`)."""
     return {"deploy": creature, "to": space}
-BLUE_ONE, BLUE_ANY = "one", "any"
 
 
 class TurnRules(StationTiles):
@@ -103,17 +103,10 @@ class TurnRules(StationTiles):
         return super().waiting_decision(state)
 
     def decider(self, state: SpaceAttackState) -> str | None:
-        """The core's decider (:meth:`SurviveBase.decider`, asked three times an action: written
-        out here), with the steal window's player first in its queue."""
-        phase = state.phase
-        if phase == PLAY:
-            step = state.turn.step
-            if step == STEP_STEAL and state.steal is not None:
-                return state.steal.queue[0]
-            if step == STEP_DEFENSE and state.reaction is not None:
-                return state.reaction.queue[0]
-            return state.turn.player
-        return None if phase == OVER else state.turn.player
+        """The core's decider (:meth:`SurviveBase.decider`), with the steal window's player first in its queue."""
+        if state.phase == PLAY and state.turn.step == STEP_STEAL and state.steal is not None:
+            return state.open_steal().queue[0]
+        return super().decider(state)
 
     def wait_or_advance(self, state: SpaceAttackState, rng: Rng | None, events: Events, after: str,
                         die: str | None = None) -> Events:
