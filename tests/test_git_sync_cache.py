@@ -64,17 +64,26 @@ def _flat(past) -> dict[bytes, tuple[int, list[str]]]:
     return {path: (h.added_at, h.commits) for path, h in past.items()}
 
 
-def _check(repo: Repo, tip: str, cache: Path, trace: Path, monkeypatch) -> list[list[str]]:
-    """The kept history at ``tip`` is the whole walk's; returns the git commands the kept one ran."""
+def _check(repo: Repo, tip: str, cache: Path, trace: Path, monkeypatch,
+           proves: list[str] | None = None) -> list[list[str]]:
+    """The kept history at ``tip`` is the whole walk's, and every merge base the walk says it proved is
+    git's (``proves``: the commits it must have proved ancestors of ``tip``); returns the git commands the
+    kept one ran."""
     shutil.rmtree(trace, ignore_errors=True)
     trace.mkdir()
+    bases: dict[tuple[str, str], str | None] = {}
     with monkeypatch.context() as env:
         env.setenv("GIT_TRACE2_EVENT", str(trace))
-        kept = _flat(history(repo, tip, None, INCOMING, cache))
+        kept = _flat(history(repo, tip, None, INCOMING, cache, bases))
     whole = _flat(history(repo, tip, None, INCOMING))
     assert kept == whole, tip
     assert _kept(cache / CACHE_NAME)["tip"] == tip
-    return started_git_commands(trace)
+    commands = started_git_commands(trace)
+    for (a, b), base in bases.items():
+        assert base == repo.merge_base(a, b), (a, b)
+    for commit in proves or []:
+        assert (min(commit, tip), max(commit, tip)) in bases, commit
+    return commands
 
 
 def test_the_kept_history_is_the_whole_walk_at_every_tip(tmp_path, monkeypatch):
@@ -97,7 +106,7 @@ def test_the_kept_history_is_the_whole_walk_at_every_tip(tmp_path, monkeypatch):
     for n, step in enumerate(steps):
         date = step.pop("date")
         tips.append(_commit(work, f"chain {n}", date, **step))
-        commands = _check(repo, tips[-1], cache, trace, monkeypatch)
+        commands = _check(repo, tips[-1], cache, trace, monkeypatch, proves=tips[-2:-1])
         assert [c for c in commands if "log" in c] and all("--sparse" in c for c in commands if "log" in c)
     # the same tip again: nothing to ask git
     assert _check(repo, tips[-1], cache, trace, monkeypatch) == []
@@ -111,7 +120,7 @@ def test_the_kept_history_is_the_whole_walk_at_every_tip(tmp_path, monkeypatch):
     commands = _check(repo, merged, cache, trace, monkeypatch)
     assert any("--date-order" in c for c in commands)
     tips.append(_commit(work, "after the merge", "2030-01-02T00:00:00", blue__f="1"))
-    _check(repo, tips[-1], cache, trace, monkeypatch)
+    _check(repo, tips[-1], cache, trace, monkeypatch, proves=[merged])
     # a merge that takes one side whole (history simplification follows that side only)
     git(work, "checkout", "-q", "-b", "ours", tips[2])
     _commit(work, "ours one", "2030-01-03T00:00:00", red__g="1")

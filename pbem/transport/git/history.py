@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeAlias
 
 from pbem.transport.git.kept import read_kept, write_kept
 from pbem.transport.git.repo import Repo
@@ -34,6 +35,13 @@ CACHE_NAME = "git-history.kept"
 CACHE_VERSION = 1
 #: a cache bigger than this is not read (it holds only the paths still waiting: it stays small)
 MAX_CACHE_BYTES = 32 << 20
+#: two commits (in :func:`merge_base_key` order) -> their merge base (None: they have none)
+MergeBases: TypeAlias = dict[tuple[str, str], "str | None"]
+
+
+def merge_base_key(a: str, b: str) -> tuple[str, str]:
+    """The key of a pair of commits in :data:`MergeBases` (the same for both orders)."""
+    return (a, b) if a < b else (b, a)
 
 
 @dataclass
@@ -51,6 +59,9 @@ class _Walk:
     tip: str
     shown: int = 0
     paths: dict[bytes, PathHistory] = field(default_factory=dict)
+    #: when the walk extends an older one: that walk's tip and the chain of commits from it to ``tip``
+    #: (each one an ancestor of ``tip``); not kept
+    chain: list[str] = field(default_factory=list)
 
     def copy(self) -> dict[bytes, PathHistory]:
         return {p: PathHistory(list(h.commits), h.added_at) for p, h in self.paths.items()}
@@ -120,7 +131,7 @@ def _extended(repo: Repo, old: _Walk, tip: str, incoming: str) -> _Walk | None:
         parent = record.commit
     if parent != tip:
         return None
-    walk = _Walk(tip, old.shown, old.copy())
+    walk = _Walk(tip, old.shown, old.copy(), [old.tip] + [record.commit for record in records])
     _apply(walk, records, every=False)
     return walk
 
@@ -144,10 +155,13 @@ def _save(path: Path, incoming: str, walk: _Walk) -> None:
 
 
 def history(repo: Repo, tip: str, base: str | None, incoming: str,
-            cache: Path | None = None) -> dict[bytes, PathHistory]:
+            cache: Path | None = None, bases: MergeBases | None = None) -> dict[bytes, PathHistory]:
     """For every path ever under ``incoming`` in ``tip``'s own history (after ``base``, when given):
     the commits since it was last deleted, and the position of the commit that added it.
-    ``cache``: the folder to keep the answer in between syncs (only used without ``base``)."""
+    ``cache``: the folder to keep the answer in between syncs (only used without ``base``).
+    ``bases``: where the walk proves that the kept tip and the commits after it are ancestors of ``tip``
+    (the chain of one-parent commits that leads from it to ``tip``), each is entered there as its merge
+    base with ``tip``."""
     if base or cache is None:
         return _full(repo, [tip] + ([f"^{base}"] if base else []), incoming).paths
     path = cache / CACHE_NAME
@@ -155,6 +169,9 @@ def history(repo: Repo, tip: str, base: str | None, incoming: str,
     if old is not None and old.tip == tip:
         return old.copy()
     walk = _extended(repo, old, tip, incoming) if old is not None else None
+    if walk is not None and bases is not None:
+        for commit in walk.chain:               # what `git merge-base COMMIT TIP` answers: COMMIT
+            bases[merge_base_key(commit, tip)] = commit
     if walk is None:
         walk = _full(repo, [tip], incoming)
     _save(path, incoming, walk)

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pbem.base.errors import escape_text
-from pbem.transport.git.history import UNKNOWN_POSITION, history
+from pbem.transport.git.history import UNKNOWN_POSITION, MergeBases, history
 from pbem.transport.git.repo import Repo, TreeEntry
 
 INCOMING = "incoming"
@@ -232,13 +232,15 @@ def below(files: list[TreeEntry], incoming: str) -> list[TreeEntry]:
     return [TreeEntry(e.mode, e.kind, e.oid, e.path[len(inside):]) for e in files if e.path.startswith(inside)]
 
 
-def order(repo: Repo, source: Source, incoming: str, items: list[IncomingItem], cache: Path | None = None) -> None:
+def order(repo: Repo, source: Source, incoming: str, items: list[IncomingItem], cache: Path | None = None,
+          bases: MergeBases | None = None) -> None:
     """Give each item of one source its place in the source's history, and the commits that added
     or changed its files (for --verify-commits).  ``cache``: the moderator's private folder, where
-    the shared branch's history is kept between syncs (:mod:`pbem.transport.git.history`)."""
+    the shared branch's history is kept between syncs (:mod:`pbem.transport.git.history`); ``bases``:
+    merge bases the walk proves (:func:`~pbem.transport.git.history.history`)."""
     if not items:
         return
-    past = history(repo, source.tip, source.base, incoming, cache)
+    past = history(repo, source.tip, source.base, incoming, cache, bases)
     for item in items:
         main = item.repo_path(item.entries[0])
         item.position = past[main].added_at if main in past else UNKNOWN_POSITION

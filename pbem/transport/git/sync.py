@@ -48,6 +48,7 @@ from pbem.transport.git.answers import (
     submit_move, write_receipt,
 )
 from pbem.transport.git.clock import restore_clock
+from pbem.transport.git.history import MergeBases, merge_base_key
 from pbem.transport.git.incoming import (
     INCOMING, MAX_ENTRIES, OWN_NAMES, IncomingItem, Source, below, carriable, collect, hashed_name, listing_of,
     order, shown_path,
@@ -193,7 +194,7 @@ class _Sync:
         self.clock_restored = False
         self._revealed: bool | None = None     # the log holds a reveal entry (read when needed)
         self._trees: dict[str, str] = {}
-        self._bases: dict[tuple[str, str], str | None] = {}
+        self._bases: MergeBases = {}           # merge bases known (asked, or proven by the history walk)
         self.tracked = False                   # the local branch follows the remote one
         #: what :meth:`_target` asked git (the checked-out branch, its configured remote), when it did:
         #: a sync never changes either, so :meth:`_track` does not ask again
@@ -329,7 +330,7 @@ class _Sync:
 
     def _merge_base(self, a: str, b: str) -> str | None:
         """The last commit both have (remembered: it answers which one contains the other too)."""
-        key = (a, b) if a < b else (b, a)
+        key = merge_base_key(a, b)
         if key not in self._bases:
             self._bases[key] = self.repo.merge_base(a, b)
         return self._bases[key]
@@ -399,7 +400,8 @@ class _Sync:
         self.answered = {id(item) for item in items if _identity(item) in self.done or is_answered(self.gd, item)}
         for source in sources:                  # their places in history: only where something waits
             order(self.repo, source, self.incoming,
-                  [it for it in items if it.source is source and id(it) not in self.answered], self.gd.moderator_dir)
+                  [it for it in items if it.source is source and id(it) not in self.answered], self.gd.moderator_dir,
+                  self._bases)
         items.sort(key=lambda it: (it.carriable, it.source.number, it.position, it.entries[0].path))
         self.items = items
         lines = self._left_out(sources)
@@ -705,8 +707,7 @@ class _Sync:
         self.repo.update_ref("HEAD", commit, self.head)
         self._trees[commit] = tree
         if self.upstream is not None:       # every parent builds on the shared branch's tip (_integrate)
-            self._bases[(commit, self.upstream) if commit < self.upstream else (self.upstream, commit)] = \
-                self.upstream
+            self._bases[merge_base_key(commit, self.upstream)] = self.upstream
         if self._unpushed is not None and subject and "\n" not in subject and subject == subject.strip():
             self._unpushed.append(subject)       # as `git log --format=%s` shows it
         else:
