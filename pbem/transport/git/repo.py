@@ -368,15 +368,16 @@ class Repo:
             raise GitError(f"git hash-object stored {len(oids)} of {len(paths)} files")
         return oids
 
-    def write_tree(self, index: Path, base_tree: str | None, changes: bytes, holds_base: bool = False) -> str:
-        """A tree built in the private index file ``index``: ``base_tree`` (or nothing), then
-        ``changes`` (``update-index -z --index-info`` records; mode 0 removes a path).
-        ``holds_base``: the index holds ``base_tree`` already (the last tree written there)."""
+    def write_tree(self, index: Path, records: bytes, fresh: bool) -> str:
+        """A tree built in the private index file ``index`` from ``update-index -z --index-info``
+        records.  ``fresh``: the index starts empty and ``records`` are every file of the tree (in path
+        order: each one is appended); else they change what the index holds (the last tree written
+        there; mode 0 removes a path)."""
         env = {"GIT_INDEX_FILE": str(index)}
-        if not holds_base:
-            self.run_bytes("read-tree", *([base_tree] if base_tree else ["--empty"]), env=env)
-        if changes:
-            self.run_bytes("update-index", "-z", "--index-info", stdin=changes, env=env)
+        if fresh:
+            index.unlink(missing_ok=True)       # this process's own index (a killed sync's is another file)
+        if records:
+            self.run_bytes("update-index", "-z", "--index-info", stdin=records, env=env)
         return self.run_bytes("write-tree", env=env).stdout.decode("ascii").strip()
 
     def commit_tree(self, tree: str, parents: Sequence[str], message: str, author: Author | None = None) -> str:

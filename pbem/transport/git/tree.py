@@ -272,7 +272,11 @@ class TreeMaker:
         index = self.index_path()
         holds = self._index_holds is not None and self._index_holds == (base, _stat_key(index))
         self._index_holds = None                 # until the new tree is written in full
-        tree = self.repo.write_tree(index, base, b"".join(changes), holds_base=holds)
+        if holds:                                # the changes to the tree the index holds
+            tree = self.repo.write_tree(index, b"".join(changes), fresh=False)
+        else:                                    # every file, in a new index (no `git read-tree` of the base)
+            tree = self.repo.write_tree(index, b"".join(_record(mode, oid, path) for path, (mode, oid)
+                                                        in sorted(final.items())), fresh=True)
         key = _stat_key(index)
         self._index_holds = (tree, key) if key[2] >= 0 else None
         if tree not in self._listings:
