@@ -6,10 +6,11 @@ every golden game and of simulated games with each bot.
   listed legal action (and ``bot_preferences`` of the list equals those scores);
 * the movement step's listing equals the game's plain ``legal_move`` (Space Attack's and the 1986
   edition's chain the core's ``MoveChoices`` with their shots, tiles and dolphin rides);
-* the movement step (``pbem.rules.survive.movement.MoveChoices``) gives the listed actions in either order
-  of use: counted first and then listed (the random bot), or every piece's steps listed first
-  (the greedy bot's scores) and the length taken from them; a piece listed after being counted
-  is checked against its count;
+* the movement step (``pbem.rules.survive.movement.MoveChoices``) and step 4 give the listed
+  actions and their scores in every order of use: counted first and then listed (the random
+  bot), counted, scored and then listed, scored first (the greedy bot), or every piece's steps
+  listed first and the length taken from them; a piece listed after being counted is checked
+  against its count (test_fast_paths.py checks the other fast forms at the same steps);
 * the overpopulated challenge's set-up spots (``crowded_setup_spots``) are each tile's plain
   ``people_allowed_at_setup``;
 * the greedy bot's scores of the movement step (each explorer scored as its steps would be
@@ -103,6 +104,10 @@ def check_state(game: Game, state: Any) -> int:
         counted_first = rules.legal_choices(state, player)          # the random bot's order: count, then list
         assert len(counted_first) == len(listed)
         assert list(counted_first) == listed
+        counted_scored = rules.legal_choices(state, player)         # counted, then scored, then read
+        assert len(counted_scored) == len(listed)
+        assert rules.bot_preferences(state, player, counted_scored) == scores
+        assert list(counted_scored) == listed
         listed_first = rules.legal_choices(state, player)           # the greedy bot's: every piece's steps first
         for part in moves(listed_first):
             for i in range(len(part.pieces)):
