@@ -173,13 +173,29 @@ def read(config: Config) -> dict[str, Any]:
     return json.loads(gzip.decompress(config.file.read_bytes()))
 
 
+#: game number -> its options and each step's player and action, as JSON: read from the file once
+#: per process (several test files replay every golden game; the whole record is mostly snapshots)
+_MOVES: dict[int, str] = {}
+
+
+def recorded_moves(config: Config) -> tuple[dict[str, str], list[dict[str, Any]]]:
+    """The recorded options and each step's ``player`` and ``action`` (new objects at every call)."""
+    kept = _MOVES.get(config.game_no)
+    if kept is None:
+        record = read(config)
+        moves = [{"player": step["player"], "action": step["action"]} for step in record["steps"]]
+        kept = _MOVES[config.game_no] = json.dumps([record["options"], moves])
+    options, moves = json.loads(kept)
+    return options, moves
+
+
 def replay(config: Config) -> Iterator[tuple[Game, Any, int, dict[str, Any]]]:
     """A golden game played again step by step: yields the game, the state before each step,
     the step's number and the step (its ``player`` and ``action``), then applies the step."""
-    record = read(config)
+    options, steps = recorded_moves(config)
     game = load_game(config.game)
-    state = game.setup(list(config.players), record["options"], step_rng(config, 0))
-    for number, step in enumerate(record["steps"], start=1):
+    state = game.setup(list(config.players), options, step_rng(config, 0))
+    for number, step in enumerate(steps, start=1):
         yield game, state, number, step
         game.apply(state, step["player"], step["action"], step_rng(config, number))
 

@@ -6,10 +6,12 @@ every golden game and of simulated games with each bot.
   listed legal action (and ``bot_preferences`` of the list equals those scores);
 * the movement step's listing equals the game's plain ``legal_move`` (Space Attack's and the 1986
   edition's chain the core's ``MoveChoices`` with their shots, tiles and dolphin rides);
-* the movement step (``pbem.rules.survive.movement.MoveChoices``) gives the listed actions in either order
-  of use: counted first and then listed (the random bot), or every piece's steps listed first
-  (the greedy bot's scores) and the length taken from them; a piece listed after being counted
-  is checked against its count;
+* the movement step (``pbem.rules.survive.movement.MoveChoices``) and step 4 give the listed
+  actions and their scores in every order of use: counted first and then listed (the random
+  bot), counted, scored and then listed (in the golden games), scored first (the greedy bot),
+  or every piece's steps listed first and the length taken from them; a piece listed after
+  being counted is checked against its count (test_fast_paths.py checks the other fast forms
+  at the same steps);
 * the overpopulated challenge's set-up spots (``crowded_setup_spots``) are each tile's plain
   ``people_allowed_at_setup``;
 * the greedy bot's scores of the movement step (each explorer scored as its steps would be
@@ -68,8 +70,9 @@ def moves(choices: Any) -> list[MoveChoices]:
     return [choices] if isinstance(choices, MoveChoices) else []
 
 
-def check_state(game: Game, state: Any) -> int:
-    """Compare the fast forms with the plain rules on ``state``; returns how many were compared."""
+def check_state(game: Game, state: Any, scored_after_count: bool = False) -> int:
+    """Compare the fast forms with the plain rules on ``state``; returns how many were compared.
+    ``scored_after_count``: also the order "counted, scored, then read" (the golden games)."""
     rules = game.rules(state)             # type: ignore[attr-defined]
     compared = 0
     if type(rules).placement_spots is SetupRules.placement_spots:     # the core's, from the tile index
@@ -103,6 +106,11 @@ def check_state(game: Game, state: Any) -> int:
         counted_first = rules.legal_choices(state, player)          # the random bot's order: count, then list
         assert len(counted_first) == len(listed)
         assert list(counted_first) == listed
+        if scored_after_count:
+            counted_scored = rules.legal_choices(state, player)     # counted, then scored, then read
+            assert len(counted_scored) == len(listed)
+            assert rules.bot_preferences(state, player, counted_scored) == scores
+            assert list(counted_scored) == listed
         listed_first = rules.legal_choices(state, player)           # the greedy bot's: every piece's steps first
         for part in moves(listed_first):
             for i in range(len(part.pieces)):
@@ -171,7 +179,7 @@ def check_pieces(rules: Any, state: Any) -> None:
 def test_fast_forms_equal_the_plain_rules_in_the_golden_games(config: Config) -> None:
     compared = steps = 0
     for game, state, _number, _step in replay(config):
-        compared += check_state(game, state)
+        compared += check_state(game, state, scored_after_count=True)
         steps += 1
     assert compared > steps
 

@@ -337,16 +337,17 @@ class Words(TurnRules):
         """:meth:`bot_preference` of each action; the movement step's moves scored from each
         piece's steps (the core's :meth:`move_scores`, a crewed fighter's flight onto creatures
         :data:`CAPTURE`) without making them."""
-        if isinstance(actions, TilePlays):
-            return [0.0] * len(actions)         # tiles played from the hand: no move, shot or deployment
-        if isinstance(actions, Chain):
-            return [s for part in actions.parts for s in self.bot_preferences(state, player, part)]
-        if isinstance(actions, MoveChoices):
-            return self.flight_scores(state, player, actions)
-        if isinstance(actions, Pairs) and actions.make is deployment:
-            return [1.0] * len(actions)         # deployments of captured creatures (bot_preference: 1)
-        if isinstance(actions, Pairs) and self.never_scored(actions.make):
-            return [0.0] * len(actions)         # placements, step 4's orders: no move, shot or deployment
+        if type(actions) is not list:       # (a list is none of these lazy sequences: not asked of it)
+            if isinstance(actions, TilePlays):
+                return [0.0] * len(actions)         # tiles played from the hand: no move, shot or deployment
+            if isinstance(actions, Chain):
+                return [s for part in actions.parts for s in self.bot_preferences(state, player, part)]
+            if isinstance(actions, MoveChoices):
+                return self.flight_scores(state, player, actions)
+            if isinstance(actions, Pairs) and actions.make is deployment:
+                return [1.0] * len(actions)         # deployments of captured creatures (bot_preference: 1)
+            if isinstance(actions, Pairs) and self.never_scored(actions.make):
+                return [0.0] * len(actions)         # placements, step 4's orders: no move, shot or deployment
         scored = self.scored_keys          # (an action without one of these keys scores 0: pods, tiles, removals)
         return [self.bot_preference(state, player, a) if not scored.isdisjoint(a) else 0.0 for a in actions]
 
@@ -362,14 +363,15 @@ class Words(TurnRules):
         """Does :meth:`bot_preference` score every one of ``actions`` 0 by what they are: none has a
         key it scores (:attr:`scored_keys`); the hand tiles' plays and pairs made by a function the
         core never scores, without making them."""
-        if isinstance(actions, TilePlays):
-            return True
-        if isinstance(actions, Chain):
-            return all(self.scores_none(part) for part in actions.parts)
-        if isinstance(actions, Pairs):
-            return self.never_scored(actions.make)
-        if isinstance(actions, MoveChoices):
-            return False
+        if type(actions) is not list:       # (a list is none of these lazy sequences: not asked of it)
+            if isinstance(actions, TilePlays):
+                return True
+            if isinstance(actions, Chain):
+                return all(self.scores_none(part) for part in actions.parts)
+            if isinstance(actions, Pairs):
+                return self.never_scored(actions.make)
+            if isinstance(actions, MoveChoices):
+                return False
         scored = self.scored_keys
         return all(scored.isdisjoint(a) for a in actions)
 

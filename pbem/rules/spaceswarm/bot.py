@@ -213,9 +213,10 @@ def exchange(state: SwarmState, player: str, cell: int, mine: int) -> tuple[int,
         lost = min(alive[target], n * attack_mine // stack_defense(state, target, cell))
         return {**alive, target: alive[target] - lost}
 
-    first = [e for e in enemies if current(state, e, "initiative") > my_init]
-    same = [e for e in enemies if current(state, e, "initiative") == my_init]
-    later = [e for e in enemies if current(state, e, "initiative") < my_init]
+    initiative = {e: current(state, e, "initiative") for e in enemies}     # (once per enemy race)
+    first = [e for e in enemies if initiative[e] > my_init]
+    same = [e for e in enemies if initiative[e] == my_init]
+    later = [e for e in enemies if initiative[e] < my_init]
     n = max(0, mine - their_hits(enemies, first))
     after = my_hits(n, enemies)
     n = max(0, n - their_hits(enemies, same))
@@ -230,8 +231,9 @@ def goal_cells(state: SwarmState, player: str) -> list[int]:
     goals += [c for c in hexmap.cells_of(terrain.ALIEN_RUINS) if c not in state.visited]
     strength = current(state, player, "attack") * max(state.fleets[player].values(), default=0)
     for p in state.players:
-        if p != player:
-            goals += [c for c, n in state.fleets[p].items() if n * current(state, p, "defense") < strength]
+        if p != player and state.fleets[p]:
+            defense = current(state, p, "defense")      # (once per race, not once per stack)
+            goals += [c for c, n in state.fleets[p].items() if n * defense < strength]
     return goals
 
 

@@ -525,12 +525,13 @@ class SurviveRules(ViewRules[StateT]):
         """Do the core's scores (:meth:`bot_preferences`) score every one of ``actions`` 0: no
         moves and no ``{done: move}`` (a :class:`~pbem.core.choices.Pairs` by what it makes, without
         making them)."""
-        if isinstance(actions, Chain):
-            return all(self.scores_none(part) for part in actions.parts)
-        if isinstance(actions, Pairs):
-            return self.never_scored(actions.make)
-        if isinstance(actions, MoveChoices):
-            return False
+        if type(actions) is not list:       # (a list is none of these lazy sequences: not asked of it)
+            if isinstance(actions, Chain):
+                return all(self.scores_none(part) for part in actions.parts)
+            if isinstance(actions, Pairs):
+                return self.never_scored(actions.make)
+            if isinstance(actions, MoveChoices):
+                return False
         return not any(("move" in a and "to" in a) or a.get("done") == "move" for a in actions)
 
     def bot_preferences(self, state: StateT, player: str, actions: Sequence[Mapping[str, Any]]) -> list[float]:
@@ -538,12 +539,13 @@ class SurviveRules(ViewRules[StateT]):
         shares (where it stands, who is aboard) is worked out once for the list."""
         if not self.core_scores:
             return [self.bot_preference(state, player, a) for a in actions]
-        if isinstance(actions, Chain):
-            return [s for part in actions.parts for s in self.bot_preferences(state, player, part)]
-        if isinstance(actions, Pairs) and self.never_scored(actions.make):
-            return [0.0] * len(actions)         # not moves: scored 0 without making them
-        if isinstance(actions, MoveChoices):             # the movement step, piece by piece from the steps
-            return self.move_scores(state, player, actions)
+        if type(actions) is not list:       # (a list is none of these lazy sequences: not asked of it)
+            if isinstance(actions, Chain):
+                return [s for part in actions.parts for s in self.bot_preferences(state, player, part)]
+            if isinstance(actions, Pairs) and self.never_scored(actions.make):
+                return [0.0] * len(actions)         # not moves: scored 0 without making them
+            if isinstance(actions, MoveChoices):             # the movement step, piece by piece from the steps
+                return self.move_scores(state, player, actions)
         dist, index, is_isle = self.isle_distance, self.board.index, self.board.is_isle
         boat_at = state.boat_at
         known: dict[str, tuple[str, int, float]] = {}      # piece -> (kind, cell, explorer: aboard / ship: mine)
