@@ -15,7 +15,6 @@ import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import getaddresses, parseaddr, parsedate_to_datetime
@@ -25,6 +24,7 @@ from typing import Any, Protocol
 from pbem.base.crashreport import refusal_for_crash
 from pbem.base.errors import PbemError, escape_text, one_line
 from pbem.base.fsutil import locked
+from pbem.base.mailpolicy import MAIL_POLICY
 from pbem.core.engine import Rejected
 from pbem.pipeline.append import PublishError
 from pbem.store.missedturns import cadences
@@ -133,10 +133,10 @@ def parse_message(raw: bytes) -> EmailMessage:
     if multipart_count(raw) > MAX_MULTIPARTS:
         raw = header_of(raw)
     try:
-        msg = BytesParser(policy=policy.default).parsebytes(raw)
+        msg = BytesParser(policy=MAIL_POLICY).parsebytes(raw)
     except Exception:  # noqa: BLE001 - quarantine: a message that breaks the parser must not stop the run
-        return EmailMessage()
-    return msg if isinstance(msg, EmailMessage) else EmailMessage()
+        return EmailMessage(policy=MAIL_POLICY)
+    return msg if isinstance(msg, EmailMessage) else EmailMessage(policy=MAIL_POLICY)
 
 
 def _sort_key(item: Incoming, msg: EmailMessage) -> tuple[float, int]:
