@@ -27,13 +27,14 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from pbem.base.mailpolicy import MAIL_POLICY
 
 DOVECOT = "/usr/sbin/dovecot"
 # the test server's implicit-TLS mode is all TLS, which aiosmtpd cannot tell: it warns
@@ -314,7 +315,8 @@ class Received:
 
     @functools.cached_property
     def msg(self) -> EmailMessage:
-        return BytesParser(policy=policy.default).parsebytes(self.raw)  # type: ignore[return-value]
+        # pbem's policy: the stdlib's default, each header kind's class made once (pbem.base.mailpolicy)
+        return BytesParser(policy=MAIL_POLICY).parsebytes(self.raw)  # type: ignore[return-value]
 
 
 class Router:

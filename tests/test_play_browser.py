@@ -2,7 +2,8 @@
 on its page, a real git remote and the moderator's `pbem git sync`: an Atlantis set-up placement
 clicked, undone, clicked again and sent; the moderator takes it; the page shows the news.  In
 each of the four games, a whole turn clicked from a position well into the game and sent (the
-game started there, `pbem new --position`: the bots' moves before it played in memory)."""
+game started there, `pbem new --position`: the bots' moves before it played in memory), on the
+command's own server in this process."""
 from __future__ import annotations
 
 import os
@@ -20,6 +21,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from pipeline_helpers import turn_position
 from test_git_helpers import GAME, PLAYERS, hermetic_git, make_shared  # noqa: F401  (autouse fixture)
 
+from pbem.cli.client import open_play
 from pbem.cli.group import main
 from pbem.pipeline.turn import player_table
 from pbem.store.gamedir import GameDir
@@ -42,11 +44,11 @@ def test_a_set_up_placement_clicked_in_chromium_on_pbem_play_is_sent_and_taken(t
     with pbem_play() as (lines, url):
         assert lines[0] == "club: log entry 0"                        # fetched and checked at start
         browser.get(url)
-        wait = WebDriverWait(browser, 60)
+        wait = page_wait(browser)
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#choices button.choice"))
         assert "token" not in browser.current_url                     # it left the address bar
         buttons = browser.find_elements(By.CSS_SELECTOR, "#choices button.choice")
-        assert [b.text for b in buttons] == expected
+        assert shown_texts(browser, "#choices button.choice") == expected
         assert browser.find_elements(By.CSS_SELECTOR, "#board svg")
         first = buttons[0].text
         buttons[0].click()
@@ -71,6 +73,21 @@ def test_a_set_up_placement_clicked_in_chromium_on_pbem_play_is_sent_and_taken(t
         assert errors == []                                           # no CSP violation, no script error
 
 
+def page_wait(browser) -> WebDriverWait:
+    """A wait for what the page shows next: up to a minute against a hang, looking every 20 ms
+    (Selenium's default looks every half second, and each wait of a turn's clicks paid most of one)."""
+    return WebDriverWait(browser, 60, poll_frequency=0.02)
+
+
+def shown_texts(browser, css: str) -> list[str]:
+    """The text each element matching ``css`` shows, as ``WebElement.text`` reads it (rendered, so
+    "" for one not shown), in one round trip to the browser instead of one per element (the set-up
+    placement offers some 400 choices)."""
+    return browser.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].map((e) => e.getClientRects().length ? e.innerText : '');",
+        css)
+
+
 @contextmanager
 def pbem_play() -> Iterator[tuple[list[str], str]]:
     """The real `pbem play --no-browser` in its own process: what it printed, and its address."""
@@ -91,6 +108,24 @@ def pbem_play() -> Iterator[tuple[list[str], str]]:
     assert proc.returncode == 0, proc.stderr.read()
 
 
+@contextmanager
+def pbem_play_here() -> Iterator[tuple[list[str], str]]:
+    """`pbem play --no-browser` in this process (the command's own `open_play`, served from a thread):
+    for the tests where the process is not what is tested (a Python start and pbem's imports saved;
+    the set-up test above and the mail game run the real command)."""
+    lines: list[str] = []
+
+    def ask(prompt: str) -> str:
+        raise AssertionError(f"pbem play asked: {prompt}")
+
+    server = open_play(None, 0, False, say=lines.append, warn=lines.append, ask=ask)
+    server.serve_in_thread()
+    try:
+        yield lines, server.url
+    finally:
+        server.close()
+
+
 @pytest.mark.slow(seconds=10)
 @pytest.mark.parametrize("game", ["atlantis", "atlantis-1986", "space-attack", "space-swarm"])
 def test_a_whole_turn_clicked_in_each_game_is_sent_and_taken(tmp_path, key_pool, browser, monkeypatch, game):
@@ -106,9 +141,10 @@ def test_a_whole_turn_clicked_in_each_game_is_sent_and_taken(tmp_path, key_pool,
     assert result.exit_code == 0, result.output
     me.pull()
     index = GameDir(shared.moderator.root).entries()[-1]["index"]
-    with pbem_play() as (_lines, url):
+    with pbem_play_here() as (lines, url):
+        assert lines == [f"club: log entry {index}"]              # fetched and checked at start
         browser.get(url)
-        wait = WebDriverWait(browser, 60)
+        wait = page_wait(browser)
         click_a_whole_turn(browser, wait)
         browser.find_element(By.ID, "send").click()
         wait.until(lambda d: d.find_element(By.ID, "answer").text.startswith("sent "))

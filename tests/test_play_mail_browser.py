@@ -15,8 +15,7 @@ from click.testing import CliRunner
 from mailservers import GM, PASSWORD, PLAYERS, address, attachment_message, start_world
 from pipeline_helpers import late_position, signed_move
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
-from test_play_browser import click_a_whole_turn, pbem_play
+from test_play_browser import click_a_whole_turn, page_wait, pbem_play
 
 from pbem.cli.group import main
 from pbem.core.engine import pending_players
@@ -65,7 +64,7 @@ def test_an_atlantis_game_by_mail_to_its_end_clicked_in_chromium(tmp_path, key_p
     try:
         with pbem_play() as (lines, url):
             browser.get(url)
-            wait = WebDriverWait(browser, 60)
+            wait = page_wait(browser)
             for n in range(MAX_ROUNDS):
                 table = Table.load(gd)
                 waiting = sorted(pending_players(table.game, table.state))

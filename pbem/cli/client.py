@@ -1,6 +1,7 @@
 """`pbem play`: the player's own program (init, list, and the page on 127.0.0.1)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -10,6 +11,7 @@ from pbem.base.errors import PbemError
 
 if TYPE_CHECKING:
     from pbem.client.config import PlayedGame
+    from pbem.client.server import PlayServer
 
 
 class PlayInitError(PbemError):
@@ -34,31 +36,8 @@ def play(ctx: click.Context, name: str | None, port: int, no_browser: bool, no_f
     if ctx.invoked_subcommand is not None:
         return
     import webbrowser
-
-    from pbem.client import config as settings
-    from pbem.client.fetch import fetch
-    from pbem.client.server import PlayApp, PlayServer
-    config = settings.load()
-    if name is not None:
-        config.game(name)
-    elif not config.games:
-        raise settings.PlayConfigError(f"no games in {config.path}; add one with `pbem play init`")
-    from pbem.client.unlock import unlock
-    unlocked = unlock(config, lambda prompt: click.prompt(prompt, hide_input=True, err=True))
-    app = PlayApp(config, unlocked=unlocked)
-    for game in sorted(config.games.values(), key=lambda g: g.name):
-        if no_fetch:
-            continue
-        try:
-            fetched = fetch(game, unlocked.opener(game.key))
-        except PbemError as exc:
-            click.echo(f"{game.name}: {exc}", err=True)
-            continue
-        app._checks[game.name] = fetched
-        click.echo(f"{game.name}: " + (f"log entry {fetched.index}" if fetched.index >= 0 else "no copy of the game yet")
-                   + ("" if fetched.trusted else f"; CHECKS FAILED: {fetched.problems[0]}")
-                   + (f"; REFUSED: {fetched.refused[-1]}" if fetched.refused else ""))
-    server = PlayServer(app, port)
+    server = open_play(name, port, no_fetch, say=click.echo, warn=lambda text: click.echo(text, err=True),
+                       ask=lambda prompt: click.prompt(prompt, hide_input=True, err=True))
     click.echo(f"your games: {server.url}  (Ctrl-C stops)")
     if not no_browser:
         webbrowser.open(server.url)
@@ -68,6 +47,38 @@ def play(ctx: click.Context, name: str | None, port: int, no_browser: bool, no_f
         pass
     finally:
         server.httpd.server_close()
+
+
+def open_play(name: str | None, port: int, no_fetch: bool, *, say: Callable[[str], None],
+              warn: Callable[[str], None], ask: Callable[[str], str]) -> PlayServer:
+    """What `pbem play` does before it serves: the settings read, the keys unlocked (``ask`` asks
+    for a passphrase), each game fetched and checked (a line each to ``say``; why a game could not
+    be fetched to ``warn``, its copy left as it is), and the server bound on 127.0.0.1, not yet
+    serving (the command serves until Ctrl-C; a test may serve it from a thread)."""
+    from pbem.client import config as settings
+    from pbem.client.fetch import fetch
+    from pbem.client.server import PlayApp, PlayServer
+    from pbem.client.unlock import unlock
+    config = settings.load()
+    if name is not None:
+        config.game(name)
+    elif not config.games:
+        raise settings.PlayConfigError(f"no games in {config.path}; add one with `pbem play init`")
+    unlocked = unlock(config, ask)
+    app = PlayApp(config, unlocked=unlocked)
+    for game in sorted(config.games.values(), key=lambda g: g.name):
+        if no_fetch:
+            continue
+        try:
+            fetched = fetch(game, unlocked.opener(game.key))
+        except PbemError as exc:
+            warn(f"{game.name}: {exc}")
+            continue
+        app._checks[game.name] = fetched
+        say(f"{game.name}: " + (f"log entry {fetched.index}" if fetched.index >= 0 else "no copy of the game yet")
+            + ("" if fetched.trusted else f"; CHECKS FAILED: {fetched.problems[0]}")
+            + (f"; REFUSED: {fetched.refused[-1]}" if fetched.refused else ""))
+    return PlayServer(app, port)
 
 
 @play.command("init")

@@ -22,7 +22,6 @@ import json
 import re
 import tempfile
 from dataclasses import dataclass, field
-from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
@@ -30,6 +29,7 @@ from typing import Any, Callable
 
 from pbem.base.errors import PbemError, escape_text
 from pbem.base.fsutil import write_atomic
+from pbem.base.mailpolicy import MAIL_POLICY
 from pbem.client import mailcopy
 from pbem.client.config import PlayConfigError, PlayedGame
 from pbem.crypto import agecrypt, keys
@@ -110,7 +110,7 @@ def read_messages(game: PlayedGame, raws: list[tuple[str, bytes]], state: MailSt
     mine = re.compile(rf"^{re.escape(game.player)}-entry(\d{{1,9}})\.age$")
     for source, raw in raws:
         try:
-            msg = BytesParser(policy=policy.default).parsebytes(raw)
+            msg = BytesParser(policy=MAIL_POLICY).parsebytes(raw)
         except Exception:  # noqa: BLE001 - a message that breaks the parser is left alone
             continue
         if not isinstance(msg, EmailMessage) or str(msg.get(HEADER_GAME, "") or "").strip() != game.game_dir:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from pbem.base.errors import PbemError
+from pbem.base.mailpolicy import MAIL_POLICY
 from pbem.client.config import PlayConfigError, PlayedGame, config_path
 from pbem.client.mailfetch import MailState
 from pbem.client.send import SendError, Sent
@@ -37,7 +38,7 @@ def _smtp(game: PlayedGame) -> SmtpSender:
 def _message(game: PlayedGame, subject: str, body: str) -> EmailMessage:
     assert game.mail is not None
     state = MailState.load(game)
-    msg = EmailMessage()
+    msg = EmailMessage(policy=MAIL_POLICY)
     msg["From"] = game.mail.address
     msg["To"] = game.mail.moderator
     thread = state.thread

@@ -335,8 +335,11 @@ class PlayServer:
     def url(self) -> str:
         return f"http://{LOOPBACK}:{self.port}/?token={self.app.token}"
 
-    def serve_in_thread(self) -> threading.Thread:
-        thread = threading.Thread(target=self.httpd.serve_forever, name="pbem-play", daemon=True)
+    def serve_in_thread(self, poll_interval: float = 0.02) -> threading.Thread:
+        """Serve from a thread of its own until :meth:`close`; the thread looks for a close every
+        ``poll_interval`` seconds (socketserver's default, half a second, is what each close waited)."""
+        thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": poll_interval},
+                                  name="pbem-play", daemon=True)
         thread.start()
         return thread
 

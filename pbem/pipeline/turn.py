@@ -21,6 +21,7 @@ from typing import Any, Callable, TextIO
 
 from pbem.base.errors import PbemError, one_line
 from pbem.base.fsutil import public_mode, write_atomic
+from pbem.base.mailpolicy import MAIL_POLICY
 from pbem.base.yamlio import dump_flow
 from pbem.core.engine import check_actions, game_for, with_header_options
 from pbem.crypto import agecrypt
@@ -233,7 +234,7 @@ def ssh_keygen_sign(path: Path, key: Path) -> None:
 def mail_move(result: TurnResult, to: str, sender: str, command: str, game_id: str) -> None:
     """Send move.yaml and its signature with the player's own mail command (sendmail, msmtp...)."""
     assert result.move is not None and result.signature is not None
-    msg = EmailMessage()
+    msg = EmailMessage(policy=MAIL_POLICY)
     msg["From"] = sender
     msg["To"] = to
     msg["Subject"] = f"[{game_id}] my move"

@@ -34,6 +34,7 @@ from email.utils import formatdate, make_msgid
 from typing import Any
 
 from pbem.base.errors import PbemError
+from pbem.base.mailpolicy import MAIL_POLICY
 from pbem.store.gamedir import GameDir
 from pbem.store.update import UPDATE_BYTES
 from pbem.views.outputs import MESSAGE_BYTES
@@ -217,7 +218,7 @@ def _digest_message(parts: DigestParts, secrets: bytes, player: str, to: str, se
     """A digest message (:func:`compose_digest`) up to its encrypted files, with the board's
     picture or (``picture`` false) a line saying that the board is in the player's page."""
     turn = parts.turn
-    msg = EmailMessage()
+    msg = EmailMessage(policy=MAIL_POLICY)
     msg["From"] = sender
     msg["To"] = to
     if reply_to:
@@ -291,7 +292,7 @@ def compose_reply(original_id: str, original_subject: str, to: str, sender: str,
                   attachments: Sequence[tuple[str, str | bytes]] = (), thread_root: str = "") -> EmailMessage:
     """A receipt (RFC 3834 auto-reply, threaded under the player's message), with the
     moderator-signed receipt files of accepted moves attached (name, text)."""
-    msg = EmailMessage()
+    msg = EmailMessage(policy=MAIL_POLICY)
     msg["From"] = sender
     msg["To"] = to
     subject = _plain(original_subject) or f"[{game_id}] your move"

@@ -15,7 +15,6 @@ import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import getaddresses, parseaddr, parsedate_to_datetime
@@ -25,6 +24,7 @@ from typing import Any, Protocol
 from pbem.base.crashreport import refusal_for_crash
 from pbem.base.errors import PbemError, escape_text, one_line
 from pbem.base.fsutil import locked
+from pbem.base.mailpolicy import MAIL_POLICY
 from pbem.core.engine import Rejected
 from pbem.pipeline.append import PublishError
 from pbem.store.missedturns import cadences
@@ -35,7 +35,9 @@ from pbem.store.gamedir import GameDir
 from pbem.store.update import update_within
 from pbem.transport.mail.compose import DigestParts, Thread, Turn, attach_update, compose_digest, compose_reply
 from pbem.transport.mail.config import MailConfig
-from pbem.transport.mail.imap import MAX_MESSAGE, ImapInbox, Inbox, Incoming, MailFetchError, MaildirInbox
+from pbem.transport.mail.imap import (
+    MAX_MESSAGE, MAX_MULTIPARTS, ImapInbox, Inbox, Incoming, MailFetchError, MaildirInbox, header_of, multipart_count,
+)
 from pbem.transport.mail.intake import FoundMove, Intake, choose, find_moves, is_automatic
 from pbem.transport.mail.ledger import (
     IGNORED, REPLIED, SUBMITTED, Commit, DigestSent, Ledger, ReplySent, SentState, mail_lock, message_key,
@@ -126,12 +128,15 @@ def open_inbox(cfg: MailConfig) -> Inbox:
 # --- fetching ---------------------------------------------------------------------
 
 def parse_message(raw: bytes) -> EmailMessage:
-    """The parsed message; one the parser cannot read is an empty message (then left alone)."""
+    """The parsed message; one the parser cannot read is an empty message (then left alone), one
+    with more than :data:`MAX_MULTIPARTS` multipart sections its header only (then answered as such)."""
+    if multipart_count(raw) > MAX_MULTIPARTS:
+        raw = header_of(raw)
     try:
-        msg = BytesParser(policy=policy.default).parsebytes(raw)
+        msg = BytesParser(policy=MAIL_POLICY).parsebytes(raw)
     except Exception:  # noqa: BLE001 - quarantine: a message that breaks the parser must not stop the run
-        return EmailMessage()
-    return msg if isinstance(msg, EmailMessage) else EmailMessage()
+        return EmailMessage(policy=MAIL_POLICY)
+    return msg if isinstance(msg, EmailMessage) else EmailMessage(policy=MAIL_POLICY)
 
 
 def _sort_key(item: Incoming, msg: EmailMessage) -> tuple[float, int]:
@@ -339,10 +344,15 @@ def receipt_address(msg: EmailMessage, cfg: MailConfig) -> str:
 
 
 def _too_big(item: Incoming) -> Intake | None:
-    if not item.cut:
-        return None
-    return Intake(not_a_move=f"the message is {item.size} bytes; pbem reads messages of up to {MAX_MESSAGE} "
-                             "bytes (a move file is at most 64 KiB): send the move without big attachments")
+    """Why the message was not read whole (too many bytes, too many multipart sections), if it was not."""
+    if item.cut:
+        return Intake(not_a_move=f"the message is {item.size} bytes; pbem reads messages of up to {MAX_MESSAGE} "
+                                 "bytes (a move file is at most 64 KiB): send the move without big attachments")
+    sections = multipart_count(item.raw)
+    if sections > MAX_MULTIPARTS:
+        return Intake(not_a_move=f"the message declares {sections} multipart sections; pbem reads messages of up "
+                                 f"to {MAX_MULTIPARTS}: send the move as two attachments or pasted")
+    return None
 
 
 def _read_moves(msg: EmailMessage) -> Intake:

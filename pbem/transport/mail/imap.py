@@ -45,6 +45,18 @@ MAX_MESSAGE = 16 * 1024 * 1024
 _SIZE = re.compile(rb"RFC822\.SIZE (\d+)")
 
 
+#: the most multipart sections a message read whole may declare: a move needs one (two with an HTML
+#: body); the mail parser checks every line against each open section's boundary, so a message of
+#: sections nested thousands deep costs seconds a 100 KB (quadratic): it is read as its header only
+MAX_MULTIPARTS = 64
+_BOUNDARY = re.compile(rb"boundary\s*=", re.IGNORECASE)
+
+
+def multipart_count(data: bytes) -> int:
+    """How many multipart sections the message declares at most (each needs a ``boundary=``)."""
+    return len(_BOUNDARY.findall(data))
+
+
 def header_of(data: bytes) -> bytes:
     """The header block of a message (up to the first empty line), at most 64 KiB of it."""
     head = data[: 64 * 1024]
