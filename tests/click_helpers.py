@@ -2,6 +2,7 @@
 the engine (tests/test_click.py, tests/test_browser.py)."""
 from __future__ import annotations
 
+import copy
 import itertools
 import json
 import random
@@ -144,6 +145,8 @@ def check_page_against_engine(game: Game[Any], state: Any, player: str, data: di
     texts = page_texts(data)
     out = Checked()
     written = _written_once()
+    read = _read_once(data)
+    seen: list[Any] = []       # what the player can compute: their view read back, made once per page
     paths: dict[int, list[str]] = {0: []}
     queue = [0]
     cut: list[list[str]] = []
@@ -151,7 +154,7 @@ def check_page_against_engine(game: Game[Any], state: Any, player: str, data: di
         number = queue.pop(0)
         node, path = nodes[number], paths[number]
         out.nodes += 1
-        here = _applied(game, state, player, data, path, seed)
+        here = _applied(game, state, player, path, seed, read)
         if not node.stop:
             legal = {written(a) for a in game.legal_actions(here, player)}
             assert legal == {texts[a] for a in node.acts}, (number, path, legal ^ {texts[a] for a in node.acts})
@@ -167,29 +170,29 @@ def check_page_against_engine(game: Game[Any], state: Any, player: str, data: di
                 cut.append(chosen)
             else:
                 full = game.copy_state(state)
-                _apply(game, full, player, data, chosen, seed)
+                _apply(game, full, player, chosen, seed, read)
                 if after == DONE:
                     out.dones += 1
                     assert player not in pending_players(game, full), chosen
                 else:
                     assert after == STOP
                     out.stops += 1
-                    seen = game.from_position(game.view(state, player))      # what the player can compute
-                    preview = apply_actions(game, seen, player, _action(data, chosen), preview_draws())
+                    seen = seen or [game.from_position(game.view(state, player))]
+                    preview = apply_actions(game, game.copy_state(seen[0]), player, read(chosen), preview_draws())
                     assert preview.needs_secret or any(e.chance for e in preview.events), chosen
                     if node.ahead >= 0:
                         out.aheads += 1
                         form = data["ahead"][node.ahead]
                         values = {f["name"]: rng.choice(f["values"]) for f in form["fields"]}
-                        applied = _apply(game, game.copy_state(state), player, data,
-                                         chosen + [form_action(form, values)], seed)
+                        applied = _apply(game, game.copy_state(state), player,
+                                         chosen + [form_action(form, values)], seed, read)
                         assert not any(word in applied.dropped_reason for word in MALFORMED), applied.dropped_reason
     out.cuts = len(cut)
     for chosen in rng.sample(cut, min(len(cut), cut_sample)):   # where the page stops computing: still legal
-        _apply(game, game.copy_state(state), player, data, chosen, seed)
+        _apply(game, game.copy_state(state), player, chosen, seed, read)
     for form in data["first"]:
         values = {f["name"]: rng.choice(f["values"]) for f in form["fields"]}
-        _apply(game, game.copy_state(state), player, data, [form_action(form, values)], seed)
+        _apply(game, game.copy_state(state), player, [form_action(form, values)], seed, read)
     return out
 
 
@@ -207,22 +210,34 @@ def _written_once() -> Callable[[Any], str]:
     return written
 
 
-def _action(data: dict[str, Any], texts: list[str]) -> list[dict[str, Any]]:
-    """The actions of the page's move file, read back as pbem reads a move file."""
-    return parse_move(move_text(data, texts).encode()).actions
+Reader = Callable[[list[str]], list[dict[str, Any]]]
 
 
-def _apply(game: Game[Any], state: Any, player: str, data: dict[str, Any], texts: list[str], seed: bytes) -> Any:
+def _read_once(data: dict[str, Any]) -> Reader:
+    """The actions of the page's move file with these actions, read back as pbem reads a move file;
+    each file read once (a stop's file is applied to the full state, then previewed on the
+    player's view): each caller gets its own copy of the actions."""
+    actions: dict[str, list[dict[str, Any]]] = {}
+
+    def read(texts: list[str]) -> list[dict[str, Any]]:
+        text = move_text(data, texts)
+        if text not in actions:
+            actions[text] = parse_move(text.encode()).actions
+        return copy.deepcopy(actions[text])
+    return read
+
+
+def _apply(game: Game[Any], state: Any, player: str, texts: list[str], seed: bytes, read: Reader) -> Any:
     try:
-        return apply_actions(game, state, player, _action(data, texts), Draws(seed, "click"))
+        return apply_actions(game, state, player, read(texts), Draws(seed, "click"))
     except Rejected as exc:
         raise AssertionError(f"the engine refuses what the page offers: {texts}: {exc}") from None
 
 
-def _applied(game: Game[Any], state: Any, player: str, data: dict[str, Any], texts: list[str], seed: bytes) -> Any:
+def _applied(game: Game[Any], state: Any, player: str, texts: list[str], seed: bytes, read: Reader) -> Any:
     full = game.copy_state(state)
     if texts:
-        applied = _apply(game, full, player, data, texts, seed)
+        applied = _apply(game, full, player, texts, seed, read)
         assert not any(e.chance for e in applied.events), texts
     return full
 
@@ -230,7 +245,11 @@ def _applied(game: Game[Any], state: Any, player: str, data: dict[str, Any], tex
 def random_point(game: Game[Any], players: list[str], options: dict[str, str], seed: bytes, steps: int,
                  rng: random.Random) -> tuple[Any, str] | None:
     """A game played by random legal actions for ``steps`` decisions: the state and whose decision it is
-    (None if the game ended first)."""
+    (None if the game ended first).  Each action is ``rng.choice`` of the legal actions, taken from
+    ``Game.legal_choices``: the legal actions in their order, each made only when read (the same
+    length and order as ``legal_actions``: golden/test_golden_bots.py checks it at every step of a
+    third of the golden games, spaceswarm/test_swarm_fast_forms.py at every step of random Space
+    Swarm games), so the same action as from the whole list."""
     state = game.setup(players, game.resolve_options(options, players), Rng(seed, "setup"))
     for n in range(steps + 1):
         pending = pending_players(game, state)
@@ -239,7 +258,7 @@ def random_point(game: Game[Any], players: list[str], options: dict[str, str], s
         player = pending[0]
         if n == steps:
             return state, player
-        action = rng.choice(game.legal_actions(state, player))
+        action = rng.choice(game.legal_choices(state, player))
         apply_actions(game, state, player, [action], Draws(seed, f"random/{n}"))
     return None
 
@@ -249,7 +268,8 @@ def random_game(game: Game[Any], players: list[str], options: dict[str, str], se
     """One game played by random legal actions: after each number of decisions ``steps`` (0, 1, ...),
     ``(steps, state, player)`` with a copy of the state and whose decision it is, until the game ends.
     Each is what :func:`random_point` gives for that ``steps`` with ``rng`` as it is now (a new
-    ``random.Random`` of the same seed each time): the same choices, the game played once."""
+    ``random.Random`` of the same seed each time): the same choices (from ``legal_choices``, as
+    there), the game played once."""
     state = game.setup(players, game.resolve_options(options, players), Rng(seed, "setup"))
     for n in itertools.count():
         pending = pending_players(game, state)
@@ -257,5 +277,5 @@ def random_game(game: Game[Any], players: list[str], options: dict[str, str], se
             return
         player = pending[0]
         yield n, game.copy_state(state), player
-        action = rng.choice(game.legal_actions(state, player))
+        action = rng.choice(game.legal_choices(state, player))
         apply_actions(game, state, player, [action], Draws(seed, f"random/{n}"))

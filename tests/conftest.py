@@ -103,12 +103,16 @@ def key_pool(tmp_path_factory) -> dict[str, Path]:
 
 
 def tree_snapshot(root: Path) -> dict[str, str]:
-    """Hash of every file under root, to prove nothing changed on disk."""
+    """Hash of every file under root, to prove nothing changed on disk (by path relative to root;
+    the paths as plain strings: the hostile corpus takes two of these per command it runs)."""
     out = {}
-    for dirpath, _dirs, files in os.walk(root):
+    base = os.fspath(Path(root))
+    cut = len(os.path.join(base, ""))
+    for dirpath, _dirs, files in os.walk(base):
         for f in files:
-            p = Path(dirpath) / f
-            out[str(p.relative_to(root))] = hashlib.sha256(p.read_bytes()).hexdigest()
+            path = os.path.join(dirpath, f)
+            with open(path, "rb") as file:
+                out[path[cut:]] = hashlib.sha256(file.read()).hexdigest()
     return out
 
 

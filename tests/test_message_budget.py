@@ -103,12 +103,14 @@ def bot_games(tmp_path_factory: pytest.TempPathFactory, key_pool: dict[str, Path
 def test_the_text_secrets_hold_only_what_is_the_players_own(bot_games, game, names) -> None:
     checked = 0
     for table in bot_games.entries(game, names, 60, 7):
-        history = BoardHistory.for_viewers(table, [None, *names])
+        # the entry's outputs made as write_outputs makes them, sharing their work (EntryWork: the
+        # same bytes as made alone, test_outputs_made_with_shared_work_are_the_outputs_made_alone)
+        work = EntryWork(table, BoardHistory.for_viewers(table, [None, *names]))
         public_board = render_text(table.game.board_picture(table.game.view(table.state, None))).strip("\n")
         waiting = set(pending_players(table.game, table.state))
         for player in names:
-            text = player_plaintexts(table, player, history)[".age"].decode()
-            ctx = digest_context(table, player, with_svg=False, history=history)
+            text = player_plaintexts(table, player, work=work)[".age"].decode()
+            ctx = digest_context(table, player, with_svg=False, history=work.history, drawings=work.drawings, work=work)
             # not the board again: neither the public text map nor the player's own
             assert public_board.splitlines()[2] not in text and ctx.board_text.splitlines()[2] not in text
             assert "\nBoard\n-----" not in text and "\nWhat happened\n" not in text
@@ -152,8 +154,10 @@ def test_every_decision_page_carries_its_own_model_and_the_message_stays_under_1
     pages = without = 0
     others_png = b""
     for table in bot_games.entries(game, names, moves, 7):
-        history = BoardHistory.for_viewers(table, [None, *names])
-        public = public_outputs(table, history)
+        # the outputs as write_outputs makes them for `pbem mail` (EntryWork: the entry's outputs share
+        # their work; the same bytes as made alone: test_outputs_made_with_shared_work_are_the_outputs_made_alone)
+        work = EntryWork(table, BoardHistory.for_viewers(table, [None, *names]))
+        public = public_outputs(table, work=work)
         svg = public["public/board.svg"].decode()
         pending = list(dict.fromkeys(pending_players(table.game, table.state)))
         turn = Turn(table.game_id, table.game.title, table.last["index"], table.last["hash"], pending, not pending)
@@ -165,7 +169,7 @@ def test_every_decision_page_carries_its_own_model_and_the_message_stays_under_1
         parts = DigestParts(turn, public["public/digest.txt"].decode(), public["public/digest.html"].decode(), svg,
                             others_png)
         for player in pending:
-            plain = player_plaintexts(table, player, history)
+            plain = player_plaintexts(table, player, work=work)
             page = plain[HTML_SUFFIX].decode()
             found = PANEL.search(page)
             assert found is not None, f"{game} entry {table.last['index']}: {player}'s page has no panel"
@@ -174,7 +178,7 @@ def test_every_decision_page_carries_its_own_model_and_the_message_stays_under_1
             recipients = [table.player_keys(player)[0], table.header["moderator"]["key"]]
             msg = compose_digest(parts, agecrypt.encrypt(plain[".age"], recipients), player, f"{player}@example.com",
                                  "moderator@example.com", "", "example.com",
-                                 secrets_html=agecrypt.encrypt(seal_bytes(HTML_SUFFIX, plain[HTML_SUFFIX]), recipients))
+                                 secrets_html=agecrypt.encrypt(work.seal(HTML_SUFFIX, plain[HTML_SUFFIX]), recipients))
             size = len(msg.as_bytes())
             assert size + UPDATE_BYTES < 100_000, f"{game} entry {table.last['index']}: {size} bytes"
             pngs = [p for p in msg.walk() if p.get_content_type() == "image/png"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -11,7 +12,7 @@ from click.testing import CliRunner
 from board_helpers import digest_message
 from pbem.cli.group import main
 from pbem.store.gamedir import GameDir
-from pbem.views.replay import ReplayError, build_replay, render_replay
+from pbem.views.replay import Replay, ReplayError, build_replay, render_replay
 
 
 @pytest.fixture
@@ -19,17 +20,23 @@ def game(finished_atlantis_game) -> GameDir:
     return finished_atlantis_game          # built once per session (conftest.py), shared: copy before writing
 
 
+@pytest.fixture(scope="module")
+def built(_finished_atlantis_folder: Path) -> Replay:
+    """The shared game's replay, built once in this process for the tests that read it (never changed by them)."""
+    return build_replay(GameDir(_finished_atlantis_folder / "game"))
+
+
 def frames_data(page: str) -> dict:
     raw = re.search(r'<script type="application/json" id="pbem-data">(.*?)</script>', page, re.S).group(1)
     return json.loads(raw)
 
 
-def test_the_page_is_self_contained_deterministic_and_has_a_frame_per_entry(game, tmp_path):
+def test_the_page_is_self_contained_deterministic_and_has_a_frame_per_entry(game, built, tmp_path):
     out = tmp_path / "replay.html"
     result = CliRunner().invoke(main, ["replay", str(game.root), "--html", str(out)])
     assert result.exit_code == 0, result.output
     page = out.read_text()
-    assert render_replay(build_replay(game)) == page                  # same game, same bytes
+    assert render_replay(built) == page                  # same game, same bytes (built again, here)
     data = frames_data(page)
     entries = game.entries()
     assert len(data["frames"]) == len(entries) and len(data["public"]) == len(entries)
@@ -44,8 +51,8 @@ def test_the_page_is_self_contained_deterministic_and_has_a_frame_per_entry(game
     assert len(page) < 2 * 1024 * 1024
 
 
-def test_after_the_reveal_the_hidden_frames_show_explorer_values(game):
-    rp = build_replay(game)
+def test_after_the_reveal_the_hidden_frames_show_explorer_values(game, built):
+    rp = built
     public_parts = {p for frame in rp.public for _slot, p in frame}
     hidden_parts = {p for frame in rp.hidden for _slot, p in frame}
     values = [rp.store.parts[p][1] for p in hidden_parts - public_parts]

@@ -32,6 +32,7 @@ import enum
 import os
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Iterable
 
 from pbem.base.canonical import sha256_hex
@@ -182,10 +183,10 @@ def _archives(gd: GameDir, log: bytes, relation: Relation, snap: dict[str, Any] 
     snapshot's, which a repair cuts off (:data:`Kind.ENTRIES_AFTER`).  Also returns the chunks
     of the log when it had to read them."""
     try:
-        names = sorted(os.listdir(gd.moves_dir))
+        with os.scandir(gd.moves_dir) as listing:     # the kind of each entry read from the listing
+            candidates = sorted(e.name for e in listing if ARCHIVE_NAME.match(e.name) and not _is_dir(e))
     except (FileNotFoundError, NotADirectoryError):
         return [], None
-    candidates = [n for n in names if ARCHIVE_NAME.match(n) and not (gd.moves_dir / n).is_dir()]
     if not candidates:
         return [], None
     whole = True
@@ -221,6 +222,16 @@ def _archives(gd: GameDir, log: bytes, relation: Relation, snap: dict[str, Any] 
                                     f"log refers to, {_why(relation, number, last, cut_entries)}: the log looks "
                                     "cut back"))
     return findings, chunks
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    """``Path(entry.path).is_dir()``, from the directory's listing where it can (no ``stat`` of
+    each archive at every repair: every submit has one); asked of the path where the listing
+    cannot answer (an error reading a link's target: the path's answer, or its error)."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return Path(entry.path).is_dir()
 
 
 def _why(relation: Relation, number: int, last: int, cut_entries: bool) -> str:

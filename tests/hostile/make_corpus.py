@@ -23,6 +23,7 @@ cannot refuse: an action sealed to the moderator is opened only by ``submit``.
 from __future__ import annotations
 
 import base64
+import functools
 import gzip
 import hashlib
 import json
@@ -444,11 +445,17 @@ def committed_entries() -> list[Entry]:
 # --- made at test time ------------------------------------------------------------------------
 
 def big_entries() -> list[Entry]:
-    """Files just over the size limits, and bigger (too big to commit)."""
+    """Files just over the size limits, and bigger (too big to commit).  Made once per process
+    (collection names them, the tests' game binds them; the 8 MiB stream is 262,144 hashes)."""
+    return list(_big_entries())
+
+
+@functools.lru_cache(maxsize=1)
+def _big_entries() -> tuple[Entry, ...]:
     pad = "#" + "x" * 78 + "\n"
     body = move()
     over = body + pad * ((MAX_BYTES - len(body)) // len(pad) + 1)
-    return [
+    return (
         Entry("huge-just-over", "huge", "one comment line past 64 KiB", u(over)),
         Entry("huge-exactly-limit-plus-one", "huge", "64 KiB + 1 byte",
               u(body) + b"#" * (MAX_BYTES + 1 - len(u(body)) - 1) + b"\n"),
@@ -456,7 +463,7 @@ def big_entries() -> list[Entry]:
               u(move("  - {draw: '" + "x" * 100_000 + "'}\n"))),
         Entry("huge-one-mib", "huge", "1 MiB of move lines", u(body + "  - {draw: false}\n" * 65536)),
         Entry("huge-eight-mib-binary", "huge", "8 MiB of random bytes", stream("huge", 8 * 1024 * 1024)),
-    ]
+    )
 
 
 def sealed_entries(moderator_key: str, seal: Callable[[bytes, str], str]) -> list[Entry]:
