@@ -228,6 +228,7 @@ def test_a_killed_host_cycle_neither_loses_nor_doubles_a_move(host, key_pool, tm
         assert "club-b: accepted:" in killed.stdout and len(a.entries()) == entries_a, killed.stdout
     else:
         assert killed.returncode == -9, (killed.returncode, killed.stdout, killed.stderr)
+    _wait_for_the_killed_cycles_workers(host, a, b)
     after = _cli(zygote, host, "--jobs", jobs)
     assert after.returncode == 0, after.stderr
     again = _cli(zygote, host, "--jobs", jobs)
@@ -237,6 +238,31 @@ def test_a_killed_host_cycle_neither_loses_nor_doubles_a_move(host, key_pool, tm
     header_b = b.entries()[0]["id"]
     assert [m["X-PBEM-Receipt"] for m in _receipts(host, mover_a, header_a)] == ["accepted"]
     assert [m["X-PBEM-Receipt"] for m in _receipts(host, mover_b, header_b)] == ["accepted"]
+
+
+def _wait_for_the_killed_cycles_workers(host, *games: GameDir) -> None:
+    """A killed cycle's forked workers die with it (PR_SET_PDEATHSIG), but a moment later: until then
+    they hold the locks they inherited. Cron's next cycle starts minutes later; the test waits until
+    the host's and the games' locks are free, as they are by then (a generous bound against a hang)."""
+    import fcntl
+
+    from pbem.transport.mail.hoststate import HOST_LOCK, state_dir
+    from pbem.transport.mail.ledger import LOCK
+    paths = [state_dir(host.folder) / HOST_LOCK, *(gd.moderator_dir / LOCK for gd in games)]
+    deadline = time.monotonic() + 30
+    for path in paths:
+        if not path.exists():
+            continue
+        with open(path, "a+b") as fh:
+            while True:
+                try:
+                    fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    assert time.monotonic() < deadline, f"{path} is still locked 30 s after the killed cycle"
+                    time.sleep(0.01)
+                    continue
+                fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+                break
 
 
 def test_a_hosted_game_by_hand_sends_with_the_hosts_settings_but_never_reads_the_shared_mailbox(
