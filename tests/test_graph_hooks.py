@@ -117,18 +117,3 @@ def test_a_smaller_page_is_the_page_made_again_with_fewer_choices(tmp_path) -> N
         assert with_other_choices(html, ctx.click, None) is None
         swapped += 1
     assert swapped >= 2
-
-
-def test_a_forms_data_is_its_asdict() -> None:
-    """``OrderForm.as_data`` (the Survive model's standing forms) is ``dataclasses.asdict``: the same
-    keys in the same order and the same values (tuples kept)."""
-    from dataclasses import asdict
-    forms = [OrderForm("creature", "Ahead", (OrderField("shark", "if shark", ("none", "{creature: K1, to: F4}"),
-                                                         ("move no shark", "K1 to F4"), "none"),
-                                              OrderField("whale", "if whale", ("none",))), "ahead", "a note"),
-             OrderForm("standing", "Standing", ())]
-    for form in forms:
-        got, want = form.as_data(), asdict(form)
-        assert got == want and list(got) == list(want)
-        assert [list(f) for f in got["fields"]] == [list(f) for f in want["fields"]]
-        assert all(type(got[k]) is type(want[k]) for k in want)

@@ -171,14 +171,6 @@ class OrderForm:
     when: str = "first"
     note: str = ""
 
-    def as_data(self) -> dict[str, Any]:
-        """``dataclasses.asdict(self)``: the same keys in the same order, the tuples kept, without
-        asdict's generic deep copy (every value is a string or a tuple of strings: nothing to copy)."""
-        return {"key": self.key, "title": self.title,
-                "fields": tuple({"name": f.name, "label": f.label, "values": f.values, "texts": f.texts,
-                                 "current": f.current} for f in self.fields),
-                "when": self.when, "note": self.note}
-
 
 def piece_code(p: Piece) -> str:
     """A piece as text: its handle, ``=value`` when the reader may see it, ``:passengers`` aboard
