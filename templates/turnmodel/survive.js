@@ -15,26 +15,28 @@
   // order of board.py's DIRECTIONS (axial steps).  The page's data carries neither: it is smaller.
   const ROWS = 'ABCDEFGHIJKLM';
   const DIRECTIONS = [[1, 0], [-1, 0], [0, 1], [0, -1], [1, -1], [-1, 1]];
+  // (a pair of small integers, one a grid's row or column, is found by the number a * 4096 + b)
+  const pair = (a, b) => a * 4096 + b;
   function geometry(labels, playable, withRays) {
     const offsets = labels.map((l) => [ROWS.indexOf(l[0]), Number(l.slice(1)) - 1]);
     const byOffset = new Map();
-    for (let i = 0; i < playable; i++) byOffset.set(`${offsets[i][0]},${offsets[i][1]}`, i);
+    for (let i = 0; i < playable; i++) byOffset.set(pair(offsets[i][0], offsets[i][1]), i);
     const neighbours = offsets.map(([r, c]) => {
       const rows = r % 2 === 0 ? [[r - 1, c], [r - 1, c + 1], [r + 1, c], [r + 1, c + 1]]
         : [[r - 1, c - 1], [r - 1, c], [r + 1, c - 1], [r + 1, c]];
-      return [[r, c - 1], [r, c + 1], ...rows].map(([a, b]) => byOffset.get(`${a},${b}`))
+      return [[r, c - 1], [r, c + 1], ...rows].map(([a, b]) => byOffset.get(pair(a, b)))
         .filter((n) => n !== undefined).sort((a, b) => a - b);
     });
     if (!withRays) return {neighbours, rays: null};
     const axial = offsets.map(([r, c]) => [c - ((r + (r & 1)) >> 1) - 2, r - 6]);
     const byAxial = new Map();
-    for (let i = 0; i < playable; i++) byAxial.set(`${axial[i][0]},${axial[i][1]}`, i);
+    for (let i = 0; i < playable; i++) byAxial.set(pair(axial[i][0], axial[i][1]), i);
     const rays = [];
     for (let i = 0; i < playable; i++) {
       const [q, r] = axial[i];
       rays.push(DIRECTIONS.map(([dq, dr]) => {
         const line = [];
-        for (let k = 1; byAxial.has(`${q + k * dq},${r + k * dr}`); k++) line.push(byAxial.get(`${q + k * dq},${r + k * dr}`));
+        for (let k = 1, n; (n = byAxial.get(pair(q + k * dq, r + k * dr))) !== undefined; k++) line.push(n);
         return line;
       }));
     }
