@@ -37,7 +37,10 @@ and both pages with a click panel when their board's SVG took shorter numbers (p
 The players' secrets (text and pages) were re-pinned when the text secrets came to hold only
 the player's own (issue 21's message budget) and when the merged page of these changes was made:
 log, moves, view and text digests unchanged; and the Atlantis page with a click panel when
-survive.js learned to label the page's choices (``choices``: only the page's script changed).
+survive.js learned to label the page's choices (``choices``: only the page's script changed), and
+again when survive.js copied a state as plain data instead of through JSON text, worked out a
+removal's orders written ahead once per state and found the board's cells by number, not by text
+(issue 19: only the page's script changed; the turn-model proofs show the same answers).
 Regenerate only when the output is meant to change: ``PRINT_PINS=1 pytest -q -s
 test_pinned_pipeline.py`` prints the hashes of today's bytes.
 """
@@ -124,7 +127,7 @@ PINS: dict[str, dict[str, str]] = {
         "45:public/view.json": "5a6b989cc06239b3e6b8a811",
         "45:moves/": "b27f591afcd84116521aca62",
         "45:secrets/red.age": "a72460481cf96340404e2937",
-        "45:secrets/red.html.gz.age": "612ff2398bb11803c5912f10",
+        "45:secrets/red.html.gz.age": "68f84d18ebf4c150c5b0739f",
         "45:secrets/blue.age": "9ef5eae725d5b43ad265fd96",
         "45:secrets/blue.html.gz.age": "fa2fed9cf3313d0705ddab60",
         "45:secrets/green.age": "d5bc2d4e176783a418431646",

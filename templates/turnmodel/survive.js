@@ -15,26 +15,28 @@
   // order of board.py's DIRECTIONS (axial steps).  The page's data carries neither: it is smaller.
   const ROWS = 'ABCDEFGHIJKLM';
   const DIRECTIONS = [[1, 0], [-1, 0], [0, 1], [0, -1], [1, -1], [-1, 1]];
+  // (a pair of small integers, one a grid's row or column, is found by the number a * 4096 + b)
+  const pair = (a, b) => a * 4096 + b;
   function geometry(labels, playable, withRays) {
     const offsets = labels.map((l) => [ROWS.indexOf(l[0]), Number(l.slice(1)) - 1]);
     const byOffset = new Map();
-    for (let i = 0; i < playable; i++) byOffset.set(`${offsets[i][0]},${offsets[i][1]}`, i);
+    for (let i = 0; i < playable; i++) byOffset.set(pair(offsets[i][0], offsets[i][1]), i);
     const neighbours = offsets.map(([r, c]) => {
       const rows = r % 2 === 0 ? [[r - 1, c], [r - 1, c + 1], [r + 1, c], [r + 1, c + 1]]
         : [[r - 1, c - 1], [r - 1, c], [r + 1, c - 1], [r + 1, c]];
-      return [[r, c - 1], [r, c + 1], ...rows].map(([a, b]) => byOffset.get(`${a},${b}`))
+      return [[r, c - 1], [r, c + 1], ...rows].map(([a, b]) => byOffset.get(pair(a, b)))
         .filter((n) => n !== undefined).sort((a, b) => a - b);
     });
     if (!withRays) return {neighbours, rays: null};
     const axial = offsets.map(([r, c]) => [c - ((r + (r & 1)) >> 1) - 2, r - 6]);
     const byAxial = new Map();
-    for (let i = 0; i < playable; i++) byAxial.set(`${axial[i][0]},${axial[i][1]}`, i);
+    for (let i = 0; i < playable; i++) byAxial.set(pair(axial[i][0], axial[i][1]), i);
     const rays = [];
     for (let i = 0; i < playable; i++) {
       const [q, r] = axial[i];
       rays.push(DIRECTIONS.map(([dq, dr]) => {
         const line = [];
-        for (let k = 1; byAxial.has(`${q + k * dq},${r + k * dr}`); k++) line.push(byAxial.get(`${q + k * dq},${r + k * dr}`));
+        for (let k = 1, n; (n = byAxial.get(pair(q + k * dq, r + k * dr))) !== undefined; k++) line.push(n);
         return line;
       }));
     }
@@ -85,10 +87,34 @@
     };
   }
 
+  // a deep copy of plain data, as its JSON round trip makes it (a value JSON cannot write: left
+  // out of a record, null in a list), without writing and reading the text
+  function clone(v) {
+    if (Array.isArray(v)) {
+      const out = new Array(v.length);
+      for (let i = 0; i < v.length; i++) { const x = v[i]; out[i] = typeof x === 'object' && x !== null ? clone(x) : plain(x); }
+      return out;
+    }
+    const out = {...v};
+    for (const k in out) {
+      const x = out[k];
+      if (typeof x === 'object') { if (x !== null) out[k] = clone(x); }
+      else if (x === undefined || typeof x === 'function') delete out[k];
+      else if (typeof x === 'number' && !Number.isFinite(x)) out[k] = null;
+    }
+    return out;
+  }
+  const plain = (x) => (x === undefined || typeof x === 'function' || (typeof x === 'number' && !Number.isFinite(x)) ? null : x);
+
   function copy(s) {
-    const {g, ...rest} = s;
-    const t = JSON.parse(JSON.stringify(rest));
-    t.g = g;
+    const t = {};
+    for (const k of Object.keys(s)) {
+      const x = s[k];
+      if (k === 'g') continue;
+      if (typeof x === 'object') t[k] = x === null ? null : clone(x);
+      else if (x !== undefined && typeof x !== 'function') t[k] = plain(x);
+    }
+    t.g = s.g;
     return t;
   }
 
@@ -1033,14 +1059,18 @@
     return null;
   }
 
+  const aheadAt = new WeakMap();             // a state -> the orders written ahead at its removal's STOP
   function apply(s, a) {
     const t = copy(s);
     if ('remove' in a) {                     // the tile's back is hidden: the moderator turns it
-      // the creature orders written ahead at this STOP: the forms of the removal decision
-      const before = forms(s);               // null: not modelled (nor then at the STOP)
-      const ahead = before === null ? null : before.filter((f) => f.when === 'ahead');
+      // the creature orders written ahead at this STOP: the forms of the removal decision (worked
+      // out once for every tile `s` may remove: a state is never changed)
+      if (!aheadAt.has(s)) {
+        const before = forms(s);             // null: not modelled (nor then at the STOP)
+        aheadAt.set(s, before === null ? null : before.filter((f) => f.when === 'ahead'));
+      }
       t.dec = null;
-      t.ahead = ahead;
+      t.ahead = aheadAt.get(s);
       return {state: t, stop: true};
     }
     if (t.dec && t.dec.kind === 'sunk-move') return applySunk(t, a);
