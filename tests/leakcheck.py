@@ -73,10 +73,12 @@ def pending_player_actions(table: Table, actor: str, n: int = 3) -> list[dict[st
     return []
 
 
-def check_no_leak(table: Table, rng: Rng, shuffle_hidden: Shuffle, probes: Probes) -> None:
-    """Every output for every viewer is the same whatever the hidden values they may not know."""
+def check_no_leak(table: Table, rng: Rng, shuffle_hidden: Shuffle, probes: Probes,
+                  pos: dict[str, Any] | None = None) -> None:
+    """Every output for every viewer is the same whatever the hidden values they may not know.
+    ``pos``: the position of ``table.state``, when the caller has made it (only read)."""
     game = table.game
-    pos = game.to_position(table.state)
+    pos = game.to_position(table.state) if pos is None else pos
     original = table.state
     viewers = [None, *table.players]
     work = entry_work(table)    # every reader's outputs of the real state, made once as `publish` makes them
