@@ -28,6 +28,16 @@ def entry_work(table: Table) -> EntryWork:
     return EntryWork(table, BoardHistory.for_viewers(table, [None, *table.players]))
 
 
+def shuffled_work(table: Table, real: EntryWork) -> EntryWork:
+    """An :class:`EntryWork` of its own for ``table``'s (shuffled) state: its views, boards, drawn
+    parts and digests are made afresh from that state.  It takes from ``real`` (the same entry's
+    work on the real state) only what no state goes into: the boards' history (where the pieces
+    were on the public board after earlier entries: from the log, :class:`BoardHistory`), and the
+    pages already gzipped for the mail's size (``seal``: keyed by the page's every byte, so a page
+    that differs is gzipped anew)."""
+    return EntryWork(table, real.history, _sealed=real._sealed)
+
+
 def outputs_for(table: Table, viewer: str | None, work: EntryWork | None = None) -> dict[str, bytes]:
     """The public files, or a player's own: their text secrets and their HTML page (with the
     click-to-move choices worked out on their view), made as `publish` makes them (through an
@@ -38,11 +48,13 @@ def outputs_for(table: Table, viewer: str | None, work: EntryWork | None = None)
     return {f"secrets{suffix}": data for suffix, data in player_plaintexts(table, viewer, work=work).items()}
 
 
-def error_lines(table: Table, actor: str, actions: list[dict[str, Any]]) -> str:
+def error_lines(table: Table, actor: str, actions: list[dict[str, Any]], base: Any = None) -> str:
     """What the engine says to ``actor`` for each action, tried on a copy of the state (the state
-    read back from its position once, then copied for each action)."""
+    read back from its position once, then copied for each action; ``base``: that state, when
+    the caller has read it back already)."""
     game = table.game
-    base = game.from_position(game.to_position(table.state))
+    if base is None:
+        base = game.from_position(game.to_position(table.state))
     said = []
     for action in actions:
         try:
@@ -61,21 +73,24 @@ def pending_player_actions(table: Table, actor: str, n: int = 3) -> list[dict[st
     return []
 
 
-def check_no_leak(table: Table, rng: Rng, shuffle_hidden: Shuffle, probes: Probes) -> None:
-    """Every output for every viewer is the same whatever the hidden values they may not know."""
+def check_no_leak(table: Table, rng: Rng, shuffle_hidden: Shuffle, probes: Probes,
+                  pos: dict[str, Any] | None = None) -> None:
+    """Every output for every viewer is the same whatever the hidden values they may not know.
+    ``pos``: the position of ``table.state``, when the caller has made it (only read)."""
     game = table.game
-    pos = game.to_position(table.state)
+    pos = game.to_position(table.state) if pos is None else pos
     original = table.state
     viewers = [None, *table.players]
     work = entry_work(table)    # every reader's outputs of the real state, made once as `publish` makes them
     befores = {viewer: outputs_for(table, viewer, work) for viewer in viewers}
+    real = game.from_position(pos)      # the real state read back from its position once, for every reader's probes
     for viewer in viewers:
         before = befores[viewer]
         tried = probes(table, viewer) if viewer else []
-        said = error_lines(table, viewer, tried) if viewer else ""
+        said = error_lines(table, viewer, tried, real) if viewer else ""
         table.state = game.from_position(shuffle_hidden(pos, viewer, rng))
         try:
-            after = outputs_for(table, viewer)     # the shuffled state's, with an EntryWork of its own
+            after = outputs_for(table, viewer, shuffled_work(table, work))   # the shuffled state's, made afresh
             said_after = error_lines(table, viewer, tried) if viewer else ""
         finally:
             table.state = original

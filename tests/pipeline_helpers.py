@@ -110,12 +110,24 @@ def turn_position(game_name: str, names: list[str], player: str, turns_before: i
     raise AssertionError(f"{game_name}: {player}'s turn {turns_before} was not reached")
 
 
+_LOADED_KEYS: dict[tuple[str, bytes], Ed25519PrivateKey] = {}
+
+
+def private_key(path: Path) -> Ed25519PrivateKey:
+    """``keys.load_private_key(path)``, loaded once per key file's bytes (a bot game signs hundreds
+    of moves with the same few keys)."""
+    ident = (str(path), Path(path).read_bytes())
+    if ident not in _LOADED_KEYS:
+        _LOADED_KEYS[ident] = keys.load_private_key(path)
+    return _LOADED_KEYS[ident]
+
+
 def signed_move(table: Table, player: str, actions: list[dict[str, Any]], key: Path,
                 after: int | None = None, after_hash: str | None = None) -> tuple[bytes, str]:
     mv = MoveFile(table.game_id, player, table.last["index"] if after is None else after,
                   table.last["hash"] if after_hash is None else after_hash, actions)
     raw = render_move(mv).encode()
-    return raw, sshsig.sign(keys.load_private_key(key), raw, sshsig.MOVE_NAMESPACE)
+    return raw, sshsig.sign(private_key(key), raw, sshsig.MOVE_NAMESPACE)
 
 
 def bot_move(gd: GameDir, key_pool: dict[str, Path], bot_seed: bytes = b"bot",

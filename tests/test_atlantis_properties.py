@@ -57,11 +57,12 @@ def probe_actions(table: Table, actor: str) -> list[dict[str, Any]]:
             *pending_player_actions(table, actor)]
 
 
-def check_no_leak(table: Table, rng: Rng) -> None:
-    pos = table.game.to_position(table.state)
+def check_no_leak(table: Table, rng: Rng, pos: dict[str, Any] | None = None) -> None:
+    """``pos``: the position of ``table.state``, when the caller has made it (only read)."""
+    pos = table.game.to_position(table.state) if pos is None else pos
     if pos["phase"] == "over" or pos.get("reaction") is not None:
         return  # values are flipped at the end; a reaction window shows who was asked, as in the rules
-    leakcheck.check_no_leak(table, rng, survive_shuffle_hidden, probe_actions)
+    leakcheck.check_no_leak(table, rng, survive_shuffle_hidden, probe_actions, pos)
 
 
 def expected_atlantis_counts(pos: dict[str, Any]) -> dict[str, int]:
@@ -95,8 +96,9 @@ def play_checked(game: PipelineGame, key_pool, every: int, rng: Rng, bot: str) -
     while (mv := game.bot_move(key_pool, bot=bot)) is not None:
         game.take(*mv)
         if game.moves % every == 0:
-            conserved(game.table.game.to_position(game.table.state), start)
-            check_no_leak(game.table, rng)
+            pos = game.table.game.to_position(game.table.state)    # read by both checks, changed by neither
+            conserved(pos, start)
+            check_no_leak(game.table, rng, pos)
         assert game.moves < 3000
     game.publish()
     return game.moves

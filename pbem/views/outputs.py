@@ -19,7 +19,7 @@ from pbem.base.canonical import canonical
 from pbem.base.errors import PbemError
 from pbem.base.fsutil import public_mode, write_atomic, write_if_changed
 from pbem.base.plain import readable_line
-from pbem.core.picture import BoardPicture
+from pbem.core.picture import BoardPicture, Section
 from pbem.core.results import result_lines
 from pbem.core.sharedview import SharedView
 from pbem.crypto import agecrypt
@@ -259,6 +259,7 @@ class EntryWork:
     _public_parts: tuple[int, int] | None = None
     _sealed: dict[tuple[str, bytes], bytes] = field(default_factory=dict)
     _footer: list[str] | None = None
+    _public_sections: list[Section] | None = None
 
     def view(self, viewer: str | None) -> Any:
         """``game.view(state, viewer)`` of this entry (the same object each time: never changed by its
@@ -286,6 +287,16 @@ class EntryWork:
         if self._public is None:
             self._public = digest_context(self.table, None, history=self.history, drawings=self.drawings, work=self)
         return self._public
+
+    def public_sections(self) -> list[Section]:
+        """The public digest's sections (what a player's text secrets leave out): the public
+        context's where it is made already, else only the sections (a reader's outputs alone need
+        no public board drawn unless their page has the click-to-move panel)."""
+        if self._public is not None:
+            return self._public.sections
+        if self._public_sections is None:
+            self._public_sections = self.table.game.sections(self.view(None))
+        return self._public_sections
 
     def public_text(self) -> bytes:
         if self._public_text is None:
@@ -417,7 +428,7 @@ def player_text(table: Table, player: str, ctx: DigestContext, work: EntryWork |
     The board, the public events and who is waiting travel once, in the digest message's body.
     ``work``: the entry's shared work (the public digest's sections, the views)."""
     game = table.game
-    public_sections = game.sections(game.view(table.state, None)) if work is None else work.public_context().sections
+    public_sections = game.sections(game.view(table.state, None)) if work is None else work.public_sections()
     own = replace(ctx, events=[f"{readable_line(game.describe_event(ev), ev)}" for ev in table.private.get(player, [])],
                   sections=[s for s in ctx.sections if s not in public_sections], board_text="", board_svg="",
                   click=None)
