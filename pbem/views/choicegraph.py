@@ -73,9 +73,9 @@ class Node:
     level: int = 0                       # actions moving a piece on the path that found it
     piece: int = -1                      # the piece the last of them moved
     found_from: int = -1                 # the node whose edge found it
-    view: dict[str, Any] = field(default_factory=dict)
     known: list[int] = field(default_factory=list)   # per action: STOP or DONE where the game knows (else CUT)
     left: int = 0                        # edges not yet followed that must be tried (the last may use ``state``)
+    forms: list[OrderForm] | None = None  # the orders written ahead, read before ``state`` went to the last edge
 
 
 @dataclass
@@ -159,11 +159,11 @@ class _Builder:
         self.piece_of.append(piece)
         return number
 
-    def numbers(self, view: dict[str, Any], legal: list[Action]) -> tuple[list[int], dict[int, int]]:
+    def numbers(self, state: Any, legal: list[Action]) -> tuple[list[int], dict[int, int]]:
         """The numbers of the actions ``legal`` of a decision, and where each piece they move is
-        (``at``).  ``Game.action_places`` is asked about the actions not seen before and, for
-        the pieces the others move, about one action each: the piece, its destination and the
-        space an action takes depend on the action alone, only the space a piece is on now
+        (``at``).  ``Game.state_action_places`` is asked about the actions not seen before and,
+        for the pieces the others move, about one action each: the piece, its destination and
+        the space an action takes depend on the action alone, only the space a piece is on now
         depends on the view (:class:`pbem.core.picture.ActionPlaces`)."""
         index, numbers = self.index, []
         asked: list[int] = []                  # which actions of ``legal`` are asked about, in order
@@ -186,7 +186,7 @@ class _Builder:
                     asked.append(k)
         if new:
             asked.sort()
-        places = dict(zip(asked, self.game.action_places(view, self.player, [legal[k] for k in asked])))
+        places = dict(zip(asked, self.game.state_action_places(state, self.player, [legal[k] for k in asked])))
         for key, k in new.items():
             index[key] = self.action_number(legal[k], places[k])
         if new:
@@ -195,10 +195,9 @@ class _Builder:
         at = {name(p.piece): name(p.from_cell) for p in places.values() if p.piece}
         return numbers, at
 
-    def add_node(self, state: Any, view: dict[str, Any], level: int, piece: int, found_from: int,
-                 decisions: list[Decision]) -> int:
-        """A new node for ``state`` (``view``: the player's view of it; ``decisions``: what the game
-        waits for there)."""
+    def add_node(self, state: Any, level: int, piece: int, found_from: int, decisions: list[Decision]) -> int:
+        """A new node for ``state`` (``decisions``: what the game waits for there).  The player's
+        view of it is not made: what the node needs of it the game reads off the state."""
         game, player, graph = self.game, self.player, self.graph
         prompt = self.prompt(next((d.prompt for d in decisions if d.player == player), ""))
         number = len(graph.nodes)
@@ -209,9 +208,9 @@ class _Builder:
                                                                  f"cannot see ({exc})", found_from=found_from))
             return number
         known = [_KNOWN.get(o, CUT) for o in game.known_outcomes(state, player, legal)]
-        numbers, at = self.numbers(view, legal)
+        numbers, at = self.numbers(state, legal)
         node = Node(state, prompt, numbers, [CUT] * len(numbers), at, level=level, piece=piece,
-                    found_from=found_from, view=view, known=known, left=known.count(CUT))
+                    found_from=found_from, known=known, left=known.count(CUT))
         graph.nodes.append(node)
         places_table, queue, push, order = graph.places, self.queue, heapq.heappush, self.order
         for k, a in enumerate(numbers):
@@ -225,10 +224,12 @@ class _Builder:
     def ahead_form(self, node: Node) -> int:
         """The orders the player may write ahead after a STOP from this node (a number into
         ``ahead_forms``, the same number for the same form), or -2 for none."""
-        if node.state is not None:
-            forms = self.game.ahead_order_forms(node.state, node.view, self.player)
-        else:      # (its state went to the last edge followed from it)
-            forms = [f for f in self.game.order_forms(node.view, self.player) if f.when == "ahead"]
+        if node.forms is not None:      # (read before its state went to the last edge followed from it)
+            forms = node.forms
+        elif node.state is not None:
+            forms = self.game.ahead_order_forms(node.state, self.player)
+        else:                           # (no choices: nothing follows)
+            return -2
         if not forms:
             return -2
         ahead = forms[0]
@@ -251,7 +252,8 @@ class _Builder:
         node.left -= 1
         if node.left:
             state = game.copy_state(node.state)
-        else:
+        else:           # the last edge to try takes the state itself, once what the node reads off it is read
+            node.forms = game.ahead_order_forms(node.state, player)
             state, node.state = node.state, None
         action = self.graph.actions[node.actions[k]]
         try:
@@ -273,8 +275,8 @@ class _Builder:
             return
         moved = self.graph.places[node.actions[k]][0]
         self.seen[key] = len(self.graph.nodes)
-        node.after[k] = self.add_node(state, game.view(state, player), node.level + int(moved >= 0),
-                                      moved if moved >= 0 else node.piece, number, decisions)
+        node.after[k] = self.add_node(state, node.level + int(moved >= 0), moved if moved >= 0 else node.piece,
+                                      number, decisions)
 
     def packed(self) -> int:
         """The packed size of the page data of the graph as it is now (remembered until the next
@@ -313,7 +315,7 @@ def build_graph(game: Game[Any], state: Any, player: str, caps: Caps | None = No
     view = game.view(start, player)
     builder = _Builder(game, player, caps, ChoiceGraph(player))
     builder.seen[game.view_key(start, player)] = 0
-    builder.add_node(start, view, 0, -1, -1, game.pending(start))
+    builder.add_node(start, 0, -1, -1, game.pending(start))
     builder.graph.first_forms = [f for f in game.order_forms(view, player) if f.when == "first"]
     builder.run()
     graph = builder.graph
@@ -327,7 +329,7 @@ def build_graph(game: Game[Any], state: Any, player: str, caps: Caps | None = No
     for node in graph.nodes:      # the orders written ahead, for the decisions kept (their size is not capped)
         if STOP in node.after:
             node.ahead = max(builder.ahead_form(node), -1)
-        node.state, node.view, node.known = None, {}, []     # not needed any more
+        node.state, node.known, node.forms = None, [], None     # not needed any more
     return graph
 
 
