@@ -96,6 +96,9 @@ class ChoiceGraph:
     #: action number -> its text's shape and values, and its words' shape (:func:`_parse`: they
     #: depend on the action alone, so :func:`graph_data` works them out once per graph)
     parsed: dict[int, tuple[str, list[str], str | None]] = field(default_factory=dict, repr=False, compare=False)
+    #: the page data of the graph as it is, when :func:`build_graph` measured it last and nothing
+    #: changed since: the next :func:`graph_data` hands it over (once) instead of making it again
+    made: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
     @property
     def cut(self) -> bool:
@@ -128,7 +131,7 @@ class _Builder:
     queue: list[tuple[int, int, int, int, int]] = field(default_factory=list)
     order: int = 0
     applies: int = 0
-    measured: tuple[int, int] = (-1, 0)                            # (applies, packed size) last measured
+    measured: tuple[int, int, dict[str, Any]] = (-1, 0, {})        # (applies, packed size, data) last measured
 
     def name(self, text: str) -> int:
         if not text:
@@ -282,7 +285,8 @@ class _Builder:
         """The packed size of the page data of the graph as it is now (remembered until the next
         edge is followed: :func:`build_graph` fits the graph with it when none was)."""
         if self.measured[0] != self.applies:
-            self.measured = (self.applies, packed_size(graph_data(self.graph)))
+            data = graph_data(self.graph)
+            self.measured = (self.applies, packed_size(data), data)
         return self.measured[1]
 
     def run(self) -> None:
@@ -319,17 +323,19 @@ def build_graph(game: Game[Any], state: Any, player: str, caps: Caps | None = No
     builder.graph.first_forms = [f for f in game.order_forms(view, player) if f.when == "first"]
     builder.run()
     graph = builder.graph
-    measured = builder.measured[1] if builder.measured[0] == builder.applies else -1
+    measured = builder.measured[1:] if builder.measured[0] == builder.applies else None
     for node in graph.nodes:
         if _REFUSED in node.after:
-            measured = -1
+            measured = None
             kept = [(a, n) for a, n in zip(node.actions, node.after) if n != _REFUSED]
             node.actions, node.after = [a for a, _ in kept], [n for _, n in kept]
-    _fit(graph, caps.gzip_bytes, measured)
+    made = _fit(graph, caps.gzip_bytes, measured)
     for node in graph.nodes:      # the orders written ahead, for the decisions kept (their size is not capped)
         if STOP in node.after:
             node.ahead = max(builder.ahead_form(node), -1)
         node.state, node.known, node.forms = None, [], None     # not needed any more
+    if not graph.ahead_forms:     # (else the nodes that have them read differently now)
+        graph.made = made
     return graph
 
 
@@ -582,6 +588,9 @@ def graph_data(graph: ChoiceGraph, kept: int | None = None) -> dict[str, Any]:
     ``wshapes``, the words with each of the action's values a ``#k`` (:func:`_word_shape`); ``places``: per action 0 (a
     button) or [piece, to, tile] (:func:`_place_data`); ``prompts``; ``nodes``
     (:func:`_node_data`); the forms ``first`` and ``ahead``."""
+    if kept is None and graph.made is not None:      # made by build_graph, nothing changed since
+        data, graph.made = graph.made, None
+        return data
     kept = len(graph.nodes) if kept is None else kept
     same = _classes(graph, kept)
     out = [n for n in range(kept) if same[n] == n]                # the page's nodes, node 0 first
@@ -635,18 +644,25 @@ def fit(graph: ChoiceGraph, limit: int) -> ChoiceGraph:
     """The graph cut to its first nodes so that its data fits in ``limit`` gzipped bytes (the
     nodes come in the order they were found, the most wanted first; the first node stays, with
     every first choice, whatever its size)."""
-    return _fit(graph, limit, -1)
+    graph.made = None
+    _fit(graph, limit, None)
+    return graph
 
 
-def _fit(graph: ChoiceGraph, limit: int, size: int) -> ChoiceGraph:
-    """:func:`fit`; ``size``: the packed size of the whole graph's data when it is known (else -1)."""
+def _fit(graph: ChoiceGraph, limit: int, measured: tuple[int, dict[str, Any]] | None) -> dict[str, Any]:
+    """:func:`fit`; ``measured``: the packed size of the whole graph's data and the data, when
+    known.  Returns the data of the graph as cut (what :func:`graph_data` makes of it)."""
     kept = len(graph.nodes)
-    if size < 0:
-        size = packed_size(graph_data(graph, kept))
+    if measured is None:
+        data = graph_data(graph, kept)
+        size = packed_size(data)
+    else:
+        size, data = measured
     while size > limit and kept > 1:
         kept = max(1, min(kept - 1, int(kept * limit / size * 0.97)))
-        size = packed_size(graph_data(graph, kept))
+        data = graph_data(graph, kept)
+        size = packed_size(data)
     for node in graph.nodes[:kept]:
         node.after = [a if a < kept else CUT for a in node.after]
     del graph.nodes[kept:]
-    return graph
+    return data
