@@ -20,13 +20,15 @@ piece, and otherwise in the order found.  Deterministic: the same state gives th
 """
 from __future__ import annotations
 
+import gc
 import gzip
 import hashlib
 import heapq
 import json
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 from pbem.base.canonical import canonical
 from pbem.base.yamlio import dump_flow
@@ -128,7 +130,10 @@ class _Builder:
     seen: dict[Any, int] = field(default_factory=dict)             # Game.view_key of a node's state -> node
     forms: dict[bytes, int] = field(default_factory=dict)          # canonical ahead form -> number
     form_keys: dict[OrderForm, bytes] = field(default_factory=dict)   # ahead form -> its canonical form
-    queue: list[tuple[int, int, int, int, int]] = field(default_factory=list)
+    #: the edges to follow, most wanted first: (level, switch, order, node, lane, at) stands for
+    #: the edge ``lane[at]`` of the node, next of the node's edges of that level and switch (the
+    #: rest of the lane is pushed in turn, each with its own order: what one entry per edge gives)
+    queue: list[tuple[int, int, int, int, list[int], int]] = field(default_factory=list)
     order: int = 0
     applies: int = 0
     measured: tuple[int, int, dict[str, Any]] = (-1, 0, {})        # (applies, packed size, data) last measured
@@ -215,13 +220,15 @@ class _Builder:
         node = Node(state, prompt, numbers, [CUT] * len(numbers), at, level=level, piece=piece,
                     found_from=found_from, known=known, left=known.count(CUT))
         graph.nodes.append(node)
-        places_table, queue, push, order = graph.places, self.queue, heapq.heappush, self.order
+        places_table, order = graph.places, self.order
+        lanes: dict[tuple[int, int], list[int]] = {}     # (level, switch) -> the edges, in order
         for k, a in enumerate(numbers):
             moved = places_table[a][0]
             switch = int(moved >= 0 and piece >= 0 and moved != piece)
-            push(queue, (level + int(moved >= 0), switch, order, number, k))
-            order += 1
-        self.order = order
+            lanes.setdefault((level + int(moved >= 0), switch), []).append(k)
+        for (lane_level, switch), lane in lanes.items():
+            heapq.heappush(self.queue, (lane_level, switch, order + lane[0], number, lane, 0))
+        self.order = order + len(numbers)
         return number
 
     def ahead_form(self, node: Node) -> int:
@@ -299,8 +306,10 @@ class _Builder:
         look_at = len(self.graph.nodes) + 8
         nodes, queue, caps = self.graph.nodes, self.queue, self.caps
         while queue and self.applies < caps.applies and len(nodes) < caps.nodes:
-            _level, _switch, _order, number, k = heapq.heappop(queue)
-            self.follow(number, k)
+            level, switch, order, number, lane, at = heapq.heappop(queue)
+            if at + 1 < len(lane):        # the node's next edge of the lane
+                heapq.heappush(queue, (level, switch, order + lane[at + 1] - lane[at], number, lane, at + 1))
+            self.follow(number, lane[at])
             if len(nodes) >= look_at:
                 size, n = self.packed(), len(nodes)
                 if size > caps.gzip_bytes:
@@ -308,12 +317,34 @@ class _Builder:
                 look_at = n + max(16, int((caps.gzip_bytes - size) / (size / n)))
 
 
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused (as it was after).  A graph holds thousands of
+    states while it is made, each of a few hundred records, lists and dicts, and makes as many
+    again: the collector, started every 700 new containers, walks them all again and again
+    (10-20% of a graph's time) and finds nothing, since a state, a node and an action are
+    trees: what the graph drops, reference counting frees at once, as ever.  (A cycle made
+    meanwhile is collected at the collector's next pass after.)"""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def build_graph(game: Game[Any], state: Any, player: str, caps: Caps | None = None) -> ChoiceGraph | None:
     """The graph of ``player``'s choices on their own view of ``state``; None when they have no
     decision now.  ``state`` may be the full state: only the player's view of it is used."""
     if player not in pending_players(game, state):
         return None
-    caps = caps or Caps()
+    with _collector_paused():
+        return _build_graph(game, state, player, caps or Caps())
+
+
+def _build_graph(game: Game[Any], state: Any, player: str, caps: Caps) -> ChoiceGraph:
     view = game.view(state, player)
     start = game.from_position(view)
     view = game.view(start, player)
