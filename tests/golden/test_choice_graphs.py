@@ -228,30 +228,39 @@ def _build_every_graph_once(folder: Path) -> None:
     for name, game, state, player, caps in points():
         by_key: dict[Any, bytes] = {}
         by_view: dict[bytes, Any] = {}
+        views: dict[Any, Any] = {}        # key -> the view (one view per key: what the check above makes sure)
         real_key, real_forms, real_places = game.view_key, game.ahead_order_forms, game.state_action_places
 
         def view_key(s: Any, viewer: str | None, real_key: Any = real_key, game: Any = game,
-                     by_key: dict[Any, bytes] = by_key, by_view: dict[bytes, Any] = by_view, name: str = name) -> Any:
+                     by_key: dict[Any, bytes] = by_key, by_view: dict[bytes, Any] = by_view, name: str = name,
+                     views: dict[Any, Any] = views) -> Any:
             key = real_key(s, viewer)
-            view = hashlib.sha256(canonical(game.view(s, viewer))).digest()
+            made = views[key] = game.view(s, viewer)
+            view = hashlib.sha256(canonical(made)).digest()
             if not (by_key.setdefault(key, view) == view and by_view.setdefault(view, key) == key):
                 key_problems.append(name)
             return key
 
+        def view_of(s: Any, viewer: str, real_key: Any = real_key, game: Any = game,
+                    views: dict[Any, Any] = views) -> Any:
+            """The view of ``s``: the one made for its key, if one was."""
+            found = views.get(real_key(s, viewer))
+            return found if found is not None else game.view(s, viewer)
+
         count = [0, 0]
 
-        def ahead(s: Any, viewer: str, real_forms: Any = real_forms, game: Any = game,
+        def ahead(s: Any, viewer: str, real_forms: Any = real_forms, view_of: Any = view_of, game: Any = game,
                   name: str = name, count: list[int] = count) -> Any:
             forms = real_forms(s, viewer)
-            if forms != [f for f in game.order_forms(game.view(s, viewer), viewer) if f.when == "ahead"]:
+            if forms != [f for f in game.order_forms(view_of(s, viewer), viewer) if f.when == "ahead"]:
                 form_problems.append(f"{name}: ahead_order_forms is not order_forms' ahead forms")
             count[0] += bool(forms)
             return forms
 
         def places(s: Any, viewer: str, actions: Any, real_places: Any = real_places, game: Any = game,
-                   name: str = name, count: list[int] = count) -> Any:
+                   view_of: Any = view_of, name: str = name, count: list[int] = count) -> Any:
             found = real_places(s, viewer, actions)
-            if found != game.action_places(game.view(s, viewer), viewer, actions):
+            if found != game.action_places(view_of(s, viewer), viewer, actions):
                 form_problems.append(f"{name}: state_action_places is not action_places of the view")
             count[1] += len(actions)
             return found
