@@ -18,13 +18,22 @@ import sys
 import time
 from typing import Any
 
-from pbem.core.bots import random_action
-from pbem.core.draws import setup_rng
-from pbem.core.engine import action_rng
-from pbem.core.registry import load_game
-from pbem.core.rng import Rng
-from pbem.views.choicegraph import Caps, build_graph, graph_data
-from pbem.views.clickpage import MAIL_CAPS, SHOW_CAPS
+try:
+    from pbem.core.bots import random_action
+    from pbem.core.draws import setup_rng
+    from pbem.core.engine import action_rng
+    from pbem.core.registry import load_game
+    from pbem.core.rng import Rng
+    from pbem.views.choicegraph import Caps, build_graph, graph_data
+    from pbem.views.clickpage import MAIL_CAPS, SHOW_CAPS
+except ModuleNotFoundError:    # the pbem of before issue 20's layers (the bench's "before", from git)
+    from pbem.bots import random_action  # type: ignore[no-redef]
+    from pbem.draws import setup_rng  # type: ignore[no-redef]
+    from pbem.engine import action_rng  # type: ignore[no-redef]
+    from pbem.registry import load_game  # type: ignore[no-redef]
+    from pbem.rng import Rng  # type: ignore[no-redef]
+    from pbem.choicegraph import Caps, build_graph, graph_data  # type: ignore[no-redef]
+    from pbem.clickpage import MAIL_CAPS, SHOW_CAPS  # type: ignore[no-redef]
 
 PLAYERS = ["red", "blue", "green"]
 SEED = b"pbem-bench-graphs-0123456789abcd"

@@ -1,6 +1,7 @@
 """The hooks the click-to-move choices ask a game (pbem/views/choicegraph.py), with their neutral
 defaults: a game that declares nothing gets every action tried on a copy, its nodes keyed by
-the view's canonical JSON, its written-ahead forms from ``order_forms``.  (What the Survive
+the view's canonical JSON, its written-ahead forms from ``order_forms`` and its pieces' places
+from ``action_places``, both of the view.  (What the Survive
 games and Space Swarm declare is checked against the engine in tests/golden/test_choice_graphs.py.)
 """
 from __future__ import annotations
@@ -33,7 +34,8 @@ def test_a_game_that_declares_nothing_gets_every_action_tried() -> None:
     legal = game.legal_actions(mine, player)
     assert game.known_outcomes(mine, player, legal) == ["", ""]
     assert game.view_key(mine, player) == hashlib.sha256(canonical(game.view(mine, player))).digest()
-    assert game.ahead_order_forms(mine, game.view(mine, player), player) == []
+    assert game.ahead_order_forms(mine, player) == []
+    assert game.state_action_places(mine, player, legal) == game.action_places(game.view(mine, player), player, legal)
     graph = build_graph(game, state, player)
     assert graph is not None
     # drawing needs the hidden card (found by trying it on a copy); stopping hands the turn over
@@ -52,8 +54,7 @@ class FormsGame(ToyGame):
 def test_the_written_ahead_forms_default_to_those_order_forms_gives() -> None:
     game = FormsGame()
     _state, mine, player = toy_start(game)
-    view = game.view(mine, player)
-    assert [f.key for f in game.ahead_order_forms(mine, view, player)] == ["next"]
+    assert [f.key for f in game.ahead_order_forms(mine, player)] == ["next"]
 
 
 def test_actions_are_written_and_keyed_as_their_repr_tells() -> None:

@@ -276,6 +276,14 @@ class Game(ABC, Generic[S]):
                 where.update({x.handle: cell.label for x in p.passengers})
         return [default_places(action, labels, where) for action in actions]
 
+    def state_action_places(self, state: S, player: str, actions: Sequence[Mapping[str, Any]]) -> list[ActionPlaces]:
+        """:meth:`action_places` of ``view(state, player)``, where ``state`` is a state made from
+        the player's own view: the click-to-move choices ask it at every decision they find, and
+        a game may read the places off the state rather than making the view for them (the tests
+        check the answers against :meth:`action_places` at every node of the golden graphs).
+        Default: from the view."""
+        return self.action_places(self.view(state, player), player, actions)
+
     def known_outcomes(self, state: S, player: str, actions: Sequence[Mapping[str, Any]]) -> list[str]:
         """For each of ``player``'s legal ``actions`` now (``legal_actions(state, player)``, in
         that order), where it leads when the game knows without applying it, on a state made
@@ -297,12 +305,12 @@ class Game(ABC, Generic[S]):
         Default: none."""
         return []
 
-    def ahead_order_forms(self, state: S, view: Mapping[str, Any], player: str) -> list[OrderForm]:
-        """The forms of :meth:`order_forms` written ahead (``when == "ahead"``), where ``view`` is
-        ``view(state, player)`` and ``state`` a state made from the player's own view: a game may
-        read them off the state rather than reading the view back.  Default: from
-        :meth:`order_forms`."""
-        return [f for f in self.order_forms(view, player) if f.when == "ahead"]
+    def ahead_order_forms(self, state: S, player: str) -> list[OrderForm]:
+        """The forms of :meth:`order_forms` of ``view(state, player)`` written ahead (``when ==
+        "ahead"``), where ``state`` is a state made from the player's own view: a game may read
+        them off the state rather than making the view and reading it back.  Default: from
+        :meth:`order_forms` of the view."""
+        return [f for f in self.order_forms(self.view(state, player), player) if f.when == "ahead"]
 
     def turn_model(self, view: Mapping[str, Any], player: str) -> TurnModel | None:
         """The model of this game's rules that ``player``'s page runs to follow their whole turn

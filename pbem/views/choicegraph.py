@@ -20,13 +20,15 @@ piece, and otherwise in the order found.  Deterministic: the same state gives th
 """
 from __future__ import annotations
 
+import gc
 import gzip
 import hashlib
 import heapq
 import json
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 from pbem.base.canonical import canonical
 from pbem.base.yamlio import dump_flow
@@ -73,9 +75,9 @@ class Node:
     level: int = 0                       # actions moving a piece on the path that found it
     piece: int = -1                      # the piece the last of them moved
     found_from: int = -1                 # the node whose edge found it
-    view: dict[str, Any] = field(default_factory=dict)
     known: list[int] = field(default_factory=list)   # per action: STOP or DONE where the game knows (else CUT)
     left: int = 0                        # edges not yet followed that must be tried (the last may use ``state``)
+    forms: list[OrderForm] | None = None  # the orders written ahead, read before ``state`` went to the last edge
 
 
 @dataclass
@@ -96,6 +98,9 @@ class ChoiceGraph:
     #: action number -> its text's shape and values, and its words' shape (:func:`_parse`: they
     #: depend on the action alone, so :func:`graph_data` works them out once per graph)
     parsed: dict[int, tuple[str, list[str], str | None]] = field(default_factory=dict, repr=False, compare=False)
+    #: the page data of the graph as it is, when :func:`build_graph` measured it last and nothing
+    #: changed since: the next :func:`graph_data` hands it over (once) instead of making it again
+    made: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
     @property
     def cut(self) -> bool:
@@ -125,10 +130,13 @@ class _Builder:
     seen: dict[Any, int] = field(default_factory=dict)             # Game.view_key of a node's state -> node
     forms: dict[bytes, int] = field(default_factory=dict)          # canonical ahead form -> number
     form_keys: dict[OrderForm, bytes] = field(default_factory=dict)   # ahead form -> its canonical form
-    queue: list[tuple[int, int, int, int, int]] = field(default_factory=list)
+    #: the edges to follow, most wanted first: (level, switch, order, node, lane, at) stands for
+    #: the edge ``lane[at]`` of the node, next of the node's edges of that level and switch (the
+    #: rest of the lane is pushed in turn, each with its own order: what one entry per edge gives)
+    queue: list[tuple[int, int, int, int, list[int], int]] = field(default_factory=list)
     order: int = 0
     applies: int = 0
-    measured: tuple[int, int] = (-1, 0)                            # (applies, packed size) last measured
+    measured: tuple[int, int, dict[str, Any]] = (-1, 0, {})        # (applies, packed size, data) last measured
 
     def name(self, text: str) -> int:
         if not text:
@@ -159,11 +167,11 @@ class _Builder:
         self.piece_of.append(piece)
         return number
 
-    def numbers(self, view: dict[str, Any], legal: list[Action]) -> tuple[list[int], dict[int, int]]:
+    def numbers(self, state: Any, legal: list[Action]) -> tuple[list[int], dict[int, int]]:
         """The numbers of the actions ``legal`` of a decision, and where each piece they move is
-        (``at``).  ``Game.action_places`` is asked about the actions not seen before and, for
-        the pieces the others move, about one action each: the piece, its destination and the
-        space an action takes depend on the action alone, only the space a piece is on now
+        (``at``).  ``Game.state_action_places`` is asked about the actions not seen before and,
+        for the pieces the others move, about one action each: the piece, its destination and
+        the space an action takes depend on the action alone, only the space a piece is on now
         depends on the view (:class:`pbem.core.picture.ActionPlaces`)."""
         index, numbers = self.index, []
         asked: list[int] = []                  # which actions of ``legal`` are asked about, in order
@@ -186,7 +194,7 @@ class _Builder:
                     asked.append(k)
         if new:
             asked.sort()
-        places = dict(zip(asked, self.game.action_places(view, self.player, [legal[k] for k in asked])))
+        places = dict(zip(asked, self.game.state_action_places(state, self.player, [legal[k] for k in asked])))
         for key, k in new.items():
             index[key] = self.action_number(legal[k], places[k])
         if new:
@@ -195,10 +203,9 @@ class _Builder:
         at = {name(p.piece): name(p.from_cell) for p in places.values() if p.piece}
         return numbers, at
 
-    def add_node(self, state: Any, view: dict[str, Any], level: int, piece: int, found_from: int,
-                 decisions: list[Decision]) -> int:
-        """A new node for ``state`` (``view``: the player's view of it; ``decisions``: what the game
-        waits for there)."""
+    def add_node(self, state: Any, level: int, piece: int, found_from: int, decisions: list[Decision]) -> int:
+        """A new node for ``state`` (``decisions``: what the game waits for there).  The player's
+        view of it is not made: what the node needs of it the game reads off the state."""
         game, player, graph = self.game, self.player, self.graph
         prompt = self.prompt(next((d.prompt for d in decisions if d.player == player), ""))
         number = len(graph.nodes)
@@ -209,26 +216,30 @@ class _Builder:
                                                                  f"cannot see ({exc})", found_from=found_from))
             return number
         known = [_KNOWN.get(o, CUT) for o in game.known_outcomes(state, player, legal)]
-        numbers, at = self.numbers(view, legal)
+        numbers, at = self.numbers(state, legal)
         node = Node(state, prompt, numbers, [CUT] * len(numbers), at, level=level, piece=piece,
-                    found_from=found_from, view=view, known=known, left=known.count(CUT))
+                    found_from=found_from, known=known, left=known.count(CUT))
         graph.nodes.append(node)
-        places_table, queue, push, order = graph.places, self.queue, heapq.heappush, self.order
+        places_table, order = graph.places, self.order
+        lanes: dict[tuple[int, int], list[int]] = {}     # (level, switch) -> the edges, in order
         for k, a in enumerate(numbers):
             moved = places_table[a][0]
             switch = int(moved >= 0 and piece >= 0 and moved != piece)
-            push(queue, (level + int(moved >= 0), switch, order, number, k))
-            order += 1
-        self.order = order
+            lanes.setdefault((level + int(moved >= 0), switch), []).append(k)
+        for (lane_level, switch), lane in lanes.items():
+            heapq.heappush(self.queue, (lane_level, switch, order + lane[0], number, lane, 0))
+        self.order = order + len(numbers)
         return number
 
     def ahead_form(self, node: Node) -> int:
         """The orders the player may write ahead after a STOP from this node (a number into
         ``ahead_forms``, the same number for the same form), or -2 for none."""
-        if node.state is not None:
-            forms = self.game.ahead_order_forms(node.state, node.view, self.player)
-        else:      # (its state went to the last edge followed from it)
-            forms = [f for f in self.game.order_forms(node.view, self.player) if f.when == "ahead"]
+        if node.forms is not None:      # (read before its state went to the last edge followed from it)
+            forms = node.forms
+        elif node.state is not None:
+            forms = self.game.ahead_order_forms(node.state, self.player)
+        else:                           # (no choices: nothing follows)
+            return -2
         if not forms:
             return -2
         ahead = forms[0]
@@ -251,7 +262,8 @@ class _Builder:
         node.left -= 1
         if node.left:
             state = game.copy_state(node.state)
-        else:
+        else:           # the last edge to try takes the state itself, once what the node reads off it is read
+            node.forms = game.ahead_order_forms(node.state, player)
             state, node.state = node.state, None
         action = self.graph.actions[node.actions[k]]
         try:
@@ -273,14 +285,15 @@ class _Builder:
             return
         moved = self.graph.places[node.actions[k]][0]
         self.seen[key] = len(self.graph.nodes)
-        node.after[k] = self.add_node(state, game.view(state, player), node.level + int(moved >= 0),
-                                      moved if moved >= 0 else node.piece, number, decisions)
+        node.after[k] = self.add_node(state, node.level + int(moved >= 0), moved if moved >= 0 else node.piece,
+                                      number, decisions)
 
     def packed(self) -> int:
         """The packed size of the page data of the graph as it is now (remembered until the next
         edge is followed: :func:`build_graph` fits the graph with it when none was)."""
         if self.measured[0] != self.applies:
-            self.measured = (self.applies, packed_size(graph_data(self.graph)))
+            data = graph_data(self.graph)
+            self.measured = (self.applies, packed_size(data), data)
         return self.measured[1]
 
     def run(self) -> None:
@@ -293,8 +306,10 @@ class _Builder:
         look_at = len(self.graph.nodes) + 8
         nodes, queue, caps = self.graph.nodes, self.queue, self.caps
         while queue and self.applies < caps.applies and len(nodes) < caps.nodes:
-            _level, _switch, _order, number, k = heapq.heappop(queue)
-            self.follow(number, k)
+            level, switch, order, number, lane, at = heapq.heappop(queue)
+            if at + 1 < len(lane):        # the node's next edge of the lane
+                heapq.heappush(queue, (level, switch, order + lane[at + 1] - lane[at], number, lane, at + 1))
+            self.follow(number, lane[at])
             if len(nodes) >= look_at:
                 size, n = self.packed(), len(nodes)
                 if size > caps.gzip_bytes:
@@ -302,32 +317,56 @@ class _Builder:
                 look_at = n + max(16, int((caps.gzip_bytes - size) / (size / n)))
 
 
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused (as it was after).  A graph holds thousands of
+    states while it is made, each of a few hundred records, lists and dicts, and makes as many
+    again: the collector, started every 700 new containers, walks them all again and again
+    (10-20% of a graph's time) and finds nothing, since a state, a node and an action are
+    trees: what the graph drops, reference counting frees at once, as ever.  (A cycle made
+    meanwhile is collected at the collector's next pass after.)"""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def build_graph(game: Game[Any], state: Any, player: str, caps: Caps | None = None) -> ChoiceGraph | None:
     """The graph of ``player``'s choices on their own view of ``state``; None when they have no
     decision now.  ``state`` may be the full state: only the player's view of it is used."""
     if player not in pending_players(game, state):
         return None
-    caps = caps or Caps()
+    with _collector_paused():
+        return _build_graph(game, state, player, caps or Caps())
+
+
+def _build_graph(game: Game[Any], state: Any, player: str, caps: Caps) -> ChoiceGraph:
     view = game.view(state, player)
     start = game.from_position(view)
     view = game.view(start, player)
     builder = _Builder(game, player, caps, ChoiceGraph(player))
     builder.seen[game.view_key(start, player)] = 0
-    builder.add_node(start, view, 0, -1, -1, game.pending(start))
+    builder.add_node(start, 0, -1, -1, game.pending(start))
     builder.graph.first_forms = [f for f in game.order_forms(view, player) if f.when == "first"]
     builder.run()
     graph = builder.graph
-    measured = builder.measured[1] if builder.measured[0] == builder.applies else -1
+    measured = builder.measured[1:] if builder.measured[0] == builder.applies else None
     for node in graph.nodes:
         if _REFUSED in node.after:
-            measured = -1
+            measured = None
             kept = [(a, n) for a, n in zip(node.actions, node.after) if n != _REFUSED]
             node.actions, node.after = [a for a, _ in kept], [n for _, n in kept]
-    _fit(graph, caps.gzip_bytes, measured)
+    made = _fit(graph, caps.gzip_bytes, measured)
     for node in graph.nodes:      # the orders written ahead, for the decisions kept (their size is not capped)
         if STOP in node.after:
             node.ahead = max(builder.ahead_form(node), -1)
-        node.state, node.view, node.known = None, {}, []     # not needed any more
+        node.state, node.known, node.forms = None, [], None     # not needed any more
+    if not graph.ahead_forms:     # (else the nodes that have them read differently now)
+        graph.made = made
     return graph
 
 
@@ -580,6 +619,9 @@ def graph_data(graph: ChoiceGraph, kept: int | None = None) -> dict[str, Any]:
     ``wshapes``, the words with each of the action's values a ``#k`` (:func:`_word_shape`); ``places``: per action 0 (a
     button) or [piece, to, tile] (:func:`_place_data`); ``prompts``; ``nodes``
     (:func:`_node_data`); the forms ``first`` and ``ahead``."""
+    if kept is None and graph.made is not None:      # made by build_graph, nothing changed since
+        data, graph.made = graph.made, None
+        return data
     kept = len(graph.nodes) if kept is None else kept
     same = _classes(graph, kept)
     out = [n for n in range(kept) if same[n] == n]                # the page's nodes, node 0 first
@@ -633,18 +675,25 @@ def fit(graph: ChoiceGraph, limit: int) -> ChoiceGraph:
     """The graph cut to its first nodes so that its data fits in ``limit`` gzipped bytes (the
     nodes come in the order they were found, the most wanted first; the first node stays, with
     every first choice, whatever its size)."""
-    return _fit(graph, limit, -1)
+    graph.made = None
+    _fit(graph, limit, None)
+    return graph
 
 
-def _fit(graph: ChoiceGraph, limit: int, size: int) -> ChoiceGraph:
-    """:func:`fit`; ``size``: the packed size of the whole graph's data when it is known (else -1)."""
+def _fit(graph: ChoiceGraph, limit: int, measured: tuple[int, dict[str, Any]] | None) -> dict[str, Any]:
+    """:func:`fit`; ``measured``: the packed size of the whole graph's data and the data, when
+    known.  Returns the data of the graph as cut (what :func:`graph_data` makes of it)."""
     kept = len(graph.nodes)
-    if size < 0:
-        size = packed_size(graph_data(graph, kept))
+    if measured is None:
+        data = graph_data(graph, kept)
+        size = packed_size(data)
+    else:
+        size, data = measured
     while size > limit and kept > 1:
         kept = max(1, min(kept - 1, int(kept * limit / size * 0.97)))
-        size = packed_size(graph_data(graph, kept))
+        data = graph_data(graph, kept)
+        size = packed_size(data)
     for node in graph.nodes[:kept]:
         node.after = [a if a < kept else CUT for a in node.after]
     del graph.nodes[kept:]
-    return graph
+    return data

@@ -9,9 +9,10 @@ words from ``Game.describe_action``, as shapes over the action's values).
 
 What the builder takes from a game instead of working it out is checked against what it would
 have worked out: ``Game.known_outcomes`` against the engine applying the action, at every
-decision of every golden game; ``Game.view_key`` against the view's canonical JSON and
-``Game.ahead_order_forms`` against ``Game.order_forms`` at every node of the graphs at the
-points; the one-pass classes of the page's nodes against the refinement.
+decision of every golden game; ``Game.view_key`` against the view's canonical JSON,
+``Game.ahead_order_forms`` against ``Game.order_forms`` and ``Game.state_action_places`` against
+``Game.action_places`` of the view at every node of the graphs at the points; the one-pass
+classes of the page's nodes against the refinement.
 """
 from __future__ import annotations
 
@@ -216,59 +217,74 @@ PINS = {
 
 
 def _build_every_graph_once(folder: Path) -> None:
-    """Every point's graph built once, with ``Game.view_key``, ``Game.ahead_order_forms`` and the
-    builder's ``ahead_form`` wrapped to check what they answer (the wrappers hand the real answers
+    """Every point's graph built once, with ``Game.view_key``, ``Game.ahead_order_forms`` and
+    ``Game.state_action_places`` wrapped to check what they answer (the wrappers hand the real answers
     on, so the graph is the one the plain builder makes): what both tests below look at, written
     to ``folder / "checks.json"``.  A graph costs as much as a submit's page: one build per point
     serves the pins, the node classes and the view keys (session_cache: once per session)."""
     fingerprints: dict[str, str] = {}
-    classes, classes_wrong = 0, []
-    checked_keys, checked_forms, key_problems, form_problems = 0, 0, [], []
+    classes, classes_wrong, made_wrong = 0, [], []
+    checked_keys, checked_forms, checked_places, key_problems, form_problems = 0, 0, 0, [], []
     for name, game, state, player, caps in points():
         by_key: dict[Any, bytes] = {}
         by_view: dict[bytes, Any] = {}
-        real_key, real_forms = game.view_key, game.ahead_order_forms
+        views: dict[Any, Any] = {}        # key -> the view (one view per key: what the check above makes sure)
+        real_key, real_forms, real_places = game.view_key, game.ahead_order_forms, game.state_action_places
 
         def view_key(s: Any, viewer: str | None, real_key: Any = real_key, game: Any = game,
-                     by_key: dict[Any, bytes] = by_key, by_view: dict[bytes, Any] = by_view, name: str = name) -> Any:
+                     by_key: dict[Any, bytes] = by_key, by_view: dict[bytes, Any] = by_view, name: str = name,
+                     views: dict[Any, Any] = views) -> Any:
             key = real_key(s, viewer)
-            view = hashlib.sha256(canonical(game.view(s, viewer))).digest()
+            made = views[key] = game.view(s, viewer)
+            view = hashlib.sha256(canonical(made)).digest()
             if not (by_key.setdefault(key, view) == view and by_view.setdefault(view, key) == key):
                 key_problems.append(name)
             return key
 
-        def ahead(s: Any, view: Any, viewer: str, real_forms: Any = real_forms, game: Any = game,
-                  name: str = name) -> Any:
-            forms = real_forms(s, view, viewer)
-            if forms != [f for f in game.order_forms(view, viewer) if f.when == "ahead"]:
+        def view_of(s: Any, viewer: str, real_key: Any = real_key, game: Any = game,
+                    views: dict[Any, Any] = views) -> Any:
+            """The view of ``s``: the one made for its key, if one was."""
+            found = views.get(real_key(s, viewer))
+            return found if found is not None else game.view(s, viewer)
+
+        count = [0, 0]
+
+        def ahead(s: Any, viewer: str, real_forms: Any = real_forms, view_of: Any = view_of, game: Any = game,
+                  name: str = name, count: list[int] = count) -> Any:
+            forms = real_forms(s, viewer)
+            if forms != [f for f in game.order_forms(view_of(s, viewer), viewer) if f.when == "ahead"]:
                 form_problems.append(f"{name}: ahead_order_forms is not order_forms' ahead forms")
-            if game.view(s, viewer) != view:
-                form_problems.append(f"{name}: the view handed to ahead_order_forms is not the state's")
+            count[0] += bool(forms)
             return forms
 
-        count = [0]
-        real_ahead_form = choicegraph._Builder.ahead_form
-
-        def ahead_form(self: Any, node: Node, count: list[int] = count) -> int:
-            count[0] += node.state is not None
-            return real_ahead_form(self, node)
+        def places(s: Any, viewer: str, actions: Any, real_places: Any = real_places, game: Any = game,
+                   view_of: Any = view_of, name: str = name, count: list[int] = count) -> Any:
+            found = real_places(s, viewer, actions)
+            if found != game.action_places(view_of(s, viewer), viewer, actions):
+                form_problems.append(f"{name}: state_action_places is not action_places of the view")
+            count[1] += len(actions)
+            return found
 
         with pytest.MonkeyPatch.context() as m:
             m.setattr(game, "view_key", view_key)
             m.setattr(game, "ahead_order_forms", ahead)
-            m.setattr(choicegraph._Builder, "ahead_form", ahead_form)
+            m.setattr(game, "state_action_places", places)
             graph = build_graph(game, state, player, caps)
         checked_keys += len(by_key)
         checked_forms += count[0]
+        checked_places += count[1]
         assert graph is not None, name
-        fingerprints[name] = fingerprint(graph_data(graph))
+        data = graph_data(graph)          # (the data build_graph measured last, when nothing changed since)
+        if data != graph_data(graph):     # (made afresh)
+            made_wrong.append(name)
+        fingerprints[name] = fingerprint(data)
         for kept in sorted({1, len(graph.nodes) // 2, len(graph.nodes)}):
             if choicegraph._classes(graph, kept) != choicegraph._classes_refined(graph, kept):
                 classes_wrong.append([name, kept])
             classes += 1
     (folder / "checks.json").write_text(json.dumps({
-        "fingerprints": fingerprints, "classes": classes, "classes_wrong": classes_wrong,
-        "checked_keys": checked_keys, "checked_forms": checked_forms,
+        "fingerprints": fingerprints, "classes": classes, "classes_wrong": classes_wrong, "made_wrong": made_wrong,
+        "checked_keys": checked_keys, "checked_forms": checked_forms, "checked_places": checked_places,
         "key_problems": sorted(set(key_problems)), "form_problems": sorted(set(form_problems))}))
 
 
@@ -281,13 +297,15 @@ def every_graph(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPat
 @pytest.mark.slow(seconds=30)
 def test_the_page_data_is_what_it_was_and_its_nodes_the_same_whether_found_in_one_pass_or_refined(
         every_graph: dict[str, Any]) -> None:
-    """At every point: the page data is the pinned one; and the page's equivalent nodes found in
+    """At every point: the page data is the pinned one (the data ``build_graph`` measured last and
+    hands on is the data made afresh); and the page's equivalent nodes found in
     one pass (children first) are the ones the refinement finds, for a page of one node, of half
     the graph and of all of it."""
     fingerprints = every_graph["fingerprints"]
     wrong = [name for name, pin in fingerprints.items() if pin != PINS.get(name)]
     assert len(fingerprints) == len(PINS) and not wrong, f"{len(wrong)} of {len(fingerprints)} differ: {wrong[:8]}"
     assert every_graph["classes_wrong"] == []
+    assert every_graph["made_wrong"] == [], "the data build_graph hands on is not what graph_data makes"
     assert every_graph["classes"] > 300
 
 
@@ -330,11 +348,13 @@ def test_what_the_game_knows_of_an_action_is_what_the_engine_does(config: Config
 
 def test_view_keys_and_written_ahead_forms_agree_with_the_views_at_every_node(every_graph: dict[str, Any]) -> None:
     """``view_key`` is equal for two states of a graph exactly when their views' canonical JSON
-    is; ``ahead_order_forms`` from a node's state is ``order_forms`` from its view.  (Not marked
+    is; ``ahead_order_forms`` from a node's state is ``order_forms`` from its view, and
+    ``state_action_places`` is ``action_places`` of its view.  (Not marked
     slow: the graphs are built by the test above, which starts first, and shared.)"""
     assert every_graph["key_problems"] == [], "view_key and the views' JSON disagree at these points"
     assert every_graph["form_problems"] == []
     assert every_graph["checked_keys"] > 5000 and every_graph["checked_forms"] > 100, every_graph
+    assert every_graph["checked_places"] > 5000, every_graph
 
 
 def test_a_graph_with_a_cycle_is_refined() -> None:

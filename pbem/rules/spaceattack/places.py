@@ -9,7 +9,7 @@ off the board (in front of their captor): ``{deploy: Q6, to: F4}`` puts Q6 on F4
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from pbem.rules.spaceattack.setup import REACTOR
 from pbem.rules.survive.state import ISLAND
@@ -19,3 +19,9 @@ def turret_spaces(view: Mapping[str, Any]) -> dict[str, str]:
     """Each laser turret (its Reactor tile's handle) -> the space it stands on."""
     return {h: str(t["at"]) for h, t in view["tiles"].items()
             if t["terrain"] == REACTOR and t["where"] == ISLAND and t.get("at")}
+
+
+def state_turret_spaces(tiles: Mapping[str, Any], labels: Sequence[str]) -> dict[str, str]:
+    """:func:`turret_spaces` read off a state's tiles (``labels``: each cell's space)."""
+    return {h: str(labels[t.cell]) for h, t in tiles.items()
+            if t.terrain == REACTOR and t.where == ISLAND and labels[t.cell]}

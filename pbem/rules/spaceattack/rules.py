@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from pbem.rules.spaceattack.places import turret_spaces
+from pbem.rules.spaceattack.places import state_turret_spaces, turret_spaces
+from pbem.rules.spaceattack.state import SpaceAttackState
 from pbem.rules.survive.actions import ActionShape
 from pbem.rules.spaceattack.tiles import TILE_KEYS
 from pbem.rules.spaceattack.words import Words
@@ -46,4 +47,7 @@ class SpaceAttackRules(Words):
     def piece_spaces(self, view: Mapping[str, Any]) -> dict[str, str]:
         """The core's pieces and the laser turrets (:mod:`~pbem.rules.spaceattack.places`)."""
         return {**super().piece_spaces(view), **turret_spaces(view)}
+
+    def state_piece_spaces(self, state: SpaceAttackState) -> dict[str, str]:
+        return {**super().state_piece_spaces(state), **state_turret_spaces(state.tiles, self.board.labels)}
 

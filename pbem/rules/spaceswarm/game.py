@@ -171,8 +171,17 @@ class SpaceSwarmGame(Game[SwarmState]):
                       actions: Sequence[Mapping[str, Any]]) -> list[ActionPlaces]:
         return places.action_places(view, player, actions)
 
+    def state_action_places(self, state: SwarmState, player: str,
+                            actions: Sequence[Mapping[str, Any]]) -> list[ActionPlaces]:
+        """:meth:`action_places` without the view (it reads only the players' names)."""
+        return places.places_of(state.players, player, actions)
+
     def order_forms(self, view: Mapping[str, Any], player: str) -> list[OrderForm]:
         return places.order_forms(view, player)
+
+    def ahead_order_forms(self, state: SwarmState, player: str) -> list[OrderForm]:
+        """None: the only form (:func:`places.order_forms`) is the standing orders, set first."""
+        return []
 
     def turn_model(self, view: Mapping[str, Any], player: str) -> TurnModel:
         return turn_model(view, player)

@@ -35,7 +35,12 @@ PLACERS: dict[str, Placer] = {"move": move_places, "produce": produce_places}
 
 
 def action_places(view: Mapping[str, Any], player: str, actions: Sequence[Mapping[str, Any]]) -> list[ActionPlaces]:
-    code = race_codes([p["name"] for p in view["players"]]).get(player, player)
+    return places_of([p["name"] for p in view["players"]], player, actions)
+
+
+def places_of(players: Sequence[str], player: str, actions: Sequence[Mapping[str, Any]]) -> list[ActionPlaces]:
+    """:func:`action_places` from the players' names (all it reads of the view)."""
+    code = race_codes(list(players)).get(player, player)
     out = []
     for action in actions:
         placer = PLACERS.get(next(iter(action), ""))

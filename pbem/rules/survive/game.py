@@ -217,6 +217,10 @@ class SurviveGame(Game[StateT], Generic[StateT]):
                       actions: Sequence[Mapping[str, Any]]) -> list[ActionPlaces]:
         return self.view_rules(view).action_places(view, player, actions)
 
+    def state_action_places(self, state: StateT, player: str,
+                            actions: Sequence[Mapping[str, Any]]) -> list[ActionPlaces]:
+        return self.rules(state).state_action_places(state, player, actions)
+
     def turn_model(self, view: Mapping[str, Any], player: str) -> TurnModel | None:
         """The Survive family's model (pbem.rules.survive.turnmodel), for every game of the family."""
         model = survive_turn_model(self.view_rules(view), view, player)
@@ -226,7 +230,7 @@ class SurviveGame(Game[StateT], Generic[StateT]):
     def order_forms(self, view: Mapping[str, Any], player: str) -> list[OrderForm]:
         return self.view_rules(view).order_forms(view, player)
 
-    def ahead_order_forms(self, state: StateT, view: Mapping[str, Any], player: str) -> list[OrderForm]:
+    def ahead_order_forms(self, state: StateT, player: str) -> list[OrderForm]:
         return self.rules(state).ahead_forms_of(state, player)
 
     def pass_action(self, state: StateT, player: str) -> Action | None:

@@ -346,6 +346,24 @@ class ViewRules(TurnFlow[StateT]):
         where.update({h: c["at"] or "" for h, c in view["creatures"].items()})
         return where
 
+    def state_piece_spaces(self, state: StateT) -> dict[str, str]:
+        """:meth:`piece_spaces` of the view of ``state`` (anybody's: where pieces are is public),
+        read off the state."""
+        lab = self.board.labels
+        boats = {h: "" if b.cell is None else lab[b.cell] for h, b in state.boats.items()}
+        where = dict(boats)
+        for h, e in state.explorers.items():
+            where[h] = boats.get(e.boat or "", "") if e.where == BOAT else ("" if e.cell is None else lab[e.cell])
+        where.update({h: "" if c.cell is None else lab[c.cell] for h, c in state.creatures.items()})
+        return where
+
+    def state_action_places(self, state: StateT, player: str,
+                            actions: Sequence[Mapping[str, Any]]) -> list[ActionPlaces]:
+        """:meth:`action_places` of the player's view of ``state``, without making the view
+        (:meth:`pbem.game.Game.state_action_places`)."""
+        where = self.state_piece_spaces(state)
+        return [default_places(a, self.board.index, where) for a in actions]
+
     def action_places(self, view: Mapping[str, Any], player: str,
                       actions: Sequence[Mapping[str, Any]]) -> list[ActionPlaces]:
         """The piece an action moves (its handle: a person, a ship, a creature, also when a hand
