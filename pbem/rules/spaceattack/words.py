@@ -359,19 +359,16 @@ class Words(TurnRules):
             return range(len(actions))
         return best_scored(self.bot_preferences(state, player, actions))
 
-    def scores_none(self, actions: Sequence[Mapping[str, Any]]) -> bool:
-        """Does :meth:`bot_preference` score every one of ``actions`` 0 by what they are: none has a
-        key it scores (:attr:`scored_keys`); the hand tiles' plays and pairs made by a function the
-        core never scores, without making them."""
-        if type(actions) is not list:       # (a list is none of these lazy sequences: not asked of it)
-            if isinstance(actions, TilePlays):
-                return True
-            if isinstance(actions, Chain):
-                return all(self.scores_none(part) for part in actions.parts)
-            if isinstance(actions, Pairs):
-                return self.never_scored(actions.make)
-            if isinstance(actions, MoveChoices):
-                return False
+    def lazy_scores_none(self, actions: Sequence[Mapping[str, Any]]) -> bool | None:
+        """:meth:`scores_none` of a lazy sequence: the hand tiles' plays score none (the core's
+        other lazy sequences as the core says)."""
+        if isinstance(actions, TilePlays):
+            return True
+        return super().lazy_scores_none(actions)
+
+    def listed_scores_none(self, actions: Sequence[Mapping[str, Any]]) -> bool:
+        """:meth:`scores_none` of actions listed: none has a key :meth:`bot_preference` scores
+        (:attr:`scored_keys`)."""
         scored = self.scored_keys
         return all(scored.isdisjoint(a) for a in actions)
 

@@ -522,16 +522,27 @@ class SurviveRules(ViewRules[StateT]):
         return best_scored(self.bot_preferences(state, player, actions))
 
     def scores_none(self, actions: Sequence[Mapping[str, Any]]) -> bool:
-        """Do the core's scores (:meth:`bot_preferences`) score every one of ``actions`` 0: no
-        moves and no ``{done: move}`` (a :class:`~pbem.core.choices.Pairs` by what it makes, without
-        making them)."""
-        if type(actions) is not list:       # (a list is none of these lazy sequences: not asked of it)
-            if isinstance(actions, Chain):
-                return all(self.scores_none(part) for part in actions.parts)
-            if isinstance(actions, Pairs):
-                return self.never_scored(actions.make)
-            if isinstance(actions, MoveChoices):
-                return False
+        """Do the core's scores (:meth:`bot_preferences`) score every one of ``actions`` 0: a lazy
+        sequence by what it makes (:meth:`lazy_scores_none`, without making them), else each
+        action (:meth:`listed_scores_none`)."""
+        if type(actions) is not list:       # (a list is none of the lazy sequences: not asked of it)
+            lazy = self.lazy_scores_none(actions)
+            if lazy is not None:
+                return lazy
+        return self.listed_scores_none(actions)
+
+    def lazy_scores_none(self, actions: Sequence[Mapping[str, Any]]) -> bool | None:
+        """:meth:`scores_none` of a lazy sequence, by what it makes; None for any other sequence."""
+        if isinstance(actions, Chain):
+            return all(self.scores_none(part) for part in actions.parts)
+        if isinstance(actions, Pairs):
+            return self.never_scored(actions.make)
+        if isinstance(actions, MoveChoices):
+            return False
+        return None
+
+    def listed_scores_none(self, actions: Sequence[Mapping[str, Any]]) -> bool:
+        """:meth:`scores_none` of actions listed: no moves and no ``{done: move}``."""
         return not any(("move" in a and "to" in a) or a.get("done") == "move" for a in actions)
 
     def bot_preferences(self, state: StateT, player: str, actions: Sequence[Mapping[str, Any]]) -> list[float]:
