@@ -232,6 +232,18 @@ def _forger_mail(game_id: str, files: list[tuple[str, bytes]]) -> bytes:
     return msg.as_bytes()
 
 
+def _many_sections_mail(game_id: str, name: str) -> bytes:
+    """A message of the game declaring 66 multipart sections (pbem reads up to 64): 65 small
+    alternatives and a broken update that would be refused if the message were read."""
+    parts = [b"--outer\r\nContent-Type: multipart/alternative; boundary=inner%d\r\n\r\n--inner%d\r\n"
+             b"Content-Type: text/plain\r\n\r\nhi\r\n--inner%d--\r\n" % (n, n, n) for n in range(65)]
+    update = (b"--outer\r\nContent-Type: application/octet-stream\r\nContent-Disposition: attachment; filename="
+              + name.encode() + b"\r\n\r\nnot gzip\r\n")
+    return (b"From: " + GM.encode() + b"\r\nMessage-ID: <many-sections@pbem.test>\r\nX-PBEM-Game: "
+            + game_id.encode() + b"\r\nContent-Type: multipart/mixed; boundary=outer\r\n\r\n"
+            + b"".join(parts) + update + b"--outer--\r\n")
+
+
 def test_a_lost_update_leaves_a_gap_and_the_button_asks_for_the_copy(mail_game):
     world, game = mail_game
     gd = world.gd
@@ -360,8 +372,11 @@ def test_broken_mail_of_the_game_is_refused_one_line_each_and_blocks_nothing(mai
     world.dovecot.deliver(red_user, _forger_mail(game_id, [(f"{game_id}-public.tar.gz",
                                                             _tar([(f"{game_id}/../../evil", b"x")]))]))
     world.dovecot.deliver(red_user, b"X-PBEM-Game: " + game_id.encode() + b"\r\nContent-Type: multipart/mixed\r\n\r\n\xff")
+    world.dovecot.deliver(red_user, _many_sections_mail(game_id, f"{game_id}-update-0-0.tar.gz"))
     send_digests(world.gd, world.config())
     fetched = fetch(game)
+    # the message of 66 multipart sections is left unread: its broken update is not even refused
+    assert not any("many-sections@pbem.test" in line for line in [*fetched.refused, *fetched.notes]), fetched
     assert fetched.index == 0 and fetched.trusted, fetched
     assert any("not a gzip file" in r for r in fetched.refused), fetched.refused
     assert any("no file of a game's public copy" in r for r in fetched.refused), fetched.refused

@@ -37,7 +37,7 @@ from pbem.store import receiptstore
 from pbem.store.gamedir import GameDir
 from pbem.store.update import PUBLIC_NAME, UPDATE_NAME, Received, UpdateError, read_update
 from pbem.transport.mail.compose import HEADER_ENTRY, HEADER_GAME, HEADER_RECEIPT
-from pbem.transport.mail.imap import ImapInbox, Inbox, MaildirInbox, MailFetchError
+from pbem.transport.mail.imap import MAX_MULTIPARTS, ImapInbox, Inbox, MaildirInbox, MailFetchError, multipart_count
 from pbem.views.outputs import read_private_view
 
 STATE = "mail.json"
@@ -109,6 +109,8 @@ def read_messages(game: PlayedGame, raws: list[tuple[str, bytes]], state: MailSt
     found = Read()
     mine = re.compile(rf"^{re.escape(game.player)}-entry(\d{{1,9}})\.age$")
     for source, raw in raws:
+        if multipart_count(raw) > MAX_MULTIPARTS:      # no message pbem sends comes near: left alone unread
+            continue                                   # (the parser's cost grows with sections times lines)
         try:
             msg = BytesParser(policy=MAIL_POLICY).parsebytes(raw)
         except Exception:  # noqa: BLE001 - a message that breaks the parser is left alone
