@@ -29,7 +29,9 @@ def test_a_sync_asks_git_a_bounded_number_of_questions(tmp_path, key_pool, toy_r
     shared.players["green"].send("0003.yaml", DRAW)              # stale: refused, in its own commit
     two = _sync_commands(shared, tmp_path, monkeypatch, "two", "rejected green/0003.yaml")
     # 34, 18 and 41 before issue 24, then 21, 9 and 27; each move adds what committing it takes (hash, tree,
-    # commit, ref)
+    # commit, ref).  The idle sync hashes nothing: the outputs the first sync wrote just before its stamp,
+    # in the stamp's clock tick, were looked at again once the tick had passed (a third of the runs asked
+    # for one `hash-object` more before that)
     assert len(one) <= 20, one
     assert len(idle) <= 8, idle
     assert len(two) <= 25, two

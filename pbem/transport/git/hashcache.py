@@ -11,7 +11,11 @@ its blob, and whether its bytes hold the seed.  An entry is trusted only when
   change of the file since gives another one), and the entry is not *racy*: the file was last
   changed before the sync began to read the game folder (its mtime and ctime before the stamp file
   ``moderator/git-hashes.stamp``, touched on the same file system first: git's racy-git rule); an
-  entry that could have been written in the same clock tick as a later change is never kept;
+  entry that could have been written in the same clock tick as a later change is never kept.
+  When the sync finds files changed in the stamp's own tick (the moderator's outputs, written just
+  before), it waits for the file system's clock to move on (a few milliseconds), touches the stamp
+  again and looks at those files anew: what it then reads can be kept, and the next sync does not
+  hash them again;
 * its blob is the one the shared tree has for that path (so the object is in the repository, and
   a stale or forged entry can at worst say what is already published);
 * for "free of the seed": the seed is the one it was checked against (its SHA-256 is kept).
@@ -24,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,6 +39,8 @@ STAMP_NAME = "git-hashes.stamp"
 CACHE_VERSION = 1
 #: a cache bigger than this is not read
 MAX_CACHE_BYTES = 64 << 20
+#: how long a sync waits at most for the file system's clock to pass the stamp's tick
+OUTLAST_SECONDS = 0.05
 #: a file on disk as a sync read it: (device, inode, size, mtime_ns, ctime_ns)
 StatKey = tuple[int, int, int, int, int]
 
@@ -98,8 +105,32 @@ class HashCache:
         except OSError:
             self.stamp = None              # nothing learnt in this sync is kept
 
-    def _racy(self, key: StatKey) -> bool:
+    def racy(self, key: StatKey) -> bool:
+        """Whether the file could still change without its stat data showing it (changed in or after
+        the stamp's clock tick)."""
         return self.stamp is None or key[3] >= self.stamp or key[4] >= self.stamp
+
+    def outlast_stamp(self) -> bool:
+        """Wait until the file system's clock has left the stamp's tick and touch the stamp again
+        (False: it did not move within OUTLAST_SECONDS, or the stamp cannot be touched).  A file
+        stat'ed after this and changed before the old stamp's tick ended is no longer racy."""
+        if self.stamp is None:
+            return False
+        stamp = self.path.with_name(STAMP_NAME)
+        deadline = time.monotonic() + OUTLAST_SECONDS
+        try:
+            while True:
+                os.utime(stamp)
+                now = stamp.stat().st_mtime_ns
+                if now > self.stamp:
+                    self.stamp = now
+                    return True
+                if time.monotonic() > deadline:
+                    return False
+                time.sleep(0.0005)
+        except OSError:
+            self.stamp = None
+            return False
 
     def blob(self, path: str, key: StatKey, published: str | None) -> str | None:
         """The file's blob, if an earlier sync hashed it as it is now and it is the published one."""
@@ -118,7 +149,7 @@ class HashCache:
 
     def checked(self, path: str, key: StatKey, clean: bool) -> None:
         """The file was read: it does (not) hold the seed."""
-        if self._racy(key):
+        if self.racy(key):
             return
         entry = self.entries.get(path)
         if entry is not None and entry.key == key:
@@ -129,7 +160,7 @@ class HashCache:
 
     def hashed(self, path: str, key: StatKey, oid: str) -> None:
         """The file was hashed into ``oid``."""
-        if self._racy(key):
+        if self.racy(key):
             if self.entries.pop(path, None) is not None:
                 self._changed = True
             return

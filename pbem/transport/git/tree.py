@@ -67,6 +67,10 @@ def _stat_key(path: Path) -> StatKey:
         info = path.stat()
     except OSError:
         return (0, 0, -1, 0, 0)
+    return _info_key(info)
+
+
+def _info_key(info: os.stat_result) -> StatKey:
     return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
 
 
@@ -177,6 +181,13 @@ class TreeMaker:
         self._check_ignored([in_repo[rel] for rel, _info in found if in_repo[rel] not in known])
         cache = self._cache()
         cache.begin(seed, set(in_repo.values()))
+        racy = [n for n, (_rel, info) in enumerate(found) if cache.racy(_info_key(info))]
+        if racy and cache.outlast_stamp():          # files changed in the stamp's tick: look again after it
+            for n in racy:
+                rel = found[n][0]
+                info = os.lstat(root / rel)
+                if stat.S_ISREG(info.st_mode):
+                    found[n] = (rel, info)
         files: Files = {}
         todo: list[tuple[str, StatKey, str]] = []
         reads: list[tuple[str, StatKey]] = []   # to check for the seed (walk order): not known to be free of it
@@ -184,7 +195,7 @@ class TreeMaker:
             path = in_repo[rel]
             if path not in known and self._ignored.get(path):
                 continue
-            key = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+            key = _info_key(info)
             mode = "100755" if info.st_mode & 0o111 else "100644"
             cached = self._hashed.get(path)
             if cached is not None and cached[0] == key:
