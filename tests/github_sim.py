@@ -786,17 +786,53 @@ def make_venv(target: Path) -> None:
     subprocess.run([sys.executable, "-m", "venv", str(target)], check=True, capture_output=True)
 
 
+PIP_LOCK = Path(__file__).resolve().parent.parent / "requirements" / "pip.txt"
+
+
+def locked_pip_version() -> str:
+    """The pip version ``requirements/pip.txt`` pins (the pip ``make`` puts in the tests' .venv, by its hash)."""
+    match = re.search(r"^pip==(\S+) ", PIP_LOCK.read_text(), re.MULTILINE)
+    assert match, f"{PIP_LOCK} pins no pip"
+    return match[1]
+
+
+def venv_with_locked_pip(target: Path) -> None:
+    """A new virtual environment at ``target`` with only pip in it: ``python -m venv --without-pip``, then the
+    lock's pip as pip installed it in the tests' own environment (every file its ``RECORD`` lists under
+    site-packages, each checked against its hash there, compiled modules and their source times kept, so
+    that the copy's pip imports its compiled modules).  ``python -m venv`` with pip (ensurepip) costs about
+    4 CPU-s, most of it pip installing and compiling its own bundled (older) copy; this costs a tenth."""
+    import importlib.metadata
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(target)], check=True, capture_output=True)
+    dist = importlib.metadata.distribution("pip")
+    assert dist.version == locked_pip_version(), (dist.version, PIP_LOCK)
+    site = Path(str(dist.locate_file(""))).resolve()
+    (site_target,) = target.glob("lib/python*/site-packages")
+    copied = 0
+    for file in dist.files or ():
+        if file.parts[0] == "..":                     # bin/pip and friends name the tests' python: not copied
+            continue
+        source = site / file
+        if file.hash is not None:
+            digest = base64.urlsafe_b64encode(hashlib.sha256(source.read_bytes()).digest()).rstrip(b"=").decode()
+            assert (file.hash.mode, digest) == ("sha256", file.hash.value), f"{source} differs from pip's RECORD"
+        dest = site_target / file
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(source, dest)
+        copied += 1
+    assert copied > 100 and (site_target / "pip" / "__main__.py").is_file()
+
+
 def _pristine_venv(folder: Path) -> None:
-    make_venv(folder / "venv")
+    venv_with_locked_pip(folder / "venv")
 
 
 def venv_copier(config: Any, factory: Any) -> Callable[[Path], None]:
-    """``new_venv`` for a test: the venv ``make_venv`` makes, made once per test session (``session_cache``:
-    `python -m venv` is about 4 CPU-s, most of it ensurepip installing pip) when first asked for, and copied.
-    A copy is a new virtual environment: its ``bin/python`` is the same link to the base interpreter, which
-    finds ``pyvenv.cfg`` beside it and so takes the copy as its prefix (pip installs into the copy, scripts
-    it writes name the copy's python); only the scripts ensurepip wrote (``pip``, ``activate``) still name
-    the first folder, and nothing here runs them (``python -m pip``)."""
+    """``new_venv`` for a test: a venv with only the lock's pip (``venv_with_locked_pip``), made once per test
+    session (``session_cache``) when first asked for, and copied.  A copy is a new virtual environment: its
+    ``bin/python`` is the same link to the base interpreter, which finds ``pyvenv.cfg`` beside it and so takes
+    the copy as its prefix (pip installs into the copy, scripts it writes name the copy's python); only
+    ``activate`` still names the first folder, and nothing here runs it (``python -m pip``)."""
     def copy(target: Path) -> None:
         import session_cache
         template = session_cache.finished(config, factory, "pristine-venv", _pristine_venv) / "venv"

@@ -39,7 +39,7 @@ def shared_pip_cache(pip_cache, monkeypatch):
 @pytest.fixture
 def sim(tmp_path, request, tmp_path_factory):
     with SimGitHub(tmp_path / "gh") as github:
-        github.new_venv = venv_copier(request.config, tmp_path_factory)     # one `python -m venv` per session
+        github.new_venv = venv_copier(request.config, tmp_path_factory)     # one venv per session
         yield github
 
 

@@ -207,7 +207,7 @@ def test_generated_ci_installs_pbem_from_the_repository_with_hashes(vendored, tm
     assert "pbem" not in names and "tomli" not in names       # CPython 3.11 needs no tomli
     # what the runner does, in a new virtual environment with only the default package index
     venv = tmp_path / "runner-venv"
-    venv_copier(request.config, tmp_path_factory)(venv)       # as `python -m venv` makes it: made once per session
+    venv_copier(request.config, tmp_path_factory)(venv)       # a venv with only the lock's pip, made once a session
     install = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--require-hashes",
                               "--no-deps", "--only-binary=:all:", "-r", REQUIREMENTS], cwd=clone,
                              env=pip_environment(), capture_output=True, text=True, check=False)
