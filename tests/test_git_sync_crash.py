@@ -20,6 +20,7 @@ children of a zygote (tests/crash_runner.py), which makes a killed command cheap
 """
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -31,6 +32,7 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
+import session_cache
 from crash_runner import CrashRunner, Finished
 from hostile_harness import assert_clean_line
 from test_git_helpers import GAME, GITCONFIG, git, make_shared
@@ -126,8 +128,26 @@ def _build(root: Path, key_pool: dict[str, Path]) -> Path:
     return template
 
 
+def _reference(runner: CrashRunner, template: Path, home: Path, folder: Path) -> None:
+    """An undisturbed sync of a copy of the template, into ``folder``: the steps it takes (``trace.txt``), how
+    long it takes (``seconds.txt``) and the shared branch it leaves (``state.json``)."""
+    where = folder / "reference"
+    gd = _copy(World(runner, template, home, [], 0.0, {}), where)
+    trace = folder / "trace.txt"
+    started = time.perf_counter()
+    done = runner.run(["git", "sync", gd.root], folder / "out.txt", _env(home, PBEM_FAULT_TRACE=str(trace)))
+    seconds = time.perf_counter() - started
+    assert done.status == 0, done.output
+    assert "accepted red/0000.yaml: entry 1" in done.output and "rejected blue/early.yaml" in done.output
+    (folder / "seconds.txt").write_text(f"{seconds!r}\n")
+    (folder / "state.json").write_text(json.dumps(_state(where / "shared.git")))
+    shutil.rmtree(where)
+
+
 @pytest.fixture(scope="module")
-def world(tmp_path_factory, key_pool) -> Iterator[World]:
+def world(request, tmp_path_factory, key_pool) -> Iterator[World]:
+    """The template and its undisturbed sync, made once per test session (``session_cache``: the module's tests
+    are shared out among the xdist workers, and each worker built the same world); each worker has its zygote."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setitem(registry.GAMES, "toy", "toygame:ToyGame")
         root = tmp_path_factory.mktemp("gitcrash")
@@ -138,22 +158,20 @@ def world(tmp_path_factory, key_pool) -> Iterator[World]:
         mp.setenv("GIT_CONFIG_NOSYSTEM", "1")
         for var in ("GIT_CONFIG_GLOBAL", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
             mp.delenv(var, raising=False)
-        (root / "build").mkdir()
-        template = _build(root / "build", key_pool)
         runner = CrashRunner()
         try:
-            probe = World(runner, template, home, [], 0.0, {})
-            where = root / "reference"
-            gd = _copy(probe, where)
-            trace = root / "trace.txt"
-            started = time.perf_counter()
-            done = runner.run(["git", "sync", gd.root], root / "out.txt", _env(home, PBEM_FAULT_TRACE=str(trace)))
-            seconds = time.perf_counter() - started
-            assert done.status == 0, done.output
-            assert "accepted red/0000.yaml: entry 1" in done.output and "rejected blue/early.yaml" in done.output
-            steps = trace.read_text().splitlines()
+            def build(folder: Path) -> None:
+                (folder / "build").mkdir()
+                made = _build(folder / "build", key_pool)
+                made.rename(folder / "template")
+                shutil.rmtree(folder / "build")          # the players' clones: not part of the world
+                _reference(runner, folder / "template", home, folder)
+
+            folder = session_cache.finished(request.config, tmp_path_factory, "git-crash-world", build)
+            steps = (folder / "trace.txt").read_text().splitlines()
             assert sum(s.startswith("git ") for s in steps) > 20 and any(s.endswith("log.yaml") for s in steps)
-            yield World(runner, template, home, steps, seconds, _state(where / "shared.git"))
+            yield World(runner, folder / "template", home, steps, float((folder / "seconds.txt").read_text()),
+                        json.loads((folder / "state.json").read_text()))
         finally:
             runner.close()
 
