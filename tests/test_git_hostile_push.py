@@ -96,8 +96,10 @@ def _blob_id(data: bytes) -> str:
     return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
 
 
-def assert_published_is_the_moderators(shared: Shared) -> None:
-    listing = git_bytes(shared.bare, "ls-tree", "-r", "-z", "main")
+def assert_published_is_the_moderators(shared: Shared, listing: bytes | None = None) -> None:
+    """``listing``: `git ls-tree -r -z` of the shared branch's commit, when the caller has it already."""
+    if listing is None:
+        listing = git_bytes(shared.bare, "ls-tree", "-r", "-z", "main")
     remote = {}
     for record in listing.split(b"\0"):
         if record:

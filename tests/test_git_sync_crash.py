@@ -78,13 +78,18 @@ def _copy(world: World, where: Path) -> GameDir:
 
 def _state(bare: Path) -> dict[str, object]:
     """What the shared branch holds, as far as a run decides it (signed receipts carry a time: paths only)."""
+    return _state_and_listing(bare)[0]
+
+
+def _state_and_listing(bare: Path) -> tuple[dict[str, object], bytes]:
+    """``_state``, and the `git ls-tree -r -z` of the commit it read (for assert_published_is_the_moderators)."""
     # one commit read throughout: a push that a killed sync started may still move main meanwhile
     main = git(bare, "rev-parse", "--verify", "main^{commit}").stdout.strip()
-    listing = git_bytes(bare, "ls-tree", "-r", "--name-only", "-z", main)
-    paths = sorted(os.fsdecode(p) for p in listing.split(b"\0") if p)
+    listing = git_bytes(bare, "ls-tree", "-r", "-z", main)
+    paths = sorted(os.fsdecode(record.partition(b"\t")[2]) for record in listing.split(b"\0") if record)
     texts = _texts(bare, main, [p for p in paths if p.endswith(".txt")] + [f"{GAME}/log.yaml"])
     receipts = {p: text for p, text in texts.items() if p.endswith(".txt")}
-    return {"paths": paths, "log": texts[f"{GAME}/log.yaml"], "receipts": receipts}
+    return {"paths": paths, "log": texts[f"{GAME}/log.yaml"], "receipts": receipts}, listing
 
 
 def _texts(bare: Path, commit: str, paths: list[str]) -> dict[str, str]:
@@ -182,10 +187,10 @@ def _check_after(world: World, where: Path, gd: GameDir, what: str) -> None:
     assert done.status == 0, f"{what}, then sync again: {done.output}"
     for line in done.output.splitlines():
         assert_clean_line(line, what)
-    state = _state(where / "shared.git")
+    state, listing = _state_and_listing(where / "shared.git")
     assert state == world.reference, f"{what}: the shared branch differs from an undisturbed run's"
     assert gd.log_path.read_text() == world.reference["log"], what
-    assert_published_is_the_moderators_at(where, gd)
+    assert_published_is_the_moderators_at(where, gd, listing)
     assert git(gd.root.parent, "status", "--porcelain").stdout == "", what
     leftovers = [p for p in gd.root.rglob("*") if TEMP_NAME.match(p.name)]
     assert not leftovers, f"{what}: {leftovers}"
@@ -196,11 +201,12 @@ def _check_after(world: World, where: Path, gd: GameDir, what: str) -> None:
     assert third.status == 0 and third.output.startswith("nothing to do"), f"{what}: {third.output}"
 
 
-def assert_published_is_the_moderators_at(where: Path, gd: GameDir) -> None:
+def assert_published_is_the_moderators_at(where: Path, gd: GameDir, listing: bytes) -> None:
+    """The check on the commit ``_state`` read (its listing: `git ls-tree -r -z`, read once for both)."""
     class Here:           # the shape assert_published_is_the_moderators reads
         bare = where / "shared.git"
         moderator = gd
-    assert_published_is_the_moderators(Here)  # type: ignore[arg-type]
+    assert_published_is_the_moderators(Here, listing)  # type: ignore[arg-type]
 
 
 def _kill_at_step(world: World, step: int, where: Path) -> Finished:
