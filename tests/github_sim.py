@@ -786,26 +786,16 @@ def make_venv(target: Path) -> None:
     subprocess.run([sys.executable, "-m", "venv", str(target)], check=True, capture_output=True)
 
 
-PIP_LOCK = Path(__file__).resolve().parent.parent / "requirements" / "pip.txt"
-
-
-def locked_pip_version() -> str:
-    """The pip version ``requirements/pip.txt`` pins (the pip ``make`` puts in the tests' .venv, by its hash)."""
-    match = re.search(r"^pip==(\S+) ", PIP_LOCK.read_text(), re.MULTILINE)
-    assert match, f"{PIP_LOCK} pins no pip"
-    return match[1]
-
-
-def venv_with_locked_pip(target: Path) -> None:
+def venv_with_the_tests_pip(target: Path) -> None:
     """A new virtual environment at ``target`` with only pip in it: ``python -m venv --without-pip``, then the
-    lock's pip as pip installed it in the tests' own environment (every file its ``RECORD`` lists under
-    site-packages, each checked against its hash there, compiled modules and their source times kept, so
-    that the copy's pip imports its compiled modules).  ``python -m venv`` with pip (ensurepip) costs about
-    4 CPU-s, most of it pip installing and compiling its own bundled (older) copy; this costs a tenth."""
+    pip of the tests' own environment (in .venv the lock's, requirements/pip.txt; `make test-latest`: the
+    newest) as pip installed it there: every file its ``RECORD`` lists under site-packages, each checked
+    against its hash there, compiled modules and their source times kept, so that the copy's pip imports its
+    compiled modules.  ``python -m venv`` with pip (ensurepip) costs about 4 CPU-s, most of it pip installing
+    and compiling its own bundled (older) copy; this costs a tenth."""
     import importlib.metadata
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(target)], check=True, capture_output=True)
     dist = importlib.metadata.distribution("pip")
-    assert dist.version == locked_pip_version(), (dist.version, PIP_LOCK)
     site = Path(str(dist.locate_file(""))).resolve()
     (site_target,) = target.glob("lib/python*/site-packages")
     copied = 0
@@ -824,11 +814,11 @@ def venv_with_locked_pip(target: Path) -> None:
 
 
 def _pristine_venv(folder: Path) -> None:
-    venv_with_locked_pip(folder / "venv")
+    venv_with_the_tests_pip(folder / "venv")
 
 
 def venv_copier(config: Any, factory: Any) -> Callable[[Path], None]:
-    """``new_venv`` for a test: a venv with only the lock's pip (``venv_with_locked_pip``), made once per test
+    """``new_venv`` for a test: a venv with only pip (``venv_with_the_tests_pip``), made once per test
     session (``session_cache``) when first asked for, and copied.  A copy is a new virtual environment: its
     ``bin/python`` is the same link to the base interpreter, which finds ``pyvenv.cfg`` beside it and so takes
     the copy as its prefix (pip installs into the copy, scripts it writes name the copy's python); only
