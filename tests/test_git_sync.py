@@ -224,6 +224,37 @@ def test_the_moderators_own_changes_are_published_and_a_half_done_merge_is_refus
     assert result.exit_code == 1 and result.output.count("\n") == 1
     assert "a merge is unfinished" in result.output and "git merge --abort" in result.output
 
+def test_only_the_regular_files_of_the_moderators_folder_are_published(shared):
+    """What the sync lists on disk (`tree.regular_files`): regular files in every folder, never a link (to a
+    file or a folder), a FIFO, a `.git` name in any case, pbem's temporary files, the private moderator/
+    folder or a sub-folder of incoming/ (the players' files come from git, not from the moderator's disk)."""
+    root = shared.moderator.root
+    (root / "public" / "notes.txt").write_text("kept\n")
+    (root / "sub" / "deeper").mkdir(parents=True)
+    (root / "sub" / "deeper" / "file.txt").write_text("kept too\n")
+    (root / "public" / ".notes.abcdef.tmp").write_text("a temporary file\n")
+    (root / "public" / "link.txt").symlink_to("../log.yaml")
+    os.mkfifo(root / "public" / "fifo")
+    (root / "public" / ".GIT. ").write_text("not a name git can hold\n")
+    (root / "sub" / ".Git").mkdir()
+    (root / "sub" / ".Git" / "config").write_text("[core]\n")
+    outside = shared.tmp / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text("not in the game folder\n")
+    (root / "linked").symlink_to(outside, target_is_directory=True)
+    (root / "incoming" / "red").mkdir(parents=True)
+    (root / "incoming" / "red" / "0000.yaml").write_text("on the moderator's disk only\n")
+    (root / "moderator" / "notes.txt").write_text("private\n")
+    before = set(shared.remote_files(f"{GAME}/"))
+    assert "pushed 1 commit(s)" in shared.sync().output
+    added = set(shared.remote_files(f"{GAME}/")) - before
+    assert added == {f"{GAME}/public/notes.txt", f"{GAME}/sub/deeper/file.txt"}, added
+    assert shared.remote_text(f"{GAME}/sub/deeper/file.txt") == "kept too\n"
+    assert before <= set(shared.remote_files(f"{GAME}/"))
+    subject = git(shared.bare, "log", "-1", "--format=%s", "main").stdout.strip()
+    assert subject == "pbem: the moderator's files, published"
+
+
 
 def test_local_mode_commits_without_pushing(shared):
     shared.players["red"].send("0000.yaml", DRAW)

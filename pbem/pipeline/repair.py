@@ -78,7 +78,7 @@ def repair(gd: GameDir, check_derived: bool = True) -> tuple[Table, list[str]]:
     refuse_evidence(plan)
     notes = _remove_temp_files(gd, plan.of(Kind.TEMP_FILE))
     notes += _cut_torn_end(gd, plan)
-    table = Table.load(gd, check_derived, log_text=plan.committed_text())
+    table = Table.load(gd, check_derived, log_text=plan.committed_text(), snapshot=plan.snapshot)
     notes += _remove_archives(gd, plan.of(Kind.STRAY_ARCHIVE))
     if table.derived_stale:
         clock = read_clock(gd.moderator_dir)

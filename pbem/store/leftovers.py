@@ -91,6 +91,9 @@ class RepairPlan:
     #: the entries of ``log[:committed]``, when the plan had to read them all (so that the audit
     #: does not parse the log twice)
     chunks: list[LogChunk] | None = None
+    #: moderator/snapshot.json as read (parsed JSON, None when missing or not JSON), so that loading
+    #: the table after the repair does not read and parse it again
+    snapshot: Any = None
 
     def of(self, *kinds: Kind) -> list[Finding]:
         return [f for f in self.findings if f.kind in kinds]
@@ -105,9 +108,8 @@ def plan_repair(gd: GameDir) -> RepairPlan:
                         "interrupted write (not part of the game)")
                 for folder in WRITTEN_FOLDERS for path in temp_files(gd.root / folder)]
     data = gd.log_path.read_bytes()
-    snap = read_snapshot(gd)
-    if not isinstance(snap, dict):
-        snap = None
+    snapshot = read_snapshot(gd)
+    snap = snapshot if isinstance(snapshot, dict) else None
     relation, committed, about_log = _against_snapshot(data, snap)
     findings += about_log
     if relation is Relation.SAME and snap is not None:
@@ -119,7 +121,7 @@ def plan_repair(gd: GameDir) -> RepairPlan:
                                     "records no derived files (an older pbem made it)"))
     cut_entries = any(f.kind is Kind.ENTRIES_AFTER for f in about_log)
     archives, chunks = _archives(gd, data[:committed], relation, snap, cut_entries)
-    return RepairPlan(findings + archives, data, committed, relation, chunks)
+    return RepairPlan(findings + archives, data, committed, relation, chunks, snapshot)
 
 
 def rel(gd: GameDir, path: os.PathLike[str]) -> str:

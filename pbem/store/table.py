@@ -44,6 +44,10 @@ def since_entry(entries: Sequence[dict[str, Any]], viewer: str | None) -> int:
     return max(start, 1)
 
 
+#: :meth:`Table.load`'s ``snapshot`` when the caller has not read it
+NOT_READ: Any = object()
+
+
 @dataclass
 class Table:
     """A game in memory.  A table replayed from the log holds every entry; a table loaded from
@@ -152,15 +156,18 @@ class Table:
 
     # --- loading ---------------------------------------------------------
     @classmethod
-    def load(cls, gd: GameDir, check_derived: bool = True, log_text: str | None = None) -> "Table":
+    def load(cls, gd: GameDir, check_derived: bool = True, log_text: str | None = None,
+             snapshot: Any = NOT_READ) -> "Table":
         """The moderator's table: needs the seed; uses the snapshot when it matches the log.
 
         ``check_derived``: also compare the derived files with the snapshot's record of them
         (:func:`_derived_intact`); a file that differs makes the table ``derived_stale``.
-        ``log_text``: the text of the log, when the caller has read it already."""
+        ``log_text``: the text of the log, when the caller has read it already; ``snapshot``: the
+        snapshot as :func:`read_snapshot` gave it, when the caller has read it already (under the
+        same lock: a repair's plan)."""
         if log_text is None:
             log_text = gd.read_log_text()
-        snap = read_snapshot(gd)
+        snap = read_snapshot(gd) if snapshot is NOT_READ else snapshot
         if snap and snap.get("log_sha256") == sha256_hex(log_text.encode()) and "tail" in snap:
             # the log is byte for byte the one the snapshot was made with: skip parsing it
             header, tail, start = snap["header"], snap["tail"], int(snap["tail_start"])

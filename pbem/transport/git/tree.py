@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 import shutil
 import stat
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +42,9 @@ INDEX_NAME = "sync.index"
 ZERO = "0" * 40
 #: a path in a tree (bytes, from the repository's root) -> (mode, object id)
 Files = dict[bytes, tuple[str, str]]
+#: how file names are turned into bytes and back (what os.fsencode and os.fsdecode do, without their
+#: per-call look-ups: a sync converts every path of the game folder)
+_FS_ENCODING, _FS_ERRORS = sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()
 
 
 class PublishRefused(PbemError):
@@ -82,6 +86,53 @@ def _on_disk(path: Path) -> bool:
     return True
 
 
+def _is_git_name(name: str) -> bool:
+    """A name that file systems may treat as ``.git`` (any case, trailing dots or spaces)."""
+    return name.casefold().rstrip(". ") == ".git"
+
+
+def regular_files(root: Path) -> list[tuple[str, os.stat_result]]:
+    """The regular files of the game folder ``root`` that may be published, with their ``lstat`` data:
+    paths relative to it with ``/``, each folder's files (by name) before its sub-folders (by name),
+    as ``os.walk`` lists them; no ``.git`` folder or file, nothing in ``moderator/`` or in
+    ``incoming/``'s sub-folders, no pbem temporary file, no name with a line break, and no link
+    followed.  A folder that cannot be listed is left out, as ``os.walk`` leaves it.  One ``lstat``
+    a file (``os.scandir``'s), none for the folders it did not need."""
+    found: list[tuple[str, os.stat_result]] = []
+
+    def visit(folder: str, rel_dir: str) -> None:
+        try:
+            with os.scandir(folder) as listing:
+                entries = list(listing)
+        except OSError:
+            return
+        folders: list[os.DirEntry[str]] = []
+        files: list[os.DirEntry[str]] = []
+        for entry in entries:
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            (folders if is_dir else files).append(entry)
+        for entry in sorted(files, key=lambda e: e.name):
+            name = entry.name
+            if TEMP_NAME.match(name) or "\n" in name or _is_git_name(name):
+                continue
+            info = entry.stat(follow_symlinks=False)
+            if stat.S_ISREG(info.st_mode):
+                found.append((f"{rel_dir}/{name}" if rel_dir else name, info))
+        if rel_dir == INCOMING:
+            return
+        for entry in sorted(folders, key=lambda e: e.name):
+            name = entry.name
+            if _is_git_name(name) or (not rel_dir and name == "moderator") or entry.is_symlink():
+                continue
+            visit(entry.path, f"{rel_dir}/{name}" if rel_dir else name)
+
+    visit(str(root), "")
+    return found
+
+
 def _kind(mode: str) -> str:
     return "commit" if mode == "160000" else "blob"
 
@@ -100,6 +151,7 @@ class TreeMaker:
     _hashed: dict[str, tuple[StatKey, str]] = field(default_factory=dict)
     _ignored: dict[str, bool] = field(default_factory=dict)
     _listings: dict[str, list[TreeEntry]] = field(default_factory=dict)
+    _games: dict[str, list[bytes]] = field(default_factory=dict)
     #: the tree the private index holds, with the index file's stat data when it was written
     _index_holds: tuple[str, StatKey] | None = None
     _hash_cache: HashCache | None = None
@@ -128,7 +180,10 @@ class TreeMaker:
         return self._listings[tree]
 
     def other_games(self, tree: str) -> list[bytes]:
-        """The other game folders in a tree: folders holding a log.yaml, outside this game's folder."""
+        """The other game folders in a tree: folders holding a log.yaml, outside this game's folder
+        (remembered: a sync asks about the same trees several times)."""
+        if tree in self._games:
+            return list(self._games[tree])
         name = LOG_NAME.encode()
         found = []
         for entry in self.listing(tree):
@@ -136,7 +191,8 @@ class TreeMaker:
                 folder = entry.path[: -len(name) - 1] if entry.path != name else b""
                 if folder and not under(folder, self.game) and not under(self.game, folder):
                     found.append(folder)
-        return found
+        self._games[tree] = found
+        return list(found)
 
     def changed(self, old: str, new: str) -> list[bytes]:
         """The files (paths from the root) that differ between two trees, as ``git diff-tree -r
@@ -158,29 +214,13 @@ class TreeMaker:
         holds it (lower-case hex) unless ``revealed()`` says the log has revealed it.  Files known from
         earlier syncs (:class:`~pbem.transport.git.hashcache.HashCache`) are neither read nor hashed again."""
         root = self.gd.root
-        found: list[tuple[str, os.stat_result]] = []
-        for dirpath, dirnames, filenames in os.walk(root):
-            rel_dir = os.path.relpath(dirpath, root)
-            rel_dir = "" if rel_dir == "." else rel_dir.replace(os.sep, "/")
-            keep = []
-            for name in dirnames:
-                if name.casefold().rstrip(". ") == ".git" or (not rel_dir and name == "moderator") \
-                        or rel_dir == INCOMING:
-                    continue
-                keep.append(name)
-            dirnames[:] = sorted(keep)
-            for name in sorted(filenames):
-                if TEMP_NAME.match(name) or "\n" in name or name.casefold().rstrip(". ") == ".git":
-                    continue
-                rel = f"{rel_dir}/{name}" if rel_dir else name
-                info = os.lstat(os.path.join(dirpath, name))
-                if stat.S_ISREG(info.st_mode):
-                    found.append((rel, info))
-        known = {os.fsdecode(p): oid for p, (_mode, oid) in published.items()}
-        in_repo = {rel: f"{self.prefix}/{rel}" if self.prefix else rel for rel, _info in found}
-        self._check_ignored([in_repo[rel] for rel, _info in found if in_repo[rel] not in known])
+        found = regular_files(root)
+        known = {p.decode(_FS_ENCODING, _FS_ERRORS): oid for p, (_mode, oid) in published.items()}
+        prefix = f"{self.prefix}/" if self.prefix else ""
+        in_repo = [prefix + rel for rel, _info in found]
+        self._check_ignored([path for path in in_repo if path not in known])
         cache = self._cache()
-        cache.begin(seed, set(in_repo.values()))
+        cache.begin(seed, set(in_repo))
         racy = [n for n, (_rel, info) in enumerate(found) if cache.racy(_info_key(info))]
         if racy and cache.outlast_stamp():          # files changed in the stamp's tick: look again after it
             for n in racy:
@@ -191,18 +231,19 @@ class TreeMaker:
         files: Files = {}
         todo: list[tuple[str, StatKey, str]] = []
         reads: list[tuple[str, StatKey]] = []   # to check for the seed (walk order): not known to be free of it
-        for rel, info in found:
-            path = in_repo[rel]
-            if path not in known and self._ignored.get(path):
+        hashed, ignored = self._hashed, self._ignored
+        for path, (_rel, info) in zip(in_repo, found):
+            published_oid = known.get(path)
+            if published_oid is None and ignored.get(path):
                 continue
-            key = _info_key(info)
+            key = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
             mode = "100755" if info.st_mode & 0o111 else "100644"
-            cached = self._hashed.get(path)
+            cached = hashed.get(path)
             if cached is not None and cached[0] == key:
-                files[os.fsencode(path)] = (mode, cached[1])
-            elif (oid := cache.blob(path, key, known.get(path))) is not None:
-                self._hashed[path] = (key, oid)
-                files[os.fsencode(path)] = (mode, oid)
+                files[path.encode(_FS_ENCODING, _FS_ERRORS)] = (mode, cached[1])
+            elif (oid := cache.blob(path, key, published_oid)) is not None:
+                hashed[path] = (key, oid)
+                files[path.encode(_FS_ENCODING, _FS_ERRORS)] = (mode, oid)
                 if seed and not cache.clean(path, key):
                     reads.append((path, key))
             else:
@@ -219,7 +260,7 @@ class TreeMaker:
         for (path, key, mode), oid in zip(todo, self.repo.hash_files([p for p, _k, _m in todo])):
             self._hashed[path] = (key, oid)
             cache.hashed(path, key, oid)
-            files[os.fsencode(path)] = (mode, oid)
+            files[path.encode(_FS_ENCODING, _FS_ERRORS)] = (mode, oid)
         return files
 
     def _cache(self) -> HashCache:
