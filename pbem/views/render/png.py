@@ -14,7 +14,7 @@ from typing import Any, cast
 from pbem.base.errors import PbemError
 
 __all__ = ["PNG_MAGIC", "ZOOM", "MAIL_ZOOM", "MAIL_COLOURS", "MOVER_ZOOM", "svg_size", "svg_to_png", "mail_png",
-           "mover_png", "picture_bytes", "pattern_zoom", "glance_svg", "MAIL_LEVEL", "PNG_LEVEL"]
+           "mover_png", "picture_bytes", "pattern_zoom", "glance_svg", "PNG_LEVEL"]
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 ZOOM = 2.0   # rendered at twice the display size, so it stays sharp on high-density screens
@@ -24,15 +24,13 @@ MAIL_COLOURS = 32    # ... in 32 colours: those the SVG names first, then the mo
 #: attachment, has the whole board to zoom and click on), so that the bytes go to their page's panel
 MOVER_ZOOM = 0.5
 #: the most bytes a mail picture takes per pixel, with a margin (measured at MOVER_ZOOM in 32 colours
-#: on every game's boards at most 0.0804: benchmarks/png_costs.py; docs/email.md)
+#: on every game's boards at most 0.0746, the glance without its cell labels at zlib level 6; 0.0646
+#: at MAIL_ZOOM: benchmarks/png_costs.py; docs/email.md)
 PNG_BYTES_PER_PIXEL = 0.085
-#: zlib level of the mail picture: 8 costs half of 9's time (12 against 26 ms a mover picture)
-#: for 1.6% more bytes; 7 would be 5 ms but 7% more (benchmarks/png_costs.py; docs/performance.md)
-PNG_LEVEL = 8
-#: zlib level of the larger picture (:data:`MAIL_ZOOM`): 6 costs a third of 8's time (8 against 23 ms
-#: on the Atlantis board) for 7% more bytes, at about 0.058 bytes a pixel where the
-#: glance takes 0.07-0.08 (its text is denser per pixel): well within PNG_BYTES_PER_PIXEL
-MAIL_LEVEL = 6
+#: zlib level of the mail pictures: 6 costs a third of 8's time (3.5 against 11 ms a glance, 8 against
+#: 23 the larger picture) for 5-7% more bytes, affordable since the glance has no cell labels (its
+#: densest text); 9 would cost 25 ms (benchmarks/png_costs.py; docs/performance.md)
+PNG_LEVEL = 6
 
 _ROOT = re.compile(r"<svg\b[^>]*>", re.DOTALL)
 _NUM = r"\s*=\s*[\"']\s*([0-9]+(?:\.[0-9]+)?)\s*(?:px)?\s*[\"']"
@@ -60,12 +58,11 @@ def svg_to_png(svg: str, zoom: float = ZOOM, crisp: bool = False) -> bytes:
     return png
 
 
-def mail_png(svg: str, zoom: float = MAIL_ZOOM, colours: int = MAIL_COLOURS, level: int | None = None) -> bytes:
+def mail_png(svg: str, zoom: float = MAIL_ZOOM, colours: int = MAIL_COLOURS) -> bytes:
     """The board as a small PNG for e-mail: shapes drawn without anti-aliasing at ``zoom``,
     every pixel mapped to the nearest of ``colours`` colours: the ones the SVG names first (so
     the players' and the terrain's colours stay exactly as drawn, even on a few small pieces),
     then the most used others; saved with a palette of just those colours, zlib level
-    ``level`` (default :data:`PNG_LEVEL` at :data:`MOVER_ZOOM` and below, :data:`MAIL_LEVEL` above).
     Textured boards are drawn at :func:`pattern_zoom` (a pixel or two off ``zoom``).
     Deterministic: ties between colours are broken by the colour's value."""
     import io
@@ -87,9 +84,7 @@ def mail_png(svg: str, zoom: float = MAIL_ZOOM, colours: int = MAIL_COLOURS, lev
     # otherwise: 672 bytes more on 32 colours)
     bits = max(1, cast(tuple[int, int], small.getextrema())[1].bit_length())
     out = io.BytesIO()
-    if level is None:
-        level = PNG_LEVEL if zoom <= MOVER_ZOOM else MAIL_LEVEL
-    small.save(out, "PNG", compress_level=level, bits=bits)
+    small.save(out, "PNG", compress_level=PNG_LEVEL, bits=bits)
     return out.getvalue()
 
 
