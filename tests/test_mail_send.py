@@ -252,7 +252,16 @@ def test_the_mail_png_has_a_palette_of_its_colours_only_and_every_pixel_drawn_as
 
     from PIL import Image
 
-    from pbem.views.render.png import MAIL_COLOURS, MAIL_ZOOM, MOVER_ZOOM, mail_png, mover_png
+    from pbem.views.render.png import (
+        MAIL_COLOURS,
+        MAIL_ZOOM,
+        MOVER_ZOOM,
+        PATTERN_REACH,
+        glance_svg,
+        mail_png,
+        mover_png,
+        pattern_zoom,
+    )
 
     svg = _six_colours_board()
     png = mover_png(svg) if mover else mail_png(svg)
@@ -260,16 +269,62 @@ def test_the_mail_png_has_a_palette_of_its_colours_only_and_every_pixel_drawn_as
     chunks = _png_chunks(png)
     width, height, depth, colour_type = struct.unpack(">IIBB", chunks[b"IHDR"][:10])
     zoom = MOVER_ZOOM if mover else MAIL_ZOOM
-    assert all(abs(got - n * zoom) <= 1 for got, n in zip((width, height), svg_size(svg)))   # the same size
+    # the same size (a textured board's within the pixels pattern_zoom may move it)
+    assert all(abs(got - n * zoom) <= PATTERN_REACH + 0.5 for got, n in zip((width, height), svg_size(svg)))
     assert colour_type == 3 and depth == 8 and len(chunks[b"PLTE"]) == 3 * MAIL_COLOURS
     palette = {tuple(chunks[b"PLTE"][i:i + 3]) for i in range(0, len(chunks[b"PLTE"]), 3)}
     shown = Image.open(io.BytesIO(png)).convert("RGB")
-    rendered = Image.open(io.BytesIO(svg_to_png(svg, zoom, crisp=True))).convert("RGB")
+    drawn = glance_svg(svg) if mover else svg
+    rendered = Image.open(io.BytesIO(svg_to_png(drawn, pattern_zoom(drawn, zoom), crisp=True))).convert("RGB")
     assert shown.size == rendered.size
     pixels = zip(zip(*[iter(shown.tobytes())] * 3), zip(*[iter(rendered.tobytes())] * 3))    # (r, g, b) tuples
     exact = [(s, r) for s, r in pixels if r in palette]
     assert len(exact) > 0.9 * width * height       # crisp shapes: most pixels are the SVG's own colours
     assert all(s == r for s, r in exact)
+
+
+def test_a_textured_board_is_drawn_at_a_zoom_where_its_texture_tiles_are_copied_not_resampled():
+    """At MAIL_ZOOM (0.85) on the Atlantis board's size, resvg's two single-precision scale factors
+    multiply to 1 - 2^-24 and every textured pixel is resampled bicubically (blends of the dot and
+    sand colours, and 45% of the picture's time); pattern_zoom picks the zoom a pixel or two away
+    at which the tile is copied as drawn: the textured area shows only the tile's own colours."""
+    import io
+
+    from PIL import Image
+
+    from pbem.views.render.png import MAIL_ZOOM, MOVER_ZOOM, PATTERN_REACH, pattern_zoom
+    from pbem.views.render.textures import pattern_svg
+
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="863.38" height="986.00"><defs>' + pattern_svg("dots")
+           + '<rect id="r" width="300" height="300"/></defs><use href="#r" x="50.64" y="44" fill="#e8d49a"/>'
+           '<use href="#r" x="50.64" y="44" fill="url(#pbem-t-dots)"/></svg>')
+
+    def colours(zoom):
+        image = Image.open(io.BytesIO(svg_to_png(svg, zoom, crisp=True))).convert("RGB")
+        return {rgb for _n, rgb in image.crop((60, 60, 260, 260)).getcolors(10 ** 6)}
+
+    zoom = pattern_zoom(svg, MAIL_ZOOM)
+    assert zoom != MAIL_ZOOM and abs(zoom - MAIL_ZOOM) * 986 <= PATTERN_REACH + 0.5
+    assert len(colours(zoom)) == 2 < len(colours(MAIL_ZOOM))       # sand and the dots' colour, no blends
+    assert pattern_zoom(svg, MOVER_ZOOM) == MOVER_ZOOM                # 0.5 is such a zoom already
+    untextured = svg.replace(pattern_svg("dots"), "")
+    assert pattern_zoom(untextured, MAIL_ZOOM) == MAIL_ZOOM           # a board without textures: as asked
+
+
+def test_the_movers_glance_leaves_out_the_cell_labels_only():
+    """The mover's picture (half size) is drawn without the hex map's cell labels, 5 pixels high
+    there; every other text (title, key, piece codes) stays, and the full picture keeps them all."""
+    from pbem.views.render.png import glance_svg
+
+    svg = _six_colours_board()
+    labels = svg.count('class="pbem-label"')
+    glance = glance_svg(svg)
+    assert labels == 100 and 'class="pbem-label"' not in glance     # one a cell
+    assert glance.count("<text") == svg.count("<text") - labels > 0
+    kept = svg
+    for text in re.findall(r'<text[^>]*class="pbem-label"[^>]*>[^<]*</text>', svg):
+        kept = kept.replace(text, "", 1)
+    assert glance == kept
 
 
 def test_a_player_on_a_daily_cadence_gets_one_digest_a_day_with_everything_since(tmp_path, key_pool,
