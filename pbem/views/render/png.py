@@ -63,7 +63,7 @@ def mail_png(svg: str, zoom: float = MAIL_ZOOM, colours: int = MAIL_COLOURS) -> 
     every pixel mapped to the nearest of ``colours`` colours: the ones the SVG names first (so
     the players' and the terrain's colours stay exactly as drawn, even on a few small pieces),
     then the most used others; saved with a palette of just those colours, zlib level
-    Textured boards are drawn at :func:`pattern_zoom` (a pixel or two off ``zoom``).
+    :data:`PNG_LEVEL`.  Textured boards are drawn at :func:`pattern_zoom` (a pixel or two off ``zoom``).
     Deterministic: ties between colours are broken by the colour's value."""
     import io
 
