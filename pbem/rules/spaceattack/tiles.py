@@ -98,8 +98,21 @@ class SwapPlays(LazyActions):
 
 
 class TilePlays(Chain):
-    """The hand tiles' plays (:meth:`StationTiles.hand_choices`): a chain of each tile's options.
-    None of them is a move, a shot or a deployment, so the greedy bot scores them 0 unread."""
+    """The hand tiles' plays (:meth:`StationTiles.hand_choices`): a chain of each tile's options,
+    made by ``make`` when first read (its length, an action, the parts).  None of them is a move,
+    a shot or a deployment, so the greedy bot scores them 0 unread, and where a move scores more
+    it never reads them (:meth:`pbem.rules.spaceattack.words.Words.chain_scores`)."""
+
+    def __init__(self, make: Callable[[], list[Sequence[dict[str, Any]]]]) -> None:
+        super().__init__(())
+        self._make: Callable[[], list[Sequence[dict[str, Any]]]] | None = make
+
+    @property
+    def parts(self) -> list[Sequence[dict[str, Any]]]:
+        make = self._make
+        if make is not None:
+            self._parts, self._make = make(), None
+        return self._parts
 
 
 class StationTiles(Creatures):
@@ -501,18 +514,30 @@ class StationTiles(Creatures):
     def hand_choices(self, state: SpaceAttackState, player: str, kind: str,
                      allowed: Callable[[Tile], bool]) -> TilePlays:
         """:meth:`hand_plays` in its order, made only when read where a tile has many options
-        (a swap: every two crew tokens; a move to an empty space: every piece to every empty space)."""
-        parts: list[Sequence[dict[str, Any]]] = []
+        (a swap: every two crew tokens; a move to an empty space: every piece to every empty space).
+        The tiles in hand are found (and their backs asked) at once; each tile's options are worked
+        out when the plays are first read (:class:`TilePlays`), on the state as it is then."""
+        playable: list[tuple[str, str]] = []
         for h in self.hand(state, player):
             tile = state.tiles[h]
             back = self.known_back(state, h)
             if self.back_kind[back] == kind and allowed(tile):
-                options = self.hand_tiles[back].options
-                if options == self.options_swap:
-                    parts.append(SwapPlays(h, self.swap_placed(state, back)))
-                elif options == self.options_to_empty:
-                    key, pieces = self.to_empty_pieces(state, back)
-                    parts.append(Pairs(pieces, [self.label(c) for c in self.empty_spaces(state)], _PiecePlay(h, key)))
-                else:
-                    parts.append([{"play": h, **params} for params in options(state, player, back)])
-        return TilePlays(parts)
+                playable.append((h, back))
+        if not playable:
+            return TilePlays(list)
+        return TilePlays(lambda: self.tile_play_parts(state, player, playable))
+
+    def tile_play_parts(self, state: SpaceAttackState, player: str,
+                        playable: list[tuple[str, str]]) -> list[Sequence[dict[str, Any]]]:
+        """Each of the ``playable`` tiles' plays (:meth:`hand_choices`), in order."""
+        parts: list[Sequence[dict[str, Any]]] = []
+        for h, back in playable:
+            options = self.hand_tiles[back].options
+            if options == self.options_swap:
+                parts.append(SwapPlays(h, self.swap_placed(state, back)))
+            elif options == self.options_to_empty:
+                key, pieces = self.to_empty_pieces(state, back)
+                parts.append(Pairs(pieces, [self.label(c) for c in self.empty_spaces(state)], _PiecePlay(h, key)))
+            else:
+                parts.append([{"play": h, **params} for params in options(state, player, back)])
+        return parts
