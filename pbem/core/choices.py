@@ -111,7 +111,7 @@ class Chain(LazyActions):
         """As :class:`LazyActions` reads; an index from the start (what the bots read) asks the
         lengths of the parts up to the one it is in only (a later part may be made only when
         read: the greedy bot's favourites are often all in the first)."""
-        if type(k) is int and k >= 0 and self._ends is None:
+        if type(k) is int and k >= 0:
             for part in self.parts:
                 n = len(part)
                 if k < n:

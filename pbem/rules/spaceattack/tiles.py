@@ -97,6 +97,25 @@ class SwapPlays(LazyActions):
         return ({"play": tile, "crew": [a, b]} for (a, pa), (b, pb) in combinations(self._placed, 2) if pa != pb)
 
 
+class NearQueensPlays(LazyActions):
+    """A place-near-queens tile's options (:meth:`StationTiles.options_near_queens`):
+    ``{play: TILE, FIRST: SPACE, SECOND: SPACE}`` for each of ``pairs`` (two spaces, in their
+    sorted order), made only when read."""
+
+    def __init__(self, tile: str, kinds: tuple[str, str], pairs: list[tuple[int, int]], labels: Sequence[str]) -> None:
+        self._tile, self._kinds, self._pairs, self._labels = tile, kinds, pairs, labels
+
+    def __len__(self) -> int:
+        return len(self._pairs)
+
+    def item(self, k: int) -> dict[str, Any]:
+        (first, second), (a, b), labels = self._kinds, self._pairs[k], self._labels
+        return {"play": self._tile, first: labels[a], second: labels[b]}
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return (self.item(k) for k in range(len(self._pairs)))
+
+
 class TilePlays(Chain):
     """The hand tiles' plays (:meth:`StationTiles.hand_choices`): a chain of each tile's options,
     made by ``make`` when first read (its length, an action, the parts).  None of them is a move,
@@ -406,6 +425,13 @@ class StationTiles(Creatures):
 
     def options_near_queens(self, state: SpaceAttackState, player: str, back: str) -> Options:
         first, second = self.near_queen_kinds(back)
+        return [{first: self.label(a), second: self.label(b)} for a, b in self.near_queen_pairs(state, back)]
+
+    def near_queen_pairs(self, state: SpaceAttackState, back: str) -> list[tuple[int, int]]:
+        """The two spaces of each of :meth:`options_near_queens` (the first kind's, the second's),
+        in its order: two different empty spaces next to two different Queens; none without a
+        token of each kind to place."""
+        first, second = self.near_queen_kinds(back)
         if self.default_token(state, first) is None or self.default_token(state, second) is None:
             return []
         queens = self.queens(state)
@@ -416,7 +442,7 @@ class StationTiles(Creatures):
             for q2 in queens:
                 if q1 != q2:
                     pairs.update((a, b) for a in near[q1] for b in near[q2] if a != b)
-        return [{first: self.label(a), second: self.label(b)} for a, b in sorted(pairs)]
+        return sorted(pairs)
 
     def play_near_queens(self, state: SpaceAttackState, player: str, back: str, action: Mapping[str, Any],
                          events: Events) -> None:
@@ -514,7 +540,8 @@ class StationTiles(Creatures):
     def hand_choices(self, state: SpaceAttackState, player: str, kind: str,
                      allowed: Callable[[Tile], bool]) -> TilePlays:
         """:meth:`hand_plays` in its order, made only when read where a tile has many options
-        (a swap: every two crew tokens; a move to an empty space: every piece to every empty space).
+        (a swap: every two crew tokens; a move to an empty space: every piece to every empty space;
+        a place-near-queens: every two spaces next to two Queens).
         The tiles in hand are found (and their backs asked) at once; each tile's options are worked
         out when the plays are first read (:class:`TilePlays`), on the state as it is then."""
         playable: list[tuple[str, str]] = []
@@ -538,6 +565,9 @@ class StationTiles(Creatures):
             elif options == self.options_to_empty:
                 key, pieces = self.to_empty_pieces(state, back)
                 parts.append(Pairs(pieces, [self.label(c) for c in self.empty_spaces(state)], _PiecePlay(h, key)))
+            elif options == self.options_near_queens:
+                parts.append(NearQueensPlays(h, self.near_queen_kinds(back), self.near_queen_pairs(state, back),
+                                             self.board.labels))
             else:
                 parts.append([{"play": h, **params} for params in options(state, player, back)])
         return parts
