@@ -84,7 +84,7 @@ class Chain(LazyActions):
         if self._ends is None:
             self._ends = []
             total = 0
-            for part in self._parts:
+            for part in self.parts:
                 total += len(part)
                 self._ends.append(total)
         return self._ends
@@ -95,12 +95,31 @@ class Chain(LazyActions):
 
     def item(self, k: int) -> Action:
         start = 0
-        for part, end in zip(self._parts, self.ends()):
+        for part, end in zip(self.parts, self.ends()):
             if k < end:
                 return part[k - start]
             start = end
         raise IndexError("legal action index out of range")   # pragma: no cover - the ends cover every index
 
+    @overload
+    def __getitem__(self, k: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> list[Action]: ...
+
+    def __getitem__(self, k: int | slice) -> Action | list[Action]:
+        """As :class:`LazyActions` reads; an index from the start (what the bots read) asks the
+        lengths of the parts up to the one it is in only (a later part may be made only when
+        read: the greedy bot's favourites are often all in the first)."""
+        if type(k) is int and k >= 0:
+            for part in self.parts:
+                n = len(part)
+                if k < n:
+                    return part[k]
+                k -= n
+            raise IndexError("legal action index out of range")
+        return super().__getitem__(k)
+
     def __iter__(self) -> Iterator[Action]:
-        for part in self._parts:
+        for part in self.parts:
             yield from part

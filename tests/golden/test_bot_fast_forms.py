@@ -101,6 +101,10 @@ def check_state(game: Game, state: Any, scored_after_count: bool = False) -> int
         assert rules.bot_preferences(state, player, scored_first) == scores
         assert [scored_first[i] for i in favourites] == [listed[i] for i in favourites]
         assert len(scored_first) == len(listed)
+        chosen_first = rules.legal_choices(state, player)           # the greedy bot's own order: favourites, then
+        top = rules.bot_favourites(state, player, chosen_first)     # read by index (Space Attack's hand tiles are
+        assert [chosen_first[i] for i in top] == [listed[i] for i in favourites]   # made only if read)
+        assert list(chosen_first) == listed
         for part in moves(scored_first):                            # the counts the scores found
             assert part.counts() == [len(part.group(i)) for i in range(len(part.pieces))]
         counted_first = rules.legal_choices(state, player)          # the random bot's order: count, then list

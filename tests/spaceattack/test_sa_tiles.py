@@ -188,8 +188,9 @@ def test_red_tiles_listed_lazily_read_by_index_and_scored_as_the_plain_listing()
     p.hand("red", "swap_crew_station", obtained=2, tile="T1")
     p.hand("red", "teleport_creature", obtained=2, tile="T2")
     p.hand("red", "move_empty_ship", obtained=2, tile="T3")
+    p.hand("red", "place_warrior_and_spawn", obtained=2, tile="T4")
     p.land("b1", "F6").land("b2", "F6").land("r3", "F7")
-    p.boat("P1", "B4", "r1", "r2").boat("X1", "C6", "b4").boat("P2", "C4").creature("Q1", "B4")
+    p.boat("P1", "B4", "r1", "r2").boat("X1", "C6", "b4").boat("P2", "C4").creature("Q1", "B4").creature("Q2", "E2")
     st = p.state()
     rules = GAME.rules(st)
     listed = rules.legal_move(st, "red")
@@ -201,6 +202,8 @@ def test_red_tiles_listed_lazily_read_by_index_and_scored_as_the_plain_listing()
     station = [a["crew"] for a in listed if a.get("play") == "T1"]
     assert ["b1", "r3"] in station and ["b1", "b2"] not in station and ["r3", "r9"] not in station
     assert any(a.get("play") == "T2" for a in listed) and any(a.get("play") == "T3" for a in listed)
+    near = [(a["warrior"], a["spawn"]) for a in listed if a.get("play") == "T4"]       # (made only when read)
+    assert len(near) > 10 and near == sorted(near, key=lambda p: tuple(GAME.base.board.index[c] for c in p))
     scores = [rules.bot_preference(st, "red", a) for a in listed]
     assert rules.bot_preferences(st, "red", choices) == scores
     assert all(s == 0.0 for a, s in zip(listed, scores) if "play" in a)

@@ -97,9 +97,41 @@ class SwapPlays(LazyActions):
         return ({"play": tile, "crew": [a, b]} for (a, pa), (b, pb) in combinations(self._placed, 2) if pa != pb)
 
 
+class NearQueensPlays(LazyActions):
+    """A place-near-queens tile's options (:meth:`StationTiles.options_near_queens`):
+    ``{play: TILE, FIRST: SPACE, SECOND: SPACE}`` for each of ``pairs`` (two spaces, in their
+    sorted order), made only when read."""
+
+    def __init__(self, tile: str, kinds: tuple[str, str], pairs: list[tuple[int, int]], labels: Sequence[str]) -> None:
+        self._tile, self._kinds, self._pairs, self._labels = tile, kinds, pairs, labels
+
+    def __len__(self) -> int:
+        return len(self._pairs)
+
+    def item(self, k: int) -> dict[str, Any]:
+        (first, second), (a, b), labels = self._kinds, self._pairs[k], self._labels
+        return {"play": self._tile, first: labels[a], second: labels[b]}
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return (self.item(k) for k in range(len(self._pairs)))
+
+
 class TilePlays(Chain):
-    """The hand tiles' plays (:meth:`StationTiles.hand_choices`): a chain of each tile's options.
-    None of them is a move, a shot or a deployment, so the greedy bot scores them 0 unread."""
+    """The hand tiles' plays (:meth:`StationTiles.hand_choices`): a chain of each tile's options,
+    made by ``make`` when first read (its length, an action, the parts).  None of them is a move,
+    a shot or a deployment, so the greedy bot scores them 0 unread, and where a move scores more
+    it never reads them (:meth:`pbem.rules.spaceattack.words.Words.chain_scores`)."""
+
+    def __init__(self, make: Callable[[], list[Sequence[dict[str, Any]]]]) -> None:
+        super().__init__(())
+        self._make: Callable[[], list[Sequence[dict[str, Any]]]] | None = make
+
+    @property
+    def parts(self) -> list[Sequence[dict[str, Any]]]:
+        make = self._make
+        if make is not None:
+            self._parts, self._make = make(), None
+        return self._parts
 
 
 class StationTiles(Creatures):
@@ -393,6 +425,13 @@ class StationTiles(Creatures):
 
     def options_near_queens(self, state: SpaceAttackState, player: str, back: str) -> Options:
         first, second = self.near_queen_kinds(back)
+        return [{first: self.label(a), second: self.label(b)} for a, b in self.near_queen_pairs(state, back)]
+
+    def near_queen_pairs(self, state: SpaceAttackState, back: str) -> list[tuple[int, int]]:
+        """The two spaces of each of :meth:`options_near_queens` (the first kind's, the second's),
+        in its order: two different empty spaces next to two different Queens; none without a
+        token of each kind to place."""
+        first, second = self.near_queen_kinds(back)
         if self.default_token(state, first) is None or self.default_token(state, second) is None:
             return []
         queens = self.queens(state)
@@ -403,7 +442,7 @@ class StationTiles(Creatures):
             for q2 in queens:
                 if q1 != q2:
                     pairs.update((a, b) for a in near[q1] for b in near[q2] if a != b)
-        return [{first: self.label(a), second: self.label(b)} for a, b in sorted(pairs)]
+        return sorted(pairs)
 
     def play_near_queens(self, state: SpaceAttackState, player: str, back: str, action: Mapping[str, Any],
                          events: Events) -> None:
@@ -501,18 +540,34 @@ class StationTiles(Creatures):
     def hand_choices(self, state: SpaceAttackState, player: str, kind: str,
                      allowed: Callable[[Tile], bool]) -> TilePlays:
         """:meth:`hand_plays` in its order, made only when read where a tile has many options
-        (a swap: every two crew tokens; a move to an empty space: every piece to every empty space)."""
-        parts: list[Sequence[dict[str, Any]]] = []
+        (a swap: every two crew tokens; a move to an empty space: every piece to every empty space;
+        a place-near-queens: every two spaces next to two Queens).
+        The tiles in hand are found (and their backs asked) at once; each tile's options are worked
+        out when the plays are first read (:class:`TilePlays`), on the state as it is then."""
+        playable: list[tuple[str, str]] = []
         for h in self.hand(state, player):
             tile = state.tiles[h]
             back = self.known_back(state, h)
             if self.back_kind[back] == kind and allowed(tile):
-                options = self.hand_tiles[back].options
-                if options == self.options_swap:
-                    parts.append(SwapPlays(h, self.swap_placed(state, back)))
-                elif options == self.options_to_empty:
-                    key, pieces = self.to_empty_pieces(state, back)
-                    parts.append(Pairs(pieces, [self.label(c) for c in self.empty_spaces(state)], _PiecePlay(h, key)))
-                else:
-                    parts.append([{"play": h, **params} for params in options(state, player, back)])
-        return TilePlays(parts)
+                playable.append((h, back))
+        if not playable:
+            return TilePlays(list)
+        return TilePlays(lambda: self.tile_play_parts(state, player, playable))
+
+    def tile_play_parts(self, state: SpaceAttackState, player: str,
+                        playable: list[tuple[str, str]]) -> list[Sequence[dict[str, Any]]]:
+        """Each of the ``playable`` tiles' plays (:meth:`hand_choices`), in order."""
+        parts: list[Sequence[dict[str, Any]]] = []
+        for h, back in playable:
+            options = self.hand_tiles[back].options
+            if options == self.options_swap:
+                parts.append(SwapPlays(h, self.swap_placed(state, back)))
+            elif options == self.options_to_empty:
+                key, pieces = self.to_empty_pieces(state, back)
+                parts.append(Pairs(pieces, [self.label(c) for c in self.empty_spaces(state)], _PiecePlay(h, key)))
+            elif options == self.options_near_queens:
+                parts.append(NearQueensPlays(h, self.near_queen_kinds(back), self.near_queen_pairs(state, back),
+                                             self.board.labels))
+            else:
+                parts.append([{"play": h, **params} for params in options(state, player, back)])
+        return parts

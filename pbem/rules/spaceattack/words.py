@@ -357,7 +357,22 @@ class Words(TurnRules):
         else the best scored."""
         if self.scores_none(actions):
             return range(len(actions))
+        if type(actions) is not list and type(actions) is Chain:
+            return best_scored(self.chain_scores(state, player, actions))
         return best_scored(self.bot_preferences(state, player, actions))
+
+    def chain_scores(self, state: SpaceAttackState, player: str, actions: Chain) -> list[float]:
+        """The scores (:meth:`bot_preferences`) of the chain's parts in order, up to where the rest
+        score none (:meth:`scores_none`: the hand tiles' plays after the moves and shots) while
+        one scored already is above 0: :func:`best_scored` of the shorter list is the same (the
+        0s it leaves out are not within 1e-9 of the best), and the tiles' plays are not scored."""
+        scores: list[float] = []
+        parts = actions.parts
+        for k, part in enumerate(parts):
+            if scores and max(scores) > 1e-9 and all(self.scores_none(rest) for rest in parts[k:]):
+                break
+            scores += self.bot_preferences(state, player, part)
+        return scores
 
     def lazy_scores_none(self, actions: Sequence[Mapping[str, Any]]) -> bool | None:
         """:meth:`scores_none` of a lazy sequence: the hand tiles' plays score none (the core's
