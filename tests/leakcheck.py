@@ -8,7 +8,6 @@ choices), and the error lines their probe actions get.
 """
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from typing import Any, Callable
 
@@ -106,8 +105,11 @@ def owner_colours(pos: dict[str, Any], player: str) -> set[str]:
 
 def survive_shuffle_hidden(pos: dict[str, Any], viewer: str | None, rng: Rng) -> dict[str, Any]:
     """Permute what ``viewer`` cannot know: other colours' values, the unrevealed backs of the
-    tiles on the board, and other players' hand backs."""
-    pos = json.loads(json.dumps(pos))
+    tiles on the board, and other players' hand backs.  ``pos`` is left as it is: the copy
+    returned has explorers and tiles of its own (the only parts written here); its other parts
+    are ``pos``'s, which ``from_position`` only reads (it builds the state's records afresh)."""
+    pos = {**pos, "explorers": {h: dict(token) for h, token in pos["explorers"].items()},
+           "tiles": {h: dict(tile) for h, tile in pos["tiles"].items()}}
     mine = owner_colours(pos, viewer) if viewer else set()
     by_colour: dict[str, list[str]] = defaultdict(list)
     for handle, token in pos["explorers"].items():
