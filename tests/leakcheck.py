@@ -89,8 +89,10 @@ def check_no_leak(table: Table, rng: Rng, shuffle_hidden: Shuffle, probes: Probe
         said = error_lines(table, viewer, tried, real) if viewer else ""
         table.state = game.from_position(shuffle_hidden(pos, viewer, rng))
         try:
+            # the probes first, on copies of the shuffled state as read from its position (nothing has
+            # read it yet; error_lines never changes its ``base``), then the outputs
+            said_after = error_lines(table, viewer, tried, table.state) if viewer else ""
             after = outputs_for(table, viewer, shuffled_work(table, work))   # the shuffled state's, made afresh
-            said_after = error_lines(table, viewer, tried) if viewer else ""
         finally:
             table.state = original
         for key in before:
