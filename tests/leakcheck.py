@@ -31,10 +31,14 @@ def shuffled_work(table: Table, real: EntryWork) -> EntryWork:
     """An :class:`EntryWork` of its own for ``table``'s (shuffled) state: its views, boards, drawn
     parts and digests are made afresh from that state.  It takes from ``real`` (the same entry's
     work on the real state) only what no state goes into: the boards' history (where the pieces
-    were on the public board after earlier entries: from the log, :class:`BoardHistory`), and the
+    were on the public board after earlier entries: from the log, :class:`BoardHistory`), the
     pages already gzipped for the mail's size (``seal``: keyed by the page's every byte, so a page
-    that differs is gzipped anew)."""
-    return EntryWork(table, real.history, _sealed=real._sealed)
+    that differs is gzipped anew), and the digests' lines made from the log alone: each public
+    entry's event lines (``entry_lines``: the entry and ``game.describe_event``, which is given
+    the event only) and the footer (``footer_lines``: the moderator's notes, the header).  The
+    shuffle changes ``table.state`` only: the log, the header and the game are the same objects."""
+    return EntryWork(table, real.history, _sealed=real._sealed, _entry_lines=real._entry_lines,
+                     _footer=real.footer())
 
 
 def outputs_for(table: Table, viewer: str | None, work: EntryWork | None = None) -> dict[str, bytes]:
