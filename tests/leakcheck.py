@@ -8,7 +8,6 @@ choices), and the error lines their probe actions get.
 """
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from typing import Any, Callable
 
@@ -32,10 +31,14 @@ def shuffled_work(table: Table, real: EntryWork) -> EntryWork:
     """An :class:`EntryWork` of its own for ``table``'s (shuffled) state: its views, boards, drawn
     parts and digests are made afresh from that state.  It takes from ``real`` (the same entry's
     work on the real state) only what no state goes into: the boards' history (where the pieces
-    were on the public board after earlier entries: from the log, :class:`BoardHistory`), and the
+    were on the public board after earlier entries: from the log, :class:`BoardHistory`), the
     pages already gzipped for the mail's size (``seal``: keyed by the page's every byte, so a page
-    that differs is gzipped anew)."""
-    return EntryWork(table, real.history, _sealed=real._sealed)
+    that differs is gzipped anew), and the digests' lines made from the log alone: each public
+    entry's event lines (``entry_lines``: the entry and ``game.describe_event``, which is given
+    the event only) and the footer (``footer_lines``: the moderator's notes, the header).  The
+    shuffle changes ``table.state`` only: the log, the header and the game are the same objects."""
+    return EntryWork(table, real.history, _sealed=real._sealed, _entry_lines=real._entry_lines,
+                     _footer=real.footer())
 
 
 def outputs_for(table: Table, viewer: str | None, work: EntryWork | None = None) -> dict[str, bytes]:
@@ -90,8 +93,10 @@ def check_no_leak(table: Table, rng: Rng, shuffle_hidden: Shuffle, probes: Probe
         said = error_lines(table, viewer, tried, real) if viewer else ""
         table.state = game.from_position(shuffle_hidden(pos, viewer, rng))
         try:
+            # the probes first, on copies of the shuffled state as read from its position (nothing has
+            # read it yet; error_lines never changes its ``base``), then the outputs
+            said_after = error_lines(table, viewer, tried, table.state) if viewer else ""
             after = outputs_for(table, viewer, shuffled_work(table, work))   # the shuffled state's, made afresh
-            said_after = error_lines(table, viewer, tried) if viewer else ""
         finally:
             table.state = original
         for key in before:
@@ -106,8 +111,11 @@ def owner_colours(pos: dict[str, Any], player: str) -> set[str]:
 
 def survive_shuffle_hidden(pos: dict[str, Any], viewer: str | None, rng: Rng) -> dict[str, Any]:
     """Permute what ``viewer`` cannot know: other colours' values, the unrevealed backs of the
-    tiles on the board, and other players' hand backs."""
-    pos = json.loads(json.dumps(pos))
+    tiles on the board, and other players' hand backs.  ``pos`` is left as it is: the copy
+    returned has explorers and tiles of its own (the only parts written here); its other parts
+    are ``pos``'s, which ``from_position`` only reads (it builds the state's records afresh)."""
+    pos = {**pos, "explorers": {h: dict(token) for h, token in pos["explorers"].items()},
+           "tiles": {h: dict(tile) for h, tile in pos["tiles"].items()}}
     mine = owner_colours(pos, viewer) if viewer else set()
     by_colour: dict[str, list[str]] = defaultdict(list)
     for handle, token in pos["explorers"].items():

@@ -262,41 +262,39 @@ def _vessel(p: Piece, x: float, y: float, u: float, room: float, used: set[str],
     return ["".join(out)]
 
 
-def _rows(pieces: list[Piece], u: float) -> list[list[Piece]]:
-    """Pieces in rows: a vessel takes a row of its own, other pieces fill rows in order."""
+def _rows(pieces: list[Piece], u: float, wide: list[bool]) -> list[tuple[list[Piece], bool]]:
+    """Pieces in rows, each with whether it is a vessel's: a vessel (``wide``: each piece's shape is
+    wide) takes a row of its own, other pieces fill rows in order."""
     per_row = max(1, int(PIECES_W // u))
-    rows: list[list[Piece]] = []
+    rows: list[tuple[list[Piece], bool]] = []
     current: list[Piece] = []
-    for p in pieces:
-        if shape_of(p.shape).wide:
+    for p, vessel in zip(pieces, wide):
+        if vessel:
             if current:
-                rows.append(current)
+                rows.append((current, False))
                 current = []
-            rows.append([p])
+            rows.append(([p], True))
         else:
             current.append(p)
             if len(current) == per_row:
-                rows.append(current)
+                rows.append((current, False))
                 current = []
     if current:
-        rows.append(current)
+        rows.append((current, False))
     return rows
 
 
-def _row_height(row: list[Piece], u: float) -> float:
-    return u * VESSEL_ROW if len(row) == 1 and shape_of(row[0].shape).wide else u
-
-
 def _pieces_svg(c: HexCell, cx: float, cy: float, used: set[str], rings: list[str]) -> list[str]:
+    wide = [shape_of(p.shape).wide for p in c.pieces]      # each piece's shape looked up once, not per unit tried
     for u in UNITS:
-        rows = _rows(c.pieces, u)
-        if sum(_row_height(row, u) for row in rows) <= PIECES_H:
+        rows = _rows(c.pieces, u, wide)
+        heights = [u * VESSEL_ROW if vessel else u for _row, vessel in rows]   # a vessel's row is higher
+        if sum(heights) <= PIECES_H:
             break
-    y = cy + PIECES_DY - sum(_row_height(row, u) for row in rows) / 2
+    y = cy + PIECES_DY - sum(heights) / 2
     out: list[str] = []
-    for row in rows:
-        h = _row_height(row, u)
-        if len(row) == 1 and shape_of(row[0].shape).wide:
+    for (row, vessel), h in zip(rows, heights):
+        if vessel:
             out.extend(_vessel(row[0], cx, y + h / 2, u, PIECES_W, used, rings))
         else:
             x0 = cx - (len(row) - 1) * u / 2

@@ -9,7 +9,8 @@ public digest) keeps its numbers: the public outputs stay as they are.
 
 How (issue 24: a board has a few thousand numbers): the tags are cut out of the SVG in one split,
 joined by a character no tag holds (NUL), and their numbers replaced in one pass over them, each
-distinct number worked out once; the result is the same as shortening tag by tag.
+distinct number worked out once (the numbers cut out by a split, each looked up in the cache of
+:func:`short_number`, rather than a call back per match); the result is the same as shortening tag by tag.
 """
 from __future__ import annotations
 
@@ -25,6 +26,9 @@ _TAGS = re.compile(r"(<[a-zA-Z][^>]*>)")      # the same tags, kept by re.split
 #: the search skips to the candidates: that first character, then the look back past it
 _NUMBER = re.compile(r"[-\d](?<![\w.#-][-\d])(?:(?<=-)\d+|(?<=\d)\d*)\.\d+(?![\w.])")
 _JOIN = "\x00"      # no tag holds it in an SVG (XML forbids it); an SVG that has one is shortened tag by tag
+#: the same numbers, kept by re.split: it finds the matches ``_NUMBER.sub`` replaces (the same scan, left
+#: to right), and the distinct numbers are then looked up with no Python call per match
+_NUMBERS = re.compile(f"({_NUMBER.pattern})")
 
 
 @lru_cache(maxsize=8192)
@@ -49,5 +53,7 @@ def shorter_numbers(svg: str) -> str:
     if len(parts) == 1:
         return svg
     # a number never touches a tag's ends ("<" and ">"), so the join changes no match
-    parts[1::2] = _NUMBER.sub(_short, _JOIN.join(parts[1::2])).split(_JOIN)
+    pieces = _NUMBERS.split(_JOIN.join(parts[1::2]))     # text, number, text, number, ..., text
+    pieces[1::2] = map(short_number, pieces[1::2])
+    parts[1::2] = "".join(pieces).split(_JOIN)
     return "".join(parts)
