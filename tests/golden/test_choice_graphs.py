@@ -225,11 +225,13 @@ class _KeysAgree:
     is: every view is told apart from every view with another key, and is the same as every
     view with its own key (as the first of them is).
 
-    A view's canonical JSON is the pair (its JSON without ``LATER``, the JSON of ``LATER``):
-    equal views give equal pairs and unequal views unequal ones (canonical JSON is a dict's
-    sorted fields).  The second half (a Survive view's tiles, about half of its JSON, which few
-    moves change) is written only where the first half cannot decide: for a key already seen,
-    and for a view whose first half is some other key's too."""
+    A view's canonical JSON is told by the pair (the JSON of its fields but ``LATER``, the JSON of
+    the ``LATER`` fields it has): equal views give equal pairs and unequal views unequal ones
+    (canonical JSON is a dict's fields in sorted order).  The second half (a Survive view's
+    tiles, options, players and history: about half of its JSON, which few moves change) is
+    written only where the first cannot decide: for a key seen before, and for a view whose
+    first half is another key's view's too (the whole check was about a third of building the graphs
+    when every view was written whole)."""
 
     LATER = ("tiles", "options", "players", "history")
 
