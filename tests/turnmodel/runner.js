@@ -19,6 +19,17 @@
 //                                              (e.g. swarm's counts/counted/view), not the core API
 //   explore  {s, cap}                       -> the answer of a page exploring the turn from s state
 //                                              by state (no state merged), from the core API (below)
+//   listed   {s, ops}                       -> [legal, answers]: the model's legal actions and, for
+//                                              each op of ops (words, places), its answer for every
+//                                              listed action (as JSON gives it: a copy), in one
+//                                              answer ([null, null] where legal is null; answers
+//                                              is {error} if one of them throws)
+//   pieces_as_fresh {s, family, data, view, player, blank}
+//                                           -> null when state s's pieces are those of a model started
+//                                              afresh from (data, view, player) (started as `start`
+//                                              does, then dropped), as JSON writes them (blank: each
+//                                              piece's value left out of the comparison), else both
+//                                              lists {got, want} for the caller to compare
 // Unless --loose, the runner checks the API's promises on every apply: the state given is not
 // changed (it is still the JSON it was stored as: no call on it changed it since), and the state
 // returned is plain JSON (it is stored as its JSON round trip, so a model relying on anything
@@ -130,6 +141,32 @@ const OPS = {
     return e.model[r.name](e.state, ...(r.args || []));
   },
   explore: (r) => { const e = held(r.s); return explore(e.model, e.state, r.cap); },
+  listed(r) {
+    const e = held(r.s);
+    const legal = e.model.legal(e.state);
+    if (legal === null) return [null, null];
+    const actions = JSON.parse(JSON.stringify(legal));
+    let each;
+    try {
+      each = r.ops.map((op) => {
+        if (op !== 'words' && op !== 'places') throw new Error(`listed: no op ${JSON.stringify(op)}`);
+        return actions.map((a) => e.model[op](e.state, a));
+      });
+    } catch (err) {
+      each = {error: `${err && err.message}\n${err && err.stack}`};
+    }
+    return [legal, each];
+  },
+  pieces_as_fresh(r) {
+    const fresh = OPS.start(r);
+    try {
+      const got = held(r.s).model.pieces(held(r.s).state), want = held(fresh).model.pieces(held(fresh).state);
+      const text = (pieces) => JSON.stringify(r.blank ? pieces.map((p) => ({...p, value: null})) : pieces);
+      return text(got) === text(want) ? null : {got, want};
+    } finally {
+      states.delete(fresh);
+    }
+  },
   drop(r) { for (const h of r.s) states.delete(h); return null; },
   batch: (r) => r.calls.map(answer),
   families: () => Object.fromEntries(Object.entries(PBEM_MODELS).map(

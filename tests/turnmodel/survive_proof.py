@@ -61,6 +61,7 @@ class Mismatch(AssertionError):
 class Prover:
     def __init__(self, node: ModelProcess, tally: Tally) -> None:
         self.node, self.tally = node, tally
+        self._views: dict[tuple[int, str], tuple[Any, Any]] = {}     # (id(state), player) -> (state, view)
 
     def start(self, game: Game[Any], view: Mapping[str, Any], player: str) -> int:
         model = game.turn_model(view, player)
@@ -138,7 +139,7 @@ class Prover:
         if got is None:
             self.tally.cut_kinds[(game.name, "forms")] += 1
             return
-        want = json.loads(json.dumps([asdict(f) for f in game.order_forms(game.view(engine, player), player)]))
+        want = json.loads(json.dumps([asdict(f) for f in game.order_forms(self.view(game, engine, player), player)]))
         if got != want:
             raise fail(f"forms differ:\n model  {canon(got)}\n engine {canon(want)}")
 
@@ -149,7 +150,7 @@ class Prover:
         if got is None:
             self.tally.cut_kinds[(game.name, "forms")] += 1
             return
-        want = json.loads(json.dumps([asdict(f) for f in game.order_forms(game.view(before, player), player)
+        want = json.loads(json.dumps([asdict(f) for f in game.order_forms(self.view(game, before, player), player)
                                       if f.when == "ahead"]))
         if [f for f in got if f["when"] == "ahead"] != want:
             raise fail(f"forms written ahead at the stop differ:\n model  {canon(got)}\n engine {canon(want)}")
@@ -157,7 +158,7 @@ class Prover:
     def check_step(self, game: Game[Any], engine: Any, player: str, action: Any, got: Any, words: Any,
                    fail: Any) -> None:
         """The model's places ``got`` and ``words`` of ``action`` are the engine's."""
-        view = game.view(engine, player)
+        view = self.view(game, engine, player)
         place = game.action_places(view, player, [action])[0]
         want = {"piece": place.piece, "from": place.from_cell, "to": place.to_cell, "tile": place.tile}
         if got != want:
@@ -166,17 +167,33 @@ class Prover:
             raise fail(f"words of {canon(action)}: {words!r}, the engine {game.describe_action(action)!r}")
 
     def compare_pieces(self, game: Game[Any], after: Any, player: str, t: int, fail: Any) -> None:
-        view = game.view(after, player)
-        fresh = self.start(game, view, player)
-        # both pieces, and the fresh model dropped, in one exchange (the drop is done whatever the answers)
-        got, want, _ = self.node.batch([{"op": "pieces", "s": t}, {"op": "pieces", "s": fresh},
-                                        {"op": "drop", "s": [fresh]}])
-        if view["phase"] == "over":        # the end shows every saved person's value
+        view = self.view(game, after, player)
+        model = game.turn_model(view, player)
+        assert model is not None, f"{game.name} has no turn model"
+        over = view["phase"] == "over"       # the end shows every saved person's value
+        # model state t's pieces against a model started afresh from the engine's view, in one
+        # exchange: node says they are the same (the same JSON text), or hands both back
+        differ = self.node.pieces_as_fresh(t, model.family, model.data, view, player, blank=over)
+        if differ is None:
+            return
+        got, want = differ
+        if over:
             got = [{**p, "value": None} for p in got]
             want = [{**p, "value": None} for p in want]
         if got != want:
             diff = [(a, b) for a, b in zip(got, want) if a != b][:3]
             raise fail(f"pieces differ from the engine's next view: {diff or (len(got), len(want))}")
+
+    def view(self, game: Game[Any], state: Any, player: str) -> Any:
+        """``game.view(state, player)``, made once for the state the walk or the exhaustive check
+        is at (states are not changed once reached: each step copies)."""
+        key = (id(state), player)
+        kept = self._views.get(key)
+        if kept is None or kept[0] is not state:
+            if len(self._views) >= 8:
+                self._views.clear()
+            kept = self._views[key] = (state, game.view(state, player))     # the state held: its id stays its own
+        return kept[1]
 
     def point(self, game: Game[Any], state: Any, rng: random.Random, what: str, walks: int = 1) -> None:
         """Walks from ``state`` for each player with a decision there."""

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Sequence
 
-from harness import ModelProcess, model_files
+from harness import ModelProcess, model_files, ok
 
 from pbem.core.bots import CHOOSERS
 from pbem.core.draws import preview_draws, setup_rng
@@ -135,6 +135,8 @@ class Walker:
 
     def __init__(self, node: ModelProcess, tally: Tally) -> None:
         self.node, self.tally = node, tally
+        #: (view JSON, player) -> the engine's pieces and forms, for the sampled state checked now
+        self._drawn: dict[tuple[str, str], tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {}
 
     def start(self, view: dict[str, Any], player: str) -> int:
         model = GAME.turn_model(view, player)
@@ -155,23 +157,27 @@ class Walker:
     def compare(self, s: int, state: SwarmState, player: str, start: dict[str, Any], path: list[Any]) -> list[Any] | None:
         """The model's state ``s`` against the engine's ``state``: decision, legal, pieces, view,
         forms, and each listed action's words and places; the legal actions (None: cut; [] at DONE)."""
-        view = plain(GAME.view(state, player))
+        text = json.dumps(GAME.view(state, player))
+        view = json.loads(text)
         pending = GAME.pending(state)
         want = None if not pending or pending[0].player != player else \
             {"kind": pending[0].kind, "prompt": pending[0].prompt, "player": player}
-        got_decision, got_legal, got_pieces, got_view, got_forms = self.node.batch([
-            {"op": "decision", "s": s}, {"op": "legal", "s": s}, {"op": "pieces", "s": s},
-            {"op": "method", "s": s, "name": "view", "args": []}, {"op": "forms", "s": s}])
+        # the model's answers in one exchange: the listed actions with the words and places of each
+        got_decision, got_pieces, got_view, got_forms, (got_legal, each) = self.node.batch([
+            {"op": "decision", "s": s}, {"op": "pieces", "s": s},
+            {"op": "method", "s": s, "name": "view", "args": []}, {"op": "forms", "s": s},
+            {"op": "listed", "s": s, "ops": ["words", "places"]}])
         if got_decision != want:
             raise self.where(start, player, path, f"decision {got_decision} != engine {want}")
         if got_view != view:
             diff = sorted(k for k in view if view[k] != got_view.get(k))
             raise self.where(start, player, path, f"view differs in {diff}: model {[got_view.get(k) for k in diff]} "
                                                   f"engine {[view[k] for k in diff]}")
-        if got_pieces != engine_pieces(view):
+        engine_pieces_, forms = self.drawn(text, view, player)
+        if got_pieces != engine_pieces_:
             raise self.where(start, player, path, "pieces differ")
-        if got_forms != form_dicts(view, player):
-            raise self.where(start, player, path, f"forms {got_forms} != {form_dicts(view, player)}")
+        if got_forms != forms:
+            raise self.where(start, player, path, f"forms {got_forms} != {forms}")
         if want is None:
             if got_legal not in ([], None):
                 raise self.where(start, player, path, f"legal {got_legal} at the end of the player's part")
@@ -183,13 +189,27 @@ class Walker:
         legal = plain(GAME.legal_actions(state, player))
         if got_legal != legal:
             raise self.where(start, player, path, f"legal differs at {want['kind']}:\n  model  {got_legal}\n  engine {legal}")
-        words = self.node.batch([{"op": "words", "s": s, "action": a} for a in legal])
+        # each listed action's words and places (the model's list, just found equal to the engine's)
+        words, places = ok(each, "listed") if isinstance(each, dict) else each
         if any(not isinstance(w, str) or not w for w in words):
             raise self.where(start, player, path, f"words {words}")
-        places = self.node.batch([{"op": "places", "s": s, "action": a} for a in legal])
         if places != [place_dict(p) for p in GAME.action_places(view, player, legal)]:
             raise self.where(start, player, path, "places differ")
         return legal
+
+    def forget(self) -> None:
+        """The views drawn so far forgotten (the next sampled state meets others)."""
+        self._drawn.clear()
+
+    def drawn(self, text: str, view: dict[str, Any], player: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """The engine's pieces (the board picture's) and forms of ``view`` (whose JSON is ``text``),
+        made once for each view the checks of one sampled state meet (their walks, successors and
+        pickers reach many views more than once); both are functions of the view alone."""
+        key = (text, player)
+        found = self._drawn.get(key)
+        if found is None:
+            found = self._drawn[key] = (engine_pieces(view), form_dicts(view, player))
+        return found
 
     def step(self, s: int, state: SwarmState, player: str, action: Any, start: dict[str, Any],
              path: list[Any]) -> tuple[int, SwarmState, bool] | None:
@@ -430,6 +450,7 @@ def run(games: Sequence[tuple[int, dict[str, str], str]], every: int, walks_per_
             walker.handwritten(state, root, rnd)
             walker.events(root)
             node.drop([root.s])
+            walker.forget()
 
 
 if __name__ == "__main__":          # the soak: python swarm_walks.py GAMES_PER_CASE
