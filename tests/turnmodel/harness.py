@@ -24,7 +24,7 @@ from typing import Any, Iterable, Sequence
 
 from pbem.base.data import templates_dir
 
-__all__ = ["ModelError", "ModelProcess", "model_files", "node_command", "ok", "RUNNER"]
+__all__ = ["ModelError", "ModelProcess", "model_files", "node_command", "ok", "same", "RUNNER"]
 
 RUNNER = Path(__file__).with_name("runner.js")
 
@@ -48,6 +48,12 @@ def model_files(families: Iterable[str] | None = None) -> list[Path]:
     if families is None:
         return sorted(folder.glob("*.js"))
     return [folder / f"{family}.js" for family in families]
+
+
+def same(answer: dict[str, Any]) -> bool:
+    """Whether an answer to a request with ``expect`` (a JSON text) says the result was written as
+    exactly that text (runner.js: then no result is sent back)."""
+    return answer.get("same") is True
 
 
 def ok(answer: dict[str, Any], op: str) -> Any:

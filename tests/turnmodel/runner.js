@@ -30,6 +30,9 @@
 //                                              does, then dropped), as JSON writes them (blank: each
 //                                              piece's value left out of the comparison), else both
 //                                              lists {got, want} for the caller to compare
+// A request may carry `expect`, a JSON text: the answer is then {"same": true} where the result's
+// JSON.stringify is exactly that text (so the caller need not read the result back), else {"ok"} as
+// usual (the caller compares the values itself: the same value may be written in another key order).
 // Unless --loose, the runner checks the API's promises on every apply: the state given is not
 // changed (it is still the JSON it was stored as: no call on it changed it since), and the state
 // returned is plain JSON (it is stored as its JSON round trip, so a model relying on anything
@@ -219,6 +222,7 @@ function answer(request) {
     const op = Object.prototype.hasOwnProperty.call(OPS, request.op) ? OPS[request.op] : null;
     if (!op) throw new Error(`unknown op ${JSON.stringify(request.op)}`);
     const result = op(request);
+    if (typeof request.expect === 'string' && JSON.stringify(result) === request.expect) return {same: true};
     return {ok: result === undefined ? null : result};
   } catch (err) {
     return {error: `${err && err.message}\n${err && err.stack}`};

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from harness import ModelError, ModelProcess, model_files
+from harness import ModelError, ModelProcess, model_files, same
 
 COUNTER = r"""
 PBEM_MODELS.counter = {
@@ -117,6 +117,12 @@ def test_listed_and_pieces_as_fresh_answer_in_one_exchange(toy: Path) -> None:
         assert node.pieces_as_fresh(valued, "counter", {"max": 4}, {"n": 2}, "red", blank=True) is None
         with pytest.raises(ModelError, match="no model"):
             node.pieces_as_fresh(t, "nothing", {}, {}, "red")
+        # expect: {same: true} only for exactly the result's JSON text; else the result itself
+        assert [same(a) for a in node.answers([{"op": "legal", "s": s, "expect": '[{"add":1},{"add":2}]'},
+                                               {"op": "legal", "s": s, "expect": '[{"add":1}]'},
+                                               {"op": "legal", "s": s}])] == [True, False, False]
+        assert node.answers([{"op": "decision", "s": s, "expect": '{"prompt":"at 1","kind":"count","player":"red"}'}]) \
+            == [{"ok": {"kind": "count", "prompt": "at 1", "player": "red"}}]       # another key order: the value
 
 
 def test_a_family_extension_is_called_by_method(toy: Path) -> None:
