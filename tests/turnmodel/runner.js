@@ -23,7 +23,9 @@
 //                                              each op of ops (words, places), its answer for every
 //                                              listed action (as JSON gives it: a copy), in one
 //                                              answer ([null, null] where legal is null; answers
-//                                              is {error} if one of them throws)
+//                                              is {error} if one of them throws); with expect,
+//                                              a JSON text (or null) for each part (legal, then
+//                                              each op's list), a part written exactly so: true
 //   pieces_as_fresh {s, family, data, view, player, blank}
 //                                           -> null when state s's pieces are those of a model started
 //                                              afresh from (data, view, player) (started as `start`
@@ -158,7 +160,15 @@ const OPS = {
     } catch (err) {
       each = {error: `${err && err.message}\n${err && err.stack}`};
     }
-    return [legal, each];
+    const out = [legal, ...(Array.isArray(each) ? each : [])];
+    // expect: a JSON text (or null) for each part (legal, then each op's answers): a part written
+    // exactly as its text is answered true (no part is ever true itself)
+    if (Array.isArray(r.expect)) {
+      for (let i = 0; i < out.length; i++) {
+        if (typeof r.expect[i] === 'string' && JSON.stringify(out[i]) === r.expect[i]) out[i] = true;
+      }
+    }
+    return [out[0], Array.isArray(each) ? out.slice(1) : each];
   },
   pieces_as_fresh(r) {
     const fresh = OPS.start(r);

@@ -165,6 +165,16 @@ class Walker:
         want = None if not pending or pending[0].player != player else \
             {"kind": pending[0].kind, "prompt": pending[0].prompt, "player": player}
         pieces, pieces_text, forms, forms_text = self.drawn(text, view, player)
+        # the engine's legal actions and their places, where the engine waits for the player, and
+        # their JSON: the model's need not be read back where they are written exactly so
+        engine_legal: list[Any] | None = None
+        engine_places: list[dict[str, str]] | None = None
+        expect: list[str | None] = []
+        if want is not None:
+            legal_text = json.dumps(GAME.legal_actions(state, player), separators=(",", ":"))
+            engine_legal = json.loads(legal_text)
+            engine_places = [place_dict(p) for p in GAME.action_places(view, player, engine_legal)]
+            expect = [legal_text, None, json.dumps(engine_places, separators=(",", ":"))]
         # the model's answers in one exchange: the listed actions with the words and places of each;
         # its view, pieces and forms only where their JSON is not exactly the engine's (the same text
         # is the same value; another text is read back and compared as a value)
@@ -172,7 +182,7 @@ class Walker:
             {"op": "decision", "s": s}, {"op": "pieces", "s": s, "expect": pieces_text},
             {"op": "method", "s": s, "name": "view", "args": [], "expect": text},
             {"op": "forms", "s": s, "expect": forms_text},
-            {"op": "listed", "s": s, "ops": ["words", "places"]}])
+            {"op": "listed", "s": s, "ops": ["words", "places"], "expect": expect}])
         if ok(got_decision, "decision") != want:
             raise self.where(start, player, path, f"decision {ok(got_decision, 'decision')} != engine {want}")
         if not same(got_view):
@@ -194,14 +204,15 @@ class Walker:
         self.tally.kinds[want["kind"]] = self.tally.kinds.get(want["kind"], 0) + 1
         if got_legal is None:
             return None
-        legal = plain(GAME.legal_actions(state, player))
-        if got_legal != legal:
+        assert engine_legal is not None and engine_places is not None
+        legal = engine_legal
+        if got_legal is not True and got_legal != legal:
             raise self.where(start, player, path, f"legal differs at {want['kind']}:\n  model  {got_legal}\n  engine {legal}")
         # each listed action's words and places (the model's list, just found equal to the engine's)
         words, places = ok(each, "listed") if isinstance(each, dict) else each
         if any(not isinstance(w, str) or not w for w in words):
             raise self.where(start, player, path, f"words {words}")
-        if places != [place_dict(p) for p in GAME.action_places(view, player, legal)]:
+        if places is not True and places != engine_places:
             raise self.where(start, player, path, "places differ")
         return legal
 

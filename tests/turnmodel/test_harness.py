@@ -100,6 +100,9 @@ def test_listed_and_pieces_as_fresh_answer_in_one_exchange(toy: Path) -> None:
         assert legal == node.legal(s) == [{"add": 1}, {"add": 2}]
         assert words == ["Add 1 to 1", "Add 2 to 1"] and places == [node.places(s, a) for a in legal]
         assert node.call("listed", s=node.apply(s, {"add": 1})[0], ops=["words"]) == [None, None]   # n == 2: cut
+        # expect: a part written exactly as its text answered true
+        assert node.call("listed", s=s, ops=["words", "places"], expect=['[{"add":1},{"add":2}]', '["Add 1 to 1"]']) \
+            == [True, [["Add 1 to 1", "Add 2 to 1"], places]]
         broken = node.start("throwing", {"max": 4}, {"n": 1}, "red")
         with pytest.raises(ModelError, match="listed: no legal here"):
             node.call("listed", s=broken, ops=["words"])
