@@ -24,7 +24,7 @@ from typing import Any, Iterable, Sequence
 
 from pbem.base.data import templates_dir
 
-__all__ = ["ModelError", "ModelProcess", "model_files", "node_command", "ok", "RUNNER"]
+__all__ = ["ModelError", "ModelProcess", "model_files", "node_command", "ok", "same", "RUNNER"]
 
 RUNNER = Path(__file__).with_name("runner.js")
 
@@ -48,6 +48,12 @@ def model_files(families: Iterable[str] | None = None) -> list[Path]:
     if families is None:
         return sorted(folder.glob("*.js"))
     return [folder / f"{family}.js" for family in families]
+
+
+def same(answer: dict[str, Any]) -> bool:
+    """Whether an answer to a request with ``expect`` (a JSON text) says the result was written as
+    exactly that text (runner.js: then no result is sent back)."""
+    return answer.get("same") is True
 
 
 def ok(answer: dict[str, Any], op: str) -> Any:
@@ -181,6 +187,16 @@ class ModelProcess:
         state from the core API (``decision``, ``legal``, ``apply``), at most ``cap`` states
         (runner.js says how it finds a turn over the cap early)."""
         return str(self.call("explore", s=s, cap=cap))
+
+    def pieces_as_fresh(self, s: int, family: str, data: Any, view: Any, player: str,
+                        blank: bool = False) -> tuple[list[dict[str, Any]], list[dict[str, Any]]] | None:
+        """None when state ``s``'s pieces are, as JSON writes them, those of a model started afresh
+        from (``data``, ``view``, ``player``) (started as :meth:`start` does, then dropped: one
+        exchange); else both lists (got, want) to compare (``blank``: each piece's value as None in
+        both).  Equal JSON texts are equal values; different texts may still be equal values (keys
+        in another order): the caller compares those."""
+        out = self.call("pieces_as_fresh", s=s, family=family, data=data, view=view, player=player, blank=blank)
+        return None if out is None else (out["got"], out["want"])
 
     def state(self, s: int) -> Any:
         return self.call("state", s=s)

@@ -19,6 +19,22 @@
 //                                              (e.g. swarm's counts/counted/view), not the core API
 //   explore  {s, cap}                       -> the answer of a page exploring the turn from s state
 //                                              by state (no state merged), from the core API (below)
+//   listed   {s, ops}                       -> [legal, answers]: the model's legal actions and, for
+//                                              each op of ops (words, places), its answer for every
+//                                              listed action (as JSON gives it: a copy), in one
+//                                              answer ([null, null] where legal is null; answers
+//                                              is {error} if one of them throws); with expect,
+//                                              a JSON text (or null) for each part (legal, then
+//                                              each op's list), a part written exactly so: true
+//   pieces_as_fresh {s, family, data, view, player, blank}
+//                                           -> null when state s's pieces are those of a model started
+//                                              afresh from (data, view, player) (started as `start`
+//                                              does, then dropped), as JSON writes them (blank: each
+//                                              piece's value left out of the comparison), else both
+//                                              lists {got, want} for the caller to compare
+// A request may carry `expect`, a JSON text: the answer is then {"same": true} where the result's
+// JSON.stringify is exactly that text (so the caller need not read the result back), else {"ok"} as
+// usual (the caller compares the values itself: the same value may be written in another key order).
 // Unless --loose, the runner checks the API's promises on every apply: the state given is not
 // changed (it is still the JSON it was stored as: no call on it changed it since), and the state
 // returned is plain JSON (it is stored as its JSON round trip, so a model relying on anything
@@ -130,6 +146,40 @@ const OPS = {
     return e.model[r.name](e.state, ...(r.args || []));
   },
   explore: (r) => { const e = held(r.s); return explore(e.model, e.state, r.cap); },
+  listed(r) {
+    const e = held(r.s);
+    const legal = e.model.legal(e.state);
+    if (legal === null) return [null, null];
+    const actions = JSON.parse(JSON.stringify(legal));
+    let each;
+    try {
+      each = r.ops.map((op) => {
+        if (op !== 'words' && op !== 'places') throw new Error(`listed: no op ${JSON.stringify(op)}`);
+        return actions.map((a) => e.model[op](e.state, a));
+      });
+    } catch (err) {
+      each = {error: `${err && err.message}\n${err && err.stack}`};
+    }
+    const out = [legal, ...(Array.isArray(each) ? each : [])];
+    // expect: a JSON text (or null) for each part (legal, then each op's answers): a part written
+    // exactly as its text is answered true (no part is ever true itself)
+    if (Array.isArray(r.expect)) {
+      for (let i = 0; i < out.length; i++) {
+        if (typeof r.expect[i] === 'string' && JSON.stringify(out[i]) === r.expect[i]) out[i] = true;
+      }
+    }
+    return [out[0], Array.isArray(each) ? out.slice(1) : each];
+  },
+  pieces_as_fresh(r) {
+    const fresh = OPS.start(r);
+    try {
+      const got = held(r.s).model.pieces(held(r.s).state), want = held(fresh).model.pieces(held(fresh).state);
+      const text = (pieces) => JSON.stringify(r.blank ? pieces.map((p) => ({...p, value: null})) : pieces);
+      return text(got) === text(want) ? null : {got, want};
+    } finally {
+      states.delete(fresh);
+    }
+  },
   drop(r) { for (const h of r.s) states.delete(h); return null; },
   batch: (r) => r.calls.map(answer),
   families: () => Object.fromEntries(Object.entries(PBEM_MODELS).map(
@@ -182,6 +232,7 @@ function answer(request) {
     const op = Object.prototype.hasOwnProperty.call(OPS, request.op) ? OPS[request.op] : null;
     if (!op) throw new Error(`unknown op ${JSON.stringify(request.op)}`);
     const result = op(request);
+    if (typeof request.expect === 'string' && JSON.stringify(result) === request.expect) return {same: true};
     return {ok: result === undefined ? null : result};
   } catch (err) {
     return {error: `${err && err.message}\n${err && err.stack}`};

@@ -61,6 +61,7 @@ class Mismatch(AssertionError):
 class Prover:
     def __init__(self, node: ModelProcess, tally: Tally) -> None:
         self.node, self.tally = node, tally
+        self._views: dict[tuple[int, str], tuple[Any, Any]] = {}     # (id(state), player) -> (state, view)
 
     def start(self, game: Game[Any], view: Mapping[str, Any], player: str) -> int:
         model = game.turn_model(view, player)
@@ -85,11 +86,18 @@ class Prover:
         def fail(message: str) -> Mismatch:
             return Mismatch(f"{what}, player {player}, after {canon(path)}: {message}\n"
                             f"position: {canon(view)}")
+        fresh: tuple[dict[str, Any], bool] | None = None     # the state reached, its pieces still to compare
         try:
             for _ in range(max_steps):
                 self.tally.steps += 1
-                # the model's answers at this step in one exchange, each read (and checked) in turn
-                decision, forms, legal_answer = self.node.answers([{"op": op, "s": s} for op in ("decision", "forms", "legal")])
+                # the model's answers at this step in one exchange, each read (and checked) in turn:
+                # first the pieces of the state just reached against a fresh model's (their check)
+                calls = [{"op": op, "s": s} for op in ("decision", "forms", "legal")]
+                answers = self.node.answers(([fresh[0]] if fresh else []) + calls)
+                if fresh:
+                    self.check_fresh(answers.pop(0), fresh[1], fail)
+                    fresh = None
+                decision, forms, legal_answer = answers
                 got = ok(decision, "decision")
                 expected = self.engine_decision(game, engine, player)
                 if (None if got is None else (got["kind"], got["player"])) != expected:
@@ -126,8 +134,10 @@ class Prover:
                 if stop:
                     self.check_stop_forms(game, engine, player, t, fail)
                     return "stop"
-                self.compare_pieces(game, after, player, t, fail)
+                fresh = self.fresh(game, after, player, t)
                 s, engine = t, after
+            if fresh:
+                self.check_fresh(self.node.answers([fresh[0]])[0], fresh[1], fail)
             raise fail(f"no end after {max_steps} steps")
         finally:
             self.node.drop(handles)
@@ -138,7 +148,7 @@ class Prover:
         if got is None:
             self.tally.cut_kinds[(game.name, "forms")] += 1
             return
-        want = json.loads(json.dumps([asdict(f) for f in game.order_forms(game.view(engine, player), player)]))
+        want = json.loads(json.dumps([asdict(f) for f in game.order_forms(self.view(game, engine, player), player)]))
         if got != want:
             raise fail(f"forms differ:\n model  {canon(got)}\n engine {canon(want)}")
 
@@ -149,7 +159,7 @@ class Prover:
         if got is None:
             self.tally.cut_kinds[(game.name, "forms")] += 1
             return
-        want = json.loads(json.dumps([asdict(f) for f in game.order_forms(game.view(before, player), player)
+        want = json.loads(json.dumps([asdict(f) for f in game.order_forms(self.view(game, before, player), player)
                                       if f.when == "ahead"]))
         if [f for f in got if f["when"] == "ahead"] != want:
             raise fail(f"forms written ahead at the stop differ:\n model  {canon(got)}\n engine {canon(want)}")
@@ -157,7 +167,7 @@ class Prover:
     def check_step(self, game: Game[Any], engine: Any, player: str, action: Any, got: Any, words: Any,
                    fail: Any) -> None:
         """The model's places ``got`` and ``words`` of ``action`` are the engine's."""
-        view = game.view(engine, player)
+        view = self.view(game, engine, player)
         place = game.action_places(view, player, [action])[0]
         want = {"piece": place.piece, "from": place.from_cell, "to": place.to_cell, "tile": place.tile}
         if got != want:
@@ -165,18 +175,42 @@ class Prover:
         if words != game.describe_action(action):       # the page and `pbem turn` word it alike
             raise fail(f"words of {canon(action)}: {words!r}, the engine {game.describe_action(action)!r}")
 
-    def compare_pieces(self, game: Game[Any], after: Any, player: str, t: int, fail: Any) -> None:
-        view = game.view(after, player)
-        fresh = self.start(game, view, player)
-        # both pieces, and the fresh model dropped, in one exchange (the drop is done whatever the answers)
-        got, want, _ = self.node.batch([{"op": "pieces", "s": t}, {"op": "pieces", "s": fresh},
-                                        {"op": "drop", "s": [fresh]}])
-        if view["phase"] == "over":        # the end shows every saved person's value
+    def fresh(self, game: Game[Any], after: Any, player: str, t: int) -> tuple[dict[str, Any], bool]:
+        """The request comparing model state ``t``'s pieces with those of a model started afresh
+        from the engine's view of ``after`` (runner.js ``pieces_as_fresh``: one exchange, or a
+        part of one), and whether the game is over there (the end shows every saved person's
+        value: values are left out of the comparison)."""
+        view = self.view(game, after, player)
+        model = game.turn_model(view, player)
+        assert model is not None, f"{game.name} has no turn model"
+        over = view["phase"] == "over"
+        return {"op": "pieces_as_fresh", "s": t, "family": model.family, "data": model.data, "view": view,
+                "player": player, "blank": over}, over
+
+    @staticmethod
+    def check_fresh(answer: dict[str, Any], over: bool, fail: Any) -> None:
+        """The answer of a :meth:`fresh` request: None (the same JSON), or both lists compared here."""
+        differ = ok(answer, "pieces_as_fresh")
+        if differ is None:
+            return
+        got, want = differ["got"], differ["want"]
+        if over:
             got = [{**p, "value": None} for p in got]
             want = [{**p, "value": None} for p in want]
         if got != want:
             diff = [(a, b) for a, b in zip(got, want) if a != b][:3]
             raise fail(f"pieces differ from the engine's next view: {diff or (len(got), len(want))}")
+
+    def view(self, game: Game[Any], state: Any, player: str) -> Any:
+        """``game.view(state, player)``, made once for the state the walk or the exhaustive check
+        is at (states are not changed once reached: each step copies)."""
+        key = (id(state), player)
+        kept = self._views.get(key)
+        if kept is None or kept[0] is not state:
+            if len(self._views) >= 8:
+                self._views.clear()
+            kept = self._views[key] = (state, game.view(state, player))     # the state held: its id stays its own
+        return kept[1]
 
     def point(self, game: Game[Any], state: Any, rng: random.Random, what: str, walks: int = 1) -> None:
         """Walks from ``state`` for each player with a decision there."""
@@ -199,6 +233,7 @@ class Prover:
         engine = game.from_position(view)
         s = self.start(game, view, player)
         compared = 0
+        dropping: list[int] = []          # a stopped successor's state, dropped with the next exchange
         try:
             legal = self.node.legal(s)
             if legal is None:
@@ -209,8 +244,11 @@ class Prover:
                 def fail(message: str, action: Any = action) -> Mismatch:
                     return Mismatch(f"{what}, player {player}, every action: {canon(action)}: {message}\n"
                                     f"position: {canon(view)}")
-                places, words, applied_answer = self.node.answers([{"op": op, "s": s, "action": action}
-                                                                   for op in ("places", "words", "apply")])
+                # (the last successor's state, if it stopped, dropped in the same exchange)
+                drop = [{"op": "drop", "s": dropping}] if dropping else []
+                places, words, applied_answer = self.node.answers(drop + [{"op": op, "s": s, "action": action}
+                                                                          for op in ("places", "words", "apply")])[len(drop):]
+                dropping = []
                 self.check_step(game, engine, player, action, ok(places, "places"), ok(words, "words"), fail)
                 out = ok(applied_answer, "apply")
                 t, stop = int(out["state"]), bool(out["stop"])
@@ -219,18 +257,24 @@ class Prover:
                 engine_stop = applied.needs_secret or any(e.chance for e in applied.events)
                 if stop != engine_stop:
                     raise fail(f"stop {stop}, the engine {'stops' if engine_stop else 'goes on'}")
-                if not stop:
-                    self.compare_pieces(game, after, player, t, fail)
+                if stop:
+                    dropping = [t]
+                else:
+                    # the pieces against a fresh model's, the next decision and legal actions, t dropped:
+                    # one exchange, its answers checked in that order
+                    request, over = self.fresh(game, after, player, t)
+                    pieces, decision, next_legal, _ = self.node.answers([
+                        request, {"op": "decision", "s": t}, {"op": "legal", "s": t}, {"op": "drop", "s": [t]}])
+                    self.check_fresh(pieces, over, fail)
                     expected = self.engine_decision(game, after, player)
-                    got = self.node.decision(t)
+                    got = ok(decision, "decision")
                     if (None if got is None else (got["kind"], got["player"])) != expected:
                         raise fail(f"next decision {got}, the engine {expected}")
-                    nxt = self.node.legal(t)
+                    nxt = ok(next_legal, "legal")
                     if expected is not None and nxt is not None and \
                             [canon(a) for a in nxt] != [canon(a) for a in game.legal_actions(after, player)]:
                         raise fail("the next legal actions differ")
-                self.node.drop([t])
                 compared += 1
         finally:
-            self.node.drop([s])
+            self.node.drop([s] + dropping)
         return compared

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Sequence
 
-from harness import ModelProcess, model_files
+from harness import ModelProcess, model_files, ok, same
 
 from pbem.core.bots import CHOOSERS
 from pbem.core.draws import preview_draws, setup_rng
@@ -112,9 +112,11 @@ def place_dict(p: ActionPlaces) -> dict[str, str]:
 
 
 def form_dicts(view: dict[str, Any], player: str) -> list[dict[str, Any]]:
-    return [{"key": f.key, "title": f.title, "when": f.when, "note": f.note,
+    # (keys in the order swarm.js writes them, so that the same forms are the same JSON text)
+    return [{"key": f.key, "title": f.title,
              "fields": [{"name": x.name, "label": x.label, "values": list(x.values), "texts": list(x.texts),
-                         "current": x.current} for x in f.fields]} for f in GAME.order_forms(view, player)]
+                         "current": x.current} for x in f.fields],
+             "when": f.when, "note": f.note} for f in GAME.order_forms(view, player)]
 
 
 @dataclass
@@ -135,6 +137,8 @@ class Walker:
 
     def __init__(self, node: ModelProcess, tally: Tally) -> None:
         self.node, self.tally = node, tally
+        #: (view JSON, player) -> the engine's pieces and forms, for the sampled state checked now
+        self._drawn: dict[tuple[str, str], tuple[list[Any], str, list[Any], str]] = {}
 
     def start(self, view: dict[str, Any], player: str) -> int:
         model = GAME.turn_model(view, player)
@@ -155,23 +159,43 @@ class Walker:
     def compare(self, s: int, state: SwarmState, player: str, start: dict[str, Any], path: list[Any]) -> list[Any] | None:
         """The model's state ``s`` against the engine's ``state``: decision, legal, pieces, view,
         forms, and each listed action's words and places; the legal actions (None: cut; [] at DONE)."""
-        view = plain(GAME.view(state, player))
+        text = json.dumps(GAME.view(state, player), separators=(",", ":"))
+        view = json.loads(text)
         pending = GAME.pending(state)
         want = None if not pending or pending[0].player != player else \
             {"kind": pending[0].kind, "prompt": pending[0].prompt, "player": player}
-        got_decision, got_legal, got_pieces, got_view, got_forms = self.node.batch([
-            {"op": "decision", "s": s}, {"op": "legal", "s": s}, {"op": "pieces", "s": s},
-            {"op": "method", "s": s, "name": "view", "args": []}, {"op": "forms", "s": s}])
-        if got_decision != want:
-            raise self.where(start, player, path, f"decision {got_decision} != engine {want}")
-        if got_view != view:
-            diff = sorted(k for k in view if view[k] != got_view.get(k))
-            raise self.where(start, player, path, f"view differs in {diff}: model {[got_view.get(k) for k in diff]} "
-                                                  f"engine {[view[k] for k in diff]}")
-        if got_pieces != engine_pieces(view):
+        pieces, pieces_text, forms, forms_text = self.drawn(text, view, player)
+        # the engine's legal actions and their places, where the engine waits for the player, and
+        # their JSON: the model's need not be read back where they are written exactly so
+        engine_legal: list[Any] | None = None
+        engine_places: list[dict[str, str]] | None = None
+        expect: list[str | None] = []
+        if want is not None:
+            legal_text = json.dumps(GAME.legal_actions(state, player), separators=(",", ":"))
+            engine_legal = json.loads(legal_text)
+            engine_places = [place_dict(p) for p in GAME.action_places(view, player, engine_legal)]
+            expect = [legal_text, None, json.dumps(engine_places, separators=(",", ":"))]
+        # the model's answers in one exchange: the listed actions with the words and places of each;
+        # its view, pieces and forms only where their JSON is not exactly the engine's (the same text
+        # is the same value; another text is read back and compared as a value)
+        got_decision, got_pieces, got_view, got_forms, listed = self.node.answers([
+            {"op": "decision", "s": s}, {"op": "pieces", "s": s, "expect": pieces_text},
+            {"op": "method", "s": s, "name": "view", "args": [], "expect": text},
+            {"op": "forms", "s": s, "expect": forms_text},
+            {"op": "listed", "s": s, "ops": ["words", "places"], "expect": expect}])
+        if ok(got_decision, "decision") != want:
+            raise self.where(start, player, path, f"decision {ok(got_decision, 'decision')} != engine {want}")
+        if not same(got_view):
+            model_view = ok(got_view, "method")
+            if model_view != view:
+                diff = sorted(k for k in view if view[k] != model_view.get(k))
+                raise self.where(start, player, path, f"view differs in {diff}: model {[model_view.get(k) for k in diff]} "
+                                                      f"engine {[view[k] for k in diff]}")
+        if not same(got_pieces) and ok(got_pieces, "pieces") != pieces:
             raise self.where(start, player, path, "pieces differ")
-        if got_forms != form_dicts(view, player):
-            raise self.where(start, player, path, f"forms {got_forms} != {form_dicts(view, player)}")
+        if not same(got_forms) and ok(got_forms, "forms") != forms:
+            raise self.where(start, player, path, f"forms {ok(got_forms, 'forms')} != {forms}")
+        got_legal, each = ok(listed, "listed")
         if want is None:
             if got_legal not in ([], None):
                 raise self.where(start, player, path, f"legal {got_legal} at the end of the player's part")
@@ -180,16 +204,33 @@ class Walker:
         self.tally.kinds[want["kind"]] = self.tally.kinds.get(want["kind"], 0) + 1
         if got_legal is None:
             return None
-        legal = plain(GAME.legal_actions(state, player))
-        if got_legal != legal:
+        assert engine_legal is not None and engine_places is not None
+        legal = engine_legal
+        if got_legal is not True and got_legal != legal:
             raise self.where(start, player, path, f"legal differs at {want['kind']}:\n  model  {got_legal}\n  engine {legal}")
-        words = self.node.batch([{"op": "words", "s": s, "action": a} for a in legal])
+        # each listed action's words and places (the model's list, just found equal to the engine's)
+        words, places = ok(each, "listed") if isinstance(each, dict) else each
         if any(not isinstance(w, str) or not w for w in words):
             raise self.where(start, player, path, f"words {words}")
-        places = self.node.batch([{"op": "places", "s": s, "action": a} for a in legal])
-        if places != [place_dict(p) for p in GAME.action_places(view, player, legal)]:
+        if places is not True and places != engine_places:
             raise self.where(start, player, path, "places differ")
         return legal
+
+    def forget(self) -> None:
+        """The views drawn so far forgotten (the next sampled state meets others)."""
+        self._drawn.clear()
+
+    def drawn(self, text: str, view: dict[str, Any], player: str) -> tuple[list[Any], str, list[Any], str]:
+        """The engine's pieces (the board picture's) and forms of ``view`` (whose JSON is ``text``),
+        and their JSON, made once for each view the checks of one sampled state meet (their walks,
+        successors and pickers reach many views more than once); both are functions of the view alone."""
+        key = (text, player)
+        found = self._drawn.get(key)
+        if found is None:
+            pieces, forms = engine_pieces(view), form_dicts(view, player)
+            found = self._drawn[key] = (pieces, json.dumps(pieces, separators=(",", ":")),
+                                        forms, json.dumps(forms, separators=(",", ":")))
+        return found
 
     def step(self, s: int, state: SwarmState, player: str, action: Any, start: dict[str, Any],
              path: list[Any]) -> tuple[int, SwarmState, bool] | None:
@@ -430,6 +471,7 @@ def run(games: Sequence[tuple[int, dict[str, str], str]], every: int, walks_per_
             walker.handwritten(state, root, rnd)
             walker.events(root)
             node.drop([root.s])
+            walker.forget()
 
 
 if __name__ == "__main__":          # the soak: python swarm_walks.py GAMES_PER_CASE

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from harness import ModelError, ModelProcess, model_files
+from harness import ModelError, ModelProcess, model_files, same
 
 COUNTER = r"""
 PBEM_MODELS.counter = {
@@ -25,6 +25,8 @@ PBEM_MODELS.unplain = {...PBEM_MODELS.counter, apply: (s, a) => ({state: {...s, 
 PBEM_MODELS.sneaky = {...PBEM_MODELS.counter, legal: (s) => { s.n = 0; return [{add: 1}]; }};
 PBEM_MODELS.sharing = {...PBEM_MODELS.counter, start: (data, view, player) => ({n: view.n, max: data.max, player, g: {k: [1]}}),
                        apply: (s, a) => { const t = {...s, n: s.n + a.add}; if (a.add === 2) s.g.k.push(2); return {state: t, stop: false}; }};
+PBEM_MODELS.wordless = {...PBEM_MODELS.counter, words: (s, a) => { throw new Error('no words here'); }};
+PBEM_MODELS.valued = {...PBEM_MODELS.counter, pieces: (s) => PBEM_MODELS.counter.pieces(s).map((p) => ({...p, value: 3}))};
 PBEM_MODELS.throwing = {...PBEM_MODELS.counter, legal: (s) => { throw new Error('no legal here'); }};
 """
 
@@ -85,6 +87,45 @@ def test_a_model_breaking_its_promises_is_caught(toy: Path) -> None:
         with pytest.raises(ModelError, match="unknown op"):
             node.call("eval", code="1")
         assert node.decision(node.start("counter", {"max": 1}, {"n": 1}, "red")) is None   # still answering
+
+
+def test_listed_and_pieces_as_fresh_answer_in_one_exchange(toy: Path) -> None:
+    """``listed``: the legal actions with each one's words and places (the swarm walks' one exchange
+    a step); ``pieces_as_fresh``: whether a state's pieces are those of a model started afresh."""
+    with ModelProcess([toy]) as node:
+        s = node.start("counter", {"max": 4}, {"n": 1}, "red")
+        calls = node.calls
+        legal, (words, places) = node.call("listed", s=s, ops=["words", "places"])
+        assert node.calls == calls + 1
+        assert legal == node.legal(s) == [{"add": 1}, {"add": 2}]
+        assert words == ["Add 1 to 1", "Add 2 to 1"] and places == [node.places(s, a) for a in legal]
+        assert node.call("listed", s=node.apply(s, {"add": 1})[0], ops=["words"]) == [None, None]   # n == 2: cut
+        # expect: a part written exactly as its text answered true
+        assert node.call("listed", s=s, ops=["words", "places"], expect=['[{"add":1},{"add":2}]', '["Add 1 to 1"]']) \
+            == [True, [["Add 1 to 1", "Add 2 to 1"], places]]
+        broken = node.start("throwing", {"max": 4}, {"n": 1}, "red")
+        with pytest.raises(ModelError, match="listed: no legal here"):
+            node.call("listed", s=broken, ops=["words"])
+        wordless = node.start("wordless", {"max": 4}, {"n": 1}, "red")     # a throw in words: named in the answer
+        legal, each = node.call("listed", s=wordless, ops=["words"])
+        assert legal == [{"add": 1}, {"add": 2}] and "no words here" in each["error"]
+        t, _ = node.apply(s, {"add": 1})
+        assert node.pieces_as_fresh(t, "counter", {"max": 4}, {"n": 2}, "red") is None
+        with pytest.raises(ModelError, match="no state"):                # the fresh one (the next handle) dropped
+            node.state(t + 1)
+        got, want = node.pieces_as_fresh(t, "counter", {"max": 4}, {"n": 3}, "red") or ([], [])
+        assert (got[0]["cell"], want[0]["cell"]) == ("A2", "A3")
+        valued = node.start("valued", {"max": 4}, {"n": 2}, "red")      # the same pieces but their values
+        assert node.pieces_as_fresh(valued, "counter", {"max": 4}, {"n": 2}, "red") is not None
+        assert node.pieces_as_fresh(valued, "counter", {"max": 4}, {"n": 2}, "red", blank=True) is None
+        with pytest.raises(ModelError, match="no model"):
+            node.pieces_as_fresh(t, "nothing", {}, {}, "red")
+        # expect: {same: true} only for exactly the result's JSON text; else the result itself
+        assert [same(a) for a in node.answers([{"op": "legal", "s": s, "expect": '[{"add":1},{"add":2}]'},
+                                               {"op": "legal", "s": s, "expect": '[{"add":1}]'},
+                                               {"op": "legal", "s": s}])] == [True, False, False]
+        assert node.answers([{"op": "decision", "s": s, "expect": '{"prompt":"at 1","kind":"count","player":"red"}'}]) \
+            == [{"ok": {"kind": "count", "prompt": "at 1", "player": "red"}}]       # another key order: the value
 
 
 def test_a_family_extension_is_called_by_method(toy: Path) -> None:
