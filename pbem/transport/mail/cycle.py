@@ -176,12 +176,15 @@ def fetch_moves(gd: GameDir, cfg: MailConfig, inbox: Inbox | None = None) -> Rep
         return _fetch(gd, cfg, inbox)
 
 
-def _fetch(gd: GameDir, cfg: MailConfig, inbox: Inbox | None) -> Report:
+def _fetch(gd: GameDir, cfg: MailConfig, inbox: Inbox | None, outbox: Outbox | None = None) -> Report:
+    """The fetch; its receipts go through ``outbox`` when given (the cycle's one SMTP session),
+    else through an SMTP session of its own, opened when the first receipt goes out."""
     gd.require()
     cfg.require_smtp().check_login("SMTP")    # before any move is taken: receipts must be able to go out
     report = Report()
-    with (inbox or open_inbox(cfg)) as box, LazySender(cfg) as outbox:
-        take_messages(gd, cfg, box, outbox, report, lambda ledger: sorted_messages(box, ledger.sources()))
+    with (inbox or open_inbox(cfg)) as box, \
+            contextlib.nullcontext(outbox) if outbox is not None else LazySender(cfg) as sender:
+        take_messages(gd, cfg, box, sender, report, lambda ledger: sorted_messages(box, ledger.sources()))
     if not report.lines:
         report.add("no new messages")
     return report
@@ -580,9 +583,11 @@ def send_changed(gd: GameDir, cfg: MailConfig, outbox: Outbox) -> Report:
 
 
 def run_cycle(gd: GameDir, cfg: MailConfig, inbox: Inbox | None = None) -> Report:
-    """Fetch and submit, then send the new digest to whoever does not have it yet."""
-    with mail_lock(gd):
-        fetched = _fetch(gd, cfg, inbox)
-        sent = _send(gd, cfg, (), only_changed=True)
+    """Fetch and submit, then send the new digest to whoever does not have it yet: the receipts
+    and the digests through one SMTP session (opened when the first message goes out), as a
+    host's cycle shares one for all its games (one login a cycle, not two)."""
+    with mail_lock(gd), LazySender(cfg) as outbox:
+        fetched = _fetch(gd, cfg, inbox, outbox)
+        sent = _send(gd, cfg, (), only_changed=True, outbox=outbox)
     return Report(fetched.lines + sent.lines, fetched.accepted, fetched.rejected, fetched.ignored,
                   fetched.replies, sent.sent)
