@@ -33,7 +33,7 @@ from pbem.pipeline.submit import Receipt, committed_receipt, receipt_from_log, s
 from pbem.store.bundle import bundle_name, public_bundle
 from pbem.store.gamedir import GameDir
 from pbem.store.update import update_within
-from pbem.transport.mail.compose import DigestParts, Thread, Turn, attach_update, compose_digest, compose_reply
+from pbem.transport.mail.compose import DigestParts, Thread, Turn, attach_update, compose_reply, digest_and_size
 from pbem.transport.mail.config import MailConfig
 from pbem.transport.mail.imap import (
     MAX_MESSAGE, MAX_MULTIPARTS, ImapInbox, Inbox, Incoming, MailFetchError, MaildirInbox, header_of, multipart_count,
@@ -499,10 +499,10 @@ def _send(gd: GameDir, cfg: MailConfig, players: Sequence[str], only_changed: bo
     with contextlib.nullcontext(outbox) if outbox is not None else LazySender(cfg) as sender:
         for player in targets:
             thread = state.thread(player)
-            msg = compose_digest(parts, secrets[player], player, cfg.players[player], cfg.sender,
-                                 cfg.reply_to, cfg.domain, Thread(*thread) if thread else None, bundle,
-                                 pages.get(player))
-            covered = bundle is not None or _attach_update(gd, msg, turn, state, player)
+            msg, size = digest_and_size(parts, secrets[player], player, cfg.players[player], cfg.sender,
+                                        cfg.reply_to, cfg.domain, Thread(*thread) if thread else None, bundle,
+                                        pages.get(player))
+            covered = bundle is not None or _attach_update(gd, msg, turn, state, player, size)
             sender.send(msg, cfg.players[player])
             sent = DigestSent(state.path, player, turn.index, turn.entry_hash, str(msg["Message-ID"]), time.time(),
                               turn.index if covered else None)
@@ -513,7 +513,8 @@ def _send(gd: GameDir, cfg: MailConfig, players: Sequence[str], only_changed: bo
     return report
 
 
-def _attach_update(gd: GameDir, msg: EmailMessage, turn: Turn, state: SentState, player: str) -> bool:
+def _attach_update(gd: GameDir, msg: EmailMessage, turn: Turn, state: SentState, player: str,
+                   size: int | None = None) -> bool:
     """The public update for the player's copy (pbem.store.update): the entries since the last
     update they were sent (all of them in the first digest), or where that has no room, the
     entries since their last digest only (their program then asks for the copy once, `send log`,
@@ -523,7 +524,11 @@ def _attach_update(gd: GameDir, msg: EmailMessage, turn: Turn, state: SentState,
         starts.append(state.last_index(player) + 1)
     for start in starts:
         update = update_within(gd, turn.game_id, start, turn.index)
-        if update is not None and attach_update(msg, update):
+        if update is None:
+            continue
+        if size is None:                  # the message's size, measured once: it is unchanged until one fits
+            size = len(msg.as_bytes())
+        if attach_update(msg, update, size=size):
             return True
     return False
 
