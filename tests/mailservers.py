@@ -353,6 +353,7 @@ class Smtp:
     port: int
     mode: str                    # none | starttls | tls
     users: dict[str, str]
+    logins: list[str] = field(default_factory=list)     # the user names of the accepted logins, in order
 
     def stop(self) -> None:
         self.controller.stop()
@@ -365,10 +366,13 @@ def start_smtp(router: Router, mode: str = "none", cert: Cert | None = None,
     from aiosmtpd.smtp import AuthResult, LoginPassword
 
     users = dict(users or {})
+    logins: list[str] = []
 
     def authenticator(server: Any, session: Any, envelope: Any, mechanism: str, auth_data: Any) -> AuthResult:
         ok = (isinstance(auth_data, LoginPassword)
               and users.get(auth_data.login.decode()) == auth_data.password.decode())
+        if ok:
+            logins.append(auth_data.login.decode())
         return AuthResult(success=ok, handled=False)
 
     kwargs: dict[str, Any] = {}
@@ -393,7 +397,7 @@ def start_smtp(router: Router, mode: str = "none", cert: Cert | None = None,
             if exc.errno != errno.EADDRINUSE or attempt == START_ATTEMPTS:
                 raise
             continue
-        return Smtp(controller, router, port, mode, users)
+        return Smtp(controller, router, port, mode, users, logins)
     raise AssertionError("unreachable")
 
 

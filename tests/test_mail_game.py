@@ -116,8 +116,12 @@ def test_a_game_by_email_to_its_end(tmp_path, key_pool, toy_registered, dovecot,
         players = {p: Player(p, world, tmp_path / f"player-{p}", fill_in) for p in PLAYERS}
 
         def mail_run():
+            before = world.smtp.logins.count("gm")
             result = CliRunner().invoke(pbem_main, ["mail", "run", str(world.gd.root)], env=world.env())
             assert result.exit_code == 0, result.output
+            # the receipts and the digests over one SMTP session, opened only when something goes out
+            sent = "receipt (" in result.output or "sent the digest" in result.output
+            assert world.smtp.logins.count("gm") - before == sent, result.output
             return result.output
 
         for cycle in range(cycles):

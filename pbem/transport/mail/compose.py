@@ -201,16 +201,32 @@ def compose_digest(parts: DigestParts, secrets: bytes, player: str, to: str, sen
     message without the picture, its HTML body saying that the board is in their page: the
     picture is left out where the message with it and the room kept for the public update would
     pass :data:`pbem.views.outputs.MESSAGE_BYTES`."""
+    return digest_and_size(parts, secrets, player, to, sender, reply_to, domain, thread, bundle, secrets_html,
+                           update, preface)[0]
+
+
+def digest_and_size(parts: DigestParts, secrets: bytes, player: str, to: str, sender: str,
+                    reply_to: str, domain: str, thread: Thread | None = None,
+                    bundle: tuple[str, bytes] | None = None, secrets_html: bytes | None = None,
+                    update: tuple[str, bytes] | None = None, preface: str = "") -> tuple[EmailMessage, int | None]:
+    """:func:`compose_digest`'s message, and its size (``len(msg.as_bytes())``) when composing it
+    measured it, else None: the caller that attaches the public update afterwards
+    (:func:`attach_update`'s ``size``) then does not serialize the same message again."""
     mover = player in parts.turn.pending and not parts.turn.over
     args = (parts, secrets, player, to, sender, reply_to, domain, thread, secrets_html, preface)
     msg = _digest_message(*args, picture=True)
-    if mover and secrets_html is not None and parts.mover_png and len(msg.as_bytes()) + UPDATE_BYTES > MESSAGE_BYTES:
-        msg = _digest_message(*args, picture=False)
+    size: int | None = None
+    if mover and secrets_html is not None and parts.mover_png:
+        size = len(msg.as_bytes())
+        if size + UPDATE_BYTES > MESSAGE_BYTES:
+            msg, size = _digest_message(*args, picture=False), None
     if bundle is not None:
         msg.add_attachment(bundle[1], "application", "gzip", filename=bundle[0])
+        size = None
     if update is not None:
-        attach_update(msg, update)
-    return msg
+        attach_update(msg, update, size=size)
+        size = None
+    return msg, size
 
 
 def _digest_message(parts: DigestParts, secrets: bytes, player: str, to: str, sender: str, reply_to: str, domain: str,
@@ -257,11 +273,15 @@ def _digest_message(parts: DigestParts, secrets: bytes, player: str, to: str, se
 MAIL_BYTES = 99_000
 
 
-def attach_update(msg: EmailMessage, update: tuple[str, bytes], limit: int = MAIL_BYTES) -> bool:
+def attach_update(msg: EmailMessage, update: tuple[str, bytes], limit: int = MAIL_BYTES,
+                  size: int | None = None) -> bool:
     """Attach the public update (name, bytes) when the message stays under ``limit`` bytes with it;
-    else leave it out (the player's program then asks for the public copy)."""
+    else leave it out (the player's program then asks for the public copy).  ``size``: the
+    message's ``len(msg.as_bytes())`` when the caller has it (the message unchanged since)."""
     from pbem.store.update import armoured_size
-    if len(msg.as_bytes()) + armoured_size(update[1]) + 300 > limit:    # 300: the part's headers
+    if size is None:
+        size = len(msg.as_bytes())
+    if size + armoured_size(update[1]) + 300 > limit:    # 300: the part's headers
         return False
     msg.add_attachment(update[1], "application", "gzip", filename=update[0])
     return True

@@ -33,7 +33,7 @@ from pbem.pipeline.submit import Receipt, committed_receipt, receipt_from_log, s
 from pbem.store.bundle import bundle_name, public_bundle
 from pbem.store.gamedir import GameDir
 from pbem.store.update import update_within
-from pbem.transport.mail.compose import DigestParts, Thread, Turn, attach_update, compose_digest, compose_reply
+from pbem.transport.mail.compose import DigestParts, Thread, Turn, attach_update, compose_reply, digest_and_size
 from pbem.transport.mail.config import MailConfig
 from pbem.transport.mail.imap import (
     MAX_MESSAGE, MAX_MULTIPARTS, ImapInbox, Inbox, Incoming, MailFetchError, MaildirInbox, header_of, multipart_count,
@@ -176,12 +176,15 @@ def fetch_moves(gd: GameDir, cfg: MailConfig, inbox: Inbox | None = None) -> Rep
         return _fetch(gd, cfg, inbox)
 
 
-def _fetch(gd: GameDir, cfg: MailConfig, inbox: Inbox | None) -> Report:
+def _fetch(gd: GameDir, cfg: MailConfig, inbox: Inbox | None, outbox: Outbox | None = None) -> Report:
+    """The fetch; its receipts go through ``outbox`` when given (the cycle's one SMTP session),
+    else through an SMTP session of its own, opened when the first receipt goes out."""
     gd.require()
     cfg.require_smtp().check_login("SMTP")    # before any move is taken: receipts must be able to go out
     report = Report()
-    with (inbox or open_inbox(cfg)) as box, LazySender(cfg) as outbox:
-        take_messages(gd, cfg, box, outbox, report, lambda ledger: sorted_messages(box, ledger.sources()))
+    with (inbox or open_inbox(cfg)) as box, \
+            contextlib.nullcontext(outbox) if outbox is not None else LazySender(cfg) as sender:
+        take_messages(gd, cfg, box, sender, report, lambda ledger: sorted_messages(box, ledger.sources()))
     if not report.lines:
         report.add("no new messages")
     return report
@@ -496,10 +499,10 @@ def _send(gd: GameDir, cfg: MailConfig, players: Sequence[str], only_changed: bo
     with contextlib.nullcontext(outbox) if outbox is not None else LazySender(cfg) as sender:
         for player in targets:
             thread = state.thread(player)
-            msg = compose_digest(parts, secrets[player], player, cfg.players[player], cfg.sender,
-                                 cfg.reply_to, cfg.domain, Thread(*thread) if thread else None, bundle,
-                                 pages.get(player))
-            covered = bundle is not None or _attach_update(gd, msg, turn, state, player)
+            msg, size = digest_and_size(parts, secrets[player], player, cfg.players[player], cfg.sender,
+                                        cfg.reply_to, cfg.domain, Thread(*thread) if thread else None, bundle,
+                                        pages.get(player))
+            covered = bundle is not None or _attach_update(gd, msg, turn, state, player, size)
             sender.send(msg, cfg.players[player])
             sent = DigestSent(state.path, player, turn.index, turn.entry_hash, str(msg["Message-ID"]), time.time(),
                               turn.index if covered else None)
@@ -510,7 +513,8 @@ def _send(gd: GameDir, cfg: MailConfig, players: Sequence[str], only_changed: bo
     return report
 
 
-def _attach_update(gd: GameDir, msg: EmailMessage, turn: Turn, state: SentState, player: str) -> bool:
+def _attach_update(gd: GameDir, msg: EmailMessage, turn: Turn, state: SentState, player: str,
+                   size: int | None = None) -> bool:
     """The public update for the player's copy (pbem.store.update): the entries since the last
     update they were sent (all of them in the first digest), or where that has no room, the
     entries since their last digest only (their program then asks for the copy once, `send log`,
@@ -520,7 +524,11 @@ def _attach_update(gd: GameDir, msg: EmailMessage, turn: Turn, state: SentState,
         starts.append(state.last_index(player) + 1)
     for start in starts:
         update = update_within(gd, turn.game_id, start, turn.index)
-        if update is not None and attach_update(msg, update):
+        if update is None:
+            continue
+        if size is None:                  # the message's size, measured once: it is unchanged until one fits
+            size = len(msg.as_bytes())
+        if attach_update(msg, update, size=size):
             return True
     return False
 
@@ -580,9 +588,11 @@ def send_changed(gd: GameDir, cfg: MailConfig, outbox: Outbox) -> Report:
 
 
 def run_cycle(gd: GameDir, cfg: MailConfig, inbox: Inbox | None = None) -> Report:
-    """Fetch and submit, then send the new digest to whoever does not have it yet."""
-    with mail_lock(gd):
-        fetched = _fetch(gd, cfg, inbox)
-        sent = _send(gd, cfg, (), only_changed=True)
+    """Fetch and submit, then send the new digest to whoever does not have it yet: the receipts
+    and the digests through one SMTP session (opened when the first message goes out), as a
+    host's cycle shares one for all its games (one login a cycle, not two)."""
+    with mail_lock(gd), LazySender(cfg) as outbox:
+        fetched = _fetch(gd, cfg, inbox, outbox)
+        sent = _send(gd, cfg, (), only_changed=True, outbox=outbox)
     return Report(fetched.lines + sent.lines, fetched.accepted, fetched.rejected, fetched.ignored,
                   fetched.replies, sent.sent)
