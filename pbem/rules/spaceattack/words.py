@@ -357,7 +357,7 @@ class Words(TurnRules):
         else the best scored."""
         if self.scores_none(actions):
             return range(len(actions))
-        if type(actions) is not list and type(actions) is Chain:
+        if type(actions) is Chain:
             return best_scored(self.chain_scores(state, player, actions))
         return best_scored(self.bot_preferences(state, player, actions))
 
