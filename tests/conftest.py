@@ -102,6 +102,23 @@ def key_pool(tmp_path_factory) -> dict[str, Path]:
     return pool
 
 
+#: set to 1 to play the tests that use ``fixed_keys`` with fresh keys instead (other keys play other
+#: games: a move's dice come from its signature), as a search for games that break a check
+FRESH_KEYS_ENV = "PBEM_TEST_FRESH_KEYS"
+
+
+@pytest.fixture(scope="session")
+def fixed_keys(tmp_path_factory, request) -> dict[str, Path]:
+    """:func:`pipeline_helpers.fixed_key_pool` once per session: ``key_pool``'s players with keys made
+    from their names, so that a seeded game is the same game on every run (the property games
+    assert what their games do, and a greedy game that saves nobody, about one in 150 to 300,
+    failed a run now and then with fresh keys).  ``PBEM_TEST_FRESH_KEYS=1``: ``key_pool``'s keys."""
+    if os.environ.get(FRESH_KEYS_ENV) == "1":
+        return request.getfixturevalue("key_pool")
+    from pipeline_helpers import fixed_key_pool
+    return fixed_key_pool(tmp_path_factory.mktemp("fixed-keys"))
+
+
 def tree_snapshot(root: Path) -> dict[str, str]:
     """Hash of every file under root, to prove nothing changed on disk (by path relative to root;
     the paths as plain strings: the hostile corpus takes two of these per command it runs)."""
