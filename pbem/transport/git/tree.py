@@ -221,22 +221,22 @@ class TreeMaker:
         self._check_ignored([path for path in in_repo if path not in known])
         cache = self._cache()
         cache.begin(seed, set(in_repo))
-        racy = [n for n, (_rel, info) in enumerate(found) if cache.racy(_info_key(info))]
+        keys = [_info_key(info) for _rel, info in found]
+        racy = [n for n, key in enumerate(keys) if cache.racy(key)]
         if racy and cache.outlast_stamp():          # files changed in the stamp's tick: look again after it
             for n in racy:
                 rel = found[n][0]
                 info = os.lstat(root / rel)
                 if stat.S_ISREG(info.st_mode):
-                    found[n] = (rel, info)
+                    found[n], keys[n] = (rel, info), _info_key(info)
         files: Files = {}
         todo: list[tuple[str, StatKey, str]] = []
         reads: list[tuple[str, StatKey]] = []   # to check for the seed (walk order): not known to be free of it
         hashed, ignored = self._hashed, self._ignored
-        for path, (_rel, info) in zip(in_repo, found):
+        for path, (_rel, info), key in zip(in_repo, found, keys):
             published_oid = known.get(path)
             if published_oid is None and ignored.get(path):
                 continue
-            key = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
             mode = "100755" if info.st_mode & 0o111 else "100644"
             cached = hashed.get(path)
             if cached is not None and cached[0] == key:
