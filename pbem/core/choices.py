@@ -94,12 +94,15 @@ class Chain(LazyActions):
         return ends[-1] if ends else 0
 
     def item(self, k: int) -> Action:
-        start = 0
-        for part, end in zip(self.parts, self.ends()):
-            if k < end:
-                return part[k - start]
-            start = end
-        raise IndexError("legal action index out of range")   # pragma: no cover - the ends cover every index
+        """The action at ``k >= 0``, found part by part: the lengths of the parts after the one it
+        is in are not asked (a later part may be made only when read: the greedy bot's favourites
+        are often all in the first)."""
+        for part in self.parts:
+            n = len(part)
+            if k < n:
+                return part[k]
+            k -= n
+        raise IndexError("legal action index out of range")
 
     @overload
     def __getitem__(self, k: int) -> Action: ...
@@ -108,16 +111,10 @@ class Chain(LazyActions):
     def __getitem__(self, k: slice) -> list[Action]: ...
 
     def __getitem__(self, k: int | slice) -> Action | list[Action]:
-        """As :class:`LazyActions` reads; an index from the start (what the bots read) asks the
-        lengths of the parts up to the one it is in only (a later part may be made only when
-        read: the greedy bot's favourites are often all in the first)."""
+        """As :class:`LazyActions` reads, but an index from the start (what the bots read) goes to
+        :meth:`item` without the whole length (its walk finds an index past the end)."""
         if type(k) is int and k >= 0:
-            for part in self.parts:
-                n = len(part)
-                if k < n:
-                    return part[k]
-                k -= n
-            raise IndexError("legal action index out of range")
+            return self.item(k)
         return super().__getitem__(k)
 
     def __iter__(self) -> Iterator[Action]:
