@@ -91,8 +91,11 @@ def shown_texts(browser, css: str) -> list[str]:
 @contextmanager
 def pbem_play() -> Iterator[tuple[list[str], str]]:
     """The real `pbem play --no-browser` in its own process: what it printed, and its address."""
+    # Ctrl-C reaches it as in a player's terminal: a suite started in the background (`make test &`)
+    # ignores SIGINT, a child inherits that, and Python keeps an inherited SIG_IGN (test_turn.py too)
     proc = subprocess.Popen([sys.executable, "-m", "pbem", "play", "--no-browser"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+                            stderr=subprocess.PIPE, text=True, env=dict(os.environ),
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         lines: list[str] = []
         while not (lines and lines[-1].startswith("your games: ")):
@@ -104,7 +107,11 @@ def pbem_play() -> Iterator[tuple[list[str], str]]:
         yield lines, url
     finally:
         proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=30)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            pytest.fail(f"pbem play did not stop within 30 s of a Ctrl-C: {proc.communicate()[1]}")
     assert proc.returncode == 0, proc.stderr.read()
 
 
