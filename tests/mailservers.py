@@ -322,11 +322,18 @@ class Received:
 class Router:
     """aiosmtpd handler: local addresses are delivered to a mailbox, all others to an in-memory inbox."""
 
-    def __init__(self, local: dict[str, Callable[[bytes], None]]) -> None:
+    def __init__(self, local: dict[str, Callable[[bytes], None]], refused: frozenset[str] = frozenset()) -> None:
         self.local = {k.lower(): v for k, v in local.items()}     # address -> delivery function
+        self.refused = {a.lower() for a in refused}               # recipients answered 550
         self.inboxes: dict[str, list[Received]] = {}
         self.log: list[Received] = []
         self.lock = threading.Lock()
+
+    async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str, rcpt_options: Any) -> str:
+        if address.lower() in self.refused:
+            return "550 5.1.1 no such user here"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         raw = envelope.original_content or envelope.content
@@ -360,8 +367,10 @@ class Smtp:
 
 
 def start_smtp(router: Router, mode: str = "none", cert: Cert | None = None,
-               users: dict[str, str] | None = None) -> Smtp:
-    """aiosmtpd on 127.0.0.1: ``mode`` none (no TLS), starttls (required) or tls (implicit)."""
+               users: dict[str, str] | None = None, idle_timeout: float | None = None) -> Smtp:
+    """aiosmtpd on 127.0.0.1: ``mode`` none (no TLS), starttls (required) or tls (implicit);
+    ``idle_timeout``: seconds the server waits for a client's next command before it answers 421
+    and closes the session (aiosmtpd's default: 300)."""
     controller_mod = require_aiosmtpd()
     from aiosmtpd.smtp import AuthResult, LoginPassword
 
@@ -375,7 +384,7 @@ def start_smtp(router: Router, mode: str = "none", cert: Cert | None = None,
             logins.append(auth_data.login.decode())
         return AuthResult(success=ok, handled=False)
 
-    kwargs: dict[str, Any] = {}
+    kwargs: dict[str, Any] = {} if idle_timeout is None else {"timeout": idle_timeout}
     if users:
         kwargs.update(authenticator=authenticator, auth_required=True)
     if mode == "starttls":

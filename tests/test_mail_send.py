@@ -3,17 +3,22 @@ from __future__ import annotations
 
 import gzip
 import re
+import select
 import struct
+from email.message import EmailMessage
 
 import pytest
 from click.testing import CliRunner
 from mailservers import (
     PLAYERS,
     QUIET_TLS,
+    Router,
     World,
     address,
     move_files,
+    start_smtp,
     start_world,
+    wait_for,
 )
 
 from pbem.base.errors import PbemError
@@ -22,7 +27,9 @@ from pbem.crypto import agecrypt
 from pbem.pipeline.submit import submit
 from pbem.store.update import read_update
 from pbem.transport.mail.compose import email_html
+from pbem.transport.mail.config import Server
 from pbem.transport.mail.cycle import run_cycle, send_digests
+from pbem.transport.mail.smtp import SmtpSender
 from pbem.views.render.png import PNG_MAGIC, svg_size, svg_to_png
 from pbem.views.render.svgnumbers import shorter_numbers
 
@@ -396,3 +403,49 @@ def test_a_mail_png_of_few_colours_packs_its_pixels_into_fewer_bits():
     assert image.getpixel((5, 5)) == (255, 0, 0) and image.getpixel((20, 5)) == (0, 255, 0)
     assert image.getpixel((30, 5)) == (255, 255, 255)
     assert {rgb for _n, rgb in image.getcolors()} == {(255, 0, 0), (0, 255, 0), (255, 255, 255)}
+
+
+def test_a_session_the_server_closed_while_idle_is_opened_again_and_the_message_sent():
+    """A moderator's cycle keeps one SMTP session for its receipts and digests; a server that closes
+    a session idle past its timeout (421, then the hang-up) costs one new login, not a lost digest."""
+    router = Router({})
+    smtp = start_smtp(router, users={"gm": "pw"}, idle_timeout=0.3)
+    try:
+        server = Server(host="127.0.0.1", port=smtp.port, security="none", username="gm", password="pw")
+
+        def message(n: int) -> EmailMessage:
+            msg = EmailMessage()
+            msg["From"], msg["To"], msg["Subject"] = "gm@example.org", "red@example.org", f"digest {n}"
+            msg.set_content(f"body {n}\n")
+            return msg
+
+        with SmtpSender(server) as sender:
+            sender.send(message(1), "red@example.org")
+            sock = sender._conn.sock
+            # the server's 421 and hang-up arrive once the session has been idle 0.3 s
+            wait_for(lambda: bool(select.select([sock], [], [], 0)[0]), timeout=10)
+            sender.send(message(2), "red@example.org")
+            sender.send(message(3), "red@example.org")          # on the new session, no third login
+        assert [r.msg["Subject"] for r in router.inbox("red@example.org")] == ["digest 1", "digest 2", "digest 3"]
+        assert smtp.logins == ["gm", "gm"]
+    finally:
+        smtp.stop()
+
+
+def test_a_refusal_that_is_not_a_closed_session_is_one_error_and_no_new_login():
+    """Only a closed session is opened again: a message the server refuses (here a recipient it does
+    not take) stays one error line, sent once."""
+    router = Router({}, refused=frozenset({"gone@example.org"}))
+    smtp = start_smtp(router, users={"gm": "pw"})
+    try:
+        server = Server(host="127.0.0.1", port=smtp.port, security="none", username="gm", password="pw")
+        msg = EmailMessage()
+        msg["From"], msg["To"], msg["Subject"] = "gm@example.org", "gone@example.org", "digest"
+        msg.set_content("body\n")
+        with SmtpSender(server) as sender, pytest.raises(PbemError) as caught:
+            sender.send(msg, "gone@example.org")
+        assert str(caught.value).startswith("SMTP server 127.0.0.1 did not take the message to gone@example.org: "
+                                            "recipient refused") and "\n" not in str(caught.value)
+        assert smtp.logins == ["gm"] and router.log == []
+    finally:
+        smtp.stop()

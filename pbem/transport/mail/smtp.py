@@ -40,14 +40,28 @@ def _reason(exc: BaseException) -> str:
     return (str(exc) or exc.__class__.__name__).splitlines()[0]
 
 
+def _session_closed(exc: BaseException) -> bool:
+    """Whether sending failed because the server had closed the session (it hung up, or answered
+    421 "closing transmission channel", as servers do to a session idle past their timeout)."""
+    if isinstance(exc, smtplib.SMTPResponseException):
+        return exc.smtp_code == 421
+    return isinstance(exc, (smtplib.SMTPServerDisconnected, ConnectionError))
+
+
 @dataclass
 class SmtpSender:
-    """One SMTP session; use as a context manager, then :meth:`send` each message."""
+    """One SMTP session; use as a context manager, then :meth:`send` each message.  A session the
+    server closed meanwhile (idle past its timeout) is opened again, once per message."""
 
     server: Server
     _conn: smtplib.SMTP | None = field(default=None, init=False, repr=False)
 
     def __enter__(self) -> SmtpSender:
+        self._conn = self._connect()
+        return self
+
+    def _connect(self) -> smtplib.SMTP:
+        """A new session, logged in."""
         s = self.server
         s.check_login("SMTP")
         try:
@@ -69,8 +83,7 @@ class SmtpSender:
             raise
         except (TimeoutError, smtplib.SMTPException, OSError) as exc:
             raise MailSendError(f"cannot log in to SMTP server {s.host}:{s.port} ({s.security}): {_reason(exc)}") from None
-        self._conn = conn
-        return self
+        return conn
 
     def send(self, msg: EmailMessage, to: str) -> None:
         """Send ``msg`` to exactly one envelope recipient, whatever its headers say."""
@@ -78,7 +91,16 @@ class SmtpSender:
         addr = parseaddr(to)[1] or to
         sender = parseaddr(str(msg["From"]))[1]
         try:
-            self._conn.send_message(msg, from_addr=sender, to_addrs=[addr])
+            try:
+                self._conn.send_message(msg, from_addr=sender, to_addrs=[addr])
+            except (smtplib.SMTPServerDisconnected, smtplib.SMTPResponseException, ConnectionError) as exc:
+                if not _session_closed(exc):
+                    raise
+                # the server closed a session left idle (a long fetch or game between two messages):
+                # log in again and send the message once more (the failed attempt was not taken)
+                self._conn.close()
+                self._conn = self._connect()
+                self._conn.send_message(msg, from_addr=sender, to_addrs=[addr])
         except (smtplib.SMTPException, OSError) as exc:
             raise MailSendError(f"SMTP server {self.server.host} did not take the message to {addr}: "
                                 f"{_reason(exc)}") from None
