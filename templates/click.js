@@ -7,6 +7,10 @@
   const D = JSON.parse(document.getElementById("pbem-click-data").textContent);
   const $ = (id) => document.getElementById(id), NS = "http://www.w3.org/2000/svg";
   const M = PBEM_MODELS[D.family];
+  // the pieces of a state, read once per state (a model never changes a state: an action makes a
+  // new one), for the several drawings of each click
+  const piecesRead = new WeakMap();
+  const piecesOf = (s) => { let p = piecesRead.get(s); if (!p) { p = M.pieces(s); piecesRead.set(s, p); } return p; };
   const panel = $("pbem-click");
   const el = (tag, parent, text) => { const e = parent.appendChild(document.createElement(tag)); if (text !== undefined) { e.textContent = text; } return e; };
 
@@ -59,10 +63,17 @@
   }
   let allotted = new Map();                          // space -> the boxes taken in this drawing
   resetRoom = () => { allotted = new Map(); };
+  // the board's own texts never move: each is measured once (measuring right after the marks were
+  // redrawn makes the browser lay the page out again, most of a click's time on a big set-up page);
+  // a resize may change the fonts' sizes, so it measures them again
+  let measured = new WeakMap();
+  window.addEventListener("resize", () => { measured = new WeakMap(); });
+  const boardBox = (t) => { let b = measured.get(t); if (!b) { b = boxOf(t); if (b) { measured.set(t, b); } } return b; };
   function obstacles(c) {
     const texts = [...cells.get(c)[3].querySelectorAll("text.pbem-pt, text.pbem-label")].filter((t) => !t.closest(".pbem-gone"));
-    for (const g of layer.children) { if (g.dataset.cell === c) { texts.push(...g.querySelectorAll("text.pbem-pt")); } }
-    return (allotted.get(c) || []).concat(texts.map(boxOf).filter((b) => b));
+    const boxes = texts.map(boardBox);
+    for (const g of layer.children) { if (g.dataset.cell === c) { boxes.push(...[...g.querySelectorAll("text.pbem-pt")].map(boxOf)); } }
+    return (allotted.get(c) || []).concat(boxes.filter((b) => b));
   }
   const SPOTS = [[0, 0], [-21, -7], [21, -7], [-21, 13], [21, 13], [0, 27], [-16, -26], [16, -26], [-12, 27], [12, 27]];
   room = function (c, r, first, only) {             // [x, y] for a round mark of radius r in space c (only: there or null)
@@ -109,12 +120,12 @@
     const title = piece.title || piece.handle;
     return [...c[3].querySelectorAll("g.pbem-piece")].find((g) => { const t = tipOf(g); return t === title || t.startsWith(title + ";"); }) || null;
   }
-  const initial = new Map(M.pieces(start).map((p) => [p.handle, p]));
+  const initial = new Map(piecesOf(start).map((p) => [p.handle, p]));
   let drawPieces = function (state) {
     if (!layer) { return; }
     layer.replaceChildren();
     for (const g of svg.querySelectorAll("g.pbem-piece.pbem-gone")) { g.classList.remove("pbem-gone"); g.removeAttribute("opacity"); }
-    const moved = M.pieces(state).filter((p) => !p.aboard && (!initial.has(p.handle) || initial.get(p.handle).cell !== p.cell));
+    const moved = piecesOf(state).filter((p) => !p.aboard && (!initial.has(p.handle) || initial.get(p.handle).cell !== p.cell));
     const crowd = new Map();
     for (const p of moved) {
       const was = initial.get(p.handle), old = was ? drawn(was, was.cell) : null, to = cells.get(p.cell);
@@ -243,7 +254,7 @@
   }
   let choices = [];                                  // what may be done now: {action, words, place}
   const moves = (c) => c.place.piece && c.place.to;
-  const titleOf = (handle) => { const p = M.pieces(now()).find((x) => x.handle === handle); return p ? (p.title || p.handle) : handle; };
+  const titleOf = (handle) => { const p = piecesOf(now()).find((x) => x.handle === handle); return p ? (p.title || p.handle) : handle; };
   function clickCell(c) {
     if (picked !== null) {
       const here = choices.filter((x) => moves(x) && x.place.piece === picked);
@@ -288,7 +299,7 @@
     if (!layer) { return; }
     layer.replaceChildren();
     for (const g of svg.querySelectorAll("g.pbem-piece.pbem-gone")) { g.classList.remove("pbem-gone"); g.removeAttribute("opacity"); }
-    const all = M.pieces(state), fade = (g, o) => { if (g) { g.classList.add("pbem-gone"); g.setAttribute("opacity", o); } };
+    const all = piecesOf(state), fade = (g, o) => { if (g) { g.classList.add("pbem-gone"); g.setAttribute("opacity", o); } };
     inPlace(all, fade);
     const moved = all.filter((p) => !p.aboard && (!initial.has(p.handle) || initial.get(p.handle).cell !== p.cell));
     for (const p of moved) {
@@ -374,7 +385,7 @@
   drawCrowds = function (state) {
     if (crowdBox) { crowdBox.hidden = true; crowdPinned = false; }    // its list was of the board before
     const by = new Map();
-    for (const p of M.pieces(state)) { if (p.shape !== "tile" && cells.has(p.cell)) { by.set(p.cell, (by.get(p.cell) || []).concat([p])); } }
+    for (const p of piecesOf(state)) { if (p.shape !== "tile" && cells.has(p.cell)) { by.set(p.cell, (by.get(p.cell) || []).concat([p])); } }
     for (const [c, list] of by) {
       if (list.length <= CROWD) { continue; }
       const [x, y] = room(c, 7, [25, -12]);
@@ -546,6 +557,7 @@
     const at = prompt.indexOf("{");
     return at < 0 ? prompt : prompt.slice(0, at).replace(TRAILING, "") || "Your choice";
   }
+  let shownList = "";
   function render() {
     const state = now(), box = $("pbem-choices"), list = $("pbem-all");
     const decision = stopped() ? null : M.decision(state);
@@ -560,7 +572,14 @@
     history.replaceChildren();
     for (const s of steps) { el("li", history, s.words); }
     box.replaceChildren();
-    list.replaceChildren();
+    // the list of every choice: made again only when its words change (a set-up page lists some 400)
+    const listed = !(counting && drawCount) && !asking && !end ? choices.map((x) => x.words).join("\n") : "";
+    if (listed !== shownList) {
+      list.replaceChildren(...(listed ? choices.map((x, k) => new Option(x.words, String(k))) : []));
+      shownList = listed;
+    } else if (list.options.length) {
+      list.selectedIndex = 0;
+    }
     if (counting && drawCount) {
       drawCount(box);
     } else if (asking) {
@@ -570,8 +589,7 @@
     } else if (!end) {
       const pieces = new Map(), by = new Map();
       const add = (c, what) => by.set(c, (by.get(c) || []).concat(what));
-      choices.forEach((x, k) => {
-        list.add(new Option(x.words, String(k)));
+      choices.forEach((x) => {
         if (moves(x)) { pieces.set(x.place.piece, x.place.from); } else if (x.place.tile) { add(x.place.tile, x.words); } else { button(x.words, () => take(x.action), box); }
       });
       if (picked !== null) {
