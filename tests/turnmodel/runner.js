@@ -12,8 +12,11 @@
 //   apply    {s, action}                    -> {state: a new handle, stop}
 //   words    {s, action}  places {s, action}            -> the model's answer
 //   state    {s}                            -> the state itself (JSON)
-//   drop     {s: [handles]}                 -> null (forget them)
-//   batch    {calls: [request, ...]}        -> [answer, ...] (each {"ok"} or {"error"})
+//   drop     {s: [handles] or a handle}     -> null (forget them)
+//   batch    {calls: [request, ...]}        -> [answer, ...] (each {"ok"} or {"error"}); in a batch, a
+//                                              call's `s` may be {made: i}: the state the batch's i-th
+//                                              call made (start's handle, apply's state), so that a state
+//                                              is applied and looked at in one exchange
 //   families {}                             -> {family: [the names of its functions]}
 //   method   {s, name, args}                -> model[name](state, ...args): a family's own extension
 //                                              (e.g. swarm's counts/counted/view), not the core API
@@ -180,8 +183,12 @@ const OPS = {
       states.delete(fresh);
     }
   },
-  drop(r) { for (const h of r.s) states.delete(h); return null; },
-  batch: (r) => r.calls.map(answer),
+  drop(r) { for (const h of [].concat(r.s)) states.delete(h); return null; },
+  batch(r) {
+    const out = [];
+    for (const call of r.calls) out.push(answer(call, out));
+    return out;
+  },
   families: () => Object.fromEntries(Object.entries(PBEM_MODELS).map(
     ([name, model]) => [name, Object.keys(model).filter((k) => typeof model[k] === 'function').sort()])),
 };
@@ -227,8 +234,17 @@ function explore(model, s0, cap) {
   }
 }
 
-function answer(request) {
+// the handle of the state made by the call `i` of a batch, whose answers so far are `earlier`
+function madeBy(earlier, i) {
+  const a = Number.isInteger(i) && i >= 0 && i < earlier.length ? earlier[i] : null;
+  const h = a === null || !('ok' in a) ? undefined : typeof a.ok === 'number' ? a.ok : a.ok && a.ok.state;
+  if (typeof h !== 'number') throw new Error(`no state made by call ${JSON.stringify(i)} of the batch`);
+  return h;
+}
+
+function answer(request, earlier = null) {
   try {
+    if (earlier !== null && isRecord(request.s)) request = {...request, s: madeBy(earlier, request.s.made)};
     const op = Object.prototype.hasOwnProperty.call(OPS, request.op) ? OPS[request.op] : null;
     if (!op) throw new Error(`unknown op ${JSON.stringify(request.op)}`);
     const result = op(request);
