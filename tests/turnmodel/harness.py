@@ -206,9 +206,9 @@ class ModelProcess:
     def pieces_as_fresh(self, s: int, family: str, data: Any, view: Any, player: str,
                         blank: bool = False) -> tuple[list[dict[str, Any]], list[dict[str, Any]]] | None:
         """None when state ``s``'s pieces are, as JSON writes them, those of a model started afresh
-        from (``data``, ``view``, ``player``) (started as :meth:`start` does, then dropped: one
-        exchange); else both lists (got, want) to compare (``blank``: each piece's value as None in
-        both).  Equal JSON texts are equal values; different texts may still be equal values (keys
+        from (``data``, ``view``, ``player``) (as the page starts one: its state not kept, so not
+        stored as :meth:`start` stores one; one exchange); else both lists (got, want) to compare
+        (``blank``: each piece's value as None in both).  Equal JSON texts are equal values; different texts may still be equal values (keys
         in another order): the caller compares those."""
         out = self.call("pieces_as_fresh", s=s, family=family, data=data, view=view, player=player, blank=blank)
         return None if out is None else (out["got"], out["want"])

@@ -31,8 +31,8 @@
 //                                              each op's list), a part written exactly so: true
 //   pieces_as_fresh {s, family, data, view, player, blank}
 //                                           -> null when state s's pieces are those of a model started
-//                                              afresh from (data, view, player) (started as `start`
-//                                              does, then dropped), as JSON writes them (blank: each
+//                                              afresh from (data, view, player) (as the page starts one:
+//                                              the state not kept), as JSON writes them (blank: each
 //                                              piece's value left out of the comparison), else both
 //                                              lists {got, want} for the caller to compare
 // A request may carry `expect`, a JSON text: the answer is then {"same": true} where the result's
@@ -173,15 +173,22 @@ const OPS = {
     }
     return [out[0], Array.isArray(each) ? out.slice(1) : each];
   },
+  // the fresh model is started as the page starts one (its state used as start made it: not kept,
+  // so neither stored nor its JSON round trip made; a state start makes that is not a plain
+  // object is stored as `start` stores it, so that what is not JSON fails as there)
   pieces_as_fresh(r) {
-    const fresh = OPS.start(r);
-    try {
-      const got = held(r.s).model.pieces(held(r.s).state), want = held(fresh).model.pieces(held(fresh).state);
-      const text = (pieces) => JSON.stringify(r.blank ? pieces.map((p) => ({...p, value: null})) : pieces);
-      return text(got) === text(want) ? null : {got, want};
-    } finally {
-      states.delete(fresh);
+    const model = PBEM_MODELS[r.family];
+    if (!model) throw new Error(`no model ${JSON.stringify(r.family)}: loaded ${Object.keys(PBEM_MODELS).join(', ')}`);
+    const e = held(r.s);
+    let fresh = model.start(r.data, r.view, r.player);
+    if (!isRecord(fresh)) {
+      const handle = stored(model, fresh, 'the state start made');
+      fresh = held(handle).state;
+      states.delete(handle);
     }
+    const got = e.model.pieces(e.state), want = model.pieces(fresh);
+    const text = (pieces) => JSON.stringify(r.blank ? pieces.map((p) => ({...p, value: null})) : pieces);
+    return text(got) === text(want) ? null : {got, want};
   },
   drop(r) { for (const h of [].concat(r.s)) states.delete(h); return null; },
   batch(r) {

@@ -144,7 +144,7 @@ def test_listed_and_pieces_as_fresh_answer_in_one_exchange(toy: Path) -> None:
         assert legal == [{"add": 1}, {"add": 2}] and "no words here" in each["error"]
         t, _ = node.apply(s, {"add": 1})
         assert node.pieces_as_fresh(t, "counter", {"max": 4}, {"n": 2}, "red") is None
-        with pytest.raises(ModelError, match="no state"):                # the fresh one (the next handle) dropped
+        with pytest.raises(ModelError, match="no state"):                # the fresh one not kept
             node.state(t + 1)
         got, want = node.pieces_as_fresh(t, "counter", {"max": 4}, {"n": 3}, "red") or ([], [])
         assert (got[0]["cell"], want[0]["cell"]) == ("A2", "A3")
