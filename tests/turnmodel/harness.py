@@ -7,7 +7,10 @@
 
 One ``node`` process (``runner.js``) runs every family file (or those named) over JSON lines; a
 state stays in the process and is named by a handle (a number), so a long state is not sent
-back and forth at every step (``state(s)`` fetches it; ``drop`` forgets some).  By default the
+back and forth at every step (``state(s)`` fetches it; ``drop`` forgets some: sent with the next
+request, in the same exchange).  In a batch (``answers``), a call's ``s`` may be ``made(i)``: the
+state made by the batch's i-th call (``start``, ``apply``), so that one exchange applies an action
+and asks about the state reached.  By default the
 runner checks what the API promises on every ``apply`` (the state given unchanged since it was
 stored, the state made plain JSON); ``strict=False`` skips that.  A model that throws raises :class:`ModelError`
 with the JS message and stack; a model that hangs fails after ``timeout`` seconds, saying so.
@@ -24,7 +27,7 @@ from typing import Any, Iterable, Sequence
 
 from pbem.base.data import templates_dir
 
-__all__ = ["ModelError", "ModelProcess", "model_files", "node_command", "ok", "same", "RUNNER"]
+__all__ = ["ModelError", "ModelProcess", "made", "model_files", "node_command", "ok", "same", "RUNNER"]
 
 RUNNER = Path(__file__).with_name("runner.js")
 
@@ -56,6 +59,11 @@ def same(answer: dict[str, Any]) -> bool:
     return answer.get("same") is True
 
 
+def made(call: int) -> dict[str, int]:
+    """In a batch, the state made by its call number ``call`` (its handle, as runner.js reads it)."""
+    return {"made": call}
+
+
 def ok(answer: dict[str, Any], op: str) -> Any:
     """One answer of :meth:`ModelProcess.answers`: the result, or :class:`ModelError` (as a call)."""
     if "error" in answer:
@@ -79,6 +87,7 @@ class ModelProcess:
         assert self.proc.stdout is not None
         self.selector.register(self.proc.stdout, selectors.EVENT_READ)
         self.calls = 0
+        self._dropped: list[int] = []     # handles to forget, sent with the next request
 
     def __enter__(self) -> "ModelProcess":
         return self
@@ -106,6 +115,10 @@ class ModelProcess:
         if self.proc.poll() is not None:
             raise ModelError(f"node stopped (exit {self.proc.returncode}): {self._stderr()}")
         self.calls += 1
+        dropped = self._dropped
+        if dropped:
+            self._dropped = []
+            request = {"op": "batch", "calls": [{"op": "drop", "s": dropped}, request]}
         self.proc.stdin.write(json.dumps(request, separators=(",", ":")) + "\n")
         self.proc.stdin.flush()
         if not self.selector.select(self.timeout):
@@ -116,6 +129,8 @@ class ModelProcess:
             self.proc.wait()
             raise ModelError(f"node stopped (exit {self.proc.returncode}): {self._stderr()}")
         answer: dict[str, Any] = json.loads(line)
+        if dropped and "ok" in answer:
+            answer = answer["ok"][1]            # the request's own answer (the drop's is null)
         return answer
 
     def _stderr(self) -> str:
@@ -191,9 +206,9 @@ class ModelProcess:
     def pieces_as_fresh(self, s: int, family: str, data: Any, view: Any, player: str,
                         blank: bool = False) -> tuple[list[dict[str, Any]], list[dict[str, Any]]] | None:
         """None when state ``s``'s pieces are, as JSON writes them, those of a model started afresh
-        from (``data``, ``view``, ``player``) (started as :meth:`start` does, then dropped: one
-        exchange); else both lists (got, want) to compare (``blank``: each piece's value as None in
-        both).  Equal JSON texts are equal values; different texts may still be equal values (keys
+        from (``data``, ``view``, ``player``) (as the page starts one: its state not kept, so not
+        stored as :meth:`start` stores one; one exchange); else both lists (got, want) to compare
+        (``blank``: each piece's value as None in both).  Equal JSON texts are equal values; different texts may still be equal values (keys
         in another order): the caller compares those."""
         out = self.call("pieces_as_fresh", s=s, family=family, data=data, view=view, player=player, blank=blank)
         return None if out is None else (out["got"], out["want"])
@@ -202,4 +217,5 @@ class ModelProcess:
         return self.call("state", s=s)
 
     def drop(self, handles: Iterable[int]) -> None:
-        self.call("drop", s=list(handles))
+        """Forget these states: with the next request (each later request finds them gone)."""
+        self._dropped.extend(handles)

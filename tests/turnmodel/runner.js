@@ -12,8 +12,11 @@
 //   apply    {s, action}                    -> {state: a new handle, stop}
 //   words    {s, action}  places {s, action}            -> the model's answer
 //   state    {s}                            -> the state itself (JSON)
-//   drop     {s: [handles]}                 -> null (forget them)
-//   batch    {calls: [request, ...]}        -> [answer, ...] (each {"ok"} or {"error"})
+//   drop     {s: [handles] or a handle}     -> null (forget them)
+//   batch    {calls: [request, ...]}        -> [answer, ...] (each {"ok"} or {"error"}); in a batch, a
+//                                              call's `s` may be {made: i}: the state the batch's i-th
+//                                              call made (start's handle, apply's state), so that a state
+//                                              is applied and looked at in one exchange
 //   families {}                             -> {family: [the names of its functions]}
 //   method   {s, name, args}                -> model[name](state, ...args): a family's own extension
 //                                              (e.g. swarm's counts/counted/view), not the core API
@@ -28,8 +31,8 @@
 //                                              each op's list), a part written exactly so: true
 //   pieces_as_fresh {s, family, data, view, player, blank}
 //                                           -> null when state s's pieces are those of a model started
-//                                              afresh from (data, view, player) (started as `start`
-//                                              does, then dropped), as JSON writes them (blank: each
+//                                              afresh from (data, view, player) (as the page starts one:
+//                                              the state not kept), as JSON writes them (blank: each
 //                                              piece's value left out of the comparison), else both
 //                                              lists {got, want} for the caller to compare
 // A request may carry `expect`, a JSON text: the answer is then {"same": true} where the result's
@@ -170,18 +173,29 @@ const OPS = {
     }
     return [out[0], Array.isArray(each) ? out.slice(1) : each];
   },
+  // the fresh model is started as the page starts one (its state used as start made it: not kept,
+  // so neither stored nor its JSON round trip made; a state start makes that is not a plain
+  // object is stored as `start` stores it, so that what is not JSON fails as there)
   pieces_as_fresh(r) {
-    const fresh = OPS.start(r);
-    try {
-      const got = held(r.s).model.pieces(held(r.s).state), want = held(fresh).model.pieces(held(fresh).state);
-      const text = (pieces) => JSON.stringify(r.blank ? pieces.map((p) => ({...p, value: null})) : pieces);
-      return text(got) === text(want) ? null : {got, want};
-    } finally {
-      states.delete(fresh);
+    const model = PBEM_MODELS[r.family];
+    if (!model) throw new Error(`no model ${JSON.stringify(r.family)}: loaded ${Object.keys(PBEM_MODELS).join(', ')}`);
+    const e = held(r.s);
+    let fresh = model.start(r.data, r.view, r.player);
+    if (!isRecord(fresh)) {
+      const handle = stored(model, fresh, 'the state start made');
+      fresh = held(handle).state;
+      states.delete(handle);
     }
+    const got = e.model.pieces(e.state), want = model.pieces(fresh);
+    const text = (pieces) => JSON.stringify(r.blank ? pieces.map((p) => ({...p, value: null})) : pieces);
+    return text(got) === text(want) ? null : {got, want};
   },
-  drop(r) { for (const h of r.s) states.delete(h); return null; },
-  batch: (r) => r.calls.map(answer),
+  drop(r) { for (const h of [].concat(r.s)) states.delete(h); return null; },
+  batch(r) {
+    const out = [];
+    for (const call of r.calls) out.push(answer(call, out));
+    return out;
+  },
   families: () => Object.fromEntries(Object.entries(PBEM_MODELS).map(
     ([name, model]) => [name, Object.keys(model).filter((k) => typeof model[k] === 'function').sort()])),
 };
@@ -227,8 +241,17 @@ function explore(model, s0, cap) {
   }
 }
 
-function answer(request) {
+// the handle of the state made by the call `i` of a batch, whose answers so far are `earlier`
+function madeBy(earlier, i) {
+  const a = Number.isInteger(i) && i >= 0 && i < earlier.length ? earlier[i] : null;
+  const h = a === null || !('ok' in a) ? undefined : typeof a.ok === 'number' ? a.ok : a.ok && a.ok.state;
+  if (typeof h !== 'number') throw new Error(`no state made by call ${JSON.stringify(i)} of the batch`);
+  return h;
+}
+
+function answer(request, earlier = null) {
   try {
+    if (earlier !== null && isRecord(request.s)) request = {...request, s: madeBy(earlier, request.s.made)};
     const op = Object.prototype.hasOwnProperty.call(OPS, request.op) ? OPS[request.op] : null;
     if (!op) throw new Error(`unknown op ${JSON.stringify(request.op)}`);
     const result = op(request);

@@ -26,7 +26,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any, Mapping
 
-from harness import ModelProcess, ok
+from harness import ModelProcess, made, ok
 
 from pbem.core.draws import preview_draws
 from pbem.core.engine import Rejected, apply_actions
@@ -79,24 +79,29 @@ class Prover:
         """One random walk through ``player``'s turn from ``state`` (not changed); how it ended."""
         view = game.view(state, player)
         engine = game.from_position(view)
-        s = self.start(game, view, player)
+        model = game.turn_model(view, player)
+        assert model is not None, f"{game.name} has no turn model"
         path: list[Any] = []
-        handles = [s]
 
         def fail(message: str) -> Mismatch:
             return Mismatch(f"{what}, player {player}, after {canon(path)}: {message}\n"
                             f"position: {canon(view)}")
-        fresh: tuple[dict[str, Any], bool] | None = None     # the state reached, its pieces still to compare
+        # the model's answers at a step (decision, forms, legal), each read (and checked) in turn:
+        # at the first step asked in the exchange starting the model; from the second on in the one
+        # that applied the action, after the check of the pieces of the state reached against a
+        # fresh model's
+        started, *answers = self.node.answers(
+            [{"op": "start", "family": model.family, "data": model.data, "view": view, "player": player}]
+            + [{"op": op, "s": made(0)} for op in ("decision", "forms", "legal")])
+        s = int(ok(started, "start"))
+        handles = [s]
+        over: bool | None = None          # the state reached: whether the game is over there (its pieces' check first)
         try:
             for _ in range(max_steps):
                 self.tally.steps += 1
-                # the model's answers at this step in one exchange, each read (and checked) in turn:
-                # first the pieces of the state just reached against a fresh model's (their check)
-                calls = [{"op": op, "s": s} for op in ("decision", "forms", "legal")]
-                answers = self.node.answers(([fresh[0]] if fresh else []) + calls)
-                if fresh:
-                    self.check_fresh(answers.pop(0), fresh[1], fail)
-                    fresh = None
+                if over is not None:
+                    self.check_fresh(answers.pop(0), over, fail)
+                    over = None
                 decision, forms, legal_answer = answers
                 got = ok(decision, "decision")
                 expected = self.engine_decision(game, engine, player)
@@ -116,28 +121,44 @@ class Prover:
                     return "done"
                 action = legal[rng.randrange(len(legal))]
                 path.append(action)
-                places, words, applied_answer = self.node.answers([{"op": op, "s": s, "action": action}
-                                                                   for op in ("places", "words", "apply")])
+                # the engine's step first (its refusal reported after the model's answers are checked),
+                # so that the exchange applying the action also asks what the next step needs: where
+                # the engine goes on, the pieces of the state reached and its decision, forms and
+                # legal actions; where it stops, the forms there
+                after = game.copy_state(engine)
+                refused: Rejected | None = None
+                engine_stop = False
+                try:
+                    applied = apply_actions(game, after, player, [action], preview_draws())
+                    engine_stop = applied.needs_secret or any(e.chance for e in applied.events)
+                except Rejected as exc:
+                    refused = exc
+                reached = made(2)
+                then: list[dict[str, Any]] = []
+                next_over = False
+                if refused is None and engine_stop:
+                    then = [{"op": "forms", "s": reached}]
+                elif refused is None:
+                    request, next_over = self.fresh(game, after, player, reached)
+                    then = [request] + [{"op": op, "s": reached} for op in ("decision", "forms", "legal")]
+                places, words, applied_answer, *answers = self.node.answers(
+                    [{"op": op, "s": s, "action": action} for op in ("places", "words", "apply")] + then)
                 if "ok" in applied_answer:
                     handles.append(applied_answer["ok"]["state"])
                 self.check_step(game, engine, player, action, ok(places, "places"), ok(words, "words"), fail)
                 out = ok(applied_answer, "apply")
                 t, stop = int(out["state"]), bool(out["stop"])
-                after = game.copy_state(engine)
-                try:
-                    applied = apply_actions(game, after, player, [action], preview_draws())
-                except Rejected as exc:
-                    raise fail(f"the engine refuses {canon(action)}: {exc}") from None
-                engine_stop = applied.needs_secret or any(e.chance for e in applied.events)
+                if refused is not None:
+                    raise fail(f"the engine refuses {canon(action)}: {refused}")
                 if stop != engine_stop:
                     raise fail(f"stop {stop}, the engine {'stops' if engine_stop else 'goes on'}")
                 if stop:
-                    self.check_stop_forms(game, engine, player, t, fail)
+                    self.check_stop_forms(game, engine, player, answers[0], fail)
                     return "stop"
-                fresh = self.fresh(game, after, player, t)
+                over = next_over
                 s, engine = t, after
-            if fresh:
-                self.check_fresh(self.node.answers([fresh[0]])[0], fresh[1], fail)
+            if over is not None:
+                self.check_fresh(answers[0], over, fail)
             raise fail(f"no end after {max_steps} steps")
         finally:
             self.node.drop(handles)
@@ -152,10 +173,11 @@ class Prover:
         if got != want:
             raise fail(f"forms differ:\n model  {canon(got)}\n engine {canon(want)}")
 
-    def check_stop_forms(self, game: Game[Any], before: Any, player: str, t: int, fail: Any) -> None:
-        """At a STOP, the orders written ahead the page offers are those of the decision that
-        stopped (the engine's ``order_forms`` there, ``when: ahead``)."""
-        got = self.node.forms(t)
+    def check_stop_forms(self, game: Game[Any], before: Any, player: str, answer: dict[str, Any], fail: Any) -> None:
+        """At a STOP, the orders written ahead the page offers (``answer``: the model's forms at the
+        state the STOP reached) are those of the decision that stopped (the engine's
+        ``order_forms`` there, ``when: ahead``)."""
+        got = ok(answer, "forms")
         if got is None:
             self.tally.cut_kinds[(game.name, "forms")] += 1
             return
@@ -175,8 +197,8 @@ class Prover:
         if words != game.describe_action(action):       # the page and `pbem turn` word it alike
             raise fail(f"words of {canon(action)}: {words!r}, the engine {game.describe_action(action)!r}")
 
-    def fresh(self, game: Game[Any], after: Any, player: str, t: int) -> tuple[dict[str, Any], bool]:
-        """The request comparing model state ``t``'s pieces with those of a model started afresh
+    def fresh(self, game: Game[Any], after: Any, player: str, t: int | dict[str, int]) -> tuple[dict[str, Any], bool]:
+        """The request comparing model state ``t`` (a handle, or ``made(i)`` in a batch)'s pieces with those of a model started afresh
         from the engine's view of ``after`` (runner.js ``pieces_as_fresh``: one exchange, or a
         part of one), and whether the game is over there (the end shows every saved person's
         value: values are left out of the comparison)."""
@@ -231,11 +253,15 @@ class Prover:
         player = pending[0].player
         view = game.view(state, player)
         engine = game.from_position(view)
-        s = self.start(game, view, player)
+        model = game.turn_model(view, player)
+        assert model is not None, f"{game.name} has no turn model"
+        started, listed = self.node.answers([
+            {"op": "start", "family": model.family, "data": model.data, "view": view, "player": player},
+            {"op": "legal", "s": made(0)}])
+        s = int(ok(started, "start"))
         compared = 0
-        dropping: list[int] = []          # a stopped successor's state, dropped with the next exchange
         try:
-            legal = self.node.legal(s)
+            legal = ok(listed, "legal")
             if legal is None:
                 return 0
             if len(legal) > limit:
@@ -244,27 +270,38 @@ class Prover:
                 def fail(message: str, action: Any = action) -> Mismatch:
                     return Mismatch(f"{what}, player {player}, every action: {canon(action)}: {message}\n"
                                     f"position: {canon(view)}")
-                # (the last successor's state, if it stopped, dropped in the same exchange)
-                drop = [{"op": "drop", "s": dropping}] if dropping else []
-                places, words, applied_answer = self.node.answers(drop + [{"op": op, "s": s, "action": action}
-                                                                          for op in ("places", "words", "apply")])[len(drop):]
-                dropping = []
+                # the engine's step first (a refusal raised after the model's answers are checked), so
+                # that where the engine goes on, the exchange applying the action also compares the
+                # pieces of the successor with a fresh model's and asks its decision and legal actions
+                # (then drops it); the answers checked in that order
+                after = game.copy_state(engine)
+                refused: Rejected | None = None
+                engine_stop = False
+                try:
+                    applied = apply_actions(game, after, player, [action], preview_draws())
+                    engine_stop = applied.needs_secret or any(e.chance for e in applied.events)
+                except Rejected as exc:
+                    refused = exc
+                then: list[dict[str, Any]] = []
+                over = False
+                if refused is None and not engine_stop:
+                    request, over = self.fresh(game, after, player, made(2))
+                    then = [request, {"op": "decision", "s": made(2)}, {"op": "legal", "s": made(2)},
+                            {"op": "drop", "s": made(2)}]
+                places, words, applied_answer, *next_answers = self.node.answers(
+                    [{"op": op, "s": s, "action": action} for op in ("places", "words", "apply")] + then)
                 self.check_step(game, engine, player, action, ok(places, "places"), ok(words, "words"), fail)
                 out = ok(applied_answer, "apply")
                 t, stop = int(out["state"]), bool(out["stop"])
-                after = game.copy_state(engine)
-                applied = apply_actions(game, after, player, [action], preview_draws())
-                engine_stop = applied.needs_secret or any(e.chance for e in applied.events)
+                if refused is not None:
+                    self.node.drop([t])
+                    raise refused
                 if stop != engine_stop:
                     raise fail(f"stop {stop}, the engine {'stops' if engine_stop else 'goes on'}")
                 if stop:
-                    dropping = [t]
+                    self.node.drop([t])
                 else:
-                    # the pieces against a fresh model's, the next decision and legal actions, t dropped:
-                    # one exchange, its answers checked in that order
-                    request, over = self.fresh(game, after, player, t)
-                    pieces, decision, next_legal, _ = self.node.answers([
-                        request, {"op": "decision", "s": t}, {"op": "legal", "s": t}, {"op": "drop", "s": [t]}])
+                    pieces, decision, next_legal, _ = next_answers
                     self.check_fresh(pieces, over, fail)
                     expected = self.engine_decision(game, after, player)
                     got = ok(decision, "decision")
@@ -276,5 +313,5 @@ class Prover:
                         raise fail("the next legal actions differ")
                 compared += 1
         finally:
-            self.node.drop([s] + dropping)
+            self.node.drop([s])
         return compared

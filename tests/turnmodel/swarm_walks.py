@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Sequence
 
-from harness import ModelProcess, model_files, ok, same
+from harness import ModelProcess, made, model_files, ok, same
 
 from pbem.core.bots import CHOOSERS
 from pbem.core.draws import preview_draws, setup_rng
@@ -149,8 +149,13 @@ class Walker:
         """``player``'s view of ``state``, the model started from it and compared with the engine."""
         view = plain(GAME.view(state, player))
         engine = GAME.from_position(view)
-        s = self.start(view, player)
-        return Root(player, view, engine, s, self.compare(s, engine, player, view, []))
+        model = GAME.turn_model(view, player)
+        assert model is not None and model.family == FAMILY
+        calls, asked = self.comparing(made(0), engine, player)      # started and compared in one exchange
+        started, *answers = self.node.answers([{"op": "start", "family": FAMILY, "data": plain(model.data),
+                                                "view": view, "player": player}] + calls)
+        s = int(ok(started, "start"))
+        return Root(player, view, engine, s, self.compared(answers, asked, view, player, []))
 
     def where(self, view: dict[str, Any], player: str, path: Sequence[Any], what: str) -> Mismatch:
         return Mismatch(f"{what}\n  player {player}, path {json.dumps(list(path))}\n"
@@ -159,6 +164,12 @@ class Walker:
     def compare(self, s: int, state: SwarmState, player: str, start: dict[str, Any], path: list[Any]) -> list[Any] | None:
         """The model's state ``s`` against the engine's ``state``: decision, legal, pieces, view,
         forms, and each listed action's words and places; the legal actions (None: cut; [] at DONE)."""
+        calls, asked = self.comparing(s, state, player)
+        return self.compared(self.node.answers(calls), asked, start, player, path)
+
+    def comparing(self, s: int | dict[str, int], state: SwarmState, player: str) -> tuple[list[dict[str, Any]], Any]:
+        """The requests of :meth:`compare` for model state ``s`` (a handle, or ``made(i)`` in a batch)
+        and what :meth:`compared` checks their answers against."""
         text = json.dumps(GAME.view(state, player), separators=(",", ":"))
         view = json.loads(text)
         pending = GAME.pending(state)
@@ -178,11 +189,18 @@ class Walker:
         # the model's answers in one exchange: the listed actions with the words and places of each;
         # its view, pieces and forms only where their JSON is not exactly the engine's (the same text
         # is the same value; another text is read back and compared as a value)
-        got_decision, got_pieces, got_view, got_forms, listed = self.node.answers([
+        calls: list[dict[str, Any]] = [
             {"op": "decision", "s": s}, {"op": "pieces", "s": s, "expect": pieces_text},
             {"op": "method", "s": s, "name": "view", "args": [], "expect": text},
             {"op": "forms", "s": s, "expect": forms_text},
-            {"op": "listed", "s": s, "ops": ["words", "places"], "expect": expect}])
+            {"op": "listed", "s": s, "ops": ["words", "places"], "expect": expect}]
+        return calls, (want, view, pieces, forms, engine_legal, engine_places)
+
+    def compared(self, answers: list[dict[str, Any]], asked: Any, start: dict[str, Any], player: str,
+                 path: list[Any]) -> list[Any] | None:
+        """The answers to :meth:`comparing`'s requests checked: the legal actions (as :meth:`compare`)."""
+        want, view, pieces, forms, engine_legal, engine_places = asked
+        got_decision, got_pieces, got_view, got_forms, listed = answers
         if ok(got_decision, "decision") != want:
             raise self.where(start, player, path, f"decision {ok(got_decision, 'decision')} != engine {want}")
         if not same(got_view):
@@ -236,6 +254,14 @@ class Walker:
              path: list[Any]) -> tuple[int, SwarmState, bool] | None:
         """Both take ``action``: (model state, engine state, stop); None where the engine refuses
         it (then the model must refuse it too)."""
+        out = self.step_compared(s, state, player, action, start, path, None)
+        return None if out is None else out[:3]
+
+    def step_compared(self, s: int, state: SwarmState, player: str, action: Any, start: dict[str, Any],
+                      path: list[Any], compare: list[Any] | None) -> tuple[int, SwarmState, bool, list[Any] | None] | None:
+        """:meth:`step`, and where ``compare`` (a path, for the failure message) is given and the
+        engine goes on, the model's next state compared with the engine's (:meth:`compare`) in the
+        same exchange as the apply: (model state, engine state, stop, the legal actions there or None)."""
         after = GAME.copy_state(state)
         try:
             applied = apply_actions(GAME, after, player, [action], preview_draws())
@@ -246,10 +272,18 @@ class Walker:
                 return None
             raise self.where(start, player, path + [action], "the model takes an action the engine refuses")
         stop = applied.needs_secret or any(e.chance for e in applied.events)
-        t, got_stop = self.node.apply(s, action)
+        calls, asked = self.comparing(made(0), after, player) if compare is not None and not stop else ([], None)
+        applied_answer, *answers = self.node.answers([{"op": "apply", "s": s, "action": action}] + calls)
+        out = ok(applied_answer, "apply")
+        t, got_stop = int(out["state"]), bool(out["stop"])
         if got_stop != stop:
+            self.node.drop([t])
             raise self.where(start, player, path + [action], f"stop {got_stop} != engine {stop}")
-        return t, after, stop
+        legal = None
+        if calls:
+            assert compare is not None
+            legal = self.compared(answers, asked, start, player, compare)
+        return t, after, stop, legal
 
     def walk(self, root: Root, rnd: random.Random, max_steps: int = 60) -> None:
         """A random path through the player's turn from their view (the root's)."""
@@ -258,8 +292,8 @@ class Walker:
         path: list[Any] = []
         self.tally.walks += 1
         try:
+            legal = root.legal
             for _ in range(max_steps):
-                legal = root.legal if not path else self.compare(s, engine, player, start, path)
                 if legal is None:
                     self.tally.cuts += 1
                     return
@@ -269,9 +303,10 @@ class Walker:
                 if engine.hands[player] and rnd.random() < 0.25:
                     self.try_event(s, engine, player, rnd.choice(engine.hands[player]), start, path)
                 action = self.standing(engine, player, rnd) if rnd.random() < 0.08 else self.choose(legal, rnd)
-                out = self.step(s, engine, player, action, start, path)
+                # the state reached compared in the exchange applying the action (unless it stopped)
+                out = self.step_compared(s, engine, player, action, start, path, path + [action])
                 assert out is not None, self.where(start, player, path + [action], "a listed action refused")
-                s, engine, stop = out
+                s, engine, stop, legal = out
                 handles.append(s)
                 path.append(action)
                 self.tally.steps += 1
@@ -305,12 +340,9 @@ class Walker:
         state must be the engine's."""
         player, start, engine, s = root.player, root.view, root.engine, root.s
         for action in root.legal or []:
-            out = self.step(s, engine, player, action, start, [])
+            out = self.step_compared(s, engine, player, action, start, [], [action])     # compared unless it stopped
             assert out is not None, self.where(start, player, [action], "a listed action refused")
-            t, after, stop = out
-            if not stop:
-                self.compare(t, after, player, start, [action])
-            self.node.drop([t])
+            self.node.drop([out[0]])
             self.tally.successors += 1
 
     def pickers(self, root: Root, rnd: random.Random, tries: int = 12) -> None:
@@ -339,11 +371,10 @@ class Walker:
                                      f"{written}")
                 if out is not None:
                     self.node.drop([out[0]])
-                    again = self.step(s, engine, player, made, start, [made])
+                    again = self.step_compared(s, engine, player, made, start, [made], [made])   # compared unless it stopped
                     assert again is not None
-                    t, after, stop = again
+                    t, after, stop, _ = again
                     if not stop:
-                        self.compare(t, after, player, start, [made])
                         if plain(GAME.view(after, player)) != plain(GAME.view(out[1], player)):
                             raise self.where(start, player, [made, written], "the picker's action differs")
                     self.node.drop([t])
@@ -384,13 +415,10 @@ class Walker:
         for _ in range(tries):
             action = self.scribble(rnd.choice(legal), state, player, rnd)
             self.tally.written += 1
-            out = self.step(s, engine, player, action, start, [])
+            out = self.step_compared(s, engine, player, action, start, [], [action])    # compared unless it stopped
             if out is not None:
                 self.tally.written_taken += 1
-                t, after, stop = out
-                if not stop:
-                    self.compare(t, after, player, start, [action])
-                self.node.drop([t])
+                self.node.drop([out[0]])
 
     def events(self, root: Root) -> None:
         """Each card of the player's hand played as an event at their decision, whether the decision
@@ -404,13 +432,10 @@ class Walker:
         """``{event: card}`` tried from the model's state ``s`` and the engine's ``engine`` (neither
         changes): taken by both, with the same next view, or refused by both."""
         self.tally.played += 1
-        out = self.step(s, engine, player, {"event": card}, start, path)
-        if out is not None:
+        out = self.step_compared(s, engine, player, {"event": card}, start, path, path + [{"event": card}])
+        if out is not None:                 # (compared unless it stopped)
             self.tally.played_taken += 1
-            t, after, stop = out
-            if not stop:
-                self.compare(t, after, player, start, path + [{"event": card}])
-            self.node.drop([t])
+            self.node.drop([out[0]])
 
     @staticmethod
     def scribble(action: dict[str, Any], state: SwarmState, player: str, rnd: random.Random) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from harness import ModelError, ModelProcess, model_files, same
+from harness import ModelError, ModelProcess, made, model_files, ok, same
 
 COUNTER = r"""
 PBEM_MODELS.counter = {
@@ -60,6 +60,39 @@ def test_the_api_over_json_lines(toy: Path) -> None:
             node.legal(s)
 
 
+def test_a_batch_names_the_states_its_calls_made_and_drops_go_with_the_next_request(toy: Path) -> None:
+    """In a batch, ``made(i)`` is the state the batch's call ``i`` made (start's, apply's), so one
+    exchange applies an action and asks about the state reached; a call that made none (it threw, or
+    makes no state) gives an error for the calls naming it.  ``drop`` is sent with the next request
+    (no exchange of its own), and that request finds the states gone."""
+    with ModelProcess([toy]) as node:
+        calls = node.calls
+        started, legal, applied, decision, pieces, dropped, gone = node.answers([
+            {"op": "start", "family": "counter", "data": {"max": 4}, "view": {"n": 0}, "player": "red"},
+            {"op": "legal", "s": made(0)}, {"op": "apply", "s": made(0), "action": {"add": 1}},
+            {"op": "decision", "s": made(2)}, {"op": "pieces", "s": made(2)}, {"op": "drop", "s": made(2)},
+            {"op": "decision", "s": made(2)}])
+        assert node.calls == calls + 1
+        s, t = ok(started, "start"), ok(applied, "apply")["state"]
+        assert ok(legal, "legal") == [{"add": 1}, {"add": 2}] and ok(decision, "decision")["prompt"] == "at 1"
+        assert ok(pieces, "pieces")[0]["cell"] == "A1" and ok(dropped, "drop") is None
+        assert "no state" in gone["error"]                          # dropped by the call before it
+        with pytest.raises(ModelError, match="no state"):
+            node.state(t)
+        refused = node.answers([{"op": "legal", "s": s}, {"op": "start", "family": "nothing"},
+                                {"op": "legal", "s": made(1)}, {"op": "legal", "s": made(0)}, {"op": "legal", "s": made(7)}])
+        assert "no model" in refused[1]["error"]
+        assert all("no state made by call" in a["error"] for a in refused[2:]), refused
+        assert node.state(s)["n"] == 0
+        calls = node.calls
+        node.drop([s])
+        assert node.calls == calls                                  # no exchange of its own
+        u = node.start("counter", {"max": 4}, {"n": 1}, "red")      # the drop went with this request
+        assert node.calls == calls + 1 and node.state(u)["n"] == 1
+        with pytest.raises(ModelError, match="no state"):
+            node.state(s)
+
+
 def test_a_model_breaking_its_promises_is_caught(toy: Path) -> None:
     with ModelProcess([toy]) as node:
         s = node.start("mutating", {"max": 4}, {"n": 0}, "red")
@@ -111,7 +144,7 @@ def test_listed_and_pieces_as_fresh_answer_in_one_exchange(toy: Path) -> None:
         assert legal == [{"add": 1}, {"add": 2}] and "no words here" in each["error"]
         t, _ = node.apply(s, {"add": 1})
         assert node.pieces_as_fresh(t, "counter", {"max": 4}, {"n": 2}, "red") is None
-        with pytest.raises(ModelError, match="no state"):                # the fresh one (the next handle) dropped
+        with pytest.raises(ModelError, match="no state"):                # the fresh one not kept
             node.state(t + 1)
         got, want = node.pieces_as_fresh(t, "counter", {"max": 4}, {"n": 3}, "red") or ([], [])
         assert (got[0]["cell"], want[0]["cell"]) == ("A2", "A3")

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-from harness import ModelProcess, model_files
+from harness import ModelProcess, made, model_files, ok
 from survive_proof import Prover, Tally
 
 from pbem.core.registry import load_game
@@ -142,18 +142,29 @@ def test_the_pages_choices_label_is_the_plain_explorations_and_rarely_cut(name: 
             view = game.view(state, player)
             model = game.turn_model(view, player)
             assert model is not None
-            s = node.start(model.family, model.data, view, player)
-            merged = node.method(s, "choices")
+            # the page's label, the plain exploration's (every 35th step) and, with the movement
+            # parts off, the model's decision: one exchange
+            calls: list[dict[str, Any]] = [{"op": "start", "family": model.family, "data": model.data, "view": view,
+                                            "player": player}, {"op": "method", "s": made(0), "name": "choices"}]
+            if k % 35 == 3:
+                calls.append({"op": "explore", "s": made(0), "cap": 1000})
+            off_at = len(calls)
+            if view.get("phase") == "play" and model.data["parts"].get("move"):
+                off = {**model.data, "parts": {**model.data["parts"], "move": False, "tile": False}}
+                calls += [{"op": "start", "family": model.family, "data": off, "view": view, "player": player},
+                          {"op": "decision", "s": made(off_at)}]
+            answers = node.answers(calls)
+            s = int(ok(answers[0], "start"))
+            merged = ok(answers[1], "method")
             labels[merged] = labels.get(merged, 0) + 1
             if k % 35 == 3:
-                plain = node.explore(s, 1000)
+                plain = ok(answers[2], "explore")
                 if plain != "cut":
                     assert merged == plain, f"{name} seed {seed} step {k}: merged {merged}, every state {plain}"
                     compared += 1
-            if view.get("phase") == "play" and model.data["parts"].get("move"):
-                off = {**model.data, "parts": {**model.data["parts"], "move": False, "tile": False}}
-                t = node.start(model.family, off, view, player)
-                if node.decision(t) is not None and node.decision(t)["kind"] in ("move", "play-tile"):
+            if len(answers) > off_at:
+                t, decision = int(ok(answers[off_at], "start")), ok(answers[off_at + 1], "decision")
+                if decision is not None and decision["kind"] in ("move", "play-tile"):
                     assert node.method(t, "choices") == "cut", f"{name} seed {seed} step {k}: a part off is a cut"
                 node.drop([t])
             node.drop([s])
