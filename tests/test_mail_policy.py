@@ -1,12 +1,14 @@
 """pbem's mail policy (pbem.base.mailpolicy.MAIL_POLICY) reads and writes what the standard
 library's ``email.policy.default`` does: the same header values, defects and parameters, the same
 folded header lines, the same message bytes, while it makes each header class once, parses each
-header value once (a bounded store) and folds each header once per fold setting."""
+header value once (a bounded store) and folds each header once per fold setting.  And the count of
+a fetched message's multipart sections (pbem.transport.mail.imap) is the case-blind count."""
 from __future__ import annotations
 
 import copy
 import email.generator
 import pickle
+import re
 from email import policy as stdpolicy
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -15,6 +17,7 @@ from typing import Any
 import pytest
 
 from pbem.base.mailpolicy import KEPT_CHARS, LONGEST_KEPT, MAIL_POLICY, SHORTEST_COUNTED
+from pbem.transport.mail.imap import multipart_count
 
 REGISTRY: Any = MAIL_POLICY.header_factory
 STD = stdpolicy.default
@@ -230,3 +233,14 @@ def test_the_kept_headers_stay_bounded_whatever_comes_in() -> None:
         assert kept.chars <= KEPT_CHARS
     assert len(kept) <= KEPT_CHARS // SHORTEST_COUNTED
     assert REGISTRY("X-N", str(KEPT_CHARS - 1)) is REGISTRY("X-N", str(KEPT_CHARS - 1))   # the last ones are kept
+
+
+@pytest.mark.parametrize("data", [
+    b"", b"boundary=", b"BOUNDARY =", b"BoUnDaRy\t\r\n\x0b\x0c=x", b"boundary", b"boundar y=", b"boundaryboundary==",
+    b"\xc0BOUNDARY\xdf= \xff" * 7, b"Content-Type: multipart/mixed; Boundary=\"b\"\r\n\r\n--b\r\nboundary  =\r\n--b--",
+    bytes(range(256)) * 64 + b"bOUNDARY=" * 70,
+], ids=lambda d: f"{len(d)} bytes")
+def test_the_multipart_count_is_the_case_blind_count(data: bytes) -> None:
+    """multipart_count counts in the lowered bytes what a case-blind bytes pattern finds."""
+    case_blind = re.compile(rb"boundary\s*=", re.IGNORECASE)
+    assert multipart_count(data) == len(case_blind.findall(data))
