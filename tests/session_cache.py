@@ -53,7 +53,13 @@ def _tree_hash(root: Path) -> str:
             path = Path(dirpath) / name
             if path.suffix == ".pyc" or (name == RECORD and path.parent == root):
                 continue
-            digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+            # the same bytes hashed as path + NUL + contents + NUL, read in pieces: no copy of a
+            # big file (the hostile mailbox holds 8 MiB messages) made twice to join them
+            digest.update(str(path.relative_to(root)).encode() + b"\0")
+            with open(path, "rb") as fh:
+                while chunk := fh.read(1 << 20):
+                    digest.update(chunk)
+            digest.update(b"\0")
     return digest.hexdigest()
 
 

@@ -449,3 +449,34 @@ def test_a_refusal_that_is_not_a_closed_session_is_one_error_and_no_new_login():
         assert smtp.logins == ["gm"] and router.log == []
     finally:
         smtp.stop()
+
+
+def test_a_tls_context_is_made_once_per_ca_file_as_it_is_on_disk(tmp_path):
+    """tls_context (pbem.transport.mail.smtp) keeps the verifying context it made for a CA file
+    (loading a CA store costs tens of ms) until the file changes; a missing one is refused as the
+    ssl module refuses it."""
+    import ssl
+
+    from mailservers import make_cert
+
+    from pbem.transport.mail.config import Server
+    from pbem.transport.mail.smtp import tls_context
+    certs = [make_cert(tmp_path / str(n)).cert.read_text() for n in range(3)]
+    cafile = tmp_path / "ca.pem"
+    cafile.write_text("".join(certs))
+    server = Server("mail.example.org", 587, "starttls", cafile=cafile)
+    first = tls_context(server)
+    assert tls_context(server) is first
+    assert first.verify_mode == ssl.CERT_REQUIRED and first.check_hostname
+    assert len(first.get_ca_certs()) == 3
+    cafile.write_text("".join(certs[:2]))             # the settings' CA file replaced: a new context
+    second = tls_context(server)
+    assert second is not first and len(second.get_ca_certs()) == 2
+    assert tls_context(server) is second
+    assert tls_context(Server("mail.example.org", 587, "starttls")) is tls_context(Server("other", 465, "tls"))
+    missing = Server("mail.example.org", 587, "starttls", cafile=tmp_path / "nowhere.pem")
+    with pytest.raises(FileNotFoundError) as ours:
+        tls_context(missing)
+    with pytest.raises(FileNotFoundError) as theirs:
+        ssl.create_default_context(cafile=str(tmp_path / "nowhere.pem"))
+    assert str(ours.value) == str(theirs.value)

