@@ -13,6 +13,7 @@ Also how the suite runs (`make test` runs it in parallel with pytest-xdist):
 """
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 import shutil
@@ -75,6 +76,22 @@ def _slow_seconds(item: pytest.Item) -> float:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Slow tests first, the longest first; the others keep their order (sorted() is stable)."""
     items[:] = sorted(items, key=lambda item: -_slow_seconds(item))
+
+
+#: the cyclic garbage collector's first threshold in the test processes (Python's default: 700)
+GC_YOUNG_THRESHOLD = 7_000
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """The cyclic garbage collector, tuned for a process that builds many short-lived objects
+    (whole games, views, boards): what is alive once the tests are collected (the modules, pbem,
+    pytest, Hypothesis) is frozen out of its full collections, and its youngest generation is
+    collected every 7,000 new objects instead of 700.  The whole games spent about a tenth of
+    their CPU in it, most in full collections walking those long-lived objects; nothing is
+    freed later than a few thousand allocations, and `gc.collect()` works as ever."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
 
 
 @pytest.fixture(autouse=True)

@@ -15,7 +15,9 @@ except ImportError:  # pragma: no cover
 _PKG = Path(__file__).resolve().parents[1]   # the pbem package (this file is pbem/base/data.py)
 
 
+@lru_cache(maxsize=None)
 def _find(name: str) -> Path:
+    """The folder, looked for once a process (every digest page asks for the templates)."""
     for candidate in (_PKG / "_data" / name, _PKG.parent / name):
         if candidate.is_dir():
             return candidate

@@ -78,8 +78,10 @@ fill_of = lru_cache(maxsize=1024)(_fill_of)
 ink_on = lru_cache(maxsize=1024)(_ink_on)
 
 
+@lru_cache(maxsize=1 << 16)
 def _n(v: float) -> str:
-    """Fixed number format: two decimals, never "-0.00"."""
+    """Fixed number format: two decimals, never "-0.00".  (Remembered: a board writes a few
+    thousand numbers, most of them again and again, the cells' centres and the pieces' offsets.)"""
     s = f"{v:.2f}"
     return "0.00" if s == "-0.00" else s
 
@@ -319,20 +321,31 @@ def _changed_outline(c: HexCell, cx: float, cy: float) -> str:
     return f'<polygon points="{_hex_points(cx, cy, 0.84)}" class="pbem-changed"><title>{_text(tip)}</title></polygon>'
 
 
-def _ground(board: BoardPicture, fill: str, c: HexCell, cx: float, cy: float, used: set[str]) -> list[str]:
+def _ground(board: BoardPicture, fill: str, c: HexCell, cx: float, cy: float, used: set[str]) -> str:
+    ground, uses = _ground_of(_cell_tip(c), fill, board.textures.get(c.kind, ""), c.label, cx, cy)
+    used.update(uses)
+    return ground
+
+
+@lru_cache(maxsize=4096)
+def _ground_of(tip: str, fill: str, texture: str, label: str, cx: float, cy: float) -> tuple[str, tuple[str, ...]]:
+    """A cell's ground (tooltip, hexagon, texture, label) and the definitions it uses: a pure
+    function of these values, remembered (most cells of a board are bare ground, drawn alike for
+    every reader and entry)."""
     x = _n(cx)
-    out = [f"<title>{_text(_cell_tip(c))}</title>",
-           f'<polygon points="{_hex_points(cx, cy)}" fill="{_attr(fill)}"/>']
-    texture = board.textures.get(c.kind, "")
+    out = [f"<title>{_text(tip)}</title>", f'<polygon points="{_hex_points(cx, cy)}" fill="{_attr(fill)}"/>']
+    uses: tuple[str, ...] = ()
     if texture in TEXTURES:      # the one hexagon of the definitions, moved here, filled with the texture
         pattern = texture_id(texture)
-        used.update((pattern, HEXAGON))
+        uses = (pattern, HEXAGON)
         out.append(f'<use href="#{HEXAGON}" x="{x}" y="{_n(cy)}" fill="url(#{pattern})" class="pbem-tex"/>')
-    out.append(f'<text x="{x}" y="{_n(cy - SIZE * 0.52)}" class="pbem-label">{_text(c.label)}</text>')
-    return out
+    out.append(f'<text x="{x}" y="{_n(cy - SIZE * 0.52)}" class="pbem-label">{_text(label)}</text>')
+    return "".join(out), uses
 
 
 def _marks(c: HexCell, cx: float, cy: float) -> list[str]:
+    if not c.marks:
+        return []
     out = []
     lines = _wrap_marks(c.marks)
     colour_of = {str(m): col for m, col in zip(c.marks, c.mark_colours)} if c.mark_colours else {}
@@ -583,7 +596,7 @@ def _svg_cell(board: BoardPicture, layout: _SvgLayout, n: int) -> _SvgRow:
     moves: list[tuple[str, str]] = []
     c = board.cells[layout.order[n]]
     x, y = layout.centres[n]
-    part = ("".join(_ground(board, layout.fills[c.kind], c, x, y, used)), "".join(_cell_contents(c, x, y, used, rings)))
+    part = (_ground(board, layout.fills[c.kind], c, x, y, used), "".join(_cell_contents(c, x, y, used, rings)))
     moved = values = False
     if c.pieces:
         for p in c.pieces:

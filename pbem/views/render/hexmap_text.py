@@ -105,7 +105,9 @@ def cell_marks(cell: HexCell) -> list[str]:
 
 
 def _marks_text(cell: HexCell) -> str:
-    return " ".join(_token(m) for m in cell_marks(cell))
+    if not cell.marks and not cell.pieces:     # bare ground, most of a board
+        return ""
+    return " ".join([_token(m) for m in cell_marks(cell)])
 
 
 def _cell_moves(c: HexCell) -> tuple[list[str], str]:
