@@ -37,6 +37,17 @@ def canon(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
+def engine_step(game: Any, engine: Any, player: str, action: Any) -> tuple[Any, Rejected | None, bool]:
+    """The engine's step on a copy of ``engine``: the state after it, the refusal if it refused, and
+    whether it stopped for a roll or a hidden value."""
+    after = game.copy_state(engine)
+    try:
+        applied = apply_actions(game, after, player, [action], preview_draws())
+    except Rejected as exc:
+        return after, exc, False
+    return after, None, applied.needs_secret or any(e.chance for e in applied.events)
+
+
 @dataclass
 class Tally:
     """What the walks found: per game, how the walks ended (``stop``, ``done``, ``cut``), the
@@ -125,14 +136,7 @@ class Prover:
                 # so that the exchange applying the action also asks what the next step needs: where
                 # the engine goes on, the pieces of the state reached and its decision, forms and
                 # legal actions; where it stops, the forms there
-                after = game.copy_state(engine)
-                refused: Rejected | None = None
-                engine_stop = False
-                try:
-                    applied = apply_actions(game, after, player, [action], preview_draws())
-                    engine_stop = applied.needs_secret or any(e.chance for e in applied.events)
-                except Rejected as exc:
-                    refused = exc
+                after, refused, engine_stop = engine_step(game, engine, player, action)
                 reached = made(2)
                 then: list[dict[str, Any]] = []
                 next_over = False
@@ -274,14 +278,7 @@ class Prover:
                 # that where the engine goes on, the exchange applying the action also compares the
                 # pieces of the successor with a fresh model's and asks its decision and legal actions
                 # (then drops it); the answers checked in that order
-                after = game.copy_state(engine)
-                refused: Rejected | None = None
-                engine_stop = False
-                try:
-                    applied = apply_actions(game, after, player, [action], preview_draws())
-                    engine_stop = applied.needs_secret or any(e.chance for e in applied.events)
-                except Rejected as exc:
-                    refused = exc
+                after, refused, engine_stop = engine_step(game, engine, player, action)
                 then: list[dict[str, Any]] = []
                 over = False
                 if refused is None and not engine_stop:
