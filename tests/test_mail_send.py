@@ -405,6 +405,7 @@ def test_a_mail_png_of_few_colours_packs_its_pixels_into_fewer_bits():
     assert {rgb for _n, rgb in image.getcolors()} == {(255, 0, 0), (0, 255, 0), (255, 255, 255)}
 
 
+@pytest.mark.filterwarnings(QUIET_TLS)    # the test server takes a login without TLS (127.0.0.1)
 def test_a_session_the_server_closed_while_idle_is_opened_again_and_the_message_sent():
     """A moderator's cycle keeps one SMTP session for its receipts and digests; a server that closes
     a session idle past its timeout (421, then the hang-up) costs one new login, not a lost digest."""
@@ -432,6 +433,7 @@ def test_a_session_the_server_closed_while_idle_is_opened_again_and_the_message_
         smtp.stop()
 
 
+@pytest.mark.filterwarnings(QUIET_TLS)    # the test server takes a login without TLS (127.0.0.1)
 def test_a_refusal_that_is_not_a_closed_session_is_one_error_and_no_new_login():
     """Only a closed session is opened again: a message the server refuses (here a recipient it does
     not take) stays one error line, sent once."""
