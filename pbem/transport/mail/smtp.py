@@ -53,9 +53,7 @@ def _stamp(path: str | None) -> tuple[int, int, int, int] | None:
 @functools.lru_cache(maxsize=8)
 def _context(cafile: str | None, stamp: object) -> ssl.SSLContext:
     """The verifying context for ``cafile`` (None: the system's store) as ``stamp`` found it."""
-    if cafile is not None:
-        return ssl.create_default_context(cafile=cafile)
-    return ssl.create_default_context()
+    return ssl.create_default_context(cafile=cafile)
 
 
 def _reason(exc: BaseException) -> str:
@@ -123,7 +121,7 @@ class SmtpSender:
         try:
             try:
                 self._conn.send_message(msg, from_addr=sender, to_addrs=[addr])
-            except (smtplib.SMTPServerDisconnected, smtplib.SMTPResponseException, ConnectionError) as exc:
+            except (smtplib.SMTPException, OSError) as exc:
                 if not _session_closed(exc):
                     raise
                 # the server closed a session left idle (a long fetch or game between two messages):
