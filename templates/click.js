@@ -572,14 +572,7 @@
     history.replaceChildren();
     for (const s of steps) { el("li", history, s.words); }
     box.replaceChildren();
-    // the list of every choice: made again only when its words change (a set-up page lists some 400)
-    const listed = !(counting && drawCount) && !asking && !end ? choices.map((x) => x.words).join("\n") : "";
-    if (listed !== shownList) {
-      list.replaceChildren(...(listed ? choices.map((x, k) => new Option(x.words, String(k))) : []));
-      shownList = listed;
-    } else if (list.options.length) {
-      list.selectedIndex = 0;
-    }
+    let listed = "";                                 // the list of every choice, as its words' JSON ("": none)
     if (counting && drawCount) {
       drawCount(box);
     } else if (asking) {
@@ -589,6 +582,7 @@
     } else if (!end) {
       const pieces = new Map(), by = new Map();
       const add = (c, what) => by.set(c, (by.get(c) || []).concat(what));
+      listed = JSON.stringify(choices.map((x) => x.words));
       choices.forEach((x) => {
         if (moves(x)) { pieces.set(x.place.piece, x.place.from); } else if (x.place.tile) { add(x.place.tile, x.words); } else { button(x.words, () => take(x.action), box); }
       });
@@ -602,6 +596,13 @@
         for (const [p, c] of pieces) { if (c && cells.has(c)) { add(c, p); } }
         for (const [c, what] of by) { mark(c, "pbem-pick", c + ": " + what.join(", ")); }
       }
+    }
+    // the list of every choice: made again only when its words change (a set-up page lists some 400)
+    if (listed !== shownList) {
+      list.replaceChildren(...(listed ? choices.map((x, k) => new Option(x.words, String(k))) : []));
+      shownList = listed;
+    } else if (list.options.length) {
+      list.selectedIndex = 0;
     }
     if (overlay && drawCrowds) { drawCrowds(state); }
     $("pbem-list").hidden = !choices.length || !!asking || !!counting;
