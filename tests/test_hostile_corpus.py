@@ -3,9 +3,10 @@
 Every entry twice: with a garbage signature (or none) and signed by the player whose
 turn it is, so that it gets past the signature to the parser and the rules.  Each
 must be refused in one clean line, leaving the game byte-identical.  A handful run as
-real subprocesses under a hard address-space limit (RLIMIT_AS), among them the ones
+real processes under a hard address-space limit (RLIMIT_AS), among them the ones
 that would hang or eat memory if a check were missing: a blow-up fails them clearly,
-and a hang fails after a generous timeout.  What each input costs in time and memory
+and a hang fails after a generous timeout.  Those processes are forked from a zygote that
+imported pbem under the limit (tests/crash_runner.py), not each started afresh.  What each input costs in time and memory
 is measured by `make bench` (benchmarks/hostile_costs.py), beside the 2 s and 200 MB goal.
 """
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Iterator
 import pytest
 from click.testing import CliRunner
 from conftest import tree_snapshot
+from crash_runner import CrashRunner
 from hostile import make_corpus as mc
 from hostile.make_corpus import Entry
 from hostile_harness import (
@@ -207,10 +209,15 @@ def run_limited(argv: list[str]) -> tuple[int, str, str]:
         out.seek(0)
         err.seek(0)
         stdout, stderr = (f.read().decode("utf-8", "replace") for f in (out, err))
-    if "MemoryError" in stderr or "memory allocation" in stderr or proc.returncode == -signal.SIGSEGV:
-        raise AssertionError(f"{' '.join(argv[-3:])}: ran out of its {ADDRESS_SPACE >> 20} MiB of address space "
-                             f"(exit {proc.returncode}): {stderr.strip()[-300:]!r}")
+    _fail_if_out_of_memory(argv, proc.returncode, stderr)
     return proc.returncode, stdout, stderr
+
+
+def _fail_if_out_of_memory(argv: list[str], status: int, stderr: str) -> None:
+    """A process that ran out of its address space fails the test, saying so."""
+    if "MemoryError" in stderr or "memory allocation" in stderr or status == -signal.SIGSEGV:
+        raise AssertionError(f"{' '.join(argv[-3:])}: ran out of its {ADDRESS_SPACE >> 20} MiB of address space "
+                             f"(exit {status}): {stderr.strip()[-300:]!r}")
 
 
 def test_the_memory_limit_stops_a_blow_up_with_a_clear_message():
@@ -219,8 +226,54 @@ def test_the_memory_limit_stops_a_blow_up_with_a_clear_message():
     assert run_limited([sys.executable, "-c", "blob = bytearray(1 << 20); print(len(blob))"])[:2] == (0, "1048576\n")
 
 
+@pytest.fixture(scope="module")
+def limited_zygote() -> Iterator[CrashRunner]:
+    """pbem's commands in processes of their own under :data:`ADDRESS_SPACE`: forked from a zygote
+    (tests/crash_runner.py) that imported pbem, registered the toy game (as :data:`PBEM` does) and
+    then limited its own address space (tests/address_limit.py), so that each command, a real
+    process with that limit and the zygote's memory, skips the interpreter's start and pbem's imports."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PBEM_TEST_ADDRESS_SPACE", str(ADDRESS_SPACE))
+        runner = CrashRunner(preload=("address_limit",))
+    try:
+        with tempfile.TemporaryDirectory() as folder:      # the zygote answers once it has imported all
+            first = run_forked(runner, ["--version"], Path(folder))
+        assert first[0] == 0 and first[1].startswith("pbem") and first[2] == "", first
+        assert address_space_limit(runner.proc.pid) == (ADDRESS_SPACE, ADDRESS_SPACE), "the zygote is not limited"
+        yield runner
+    finally:
+        runner.close()
+
+
+def run_forked(zygote: CrashRunner, args: list[str], folder: Path) -> tuple[int, str, str]:
+    """``pbem ARGS`` forked from ``zygote`` (under :data:`ADDRESS_SPACE`); (exit status, stdout, stderr).
+    Fails with a clear message, as :func:`run_limited`, if it hangs or runs out of memory."""
+    out, err = folder / "forked.out", folder / "forked.err"
+    done = zygote.wait(zygote.start(args, out, {"": "replace", **os.environ}, err=err), out, timeout=HANG_SECONDS)
+    stderr = err.read_text(encoding="utf-8", errors="replace") if err.exists() else ""
+    _fail_if_out_of_memory(args, done.status, stderr)
+    return done.status, done.output, stderr
+
+
+def address_space_limit(pid: int) -> tuple[int | None, int | None]:
+    """The soft and hard RLIMIT_AS of process ``pid`` (None: unlimited)."""
+    limits = Path(f"/proc/{pid}/limits").read_text()
+    [line] = [line for line in limits.splitlines() if line.startswith("Max address space")]
+    soft, hard = line.split()[3:5]
+    return tuple(None if v == "unlimited" else int(v) for v in (soft, hard))  # type: ignore[return-value]
+
+
+def test_the_forked_commands_have_the_limit(limited_zygote, tmp_path):
+    """The zygote runs under :data:`ADDRESS_SPACE` (soft and hard), which its children inherit
+    with fork; this process is not limited; a forked command runs."""
+    assert address_space_limit(limited_zygote.proc.pid) == (ADDRESS_SPACE, ADDRESS_SPACE)
+    assert address_space_limit(os.getpid()) != (ADDRESS_SPACE, ADDRESS_SPACE)
+    code, out, err = run_forked(limited_zygote, ["--version"], tmp_path)
+    assert code == 0 and out.startswith("pbem") and err == "", (code, out, err)
+
+
 @pytest.mark.parametrize("name", [*BLOW_UP_ENTRIES, "fifo", "symlink-dev-zero"])
-def test_a_handful_as_real_subprocesses_within_the_memory_limit(arena, name, tmp_path):
+def test_a_handful_as_real_subprocesses_within_the_memory_limit(arena, limited_zygote, name, tmp_path):
     if name in arena.entries:
         raw = bind(arena.entries[name], arena.table)
         move = arena.write(name, raw, sign(arena.keys["red"], raw))
@@ -228,7 +281,7 @@ def test_a_handful_as_real_subprocesses_within_the_memory_limit(arena, name, tmp
         move = mc.make_special_files(tmp_path / "special", tmp_path / "elsewhere")[name]
     for command, game in (("submit", arena.gd.root), ("check", arena.player_copy)):
         what = f"{command} {name} in a subprocess"
-        code, out, err = run_limited([sys.executable, "-c", PBEM, command, str(game), str(move)])
+        code, out, err = run_forked(limited_zygote, [command, str(game), str(move)], tmp_path)
         may_pass = command == "check" and name in arena.entries and arena.entries[name].check_may_pass
         if not (may_pass and code == 0):
             assert code == 1 and out == "" and err.count("\n") == 1 and err.startswith("pbem: error: "), \
