@@ -194,6 +194,9 @@ class _Sync:
         self.clock_restored = False
         self._revealed: bool | None = None     # the log holds a reveal entry (read when needed)
         self._trees: dict[str, str] = {}
+        #: the commit that holds the game folder as this sync last found it on disk, while nothing this sync
+        #: does can have changed the folder or what the next tree carries since (None: look again)
+        self._published: str | None = None
         self._bases: MergeBases = {}           # merge bases known (asked, or proven by the history walk)
         self.tracked = False                   # the local branch follows the remote one
         #: what :meth:`_target` asked git (the checked-out branch, its configured remote), when it did:
@@ -363,6 +366,7 @@ class _Sync:
 
     # --- what waits, and what others changed --------------------------------------------
     def _list(self) -> None:
+        self._published = None                # what waits, and the shared branch's other games, are new
         tip = self.upstream or self.head
         assert tip is not None
         sources = [Source(tip)]
@@ -579,6 +583,7 @@ class _Sync:
     def _answer(self, item: IncomingItem, state: _Batch) -> tuple[Outcome, Any]:
         """Submit one item (unless its layout already refuses it) and write its receipt."""
         from pbem.pipeline.submit import receipt_from_log
+        self._published = None                # the folder changes (a receipt, perhaps an entry)
         receipt: Any = None
         reason = layout_refusal(item, state.players, state.sizes)
         if not reason and self.opts.verify_commits:
@@ -618,6 +623,8 @@ class _Sync:
         if self.opts.tick:
             self._tick()
         self._maybe_reveal()
+        if self._published is not None and self._published == self.parent:
+            return                            # the batch's last commit took the folder as it is: nothing left
         tree = self._tree()
         if tree is not None:
             self._make(tree, self._publish_subject(), "The game folder as the moderator has it.")
@@ -625,6 +632,7 @@ class _Sync:
     def _tick(self) -> None:
         """`pbem tick` in the clone: expired deadlines and bot seats; one commit for what it appended."""
         from pbem.pipeline.deadlines import tick
+        self._published = None                # tick may write in the folder even when it appends nothing
         if self.revealed():                      # a closed game has no deadlines left
             return
         if not self.clock_restored:
@@ -649,6 +657,7 @@ class _Sync:
             return
         from pbem.pipeline.moderator import reveal
         from pbem.pipeline.repair import load_repaired
+        self._published = None                # a repair may write in the folder
         table = load_repaired(self.gd)
         if table.game.result(table.state) is None:
             return
@@ -679,7 +688,9 @@ class _Sync:
         """Commit the game folder as it is on disk, with what still waits in incoming/; None if
         nothing changed."""
         tree = self._tree()
-        return None if tree is None else self._make(tree, subject, body)
+        commit = self.parent if tree is None else self._make(tree, subject, body)
+        self._published = commit
+        return None if tree is None else commit
 
     def _tree(self) -> str | None:
         """The next commit's tree, or None when it would be the parent's."""
