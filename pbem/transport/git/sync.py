@@ -189,6 +189,9 @@ class _Sync:
         self.overflow: dict[bytes, tuple[str, str]] = {}   # waiting files not looked at (over MAX_ENTRIES)
         self.answered: set[int] = set()        # id() of the items answered (receipts on disk)
         self.done: set[tuple[int, tuple[bytes, ...], tuple[str, ...]]] = set()   # answered by this sync
+        #: receipt path -> the files (blobs) found not answered by the receipt there; only this sync writes
+        #: receipts (under its lock), and it forgets a path when it writes there
+        self.unanswered: dict[str, set[tuple[str, ...]]] = {}
         self.start = self.head
         self.left_out: list[str] = []          # lines for the next commit's message
         self.clock_restored = False
@@ -401,7 +404,7 @@ class _Sync:
                 elif item.carriable:
                     first[(item.owner, item.name)] = item
             items += listing.items
-        self.answered = {id(item) for item in items if _identity(item) in self.done or is_answered(self.gd, item)}
+        self.answered = {id(item) for item in items if _identity(item) in self.done or self._is_answered(item)}
         for source in sources:                  # their places in history: only where something waits
             order(self.repo, source, self.incoming,
                   [it for it in items if it.source is source and id(it) not in self.answered], self.gd.moderator_dir,
@@ -413,6 +416,18 @@ class _Sync:
             lines.append(f"{unlisted} more entries under {self.incoming}/ were not looked at (at most "
                          f"{MAX_ENTRIES} at once); those that can wait stay for a later sync")
         self._note_left_out(lines)
+
+    def _is_answered(self, item: IncomingItem) -> bool:
+        """Whether the receipt on disk answers the item (:func:`is_answered`), read once per sync for each receipt
+        path and files: a sync lists incoming/ again after every batch it pushes."""
+        blobs = tuple(item.blobs)
+        known = self.unanswered.setdefault(receipt_rel(item), set())
+        if blobs in known:
+            return False
+        if is_answered(self.gd, item):
+            return True
+        known.add(blobs)
+        return False
 
     def _look_up(self, sources: list[Source]) -> dict[str, str | None]:
         """Each pull request's incoming/ tree (tip -> tree, None if it has none), and the trees of the commits
@@ -604,6 +619,7 @@ class _Sync:
                 if receipt is not None:
                     state.taken[receipt.move_sha256] = (receipt.index, receipt.player)
         rel = receipt_rel(item)
+        self.unanswered.pop(rel, None)        # the receipt there changes
         if receipt is not None:
             if receipt.signed is not None:        # the moderator-signed receipt beside it, first: the .txt
                 receipts.write(self.gd.root / rel.replace(".txt", ".receipt.yaml"), *receipt.signed)
