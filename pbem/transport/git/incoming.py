@@ -32,6 +32,7 @@ Refusals that need no reading come before everything else.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import unicodedata
@@ -99,6 +100,12 @@ class IncomingItem:
         return self.incoming.encode() + b"/" + entry.path
 
 
+#: how many pushed paths a process remembers the answers of :func:`shown_path` and :func:`path_problem` for (a
+#: sync lists the same incoming/ again after every batch it pushes: thousands of junk files, many times)
+PATH_ANSWERS_KEPT = 1 << 14
+
+
+@functools.lru_cache(maxsize=PATH_ANSWERS_KEPT)
 def shown_path(path: bytes) -> str:
     """A pushed path as one printable line (invalid UTF-8 and control characters escaped)."""
     return escape_text(path.decode("utf-8", errors="backslashreplace"))
@@ -116,6 +123,7 @@ def _component_problem(part: bytes) -> str:
     return ""
 
 
+@functools.lru_cache(maxsize=PATH_ANSWERS_KEPT)
 def path_problem(path: bytes) -> str:
     """Why a path cannot be carried in a tree that everyone checks out ('' when it can)."""
     for part in path.split(b"/"):

@@ -189,11 +189,17 @@ class _Sync:
         self.overflow: dict[bytes, tuple[str, str]] = {}   # waiting files not looked at (over MAX_ENTRIES)
         self.answered: set[int] = set()        # id() of the items answered (receipts on disk)
         self.done: set[tuple[int, tuple[bytes, ...], tuple[str, ...]]] = set()   # answered by this sync
+        #: receipt path -> the files (blobs) found not answered by the receipt there; only this sync writes
+        #: receipts (under its lock), and it forgets a path when it writes there
+        self.unanswered: dict[str, set[tuple[str, ...]]] = {}
         self.start = self.head
         self.left_out: list[str] = []          # lines for the next commit's message
         self.clock_restored = False
         self._revealed: bool | None = None     # the log holds a reveal entry (read when needed)
         self._trees: dict[str, str] = {}
+        #: the commit that holds the game folder as this sync last found it on disk, while nothing this sync
+        #: does can have changed the folder or what the next tree carries since (None: look again)
+        self._published: str | None = None
         self._bases: MergeBases = {}           # merge bases known (asked, or proven by the history walk)
         self.tracked = False                   # the local branch follows the remote one
         #: what :meth:`_target` asked git (the checked-out branch, its configured remote), when it did:
@@ -363,6 +369,7 @@ class _Sync:
 
     # --- what waits, and what others changed --------------------------------------------
     def _list(self) -> None:
+        self._published = None                # what waits, and the shared branch's other games, are new
         tip = self.upstream or self.head
         assert tip is not None
         sources = [Source(tip)]
@@ -397,7 +404,7 @@ class _Sync:
                 elif item.carriable:
                     first[(item.owner, item.name)] = item
             items += listing.items
-        self.answered = {id(item) for item in items if _identity(item) in self.done or is_answered(self.gd, item)}
+        self.answered = {id(item) for item in items if _identity(item) in self.done or self._is_answered(item)}
         for source in sources:                  # their places in history: only where something waits
             order(self.repo, source, self.incoming,
                   [it for it in items if it.source is source and id(it) not in self.answered], self.gd.moderator_dir,
@@ -409,6 +416,18 @@ class _Sync:
             lines.append(f"{unlisted} more entries under {self.incoming}/ were not looked at (at most "
                          f"{MAX_ENTRIES} at once); those that can wait stay for a later sync")
         self._note_left_out(lines)
+
+    def _is_answered(self, item: IncomingItem) -> bool:
+        """Whether the receipt on disk answers the item (:func:`is_answered`), read once per sync for each receipt
+        path and files: a sync lists incoming/ again after every batch it pushes."""
+        blobs = tuple(item.blobs)
+        known = self.unanswered.setdefault(receipt_rel(item), set())
+        if blobs in known:
+            return False
+        if is_answered(self.gd, item):
+            return True
+        known.add(blobs)
+        return False
 
     def _look_up(self, sources: list[Source]) -> dict[str, str | None]:
         """Each pull request's incoming/ tree (tip -> tree, None if it has none), and the trees of the commits
@@ -579,6 +598,7 @@ class _Sync:
     def _answer(self, item: IncomingItem, state: _Batch) -> tuple[Outcome, Any]:
         """Submit one item (unless its layout already refuses it) and write its receipt."""
         from pbem.pipeline.submit import receipt_from_log
+        self._published = None                # the folder changes (a receipt, perhaps an entry)
         receipt: Any = None
         reason = layout_refusal(item, state.players, state.sizes)
         if not reason and self.opts.verify_commits:
@@ -599,6 +619,7 @@ class _Sync:
                 if receipt is not None:
                     state.taken[receipt.move_sha256] = (receipt.index, receipt.player)
         rel = receipt_rel(item)
+        self.unanswered.pop(rel, None)        # the receipt there changes
         if receipt is not None:
             if receipt.signed is not None:        # the moderator-signed receipt beside it, first: the .txt
                 receipts.write(self.gd.root / rel.replace(".txt", ".receipt.yaml"), *receipt.signed)
@@ -618,6 +639,8 @@ class _Sync:
         if self.opts.tick:
             self._tick()
         self._maybe_reveal()
+        if self._published is not None and self._published == self.parent:
+            return                            # the batch's last commit took the folder as it is: nothing left
         tree = self._tree()
         if tree is not None:
             self._make(tree, self._publish_subject(), "The game folder as the moderator has it.")
@@ -625,6 +648,7 @@ class _Sync:
     def _tick(self) -> None:
         """`pbem tick` in the clone: expired deadlines and bot seats; one commit for what it appended."""
         from pbem.pipeline.deadlines import tick
+        self._published = None                # tick may write in the folder even when it appends nothing
         if self.revealed():                      # a closed game has no deadlines left
             return
         if not self.clock_restored:
@@ -649,6 +673,7 @@ class _Sync:
             return
         from pbem.pipeline.moderator import reveal
         from pbem.pipeline.repair import load_repaired
+        self._published = None                # a repair may write in the folder
         table = load_repaired(self.gd)
         if table.game.result(table.state) is None:
             return
@@ -679,7 +704,9 @@ class _Sync:
         """Commit the game folder as it is on disk, with what still waits in incoming/; None if
         nothing changed."""
         tree = self._tree()
-        return None if tree is None else self._make(tree, subject, body)
+        commit = self.parent if tree is None else self._make(tree, subject, body)
+        self._published = commit
+        return None if tree is None else commit
 
     def _tree(self) -> str | None:
         """The next commit's tree, or None when it would be the parent's."""
