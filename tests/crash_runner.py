@@ -28,6 +28,8 @@ import signal
 import subprocess
 import sys
 import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -87,9 +89,51 @@ def _warm_up() -> None:
 
     from pipeline_helpers import fixed_key_pool, new_game, signed_move
 
-    from pbem.cli.group import main
     from pbem.store.table import Table
 
+    failed: list[str] = []
+    with _silenced(), tempfile.TemporaryDirectory(prefix="crash-runner-warm-") as tmp:
+        root = Path(tmp)
+        pool = fixed_key_pool(root / "keys")
+        gd = new_game(root / "game", "toy", pool, ["red", "blue"], options={"limit": "2"})
+        game = str(gd.root)
+        failed += ["status"] if run_command(["status", game]) != 0 else []
+        for n, (player, action) in enumerate([("red", {"draw": True}), ("blue", {"stop": True}),
+                                               ("red", {"stop": True})]):
+            raw, sig = signed_move(Table.load(gd), player, [action], pool[player])
+            move = root / f"move-{n}.yaml"
+            move.write_bytes(raw)
+            move.with_name(move.name + ".sig").write_text(sig)
+            commands = [["submit", game, str(move)]]
+            if n == 0:
+                commands += [["status", game], ["audit", game], ["mod", "pause", game, "--reason", "warm"],
+                             ["mod", "resume", game, "--reason", "warm"]]
+            failed += [" ".join(args) for args in commands if run_command(args) != 0]
+        failed += [" ".join(args) for args in (["reveal", game], ["audit", game]) if run_command(args) != 0]
+    if failed:
+        raise RuntimeError(f"the zygote's warm-up failed: pbem {failed[0]}")
+
+
+def _warm(args: list[str], env: dict[str, str | None]) -> int:
+    """The ``warm`` request: ``pbem ARGS`` run once in the zygote itself (as :func:`_warm_up` runs its
+    commands), with ``env`` set on top of its environment for that command only."""
+    saved = dict(os.environ)
+    try:
+        for key, value in env.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+        with _silenced():
+            return run_command(args)
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+@contextmanager
+def _silenced() -> Iterator[None]:
+    """stdout and stderr to /dev/null, at the descriptors (the zygote's stdout is the protocol)."""
     sys.stdout.flush()
     sys.stderr.flush()
     saved = os.dup(1), os.dup(2)
@@ -97,25 +141,7 @@ def _warm_up() -> None:
     os.dup2(null, 1)
     os.dup2(null, 2)
     try:
-        with tempfile.TemporaryDirectory(prefix="crash-runner-warm-") as tmp:
-            root = Path(tmp)
-            pool = fixed_key_pool(root / "keys")
-            game = new_game(root / "game", "toy", pool, ["red", "blue"], options={"limit": "2"})
-            commands: list[list[str]] = [["status", str(game.root)]]
-            for n, (player, action) in enumerate([("red", {"draw": True}), ("blue", {"stop": True}),
-                                                   ("red", {"stop": True})]):
-                raw, sig = signed_move(Table.load(game), player, [action], pool[player])
-                move = root / f"move-{n}.yaml"
-                move.write_bytes(raw)
-                move.with_name(move.name + ".sig").write_text(sig)
-                run_command(main, ["submit", str(game.root), str(move)])
-                if n == 0:
-                    for args in (["status", str(game.root)], ["audit", str(game.root)],
-                                 ["mod", "pause", str(game.root), "--reason", "warm"],
-                                 ["mod", "resume", str(game.root), "--reason", "warm"]):
-                        run_command(main, args)
-            for args in (["reveal", str(game.root)], ["audit", str(game.root)], *commands):
-                run_command(main, args)
+        yield
     finally:
         sys.stdout.flush()
         sys.stderr.flush()
@@ -125,12 +151,14 @@ def _warm_up() -> None:
             os.close(fd)
 
 
-def run_command(main: Any, args: list[str]) -> None:
-    """``pbem ARGS`` in this process, as a child runs it (its exit code ignored: a warm-up only)."""
+def run_command(args: list[str]) -> int:
+    """``pbem ARGS`` in this process, as a child runs it; its exit code."""
+    from pbem.cli.group import main
     try:
         main(args, prog_name="pbem", standalone_mode=True)
-    except SystemExit:
-        pass
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    return 0
 
 
 def serve(preload: list[str]) -> None:
@@ -164,6 +192,10 @@ def serve(preload: list[str]) -> None:
             if pid == 0:
                 _child(request["args"], request.get("env", {}), request["out"], request.get("err"))
             answer: dict[str, Any] = {"pid": pid}
+        elif request["op"] == "warm":
+            status = _warm(request["args"], request.get("env", {}))
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})    # pbem's main let it through
+            answer = {"status": status}
         elif request["op"] == "wait":
             _pid, status, usage = os.wait4(request["pid"], 0)
             answer = {"status": os.waitstatus_to_exitcode(status), "maxrss": usage.ru_maxrss,
@@ -214,6 +246,14 @@ class CrashRunner:
         if err is not None:
             request["err"] = str(err)
         return int(self._ask(request)["pid"])
+
+    def warm(self, args: list[str], env: dict[str, str | None] | None = None) -> None:
+        """Run ``pbem ARGS`` once in the zygote itself, its output dropped, so that every child after it
+        starts with what that command's first run fills (a command the built-in warm-up does not run,
+        such as `pbem git sync`: give it a scratch copy of the test's world)."""
+        answer = self._ask({"op": "warm", "args": [str(a) for a in args], "env": env or {}})
+        if answer.get("status") != 0:
+            raise RuntimeError(f"the zygote's warm-up `pbem {' '.join(map(str, args))}` failed: {answer}")
 
     def wait(self, pid: int, out: Path, timeout: float | None = None) -> Finished:
         """The command's end; with ``timeout`` (seconds), a command still running then is killed and

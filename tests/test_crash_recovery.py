@@ -14,8 +14,7 @@ command again) repairs the game, or `pbem audit` passes without changing a thing
 status repairs it; `pbem audit` passes; the interrupted
 action is in the log or is accepted when sent again; and the next player's move is
 accepted.  The commands run in children of a zygote (tests/crash_runner.py), which
-makes a killed command cheap.  The game folders are copied into memory (tests/ramdisk.py:
-/dev/shm when it is a tmpfs), where creating and removing files costs a tenth of the disk's.
+makes a killed command cheap.
 """
 from __future__ import annotations
 
@@ -36,7 +35,6 @@ from conftest import disk_state
 from crash_runner import CrashRunner, Finished
 from hostile_harness import assert_clean_line, game_files
 from pipeline_helpers import new_game, signed_move
-from ramdisk import ram_folder, ram_path  # noqa: F401  (ram_path: a fixture)
 
 from pbem.base.fsutil import TEMP_NAME
 from pbem.cli.group import main
@@ -152,8 +150,9 @@ def _build(root: Path, key_pool: dict[str, Path]) -> dict[str, Scenario]:
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory, key_pool) -> Iterator[World]:
-    with pytest.MonkeyPatch.context() as mp, ram_folder(tmp_path_factory.mktemp("crash"), "crash") as root:
+    with pytest.MonkeyPatch.context() as mp:
         mp.setitem(registry.GAMES, "toy", "toygame:ToyGame")
+        root = tmp_path_factory.mktemp("crash")
         runner = CrashRunner()
         try:
             scenarios = _build(root, key_pool)
@@ -286,12 +285,12 @@ CHUNKS = [(name, chunk) for name, total in KILLS.items() for chunk in range(tota
 
 @pytest.mark.parametrize(("scenario_name", "chunk"), CHUNKS, ids=[f"{n}-{c}" for n, c in CHUNKS])
 def test_killed_at_each_write_and_at_random_moments_then_any_command_repairs(world, scenario_name, chunk,
-                                                                              ram_path):
+                                                                              tmp_path):
     scenario = world.scenarios[scenario_name]
     rng = random.Random(f"{SEED}/{scenario_name}/{chunk}")
     outcomes = []
     for n, plan in enumerate(_plans(scenario)[chunk * CHUNK:(chunk + 1) * CHUNK]):
-        done = run_interrupted(world, scenario, plan, ram_path / str(n), rng)
+        done = run_interrupted(world, scenario, plan, tmp_path / str(n), rng)
         if plan.fault.startswith("kill"):
             assert done.status == -signal.SIGKILL, f"{plan}: the write point was never reached ({done.output})"
         outcomes.append(done.status)
@@ -313,11 +312,11 @@ def test_the_write_points_cover_the_commit_and_everything_derived(world):
 # --- a full disk ---------------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("scenario_name", list(KILLS))
-def test_no_space_left_at_each_write_is_one_line_and_loses_nothing(world, scenario_name, ram_path):
+def test_no_space_left_at_each_write_is_one_line_and_loses_nothing(world, scenario_name, tmp_path):
     scenario = world.scenarios[scenario_name]
     rng = random.Random(f"{SEED}/enospc/{scenario_name}")
     for n, rel in enumerate(scenario.writes):
-        done = run_interrupted(world, scenario, Plan(f"enospc:/{rel}"), ram_path / str(n), rng)
+        done = run_interrupted(world, scenario, Plan(f"enospc:/{rel}"), tmp_path / str(n), rng)
         assert done.status == 1 and "no space left on the device" in done.output, done.output
 
 
@@ -380,13 +379,13 @@ def test_a_real_full_disk_on_a_small_tmpfs(world, tmp_path):
 
 # --- Ctrl-C ------------------------------------------------------------------------------------------------------------
 
-def test_ctrl_c_during_submit_leaves_a_game_that_any_command_repairs(world, ram_path):
+def test_ctrl_c_during_submit_leaves_a_game_that_any_command_repairs(world, tmp_path):
     scenario = world.scenarios["submit"]
     rng = random.Random(f"{SEED}/sigint")
     statuses = []
     for n in range(8):
         plan = Plan(kill_after=rng.uniform(0, scenario.seconds), signal=signal.SIGINT)
-        done = run_interrupted(world, scenario, plan, ram_path / str(n), rng)
+        done = run_interrupted(world, scenario, plan, tmp_path / str(n), rng)
         assert done.status in (0, 130), f"{plan}: exit {done.status}: {done.output}"   # 130: interrupted
         if done.status == 130:
             assert done.output.strip().splitlines()[-1].startswith("pbem: error: interrupted"), done.output

@@ -16,8 +16,7 @@ After the second run:
 
 The world: a toy game with red's good move, blue's stale one, a junk file, a name that is
 not UTF-8 and a file pushed outside incoming/, all waiting for one sync.  Commands run in
-children of a zygote (tests/crash_runner.py), which makes a killed command cheap.  The game folders are copied into memory (tests/ramdisk.py:
-/dev/shm when it is a tmpfs), where creating and removing files costs a tenth of the disk's.
+children of a zygote (tests/crash_runner.py), which makes a killed command cheap.
 """
 from __future__ import annotations
 
@@ -36,7 +35,6 @@ import pytest
 import session_cache
 from crash_runner import CrashRunner, Finished
 from hostile_harness import assert_clean_line
-from ramdisk import ram_path  # noqa: F401  (a fixture)
 from test_git_helpers import GAME, GITCONFIG, git, make_shared
 from test_git_hostile_push import git_bytes, assert_published_is_the_moderators, blob, graft
 
@@ -177,8 +175,12 @@ def world(request, tmp_path_factory, key_pool) -> Iterator[World]:
             folder = session_cache.finished(request.config, tmp_path_factory, "git-crash-world", build)
             steps = (folder / "trace.txt").read_text().splitlines()
             assert sum(s.startswith("git ") for s in steps) > 20 and any(s.endswith("log.yaml") for s in steps)
-            yield World(runner, folder / "template", home, steps, float((folder / "seconds.txt").read_text()),
-                        json.loads((folder / "state.json").read_text()))
+            world = World(runner, folder / "template", home, steps, float((folder / "seconds.txt").read_text()),
+                          json.loads((folder / "state.json").read_text()))
+            # one sync of a scratch copy in the zygote itself: each child starts with what a sync's first run
+            # fills (crash_runner.CrashRunner.warm); the copy is not used again
+            runner.warm(["git", "sync", _copy(world, root / "warm").root], _env(home))
+            yield world
         finally:
             runner.close()
 
@@ -227,10 +229,10 @@ def _step_chunks() -> list[int]:
 
 
 @pytest.mark.parametrize("chunk", _step_chunks())
-def test_killed_before_each_step_then_the_next_sync_finishes_the_job(world, chunk, ram_path):
+def test_killed_before_each_step_then_the_next_sync_finishes_the_job(world, chunk, tmp_path):
     steps = range(1 + chunk * CHUNK, 1 + min(len(world.steps), (chunk + 1) * CHUNK))
     for step in steps:
-        _kill_at_step(world, step, ram_path / str(step))
+        _kill_at_step(world, step, tmp_path / str(step))
 
 
 def test_the_chunks_cover_every_step(world):
@@ -244,12 +246,12 @@ def test_the_chunks_cover_every_step(world):
     assert any("/receipts/blue/" in s for s in writes) and any("/receipts/red/" in s for s in writes)
 
 
-def test_killed_at_random_moments_then_the_next_sync_finishes_the_job(world, ram_path):
+def test_killed_at_random_moments_then_the_next_sync_finishes_the_job(world, tmp_path):
     """From outside, so a git command may be cut half way (or outlive the sync for a moment)."""
     rng = random.Random(SEED)
     cut = 0
     for n in range(RANDOM_KILLS):
-        where = ram_path / str(n)
+        where = tmp_path / str(n)
         gd = _copy(world, where)
         pid = world.runner.start(["git", "sync", gd.root], where / "killed.txt", _env(world.home))
         time.sleep(rng.uniform(0, world.seconds))
