@@ -16,7 +16,8 @@ its stdout.  ``{"op": "start", "args": [...], "env": {...}, "out": PATH}`` answe
 ``{"pid": N}``: ``env`` is set on top of the zygote's environment (or replaces it when it maps
 "" to "replace"), and with ``"err": PATH`` the child's stderr goes there, apart from its stdout.
 ``{"op": "wait", "pid": N}`` answers ``{"status": S, "maxrss": KB}``
-with S the exit code, or minus the signal that killed it.
+with S the exit code, or minus the signal that killed it.  ``{"op": "warm", "args": [...], "env": {...}}``
+runs the command once in the zygote itself, its output dropped, and answers ``{"status": S}``.
 """
 from __future__ import annotations
 
