@@ -8,13 +8,16 @@ environment (``PBEM_FAULT``...) and output files; the test may SIGKILL or SIGINT
 at any moment, and the zygote reaps it with ``os.wait4`` (exit status, peak RSS).
 Killing a forked child is killing a pbem process: the files it leaves behind are
 exactly what a killed ``pbem submit`` leaves.
+Before its first fork the zygote runs the commands once itself, on a scratch toy game
+(:func:`_warm_up`): a child starts with the caches a command fills on its first run.
 
 Protocol: one JSON object per line on the zygote's stdin, one answer per line on
 its stdout.  ``{"op": "start", "args": [...], "env": {...}, "out": PATH}`` answers
 ``{"pid": N}``: ``env`` is set on top of the zygote's environment (or replaces it when it maps
 "" to "replace"), and with ``"err": PATH`` the child's stderr goes there, apart from its stdout.
 ``{"op": "wait", "pid": N}`` answers ``{"status": S, "maxrss": KB}``
-with S the exit code, or minus the signal that killed it.
+with S the exit code, or minus the signal that killed it.  ``{"op": "warm", "args": [...], "env": {...}}``
+runs the command once in the zygote itself, its output dropped, and answers ``{"status": S}``.
 """
 from __future__ import annotations
 
@@ -26,6 +29,8 @@ import signal
 import subprocess
 import sys
 import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -71,6 +76,92 @@ def _child(args: list[str], env: dict[str, str | None], out: str, err: str | Non
         os._exit(code)
 
 
+def _warm_up() -> None:
+    """Run, once and in the zygote itself, the commands the children run, on a scratch toy game.
+
+    A command's first run in a process pays for what every later run finds ready: the installed
+    games read from the entry points, the templates' compiled code, regular expressions compiled
+    on first use, the game object built.  A forked child inherits that, as it inherits the
+    imports, instead of paying it again (a toy submit child about 40 -> 30 ms).  Only memory is
+    warmed: each child still runs its whole command on its own files, and the caches are of pure
+    functions (what they return depends on their arguments only), so a warm child writes what a
+    cold one writes.  The commands' output goes to /dev/null: the zygote's stdout is the protocol."""
+    import tempfile
+
+    from pipeline_helpers import fixed_key_pool, new_game, signed_move
+
+    from pbem.store.table import Table
+
+    failed: list[str] = []
+    with _silenced(), tempfile.TemporaryDirectory(prefix="crash-runner-warm-") as tmp:
+        root = Path(tmp)
+        pool = fixed_key_pool(root / "keys")
+        gd = new_game(root / "game", "toy", pool, ["red", "blue"], options={"limit": "2"})
+        game = str(gd.root)
+        failed += ["status"] if run_command(["status", game]) != 0 else []
+        for n, (player, action) in enumerate([("red", {"draw": True}), ("blue", {"stop": True}),
+                                               ("red", {"stop": True})]):
+            raw, sig = signed_move(Table.load(gd), player, [action], pool[player])
+            move = root / f"move-{n}.yaml"
+            move.write_bytes(raw)
+            move.with_name(move.name + ".sig").write_text(sig)
+            commands = [["submit", game, str(move)]]
+            if n == 0:
+                commands += [["status", game], ["audit", game], ["mod", "pause", game, "--reason", "warm"],
+                             ["mod", "resume", game, "--reason", "warm"]]
+            failed += [" ".join(args) for args in commands if run_command(args) != 0]
+        failed += [" ".join(args) for args in (["reveal", game], ["audit", game]) if run_command(args) != 0]
+    if failed:
+        raise RuntimeError(f"the zygote's warm-up failed: pbem {failed[0]}")
+
+
+def _warm(args: list[str], env: dict[str, str | None]) -> int:
+    """The ``warm`` request: ``pbem ARGS`` run once in the zygote itself (as :func:`_warm_up` runs its
+    commands), with ``env`` set on top of its environment for that command only."""
+    saved = dict(os.environ)
+    try:
+        for key, value in env.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+        with _silenced():
+            return run_command(args)
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+@contextmanager
+def _silenced() -> Iterator[None]:
+    """stdout and stderr to /dev/null, at the descriptors (the zygote's stdout is the protocol)."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = os.dup(1), os.dup(2)
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.dup2(null, 2)
+    try:
+        yield
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        for fd in (*saved, null):
+            os.close(fd)
+
+
+def run_command(args: list[str]) -> int:
+    """``pbem ARGS`` in this process, as a child runs it; its exit code."""
+    from pbem.cli.group import main
+    try:
+        main(args, prog_name="pbem", standalone_mode=True)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    return 0
+
+
 def serve(preload: list[str]) -> None:
     sys.path.insert(0, str(HERE))
     from pbem.core import registry
@@ -91,6 +182,7 @@ def serve(preload: list[str]) -> None:
     import toygame  # noqa: F401
     for module in preload:                  # what the caller's commands import besides
         importlib.import_module(module)
+    _warm_up()
     # a Ctrl-C meant for a child must not stop the zygote: held (blocked) here and in every child
     # until pbem's main lets it through; not ignored, which would lose one that comes early
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
@@ -101,6 +193,10 @@ def serve(preload: list[str]) -> None:
             if pid == 0:
                 _child(request["args"], request.get("env", {}), request["out"], request.get("err"))
             answer: dict[str, Any] = {"pid": pid}
+        elif request["op"] == "warm":
+            status = _warm(request["args"], request.get("env", {}))
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})    # pbem's main let it through
+            answer = {"status": status}
         elif request["op"] == "wait":
             _pid, status, usage = os.wait4(request["pid"], 0)
             answer = {"status": os.waitstatus_to_exitcode(status), "maxrss": usage.ru_maxrss,
@@ -151,6 +247,14 @@ class CrashRunner:
         if err is not None:
             request["err"] = str(err)
         return int(self._ask(request)["pid"])
+
+    def warm(self, args: list[str], env: dict[str, str | None] | None = None) -> None:
+        """Run ``pbem ARGS`` once in the zygote itself, its output dropped, so that every child after it
+        starts with what that command's first run fills (a command the built-in warm-up does not run,
+        such as `pbem git sync`: give it a scratch copy of the test's world)."""
+        answer = self._ask({"op": "warm", "args": [str(a) for a in args], "env": env or {}})
+        if answer.get("status") != 0:
+            raise RuntimeError(f"the zygote's warm-up `pbem {' '.join(map(str, args))}` failed: {answer}")
 
     def wait(self, pid: int, out: Path, timeout: float | None = None) -> Finished:
         """The command's end; with ``timeout`` (seconds), a command still running then is killed and

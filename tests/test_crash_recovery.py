@@ -19,6 +19,7 @@ makes a killed command cheap.
 from __future__ import annotations
 
 import errno
+import json
 import os
 import random
 import shutil
@@ -30,6 +31,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 import pytest
+import session_cache
 from click.testing import CliRunner
 from conftest import disk_state
 from crash_runner import CrashRunner, Finished
@@ -86,7 +88,8 @@ class World:
     files: Path
 
 
-def _build(root: Path, key_pool: dict[str, Path]) -> dict[str, Scenario]:
+def _make_games(root: Path, key_pool: dict[str, Path]) -> None:
+    """The two templates and blue's move, in ``root``: ``mid``, ``over`` and ``files/blue.yaml``."""
     files = root / "files"
     files.mkdir()
     # a game under way: red has drawn; blue's move (a sealed draw) is the one interrupted
@@ -97,6 +100,16 @@ def _build(root: Path, key_pool: dict[str, Path]) -> dict[str, Scenario]:
     blue_raw, blue_sig = signed_move(table, "blue", [sealed], key_pool["blue"])
     (files / "blue.yaml").write_bytes(blue_raw)
     (files / "blue.yaml.sig").write_text(blue_sig)
+    # a finished game: both players stopped; the reveal is the one interrupted
+    over = new_game(root / "over", "toy", key_pool, ["red", "blue"], options={"limit": "2"})
+    for player in ("red", "blue"):
+        submit(over, *signed_move(Table.load(over), player, [{"stop": True}], key_pool[player]))
+
+
+def _scenarios(root: Path, key_pool: dict[str, Path]) -> dict[str, Scenario]:
+    """The scenarios on the templates :func:`_make_games` made in ``root``."""
+    files = root / "files"
+    mid, over = GameDir(root / "mid"), GameDir(root / "over")
 
     def green_draws(game: Path) -> None:
         gd = GameDir(game)
@@ -125,11 +138,6 @@ def _build(root: Path, key_pool: dict[str, Path]) -> dict[str, Scenario]:
         result = _cli(["submit", game, game.parent / "blue-next.yaml"])
         assert result.exit_code == 0 and result.output.startswith("accepted: blue's move"), result.output
 
-    # a finished game: both players stopped; the reveal is the one interrupted
-    over = new_game(root / "over", "toy", key_pool, ["red", "blue"], options={"limit": "2"})
-    for player in ("red", "blue"):
-        submit(over, *signed_move(Table.load(over), player, [{"stop": True}], key_pool[player]))
-
     def reveal_again(game: Path) -> None:
         result = _cli(["reveal", game])
         assert result.exit_code == 0 or "the game is closed" in result.output, result.output
@@ -149,20 +157,43 @@ def _build(root: Path, key_pool: dict[str, Path]) -> dict[str, Scenario]:
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory, key_pool) -> Iterator[World]:
+def world(request, tmp_path_factory, key_pool) -> Iterator[World]:
+    """The templates and each command's traced writes and time, made once per test session (``session_cache``:
+    pytest-xdist shares the module's tests out among its workers, and each made the same world); the
+    templates are only ever copied.  Each worker has its zygote."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setitem(registry.GAMES, "toy", "toygame:ToyGame")
         root = tmp_path_factory.mktemp("crash")
         runner = CrashRunner()
         try:
-            scenarios = _build(root, key_pool)
+            def build(folder: Path) -> None:
+                (folder / "keys").mkdir()            # the building worker's keys, for every worker to sign with
+                for key in key_pool.values():
+                    for path in (key, key.with_name(key.name + ".pub")):
+                        shutil.copy2(path, folder / "keys" / path.name)
+                keys = _keys(folder, key_pool)
+                _make_games(folder, keys)
+                for scenario in _scenarios(folder, keys).values():
+                    _trace(runner, scenario, root / f"trace-{scenario.name}")
+                    (folder / f"trace-{scenario.name}.json").write_text(
+                        json.dumps({"writes": scenario.writes, "seconds": scenario.seconds}))
+
+            folder = session_cache.finished(request.config, tmp_path_factory, "crash-world", build)
+            keys = _keys(folder, key_pool)
+            scenarios = _scenarios(folder, keys)
             for scenario in scenarios.values():
-                _trace(runner, scenario, root / f"trace-{scenario.name}")
+                trace = json.loads((folder / f"trace-{scenario.name}.json").read_text())
+                scenario.writes, scenario.seconds = trace["writes"], trace["seconds"]
                 scenario.entry_count = len(scenario.template.entries())
                 scenario.public = _public(scenario.template.root)
-            yield World(runner, scenarios, key_pool, root / "files")
+            yield World(runner, scenarios, keys, folder / "files")
         finally:
             runner.close()
+
+
+def _keys(folder: Path, key_pool: dict[str, Path]) -> dict[str, Path]:
+    """The key pool the shared world was made with (each xdist worker's ``key_pool`` has keys of its own)."""
+    return {name: folder / "keys" / key.name for name, key in key_pool.items()}
 
 
 def _copy(scenario: Scenario, where: Path) -> Path:

@@ -175,8 +175,12 @@ def world(request, tmp_path_factory, key_pool) -> Iterator[World]:
             folder = session_cache.finished(request.config, tmp_path_factory, "git-crash-world", build)
             steps = (folder / "trace.txt").read_text().splitlines()
             assert sum(s.startswith("git ") for s in steps) > 20 and any(s.endswith("log.yaml") for s in steps)
-            yield World(runner, folder / "template", home, steps, float((folder / "seconds.txt").read_text()),
-                        json.loads((folder / "state.json").read_text()))
+            world = World(runner, folder / "template", home, steps, float((folder / "seconds.txt").read_text()),
+                          json.loads((folder / "state.json").read_text()))
+            # one sync of a scratch copy in the zygote itself: each child starts with what a sync's first run
+            # fills (crash_runner.CrashRunner.warm); the copy is not used again
+            runner.warm(["git", "sync", _copy(world, root / "warm").root], _env(home))
+            yield world
         finally:
             runner.close()
 
