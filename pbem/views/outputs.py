@@ -29,7 +29,7 @@ from pbem.store.table import Table
 from pbem.store.update import UPDATE_BYTES   # room kept free in every message for `pbem play`'s public update
 from pbem.views.boardmoves import BoardHistory, mark_moves
 from pbem.views.pagezip import gzip_page
-from pbem.views.render.boardmemo import BoardMemo, board_key
+from pbem.views.render.boardmemo import LASTING, BoardMemo, board_key
 from pbem.views.render.digest import DigestContext, render_digest, render_secrets
 from pbem.views.render.hexmap_svg import render_svg
 from pbem.views.render.hexmap_text import render_text
@@ -154,10 +154,12 @@ class BoardDrawings:
     hidden values): a picture equal to one already drawn is not drawn again, and the parts of a
     board (its rows, a differing row's cells, the key under it) are drawn once for the entry and used again wherever another
     reader's board has the same part (:class:`pbem.views.render.boardmemo.BoardMemo`: keyed by
-    everything the part is drawn from, never by the reader)."""
+    everything the part is drawn from, never by the reader).  ``memo``: where the parts are
+    kept; by default the process's lasting memo (:data:`pbem.views.render.boardmemo.LASTING`), so
+    that the rows and cells of earlier entries' boards serve this entry's too."""
 
-    def __init__(self) -> None:
-        self._memo = BoardMemo()
+    def __init__(self, memo: BoardMemo | None = None) -> None:
+        self._memo = memo if memo is not None else LASTING.take()
         self._done: dict[tuple[Any, ...], tuple[str, str]] = {}   # board_key -> (text, svg or "")
 
     def draw(self, board: BoardPicture, title: str, with_svg: bool) -> tuple[str, str]:
