@@ -174,7 +174,9 @@ def test_boards_drawn_through_a_memo_kept_from_entry_to_entry_are_the_boards_dra
                 drawings = BoardDrawings(lasting.take())
                 memos.append(drawings._memo)
                 for board, expected in zip(boards, drawn):
+                    assert drawings.draw(board, "T", with_svg=False) == (expected[0], "")
                     assert drawings.draw(board, "T", with_svg=True) == expected
+                    assert drawings.shorter(expected[1]) == shorter_numbers(expected[1])
         kept = len({id(m) for m in memos})
         assert kept > 2 if bounded else kept == 1
         assert all(len(m.parts) <= parts for m in memos)

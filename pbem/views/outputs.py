@@ -12,7 +12,7 @@ import textwrap
 import zlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 from pbem.base import yamlio
 from pbem.base.canonical import canonical
@@ -151,29 +151,38 @@ def fold_comments(template: str, width: int = 78) -> str:
 class BoardDrawings:
     """The board drawings of one entry's digests.  Every reader's board is drawn from their own
     view, but the readers' boards differ only a little (the moves marked for each, a player's own
-    hidden values): a picture equal to one already drawn is not drawn again, and the parts of a
-    board (its rows, a differing row's cells, the key under it) are drawn once for the entry and used again wherever another
-    reader's board has the same part (:class:`pbem.views.render.boardmemo.BoardMemo`: keyed by
-    everything the part is drawn from, never by the reader).  ``memo``: where the parts are
+    hidden values): a picture equal to one recently drawn is not drawn again, and the parts of a
+    board (its rows, a differing row's cells, the key under it) are drawn once and used again wherever another
+    board has the same part (:class:`pbem.views.render.boardmemo.BoardMemo`: keyed by
+    everything the part is drawn from, never by the reader).  ``memo``: where the boards and parts are
     kept; by default the process's lasting memo (:data:`pbem.views.render.boardmemo.LASTING`), so
     that the rows and cells of earlier entries' boards serve this entry's too."""
 
     def __init__(self, memo: BoardMemo | None = None) -> None:
         self._memo = memo if memo is not None else LASTING.take()
-        self._done: dict[tuple[Any, ...], tuple[str, str]] = {}   # board_key -> (text, svg or "")
 
     def draw(self, board: BoardPicture, title: str, with_svg: bool) -> tuple[str, str]:
         """(the board as text, as SVG: "" unless ``with_svg``)."""
         cells = self._memo.cell_ids(board)
-        key = (title, board_key(board, cells))
-        done = self._done.get(key)
+        key = ("board", title, board_key(board, cells))
+        done = self._memo.board(key)
         if done is None:
-            done = self._done[key] = (render_text(board, self._memo, cells), "")
+            done = (render_text(board, self._memo, cells), "")
+            self._memo.keep_board(key, done)
         text, svg = done
         if with_svg and not svg:
             svg = render_svg(board, title, self._memo, cells)
-            self._done[key] = (text, svg)
+            self._memo.keep_board(key, (text, svg))
         return text, svg if with_svg else ""
+
+    def shorter(self, svg: str) -> str:
+        """:func:`shorter_numbers` of ``svg`` (a board drawn here: the page with a click panel), each once."""
+        key = ("shorter", svg)
+        short = self._memo.board(key)
+        if short is None:
+            short = shorter_numbers(svg)
+            self._memo.keep_board(key, short)
+        return cast(str, short)
 
 
 def digest_context(table: Table, viewer: str | None, with_svg: bool = True,
@@ -195,9 +204,10 @@ def digest_context(table: Table, viewer: str | None, with_svg: bool = True,
     if history is None:
         history = BoardHistory.for_viewers(table, [viewer])
     board = mark_moves(game.board_picture(view), history.after(table.since(viewer) - 1))
-    board_text, board_svg = ("", "") if board is None else (drawings or BoardDrawings()).draw(board, game.title, with_svg)
+    drawings = drawings or BoardDrawings()
+    board_text, board_svg = ("", "") if board is None else drawings.draw(board, game.title, with_svg)
     if click is not None:         # the page with a panel: its every byte counts in the mail
-        board_svg = shorter_numbers(board_svg)
+        board_svg = drawings.shorter(board_svg)
     pending = game.pending(state)
     waiting = [f"{d.player}: {d.kind}" + (f" - {d.prompt}" if d.prompt else "") for d in pending]
     template_player = viewer if viewer is not None else (pending[0].player if pending else None)

@@ -16,6 +16,7 @@ keeps it for all the boards of its entry; without one, each drawing has a memo o
 """
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, TypeVar, cast
 
@@ -29,6 +30,9 @@ MEMO_PARTS = 20_000
 #: ... and numbers at most this many distinct cells (an entry adds a few dozen) before a lasting
 #: memo is replaced by a new one
 MEMO_CELLS = 20_000
+#: whole boards drawn (text and SVG, 20-100 KB), at most this many, the least recently used
+#: forgotten first: a board drawn again (another reader's equal board, a page's board again)
+MEMO_BOARDS = 32
 
 T = TypeVar("T")
 
@@ -60,6 +64,7 @@ class BoardMemo:
     _numbers: int = 0
     _cells: dict[tuple[Any, ...], int] = field(default_factory=dict)    # cell_key -> its number
     _keys: list[tuple[Any, ...]] = field(default_factory=list)          # number -> cell_key
+    _boards: OrderedDict[Hashable, Any] = field(default_factory=OrderedDict)   # board's key -> drawn
 
     def cell_ids(self, board: BoardPicture) -> list[int]:
         """A number for each cell of ``board`` (in its order): equal numbers for cells of equal
@@ -82,6 +87,21 @@ class BoardMemo:
         """A number no other call gives (a layout's, which the keys of its rows name)."""
         self._numbers += 1
         return self._numbers
+
+    def board(self, key: Hashable) -> Any:
+        """A whole board kept under ``key`` (a :func:`board_key` of this memo's cell numbers, with
+        what else it was drawn from), or None."""
+        drawn = self._boards.get(key)
+        if drawn is not None:
+            self._boards.move_to_end(key)
+        return drawn
+
+    def keep_board(self, key: Hashable, drawn: Any) -> None:
+        """Keep a whole board under ``key`` (at most :data:`MEMO_BOARDS`: the least recently used goes)."""
+        self._boards[key] = drawn
+        self._boards.move_to_end(key)
+        while len(self._boards) > MEMO_BOARDS:
+            self._boards.popitem(last=False)
 
     def full(self) -> bool:
         """Has it stopped keeping what it draws (:data:`MEMO_PARTS`), or numbered :data:`MEMO_CELLS` cells?"""
