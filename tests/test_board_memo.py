@@ -79,8 +79,10 @@ def test_boards_drawn_through_shared_parts_are_the_boards_drawn_alone(name, play
         alone = [(render_text(b), render_svg(b, "T")) for b in boards]
         differ += len({svg for _t, svg in alone}) > 1          # the readers' boards are not all one
         for order in (list(range(len(boards))), list(reversed(range(len(boards))))):
-            drawings, memo = BoardDrawings(), BoardMemo()
+            drawings, memo = BoardDrawings(BoardMemo()), BoardMemo()
             for i in order:
+                assert drawings.draw(boards[i], "T", with_svg=True, short=True) == (alone[i][0],
+                                                                                    shorter_numbers(alone[i][1]))
                 assert drawings.draw(boards[i], "T", with_svg=True) == alone[i]
                 assert (render_text(boards[i], memo), render_svg(boards[i], "T", memo)) == alone[i]
         for _text, svg in alone:
@@ -176,7 +178,8 @@ def test_boards_drawn_through_a_memo_kept_from_entry_to_entry_are_the_boards_dra
                 for board, expected in zip(boards, drawn):
                     assert drawings.draw(board, "T", with_svg=False) == (expected[0], "")
                     assert drawings.draw(board, "T", with_svg=True) == expected
-                    assert drawings.shorter(expected[1]) == shorter_numbers(expected[1])
+                    assert drawings.draw(board, "T", with_svg=True, short=True) == (expected[0],
+                                                                                    shorter_numbers(expected[1]))
         kept = len({id(m) for m in memos})
         assert kept > 2 if bounded else kept == 1
         assert all(len(m.parts) <= parts for m in memos)

@@ -695,6 +695,11 @@ def title_svg(title: str) -> str:
 
 def assemble(layers: BoardLayers) -> str:
     """The layers as one standalone SVG document (a string ending in a newline)."""
+    return "\n".join(svg_pieces(layers)) + "\n"
+
+
+def svg_pieces(layers: BoardLayers) -> list[str]:
+    """The lines of :func:`assemble`'s document (joined by newlines), each whole elements and text."""
     out = [svg_open(layers.width, layers.height, layers.title or "Game board", len(layers.cells))]
     d = defs(layers.used)
     if d:
@@ -711,7 +716,7 @@ def assemble(layers: BoardLayers) -> str:
     if layers.key:
         out.append(layers.key)
     out.append("</svg>")
-    return "\n".join(out) + "\n"
+    return out
 
 
 def render_svg(board: BoardPicture, title: str = "", memo: BoardMemo | None = None,
