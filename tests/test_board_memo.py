@@ -19,6 +19,7 @@ from pbem.core.picture import BoardPicture, HexCell, Piece
 from pbem.core.registry import load_game
 from pbem.views.boardmoves import mark_moves
 from pbem.views.outputs import BoardDrawings
+from pbem.views.render import boardmemo
 from pbem.views.render.boardmemo import BoardMemo, board_key, cell_key, piece_key
 from pbem.views.render.hexmap_svg import render_svg
 from pbem.views.render.hexmap_text import render_text
@@ -78,8 +79,10 @@ def test_boards_drawn_through_shared_parts_are_the_boards_drawn_alone(name, play
         alone = [(render_text(b), render_svg(b, "T")) for b in boards]
         differ += len({svg for _t, svg in alone}) > 1          # the readers' boards are not all one
         for order in (list(range(len(boards))), list(reversed(range(len(boards))))):
-            drawings, memo = BoardDrawings(), BoardMemo()
+            drawings, memo = BoardDrawings(BoardMemo()), BoardMemo()
             for i in order:
+                assert drawings.draw(boards[i], "T", with_svg=True, short=True) == (alone[i][0],
+                                                                                    shorter_numbers(alone[i][1]))
                 assert drawings.draw(boards[i], "T", with_svg=True) == alone[i]
                 assert (render_text(boards[i], memo), render_svg(boards[i], "T", memo)) == alone[i]
         for _text, svg in alone:
@@ -152,3 +155,41 @@ def test_every_field_of_a_board_a_cell_and_a_piece_is_in_its_key() -> None:
         other_board = dataclasses.replace(board, **{f.name: _changed(getattr(board, f.name))})
         assert (board_key(other_board, [cell_key(c) for c in other_board.cells])
                 != board_key(board, [cell_key(c) for c in board.cells])), f.name
+
+
+def test_boards_drawn_through_a_memo_kept_from_entry_to_entry_are_the_boards_drawn_alone(monkeypatch) -> None:
+    """A process keeps one memo from entry to entry (boardmemo.LASTING), across games and readers: every
+    board drawn through it, after the boards of other entries of all four games, is the board drawn
+    alone; and when the memo is full the next entry starts a new one (here a tiny bound: replaced
+    again and again, the boards still the same)."""
+    entries = [boards for k, (name, players) in enumerate(GAMES) for steps in (9, 12, 25)
+               if (boards := entry_boards(name, players, bytes([k + 7]) * 32, steps)) is not None]
+    assert len(entries) >= 8
+    alone = [[(render_text(b), render_svg(b, "T")) for b in boards] for boards in entries]
+    for bounded, parts, cells in ((False, boardmemo.MEMO_PARTS, boardmemo.MEMO_CELLS), (True, 40, 150)):
+        monkeypatch.setattr(boardmemo, "MEMO_PARTS", parts)
+        monkeypatch.setattr(boardmemo, "MEMO_CELLS", cells)
+        lasting = boardmemo.LastingMemo()
+        memos = []
+        for _round in range(2):         # the second time round, every part is found in the memo (or a new one)
+            for boards, drawn in zip(entries, alone):
+                drawings = BoardDrawings(lasting.take())
+                memos.append(drawings._memo)
+                for board, expected in zip(boards, drawn):
+                    assert drawings.draw(board, "T", with_svg=False) == (expected[0], "")
+                    assert drawings.draw(board, "T", with_svg=True) == expected
+                    assert drawings.draw(board, "T", with_svg=True, short=True) == (expected[0],
+                                                                                    shorter_numbers(expected[1]))
+        kept = len({id(m) for m in memos})
+        assert kept > 2 if bounded else kept == 1
+        assert all(len(m.parts) <= parts for m in memos)
+
+
+def test_drawings_keep_the_process_memo_unless_given_one() -> None:
+    boardmemo.LASTING.clear()
+    first, second = BoardDrawings(), BoardDrawings()
+    assert first._memo is second._memo is boardmemo.LASTING.take()
+    own = BoardMemo()
+    assert BoardDrawings(own)._memo is own
+    boardmemo.LASTING.clear()
+    assert BoardDrawings()._memo is not first._memo

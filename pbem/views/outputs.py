@@ -11,8 +11,9 @@ import json
 import textwrap
 import zlib
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 from pbem.base import yamlio
 from pbem.base.canonical import canonical
@@ -29,9 +30,9 @@ from pbem.store.table import Table
 from pbem.store.update import UPDATE_BYTES   # room kept free in every message for `pbem play`'s public update
 from pbem.views.boardmoves import BoardHistory, mark_moves
 from pbem.views.pagezip import gzip_page
-from pbem.views.render.boardmemo import BoardMemo, board_key
+from pbem.views.render.boardmemo import LASTING, BoardMemo, board_key
 from pbem.views.render.digest import DigestContext, render_digest, render_secrets
-from pbem.views.render.hexmap_svg import render_svg
+from pbem.views.render.hexmap_svg import board_layers, render_svg, svg_pieces
 from pbem.views.render.hexmap_text import render_text
 from pbem.views.render.scriptdata import script_json
 from pbem.views.render.svgnumbers import shorter_numbers
@@ -151,27 +152,46 @@ def fold_comments(template: str, width: int = 78) -> str:
 class BoardDrawings:
     """The board drawings of one entry's digests.  Every reader's board is drawn from their own
     view, but the readers' boards differ only a little (the moves marked for each, a player's own
-    hidden values): a picture equal to one already drawn is not drawn again, and the parts of a
-    board (its rows, a differing row's cells, the key under it) are drawn once for the entry and used again wherever another
-    reader's board has the same part (:class:`pbem.views.render.boardmemo.BoardMemo`: keyed by
-    everything the part is drawn from, never by the reader)."""
+    hidden values): a picture equal to one recently drawn is not drawn again, and the parts of a
+    board (its rows, a differing row's cells, the key under it) are drawn once and used again wherever another
+    board has the same part (:class:`pbem.views.render.boardmemo.BoardMemo`: keyed by
+    everything the part is drawn from, never by the reader).  ``memo``: where the boards and parts are
+    kept; by default the process's lasting memo (:data:`pbem.views.render.boardmemo.LASTING`), so
+    that the rows and cells of earlier entries' boards serve this entry's too."""
 
-    def __init__(self) -> None:
-        self._memo = BoardMemo()
-        self._done: dict[tuple[Any, ...], tuple[str, str]] = {}   # board_key -> (text, svg or "")
+    def __init__(self, memo: BoardMemo | None = None) -> None:
+        self._memo = memo if memo is not None else LASTING.take()
 
-    def draw(self, board: BoardPicture, title: str, with_svg: bool) -> tuple[str, str]:
-        """(the board as text, as SVG: "" unless ``with_svg``)."""
+    def draw(self, board: BoardPicture, title: str, with_svg: bool, short: bool = False) -> tuple[str, str]:
+        """(the board as text, as SVG: "" unless ``with_svg``).  ``short``: the SVG with the shorter
+        numbers of the page with a click panel (:func:`shorter_numbers` of the SVG)."""
         cells = self._memo.cell_ids(board)
-        key = (title, board_key(board, cells))
-        done = self._done.get(key)
+        drawn = board_key(board, cells)
+        key = ("board", title, drawn)
+        done = self._memo.board(key)
         if done is None:
-            done = self._done[key] = (render_text(board, self._memo, cells), "")
+            done = (render_text(board, self._memo, cells), "")
+            self._memo.keep_board(key, done)
         text, svg = done
+        if with_svg and short:
+            return text, self._short_svg(board, title, cells, drawn)
         if with_svg and not svg:
             svg = render_svg(board, title, self._memo, cells)
-            self._done[key] = (text, svg)
+            self._memo.keep_board(key, (text, svg))
         return text, svg if with_svg else ""
+
+    def _short_svg(self, board: BoardPicture, title: str, cells: list[int], drawn: tuple[Any, ...]) -> str:
+        """:func:`shorter_numbers` of the board's SVG, shortened piece by piece (each line of the
+        document is whole elements and text, so its numbers are those the whole document's shortening
+        gives it): a cell, a key, a header shortened once and kept in the memo under its own text."""
+        key = ("short", title, drawn)
+        done = self._memo.board(key)
+        if done is None:
+            memo = self._memo
+            pieces = svg_pieces(board_layers(board, title, memo=memo, ids=cells))
+            done = "\n".join(memo.part(("short", piece), partial(shorter_numbers, piece)) for piece in pieces) + "\n"
+            self._memo.keep_board(key, done)
+        return cast(str, done)
 
 
 def digest_context(table: Table, viewer: str | None, with_svg: bool = True,
@@ -193,9 +213,9 @@ def digest_context(table: Table, viewer: str | None, with_svg: bool = True,
     if history is None:
         history = BoardHistory.for_viewers(table, [viewer])
     board = mark_moves(game.board_picture(view), history.after(table.since(viewer) - 1))
-    board_text, board_svg = ("", "") if board is None else (drawings or BoardDrawings()).draw(board, game.title, with_svg)
-    if click is not None:         # the page with a panel: its every byte counts in the mail
-        board_svg = shorter_numbers(board_svg)
+    # the page with a panel: its every byte counts in the mail (the board's numbers shortened)
+    board_text, board_svg = ("", "") if board is None else (drawings or BoardDrawings()).draw(
+        board, game.title, with_svg, short=click is not None)
     pending = game.pending(state)
     waiting = [f"{d.player}: {d.kind}" + (f" - {d.prompt}" if d.prompt else "") for d in pending]
     template_player = viewer if viewer is not None else (pending[0].player if pending else None)

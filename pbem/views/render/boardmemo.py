@@ -6,20 +6,33 @@ since each reader's last turn is marked, and a player sees some hidden values of
 key under the board...), each under a key made of **everything** that part is drawn from (the
 cell's whole content with its pieces, their marks and values, its place on the board), never of
 whose board it is: a part is used again only where it would be drawn the same, so no reader's
-hidden value reaches another's board.  One memo serves one entry (``BoardDrawings`` in
-:mod:`pbem.views.outputs`); without one, each drawing has a memo of its own.
+hidden value reaches another's board.  Since a part is a pure function of its key, a memo may
+serve any number of entries, of any games: a process that makes many entries' outputs (a mail
+host's cycle, a git sync, an audit, a test playing whole games) keeps one (:data:`LASTING`), whose
+parts are drawn again only where a board's rows or cells changed since an earlier entry.  It is
+bounded: when full (:meth:`BoardMemo.full`), the next entry starts a new, empty one.  A
+``BoardDrawings`` (:mod:`pbem.views.outputs`) takes the memo it was given, or the lasting one, and
+keeps it for all the boards of its entry; without one, each drawing has a memo of its own.
 """
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, TypeVar, cast
 
 from pbem.core.picture import BoardPicture, HexCell, Piece
 
-__all__ = ["BoardMemo", "cell_key", "piece_key", "board_key"]
+__all__ = ["BoardMemo", "LastingMemo", "LASTING", "cell_key", "piece_key", "board_key"]
 
-#: a memo holds at most this many parts of each sort (an entry's boards need a few hundred)
+#: a memo holds at most this many parts (an entry's boards need a few hundred new ones; a board's
+#: cell, row or layout drawn: a few hundred bytes to a few KB each)
 MEMO_PARTS = 20_000
+#: ... and numbers at most this many distinct cells (an entry adds a few dozen) before a lasting
+#: memo is replaced by a new one
+MEMO_CELLS = 20_000
+#: whole boards drawn (text and SVG, 20-100 KB), at most this many, the least recently used
+#: forgotten first: a board drawn again (another reader's equal board, a page's board again)
+MEMO_BOARDS = 32
 
 T = TypeVar("T")
 
@@ -51,6 +64,7 @@ class BoardMemo:
     _numbers: int = 0
     _cells: dict[tuple[Any, ...], int] = field(default_factory=dict)    # cell_key -> its number
     _keys: list[tuple[Any, ...]] = field(default_factory=list)          # number -> cell_key
+    _boards: OrderedDict[Hashable, Any] = field(default_factory=OrderedDict)   # board's key -> drawn
 
     def cell_ids(self, board: BoardPicture) -> list[int]:
         """A number for each cell of ``board`` (in its order): equal numbers for cells of equal
@@ -74,6 +88,25 @@ class BoardMemo:
         self._numbers += 1
         return self._numbers
 
+    def board(self, key: Hashable) -> Any:
+        """A whole board kept under ``key`` (a :func:`board_key` of this memo's cell numbers, with
+        what else it was drawn from), or None."""
+        drawn = self._boards.get(key)
+        if drawn is not None:
+            self._boards.move_to_end(key)
+        return drawn
+
+    def keep_board(self, key: Hashable, drawn: Any) -> None:
+        """Keep a whole board under ``key`` (at most :data:`MEMO_BOARDS`: the least recently used goes)."""
+        self._boards[key] = drawn
+        self._boards.move_to_end(key)
+        while len(self._boards) > MEMO_BOARDS:
+            self._boards.popitem(last=False)
+
+    def full(self) -> bool:
+        """Has it stopped keeping what it draws (:data:`MEMO_PARTS`), or numbered :data:`MEMO_CELLS` cells?"""
+        return len(self.parts) >= MEMO_PARTS or len(self._keys) >= MEMO_CELLS
+
     def get(self, key: Hashable) -> Any:
         return self.parts.get(key)
 
@@ -86,3 +119,28 @@ class BoardMemo:
         """The part kept under ``key``, or ``make()`` kept there (while the memo has room)."""
         value = self.parts.get(key)
         return cast(T, value) if value is not None else cast(T, self.put(key, make()))
+
+
+class LastingMemo:
+    """The memo a process keeps from one entry to the next (see the module's text): :meth:`take`
+    gives it to an entry's drawings, or a new, empty one in its place once it is full, so that it
+    holds at most :data:`MEMO_PARTS` parts and :data:`MEMO_CELLS` cells' keys.  Only what is
+    drawn is kept, under keys of what it is drawn from: which entries, games or readers came
+    before changes how much is drawn again, never what a board looks like."""
+
+    def __init__(self) -> None:
+        self._memo = BoardMemo()
+
+    def take(self) -> BoardMemo:
+        """The memo for an entry's boards (keep it for all of them: its cells' numbers are its own)."""
+        if self._memo.full():
+            self._memo = BoardMemo()
+        return self._memo
+
+    def clear(self) -> None:
+        """Forget every part (a benchmark that measures drawing from nothing)."""
+        self._memo = BoardMemo()
+
+
+#: the process's lasting memo (a cache of pure functions of their keys, as an ``lru_cache`` is)
+LASTING = LastingMemo()

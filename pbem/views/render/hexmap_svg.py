@@ -521,7 +521,8 @@ class _SvgLayout:
     """What a board's SVG takes from its cells' places, labels and kinds alone (the same for every
     reader's board of an entry): the cells' order, its rows, the cells' centres, the fills, the size."""
 
-    number: int                          # the layout's number in its memo (the rows' keys name it)
+    place: int                           # the number in its memo of what a cell's drawing takes from the
+    #                                      board beside the cell itself (the cells' and rows' keys name it)
     order: list[int]                     # the cells (their indices in the picture) in drawing order
     rows: list[tuple[int, int]]          # each row's cells: order[start:end]
     centres: list[tuple[float, float]]   # each cell's centre, in drawing order
@@ -560,8 +561,13 @@ def _svg_layout(board: BoardPicture, title: str, ids: list[int], memo: BoardMemo
             rows[-1] = (rows[-1][0], n + 1)
         else:
             rows.append((n, n + 1))
-    layout = _SvgLayout(memo.number(), order, rows, centres,
-                        {cells[i].label: centre for i, centre in zip(order, centres)}, _fills(board),
+    fills = _fills(board)
+    # a cell is drawn from its own content (its number), its centre (from its q and r, and the
+    # board's origin), its kind's fill and texture: the same where all of those are the same,
+    # whatever else changed on the board (a sunk tile, a changed space elsewhere)
+    place = ("svg-place", x0, y0, tuple(sorted(fills.items())), tuple(board.textures.items()))
+    layout = _SvgLayout(memo.part(place, memo.number), order, rows, centres,
+                        {cells[i].label: centre for i, centre in zip(order, centres)}, fills,
                         sorted({c.kind for c in cells}), top, board_h, max(board_w + 2 * MARGIN, 320.0))
     return cast(_SvgLayout, memo.put(what, layout))
 
@@ -611,7 +617,7 @@ def _svg_cell(board: BoardPicture, layout: _SvgLayout, n: int) -> _SvgRow:
 def _svg_row(board: BoardPicture, layout: _SvgLayout, start: int, end: int, ids: list[int],
              memo: BoardMemo) -> _SvgRow:
     """The cells order[start:end] drawn, each cell taken from the memo where it was drawn before."""
-    return _joined(memo.part(("svg-cell", layout.number, ids[layout.order[n]]), partial(_svg_cell, board, layout, n))
+    return _joined(memo.part(("svg-cell", layout.place, ids[layout.order[n]]), partial(_svg_cell, board, layout, n))
                    for n in range(start, end))
 
 
@@ -645,7 +651,7 @@ def board_layers(board: BoardPicture, title: str = "", every_note: bool = False,
     if ids is None:
         ids = memo.cell_ids(board)
     layout = _svg_layout(board, title, ids, memo)
-    drawn = _joined(memo.part(("svg-row", layout.number, tuple(ids[i] for i in layout.order[start:end])),
+    drawn = _joined(memo.part(("svg-row", layout.place, tuple(ids[i] for i in layout.order[start:end])),
                               partial(_svg_row, board, layout, start, end, ids, memo))
                     for start, end in layout.rows)
     parts, rings, moves = drawn.parts, drawn.rings, drawn.moves
@@ -689,6 +695,11 @@ def title_svg(title: str) -> str:
 
 def assemble(layers: BoardLayers) -> str:
     """The layers as one standalone SVG document (a string ending in a newline)."""
+    return "\n".join(svg_pieces(layers)) + "\n"
+
+
+def svg_pieces(layers: BoardLayers) -> list[str]:
+    """The lines of :func:`assemble`'s document (joined by newlines), each whole elements and text."""
     out = [svg_open(layers.width, layers.height, layers.title or "Game board", len(layers.cells))]
     d = defs(layers.used)
     if d:
@@ -705,7 +716,7 @@ def assemble(layers: BoardLayers) -> str:
     if layers.key:
         out.append(layers.key)
     out.append("</svg>")
-    return "\n".join(out) + "\n"
+    return out
 
 
 def render_svg(board: BoardPicture, title: str = "", memo: BoardMemo | None = None,

@@ -186,7 +186,8 @@ class _TextLayout:
     """What the text map of a board takes from its cells' places, labels and kinds alone (the same
     for every reader's board of an entry): the cells' order, its rows, their columns, the slants."""
 
-    number: int                      # the layout's number in its memo (the rows' keys name it)
+    place: int                       # the number in its memo of what a cell's text takes from the board
+    #                                  beside the cell itself (the cells' and rows' keys name it)
     order: list[int]                 # the cells (their indices in the picture) in reading order
     rows: list[tuple[int, int]]      # each row's cells: order[start:end]
     lefts: list[int]                 # each cell's left column, in reading order
@@ -231,7 +232,12 @@ def _text_layout(board: BoardPicture, ids: list[int], memo: BoardMemo) -> _TextL
         slants.append(_slant_line(lefts[start:end], above, quarter).rstrip())
         above = lefts[start:end]
     slants.append(_slant_line([], above, quarter).rstrip())
-    layout = _TextLayout(memo.number(), order, rows, lefts, map_symbols(board), inner, slants)
+    letters = map_symbols(board)
+    # a cell's text is made from its own content (its number), the cells' width and its kind's letter;
+    # a row's lines from its cells and their columns (from their q and r, the width and the leftmost
+    # cell's place): the same where those are, whatever else changed on the board
+    place = ("text-place", inner, hmin, tuple(letters.items()))
+    layout = _TextLayout(memo.part(place, memo.number), order, rows, lefts, letters, inner, slants)
     return cast(_TextLayout, memo.put(what, layout))
 
 
@@ -264,7 +270,7 @@ def _text_row(board: BoardPicture, layout: _TextLayout, start: int, end: int, id
     changed: list[str] = []
     overflow = False
     for n in range(start, end):
-        what = ("text-cell", layout.number, ids[layout.order[n]])
+        what = ("text-cell", layout.place, ids[layout.order[n]])
         cell = memo.get(what)
         if cell is None:
             cell = memo.put(what, _text_cell(board, layout, n))
@@ -296,7 +302,7 @@ def render_text(board: BoardPicture, memo: BoardMemo | None = None, ids: list[in
     changed: list[str] = []
     overflow = False
     for (start, end), slant in zip(layout.rows, layout.slants):
-        what = ("text-row", layout.number, tuple(ids[i] for i in layout.order[start:end]))
+        what = ("text-row", layout.place, tuple(ids[i] for i in layout.order[start:end]))
         row = memo.get(what)
         if row is None:
             row = memo.put(what, _text_row(board, layout, start, end, ids, memo))
