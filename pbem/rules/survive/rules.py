@@ -679,9 +679,12 @@ class SurviveRules(ViewRules[StateT]):
                 if boat is not None and has_room(state, boat) and may_board(state, handle):
                     score(gain[cell] + BOARD)                                       # climb into the ship here
                 if may_swim(state, handle):
-                    for n in nb[cell]:
-                        if n not in land:
-                            score(gain[n] + BOARD if n in boat_at else gain[n])   # swim
+                    if ships_at.isdisjoint(near[cell]):
+                        scores += [gain[n] for n in nb[cell] if n not in land]    # swim (no ship next to it)
+                    else:
+                        for n in nb[cell]:
+                            if n not in land:
+                                score(gain[n] + BOARD if n in boat_at else gain[n])   # swim
                 for t, _swim in isle_steps[cell]:
                     score(gain[t] + BOARD if t in boat_at else gain[t])           # onto a safe isle
             counts.append(len(scores) - before)
@@ -704,9 +707,8 @@ class SurviveRules(ViewRules[StateT]):
                 continue
             b = boats[pieces[i]]
             here = dist[at(b.cell)]
-            steps = steps_of(i)
-            for t in steps:          # (from the distances: a layer's ship may go further than one space)
-                score(mine * (here - dist[t]))
+            steps = steps_of(i)      # (from the distances: a layer's ship may go further than one space)
+            scores += [mine * (here - dist[t]) for t in steps]
             counts.append(len(steps))
         moves.take_counts(counts)
         return scores
