@@ -297,16 +297,22 @@ class MovementRules(SetupRules[StateT]):
             aboard = b.passengers
             if not aboard:
                 out.append(b.handle)
-            elif len(aboard) == 1:
-                if explorers[aboard[0]].owner == player:
-                    out.append(b.handle)
-            else:
-                counts: dict[str, int] = {}
-                for h in aboard:
-                    owner = explorers[h].owner
-                    counts[owner] = counts.get(owner, 0) + 1
-                if counts.get(player) == max(counts.values()):
-                    out.append(b.handle)
+                continue
+            mine = 0
+            for h in aboard:
+                if explorers[h].owner == player:
+                    mine += 1
+            if not mine:
+                continue            # (another owner has the most aboard)
+            if 2 * mine >= len(aboard):
+                out.append(b.handle)        # (no other owner can have more)
+                continue
+            counts: dict[str, int] = {}
+            for h in aboard:
+                owner = explorers[h].owner
+                counts[owner] = counts.get(owner, 0) + 1
+            if mine == max(counts.values()):
+                out.append(b.handle)
         return out
 
     def boat_move_counts(self, state: StateT, boats: list[str]) -> list[int]:

@@ -533,12 +533,13 @@ class SurviveRules(ViewRules[StateT]):
 
     def lazy_scores_none(self, actions: Sequence[Mapping[str, Any]]) -> bool | None:
         """:meth:`scores_none` of a lazy sequence, by what it makes; None for any other sequence."""
+        kind = type(actions)        # (the exact classes first: a failed isinstance of an ABC costs a call)
+        if kind is MoveChoices:
+            return False
+        if kind is Pairs:
+            return self.never_scored(actions.make)       # type: ignore[attr-defined]
         if isinstance(actions, Chain):
             return all(self.scores_none(part) for part in actions.parts)
-        if isinstance(actions, Pairs):
-            return self.never_scored(actions.make)
-        if isinstance(actions, MoveChoices):
-            return False
         return None
 
     def listed_scores_none(self, actions: Sequence[Mapping[str, Any]]) -> bool:
