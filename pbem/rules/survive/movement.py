@@ -347,21 +347,16 @@ class MovementRules(SetupRules[StateT]):
         explorers, boats = state.explorers, state.boats
         may_swim, may_board = self.may_swim, self.may_board_from_the_sea
         counts: list[int] = []
-        from_ship: dict[str, int] = {}      # ship -> the moves its passengers share (all but the jump)
         for handle in handles:
             e = explorers[handle]
             where = e.where
             if where == LAND:
                 assert e.cell is not None      # (on the board: not at(), a call, in the hottest count)
                 around = near[e.cell]
-                counts.append(len(around) if room.isdisjoint(around) else len(around) + len(around & room))
+                counts.append(len(around) + len(around & room))
             elif where == BOAT:
-                ship = ship_of(e.boat)
-                shared = from_ship.get(ship)
-                if shared is None:
-                    cell = at(boats[ship].cell)
-                    shared = from_ship[ship] = len(near[cell] & room) + len(isles[cell])
-                counts.append(shared + may_swim(state, handle))
+                cell = at(boats[ship_of(e.boat)].cell)
+                counts.append(len(near[cell] & room) + may_swim(state, handle) + len(isles[cell]))
             elif where == SEA:
                 assert e.cell is not None
                 cell = e.cell

@@ -621,7 +621,6 @@ class SurviveRules(ViewRules[StateT]):
         nb, land, isle_steps = self.board.neighbours, state.tile_at, self.isle_steps
         has_room, may_swim, may_board = self.has_room, self.may_swim, self.may_board_from_the_sea
         near, walk_gains, ships_at = self.board.neighbour_sets, self.walk_gains, boat_at.keys()
-        from_ship: dict[str, tuple[list[float], float, list[float]]] = {}   # ship -> its passengers' scores
         scores = [STAY]
         score = scores.append
         counts: list[int] = []
@@ -657,22 +656,16 @@ class SurviveRules(ViewRules[StateT]):
                     if boat is not None:
                         score(gain[n] + BOARD)                                      # swim beside the ship
             elif where == BOAT:
-                ship = ship_of(e.boat)
-                known = from_ship.get(ship)
-                if known is None:             # (what the explorers aboard one ship share, once)
-                    cell = at(boats[ship].cell)
-                    gain = step_gain[cell]
-                    hops: list[float] = []
-                    for n in nb[cell]:
-                        boat = boat_at.get(n)
-                        if boat is not None and has_room(state, boat):
-                            hops.append(gain[n])                                    # to the ship next to it
-                    known = from_ship[ship] = (hops, gain[cell], [gain[t] for t, _swim in isle_steps[cell]])
-                hops, jump, isles = known
-                scores += hops
+                cell = at(boats[ship_of(e.boat)].cell)
+                gain = step_gain[cell]
+                for n in nb[cell]:
+                    boat = boat_at.get(n)
+                    if boat is not None and has_room(state, boat):
+                        score(gain[n])                                              # to the ship next to it
                 if may_swim(state, handle):
-                    score(jump)                                                     # jump overboard
-                scores += isles                                                     # onto a safe isle
+                    score(gain[cell])                                               # jump overboard
+                for t, _swim in isle_steps[cell]:
+                    score(gain[t])                                                  # onto a safe isle
             elif where == SEA:
                 cell = at(e.cell)
                 gain = step_gain[cell]
@@ -680,12 +673,9 @@ class SurviveRules(ViewRules[StateT]):
                 if boat is not None and has_room(state, boat) and may_board(state, handle):
                     score(gain[cell] + BOARD)                                       # climb into the ship here
                 if may_swim(state, handle):
-                    if ships_at.isdisjoint(near[cell]):
-                        scores += [gain[n] for n in nb[cell] if n not in land]    # swim (no ship next to it)
-                    else:
-                        for n in nb[cell]:
-                            if n not in land:
-                                score(gain[n] + BOARD if n in boat_at else gain[n])   # swim
+                    for n in nb[cell]:
+                        if n not in land:
+                            score(gain[n] + BOARD if n in boat_at else gain[n])   # swim
                 for t, _swim in isle_steps[cell]:
                     score(gain[t] + BOARD if t in boat_at else gain[t])           # onto a safe isle
             counts.append(len(scores) - before)
@@ -708,8 +698,9 @@ class SurviveRules(ViewRules[StateT]):
                 continue
             b = boats[pieces[i]]
             here = dist[at(b.cell)]
-            steps = steps_of(i)      # (from the distances: a layer's ship may go further than one space)
-            scores += [mine * (here - dist[t]) for t in steps]
+            steps = steps_of(i)
+            for t in steps:          # (from the distances: a layer's ship may go further than one space)
+                score(mine * (here - dist[t]))
             counts.append(len(steps))
         moves.take_counts(counts)
         return scores
