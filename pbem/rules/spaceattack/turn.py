@@ -26,7 +26,7 @@ from pbem.core.choices import Chain, Pairs
 from pbem.game import Action, IllegalAction, NeedsSecret, Rng
 from pbem.rules.survive.actions import handle_arg, is_none
 from pbem.rules.survive.base import ActionHandler, Decider, Events, OutcomeTest, StepStarter, event
-from pbem.rules.survive.movement import ON_BOARD, MovementRules
+from pbem.rules.survive.movement import ON_BOARD
 from pbem.rules.survive.state import HAND, LAND, PLAY, SEA, SETUP_BOAT, STEP_CREATURE, STEP_DEFENSE, STEP_MOVE, STEP_REMOVE, STEP_TILE, USED, Tile
 from pbem.rules.spaceattack.craft import STEP_STEAL
 from pbem.rules.spaceattack.data import AFTER_ROLL, MOVEMENT, STEAL
@@ -230,12 +230,6 @@ class TurnRules(StationTiles):
         ships = iter(super().boat_move_counts(state, plain))
         flown, count = state.flown, self.flight_count
         return [next(ships) if b not in fighters else 0 if b in flown else count(state, b) for b in boats]
-
-    def boat_move_count(self, state: SpaceAttackState, boat: str) -> int:
-        """The core's count for a ship; a fighter's flights counted (:meth:`flight_count`; none once flown)."""
-        if boat not in self.fighter_handles:
-            return len(MovementRules.boat_steps(self, state, boat))     # (the core's steps: :meth:`boat_steps`)
-        return 0 if boat in state.flown else self.flight_count(state, boat)
 
     def legal_fire(self, state: SpaceAttackState, player: str) -> list[dict[str, Any]]:
         return [{"fire": t, "at": self.label(c)} for t in self.turrets(state) if self.mans_turret(state, player, t)

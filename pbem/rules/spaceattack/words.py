@@ -337,17 +337,18 @@ class Words(TurnRules):
         """:meth:`bot_preference` of each action; the movement step's moves scored from each
         piece's steps (the core's :meth:`move_scores`, a crewed fighter's flight onto creatures
         :data:`CAPTURE`) without making them."""
-        if type(actions) is not list:       # (a list is none of these lazy sequences: not asked of it)
-            if isinstance(actions, TilePlays):
+        kind = type(actions)     # (the exact classes first: a failed isinstance of an ABC costs a call)
+        if kind is not list:       # (a list is none of these lazy sequences: not asked of it)
+            if kind is TilePlays:
                 return [0.0] * len(actions)         # tiles played from the hand: no move, shot or deployment
+            if kind is MoveChoices:
+                return self.flight_scores(state, player, actions)    # type: ignore[arg-type]
+            if kind is Pairs and actions.make is deployment:         # type: ignore[attr-defined]
+                return [1.0] * len(actions)         # deployments of captured creatures (bot_preference: 1)
+            if kind is Pairs and self.never_scored(actions.make):    # type: ignore[attr-defined]
+                return [0.0] * len(actions)         # placements, step 4's orders: no move, shot or deployment
             if isinstance(actions, Chain):
                 return [s for part in actions.parts for s in self.bot_preferences(state, player, part)]
-            if isinstance(actions, MoveChoices):
-                return self.flight_scores(state, player, actions)
-            if isinstance(actions, Pairs) and actions.make is deployment:
-                return [1.0] * len(actions)         # deployments of captured creatures (bot_preference: 1)
-            if isinstance(actions, Pairs) and self.never_scored(actions.make):
-                return [0.0] * len(actions)         # placements, step 4's orders: no move, shot or deployment
         scored = self.scored_keys          # (an action without one of these keys scores 0: pods, tiles, removals)
         return [self.bot_preference(state, player, a) if not scored.isdisjoint(a) else 0.0 for a in actions]
 
@@ -377,7 +378,7 @@ class Words(TurnRules):
     def lazy_scores_none(self, actions: Sequence[Mapping[str, Any]]) -> bool | None:
         """:meth:`scores_none` of a lazy sequence: the hand tiles' plays score none (the core's
         other lazy sequences as the core says)."""
-        if isinstance(actions, TilePlays):
+        if type(actions) is TilePlays:
             return True
         return super().lazy_scores_none(actions)
 

@@ -297,16 +297,22 @@ class MovementRules(SetupRules[StateT]):
             aboard = b.passengers
             if not aboard:
                 out.append(b.handle)
-            elif len(aboard) == 1:
-                if explorers[aboard[0]].owner == player:
-                    out.append(b.handle)
-            else:
-                counts: dict[str, int] = {}
-                for h in aboard:
-                    owner = explorers[h].owner
-                    counts[owner] = counts.get(owner, 0) + 1
-                if counts.get(player) == max(counts.values()):
-                    out.append(b.handle)
+                continue
+            mine = 0
+            for h in aboard:
+                if explorers[h].owner == player:
+                    mine += 1
+            if not mine:
+                continue            # (another owner has the most aboard)
+            if 2 * mine >= len(aboard):
+                out.append(b.handle)        # (no other owner can have more)
+                continue
+            counts: dict[str, int] = {}
+            for h in aboard:
+                owner = explorers[h].owner
+                counts[owner] = counts.get(owner, 0) + 1
+            if mine == max(counts.values()):
+                out.append(b.handle)
         return out
 
     def boat_move_counts(self, state: StateT, boats: list[str]) -> list[int]:
@@ -326,11 +332,6 @@ class MovementRules(SetupRules[StateT]):
                 free = free - barred
             counts.append(len(free))
         return counts
-
-    def boat_move_count(self, state: StateT, boat: str) -> int:
-        """How many moves :meth:`boat_steps` lists for one ship (the greedy bot's count of a ship
-        whose every move it scores 0); a layer with ships of its own kind counts theirs."""
-        return len(self.boat_steps(state, boat))
 
     def explorer_move_counts(self, state: StateT, handles: list[str]) -> list[int]:
         """How many moves :meth:`explorer_moves` lists for each of ``handles``, counted without
@@ -566,15 +567,18 @@ class MoveChoices(LazyActions):
         """The ``i``-th piece's steps if they are listed already, else None (not listed here)."""
         return self._steps[i]
 
-    def count_of(self, i: int) -> int:
-        """How many moves the ``i``-th piece has: from its steps where they are listed, else a
-        ship's counted (:meth:`MovementRules.boat_move_count`) or an explorer's listed."""
-        steps = self._steps[i]
-        if steps is not None:
-            return len(steps)
-        if i < self.explorers:
-            return len(self.steps_of(i))
-        return self.rules.boat_move_count(self.state, self.pieces[i])
+    def ship_counts(self, indexes: list[int]) -> list[int]:
+        """How many moves each of the ships ``indexes`` (of :attr:`pieces`, past the explorers)
+        has: from its steps where they are listed, else counted together
+        (:meth:`MovementRules.boat_move_counts`: the closed spaces worked out once, not per ship)."""
+        listed, pieces = self._steps, self.pieces
+        unlisted = [pieces[i] for i in indexes if listed[i] is None]
+        counted = iter(self.rules.boat_move_counts(self.state, unlisted) if unlisted else ())
+        out = []
+        for i in indexes:
+            steps = listed[i]
+            out.append(next(counted) if steps is None else len(steps))
+        return out
 
     def take_counts(self, counts: list[int]) -> None:
         """Every piece's count, found by a pass over the pieces that did not list them all (the

@@ -533,12 +533,13 @@ class SurviveRules(ViewRules[StateT]):
 
     def lazy_scores_none(self, actions: Sequence[Mapping[str, Any]]) -> bool | None:
         """:meth:`scores_none` of a lazy sequence, by what it makes; None for any other sequence."""
+        kind = type(actions)        # (the exact classes first: a failed isinstance of an ABC costs a call)
+        if kind is MoveChoices:
+            return False
+        if kind is Pairs:
+            return self.never_scored(actions.make)       # type: ignore[attr-defined]
         if isinstance(actions, Chain):
             return all(self.scores_none(part) for part in actions.parts)
-        if isinstance(actions, Pairs):
-            return self.never_scored(actions.make)
-        if isinstance(actions, MoveChoices):
-            return False
         return None
 
     def listed_scores_none(self, actions: Sequence[Mapping[str, Any]]) -> bool:
@@ -596,6 +597,14 @@ class SurviveRules(ViewRules[StateT]):
                       for t in (*board.neighbours[here], *board.isles_next_to[here], here)}
                      for here in range(len(board.labels)))
 
+    @cached_property
+    def walk_gains(self) -> tuple[list[float], ...]:
+        """For each space, the scores (:attr:`step_gain`) of the moves from it to each space next
+        to it, in the board's order: what an explorer on land with no ship next to it scores
+        (:meth:`move_scores`; :meth:`explorer_steps` lists one move to each).  Once per board."""
+        gains, nb = self.step_gain, self.board.neighbours
+        return tuple([gains[here][n] for n in nb[here]] for here in range(len(self.board.labels)))
+
     def move_scores(self, state: StateT, player: str, moves: MoveChoices) -> list[float]:
         """The core's scores (:meth:`bot_preference`) of the movement step's moves, piece by piece:
         :data:`STAY` for ``{done: move}``; an explorer's from the table :attr:`step_gain` of its
@@ -604,13 +613,14 @@ class SurviveRules(ViewRules[StateT]):
 
         An explorer not listed yet is scored as :meth:`explorer_steps` would list it, in its
         order, without listing it (the same tests, one pass); a ship without ``player``'s
-        explorers scores 0 on every move and is only counted (:meth:`MoveChoices.count_of`).
+        explorers scores 0 on every move and is only counted (:meth:`MoveChoices.ship_counts`).
         The counts found on the way are the step's (:meth:`MoveChoices.take_counts`: a piece
         listed later is checked against its count)."""
         step_gain, explorers, boats, boat_at = self.step_gain, state.explorers, state.boats, state.boat_at
         pieces, steps_of, listed = moves.pieces, moves.steps_of, moves.listed
         nb, land, isle_steps = self.board.neighbours, state.tile_at, self.isle_steps
         has_room, may_swim, may_board = self.has_room, self.may_swim, self.may_board_from_the_sea
+        near, walk_gains, ships_at = self.board.neighbour_sets, self.walk_gains, boat_at.keys()
         scores = [STAY]
         score = scores.append
         counts: list[int] = []
@@ -631,6 +641,10 @@ class SurviveRules(ViewRules[StateT]):
                         score(gain[t] + BOARD if t in boat_at else gain[t])
             elif where == LAND:                       # (explorer_steps, scored as it lists)
                 cell = at(e.cell)
+                if ships_at.isdisjoint(near[cell]):
+                    scores += walk_gains[cell]            # (no ship next to it: one walk or swim to each space)
+                    counts.append(len(scores) - before)
+                    continue
                 gain = step_gain[cell]
                 for n in nb[cell]:
                     if n in land:
@@ -666,17 +680,23 @@ class SurviveRules(ViewRules[StateT]):
                     score(gain[t] + BOARD if t in boat_at else gain[t])           # onto a safe isle
             counts.append(len(scores) - before)
         dist = self.isle_distance
-        for i in range(moves.explorers, len(pieces)):
-            b = boats[pieces[i]]
+        ships = range(moves.explorers, len(pieces))
+        aboard: list[int] = []      # each ship's explorers of ``player``
+        for i in ships:
             mine = 0
-            for h in b.passengers:
+            for h in boats[pieces[i]].passengers:
                 if explorers[h].owner == player:
                     mine += 1
+            aboard.append(mine)
+        idle = [i for i, mine in zip(ships, aboard) if not mine]
+        idle_counts = iter(moves.ship_counts(idle) if idle else ())     # (counted together)
+        for i, mine in zip(ships, aboard):
             if not mine:
-                n = moves.count_of(i)
+                n = next(idle_counts)
                 scores.extend([0] * n)             # (mine * (here - dist[t]): 0 on every move)
                 counts.append(n)
                 continue
+            b = boats[pieces[i]]
             here = dist[at(b.cell)]
             steps = steps_of(i)
             for t in steps:          # (from the distances: a layer's ship may go further than one space)
