@@ -270,23 +270,30 @@ class Prover:
                 return 0
             if len(legal) > limit:
                 legal = [legal[k * len(legal) // limit] for k in range(limit)]
+            # every action in one exchange: the engine's step first (a refusal raised after the
+            # model's answers are checked), so that where the engine goes on, the requests applying
+            # the action also compare the pieces of the successor with a fresh model's and ask its
+            # decision and legal actions (then drop it); the answers checked action by action, in
+            # the order of the list, as one exchange per action checked them
+            steps: list[tuple[Any, Any, Rejected | None, bool, bool, int, int]] = []
+            calls: list[dict[str, Any]] = []
             for action in legal:
+                after, refused, engine_stop = engine_step(game, engine, player, action)
+                at = len(calls)
+                calls += [{"op": op, "s": s, "action": action} for op in ("places", "words", "apply")]
+                over = False
+                if refused is None and not engine_stop:
+                    reached = made(at + 2)
+                    request, over = self.fresh(game, after, player, reached)
+                    calls += [request, {"op": "decision", "s": reached}, {"op": "legal", "s": reached},
+                              {"op": "drop", "s": reached}]
+                steps.append((action, after, refused, engine_stop, over, at, len(calls)))
+            answers = self.node.answers(calls)
+            for action, after, refused, engine_stop, over, at, to in steps:
                 def fail(message: str, action: Any = action) -> Mismatch:
                     return Mismatch(f"{what}, player {player}, every action: {canon(action)}: {message}\n"
                                     f"position: {canon(view)}")
-                # the engine's step first (a refusal raised after the model's answers are checked), so
-                # that where the engine goes on, the exchange applying the action also compares the
-                # pieces of the successor with a fresh model's and asks its decision and legal actions
-                # (then drops it); the answers checked in that order
-                after, refused, engine_stop = engine_step(game, engine, player, action)
-                then: list[dict[str, Any]] = []
-                over = False
-                if refused is None and not engine_stop:
-                    request, over = self.fresh(game, after, player, made(2))
-                    then = [request, {"op": "decision", "s": made(2)}, {"op": "legal", "s": made(2)},
-                            {"op": "drop", "s": made(2)}]
-                places, words, applied_answer, *next_answers = self.node.answers(
-                    [{"op": op, "s": s, "action": action} for op in ("places", "words", "apply")] + then)
+                places, words, applied_answer, *next_answers = answers[at:to]
                 self.check_step(game, engine, player, action, ok(places, "places"), ok(words, "words"), fail)
                 out = ok(applied_answer, "apply")
                 t, stop = int(out["state"]), bool(out["stop"])
