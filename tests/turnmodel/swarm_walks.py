@@ -262,28 +262,53 @@ class Walker:
         """:meth:`step`, and where ``compare`` (a path, for the failure message) is given and the
         engine goes on, the model's next state compared with the engine's (:meth:`compare`) in the
         same exchange as the apply: (model state, engine state, stop, the legal actions there or None)."""
-        after = GAME.copy_state(state)
-        try:
-            applied = apply_actions(GAME, after, player, [action], preview_draws())
-        except Rejected:
+        return self.steps_compared(s, state, player, [(action, path, compare)], start)[0]
+
+    def steps_compared(self, s: int, state: SwarmState, player: str,
+                       steps: Sequence[tuple[Any, list[Any], list[Any] | None]],
+                       start: dict[str, Any]) -> list[tuple[int, SwarmState, bool, list[Any] | None] | None]:
+        """:meth:`step_compared` for each (action, path, compare) of ``steps``, all from the model's
+        state ``s`` and the engine's ``state`` (neither changes), in one exchange; the answers
+        checked step by step in the order given (the first that fails raises, as one exchange per
+        step would have raised it).  The model states made are the caller's to drop."""
+        if not steps:
+            return []
+        calls: list[dict[str, Any]] = []
+        plans: list[tuple[Any, list[Any], list[Any] | None, SwarmState | None, bool, int, Any]] = []
+        for action, path, compare in steps:
+            after = GAME.copy_state(state)
+            at = len(calls)
+            calls.append({"op": "apply", "s": s, "action": action})
             try:
-                self.node.apply(s, action)
-            except Exception:
-                return None
-            raise self.where(start, player, path + [action], "the model takes an action the engine refuses")
-        stop = applied.needs_secret or any(e.chance for e in applied.events)
-        calls, asked = self.comparing(made(0), after, player) if compare is not None and not stop else ([], None)
-        applied_answer, *answers = self.node.answers([{"op": "apply", "s": s, "action": action}] + calls)
-        out = ok(applied_answer, "apply")
-        t, got_stop = int(out["state"]), bool(out["stop"])
-        if got_stop != stop:
-            self.node.drop([t])
-            raise self.where(start, player, path + [action], f"stop {got_stop} != engine {stop}")
-        legal = None
-        if calls:
-            assert compare is not None
-            legal = self.compared(answers, asked, start, player, compare)
-        return t, after, stop, legal
+                applied = apply_actions(GAME, after, player, [action], preview_draws())
+            except Rejected:
+                plans.append((action, path, compare, None, False, at, None))
+                continue
+            stop = applied.needs_secret or any(e.chance for e in applied.events)
+            more, asked = self.comparing(made(at), after, player) if compare is not None and not stop else ([], None)
+            calls += more
+            plans.append((action, path, compare, after, stop, at, asked))
+        answers = self.node.answers(calls)
+        out: list[tuple[int, SwarmState, bool, list[Any] | None] | None] = []
+        for k, (action, path, compare, after, stop, at, asked) in enumerate(plans):
+            applied_answer = answers[at]
+            if after is None:                   # the engine refused: the model must have thrown
+                if "error" in applied_answer:
+                    out.append(None)
+                    continue
+                raise self.where(start, player, path + [action], "the model takes an action the engine refuses")
+            got = ok(applied_answer, "apply")
+            t, got_stop = int(got["state"]), bool(got["stop"])
+            if got_stop != stop:
+                self.node.drop([t])
+                raise self.where(start, player, path + [action], f"stop {got_stop} != engine {stop}")
+            legal = None
+            if asked is not None:
+                assert compare is not None
+                to = plans[k + 1][5] if k + 1 < len(plans) else len(answers)
+                legal = self.compared(answers[at + 1:to], asked, start, player, compare)
+            out.append((t, after, stop, legal))
+        return out
 
     def walk(self, root: Root, rnd: random.Random, max_steps: int = 60) -> None:
         """A random path through the player's turn from their view (the root's)."""
@@ -339,10 +364,12 @@ class Walker:
         """Every listed action from the player's view (the root's): the model's stop and next
         state must be the engine's."""
         player, start, engine, s = root.player, root.view, root.engine, root.s
-        for action in root.legal or []:
-            out = self.step_compared(s, engine, player, action, start, [], [action])     # compared unless it stopped
+        legal = root.legal or []
+        # (compared unless it stopped; every successor in one exchange)
+        outs = self.steps_compared(s, engine, player, [(action, [], [action]) for action in legal], start)
+        self.node.drop([out[0] for out in outs if out is not None])
+        for action, out in zip(legal, outs):
             assert out is not None, self.where(start, player, [action], "a listed action refused")
-            self.node.drop([out[0]])
             self.tally.successors += 1
 
     def pickers(self, root: Root, rnd: random.Random, tries: int = 12) -> None:
@@ -358,26 +385,33 @@ class Walker:
             pickers = self.node.method(s, "counts", action)
             assert pickers, self.where(start, player, [action], "no number picker for a listed action")
             shown = {k["key"]: k["value"] for k in pickers}
-            assert self.node.method(s, "counted", action, shown) == action, \
+            tried = self.numbers(action, pickers, rnd, tries)
+            self.tally.counts += len(tried)
+            # the picker's actions for the numbers shown and for every number tried in one exchange,
+            # the actions written for them taken in a second, the picker's actions the engine takes
+            # (compared unless they stopped) in a third
+            as_shown, *mades = self.node.batch([{"op": "method", "s": s, "name": "counted", "args": [action, values]}
+                                                for values in [shown, *tried]])
+            assert as_shown == action, \
                 self.where(start, player, [action], "the picker's numbers as shown do not give the action")
-            for values in self.numbers(action, pickers, rnd, tries):
-                self.tally.counts += 1
-                made = self.node.method(s, "counted", action, values)
-                written = self.written(action, values)
-                out = self.step(s, engine, player, written, start, [values])
+            writtens = [self.written(action, values) for values in tried]
+            outs = self.steps_compared(s, engine, player, [(w, [values], None) for w, values in zip(writtens, tried)],
+                                       start)
+            self.node.drop([out[0] for out in outs if out is not None])
+            for values, made, written, out in zip(tried, mades, writtens, outs):
                 if (made is None) != (out is None):
                     raise self.where(start, player, [action, values],
                                      f"the picker gives {made}, the engine {'refuses' if out is None else 'takes'} "
                                      f"{written}")
-                if out is not None:
-                    self.node.drop([out[0]])
-                    again = self.step_compared(s, engine, player, made, start, [made], [made])   # compared unless it stopped
-                    assert again is not None
-                    t, after, stop, _ = again
-                    if not stop:
-                        if plain(GAME.view(after, player)) != plain(GAME.view(out[1], player)):
-                            raise self.where(start, player, [made, written], "the picker's action differs")
-                    self.node.drop([t])
+            taken = [(made, written, out) for made, written, out in zip(mades, writtens, outs) if out is not None]
+            agains = self.steps_compared(s, engine, player, [(made, [made], [made]) for made, _, _ in taken], start)
+            self.node.drop([again[0] for again in agains if again is not None])
+            for (made, written, out), again in zip(taken, agains):
+                assert out is not None and again is not None
+                _, after, stop, _ = again
+                if not stop:
+                    if plain(GAME.view(after, player)) != plain(GAME.view(out[1], player)):
+                        raise self.where(start, player, [made, written], "the picker's action differs")
 
     @staticmethod
     def numbers(action: dict[str, Any], pickers: list[dict[str, Any]], rnd: random.Random,
@@ -412,20 +446,24 @@ class Walker:
         engine takes, with the same next view."""
         player, start, engine, s = root.player, root.view, root.engine, root.s
         legal = root.legal or []
-        for _ in range(tries):
-            action = self.scribble(rnd.choice(legal), state, player, rnd)
-            self.tally.written += 1
-            out = self.step_compared(s, engine, player, action, start, [], [action])    # compared unless it stopped
-            if out is not None:
-                self.tally.written_taken += 1
-                self.node.drop([out[0]])
+        actions = [self.scribble(rnd.choice(legal), state, player, rnd) for _ in range(tries)]
+        # (compared unless it stopped; all in one exchange)
+        outs = self.steps_compared(s, engine, player, [(action, [], [action]) for action in actions], start)
+        self.node.drop([out[0] for out in outs if out is not None])
+        self.tally.written += len(actions)
+        self.tally.written_taken += sum(out is not None for out in outs)
 
     def events(self, root: Root) -> None:
         """Each card of the player's hand played as an event at their decision, whether the decision
         lists it or not (an "any time" action; an Event card is refused in the phase where Technology
         is placed unless ``event_phase=any``): the model takes exactly what the engine takes."""
-        for card in root.engine.hands[root.player]:
-            self.try_event(root.s, root.engine, root.player, card, root.view, [])
+        cards = root.engine.hands[root.player]
+        # (compared unless it stopped; all in one exchange)
+        outs = self.steps_compared(root.s, root.engine, root.player,
+                                   [({"event": card}, [], [{"event": card}]) for card in cards], root.view)
+        self.node.drop([out[0] for out in outs if out is not None])
+        self.tally.played += len(cards)
+        self.tally.played_taken += sum(out is not None for out in outs)
 
     def try_event(self, s: int, engine: SwarmState, player: str, card: str, start: dict[str, Any],
                   path: list[Any]) -> None:
