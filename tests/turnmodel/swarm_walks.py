@@ -394,6 +394,7 @@ class Walker:
         finally:
             applied = [answers[step.at] for step, _, _ in steps] if answers else []
             self.node.drop([int(a["ok"]["state"]) for a in applied if "ok" in a])
+
     @staticmethod
     def choose(legal: list[Any], rnd: random.Random) -> Any:
         """Mostly a move of the turn itself; now and then a card played as an event."""
