@@ -69,6 +69,26 @@ class Mismatch(AssertionError):
     pass
 
 
+@dataclass
+class Step:
+    """A step of a planned walk (:meth:`Prover.walk`): the random draws' state before it, the
+    number drawn, the engine's action, where the step's requests start in the exchange (places,
+    words, apply, then the checks of the state reached), the engine's state after it, its refusal,
+    its stop, whether the game is over after it."""
+    drawn: Any
+    number: int
+    action: Any
+    first: int
+    after: Any
+    refused: Rejected | None
+    stop: bool
+    over: bool
+
+
+class _Replay(Exception):
+    """A planned walk to be done again step by step (:meth:`Prover.walk`)."""
+
+
 class Prover:
     def __init__(self, node: ModelProcess, tally: Tally) -> None:
         self.node, self.tally = node, tally
@@ -87,7 +107,130 @@ class Prover:
 
     def walk(self, game: Game[Any], state: Any, player: str, rng: random.Random, what: str,
              max_steps: int = 40) -> str:
-        """One random walk through ``player``'s turn from ``state`` (not changed); how it ended."""
+        """One random walk through ``player``'s turn from ``state`` (not changed); how it ended.
+
+        The walk is planned in full from the engine's side (each step's legal actions are checked
+        to be the engine's, so the action drawn is the same) and sent in one exchange: the model
+        started and asked its decision, forms and legal actions; then at each step the action's
+        places, words and apply, and where the engine goes on the state reached against a fresh
+        model's and its decision, forms and legal actions.  The answers are checked step by step
+        in order, as :meth:`walk_stepwise` checks them.  Where the model's listed action is not
+        the engine's as JSON writes it (the same value, keys in another order), or the model stops
+        listing (a cut), the walk is done again step by step from its start (the random draws and
+        the tally put back), so that the model is always given its own listed action."""
+        view = game.view(state, player)
+        engine = game.from_position(view)
+        model = game.turn_model(view, player)
+        assert model is not None, f"{game.name} has no turn model"
+        drawn, steps_before, cuts_before = rng.getstate(), self.tally.steps, self.tally.cut_kinds.copy()
+        calls: list[dict[str, Any]] = [
+            {"op": "start", "family": model.family, "data": model.data, "view": view, "player": player}]
+        calls += [{"op": op, "s": made(0)} for op in ("decision", "forms", "legal")]
+        # each step: (the random draws before it, the action's number in the list, the action, where
+        # its places/words/apply are, after, refused, stop, whether the game is over after it); the
+        # answers of a step's checks follow its apply
+        plan: list[Step] = []
+        at: int | dict[str, int] = made(0)
+        walker = engine
+        for _ in range(max_steps):
+            if self.engine_decision(game, walker, player) is None:
+                break
+            legal = game.legal_actions(walker, player)
+            if not legal:
+                break
+            before = rng.getstate()
+            number = rng.randrange(len(legal))
+            action = json.loads(json.dumps(legal[number]))
+            after, refused, engine_stop = engine_step(game, walker, player, action)
+            first = len(calls)
+            calls += [{"op": op, "s": at, "action": action} for op in ("places", "words", "apply")]
+            reached = made(first + 2)
+            over = False
+            if refused is None and engine_stop:
+                calls.append({"op": "forms", "s": reached})
+            elif refused is None:
+                request, over = self.fresh(game, after, player, reached)
+                calls += [request] + [{"op": op, "s": reached} for op in ("decision", "forms", "legal")]
+            plan.append(Step(before, number, action, first, after, refused, engine_stop, over))
+            if refused is not None or engine_stop:
+                break
+            at, walker = reached, after
+        last = rng.getstate()
+        answers = self.node.answers(calls)
+        applied = [answers[0]] + [answers[step.first + 2] for step in plan]
+        handles = [int(a["ok"]) if k == 0 else int(a["ok"]["state"]) for k, a in enumerate(applied) if "ok" in a]
+        try:
+            return self._walk_checked(game, view, engine, player, rng, what, max_steps, answers, plan, last)
+        except _Replay:
+            rng.setstate(drawn)
+            self.tally.steps, self.tally.cut_kinds = steps_before, cuts_before
+            return self.walk_stepwise(game, state, player, rng, what, max_steps)
+        finally:
+            self.node.drop(handles)
+
+    def _walk_checked(self, game: Game[Any], view: Any, engine: Any, player: str, rng: random.Random, what: str,
+                      max_steps: int, answers: list[dict[str, Any]], plan: list["Step"], last: Any) -> str:
+        """The answers of :meth:`walk`'s exchange checked as :meth:`walk_stepwise` checks its own
+        (``last``: the random draws' state after the plan)."""
+        path: list[Any] = []
+
+        def fail(message: str) -> Mismatch:
+            return Mismatch(f"{what}, player {player}, after {canon(path)}: {message}\n"
+                            f"position: {canon(view)}")
+        ok(answers[0], "start")
+        now = answers[1:4]
+        over: bool | None = None
+        for k in range(max_steps):
+            self.tally.steps += 1
+            if over is not None:
+                self.check_fresh(now.pop(0), over, fail)
+                over = None
+            decision, forms, legal_answer = now
+            got = ok(decision, "decision")
+            expected = self.engine_decision(game, engine, player)
+            if (None if got is None else (got["kind"], got["player"])) != expected:
+                raise fail(f"decision {got}, the engine waits for {expected}")
+            if expected is None:
+                return "done"
+            self.check_forms(game, engine, player, ok(forms, "forms"), fail)
+            legal = ok(legal_answer, "legal")
+            if legal is None:               # a cut: the draws put back to where the walk stopped drawing
+                rng.setstate(plan[k].drawn if k < len(plan) else last)
+                self.tally.cut_kinds[(game.name, expected[0])] += 1
+                return "cut"
+            want = [canon(a) for a in game.legal_actions(engine, player)]
+            if [canon(a) for a in legal] != want:
+                raise fail(f"legal differs at {expected[0]}:\n model  {[canon(a) for a in legal]}\n engine {want}")
+            if not legal:
+                return "done"
+            step = plan[k]
+            action, first, after, refused, engine_stop, next_over = (step.action, step.first, step.after, step.refused,
+                                                                     step.stop, step.over)
+            if json.dumps(legal[step.number]) != json.dumps(action):
+                raise _Replay()             # the model writes its listed action otherwise: its own is taken
+            path.append(action)
+            places, words, applied_answer = answers[first:first + 3]
+            self.check_step(game, engine, player, action, ok(places, "places"), ok(words, "words"), fail)
+            out = ok(applied_answer, "apply")
+            stop = bool(out["stop"])
+            if refused is not None:
+                raise fail(f"the engine refuses {canon(action)}: {refused}")
+            if stop != engine_stop:
+                raise fail(f"stop {stop}, the engine {'stops' if engine_stop else 'goes on'}")
+            to = plan[k + 1].first if k + 1 < len(plan) else len(answers)
+            now = answers[first + 3:to]
+            if stop:
+                self.check_stop_forms(game, engine, player, now[0], fail)
+                return "stop"
+            over = next_over
+            engine = after
+        if over is not None:
+            self.check_fresh(now[0], over, fail)
+        raise fail(f"no end after {max_steps} steps")
+
+    def walk_stepwise(self, game: Game[Any], state: Any, player: str, rng: random.Random, what: str,
+                      max_steps: int = 40) -> str:
+        """:meth:`walk` an exchange a step: the action taken is the model's own listed one."""
         view = game.view(state, player)
         engine = game.from_position(view)
         model = game.turn_model(view, player)
@@ -270,23 +413,30 @@ class Prover:
                 return 0
             if len(legal) > limit:
                 legal = [legal[k * len(legal) // limit] for k in range(limit)]
+            # every action in one exchange: the engine's step first (a refusal raised after the
+            # model's answers are checked), so that where the engine goes on, the requests applying
+            # the action also compare the pieces of the successor with a fresh model's and ask its
+            # decision and legal actions (then drop it); the answers checked action by action, in
+            # the order of the list, as one exchange per action checked them
+            steps: list[tuple[Any, Any, Rejected | None, bool, bool, int, int]] = []
+            calls: list[dict[str, Any]] = []
             for action in legal:
+                after, refused, engine_stop = engine_step(game, engine, player, action)
+                at = len(calls)
+                calls += [{"op": op, "s": s, "action": action} for op in ("places", "words", "apply")]
+                over = False
+                if refused is None and not engine_stop:
+                    reached = made(at + 2)
+                    request, over = self.fresh(game, after, player, reached)
+                    calls += [request, {"op": "decision", "s": reached}, {"op": "legal", "s": reached},
+                              {"op": "drop", "s": reached}]
+                steps.append((action, after, refused, engine_stop, over, at, len(calls)))
+            answers = self.node.answers(calls)
+            for action, after, refused, engine_stop, over, at, to in steps:
                 def fail(message: str, action: Any = action) -> Mismatch:
                     return Mismatch(f"{what}, player {player}, every action: {canon(action)}: {message}\n"
                                     f"position: {canon(view)}")
-                # the engine's step first (a refusal raised after the model's answers are checked), so
-                # that where the engine goes on, the exchange applying the action also compares the
-                # pieces of the successor with a fresh model's and asks its decision and legal actions
-                # (then drops it); the answers checked in that order
-                after, refused, engine_stop = engine_step(game, engine, player, action)
-                then: list[dict[str, Any]] = []
-                over = False
-                if refused is None and not engine_stop:
-                    request, over = self.fresh(game, after, player, made(2))
-                    then = [request, {"op": "decision", "s": made(2)}, {"op": "legal", "s": made(2)},
-                            {"op": "drop", "s": made(2)}]
-                places, words, applied_answer, *next_answers = self.node.answers(
-                    [{"op": op, "s": s, "action": action} for op in ("places", "words", "apply")] + then)
+                places, words, applied_answer, *next_answers = answers[at:to]
                 self.check_step(game, engine, player, action, ok(places, "places"), ok(words, "words"), fail)
                 out = ok(applied_answer, "apply")
                 t, stop = int(out["state"]), bool(out["stop"])

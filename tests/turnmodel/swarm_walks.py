@@ -132,6 +132,26 @@ class Root:
     legal: list[Any] | None
 
 
+@dataclass
+class Planned:
+    """A step of :meth:`Walker.step_compared` planned for a batch: the engine's side worked out
+    (``after`` None: the engine refuses), the model's requests at ``at`` (the apply) to ``to``."""
+    action: Any
+    path: list[Any]
+    after: SwarmState | None
+    stop: bool
+    at: int
+    to: int
+    asked: Any                      # what the compared answers are checked against (None: not compared)
+    compare: list[Any] | None = None
+
+    def legal(self) -> list[Any] | None:
+        """The engine's legal actions for the player where it goes on (as :meth:`Walker.compared`
+        gives them where the model agrees), [] where the player's part is over."""
+        want, _, _, _, engine_legal, _ = self.asked
+        return [] if want is None else engine_legal
+
+
 class Walker:
     """One node process; walks and successor checks against the engine."""
 
@@ -262,60 +282,118 @@ class Walker:
         """:meth:`step`, and where ``compare`` (a path, for the failure message) is given and the
         engine goes on, the model's next state compared with the engine's (:meth:`compare`) in the
         same exchange as the apply: (model state, engine state, stop, the legal actions there or None)."""
+        return self.steps_compared(s, state, player, [(action, path, compare)], start)[0]
+
+    def steps_compared(self, s: int, state: SwarmState, player: str,
+                       steps: Sequence[tuple[Any, list[Any], list[Any] | None]],
+                       start: dict[str, Any]) -> list[tuple[int, SwarmState, bool, list[Any] | None] | None]:
+        """:meth:`step_compared` for each (action, path, compare) of ``steps``, all from the model's
+        state ``s`` and the engine's ``state`` (neither changes), in one exchange; the answers
+        checked step by step in the order given (the first that fails raises, as one exchange per
+        step would have raised it).  The model states made are the caller's to drop."""
+        if not steps:
+            return []
+        calls: list[dict[str, Any]] = []
+        plans = [self.planned(s, state, player, action, path, compare, calls) for action, path, compare in steps]
+        answers = self.node.answers(calls)
+        return [self.checked(plan, answers, start, player) for plan in plans]
+
+    def planned(self, s: int | dict[str, int], state: SwarmState, player: str, action: Any, path: list[Any],
+                compare: list[Any] | None, calls: list[dict[str, Any]]) -> "Planned":
+        """The engine's step of :meth:`step_compared` (on a copy of ``state``), and the model's
+        requests for it added to ``calls`` (a batch: ``s`` may be ``made(i)``)."""
         after = GAME.copy_state(state)
+        at = len(calls)
+        calls.append({"op": "apply", "s": s, "action": action})
         try:
             applied = apply_actions(GAME, after, player, [action], preview_draws())
         except Rejected:
-            try:
-                self.node.apply(s, action)
-            except Exception:
-                return None
-            raise self.where(start, player, path + [action], "the model takes an action the engine refuses")
+            return Planned(action, path, None, False, at, at + 1, None)
         stop = applied.needs_secret or any(e.chance for e in applied.events)
-        calls, asked = self.comparing(made(0), after, player) if compare is not None and not stop else ([], None)
-        applied_answer, *answers = self.node.answers([{"op": "apply", "s": s, "action": action}] + calls)
-        out = ok(applied_answer, "apply")
-        t, got_stop = int(out["state"]), bool(out["stop"])
-        if got_stop != stop:
+        more, asked = self.comparing(made(at), after, player) if compare is not None and not stop else ([], None)
+        calls += more
+        return Planned(action, path, after, stop, at, len(calls), asked, compare)
+
+    def checked(self, plan: "Planned", answers: list[dict[str, Any]], start: dict[str, Any],
+                player: str) -> tuple[int, SwarmState, bool, list[Any] | None] | None:
+        """The model's answers to a :meth:`planned` step checked: what :meth:`step_compared` returns."""
+        applied_answer = answers[plan.at]
+        if plan.after is None:                  # the engine refused: the model must have thrown
+            if "error" in applied_answer:
+                return None
+            raise self.where(start, player, plan.path + [plan.action], "the model takes an action the engine refuses")
+        got = ok(applied_answer, "apply")
+        t, got_stop = int(got["state"]), bool(got["stop"])
+        if got_stop != plan.stop:
             self.node.drop([t])
-            raise self.where(start, player, path + [action], f"stop {got_stop} != engine {stop}")
+            raise self.where(start, player, plan.path + [plan.action], f"stop {got_stop} != engine {plan.stop}")
         legal = None
-        if calls:
-            assert compare is not None
-            legal = self.compared(answers, asked, start, player, compare)
-        return t, after, stop, legal
+        if plan.asked is not None:
+            assert plan.compare is not None
+            legal = self.compared(answers[plan.at + 1:plan.to], plan.asked, start, player, plan.compare)
+        return t, plan.after, plan.stop, legal
 
     def walk(self, root: Root, rnd: random.Random, max_steps: int = 60) -> None:
-        """A random path through the player's turn from their view (the root's)."""
+        """A random path through the player's turn from their view (the root's).  The walk is the
+        engine's (the model's legal actions are checked to be the engine's at every step: a walk
+        taken from the engine's is the same walk), planned in full and sent in one exchange, each
+        step's apply followed by the comparison of the state it reaches; the answers are checked
+        step by step in order.  Where the model stops listing (a cut) the walk ends there, the
+        random draws put back to where they were then."""
         player, start, engine, s = root.player, root.view, root.engine, root.s
-        handles: list[int] = []
-        path: list[Any] = []
         self.tally.walks += 1
+        calls: list[dict[str, Any]] = []
+        steps: list[tuple[Planned, bool, Any]] = []      # (step, an event tried on the way, rnd state after)
+        path: list[Any] = []
+        at: int | dict[str, int] = s
+        legal = root.legal
+        end = "max"
+        for _ in range(max_steps):
+            if legal is None:
+                end = "cut"
+                break
+            if not legal:
+                end = "done"
+                break
+            if engine.hands[player] and rnd.random() < 0.25:
+                card = rnd.choice(engine.hands[player])
+                steps.append((self.planned(at, engine, player, {"event": card}, list(path), path + [{"event": card}],
+                                           calls), True, None))
+            action = self.standing(engine, player, rnd) if rnd.random() < 0.08 else self.choose(legal, rnd)
+            # the state reached compared in the requests applying the action (unless it stopped)
+            step = self.planned(at, engine, player, action, list(path), path + [action], calls)
+            steps.append((step, False, rnd.getstate()))
+            path.append(action)
+            if step.after is None or step.stop:
+                end = "refused" if step.after is None else "stop"
+                break
+            at, engine, legal = made(step.at), step.after, step.legal()
+        answers = self.node.answers(calls) if calls else []
         try:
-            legal = root.legal
-            for _ in range(max_steps):
-                if legal is None:
-                    self.tally.cuts += 1
-                    return
-                if not legal:
-                    self.tally.done += 1
-                    return
-                if engine.hands[player] and rnd.random() < 0.25:
-                    self.try_event(s, engine, player, rnd.choice(engine.hands[player]), start, path)
-                action = self.standing(engine, player, rnd) if rnd.random() < 0.08 else self.choose(legal, rnd)
-                # the state reached compared in the exchange applying the action (unless it stopped)
-                out = self.step_compared(s, engine, player, action, start, path, path + [action])
-                assert out is not None, self.where(start, player, path + [action], "a listed action refused")
-                s, engine, stop, legal = out
-                handles.append(s)
-                path.append(action)
+            for step, event, drawn in steps:
+                out = self.checked(step, answers, start, player)
+                if event:
+                    self.tally.played += 1
+                    self.tally.played_taken += out is not None
+                    continue
+                assert out is not None, self.where(start, player, step.path + [step.action], "a listed action refused")
                 self.tally.steps += 1
-                if stop:
+                if out[2]:
                     self.tally.stops += 1
                     return
-            raise self.where(start, player, path, f"no end after {max_steps} steps")
+                if out[3] is None:          # the model does not list the decision reached: cut there
+                    rnd.setstate(drawn)
+                    self.tally.cuts += 1
+                    return
+            if end == "cut":
+                self.tally.cuts += 1
+            elif end == "done":
+                self.tally.done += 1
+            else:
+                raise self.where(start, player, path, f"no end after {max_steps} steps")
         finally:
-            self.node.drop(handles)
+            applied = [answers[step.at] for step, _, _ in steps] if answers else []
+            self.node.drop([int(a["ok"]["state"]) for a in applied if "ok" in a])
 
     @staticmethod
     def choose(legal: list[Any], rnd: random.Random) -> Any:
@@ -339,10 +417,12 @@ class Walker:
         """Every listed action from the player's view (the root's): the model's stop and next
         state must be the engine's."""
         player, start, engine, s = root.player, root.view, root.engine, root.s
-        for action in root.legal or []:
-            out = self.step_compared(s, engine, player, action, start, [], [action])     # compared unless it stopped
+        legal = root.legal or []
+        # (compared unless it stopped; every successor in one exchange)
+        outs = self.steps_compared(s, engine, player, [(action, [], [action]) for action in legal], start)
+        self.node.drop([out[0] for out in outs if out is not None])
+        for action, out in zip(legal, outs):
             assert out is not None, self.where(start, player, [action], "a listed action refused")
-            self.node.drop([out[0]])
             self.tally.successors += 1
 
     def pickers(self, root: Root, rnd: random.Random, tries: int = 12) -> None:
@@ -358,26 +438,33 @@ class Walker:
             pickers = self.node.method(s, "counts", action)
             assert pickers, self.where(start, player, [action], "no number picker for a listed action")
             shown = {k["key"]: k["value"] for k in pickers}
-            assert self.node.method(s, "counted", action, shown) == action, \
+            tried = self.numbers(action, pickers, rnd, tries)
+            self.tally.counts += len(tried)
+            # the picker's actions for the numbers shown and for every number tried in one exchange,
+            # the actions written for them taken in a second, the picker's actions the engine takes
+            # (compared unless they stopped) in a third
+            as_shown, *mades = self.node.batch([{"op": "method", "s": s, "name": "counted", "args": [action, values]}
+                                                for values in [shown, *tried]])
+            assert as_shown == action, \
                 self.where(start, player, [action], "the picker's numbers as shown do not give the action")
-            for values in self.numbers(action, pickers, rnd, tries):
-                self.tally.counts += 1
-                made = self.node.method(s, "counted", action, values)
-                written = self.written(action, values)
-                out = self.step(s, engine, player, written, start, [values])
+            writtens = [self.written(action, values) for values in tried]
+            outs = self.steps_compared(s, engine, player, [(w, [values], None) for w, values in zip(writtens, tried)],
+                                       start)
+            self.node.drop([out[0] for out in outs if out is not None])
+            for values, made, written, out in zip(tried, mades, writtens, outs):
                 if (made is None) != (out is None):
                     raise self.where(start, player, [action, values],
                                      f"the picker gives {made}, the engine {'refuses' if out is None else 'takes'} "
                                      f"{written}")
-                if out is not None:
-                    self.node.drop([out[0]])
-                    again = self.step_compared(s, engine, player, made, start, [made], [made])   # compared unless it stopped
-                    assert again is not None
-                    t, after, stop, _ = again
-                    if not stop:
-                        if plain(GAME.view(after, player)) != plain(GAME.view(out[1], player)):
-                            raise self.where(start, player, [made, written], "the picker's action differs")
-                    self.node.drop([t])
+            taken = [(made, written, out) for made, written, out in zip(mades, writtens, outs) if out is not None]
+            agains = self.steps_compared(s, engine, player, [(made, [made], [made]) for made, _, _ in taken], start)
+            self.node.drop([again[0] for again in agains if again is not None])
+            for (made, written, out), again in zip(taken, agains):
+                assert out is not None and again is not None
+                _, after, stop, _ = again
+                if not stop:
+                    if plain(GAME.view(after, player)) != plain(GAME.view(out[1], player)):
+                        raise self.where(start, player, [made, written], "the picker's action differs")
 
     @staticmethod
     def numbers(action: dict[str, Any], pickers: list[dict[str, Any]], rnd: random.Random,
@@ -412,30 +499,24 @@ class Walker:
         engine takes, with the same next view."""
         player, start, engine, s = root.player, root.view, root.engine, root.s
         legal = root.legal or []
-        for _ in range(tries):
-            action = self.scribble(rnd.choice(legal), state, player, rnd)
-            self.tally.written += 1
-            out = self.step_compared(s, engine, player, action, start, [], [action])    # compared unless it stopped
-            if out is not None:
-                self.tally.written_taken += 1
-                self.node.drop([out[0]])
+        actions = [self.scribble(rnd.choice(legal), state, player, rnd) for _ in range(tries)]
+        # (compared unless it stopped; all in one exchange)
+        outs = self.steps_compared(s, engine, player, [(action, [], [action]) for action in actions], start)
+        self.node.drop([out[0] for out in outs if out is not None])
+        self.tally.written += len(actions)
+        self.tally.written_taken += sum(out is not None for out in outs)
 
     def events(self, root: Root) -> None:
         """Each card of the player's hand played as an event at their decision, whether the decision
         lists it or not (an "any time" action; an Event card is refused in the phase where Technology
         is placed unless ``event_phase=any``): the model takes exactly what the engine takes."""
-        for card in root.engine.hands[root.player]:
-            self.try_event(root.s, root.engine, root.player, card, root.view, [])
-
-    def try_event(self, s: int, engine: SwarmState, player: str, card: str, start: dict[str, Any],
-                  path: list[Any]) -> None:
-        """``{event: card}`` tried from the model's state ``s`` and the engine's ``engine`` (neither
-        changes): taken by both, with the same next view, or refused by both."""
-        self.tally.played += 1
-        out = self.step_compared(s, engine, player, {"event": card}, start, path, path + [{"event": card}])
-        if out is not None:                 # (compared unless it stopped)
-            self.tally.played_taken += 1
-            self.node.drop([out[0]])
+        cards = root.engine.hands[root.player]
+        # (compared unless it stopped; all in one exchange)
+        outs = self.steps_compared(root.s, root.engine, root.player,
+                                   [({"event": card}, [], [{"event": card}]) for card in cards], root.view)
+        self.node.drop([out[0] for out in outs if out is not None])
+        self.tally.played += len(cards)
+        self.tally.played_taken += sum(out is not None for out in outs)
 
     @staticmethod
     def scribble(action: dict[str, Any], state: SwarmState, player: str, rnd: random.Random) -> dict[str, Any]:

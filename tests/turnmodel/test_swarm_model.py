@@ -123,20 +123,25 @@ def test_every_count_a_picker_allows_is_an_action_the_engine_takes(node: ModelPr
                     tries += [({**{key: 0 for key in keys}, key: total + 1}, False) for key in keys]
                     tries += [({**{key: 0 for key in keys}, keys[0]: total - 1}, False)] if total > 1 else []
                     seen["produce"] += 1
-                for values, allowed in tries:
-                    made = node.method(s, "counted", action, values)
-                    written = Walker.written(action, values)
-                    out = walker.step(s, engine, player, written, start, [values])
+                # the picker's actions for every try in one exchange, the actions written for them
+                # taken in a second, the picker's actions the engine takes (compared unless they
+                # stopped) in a third; checked try by try
+                mades = node.batch([{"op": "method", "s": s, "name": "counted", "args": [action, values]}
+                                    for values, _ in tries])
+                writtens = [Walker.written(action, values) for values, _ in tries]
+                outs = walker.steps_compared(s, engine, player, [(w, [values], None)
+                                                                 for w, (values, _) in zip(writtens, tries)], start)
+                node.drop([out[0] for out in outs if out is not None])
+                for (values, allowed), made, out in zip(tries, mades, outs):
                     assert (made is not None) == allowed == (out is not None), (action, values, made, out is not None)
-                    if out is None:
-                        seen["refused"] += 1
-                        continue
-                    node.drop([out[0]])
-                    again = walker.step_compared(s, engine, player, made, start, [made], [made])   # compared unless it stopped
-                    assert again is not None
-                    t, after, stop, _ = again
+                taken = [(values, made, out) for (values, _), made, out in zip(tries, mades, outs) if out is not None]
+                agains = walker.steps_compared(s, engine, player, [(made, [made], [made]) for _, made, _ in taken], start)
+                node.drop([again[0] for again in agains if again is not None])
+                seen["refused"] += len(tries) - len(taken)
+                for (values, made, out), again in zip(taken, agains):
+                    assert out is not None and again is not None
+                    _, after, stop, _ = again
                     assert plain(GAME.view(after, player)) == plain(GAME.view(out[1], player))
-                    node.drop([t])
                     seen["split"] += "produce" in action and len([v for v in values.values() if v]) > 1
             node.drop([s])
     assert seen["produce"] and seen["move"] and seen["split"] and seen["refused"], seen
