@@ -185,24 +185,11 @@ class Prover:
             if over is not None:
                 self.check_fresh(now.pop(0), over, fail)
                 over = None
-            decision, forms, legal_answer = now
-            got = ok(decision, "decision")
-            expected = self.engine_decision(game, engine, player)
-            if (None if got is None else (got["kind"], got["player"])) != expected:
-                raise fail(f"decision {got}, the engine waits for {expected}")
-            if expected is None:
-                return "done"
-            self.check_forms(game, engine, player, ok(forms, "forms"), fail)
-            legal = ok(legal_answer, "legal")
-            if legal is None:               # a cut: the draws put back to where the walk stopped drawing
+            end, legal = self.check_decision(game, engine, player, now, fail)
+            if end == "cut":                # the draws put back to where the walk stopped drawing
                 rng.setstate(plan[k].drawn if k < len(plan) else last)
-                self.tally.cut_kinds[(game.name, expected[0])] += 1
-                return "cut"
-            want = [canon(a) for a in game.legal_actions(engine, player)]
-            if [canon(a) for a in legal] != want:
-                raise fail(f"legal differs at {expected[0]}:\n model  {[canon(a) for a in legal]}\n engine {want}")
-            if not legal:
-                return "done"
+            if end is not None:
+                return end
             step = plan[k]
             action, first, after, refused, engine_stop, next_over = (step.action, step.first, step.after, step.refused,
                                                                      step.stop, step.over)
@@ -256,23 +243,9 @@ class Prover:
                 if over is not None:
                     self.check_fresh(answers.pop(0), over, fail)
                     over = None
-                decision, forms, legal_answer = answers
-                got = ok(decision, "decision")
-                expected = self.engine_decision(game, engine, player)
-                if (None if got is None else (got["kind"], got["player"])) != expected:
-                    raise fail(f"decision {got}, the engine waits for {expected}")
-                if expected is None:
-                    return "done"
-                self.check_forms(game, engine, player, ok(forms, "forms"), fail)
-                legal = ok(legal_answer, "legal")
-                if legal is None:
-                    self.tally.cut_kinds[(game.name, expected[0])] += 1
-                    return "cut"
-                want = [canon(a) for a in game.legal_actions(engine, player)]
-                if [canon(a) for a in legal] != want:
-                    raise fail(f"legal differs at {expected[0]}:\n model  {[canon(a) for a in legal]}\n engine {want}")
-                if not legal:
-                    return "done"
+                end, legal = self.check_decision(game, engine, player, answers, fail)
+                if end is not None:
+                    return end
                 action = legal[rng.randrange(len(legal))]
                 path.append(action)
                 # the engine's step first (its refusal reported after the model's answers are checked),
@@ -309,6 +282,28 @@ class Prover:
             raise fail(f"no end after {max_steps} steps")
         finally:
             self.node.drop(handles)
+
+    def check_decision(self, game: Game[Any], engine: Any, player: str, answers: list[dict[str, Any]],
+                       fail: Any) -> tuple[str | None, list[Any]]:
+        """The model's answers at a step (decision, forms, legal) checked against the engine's:
+        ("done", []) where the walk ends (no decision, or nothing legal), ("cut", []) where the model
+        lists no actions (counted), else (None, the legal actions)."""
+        decision, forms, legal_answer = answers
+        got = ok(decision, "decision")
+        expected = self.engine_decision(game, engine, player)
+        if (None if got is None else (got["kind"], got["player"])) != expected:
+            raise fail(f"decision {got}, the engine waits for {expected}")
+        if expected is None:
+            return "done", []
+        self.check_forms(game, engine, player, ok(forms, "forms"), fail)
+        legal = ok(legal_answer, "legal")
+        if legal is None:
+            self.tally.cut_kinds[(game.name, expected[0])] += 1
+            return "cut", []
+        want = [canon(a) for a in game.legal_actions(engine, player)]
+        if [canon(a) for a in legal] != want:
+            raise fail(f"legal differs at {expected[0]}:\n model  {[canon(a) for a in legal]}\n engine {want}")
+        return ("done" if not legal else None), legal
 
     def check_forms(self, game: Game[Any], engine: Any, player: str, got: Any, fail: Any) -> None:
         """The model's forms ``got`` are the engine's ``order_forms`` (standing orders, and at the
