@@ -71,6 +71,13 @@ def wrap(text: str, first: str = "", rest: str = "  ", width: int = TEXT_WIDTH) 
     text = str(text)
     if text and len(first) + len(text) <= width and text == text.strip() and not _ODD_SPACE.search(text):
         return first + text          # one line, as textwrap makes it (most lines of a digest: no regexes)
+    return _fill(text, first, rest, width)
+
+
+@lru_cache(maxsize=2048)
+def _fill(text: str, first: str, rest: str, width: int) -> str:
+    """:func:`wrap`'s lines that need textwrap: a pure function of its strings, kept for the
+    entry's other readers (each digest wraps the same public event lines)."""
     return textwrap.fill(text, width=width, initial_indent=first, subsequent_indent=rest,
                          break_long_words=False, break_on_hyphens=False) or first.rstrip()
 
