@@ -11,7 +11,7 @@ import json
 import textwrap
 import zlib
 from dataclasses import dataclass, field, replace
-from functools import partial
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, cast
 
@@ -128,9 +128,14 @@ def turn_rules_lines(header: dict[str, Any]) -> list[str]:
 
 
 def template_for(table: Table, player: str, view: dict[str, Any]) -> str:
-    skeleton = MoveFile(table.game_id, player, table.last["index"], table.last["hash"], [])
-    head = render_move(skeleton).replace("actions: []\n", "")
-    return head + fold_comments(table.game.move_template(view, player))
+    return _move_head(table.game_id, player, table.last["index"], table.last["hash"]) + fold_comments(
+        table.game.move_template(view, player))
+
+
+@lru_cache(maxsize=256)
+def _move_head(game_id: str, player: str, index: int, entry_hash: str) -> str:
+    """A move file's lines above its actions (YAML made once for a player's entry: their digest and page)."""
+    return render_move(MoveFile(game_id, player, index, entry_hash, [])).replace("actions: []\n", "")
 
 
 def fold_comments(template: str, width: int = 78) -> str:
@@ -143,10 +148,17 @@ def fold_comments(template: str, width: int = 78) -> str:
             out.append(line)
             continue
         indent = code[: len(code) - len(code.lstrip())]
-        out.append(textwrap.fill(comment.strip(), width=width, initial_indent=indent + "# ",
-                                 subsequent_indent=indent + "#   ", break_long_words=False, break_on_hyphens=False))
+        out.append(_comment_lines(comment.strip(), width, indent))
         out.append(code.rstrip())
     return "\n".join(out) + ("\n" if template.endswith("\n") else "")
+
+
+@lru_cache(maxsize=1024)
+def _comment_lines(comment: str, width: int, indent: str) -> str:
+    """A long trailing comment as wrapped comment lines (a pure function of its text: the same
+    comments recur in the templates of an entry's readers and of the entries after)."""
+    return textwrap.fill(comment, width=width, initial_indent=indent + "# ", subsequent_indent=indent + "#   ",
+                         break_long_words=False, break_on_hyphens=False)
 
 
 class BoardDrawings:
