@@ -197,13 +197,8 @@ class Prover:
                 raise _Replay()             # the model writes its listed action otherwise: its own is taken
             path.append(action)
             places, words, applied_answer = answers[first:first + 3]
-            self.check_step(game, engine, player, action, ok(places, "places"), ok(words, "words"), fail)
-            out = ok(applied_answer, "apply")
-            stop = bool(out["stop"])
-            if refused is not None:
-                raise fail(f"the engine refuses {canon(action)}: {refused}")
-            if stop != engine_stop:
-                raise fail(f"stop {stop}, the engine {'stops' if engine_stop else 'goes on'}")
+            stop = bool(self.check_applied(game, engine, player, action, places, words, applied_answer, refused,
+                                           engine_stop, fail)["stop"])
             to = plan[k + 1].first if k + 1 < len(plan) else len(answers)
             now = answers[first + 3:to]
             if stop:
@@ -265,13 +260,9 @@ class Prover:
                     [{"op": op, "s": s, "action": action} for op in ("places", "words", "apply")] + then)
                 if "ok" in applied_answer:
                     handles.append(applied_answer["ok"]["state"])
-                self.check_step(game, engine, player, action, ok(places, "places"), ok(words, "words"), fail)
-                out = ok(applied_answer, "apply")
+                out = self.check_applied(game, engine, player, action, places, words, applied_answer, refused,
+                                         engine_stop, fail)
                 t, stop = int(out["state"]), bool(out["stop"])
-                if refused is not None:
-                    raise fail(f"the engine refuses {canon(action)}: {refused}")
-                if stop != engine_stop:
-                    raise fail(f"stop {stop}, the engine {'stops' if engine_stop else 'goes on'}")
                 if stop:
                     self.check_stop_forms(game, engine, player, answers[0], fail)
                     return "stop"
@@ -282,6 +273,19 @@ class Prover:
             raise fail(f"no end after {max_steps} steps")
         finally:
             self.node.drop(handles)
+
+    def check_applied(self, game: Game[Any], engine: Any, player: str, action: Any, places: dict[str, Any],
+                      words: dict[str, Any], applied: dict[str, Any], refused: Rejected | None, engine_stop: bool,
+                      fail: Any) -> Any:
+        """The model's answers to an action taken (its places, words and apply) checked against the
+        engine's step (``refused``, ``engine_stop``); the apply's answer (the state reached, stop)."""
+        self.check_step(game, engine, player, action, ok(places, "places"), ok(words, "words"), fail)
+        out = ok(applied, "apply")
+        if refused is not None:
+            raise fail(f"the engine refuses {canon(action)}: {refused}")
+        if bool(out["stop"]) != engine_stop:
+            raise fail(f"stop {bool(out['stop'])}, the engine {'stops' if engine_stop else 'goes on'}")
+        return out
 
     def check_decision(self, game: Game[Any], engine: Any, player: str, answers: list[dict[str, Any]],
                        fail: Any) -> tuple[str | None, list[Any]]:
