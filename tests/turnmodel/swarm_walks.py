@@ -134,7 +134,7 @@ class Root:
 
 @dataclass
 class Planned:
-    """A step of :meth:`Walker.step_compared` planned for a batch: the engine's side worked out
+    """A step of :meth:`Walker.steps_compared` planned for a batch: the engine's side worked out
     (``after`` None: the engine refuses), the model's requests at ``at`` (the apply) to ``to``."""
     action: Any
     path: list[Any]
@@ -274,21 +274,17 @@ class Walker:
              path: list[Any]) -> tuple[int, SwarmState, bool] | None:
         """Both take ``action``: (model state, engine state, stop); None where the engine refuses
         it (then the model must refuse it too)."""
-        out = self.step_compared(s, state, player, action, start, path, None)
+        out = self.steps_compared(s, state, player, [(action, path, None)], start)[0]
         return None if out is None else out[:3]
-
-    def step_compared(self, s: int, state: SwarmState, player: str, action: Any, start: dict[str, Any],
-                      path: list[Any], compare: list[Any] | None) -> tuple[int, SwarmState, bool, list[Any] | None] | None:
-        """:meth:`step`, and where ``compare`` (a path, for the failure message) is given and the
-        engine goes on, the model's next state compared with the engine's (:meth:`compare`) in the
-        same exchange as the apply: (model state, engine state, stop, the legal actions there or None)."""
-        return self.steps_compared(s, state, player, [(action, path, compare)], start)[0]
 
     def steps_compared(self, s: int, state: SwarmState, player: str,
                        steps: Sequence[tuple[Any, list[Any], list[Any] | None]],
                        start: dict[str, Any]) -> list[tuple[int, SwarmState, bool, list[Any] | None] | None]:
-        """:meth:`step_compared` for each (action, path, compare) of ``steps``, all from the model's
-        state ``s`` and the engine's ``state`` (neither changes), in one exchange; the answers
+        """:meth:`step` for each (action, path, compare) of ``steps``, and where ``compare`` (a path,
+        for the failure message) is given and the engine goes on, the model's next state compared
+        with the engine's (:meth:`compare`) in the same exchange as the apply: for each, (model state,
+        engine state, stop, the legal actions there or None), or None where the engine refuses.
+        All from the model's state ``s`` and the engine's ``state`` (neither changes), in one exchange; the answers
         checked step by step in the order given (the first that fails raises, as one exchange per
         step would have raised it).  The model states made are the caller's to drop."""
         if not steps:
@@ -300,7 +296,7 @@ class Walker:
 
     def planned(self, s: int | dict[str, int], state: SwarmState, player: str, action: Any, path: list[Any],
                 compare: list[Any] | None, calls: list[dict[str, Any]]) -> "Planned":
-        """The engine's step of :meth:`step_compared` (on a copy of ``state``), and the model's
+        """The engine's step of :meth:`steps_compared` (on a copy of ``state``), and the model's
         requests for it added to ``calls`` (a batch: ``s`` may be ``made(i)``)."""
         after = GAME.copy_state(state)
         at = len(calls)
@@ -316,7 +312,7 @@ class Walker:
 
     def checked(self, plan: "Planned", answers: list[dict[str, Any]], start: dict[str, Any],
                 player: str) -> tuple[int, SwarmState, bool, list[Any] | None] | None:
-        """The model's answers to a :meth:`planned` step checked: what :meth:`step_compared` returns."""
+        """The model's answers to a :meth:`planned` step checked: what :meth:`steps_compared` gives for it."""
         applied_answer = answers[plan.at]
         if plan.after is None:                  # the engine refused: the model must have thrown
             if "error" in applied_answer:
