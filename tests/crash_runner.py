@@ -57,17 +57,8 @@ def _child(args: list[str], env: dict[str, str | None], out: str, err: str | Non
         signal.signal(signal.SIGINT, signal.default_int_handler)
         if env.pop("", None) == "replace":           # the caller's whole environment, not the zygote's plus it
             os.environ.clear()
-        for key, value in env.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-        from pbem.cli.group import main
-        try:
-            main(args, prog_name="pbem", standalone_mode=True)
-            code = 0
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        _set_environment(env)
+        code = run_command(args)
     except BaseException:  # noqa: BLE001 - a traceback in the child's output is what the test looks for
         traceback.print_exc()
     finally:
@@ -120,16 +111,21 @@ def _warm(args: list[str], env: dict[str, str | None]) -> int:
     commands), with ``env`` set on top of its environment for that command only."""
     saved = dict(os.environ)
     try:
-        for key, value in env.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
+        _set_environment(env)
         with _silenced():
             return run_command(args)
     finally:
         os.environ.clear()
         os.environ.update(saved)
+
+
+def _set_environment(env: dict[str, str | None]) -> None:
+    """``env`` set on top of this process's environment (None: the variable removed)."""
+    for key, value in env.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
 
 
 @contextmanager
