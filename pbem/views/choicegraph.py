@@ -28,6 +28,7 @@ import json
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Iterator, Mapping
 
 from pbem.base.canonical import canonical
@@ -372,8 +373,10 @@ def _build_graph(game: Game[Any], state: Any, player: str, caps: Caps) -> Choice
 
 # --- the page's data -------------------------------------------------------------------------
 
+@lru_cache(maxsize=1024)
 def _key_text(name: str) -> str:
-    """How a mapping key is written in move-file syntax (``shark``, ``'on'``)."""
+    """How a mapping key is written in move-file syntax (``shark``, ``'on'``): a YAML dump, remembered
+    (every form's key and fields' names, for every page: the same few names)."""
     return dump_flow({name: 0})[1:-len(": 0}")]
 
 

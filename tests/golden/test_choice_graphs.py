@@ -318,20 +318,28 @@ def _build_every_graph(folder: Path) -> None:
     checked_keys, checked_forms, checked_places, key_problems, form_problems = 0, 0, 0, [], []
     for name, game, state, player, caps in points():
         views: dict[Any, Any] = {}        # key -> the view (one view per key: what the check below makes sure)
+        keyed: dict[int, tuple[Any, str | None, Any]] = {}   # id of a state keyed -> (the state, the viewer, its view)
         agree = _KeysAgree()
         real_key, real_forms, real_places = game.view_key, game.ahead_order_forms, game.state_action_places
 
         def view_key(s: Any, viewer: str | None, real_key: Any = real_key, game: Any = game, name: str = name,
-                     views: dict[Any, Any] = views, agree: _KeysAgree = agree) -> Any:
+                     views: dict[Any, Any] = views, keyed: dict[int, Any] = keyed, agree: _KeysAgree = agree) -> Any:
             key = real_key(s, viewer)
             made = views[key] = game.view(s, viewer)
+            keyed[id(s)] = (s, viewer, made)
             if not agree.check(key, made):
                 key_problems.append(name)
             return key
 
         def view_of(s: Any, viewer: str, real_key: Any = real_key, game: Any = game,
-                    views: dict[Any, Any] = views) -> Any:
-            """The view of ``s``: the one made for its key, if one was."""
+                    views: dict[Any, Any] = views, keyed: dict[int, Any] = keyed) -> Any:
+            """The view of ``s``: the one made when it was keyed last (the builder asks for a state's
+            forms and places only while it is as it was keyed: a node's state is changed only by the
+            last edge followed from it, after they are read, and keyed again where that edge leads to
+            a decision), else the one made for its key, if one was."""
+            last = keyed.get(id(s))
+            if last is not None and last[0] is s and last[1] == viewer:
+                return last[2]
             found = views.get(real_key(s, viewer))
             return found if found is not None else game.view(s, viewer)
 
