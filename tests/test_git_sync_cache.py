@@ -271,3 +271,46 @@ def test_a_file_found_free_of_one_seed_is_read_again_for_another(tmp_path, key_p
     assert _disk(gd, other_seed, revealed=True) == files
     with pytest.raises(PublishRefused, match="notes.txt: it holds the moderator's seed"):
         _disk(gd, other_seed)                          # revealed once is not "free of the seed"
+
+
+@pytest.mark.parametrize("object_format", ["sha1", "sha256"])
+def test_a_kept_tree_listing_is_taken_only_when_it_is_exactly_that_tree(tmp_path, object_format):
+    """pbem.transport.git.listing: the kept files are used only when git's tree computed from them is
+    the tree (in ls-tree's order); anything else (a file more or less, another blob or mode, a path both
+    file and folder, an empty folder git would keep) reads as not kept."""
+    from pbem.transport.git.listing import keep_listing, listing_of, read_listing
+    from pbem.transport.git.repo import TreeEntry
+    root = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", f"--object-format={object_format}", str(root)], check=True)
+    for name in ("a.txt", "a/b.txt", "a-b/c.txt", "a.b", "z/y/x.txt", "z0"):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(name)
+    (root / "run.sh").write_text("#!/bin/sh\n")
+    (root / "run.sh").chmod(0o755)
+    (root / "link").symlink_to("a.txt")
+    _commit(root, "files")
+    repo = Repo.discover(root)
+    tree = repo.resolve("HEAD", "tree")
+    assert tree is not None
+    listed = repo.ls_tree(tree)
+    assert listing_of(tree, listed) == listed
+    assert listing_of(tree, sorted(listed, key=lambda e: e.path)) == listed       # git's order, not bytes'
+    keep_listing(tmp_path / "kept", tree, list(reversed(listed)))
+    kept = read_listing(tmp_path / "kept")
+    assert kept is not None and kept[0] == tree and listing_of(tree, kept[1]) == listed
+    first = listed[0]
+    wrong = [
+        listed[1:],
+        listed + [TreeEntry("100644", "blob", first.oid, b"new.txt")],
+        [TreeEntry("100755", "blob", first.oid, first.path)] + listed[1:],
+        [TreeEntry(first.mode, "blob", listed[1].oid, first.path)] + listed[1:],
+        listed + [TreeEntry("100644", "blob", first.oid, b"a.txt/x")],
+        listed + [TreeEntry("100644", "blob", first.oid, b"empty//x")],
+        [TreeEntry("0644", "blob", first.oid, first.path)] + listed[1:],
+        [TreeEntry(first.mode, "blob", "xyz", first.path)] + listed[1:],
+        [],
+    ]
+    for entries in wrong:
+        assert listing_of(tree, entries) is None, entries
+    (tmp_path / "kept").write_bytes((tmp_path / "kept").read_bytes()[:-5])
+    assert read_listing(tmp_path / "kept") is None

@@ -267,6 +267,7 @@ class _Sync:
         finally:
             self.maker.save_cache()
             self._reset_index()
+            self.maker.keep_listing(self._trees.get(self.head) if self.head is not None else None)
 
     def _target(self) -> tuple[str, str]:
         branch = self.opts.branch

@@ -36,6 +36,7 @@ from pbem.store.gamedir import GameDir
 from pbem.store.log import LOG_NAME
 from pbem.transport.git.hashcache import HASH_CACHE_NAME, HashCache, StatKey
 from pbem.transport.git.incoming import INCOMING, path_problem
+from pbem.transport.git.listing import LISTING_NAME, keep_listing, kind_of, listing_of, read_listing
 from pbem.transport.git.repo import GitError, Repo, TreeEntry
 
 INDEX_NAME = "sync.index"
@@ -133,10 +134,6 @@ def regular_files(root: Path) -> list[tuple[str, os.stat_result]]:
     return found
 
 
-def _kind(mode: str) -> str:
-    return "commit" if mode == "160000" else "blob"
-
-
 def _record(mode: str, oid: str, path: bytes) -> bytes:
     return f"{mode} {oid}\t".encode() + path + b"\0"
 
@@ -151,6 +148,9 @@ class TreeMaker:
     _hashed: dict[str, tuple[StatKey, str]] = field(default_factory=dict)
     _ignored: dict[str, bool] = field(default_factory=dict)
     _listings: dict[str, list[TreeEntry]] = field(default_factory=dict)
+    #: the tree and files of the listing an earlier sync kept (:mod:`~pbem.transport.git.listing`), once read
+    _kept: tuple[str, list[TreeEntry]] | None = None
+    _kept_read: bool = False
     _games: dict[str, list[bytes]] = field(default_factory=dict)
     #: the tree the private index holds, with the index file's stat data when it was written
     _index_holds: tuple[str, StatKey] | None = None
@@ -174,10 +174,36 @@ class TreeMaker:
 
     # --- trees as lists ------------------------------------------------------------------
     def listing(self, tree: str) -> list[TreeEntry]:
-        """Every file of a tree (paths from the root); remembered, as the sync builds on its own trees."""
+        """Every file of a tree (paths from the root); remembered, as the sync builds on its own trees
+        (the moderator's last tree: as the last sync kept it, if it did)."""
         if tree not in self._listings:
-            self._listings[tree] = self.repo.ls_tree(tree)
+            kept = self._kept_listing(tree)
+            self._listings[tree] = kept if kept is not None else self.repo.ls_tree(tree)
         return self._listings[tree]
+
+    def _kept_tree(self) -> str | None:
+        """The tree whose files an earlier sync kept (read once)."""
+        if not self._kept_read:
+            self._kept_read = True
+            self._kept = read_listing(self.gd.moderator_dir / LISTING_NAME)
+        return self._kept[0] if self._kept is not None else None
+
+    def _kept_listing(self, tree: str) -> list[TreeEntry] | None:
+        """The files of ``tree`` as an earlier sync kept them, if it kept that tree's (and they are it)."""
+        if self._kept_tree() != tree or self._kept is None:
+            return None
+        listed = listing_of(tree, self._kept[1])
+        if listed is None:                      # not that tree's files: kept anew at the end
+            self._kept = None
+        return listed
+
+    def keep_listing(self, tree: str | None) -> None:
+        """Keep the files of ``tree`` (the moderator's last tree) for the next sync, if they are known
+        and not kept already."""
+        if tree is None or tree not in self._listings or self._kept_tree() == tree:
+            return
+        keep_listing(self.gd.moderator_dir / LISTING_NAME, tree, self._listings[tree])
+        self._kept = (tree, self._listings[tree])
 
     def other_games(self, tree: str) -> list[bytes]:
         """The other game folders in a tree: folders holding a log.yaml, outside this game's folder
@@ -332,7 +358,7 @@ class TreeMaker:
         key = _stat_key(index)
         self._index_holds = (tree, key) if key[2] >= 0 else None
         if tree not in self._listings:
-            self._listings[tree] = [TreeEntry(mode, _kind(mode), oid, path) for path, (mode, oid) in sorted(final.items())]
+            self._listings[tree] = [TreeEntry(mode, kind_of(mode), oid, path) for path, (mode, oid) in sorted(final.items())]
         return tree
 
 
