@@ -25,13 +25,19 @@ Two schemas:
 * **log** (:func:`load_log_entry`): the YAML our own dumper writes (PyYAML's
   YAML 1.1 safe schema, so that a float such as ``hours: 48.0`` reads back).
 
+A text read once is remembered (bounded: :data:`MEMO_TEXTS` texts of at most
+:data:`MEMO_CHARS` characters) as the compact JSON of what it gave, and a caller that gives the
+same text again gets new objects equal to the first; a refused text is never remembered.
+
 The C parser (libyaml) is used where PyYAML has it; the pure-Python parser
 gives the same results (a test compares them) and is the fallback.
 """
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import yaml
@@ -238,7 +244,40 @@ def _line(event: yaml.Event) -> int:
     return event.start_mark.line + 1 if event.start_mark else 0
 
 
+#: the longest text whose reading is remembered (a log entry or a move file is 1-2 KB), and how
+#: many texts are (at most about 2,048 x 8 KiB of text and as much JSON: some 32 MB)
+MEMO_CHARS = 8 * 1024
+MEMO_TEXTS = 2048
+
+
 def _load(text: str | bytes, what: str, limits: Limits, schema: str, pure: bool) -> Any:
+    """What :func:`_read` gives, a text read before given again as new objects (:func:`_read_json`);
+    a text that is refused is read afresh every time (its message names ``what``)."""
+    if len(text) <= MEMO_CHARS:
+        kept = _read_json(text, limits, schema, pure)
+        if kept is not None:
+            return json.loads(kept)
+    return _read(text, what, limits, schema, pure)
+
+
+@lru_cache(maxsize=MEMO_TEXTS)
+def _read_json(text: str | bytes, limits: Limits, schema: str, pure: bool) -> str | None:
+    """What :func:`_read` gives for ``text`` as compact JSON; None when it refuses the text, or
+    when JSON would not give the data back equal.  A pure function of its arguments, remembered:
+    a process that reads a text again (the audit of a game this process played, a move file read
+    when it is taken and again by the audit) gets it without parsing it twice."""
+    try:
+        data = _read(text, "text", limits, schema, pure)
+    except YamlError:
+        return None
+    try:
+        kept = json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError):
+        return None
+    return kept if json.loads(kept) == data else None
+
+
+def _read(text: str | bytes, what: str, limits: Limits, schema: str, pure: bool) -> Any:
     size = len(text.encode("utf-8")) if isinstance(text, str) else len(text)
     if size > limits.max_bytes:
         raise YamlError(f"{what} is {size} bytes; the limit is {limits.max_bytes}")
