@@ -111,7 +111,7 @@ class GiantSquid(AtlantisRules):
     def squid_spots(self, state: AtlantisState) -> list[int]:
         """"The Giant Squid is placed in any vacant sea space that is adjacent to a Land tile.\"
         Should there be none, any vacant sea space (our reading; the rule does not say)."""
-        vacant = [c for c in range(self.board.playable_count) if self.vacant(state, c)]
+        vacant = self.vacant_cells(state)       # (:meth:`vacant` for every space, from the indexes)
         nb = self.board.neighbours
         coast = [c for c in vacant if any(n in state.tile_at for n in nb[c])]
         return coast or vacant
@@ -204,7 +204,7 @@ class GiantSquid(AtlantisRules):
         out = super().options_move_creature(state, player, back)
         if self.tile_backs[back].get("creature") != WHALE:
             return out
-        vacant = [c for c in range(self.board.playable_count) if self.vacant(state, c)]
+        vacant = self.vacant_cells(state)       # (:meth:`vacant` for every space, from the indexes)
         for c in state.creatures.values():
             if c.kind == SQUID and c.where == SEA:
                 out.extend({"creature": c.handle, "to": self.label(s)} for s in sorted(vacant + [c.cell or 0]))
