@@ -380,8 +380,10 @@ class SurviveBase(ABC, Generic[StateT]):
         if max_steps == 1:          # (a third of the walks: each free neighbour, entered on step 1)
             return {n: (start, 1) for n in neighbours[start] if n not in blocked}
         walk: Walk = {}
+        if max_steps < 1:
+            return walk
         frontier = [start]
-        for step in range(1, max_steps + 1):
+        for step in range(1, max_steps):
             nxt: list[int] = []
             for cell in frontier:
                 for n in neighbours[cell]:
@@ -391,8 +393,12 @@ class SurviveBase(ABC, Generic[StateT]):
                     if n not in ends:
                         nxt.append(n)
             if not nxt:
-                break           # nothing left to walk from: more steps find nothing new
+                return walk     # nothing left to walk from: more steps find nothing new
             frontier = nxt
+        for cell in frontier:   # the last step: whether the movement would end there is not asked
+            for n in neighbours[cell]:
+                if n not in walk and n not in blocked:
+                    walk[n] = (cell, max_steps)
         return walk
 
     @staticmethod
