@@ -15,6 +15,7 @@ import hashlib
 import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import (
@@ -271,10 +272,19 @@ def _check_claims(parsed: ParsedSig, allowed_keys: Sequence[str], namespace: str
 
 
 def _signature_ok(parsed: ParsedSig, message: bytes) -> bool:
-    raw_public = raw_from_ed25519_blob(base64.b64decode(parsed.public_key_line.split()[1]))
+    return _verifies(parsed.public_key_line, parsed.signature, signed_data(message, parsed.namespace, parsed.hashalg))
+
+
+@lru_cache(maxsize=4096)
+def _verifies(public_key_line: str, signature: bytes, data: bytes) -> bool:
+    """Is ``signature`` the key ``public_key_line``'s Ed25519 signature of ``data`` (the signed data:
+    the message's hash, never the message itself, so each answer kept is some 200 bytes)?  A pure
+    function of its arguments, remembered: the audit of a game this process took the moves of (a
+    host, a player's client auditing each update) checks each signature again."""
+    raw_public = raw_from_ed25519_blob(base64.b64decode(public_key_line.split()[1]))
     public = Ed25519PublicKey.from_public_bytes(raw_public)
     try:
-        public.verify(parsed.signature, signed_data(message, parsed.namespace, parsed.hashalg))
+        public.verify(signature, data)
     except InvalidSignature:
         return False
     return True
