@@ -27,7 +27,9 @@ Two schemas:
 
 A text read once is remembered (bounded: :data:`MEMO_TEXTS` texts of at most
 :data:`MEMO_CHARS` characters) as the compact JSON of what it gave, and a caller that gives the
-same text again gets new objects equal to the first; a refused text is never remembered.
+same text again gets new objects equal to the first; a refused text, or data JSON would not give
+back equal, is never remembered (a refused text is read afresh, so that its message names what the
+caller reads).
 
 The C parser (libyaml) is used where PyYAML has it; the pure-Python parser
 gives the same results (a test compares them) and is the fallback.
@@ -252,29 +254,40 @@ MEMO_TEXTS = 2048
 
 def _load(text: str | bytes, what: str, limits: Limits, schema: str, pure: bool) -> Any:
     """What :func:`_read` gives, a text read before given again as new objects (:func:`_read_json`);
-    a text that is refused is read afresh every time (its message names ``what``)."""
-    if len(text) <= MEMO_CHARS:
-        kept = _read_json(text, limits, schema, pure)
-        if kept is not None:
-            return json.loads(kept)
-    return _read(text, what, limits, schema, pure)
+    a text that is refused is read afresh (its message names ``what``)."""
+    if len(text) > MEMO_CHARS:
+        return _read(text, what, limits, schema, pure)
+    try:
+        return json.loads(_read_json(text, limits, schema, pure))
+    except _NotKept as fresh:
+        return fresh.data
+    except YamlError:
+        return _read(text, what, limits, schema, pure)
+
+
+class _NotKept(Exception):
+    """What a text gave, when JSON would not give it back equal: handed to the caller, not remembered
+    (``lru_cache`` keeps no exception), so that it is not read twice."""
+
+    def __init__(self, data: Any) -> None:
+        super().__init__("not kept")
+        self.data = data
 
 
 @lru_cache(maxsize=MEMO_TEXTS)
-def _read_json(text: str | bytes, limits: Limits, schema: str, pure: bool) -> str | None:
-    """What :func:`_read` gives for ``text`` as compact JSON; None when it refuses the text, or
-    when JSON would not give the data back equal.  A pure function of its arguments, remembered:
-    a process that reads a text again (the audit of a game this process played, a move file read
-    when it is taken and again by the audit) gets it without parsing it twice."""
-    try:
-        data = _read(text, "text", limits, schema, pure)
-    except YamlError:
-        return None
+def _read_json(text: str | bytes, limits: Limits, schema: str, pure: bool) -> str:
+    """What :func:`_read` gives for ``text`` as compact JSON (:class:`_NotKept` when JSON would not
+    give the data back equal; :class:`YamlError` when it refuses the text).  A pure function of its
+    arguments, remembered: a process that reads a text again (the audit of a game this process
+    played, a move file read when it is taken and again by the audit) gets it without parsing it twice."""
+    data = _read(text, "text", limits, schema, pure)
     try:
         kept = json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError):
-        return None
-    return kept if json.loads(kept) == data else None
+        raise _NotKept(data) from None
+    if json.loads(kept) != data:
+        raise _NotKept(data)
+    return kept
 
 
 def _read(text: str | bytes, what: str, limits: Limits, schema: str, pure: bool) -> Any:
