@@ -93,6 +93,28 @@ def test_order_is_commit_order_then_file_name(shared):
     assert shared.remote_files(f"{GAME}/incoming/red") == []
 
 
+def test_a_ref_another_git_holds_for_a_moment_is_waited_for(shared):
+    """A git that outlived a killed sync, or the moderator's own `git fetch`, may hold the clone's
+    remote-tracking ref when a sync starts: the sync's git waits for it (core.filesRefLockTimeout;
+    git's own 100 ms made test_git_sync_crash fail now and then on a loaded machine)."""
+    import threading
+    red = shared.players["red"]
+    red.pull()
+    red.commit(red.write_move("0000.yaml", DRAW), "red's move")
+    red.git("push", "-q")
+    lock = shared.moderator.root.parent / ".git" / "refs" / "remotes" / "origin" / "main.lock"
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    lock.write_bytes(b"")
+    held = threading.Timer(1.0, lock.unlink)
+    held.start()
+    try:
+        out = shared.sync().output
+    finally:
+        held.join()
+    assert "accepted red/0000.yaml" in out, out
+    assert not lock.exists()
+
+
 def test_push_race_moderator_takes_in_the_players_new_commit(shared, tmp_path):
     red, blue = shared.players["red"], shared.players["blue"]
     red.send("0000.yaml", DRAW)

@@ -76,6 +76,12 @@ class Checkout:
     paths: dict[str, Path]            # name -> its place in the git folder (``--git-path``)
 
 
+#: how long (ms) a git of the sync waits for a ref that another git holds (git's default: 100): a git
+#: that outlived a killed sync, or the moderator's own ``git fetch``, may hold the clone's
+#: remote-tracking ref for a moment when the next sync starts
+REF_LOCK_WAIT_MS = 10_000
+
+
 def _git_env(config: Sequence[tuple[str, str]] = ()) -> dict[str, str]:
     """The environment for git; ``config`` goes in as GIT_CONFIG_KEY_n/VALUE_n (not on the command line,
     where every process on the machine could read a token)."""
@@ -159,7 +165,8 @@ class Repo:
 
     # --- running git --------------------------------------------------------
     def _command(self, args: Sequence[str], config: Sequence[str]) -> list[str]:
-        cmd = ["git", "-C", str(self.root), *self.identity.config(), "-c", "core.quotePath=false"]
+        cmd = ["git", "-C", str(self.root), *self.identity.config(), "-c", "core.quotePath=false",
+               "-c", f"core.filesRefLockTimeout={REF_LOCK_WAIT_MS}"]
         for item in config:
             cmd += ["-c", item]
         return cmd + list(args)
