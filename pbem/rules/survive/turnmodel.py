@@ -229,7 +229,7 @@ def survive_turn_model(rules: SurviveRules[Any], view: Mapping[str, Any], player
         if missing:
             why[part] = missing
     decisions = rules.pending(state)
-    standing = [form for form in rules.order_forms(view, player) if form.when != "ahead"]
+    standing = [form for form in rules.standing_forms(view, player) if form.when != "ahead"]
     return TurnModel(FAMILY, {
         **_geometry(rules),
         "params": params,
