@@ -171,6 +171,16 @@ class OrderForm:
     when: str = "first"
     note: str = ""
 
+    def as_data(self) -> dict[str, Any]:
+        """``dataclasses.asdict(self)``, the same dict (each field in order, the fields as dicts in
+        a tuple, tuples kept), written out: asdict's generic walk deep-copies every string (the
+        turn model's data carries each standing-orders form: a page, and each proof step, made it
+        that way)."""
+        return {"key": self.key, "title": self.title,
+                "fields": tuple({"name": f.name, "label": f.label, "values": f.values, "texts": f.texts,
+                                 "current": f.current} for f in self.fields),
+                "when": self.when, "note": self.note}
+
 
 def piece_code(p: Piece) -> str:
     """A piece as text: its handle, ``=value`` when the reader may see it, ``:passengers`` aboard

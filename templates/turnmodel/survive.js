@@ -43,10 +43,24 @@
     return {neighbours, rays};
   }
 
+  // the board last started on: each label's cell (`index`) and the geometry, worked out once per
+  // board (a bounded cache of a pure function, one board: a page starts one model, the proofs
+  // start many on the same board); the states share them, as they share the rest of `g` (a state
+  // is never changed)
+  let lastBoard = null;
+  function board(labels, playable, withRays) {
+    const key = `${playable} ${withRays} ${labels.join(' ')}`;
+    if (lastBoard === null || lastBoard.key !== key) {
+      const index = {};
+      labels.forEach((label, i) => { index[label] = i; });
+      lastBoard = {key, index, ...geometry(labels, playable, withRays)};
+    }
+    return lastBoard;
+  }
+
   // --- the state: the view, with spaces as cell numbers ------------------------------------------
   function start(data, view, player) {
-    const index = {};
-    data.labels.forEach((label, i) => { index[label] = i; });
+    const {index, neighbours, rays} = board(data.labels, data.playable, Boolean(data.params.rays));
     const cell = (label) => (label == null ? null : index[label]);
     const owner = {};
     for (const p of view.players) for (const c of p.colours) owner[c] = p.name;
@@ -67,7 +81,7 @@
     for (const [h, c] of Object.entries(view.creatures)) cr[h] = {kind: c.kind, where: c.where, cell: cell(c.at)};
     const mine = data.decision.find((d) => d.player === player);
     return {
-      g: {labels: data.labels, index, ...geometry(data.labels, data.playable, Boolean(data.params.rays)),
+      g: {labels: data.labels, index, neighbours, rays,
           isles: data.isles_next_to,
           playable: data.playable, central: data.central, params: data.params, parts: data.parts,
           standing: data.standing_forms, phrases: data.phrases || []},

@@ -34,6 +34,8 @@ from pbem.game import Game
 
 
 def canon(value: Any) -> str:
+    """``value``'s canonical JSON; a list's is its items' canonical texts in order (so two lists of
+    actions are compared in one call, each action's text as it would be alone)."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
@@ -304,9 +306,10 @@ class Prover:
         if legal is None:
             self.tally.cut_kinds[(game.name, expected[0])] += 1
             return "cut", []
-        want = [canon(a) for a in game.legal_actions(engine, player)]
-        if [canon(a) for a in legal] != want:
-            raise fail(f"legal differs at {expected[0]}:\n model  {[canon(a) for a in legal]}\n engine {want}")
+        engine_legal = game.legal_actions(engine, player)
+        if canon(legal) != canon(engine_legal):         # (a list's text is its items' texts, in order)
+            raise fail(f"legal differs at {expected[0]}:\n model  {[canon(a) for a in legal]}\n"
+                       f" engine {[canon(a) for a in engine_legal]}")
         return ("done" if not legal else None), legal
 
     def check_forms(self, game: Game[Any], engine: Any, player: str, got: Any, fail: Any) -> None:
@@ -455,7 +458,7 @@ class Prover:
                         raise fail(f"next decision {got}, the engine {expected}")
                     nxt = ok(next_legal, "legal")
                     if expected is not None and nxt is not None and \
-                            [canon(a) for a in nxt] != [canon(a) for a in game.legal_actions(after, player)]:
+                            canon(nxt) != canon(game.legal_actions(after, player)):
                         raise fail("the next legal actions differ")
                 compared += 1
         finally:

@@ -83,6 +83,12 @@ class HexMap:
         col, row = self.col_row(cell)
         return col - (row - (row & 1)) // 2, row
 
+    @cached_property
+    def axials(self) -> tuple[tuple[int, int], ...]:
+        """Each cell's :meth:`axial` coordinates, in cell order (made once: the board picture
+        places every cell at each drawing)."""
+        return tuple(self.axial(c) for c in self.cells)
+
     def cell_at(self, q: int, r: int) -> int | None:
         if not 0 <= r < self.height:
             return None

@@ -85,6 +85,7 @@ def picture(view: Mapping[str, Any]) -> BoardPicture:
     colours = race_colours(state.players)
     hexmap = state.hexmap
     labels = hexmap.labels
+    axials = hexmap.axials
     races: dict[int, list[tuple[str, int]]] = {}       # cell -> (race, fleets), in seat order
     for p in state.players:
         for cell, n in state.fleets[p].items():
@@ -95,7 +96,7 @@ def picture(view: Mapping[str, Any]) -> BoardPicture:
     for cell in hexmap.cells:
         key = hexmap.terrain[cell]
         kind = VISITED_RUINS if key == ALIEN_RUINS and cell in visited else names[key]
-        q, r = hexmap.axial(cell)
+        q, r = axials[cell]
         label = labels[cell]
         here = races.get(cell)
         if here is None:

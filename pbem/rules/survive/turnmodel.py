@@ -16,7 +16,6 @@ the model's ``legal`` then returns null there (the page stops: "cut"), never a g
 """
 from __future__ import annotations
 
-from dataclasses import asdict
 from functools import lru_cache
 from typing import Any, Mapping
 
@@ -230,7 +229,7 @@ def survive_turn_model(rules: SurviveRules[Any], view: Mapping[str, Any], player
         if missing:
             why[part] = missing
     decisions = rules.pending(state)
-    standing = [form for form in rules.order_forms(view, player) if form.when != "ahead"]
+    standing = [form for form in rules.standing_forms(view, player) if form.when != "ahead"]
     return TurnModel(FAMILY, {
         **_geometry(rules),
         "params": params,
@@ -239,5 +238,5 @@ def survive_turn_model(rules: SurviveRules[Any], view: Mapping[str, Any], player
         "decision": [{"kind": d.kind, "player": d.player} for d in decisions],
         #: the forms of orders the player may send at any time (standing orders): they do not change
         #: in the player's turn
-        "standing_forms": [asdict(form) for form in standing],
+        "standing_forms": [form.as_data() for form in standing],
     })

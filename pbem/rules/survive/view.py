@@ -377,6 +377,12 @@ class ViewRules(TurnFlow[StateT]):
     def order_forms(self, view: Mapping[str, Any], player: str) -> list[OrderForm]:
         """The player's standing orders (one per defence tile back) as a form, and whatever a
         layer lets them write ahead (:meth:`ahead_forms`)."""
+        return self.standing_forms(view, player) + self.ahead_forms(view, player)
+
+    def standing_forms(self, view: Mapping[str, Any], player: str) -> list[OrderForm]:
+        """The forms of :meth:`order_forms` the player may send at any time (``when`` "first": the
+        standing orders), without working out the orders written ahead (the turn model's data
+        carries these only)."""
         mine = next((p for p in view["players"] if p["name"] == player), None)
         forms: list[OrderForm] = []
         if mine is not None and mine.get("standing") is not None and self.standing_keys():
@@ -385,7 +391,7 @@ class ViewRules(TurnFlow[StateT]):
                            for k in self.standing_keys())
             forms.append(OrderForm("standing", "Standing orders: your defence tiles in other players' turns",
                                    fields, "first", self.standing_form_note()))
-        return forms + self.ahead_forms(view, player)
+        return forms
 
     def standing_form_note(self) -> str:
         """A line under the standing orders' form on the click-to-move page."""
