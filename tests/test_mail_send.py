@@ -385,6 +385,28 @@ def test_a_digests_board_pictures_are_drawn_only_for_the_messages_that_show_them
     assert given.png == b"" and given.mover_png == b""
 
 
+def test_a_board_read_again_in_a_later_cycle_is_not_drawn_again(tmp_path, key_pool):
+    """A cycle reads the digest's parts anew; a board drawn for a message before (the same SVG: the
+    players of simultaneous orders mailed one after another, a late player's digest) comes from the
+    process's few kept pictures, byte for byte what drawing it again gives."""
+    from pipeline_helpers import new_game
+
+    from pbem.transport.mail.compose import DigestParts, board_picture
+    from pbem.views.render.png import mail_png, mover_png
+
+    gd = new_game(tmp_path / "game", "atlantis", key_pool, ["red", "blue", "green"])
+    board_picture.cache_clear()
+    first = DigestParts.read(gd)
+    drawn = (first.mover_png, first.png)
+    assert board_picture.cache_info().misses == 2 and board_picture.cache_info().hits == 0
+    again = DigestParts.read(gd)                  # the next cycle's parts: the same board
+    assert (again.mover_png, again.png) == drawn == (mover_png(again.svg), mail_png(again.svg))
+    assert board_picture.cache_info().misses == 2 and board_picture.cache_info().hits == 2
+    changed = DigestParts(first.turn, first.text, first.html, first.svg.replace("</svg>", "<g/></svg>"))
+    assert changed.mover_png == mover_png(changed.svg)       # another board: drawn
+    assert board_picture.cache_info().misses == 3
+
+
 def test_a_mail_png_of_few_colours_packs_its_pixels_into_fewer_bits():
     """Three colours: a 2-bit PNG with a palette of 4 entries, each area exactly its colour."""
     import io

@@ -28,7 +28,7 @@ import html
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from typing import Any
@@ -142,7 +142,7 @@ class DigestParts:
         """The board in a message (:func:`mail_png`); empty when the game draws no board."""
         if self.given_png is not None:
             return self.given_png
-        return mail_png(self.svg) if self.svg else b""
+        return board_picture(self.svg, False) if self.svg else b""
 
     @cached_property
     def mover_png(self) -> bytes:
@@ -150,7 +150,7 @@ class DigestParts:
         has the whole board, and the message's bytes go to its panel (docs/email.md)."""
         if self.given_png is not None and not self.given_png:
             return b""
-        return mover_png(self.svg) if self.svg else b""
+        return board_picture(self.svg, True) if self.svg else b""
 
     def picture(self, mover: bool) -> tuple[bytes, tuple[int, int] | None]:
         """The board picture of a message and the size it is shown at."""
@@ -158,6 +158,17 @@ class DigestParts:
         if not mover:
             return self.png, size
         return self.mover_png, None if size is None else (round(size[0] * MOVER_ZOOM), round(size[1] * MOVER_ZOOM))
+
+
+@lru_cache(maxsize=8)
+def board_picture(svg: str, mover: bool) -> bytes:
+    """The board's picture in a message: :func:`mover_png` (``mover``) or :func:`mail_png` of
+    ``svg``, each drawn once for the last few boards of a process.  A cycle reads the digest's
+    parts anew, and the same board comes back: the players of simultaneous orders are mailed one
+    after another with a board that has not changed, a late player gets the digest of an entry
+    another had (a long-running host's or `pbem mail run`'s cycles).  Both are pure functions of
+    the SVG (with the fonts the process has): the bytes are those drawn again."""
+    return mover_png(svg) if mover else mail_png(svg)
 
 
 @dataclass(frozen=True)
