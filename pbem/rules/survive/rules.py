@@ -128,14 +128,9 @@ class SurviveRules(ViewRules[StateT]):
     # --- the turn model's parameters ----------------------------------------------------
     def _closed_spaces(self, state: StateT) -> list[str]:
         """The labels of the open spaces that do not count as sea spaces for the removal (the
-        ``closed_spaces`` parameter): each asked of ``counts_as_sea_for_removal``; where a ruleset
-        keeps the core's hook (a space counts unless in ``not_sea_for_removal``), that set is made
-        once for all the spaces instead of once per space."""
-        if type(self).counts_as_sea_for_removal is TileRules.counts_as_sea_for_removal:
-            not_sea = self.not_sea_for_removal(state)
-            return [self.label(c) for c in range(self.board.playable_count) if c not in state.tile_at and c in not_sea]
-        return [self.label(c) for c in range(self.board.playable_count)
-                if c not in state.tile_at and not self.counts_as_sea_for_removal(state, c)]
+        ``closed_spaces`` parameter: the open spaces in :meth:`not_sea_for_removal`, made once)."""
+        not_sea = self.not_sea_for_removal(state)
+        return [self.label(c) for c in range(self.board.playable_count) if c not in state.tile_at and c in not_sea]
 
     def turn_model_params(self, state: StateT) -> dict[str, Any]:
         """The rule parameters the page's turn model reads (``templates/turnmodel/survive.js``),
@@ -164,7 +159,7 @@ class SurviveRules(ViewRules[StateT]):
             "ship_blockers": list(self.ship_barriers()),
             "terrains": list(self.terrains),
             #: the open spaces that do not count as sea spaces when choosing the tile to remove (the
-            #: ruleset's ``counts_as_sea_for_removal``; a removed tile's space always counts)
+            #: ruleset's ``not_sea_for_removal``; a removed tile's space always counts)
             "closed_spaces": self._closed_spaces(state),
             #: the game ends when no person is left on the board (checked after every action)
             "end_when_board_empty": False,

@@ -70,10 +70,6 @@ class TileRules(CreatureRules[StateT]):
             not_sea.add(self.board.central)
         return not_sea
 
-    def counts_as_sea_for_removal(self, state: StateT, cell: int) -> bool:
-        """Is ``cell`` a sea space for tile removal (not in :meth:`not_sea_for_removal`)?"""
-        return cell not in self.not_sea_for_removal(state)
-
     def central_counts_as_sea(self, state: StateT) -> bool:
         """Does the enclosed space in the middle count as a sea space when choosing which tile
         to remove?  Default: yes (Atlantis makes it the ``lagoon`` option)."""

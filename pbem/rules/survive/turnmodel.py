@@ -157,7 +157,7 @@ PARTS: dict[str, tuple[str, ...]] = {
         "after_action", "swimmer_killers", "ship_sinkers", "unprotected",
     ),
     # step 3's choice (the removal itself is a STOP: the tile's back is hidden)
-    # (``counts_as_sea_for_removal`` is read through the hook itself: ``closed_spaces``)
+    # (``not_sea_for_removal`` is read through the hook itself: ``closed_spaces``)
     "remove": ("legal_remove", "removable_tiles", "legal_actions", "decider", "current_step"),
 }
 
