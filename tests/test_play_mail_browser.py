@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 from mailservers import GM, PASSWORD, PLAYERS, address, attachment_message, start_world
 from pipeline_helpers import late_position, signed_move
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from test_play_browser import click_a_whole_turn, page_wait, pbem_play
 
@@ -119,15 +120,25 @@ def _catch_up(browser, wait, index: int, mail_run, router_log) -> int:
     def at_index(d) -> bool:
         return d.find_element(By.ID, "status").text.startswith(f"log entry {index};")
 
+    def until(condition, what: str) -> None:
+        """``wait.until(condition)``; if it times out, a failure that says what the page showed."""
+        try:
+            wait.until(condition)
+        except TimeoutException:
+            shown = {name: browser.find_element(By.ID, name).text for name in ("status", "problems", "notes", "answer")}
+            raise AssertionError(f"the page never {what} (entry {index}); it shows {shown}, the ask-log button "
+                                 f"{'shown' if browser.find_element(By.ID, 'ask-log').is_displayed() else 'hidden'}, "
+                                 f"{len(router_log())} request(s) for the copy mailed") from None
+
     browser.find_element(By.ID, "news").click()
-    wait.until(lambda d: at_index(d) or d.find_element(By.ID, "ask-log").is_displayed())
+    until(lambda d: at_index(d) or d.find_element(By.ID, "ask-log").is_displayed(), "caught up or offered to ask")
     if at_index(browser):
         return 0
     requests = len(router_log())
     browser.find_element(By.ID, "ask-log").click()
-    wait.until(lambda d: len(router_log()) > requests)     # the page mailed `send log` for the player
+    until(lambda d: len(router_log()) > requests, "mailed `send log`")     # the page mailed `send log` for the player
     mail_run()                                            # the moderator answers with the public copy
     browser.find_element(By.ID, "news").click()
-    wait.until(at_index)
+    until(at_index, "showed the entry after the copy came")
     assert not browser.find_element(By.ID, "ask-log").is_displayed()
     return 1
