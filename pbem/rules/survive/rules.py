@@ -44,7 +44,6 @@ from pbem.rules.survive.state import (
     ship_of,
 )
 from pbem.base.yamlio import dump_flow
-from pbem.rules.survive.tiles import TileRules
 
 #: the key of the Rng of the set-up played on a copy by :meth:`SurviveRules.check_setup_can_finish`
 SETUP_TRIAL_KEY = b"pbem playable: set-up"
