@@ -62,6 +62,9 @@ def _child(args: list[str], env: dict[str, str | None], out: str, err: str | Non
     except BaseException:  # noqa: BLE001 - a traceback in the child's output is what the test looks for
         traceback.print_exc()
     finally:
+        # pbem's main has returned: a Ctrl-C from now on falls on the launcher's own exit, which a
+        # pbem process does not have (held, as the zygote held it before pbem's handler was in place)
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)
