@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from timing import Goal, Report, paired
+from timing import Goal, Report, forget_kept, paired
 
 PLAYERS = ["red", "blue", "green", "yellow"]
 KINDS = ("atlantis", "atlantis-1986", "space-attack", "space-swarm")
@@ -104,22 +104,18 @@ def make_games(root: Path, per_kind: int = PER_KIND, last: int = LAST) -> list[W
 def cycle_work(waiting: list[Waiting], work: list[Any]) -> tuple[Callable[[], None], Callable[[], None],
                                                                   Callable[[], None]]:
     """(reset, floor, cycle) for the ``waiting`` moves, each game worked on in its copy ``work`` (GameDirs):
-    reset puts the copies back as they were and forgets the board parts drawn (the process's lasting
-    memo); floor takes each move without the outputs (open, verify,
+    reset puts the copies back as they were and forgets what the last round drew, read and checked
+    (:func:`timing.forget_kept`); floor takes each move without the outputs (open, verify,
     parse, check, apply, append with fsync); cycle takes each move with `submit`, outputs and all."""
     from pbem.pipeline.append import commit_entry
     from pbem.pipeline.repair import open_game
     from pbem.pipeline.submit import accept_move, moderator_opener, submit
 
-    from pbem.views.render import boardmemo
-
     def reset() -> None:
         for w, gd in zip(waiting, work):
             shutil.rmtree(gd.root, ignore_errors=True)
             shutil.copytree(w.source, gd.root, symlinks=True)
-        lasting = getattr(boardmemo, "LASTING", None)    # (None: a pbem before the lasting memo, measured beside)
-        if lasting is not None:
-            lasting.clear()     # the board parts the last cycle drew are forgotten: a cycle never takes the same moves twice
+        forget_kept()       # what the last cycle drew, read and checked: a cycle never takes the same moves twice
         gc.collect()
 
     def floor() -> None:

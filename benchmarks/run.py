@@ -56,7 +56,7 @@ from graph_bench import bench_graphs
 from host_bench import bench_host
 from cycle_bench import bench_cycle
 import instructions
-from timing import Goal, Report, Series, clock, paired, run_process
+from timing import Goal, Report, Series, clock, forget_kept, paired, run_process
 
 from pbem.core.bots import simulate
 from pbem.core.registry import game_names, load_game
@@ -205,7 +205,7 @@ def bench_audit(report: Report, pg: PipelineGame, pairs: int, pbem: str) -> None
     for gd, who in ((player, "player's copy"), (pg.gd, "moderator's copy")):
         r = audit(gd)
         assert r.ok, r.problems
-        p = paired(lambda: audit_floor(gd.root), lambda: audit(gd), pairs)
+        p = paired(lambda: audit_floor(gd.root), lambda: audit(gd), pairs, reset=forget_kept)   # an auditor audits a game once
         report.say(f"  in one process, {who}: " + p.describe("floor", "audit"))
         report.figures[f"audit/in-process/{who}"] = {"floor": p.floor.values, "audit": p.command.values}
         if who == "player's copy":
@@ -245,6 +245,7 @@ def bench_submit(report: Report, pg: PipelineGame, pairs: int, pbem: str) -> Non
     def reset() -> None:
         early.restore(work_early)
         late.restore(work_late)
+        forget_kept()
     gc.collect()
     # three times the pairs: one submit is short, and a burst of load on one side moves the ratio
     p = paired(lambda: submit(GameDir(work_early), *early_move), lambda: submit(GameDir(work_late), *late_move),

@@ -71,6 +71,22 @@ def clock(fn: Callable[[], object]) -> float:
     return time.perf_counter() - t0
 
 
+def forget_kept() -> None:
+    """Forget what pbem keeps from one call to the next in a process, keyed by content (bounded caches
+    of pure functions: the board parts drawn, the texts read, the signatures checked, the mail
+    pictures), so that a timed round that repeats the last one's moves pays what a process meeting
+    them for the first time pays: a cycle never takes the same moves twice, and an auditor audits a
+    game once.  (Each is looked up by name: a pbem from before it is measured beside.)"""
+    import importlib
+    for module, name in (("pbem.views.render.boardmemo", "LASTING"), ("pbem.base.yamlio", "_read_json"),
+                         ("pbem.crypto.sshsig", "_verifies"), ("pbem.transport.mail.compose", "board_picture")):
+        kept = getattr(importlib.import_module(module), name, None)
+        if hasattr(kept, "cache_clear"):         # an lru_cache
+            kept.cache_clear()
+        elif kept is not None:                   # the board memo
+            kept.clear()
+
+
 def paired(floor: Callable[[], object], command: Callable[[], object], pairs: int,
            reset: Callable[[], object] | None = None) -> Pairs:
     """Time ``floor`` and ``command`` ``pairs`` times each, alternating, order swapped every pair.
