@@ -176,8 +176,8 @@ def test_credentials_go_only_where_they_are_needed():
 # --- the vendored pbem (needs the package index) ---------------------------------------------------------
 
 @pytest.fixture
-def vendored(tmp_path, key_pool, toy_registered) -> Shared:
-    return make_shared(tmp_path, key_pool, "--ci", "github", "--verify-commits")
+def vendored(tmp_path, key_pool, toy_registered, shared_templates) -> Shared:
+    return make_shared(tmp_path, key_pool, "--ci", "github", "--verify-commits", templates=shared_templates)
 
 
 def test_wheel_is_the_installed_pbem_and_always_the_same_bytes(tmp_path):
@@ -353,8 +353,9 @@ def _send(player: Player, game_path: str) -> None:
     player.git("push", "-q")
 
 
-def test_an_older_workflow_of_the_same_game_is_replaced_only_with_force(tmp_path, key_pool, toy_registered):
-    shared = make_shared(tmp_path, key_pool)
+def test_an_older_workflow_of_the_same_game_is_replaced_only_with_force(tmp_path, key_pool, toy_registered,
+                                                                        shared_templates):
+    shared = make_shared(tmp_path, key_pool, templates=shared_templates)
     root = shared.moderator.root.parent
     legacy = root / ".github" / "workflows" / "pbem.yml"
     legacy.parent.mkdir(parents=True)
@@ -372,8 +373,8 @@ def test_an_older_workflow_of_the_same_game_is_replaced_only_with_force(tmp_path
 # --- the job's token: fetch and push only ----------------------------------------------------------------
 
 def test_sync_fetches_and_pushes_with_the_token_from_the_environment(tmp_path, key_pool, toy_registered,
-                                                                    monkeypatch):
-    shared = make_shared(tmp_path, key_pool, "--seal-seed")
+                                                                    monkeypatch, shared_templates):
+    shared = make_shared(tmp_path, key_pool, "--seal-seed", templates=shared_templates)
     shared.players["red"].send("0000.yaml", DRAW)
     runner = shared.fresh_clone("runner")
     with GitHttpServer(tmp_path, token="ghs_test_token_123") as server:
