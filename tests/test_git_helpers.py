@@ -228,7 +228,8 @@ class SharedTemplates:
         self.config = config
         self.factory = factory
 
-    def _template(self, key_pool: dict[str, Path], init_args: tuple[str, ...]) -> Path:
+    def template(self, key_pool: dict[str, Path], *init_args: str) -> Path:
+        """The folder of the world these keys and `pbem git init INIT_ARGS` make (read only: copy what you change)."""
         digest = hashlib.sha256(repr(init_args).encode())
         for name in PLAYERS + ["mallory"]:
             digest.update(key_pool[name].read_bytes())
@@ -239,7 +240,7 @@ class SharedTemplates:
         return session_cache.finished(self.config, self.factory, f"git-shared-{digest.hexdigest()[:12]}", build)
 
     def copy(self, tmp_path: Path, key_pool: dict[str, Path], *init_args: Any) -> Shared:
-        template = self._template(key_pool, tuple(str(a) for a in init_args))
+        template = self.template(key_pool, *(str(a) for a in init_args))
         for part in WORLD_PARTS:
             shutil.copytree(template / part, tmp_path / part, symlinks=True)
         bare = tmp_path / "shared.git"
