@@ -119,6 +119,14 @@ def key_pool(tmp_path_factory) -> dict[str, Path]:
     return pool
 
 
+@pytest.fixture(scope="session")
+def shared_templates(request, tmp_path_factory) -> Any:
+    """``test_git_helpers.SharedTemplates``: the toy game's shared git world built once per session and
+    option list, copied for each test (``make_shared(..., templates=shared_templates)``)."""
+    from test_git_helpers import SharedTemplates
+    return SharedTemplates(request.config, tmp_path_factory)
+
+
 #: set to 1 to play the tests that use ``fixed_keys`` with fresh keys instead (other keys play other
 #: games: a move's dice come from its signature), as a search for games that break a check
 FRESH_KEYS_ENV = "PBEM_TEST_FRESH_KEYS"

@@ -5,6 +5,7 @@ key), then the workflow `pbem git init --ci github` writes now, under hostile pu
 from __future__ import annotations
 
 import hashlib
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 from github_sim import BOT, TEST_BIN, SimGitHub, files_containing, hostile_wheel, snapshot_pbem, venv_copier
 from legacy_ci import legacy_workflow_text
 from pipeline_helpers import new_game
-from test_git_helpers import GAME, PLAYERS, Player, cli, git, hermetic_git  # noqa: F401  (autouse fixture)
+from test_git_helpers import GAME, PLAYERS, Player, SharedTemplates, cli, git, hermetic_git  # noqa: F401
 
 from pbem import __version__
 from pbem.store.gamedir import GameDir
@@ -159,9 +160,16 @@ class CiGame:
     workflow_text: str
 
 
-def start_game(sim: SimGitHub, tmp_path: Path, key_pool: dict[str, Path]) -> CiGame:
-    """The moderator's set-up as docs/git.md says: a clone, `pbem new`, `pbem git init --ci github`, push."""
+def start_game(sim: SimGitHub, tmp_path: Path, key_pool: dict[str, Path], templates: SharedTemplates) -> CiGame:
+    """The moderator's set-up as docs/git.md says: a clone, `pbem new`, `pbem git init --ci github`, push.
+    The club's repository holds the pbem its CI installs (.pbem/) already, from an earlier game's `pbem git init
+    --ci github` (the session's toy world with it, tests/test_git_helpers.py): init checks it and keeps it, as for
+    a second game (issue 19: the first init's real lock, a `pip download`, is made once per session)."""
     clone = sim.clone(tmp_path / "moderator", sim.owner_token, "moderator")
+    earlier = templates.template(key_pool, "--ci", "github", "--verify-commits") / "moderator" / ".pbem"
+    shutil.copytree(earlier, clone / ".pbem")
+    git(clone, "add", ".pbem")
+    git(clone, "commit", "-q", "-m", "the pbem this repository's CI installs")
     gd = new_game(clone / GAME, "toy", key_pool, PLAYERS, seed=SEED)
     out = cli("init", gd.root, "--ci", "github").output
     secret = default_secret(gd.entries()[0]["id"])
@@ -201,10 +209,10 @@ def leaks(game: CiGame, tmp_path: Path) -> list[str]:
 
 @pytest.mark.slow(seconds=9)
 def test_control_the_earlier_push_workflow_runs_a_players_wheel_with_the_key(sim, tmp_path, key_pool,
-                                                                              toy_registered):
+                                                                              toy_registered, shared_templates):
     """Under the same simulator, the design pbem 0.1.0 wrote (players push; a push runs the pushed commit's
     workflow; the key in a repository secret) hands the key to a player's code: the simulator sees the attack."""
-    game = start_game(sim, tmp_path, key_pool)
+    game = start_game(sim, tmp_path, key_pool, shared_templates)
     rel = workflow_rel(GAME, game.gd.entries()[0]["id"])
     (game.moderator / rel).write_text(legacy_workflow_text(GAME, game.gd.entries()[0]["id"], game.secret))
     git(game.moderator, "commit", "-q", "-am", "the workflow of pbem 0.1.0")
@@ -282,10 +290,10 @@ def run_hostile_and_valid_pull_requests(game: CiGame, tmp_path: Path, key_pool: 
 
 @pytest.mark.slow(seconds=8)
 def test_hostile_pull_requests_never_run_a_players_code_with_the_key_and_the_valid_move_beside_them_is_taken_in(
-        sim, tmp_path, key_pool, toy_registered):
+        sim, tmp_path, key_pool, toy_registered, shared_templates):
     """One game through the same pull requests (blue's hostile one, red's valid move) and a scheduled run, set up
     once for both halves (issue 19: each half set up the same game and ran the same pull requests on its own)."""
-    game = start_game(sim, tmp_path, key_pool)
+    game = start_game(sim, tmp_path, key_pool, shared_templates)
     runs = run_hostile_and_valid_pull_requests(game, tmp_path, key_pool)
     no_players_code_ran_with_the_key(sim, game, runs, tmp_path)
     the_valid_move_is_taken_in_and_nothing_else_is_published(sim, game, runs, tmp_path)

@@ -20,8 +20,9 @@ def _sync_commands(shared, tmp_path, monkeypatch, name: str, expected: str) -> l
     return started_git_commands(trace)
 
 
-def test_a_sync_asks_git_a_bounded_number_of_questions(tmp_path, key_pool, toy_registered, monkeypatch):
-    shared = make_shared(tmp_path, key_pool)
+def test_a_sync_asks_git_a_bounded_number_of_questions(tmp_path, key_pool, toy_registered, monkeypatch,
+                                                       shared_templates):
+    shared = make_shared(tmp_path, key_pool, templates=shared_templates)
     shared.players["red"].send("0001.yaml", DRAW)
     one = _sync_commands(shared, tmp_path, monkeypatch, "one", "accepted red/0001.yaml")
     idle = _sync_commands(shared, tmp_path, monkeypatch, "idle", "nothing to do")
@@ -52,9 +53,10 @@ def test_a_sync_asks_git_a_bounded_number_of_questions(tmp_path, key_pool, toy_r
     assert [sum(1 for c in commands if "ls-tree" in c) for commands in (one, idle, two)] == [1, 0, 1]
 
 
-def test_a_clone_without_the_remote_gets_one_clear_line_and_nothing_changes(tmp_path, key_pool, toy_registered):
+def test_a_clone_without_the_remote_gets_one_clear_line_and_nothing_changes(tmp_path, key_pool, toy_registered,
+                                                                            shared_templates):
     """The remote is looked up only when the fetch fails: the answer is the same one line as before."""
-    shared = make_shared(tmp_path, key_pool)
+    shared = make_shared(tmp_path, key_pool, templates=shared_templates)
     shared.players["red"].send("0001.yaml", DRAW)
     clone = shared.moderator.root.parent
     git(clone, "remote", "remove", "origin")

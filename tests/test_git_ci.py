@@ -24,7 +24,9 @@ from git_http import GitHttpServer
 from github_sim import venv_copier
 from legacy_ci import legacy_workflow_text
 from pipeline_helpers import new_game
-from test_git_helpers import GAME, PLAYERS, Player, Shared, cli, git, hermetic_git, make_shared  # noqa: F401
+from test_git_helpers import (  # noqa: F401  (hermetic_git: autouse)
+    GAME, PLAYERS, Player, Shared, SharedTemplates, cli, copy_folder, git, hermetic_git, make_shared,
+)
 
 from pbem import __version__
 from pbem.cli.group import main as pbem_main
@@ -176,8 +178,8 @@ def test_credentials_go_only_where_they_are_needed():
 # --- the vendored pbem (needs the package index) ---------------------------------------------------------
 
 @pytest.fixture
-def vendored(tmp_path, key_pool, toy_registered) -> Shared:
-    return make_shared(tmp_path, key_pool, "--ci", "github", "--verify-commits")
+def vendored(tmp_path, key_pool, toy_registered, shared_templates) -> Shared:
+    return make_shared(tmp_path, key_pool, "--ci", "github", "--verify-commits", templates=shared_templates)
 
 
 def test_wheel_is_the_installed_pbem_and_always_the_same_bytes(tmp_path):
@@ -261,8 +263,9 @@ def test_offline_init_stops_with_one_line_and_writes_nothing(tmp_path, key_pool,
 # --- several games in one repository -----------------------------------------------------------------------
 
 def test_two_games_in_one_repository_get_two_workflows_that_do_not_collide(tmp_path, key_pool, toy_registered,
-                                                                            monkeypatch):
+                                                                            monkeypatch, shared_templates):
     bare, clone = _bare_and_clone(tmp_path)
+    _earlier_vendored_pbem(clone, key_pool, shared_templates)
     games = {"game1": new_game(clone / "game1", "toy", key_pool, PLAYERS, seed=b"1" * 32),
              "game2": new_game(clone / "clubs" / "game2", "toy", key_pool, PLAYERS, seed=b"2" * 32)}
     cli("init", games["game1"].root, "--ci", "github")
@@ -323,6 +326,15 @@ def test_two_games_in_one_repository_get_two_workflows_that_do_not_collide(tmp_p
     assert "restore .pbem/ from the history or write it anew with --force" in result.output
 
 
+def _earlier_vendored_pbem(clone: Path, key_pool: dict[str, Path], templates: SharedTemplates) -> None:
+    """The repository holds .pbem/ from an earlier game's `pbem git init --ci github` (the session's toy world
+    with it: its real lock, one `pip download` a session, is what test_generated_ci_installs_... installs)."""
+    copy_folder(templates.template(key_pool, "--ci", "github", "--verify-commits") / "moderator" / ".pbem",
+                clone / ".pbem")
+    git(clone, "add", ".pbem")
+    git(clone, "commit", "-q", "-m", "the pbem this repository's CI installs")
+
+
 def _push_first(clone: Path, other: Path, marker: Path) -> None:
     """A real race: CLONE's pre-push hook first pushes OTHER's commits (once), as another CI job would."""
     hook = clone / ".git" / "hooks" / "pre-push"
@@ -353,8 +365,9 @@ def _send(player: Player, game_path: str) -> None:
     player.git("push", "-q")
 
 
-def test_an_older_workflow_of_the_same_game_is_replaced_only_with_force(tmp_path, key_pool, toy_registered):
-    shared = make_shared(tmp_path, key_pool)
+def test_an_older_workflow_of_the_same_game_is_replaced_only_with_force(tmp_path, key_pool, toy_registered,
+                                                                        shared_templates):
+    shared = make_shared(tmp_path, key_pool, templates=shared_templates)
     root = shared.moderator.root.parent
     legacy = root / ".github" / "workflows" / "pbem.yml"
     legacy.parent.mkdir(parents=True)
@@ -372,8 +385,8 @@ def test_an_older_workflow_of_the_same_game_is_replaced_only_with_force(tmp_path
 # --- the job's token: fetch and push only ----------------------------------------------------------------
 
 def test_sync_fetches_and_pushes_with_the_token_from_the_environment(tmp_path, key_pool, toy_registered,
-                                                                    monkeypatch):
-    shared = make_shared(tmp_path, key_pool, "--seal-seed")
+                                                                    monkeypatch, shared_templates):
+    shared = make_shared(tmp_path, key_pool, "--seal-seed", templates=shared_templates)
     shared.players["red"].send("0000.yaml", DRAW)
     runner = shared.fresh_clone("runner")
     with GitHttpServer(tmp_path, token="ghs_test_token_123") as server:

@@ -3,6 +3,7 @@ as the shared remote, one clone per player plus the moderator's, all driven
 with the real git CLI in a hermetic environment (own HOME, no system config)."""
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 from dataclasses import dataclass, field
@@ -10,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import session_cache
 from click.testing import CliRunner
 from pipeline_helpers import new_game
 
@@ -28,6 +30,13 @@ def git(cwd: Path, *args: Any, check: bool = True, name: str = "tester") -> subp
     if check and proc.returncode != 0:
         raise AssertionError(f"{' '.join(cmd)} failed: {proc.stderr}")
     return proc
+
+
+def copy_folder(source: Path, target: Path) -> None:
+    """``target`` made a copy of ``source`` (links as links, modes and times kept), as ``shutil.copytree(source,
+    target, symlinks=True)`` makes it, by one `cp -a` (a git world's hundreds of small files: a third less CPU)."""
+    proc = subprocess.run(["cp", "-a", "--", str(source), str(target)], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0 and not target.is_symlink(), proc.stderr
 
 
 def started_git_commands(trace: Path) -> list[list[str]]:
@@ -181,7 +190,17 @@ class Shared:
 
 
 def make_shared(tmp_path: Path, key_pool: dict[str, Path], *init_args: Any, game: str = "toy",
-                position: dict[str, Any] | None = None) -> Shared:
+                position: dict[str, Any] | None = None, templates: SharedTemplates | None = None) -> Shared:
+    """The toy game (or ``game``, from ``position``) shared through a bare repository: the moderator's
+    clone after `pbem git init INIT_ARGS` and its first sync, and one clone per player.  With
+    ``templates``, a toy game from its start is a copy of the one :class:`SharedTemplates` built."""
+    if templates is not None and game == "toy" and position is None:
+        return templates.copy(tmp_path, key_pool, *init_args)
+    return _build_shared(tmp_path, key_pool, *init_args, game=game, position=position)
+
+
+def _build_shared(tmp_path: Path, key_pool: dict[str, Path], *init_args: Any, game: str = "toy",
+                  position: dict[str, Any] | None = None) -> Shared:
     bare = tmp_path / "shared.git"
     git(tmp_path, "init", "-q", "--bare", "-b", "main", bare)
     mod_clone = tmp_path / "moderator"
@@ -195,3 +214,47 @@ def make_shared(tmp_path: Path, key_pool: dict[str, Path], *init_args: Any, game
         git(tmp_path, "clone", "-q", *PLAYER_CLONE, bare, clone)
         players[name] = Player(name, clone, key_pool[name])
     return Shared(bare, gd, players, key_pool, tmp_path)
+
+
+#: what a shared world is made of, as :func:`_build_shared` lays it out in its folder
+WORLD_PARTS = ("shared.git", "moderator", *(f"clone-{name}" for name in PLAYERS))
+
+
+class SharedTemplates:
+    """The toy game's shared world, built once per test session for each `pbem git init` option list and
+    set of keys (``session_cache``: every xdist worker copies the same build) by :func:`_build_shared`
+    itself, and copied for each test that asks (issue 19: the set-up was most of many short git tests;
+    it is not what they test).  A copy is the same world: the same bare repository, the moderator's clone
+    and game folder (the same game: ``new_game``'s seed is fixed) and the players' clones, file for file;
+    only the places that name the world's folder are pointed at the copy's (each clone's ``origin`` by
+    `git remote set-url`, a player's ``--shared`` alternates file).  What a sync keeps by stat data
+    (moderator/git-hashes.kept) does not match a copied file's inode, so the first sync hashes it anew."""
+
+    def __init__(self, config: pytest.Config, factory: pytest.TempPathFactory) -> None:
+        self.config = config
+        self.factory = factory
+
+    def template(self, key_pool: dict[str, Path], *init_args: str) -> Path:
+        """The folder of the world these keys and `pbem git init INIT_ARGS` make (read only: copy what you change)."""
+        digest = hashlib.sha256(repr(init_args).encode())
+        for name in PLAYERS + ["mallory"]:
+            digest.update(key_pool[name].read_bytes())
+        pool = {name: key_pool[name] for name in PLAYERS + ["mallory"]}
+
+        def build(folder: Path) -> None:
+            _build_shared(folder, pool, *init_args)
+        return session_cache.finished(self.config, self.factory, f"git-shared-{digest.hexdigest()[:12]}", build)
+
+    def copy(self, tmp_path: Path, key_pool: dict[str, Path], *init_args: Any) -> Shared:
+        template = self.template(key_pool, *(str(a) for a in init_args))
+        for part in WORLD_PARTS:
+            copy_folder(template / part, tmp_path / part)
+        bare = tmp_path / "shared.git"
+        git(tmp_path / "moderator", "remote", "set-url", "origin", bare)
+        players = {}
+        for name in PLAYERS:
+            clone = tmp_path / f"clone-{name}"
+            git(clone, "remote", "set-url", "origin", bare)
+            (clone / ".git" / "objects" / "info" / "alternates").write_text(f"{bare / 'objects'}\n")
+            players[name] = Player(name, clone, key_pool[name])
+        return Shared(bare, GameDir(tmp_path / "moderator" / GAME), players, key_pool, tmp_path)

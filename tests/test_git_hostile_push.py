@@ -275,8 +275,8 @@ PROBES: dict[str, Callable[[Shared], str]] = {
 
 
 @pytest.fixture
-def shared(tmp_path, key_pool, toy_registered):
-    return make_shared(tmp_path, key_pool)
+def shared(tmp_path, key_pool, toy_registered, shared_templates):
+    return make_shared(tmp_path, key_pool, templates=shared_templates)
 
 
 @pytest.mark.parametrize("probe", list(PROBES))

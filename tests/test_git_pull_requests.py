@@ -18,8 +18,8 @@ DRAW = [{"draw": True}]
 
 
 @pytest.fixture
-def shared(tmp_path, key_pool, toy_registered):
-    return make_shared(tmp_path, key_pool)
+def shared(tmp_path, key_pool, toy_registered, shared_templates):
+    return make_shared(tmp_path, key_pool, templates=shared_templates)
 
 
 def open_pull_request(player: Player, number: int, files: dict[str, list], signing_key=None) -> str:
@@ -143,8 +143,8 @@ def test_the_same_name_in_two_pull_requests_and_a_changed_file(shared):
     assert any(line.startswith("rejected red/0000.yaml: stale move") for line in lines), lines
 
 
-def test_signed_commits_are_checked_in_pull_requests_too(tmp_path, key_pool, toy_registered):
-    shared = make_shared(tmp_path, key_pool, "--verify-commits")
+def test_signed_commits_are_checked_in_pull_requests_too(tmp_path, key_pool, toy_registered, shared_templates):
+    shared = make_shared(tmp_path, key_pool, "--verify-commits", templates=shared_templates)
     red = shared.players["red"]
     red.pull()
     open_pull_request(red, 31, {"0000.yaml": DRAW})                       # not signed
@@ -166,11 +166,11 @@ def test_the_setting_turns_pull_requests_on(shared):
     assert "nothing to do" in shared.sync("--no-pull-requests").output
 
 
-def test_two_games_jobs_race_and_both_publish(tmp_path, key_pool, toy_registered):
+def test_two_games_jobs_race_and_both_publish(tmp_path, key_pool, toy_registered, shared_templates):
     """Two games' moderators (CI jobs on fresh clones) take pull requests and push at the same time:
     the one that loses the race makes its commits again on top of the other's, keeping both."""
     from pipeline_helpers import new_game
-    shared = make_shared(tmp_path, key_pool)
+    shared = make_shared(tmp_path, key_pool, templates=shared_templates)
     root = shared.moderator.root.parent
     game2 = new_game(root / "game2", "toy", key_pool, ["red", "blue", "green"], seed=b"2" * 32)
     cli("init", game2.root)

@@ -19,8 +19,8 @@ DRAW = [{"draw": True}]
 # --- signed commits ------------------------------------------------------------------
 
 @pytest.fixture
-def verified(tmp_path, key_pool, toy_registered):
-    return make_shared(tmp_path, key_pool, "--verify-commits")
+def verified(tmp_path, key_pool, toy_registered, shared_templates):
+    return make_shared(tmp_path, key_pool, "--verify-commits", templates=shared_templates)
 
 
 def test_signed_commit_by_the_owner_is_accepted(verified):
@@ -74,8 +74,9 @@ def test_allowed_signers_lists_players_for_git_only(verified):
 # --- the sealed seed and the CI moderator ------------------------------------------------
 
 @pytest.fixture
-def ci_game(tmp_path, key_pool, toy_registered):
-    return make_shared(tmp_path, key_pool, "--ci", "github", "--verify-commits", "--pbem-spec", "pbem==0.1.0")
+def ci_game(tmp_path, key_pool, toy_registered, shared_templates):
+    return make_shared(tmp_path, key_pool, "--ci", "github", "--verify-commits", "--pbem-spec", "pbem==0.1.0",
+                       templates=shared_templates)
 
 
 def _workflow(ci_game) -> str:
@@ -152,8 +153,8 @@ def test_unseal_with_the_wrong_key_is_one_line_error(ci_game, key_pool):
     assert not (runner / "moderator" / "moderator_ed25519").exists()
 
 
-def test_seal_seed_command_commits_only_the_encrypted_copy(tmp_path, key_pool, toy_registered):
-    shared = make_shared(tmp_path, key_pool)
+def test_seal_seed_command_commits_only_the_encrypted_copy(tmp_path, key_pool, toy_registered, shared_templates):
+    shared = make_shared(tmp_path, key_pool, templates=shared_templates)
     out = cli("seal-seed", shared.moderator.root).output
     assert "wrote" in out and "committed" in out
     shared.sync()

@@ -17,8 +17,8 @@ STOP = [{"stop": True}]
 
 
 @pytest.fixture
-def shared(tmp_path, key_pool, toy_registered):
-    return make_shared(tmp_path, key_pool)
+def shared(tmp_path, key_pool, toy_registered, shared_templates):
+    return make_shared(tmp_path, key_pool, templates=shared_templates)
 
 
 def _receipt(shared, player, name):

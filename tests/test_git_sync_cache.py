@@ -184,10 +184,11 @@ def _without_cache(gd: GameDir, seed: bytes | None = None) -> dict[bytes, tuple[
             kept.write_bytes(saved)
 
 
-def test_a_game_synced_with_its_caches_publishes_what_it_would_without_them(tmp_path, key_pool, toy_registered):
+def test_a_game_synced_with_its_caches_publishes_what_it_would_without_them(tmp_path, key_pool, toy_registered,
+                                                                            shared_templates):
     """Every sync's published game folder is the folder as hashed afresh, and incoming/'s kept history
     is the whole walk; deleting both caches halfway changes nothing; neither is ever published."""
-    shared = make_shared(tmp_path, key_pool)
+    shared = make_shared(tmp_path, key_pool, templates=shared_templates)
     gd = shared.moderator
     repo = Repo.discover(gd.root)
     names = iter(range(1, 100))
@@ -215,8 +216,9 @@ def test_a_game_synced_with_its_caches_publishes_what_it_would_without_them(tmp_
     assert git(gd.root.parent, "status", "--porcelain").stdout == ""
 
 
-def test_a_kept_hash_is_trusted_only_for_the_same_file_as_published(tmp_path, key_pool, toy_registered):
-    shared = make_shared(tmp_path, key_pool)
+def test_a_kept_hash_is_trusted_only_for_the_same_file_as_published(tmp_path, key_pool, toy_registered,
+                                                                    shared_templates):
+    shared = make_shared(tmp_path, key_pool, templates=shared_templates)
     gd = shared.moderator
     first = _disk(gd)
     assert first == _without_cache(gd) == _published(_maker(gd))
@@ -250,10 +252,10 @@ def test_a_kept_hash_is_trusted_only_for_the_same_file_as_published(tmp_path, ke
     assert _disk(gd) == _without_cache(gd)
 
 
-def test_a_file_found_free_of_one_seed_is_read_again_for_another(tmp_path, key_pool, toy_registered):
+def test_a_file_found_free_of_one_seed_is_read_again_for_another(tmp_path, key_pool, toy_registered, shared_templates):
     """What is kept as "free of the seed" holds for that seed only; a file holding the seed is
     refused whatever the cache says, as without it."""
-    shared = make_shared(tmp_path, key_pool)
+    shared = make_shared(tmp_path, key_pool, templates=shared_templates)
     gd = shared.moderator
     holder = gd.root / "notes.txt"
     other_seed = b"ab" * 32

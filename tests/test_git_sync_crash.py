@@ -35,7 +35,7 @@ import pytest
 import session_cache
 from crash_runner import CrashRunner, Finished
 from hostile_harness import assert_clean_line
-from test_git_helpers import GAME, GITCONFIG, git, make_shared
+from test_git_helpers import GAME, GITCONFIG, copy_folder, git, make_shared
 from test_git_hostile_push import git_bytes, assert_published_is_the_moderators, blob, graft
 
 from pbem.base.fsutil import TEMP_NAME
@@ -70,7 +70,7 @@ def _env(world_home: Path, **more: str) -> dict[str, str | None]:
 
 
 def _copy(world: World, where: Path) -> GameDir:
-    shutil.copytree(world.template, where, symlinks=True)
+    copy_folder(world.template, where)
     clone = where / "moderator"
     git(clone, "remote", "set-url", "origin", where / "shared.git")
     return GameDir(clone / GAME)

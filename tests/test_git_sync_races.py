@@ -23,8 +23,8 @@ DRAW = [{"draw": True}]
 
 
 @pytest.fixture
-def shared(tmp_path, key_pool, toy_registered):
-    return make_shared(tmp_path, key_pool)
+def shared(tmp_path, key_pool, toy_registered, shared_templates):
+    return make_shared(tmp_path, key_pool, templates=shared_templates)
 
 
 def _race_every_push(shared: Shared, clones: list[str]) -> None:

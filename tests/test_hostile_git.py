@@ -51,8 +51,8 @@ def _game_files(root) -> dict[str, str]:
 
 
 def test_every_corpus_file_in_one_push_is_refused_with_a_receipt_and_the_valid_move_behind_is_taken(
-        tmp_path, key_pool, toy_registered, monkeypatch):
-    shared = make_shared(tmp_path, key_pool)
+        tmp_path, key_pool, toy_registered, monkeypatch, shared_templates):
+    shared = make_shared(tmp_path, key_pool, templates=shared_templates)
     red = shared.players["red"]
     red.pull()
     table = Table.load(shared.moderator)
