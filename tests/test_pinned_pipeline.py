@@ -44,7 +44,9 @@ removal's orders written ahead once per state and found the board's cells by num
 when click.js read each state's pieces once, measured the board's own texts once and made the
 list of every choice again only when its words change (only the page's script changed), and
 when survive.js worked out a board's cell numbers and geometry once per board, not at every
-``start`` (only the page's script changed; the proofs' recorded requests get the same answers).
+``start`` (only the page's script changed; the proofs' recorded requests get the same answers),
+and when survive.js's copy of a state at every ``apply`` shared the tiles and the pieces' records
+(an action puts a new record for a piece it changes: only the page's script changed).
 Regenerate only when the output is meant to change: ``PRINT_PINS=1 pytest -q -s
 test_pinned_pipeline.py`` prints the hashes of today's bytes.
 """
@@ -131,7 +133,7 @@ PINS: dict[str, dict[str, str]] = {
         "45:public/view.json": "5a6b989cc06239b3e6b8a811",
         "45:moves/": "b27f591afcd84116521aca62",
         "45:secrets/red.age": "a72460481cf96340404e2937",
-        "45:secrets/red.html.gz.age": "cb93ddf40f647fc93b84d3c8",
+        "45:secrets/red.html.gz.age": "1c180f1fb870f0fd27f4be8d",
         "45:secrets/blue.age": "9ef5eae725d5b43ad265fd96",
         "45:secrets/blue.html.gz.age": "fa2fed9cf3313d0705ddab60",
         "45:secrets/green.age": "d5bc2d4e176783a418431646",

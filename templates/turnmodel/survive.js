@@ -120,16 +120,28 @@
   }
   const plain = (x) => (x === undefined || typeof x === 'function' || (typeof x === 'number' && !Number.isFinite(x)) ? null : x);
 
+  // a state's copy for `apply`: its own copy of every part an action may change, the keys in the
+  // same order (the geometry `g` last).  The geometry and the tiles are shared (no action changes a
+  // tile: a tile played or removed is a STOP); so are the records of the people, ships and
+  // creatures, in the copy's own maps: an action that changes a piece puts a new record there (`put`)
   function copy(s) {
     const t = {};
     for (const k of Object.keys(s)) {
       const x = s[k];
       if (k === 'g') continue;
+      if (k === 'tiles') { t.tiles = x; continue; }
+      if (k === 'ex' || k === 'boats' || k === 'cr') { t[k] = {...x}; continue; }
       if (typeof x === 'object') t[k] = x === null ? null : clone(x);
       else if (x !== undefined && typeof x !== 'function') t[k] = plain(x);
     }
     t.g = s.g;
     return t;
+  }
+
+  // piece `h` of `part` (ex, boats, cr) changed: a new record in the state's own map (the record
+  // itself may be shared with the state the copy was made from: it is never changed in place)
+  function put(s, part, h, changes) {
+    s[part][h] = Object.assign({}, s[part][h], changes);
   }
 
   // where things are, worked out from the pieces (the engine's indexes)
@@ -370,7 +382,7 @@
   }
 
   function lose(s, handles) {
-    for (const h of handles) Object.assign(s.ex[h], {where: 'lost', cell: null, boat: null});
+    for (const h of handles) put(s, 'ex', h, {where: 'lost', cell: null, boat: null});
     release(s);
   }
 
@@ -382,7 +394,7 @@
         && s.cr[d].cell === cell && !(d in s.protects)).sort(handleOrder);
       if (escort === undefined && free.length) s.protects[free[0]] = h;
     }
-    Object.assign(s.ex[h], {where: 'sea', cell, boat: null});
+    put(s, 'ex', h, {where: 'sea', cell, boat: null});
     s.turn.swum.push(h);
     if (hasKind(w, cell, s.g.params.swimmer_killers)) lose(s, unprotected(s, [h]));
   }
@@ -390,44 +402,43 @@
   function doMove(s, a) {
     const w = where(s), p = s.g.params, cell = s.g.index[a.to], h = a.move;
     if (a.ride != null) {                     // the dolphin carries its rider (not a swim)
-      s.cr[a.ride].cell = cell;
-      Object.assign(s.ex[h], {where: 'sea', cell, boat: null});
+      put(s, 'cr', a.ride, {cell});
+      put(s, 'ex', h, {where: 'sea', cell, boat: null});
       if (hasKind(w, cell, p.swimmer_killers)) lose(s, [h]);
       return false;
     }
     if (p.fighters.includes(h)) {              // a fighter flies; a crewed one captures what is there
       s.flown.push(h);
-      Object.assign(s.boats[h], {cell, owner: null});
+      put(s, 'boats', h, {cell, owner: null});
       if (w.aboard[h].length && w.kindsAt[cell]) return capture(s, cell);
       return false;
     }
     if (h in s.boats) {
-      const b = s.boats[h];
-      Object.assign(b, {cell, owner: null});
+      put(s, 'boats', h, {cell, owner: null});
       const people = w.aboard[h].slice().sort();
       if (!people.length && !p.empty_ships_prey) return false;
       const met = p.ship_meets.find((m) => hasKind(w, cell, m.kinds));
       if (!met) return false;
-      Object.assign(b, {where: 'lost', cell: null});
+      put(s, 'boats', h, {where: 'lost', cell: null});
       if (met.effect === 'sink') { lose(s, people); return false; }
-      for (const x of people) Object.assign(s.ex[x], {where: 'sea', cell, boat: null});    // they swim
+      for (const x of people) put(s, 'ex', x, {where: 'sea', cell, boat: null});    // they swim
       if (people.length && hasKind(w, cell, p.swimmer_killers)) lose(s, unprotected(s, people));
       return false;
     }
     const e = s.ex[h];
     const swim = a[p.swim_key] === true;
-    if (a.dolphin === true) s.cr[protector(s, h)].cell = cell;      // the dolphin swims along
+    if (a.dolphin === true) put(s, 'cr', protector(s, h), {cell});      // the dolphin swims along
     if (s.g.labels.length > s.g.playable && cell >= s.g.playable) {
-      Object.assign(e, {where: 'isle', cell, boat: null});
+      put(s, 'ex', h, {where: 'isle', cell, boat: null});
     } else if (e.where === 'land') {
-      if (cell in w.tileAt) e.cell = cell;
-      else if (cell in w.boatAt && !swim) Object.assign(e, {where: 'boat', cell: null, boat: w.boatAt[cell]});
+      if (cell in w.tileAt) put(s, 'ex', h, {cell});
+      else if (cell in w.boatAt && !swim) put(s, 'ex', h, {where: 'boat', cell: null, boat: w.boatAt[cell]});
       else enterSea(s, w, h, cell);
     } else if (e.where === 'boat') {
       if (cell === s.boats[e.boat].cell) enterSea(s, w, h, cell);
-      else e.boat = w.boatAt[cell];
+      else put(s, 'ex', h, {boat: w.boatAt[cell]});
     } else if (cell === e.cell) {
-      Object.assign(e, {where: 'boat', cell: null, boat: w.boatAt[cell]});     // a swimmer climbs aboard
+      put(s, 'ex', h, {where: 'boat', cell: null, boat: w.boatAt[cell]});     // a swimmer climbs aboard
     } else {
       enterSea(s, w, h, cell);
     }
@@ -442,7 +453,7 @@
       return true;
     }
     const taken = Object.keys(s.cr).filter((c) => s.cr[c].where === 'sea' && s.cr[c].cell === cell);
-    for (const c of taken) Object.assign(s.cr[c], {where: 'captured', cell: null});
+    for (const c of taken) put(s, 'cr', c, {where: 'captured', cell: null});
     s.captured[s.me] = [...(s.captured[s.me] || []), ...taken].sort(handleOrder);
     return false;
   }
@@ -454,7 +465,7 @@
   const boardEmpty = (s) => !Object.values(s.ex).some((e) => ON_BOARD[e.where]);
 
   function gameOver(s) {
-    for (const e of Object.values(s.ex)) if (ON_BOARD[e.where]) Object.assign(e, {where: 'lost', cell: null, boat: null});
+    for (const [h, e] of Object.entries(s.ex)) if (ON_BOARD[e.where]) put(s, 'ex', h, {where: 'lost', cell: null, boat: null});
     s.phase = 'over';
     s.turn.step = '';
     s.dec = null;
@@ -565,7 +576,7 @@
   function startPlay(s) {
     s.phase = 'play';
     s.flown = [];
-    if (!s.g.params.values_seen_in_play) for (const e of Object.values(s.ex)) e.value = null;
+    if (!s.g.params.values_seen_in_play) for (const h of Object.keys(s.ex)) put(s, 'ex', h, {value: null});
     s.turn = {number: 1, player: s.players[0], step: 'move', moves: 0, swum: []};
     s.dec = {kind: 'move', player: s.players[0]};
   }
@@ -695,12 +706,12 @@
       const owners = p.threat === 'hit' ? hitOwners(s, w, rule, cell) : new Set(threatened(s, w, c.kind, cell).map((x) => s.ex[x].owner));
       if (s.players.some((q) => q !== s.turn.player && owners.has(q) && holdsTile(s, q))) return true;
     }
-    c.cell = cell;
+    put(s, 'cr', h, {cell});
     const b = w.boatAt[cell];
     if (rule === 'serpent') {
       if (b !== undefined && w.aboard[b].length) {
         lose(s, w.aboard[b].slice());
-        Object.assign(s.boats[b], {where: 'lost', cell: null});
+        put(s, 'boats', b, {where: 'lost', cell: null});
       }
       lose(s, unprotected(s, swimmersHere()));
     } else if (rule === 'shark') {
@@ -708,16 +719,16 @@
     } else if (rule === 'octopus' || rule === 'monster') {
       if (b !== undefined && (w.aboard[b].length || p.empty_ships_prey)) {
         const people = w.aboard[b].slice().sort();
-        Object.assign(s.boats[b], {where: 'lost', cell: null});
+        put(s, 'boats', b, {where: 'lost', cell: null});
         if (rule === 'monster') lose(s, people);
         else {
-          for (const x of people) Object.assign(s.ex[x], {where: 'sea', cell, boat: null});
+          for (const x of people) put(s, 'ex', x, {where: 'sea', cell, boat: null});
           if (people.length && hasKind(where(s), cell, p.swimmer_killers)) lose(s, people);
         }
       }
       if (rule === 'monster') lose(s, swimmersHere());
     } else if (rule === 'squid') {              // eats the whales here, takes one person (or the mover chooses)
-      for (const x of Object.keys(s.cr)) if (s.cr[x].where === 'sea' && s.cr[x].cell === cell && s.cr[x].kind === 'whale') Object.assign(s.cr[x], {where: 'lost', cell: null});
+      for (const x of Object.keys(s.cr)) if (s.cr[x].where === 'sea' && s.cr[x].cell === cell && s.cr[x].kind === 'whale') put(s, 'cr', x, {where: 'lost', cell: null});
       const prey = new Set(b !== undefined ? w.aboard[b] : []);
       for (const [x, e] of Object.entries(s.ex)) if (e.where === 'land' && s.g.neighbours[cell].includes(e.cell)) prey.add(x);
       if (prey.size === 1) lose(s, [...prey]);
@@ -727,12 +738,12 @@
       }
     } else if (rule === 'whale') {
       for (const x of Object.keys(s.cr)) {
-        if (s.cr[x].where === 'sea' && s.cr[x].cell === cell && p.whale_eats.includes(s.cr[x].kind)) Object.assign(s.cr[x], {where: 'lost', cell: null});
+        if (s.cr[x].where === 'sea' && s.cr[x].cell === cell && p.whale_eats.includes(s.cr[x].kind)) put(s, 'cr', x, {where: 'lost', cell: null});
       }
       if (b !== undefined && w.aboard[b].length) {
         const people = w.aboard[b].slice().sort();
-        Object.assign(s.boats[b], {where: 'lost', cell: null});
-        for (const x of people) Object.assign(s.ex[x], {where: 'sea', cell, boat: null});
+        put(s, 'boats', b, {where: 'lost', cell: null});
+        for (const x of people) put(s, 'ex', x, {where: 'sea', cell, boat: null});
         if (hasKind(where(s), cell, p.swimmer_killers)) lose(s, unprotected(s, people));
       }
     }
@@ -896,7 +907,7 @@
 
   // true when it is a STOP
   function doDive(s, a) {
-    if (a.dive in s.boats) { s.boats[a.dive].cell = s.g.index[a.to]; return false; }
+    if (a.dive in s.boats) { put(s, 'boats', a.dive, {cell: s.g.index[a.to]}); return false; }
     const c = s.cr[a.dive];
     if (c.kind !== 'dolphin') return creatureArrives(s, a.dive, s.g.index[a.to]);    // true, false or a decision
     const start = c.cell, old = s.protects[a.dive];
@@ -907,7 +918,7 @@
     }
     const dest = s.g.index[a.to];
     delete s.protects[a.dive];
-    c.cell = dest;
+    put(s, 'cr', a.dive, {cell: dest});
     const free = freeSwimmers(s, dest);
     if (a.protect !== undefined) s.protects[a.dive] = a.protect;
     else if (free.length === 1) s.protects[a.dive] = free[0];
@@ -938,7 +949,7 @@
   function applySpin(t, a, key) {
     if (a[key] !== 'none') {
       const face = t.turn.die, dive = face.slice(face.lastIndexOf('-') + 1) === t.g.params.spin.dive;
-      if (dive) t.cr[a[key]].cell = t.g.index[a.to];
+      if (dive) put(t, 'cr', a[key], {cell: t.g.index[a.to]});
       else creatureArrives(t, a[key], t.g.index[a.to]);
     }
     const stop = nextTurn(t);
@@ -1105,7 +1116,7 @@
     }
     if ('deploy' in a) {                     // a captured creature onto an empty space; with none left, on
       if (a.deploy !== 'none') {
-        Object.assign(t.cr[a.deploy], {where: 'sea', cell: t.g.index[a.to]});
+        put(t, 'cr', a.deploy, {where: 'sea', cell: t.g.index[a.to]});
         t.captured[t.me] = t.captured[t.me].filter((h) => h !== a.deploy);
       }
       if (a.deploy !== 'none' && t.captured[t.me].length) return {state: t, stop: false};
@@ -1132,10 +1143,10 @@
     }
     let stop = false;
     if ('place' in a) {
-      Object.assign(t.ex[a.place], {where: 'land', cell: t.g.index[a.on], boat: null});
+      put(t, 'ex', a.place, {where: 'land', cell: t.g.index[a.on], boat: null});
       afterPlacing(t);
     } else if (t.g.params.ship_place_key in a) {
-      Object.assign(t.boats[a[t.g.params.ship_place_key]], {where: 'sea', cell: t.g.index[a.at], owner: null});
+      put(t, 'boats', a[t.g.params.ship_place_key], {where: 'sea', cell: t.g.index[a.at], owner: null});
       afterShip(t);
     } else if ('done' in a) {
       stop = endMoveStep(t);

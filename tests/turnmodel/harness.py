@@ -12,7 +12,9 @@ request, in the same exchange).  In a batch (``answers``), a call's ``s`` may be
 state made by the batch's i-th call (``start``, ``apply``), so that one exchange applies an action
 and asks about the state reached.  By default the
 runner checks what the API promises on every ``apply`` (the state given unchanged since it was
-stored, the state made plain JSON); ``strict=False`` skips that.  A model that throws raises :class:`ModelError`
+stored, the state made plain JSON); ``strict=False`` skips that.  The models shipped with pbem (strict-mode
+scripts) run with ``--frozen``: a value two states share is frozen once found unchanged (a write to it
+throws in the model; ``frozen=`` says otherwise).  A model that throws raises :class:`ModelError`
 with the JS message and stack; a model that hangs fails after ``timeout`` seconds, saying so.
 ``node`` comes from the system (``tools/ensure_system_deps.py`` installs it with apt-get).
 """
@@ -78,13 +80,17 @@ def ok(answer: dict[str, Any], op: str) -> Any:
 class ModelProcess:
     """One node process running the model files; a context manager (it stops the process)."""
 
-    def __init__(self, files: Sequence[Path] | None = None, *, strict: bool = True, timeout: float = 120.0) -> None:
+    def __init__(self, files: Sequence[Path] | None = None, *, strict: bool = True, frozen: bool | None = None,
+                 timeout: float = 120.0) -> None:
         self.files = list(files) if files is not None else model_files()
         missing = [str(f) for f in self.files if not f.is_file()]
         if missing:
             raise ModelError(f"no model file {', '.join(missing)}")
         self.timeout = timeout
-        command = [node_command(), *NODE_FLAGS, str(RUNNER), *([] if strict else ["--loose"]), *map(str, self.files)]
+        if frozen is None:
+            frozen = all(f.resolve().parent == (templates_dir() / "turnmodel").resolve() for f in self.files)
+        flags = ([] if strict else ["--loose"]) + (["--frozen"] if frozen else [])
+        command = [node_command(), *NODE_FLAGS, str(RUNNER), *flags, *map(str, self.files)]
         self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      text=True, encoding="utf-8", bufsize=1)
         self.selector = selectors.DefaultSelector()

@@ -1,7 +1,7 @@
 // The node side of tests/turnmodel/harness.py: runs turn models (templates/turnmodel/*.js) over
 // JSON lines on stdin/stdout, one request a line, one answer a line, in order.
 //
-//   node runner.js [--loose] MODEL.js [MODEL.js ...]
+//   node runner.js [--loose] [--frozen] MODEL.js [MODEL.js ...]
 //
 // Each model file is run as a plain script (as the page embeds it) after `PBEM_MODELS = {}`
 // exists, and registers itself as PBEM_MODELS[family].  A request is
@@ -41,7 +41,9 @@
 // Unless --loose, the runner checks the API's promises on every apply: the state given is not
 // changed (it is still the JSON it was stored as: no call on it changed it since), and the state
 // returned is plain JSON (it is stored as its JSON round trip, so a model relying on anything
-// else fails).
+// else fails).  With --frozen (for models written in strict mode: each file is run as strict code),
+// a value the new state shares with the given one, just found unchanged, is frozen, deeply: a model
+// writing to it throws there and then, and the check of a later apply need not write it again.
 'use strict';
 const fs = require('fs');
 const vm = require('vm');
@@ -49,9 +51,12 @@ const readline = require('readline');
 
 const args = process.argv.slice(2);
 const strict = !args.includes('--loose');
+const frozen = strict && args.includes('--frozen');
 globalThis.PBEM_MODELS = {};
-for (const file of args.filter((a) => a !== '--loose')) {
-  vm.runInThisContext(fs.readFileSync(file, 'utf8'), {filename: file});
+for (const file of args.filter((a) => a !== '--loose' && a !== '--frozen')) {
+  const code = fs.readFileSync(file, 'utf8');
+  // (strict code throws where it writes to a frozen value; the directive keeps the lines' numbers)
+  vm.runInThisContext(frozen ? `'use strict';${code}` : code, {filename: file});
 }
 
 const states = new Map();   // handle -> {model, state, json}
@@ -71,10 +76,11 @@ function held(handle) {
 }
 
 // Strict: a state is stored as its JSON round trip, an object value by value (its own values, as
-// JSON.stringify writes it), with each value's JSON kept (json: {keys, texts}; any other state:
-// {whole}) to check later that it is unchanged.  A value of the new state that is the given
+// JSON.stringify writes it), with each value's JSON kept (json: {keys, texts, values}; any other
+// state: {whole}) to check later that it is unchanged.  A value of the new state that is the given
 // state's own value (a model's copy shares what it does not change, e.g. survive's geometry `g`),
-// just found unchanged, is stored as it is with its JSON (a later change to it is caught as well).
+// just found unchanged, is stored as it is with its JSON (a later change to it is caught as well;
+// --frozen: it is frozen, so it cannot change).
 const isRecord = (v) => v !== null && typeof v === 'object' && !Array.isArray(v) &&
   Object.getPrototypeOf(v) === Object.prototype && typeof v.toJSON !== 'function';
 
@@ -84,13 +90,14 @@ function stored(model, value, what, from = null) {
     if (whole === undefined) throw new Error(`${what} is not JSON`);
     return keep(model, JSON.parse(whole), {whole});
   }
-  const state = {}, keys = [], texts = [];
+  const state = {}, keys = [], texts = [], values = [];
   const shared = from !== null && from.json.keys ? new Map(from.json.keys.map((k, i) => [k, from.json.texts[i]])) : null;
   for (const key of Object.keys(value)) {
     const v = value[key];
     let text = shared !== null && v === from.state[key] ? shared.get(key) : undefined;
     if (text !== undefined) {
       state[key] = v;
+      if (frozen) freeze(v);
     } else {
       text = JSON.stringify(v);
       if (text === undefined) continue;          // not JSON: left out, as JSON.stringify does
@@ -98,18 +105,35 @@ function stored(model, value, what, from = null) {
     }
     keys.push(key);
     texts.push(text);
+    values.push(state[key]);
   }
-  return keep(model, state, {keys, texts});
+  return keep(model, state, {keys, texts, values});
+}
+
+// --frozen: the values frozen with everything in them (a value in it cannot change)
+const sealed = new WeakSet();
+function freeze(v) {
+  if (v === null || typeof v !== 'object' || sealed.has(v)) return;
+  for (const x of Object.values(v)) freeze(x);
+  Object.freeze(v);
+  sealed.add(v);
 }
 
 // whether a stored state is still the JSON it was stored as
+// (a value frozen with everything in it, still the one stored under its key, is the same JSON)
 function unchanged(e) {
-  const {keys, texts, whole} = e.json;
+  const {keys, texts, values, whole} = e.json;
   if (!keys) return JSON.stringify(e.state) === whole;
   if (!isRecord(e.state)) return false;
   let n = 0;
   for (const key of Object.keys(e.state)) {
-    const text = JSON.stringify(e.state[key]);
+    const v = e.state[key];
+    if (n < keys.length && v === values[n] && sealed.has(v)) {
+      if (key !== keys[n]) return false;
+      n++;
+      continue;
+    }
+    const text = JSON.stringify(v);
     if (text === undefined) continue;
     if (key !== keys[n] || text !== texts[n]) return false;
     n++;

@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from harness import ModelProcess, made, ok
@@ -318,7 +318,8 @@ class Prover:
         if got is None:
             self.tally.cut_kinds[(game.name, "forms")] += 1
             return
-        want = json.loads(json.dumps([asdict(f) for f in game.order_forms(self.view(game, engine, player), player)]))
+        # (``as_data`` is ``dataclasses.asdict``, written out: test_a_forms_data_is_its_asdict)
+        want = json.loads(json.dumps([f.as_data() for f in game.order_forms(self.view(game, engine, player), player)]))
         if got != want:
             raise fail(f"forms differ:\n model  {canon(got)}\n engine {canon(want)}")
 
@@ -330,7 +331,7 @@ class Prover:
         if got is None:
             self.tally.cut_kinds[(game.name, "forms")] += 1
             return
-        want = json.loads(json.dumps([asdict(f) for f in game.order_forms(self.view(game, before, player), player)
+        want = json.loads(json.dumps([f.as_data() for f in game.order_forms(self.view(game, before, player), player)
                                       if f.when == "ahead"]))
         if [f for f in got if f["when"] == "ahead"] != want:
             raise fail(f"forms written ahead at the stop differ:\n model  {canon(got)}\n engine {canon(want)}")

@@ -25,6 +25,8 @@ PBEM_MODELS.unplain = {...PBEM_MODELS.counter, apply: (s, a) => ({state: {...s, 
 PBEM_MODELS.sneaky = {...PBEM_MODELS.counter, legal: (s) => { s.n = 0; return [{add: 1}]; }};
 PBEM_MODELS.sharing = {...PBEM_MODELS.counter, start: (data, view, player) => ({n: view.n, max: data.max, player, g: {k: [1]}}),
                        apply: (s, a) => { const t = {...s, n: s.n + a.add}; if (a.add === 2) s.g.k.push(2); return {state: t, stop: false}; }};
+PBEM_MODELS.resetting = {...PBEM_MODELS.sharing,
+                         apply: (s, a) => { const t = {...s, n: s.n + a.add}; if (a.add === 2) s.g.k[0] = 0; return {state: t, stop: false}; }};
 PBEM_MODELS.wordless = {...PBEM_MODELS.counter, words: (s, a) => { throw new Error('no words here'); }};
 PBEM_MODELS.valued = {...PBEM_MODELS.counter, pieces: (s) => PBEM_MODELS.counter.pieces(s).map((p) => ({...p, value: 3}))};
 PBEM_MODELS.throwing = {...PBEM_MODELS.counter, legal: (s) => { throw new Error('no legal here'); }};
@@ -120,6 +122,32 @@ def test_a_model_breaking_its_promises_is_caught(toy: Path) -> None:
         with pytest.raises(ModelError, match="unknown op"):
             node.call("eval", code="1")
         assert node.decision(node.start("counter", {"max": 1}, {"n": 1}, "red")) is None   # still answering
+
+
+def test_frozen_a_write_to_a_value_two_states_share_throws_in_the_model(toy: Path) -> None:
+    """With ``--frozen`` (the shipped models' mode) a value the next state shares is frozen once found
+    unchanged: the model's write to it throws where it writes (the file runs as strict code, so an
+    assignment throws as a push does); what is not shared is still checked at the next apply."""
+    with ModelProcess([toy], frozen=True) as node:
+        for family, error in (("sharing", "not extensible"), ("resetting", "read only")):
+            s = node.start(family, {"max": 4}, {"n": 0}, "red")
+            t, _ = node.apply(s, {"add": 1})
+            with pytest.raises(ModelError, match=error):
+                node.apply(t, {"add": 2})
+            assert node.state(t)["g"] == node.state(s)["g"] == {"k": [1]}      # unchanged
+            node.apply(t, {"add": 1})                                         # and still taken
+        s = node.start("mutating", {"max": 4}, {"n": 0}, "red")
+        with pytest.raises(ModelError, match="apply changed the state it was given"):
+            node.apply(s, {"add": 1})
+        s = node.start("sneaky", {"max": 4}, {"n": 2}, "red")
+        node.legal(s)
+        with pytest.raises(ModelError, match="apply changed the state it was given"):
+            node.apply(s, {"add": 1})
+    with ModelProcess([toy]) as node:                                         # (not frozen: caught at the next apply)
+        s = node.start("resetting", {"max": 4}, {"n": 0}, "red")
+        t, _ = node.apply(s, {"add": 1})
+        with pytest.raises(ModelError, match="apply changed the state it was given"):
+            node.apply(t, {"add": 2})
 
 
 def test_listed_and_pieces_as_fresh_answer_in_one_exchange(toy: Path) -> None:
