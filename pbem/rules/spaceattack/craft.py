@@ -26,7 +26,7 @@ from typing import Sequence
 
 from pbem.game import Event, OptionSpec
 from pbem.rules.survive.base import Events, SurviveData, event
-from pbem.rules.survive.state import ISLAND, SEA, USED, at, sort_handles
+from pbem.rules.survive.state import ISLAND, SEA, at, sort_handles
 from pbem.rules.spaceattack.data import STEAL
 from pbem.rules.spaceattack.setup import REACTOR, SpaceAttackSetup
 from pbem.rules.spaceattack.state import CAPTURED, SpaceAttackState, Steal
@@ -189,7 +189,7 @@ class Craft(SpaceAttackSetup):
     def play_steal(self, state: SpaceAttackState, player: str, tile: str, events: Events, auto: str = "") -> None:
         s = state.open_steal()
         t = state.tiles[tile]
-        t.where, t.holder = USED, None
+        state.use_tile(tile)
         state.steal = None
         mine = state.captured_by(player)
         mine[:] = sort_handles([*mine, *s.creatures])
