@@ -79,7 +79,8 @@ class TileRules(CreatureRules[StateT]):
         finally the Mountain tiles"; the tile must be "adjacent to at least one sea space";
         "If a Beach tile is completely surrounded by Forest and/or Mountain tiles, remove it
         as the last Beach tile (even if not adjacent to a sea space)"."""
-        island = [t for t in state.tiles.values() if t.where == ISLAND]
+        tiles = state.tiles      # (the island's tiles are the index's, in handle order: :attr:`State.tile_at`)
+        island = [tiles[h] for h in state.tile_at.values()]
         for terrain in self.terrains:
             group = [t for t in island if t.terrain == terrain]
             if group:
