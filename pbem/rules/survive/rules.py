@@ -662,10 +662,11 @@ class SurviveRules(ViewRules[StateT]):
             elif where == BOAT:
                 cell = at(boats[ship_of(e.boat)].cell)
                 gain = step_gain[cell]
-                for n in nb[cell]:
-                    boat = boat_at.get(n)
-                    if boat is not None and has_room(state, boat):
-                        score(gain[n])                                              # to the ship next to it
+                if not ships_at.isdisjoint(near[cell]):       # (else no ship next to it to climb into)
+                    for n in nb[cell]:
+                        boat = boat_at.get(n)
+                        if boat is not None and has_room(state, boat):
+                            score(gain[n])                                          # to the ship next to it
                 if may_swim(state, handle):
                     score(gain[cell])                                               # jump overboard
                 for t, _swim in isle_steps[cell]:
@@ -703,8 +704,8 @@ class SurviveRules(ViewRules[StateT]):
             b = boats[pieces[i]]
             here = dist[at(b.cell)]
             steps = steps_of(i)
-            for t in steps:          # (from the distances: a layer's ship may go further than one space)
-                score(mine * (here - dist[t]))
+            # (from the distances: a layer's ship may go further than one space)
+            scores += [mine * (here - dist[t]) for t in steps]
             counts.append(len(steps))
         moves.take_counts(counts)
         return scores
