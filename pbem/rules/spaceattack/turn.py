@@ -104,7 +104,7 @@ class TurnRules(StationTiles):
 
     def decider(self, state: SpaceAttackState) -> str | None:
         """The core's decider (:meth:`SurviveBase.decider`), with the steal window's player first in its queue."""
-        if state.phase == PLAY and state.turn.step == STEP_STEAL and state.steal is not None:
+        if state.steal is not None and state.phase == PLAY and state.turn.step == STEP_STEAL:
             return state.open_steal().queue[0]
         return super().decider(state)
 

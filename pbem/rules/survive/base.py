@@ -305,7 +305,7 @@ class SurviveBase(ABC, Generic[StateT]):
     def decider(self, state: StateT) -> str | None:
         if state.phase == OVER:
             return None
-        if state.phase == PLAY and state.turn.step == STEP_DEFENSE and state.reaction is not None:
+        if state.reaction is not None and state.phase == PLAY and state.turn.step == STEP_DEFENSE:
             return state.open_reaction().queue[0]
         return state.turn.player
 
