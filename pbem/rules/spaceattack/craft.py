@@ -70,7 +70,7 @@ class Craft(SpaceAttackSetup):
             for cell in ray:
                 if cell in tile_at:
                     break                      # "It may not enter a space containing a Station Tile"
-                if creatures_at.get(cell):     # (state.creatures_in, read at once)
+                if cell in creatures_at:       # (the index holds only the spaces with creatures)
                     if cell not in boat_at:
                         out.append(cell)       # "it must stop"
                     break
@@ -89,7 +89,7 @@ class Craft(SpaceAttackSetup):
                     break
                 if cell not in boat_at:
                     count += 1
-                if creatures_at.get(cell):
+                if cell in creatures_at:
                     break
         return count
 
@@ -124,7 +124,7 @@ class Craft(SpaceAttackSetup):
             for cell in ray:
                 if cell in tile_at:
                     break
-                if creatures_at.get(cell):     # (state.creatures_in, read at once)
+                if cell in creatures_at:       # (the index holds only the spaces with creatures)
                     out.append(cell)
                     break
         out.sort()
