@@ -26,7 +26,7 @@ from typing import Sequence
 
 from pbem.game import Event, OptionSpec
 from pbem.rules.survive.base import Events, SurviveData, event
-from pbem.rules.survive.state import ISLAND, SEA, USED, at, sort_handles
+from pbem.rules.survive.state import ISLAND, SEA, at, sort_handles
 from pbem.rules.spaceattack.data import STEAL
 from pbem.rules.spaceattack.setup import REACTOR, SpaceAttackSetup
 from pbem.rules.spaceattack.state import CAPTURED, SpaceAttackState, Steal
@@ -70,7 +70,7 @@ class Craft(SpaceAttackSetup):
             for cell in ray:
                 if cell in tile_at:
                     break                      # "It may not enter a space containing a Station Tile"
-                if creatures_at.get(cell):     # (state.creatures_in, read at once)
+                if cell in creatures_at:       # (the index holds only the spaces with creatures)
                     if cell not in boat_at:
                         out.append(cell)       # "it must stop"
                     break
@@ -89,7 +89,7 @@ class Craft(SpaceAttackSetup):
                     break
                 if cell not in boat_at:
                     count += 1
-                if creatures_at.get(cell):
+                if cell in creatures_at:
                     break
         return count
 
@@ -124,7 +124,7 @@ class Craft(SpaceAttackSetup):
             for cell in ray:
                 if cell in tile_at:
                     break
-                if creatures_at.get(cell):     # (state.creatures_in, read at once)
+                if cell in creatures_at:       # (the index holds only the spaces with creatures)
                     out.append(cell)
                     break
         out.sort()
@@ -189,7 +189,7 @@ class Craft(SpaceAttackSetup):
     def play_steal(self, state: SpaceAttackState, player: str, tile: str, events: Events, auto: str = "") -> None:
         s = state.open_steal()
         t = state.tiles[tile]
-        t.where, t.holder = USED, None
+        state.use_tile(tile)
         state.steal = None
         mine = state.captured_by(player)
         mine[:] = sort_handles([*mine, *s.creatures])

@@ -25,7 +25,7 @@ from pbem.rules.spaceattack.craft import Craft
 from pbem.rules.spaceattack.state import SpaceAttackState
 from pbem.rules.survive.base import CreatureRule, Events, event
 from pbem.rules.survive.reactions import ReactionEffect
-from pbem.rules.survive.state import SEA, SUPPLY, USED, Creature, at, sort_handles
+from pbem.rules.survive.state import SEA, SUPPLY, Creature, at, sort_handles
 
 #: what an evolved creature does in its space (option ``evolve_attack``)
 APPEAR, FIGHTERS_ONLY = "appear", "fighters-only"
@@ -141,7 +141,7 @@ class Creatures(Craft):
         affects tokens in the space it ends."  The tile leaves the game."""
         r = state.open_reaction()
         t = state.tiles[tile]
-        t.where, t.holder = USED, None
+        state.use_tile(tile)
         state.reaction = None
         c = state.creatures[r.creature]
         dest = path[-1]

@@ -27,7 +27,7 @@ from pbem.game import Action, IllegalAction, NeedsSecret, Rng
 from pbem.rules.survive.actions import handle_arg, is_none
 from pbem.rules.survive.base import ActionHandler, Decider, Events, OutcomeTest, StepStarter, event
 from pbem.rules.survive.movement import ON_BOARD
-from pbem.rules.survive.state import HAND, LAND, PLAY, SEA, SETUP_BOAT, STEP_CREATURE, STEP_DEFENSE, STEP_MOVE, STEP_REMOVE, STEP_TILE, USED, Tile
+from pbem.rules.survive.state import LAND, PLAY, SEA, SETUP_BOAT, STEP_CREATURE, STEP_DEFENSE, STEP_MOVE, STEP_REMOVE, STEP_TILE, Tile
 from pbem.rules.spaceattack.craft import STEP_STEAL
 from pbem.rules.spaceattack.data import AFTER_ROLL, MOVEMENT, STEAL
 from pbem.rules.spaceattack.state import SpaceAttackState
@@ -85,10 +85,10 @@ class TurnRules(StationTiles):
 
     def holds_earlier_tile(self, state: SpaceAttackState, player: str) -> bool:
         """Any tile in hand taken before this turn ("obtained during a previous round"): one pass
-        over the tiles (:meth:`hand` with :meth:`earlier`, asked after every movement point)."""
-        number = state.turn.number
-        for tile in state.tiles.values():
-            if tile.holder == player and tile.where == HAND and (tile.obtained or 0) < number:
+        over the hand (:meth:`hand` with :meth:`earlier`, asked after every movement point)."""
+        number, tiles = state.turn.number, state.tiles
+        for h in state.hands.get(player, ()):
+            if (tiles[h].obtained or 0) < number:
                 return True
         return False
 
@@ -104,7 +104,7 @@ class TurnRules(StationTiles):
 
     def decider(self, state: SpaceAttackState) -> str | None:
         """The core's decider (:meth:`SurviveBase.decider`), with the steal window's player first in its queue."""
-        if state.phase == PLAY and state.turn.step == STEP_STEAL and state.steal is not None:
+        if state.steal is not None and state.phase == PLAY and state.turn.step == STEP_STEAL:
             return state.open_steal().queue[0]
         return super().decider(state)
 
@@ -354,7 +354,7 @@ class TurnRules(StationTiles):
         events = []
         self.hand_tiles[back].play(state, player, back, action, events)
         # "Once a tile is played in this way, remove it from the game."
-        tile.where, tile.holder = USED, None
+        state.use_tile(handle)
         if step == STEP_BLUE:
             state.blue_played += 1
         events.insert(0, event({"event": "play", "player": player, "tile": handle, "back": back}, chance=True))

@@ -403,7 +403,7 @@ class Words(TurnRules):
         for i in range(moves.explorers, len(pieces)):
             if pieces[i] in fighters and boats[pieces[i]].passengers:
                 for j, cell in enumerate(steps_of(i)):
-                    if creatures_at.get(cell):       # (state.creatures_in, read at once)
+                    if cell in creatures_at:         # (the index holds only the spaces with creatures)
                         scores[k + j] = CAPTURE
             k += counts[i]
         return scores

@@ -24,7 +24,7 @@ from pbem.base.data import game_data
 from pbem.game import Event, IllegalAction, NeedsSecret, OptionSpec, Rng
 from pbem.rules.survive.board import Board
 from pbem.rules.survive.vocabulary import SURVIVE_WORDS
-from pbem.rules.survive.state import HAND, ISLAND, OVER, PLAY, STEP_BOARDERS, STEP_DEFENSE, Creature, State, Tile
+from pbem.rules.survive.state import ISLAND, OVER, PLAY, STEP_BOARDERS, STEP_DEFENSE, Creature, State, Tile
 
 Path = list[int]
 #: a sea walk: space reached -> (the space it was entered from, the step it was entered on)
@@ -305,7 +305,7 @@ class SurviveBase(ABC, Generic[StateT]):
     def decider(self, state: StateT) -> str | None:
         if state.phase == OVER:
             return None
-        if state.phase == PLAY and state.turn.step == STEP_DEFENSE and state.reaction is not None:
+        if state.reaction is not None and state.phase == PLAY and state.turn.step == STEP_DEFENSE:
             return state.open_reaction().queue[0]
         return state.turn.player
 
@@ -355,8 +355,8 @@ class SurviveBase(ABC, Generic[StateT]):
         return back
 
     def hand(self, state: StateT, player: str) -> list[str]:
-        """Tile handles in ``player``'s hand, in handle order."""
-        return [h for h, t in state.tiles.items() if t.holder == player and t.where == HAND]
+        """Tile handles in ``player``'s hand, in handle order (the state's index, :attr:`State.hands`)."""
+        return list(state.hands.get(player, ()))
 
     # --- summaries ------------------------------------------------------------
     def tiles_left(self, state: StateT) -> str:

@@ -52,9 +52,11 @@ class SurviveGame(Game[StateT], Generic[StateT]):
         #: (the options as given, player count) -> ruleset: every call on a state asks, so the
         #: layers are worked out once per option combination, not on every call
         self._by_options: dict[tuple[tuple[tuple[str, Any], ...], int], SurviveRules[StateT]] = {}
-        #: the options mapping last asked about (the very object), its player count and ruleset:
-        #: a game in play asks with the same state again and again
-        self._last: tuple[Mapping[str, str], int, SurviveRules[StateT]] | None = None
+        #: the options mapping last asked about (the very object, kept so that it stays that object),
+        #: its player count and ruleset: a game in play asks with the same state again and again
+        self._last_options: Mapping[str, str] | None = None
+        self._last_count = 0
+        self._last_rules: SurviveRules[StateT] | None = None
         default = self.data_variant(self.full_options({}))
         self.data = self.data_for(default)
         self.base = self.rules_with((), default)
@@ -119,11 +121,12 @@ class SurviveGame(Game[StateT], Generic[StateT]):
         return rules
 
     def rules(self, state: StateT) -> SurviveRules[StateT]:
-        last, options, n = self._last, state.options, len(state.players)
-        if last is not None and last[0] is options and last[1] == n:
-            return last[2]
+        rules = self._last_rules
+        if state.options is self._last_options and len(state.players) == self._last_count and rules is not None:
+            return rules
+        options, n = state.options, len(state.players)
         rules = self.ruleset(options, n)
-        self._last = (options, n, rules)
+        self._last_options, self._last_count, self._last_rules = options, n, rules
         return rules
 
     def view_rules(self, view: Mapping[str, Any]) -> SurviveRules[StateT]:

@@ -24,7 +24,7 @@ from pbem.game import Event, IllegalAction, NeedsSecret, Rng
 from pbem.rules.survive.actions import handle_arg, is_none
 from pbem.rules.survive.base import ActionHandler, Decider, Events, StateT, event
 from pbem.rules.survive.movement import MovementRules
-from pbem.rules.survive.state import STEP_CREATURE, STEP_DEFENSE, USED, Creature, Reaction
+from pbem.rules.survive.state import STEP_CREATURE, STEP_DEFENSE, Creature, Reaction
 
 ORDERS = ("auto", "never", "ask")
 
@@ -131,7 +131,7 @@ class ReactionRules(MovementRules[StateT]):
         """"play this Terrain tile to remove the Shark [Whale] from the game"; the tile leaves the game."""
         r = state.open_reaction()
         t = state.tiles[tile]
-        t.where, t.holder = USED, None
+        state.use_tile(tile)
         self.remove_creature(state, r.creature)
         state.reaction = None
         events.append(event({"event": "defend", "player": player, "tile": tile, "back": t.back,

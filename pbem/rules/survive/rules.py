@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 from pbem.core.choices import Chain, Pairs
@@ -107,6 +107,16 @@ class _TilePlay:
 class SurviveRules(ViewRules[StateT]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # The greedy bot's tables, worked out with the ruleset (once per board).  Not
+        # ``cached_property``s: one sets its value through the object's ``__dict__``, which makes
+        # CPython 3.11 keep every attribute of the ruleset in a dict of its own, and each later
+        # ``self.x`` of the rules (hundreds a decision) then costs more.
+        #: steps from each space to the nearest safe isle (:meth:`isle_distances`)
+        self.isle_distance = self.isle_distances()
+        #: what one move from each space to each space it may reach scores (:meth:`step_gains`)
+        self.step_gain = self.step_gains()
+        #: the scores of the walks from each space to each next to it (:meth:`walk_gain_rows`)
+        self.walk_gains = self.walk_gain_rows()
 
     #: the greedy bot scores as the core does (:meth:`bot_preference`, :meth:`prefer_move`), so
     #: what each piece's score shares is worked out once per list; a ruleset that scores its own
@@ -489,8 +499,7 @@ class SurviveRules(ViewRules[StateT]):
     # --- hints for the greedy bot: a cheap score per action, no look-ahead -----------------
     # Scores only use what the deciding player can see (positions of pieces), never hidden
     # values, so a bot's choices leak nothing.
-    @cached_property
-    def isle_distance(self) -> tuple[int, ...]:
+    def isle_distances(self) -> tuple[int, ...]:
         """Steps from each cell to the nearest safe isle (breadth-first over all hexes)."""
         n = len(self.board.labels)
         dist = [n] * n
@@ -590,8 +599,7 @@ class SurviveRules(ViewRules[StateT]):
                 out.append(0.0)
         return out
 
-    @cached_property
-    def step_gain(self) -> tuple[dict[int, float], ...]:
+    def step_gains(self) -> tuple[dict[int, float], ...]:
         """For each space, what one move from it to each space a move may reach (the spaces next
         to it, the safe isles next to it, itself) scores for the core: :data:`SAVE` onto a safe
         isle, else how many steps nearer the nearest safe isle it ends (:meth:`prefer_move`,
@@ -601,8 +609,7 @@ class SurviveRules(ViewRules[StateT]):
                       for t in (*board.neighbours[here], *board.isles_next_to[here], here)}
                      for here in range(len(board.labels)))
 
-    @cached_property
-    def walk_gains(self) -> tuple[list[float], ...]:
+    def walk_gain_rows(self) -> tuple[list[float], ...]:
         """For each space, the scores (:attr:`step_gain`) of the moves from it to each space next
         to it, in the board's order: what an explorer on land with no ship next to it scores
         (:meth:`move_scores`; :meth:`explorer_steps` lists one move to each).  Once per board."""
@@ -662,10 +669,11 @@ class SurviveRules(ViewRules[StateT]):
             elif where == BOAT:
                 cell = at(boats[ship_of(e.boat)].cell)
                 gain = step_gain[cell]
-                for n in nb[cell]:
-                    boat = boat_at.get(n)
-                    if boat is not None and has_room(state, boat):
-                        score(gain[n])                                              # to the ship next to it
+                if not ships_at.isdisjoint(near[cell]):       # (else no ship next to it to climb into)
+                    for n in nb[cell]:
+                        boat = boat_at.get(n)
+                        if boat is not None and has_room(state, boat):
+                            score(gain[n])                                          # to the ship next to it
                 if may_swim(state, handle):
                     score(gain[cell])                                               # jump overboard
                 for t, _swim in isle_steps[cell]:
@@ -703,8 +711,8 @@ class SurviveRules(ViewRules[StateT]):
             b = boats[pieces[i]]
             here = dist[at(b.cell)]
             steps = steps_of(i)
-            for t in steps:          # (from the distances: a layer's ship may go further than one space)
-                score(mine * (here - dist[t]))
+            # (from the distances: a layer's ship may go further than one space)
+            scores += [mine * (here - dist[t]) for t in steps]
             counts.append(len(steps))
         moves.take_counts(counts)
         return scores

@@ -233,6 +233,8 @@ class State:
     sea_at: dict[int, list[str]] = field(default_factory=dict)     # swimmers
     creatures_at: dict[int, list[str]] = field(default_factory=dict)
     owned: dict[str, list[Explorer]] = field(default_factory=dict)  # player -> their explorers (they never change hands)
+    #: player -> the tiles in their hand, in the tiles' order (:meth:`take_into_hand`, :meth:`use_tile`)
+    hands: dict[str, list[str]] = field(default_factory=dict)
 
     # --- copies ---------------------------------------------------------
     def copy(self) -> Self:
@@ -262,6 +264,7 @@ class State:
         new.sea_at = {k: list(v) for k, v in self.sea_at.items()}
         new.creatures_at = {k: list(v) for k, v in self.creatures_at.items()}
         new.owned = {p: [new.explorers[e.handle] for e in es] for p, es in self.owned.items()}
+        new.hands = {p: list(hs) for p, hs in self.hands.items()}
         return new
 
     # --- indexes --------------------------------------------------------
@@ -271,6 +274,10 @@ class State:
         for e in self.explorers.values():
             self.owned.setdefault(e.owner, []).append(e)
         self.tile_at = {t.cell: t.handle for t in self.tiles.values() if t.where == ISLAND}
+        self.hands = {}
+        for t in self.tiles.values():
+            if t.where == HAND and t.holder is not None:
+                self.hands.setdefault(t.holder, []).append(t.handle)
         self.boat_at = {}
         self.land_at, self.sea_at, self.creatures_at = {}, {}, {}
         for b in self.boats.values():
@@ -342,6 +349,19 @@ class State:
         if self.tile_at.get(t.cell) == handle:
             del self.tile_at[t.cell]
 
+    def take_into_hand(self, handle: str, player: str) -> None:
+        """Put a tile in ``player``'s hand, taken this turn."""
+        t = self.tiles[handle]
+        t.where, t.holder, t.obtained = HAND, player, self.turn.number
+        self.hands[player] = [h for h, tile in self.tiles.items() if tile.where == HAND and tile.holder == player]
+
+    def use_tile(self, handle: str) -> None:
+        """A tile is used: out of its holder's hand (if it was in one), out of the game."""
+        t = self.tiles[handle]
+        if t.where == HAND and t.holder is not None:
+            _unhold(self.hands, t.holder, handle)
+        t.where, t.holder = USED, None
+
     # --- queries ---------------------------------------------------------
     def open_reaction(self) -> Reaction:
         """The open defense window (the caller knows there is one)."""
@@ -398,6 +418,13 @@ class State:
         n = len(self.players)
         order = [self.players[(i + k) % n] for k in range(1, n + 1)]
         return order if include_self else order[:-1]
+
+
+def _unhold(hands: dict[str, list[str]], player: str, handle: str) -> None:
+    held = hands[player]
+    held.remove(handle)
+    if not held:
+        del hands[player]
 
 
 def _drop(index: dict[int, list[str]], cell: int, handle: str) -> None:

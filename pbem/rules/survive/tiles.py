@@ -38,7 +38,6 @@ from pbem.rules.survive.base import (
 from pbem.rules.survive.creatures import CreatureRules
 from pbem.rules.survive.state import (
     BOAT,
-    HAND,
     ISLAND,
     LOST,
     SEA,
@@ -80,7 +79,8 @@ class TileRules(CreatureRules[StateT]):
         finally the Mountain tiles"; the tile must be "adjacent to at least one sea space";
         "If a Beach tile is completely surrounded by Forest and/or Mountain tiles, remove it
         as the last Beach tile (even if not adjacent to a sea space)"."""
-        island = [t for t in state.tiles.values() if t.where == ISLAND]
+        tiles = state.tiles      # (the island's tiles are the index's, in handle order: :attr:`State.tile_at`)
+        island = [tiles[h] for h in state.tile_at.values()]
         for terrain in self.terrains:
             group = [t for t in island if t.terrain == terrain]
             if group:
@@ -198,7 +198,7 @@ class TileRules(CreatureRules[StateT]):
 
     def take_into_hand(self, state: StateT, tile: Tile, player: str, events: Events) -> None:
         """"place the tile face down in front of you (in your "hand" of tiles)"."""
-        tile.where, tile.holder, tile.obtained = HAND, player, state.turn.number
+        state.take_into_hand(tile.handle, player)
         events.append(event({"event": "to-hand", "player": player, "tile": tile.handle},
                             private={player: {"event": "to-hand", "player": player, "tile": tile.handle,
                                               "back": tile.back}},
@@ -352,11 +352,10 @@ class TileRules(CreatureRules[StateT]):
         back = self.known_back(state, handle)
         if self.back_kind[back] != "hand":
             raise IllegalAction(f"{handle} cannot be played in step 1")
-        tile = state.tiles[handle]
         mark = len(events)
         self.hand_tiles[back].play(state, player, back, action, events)
         # "Once a tile is played in this manner, remove it from the game."
-        tile.where, tile.holder = USED, None
+        state.use_tile(handle)
         state.turn.tile_played = True
         events.insert(mark, event({"event": "play", "player": player, "tile": handle, "back": back}, chance=True))
         return self.wait_or_advance(state, rng, events, STEP_TILE)
@@ -463,9 +462,9 @@ class TileRules(CreatureRules[StateT]):
         The step opens whenever the player holds any tile from an earlier turn,
         defense tiles included, so the public cannot tell what kind they hold.
         """
-        number, player = state.turn.number, state.turn.player
-        for t in state.tiles.values():
-            if t.holder == player and t.where == HAND and (t.obtained or 0) < number:
+        number, tiles = state.turn.number, state.tiles
+        for h in state.hands.get(state.turn.player, ()):
+            if (tiles[h].obtained or 0) < number:
                 return True
         return False
 
