@@ -34,3 +34,44 @@ def test_a_chain_reads_as_its_list():
 def test_an_index_in_an_early_part_asks_no_later_part_its_length():
     chain = Chain([[{"a": 1}, {"a": 2}], _Unasked([{"b": 1}])])
     assert chain[1] == {"a": 2}
+
+
+class _Counted(list):
+    """A part that counts how often its length is asked."""
+
+    asked = 0
+
+    def __len__(self) -> int:
+        _Counted.asked += 1
+        return super().__len__()
+
+
+class _MadeWhenRead(Chain):
+    """A chain whose parts are made when first read (as Space Attack's hand tiles' plays)."""
+
+    def __init__(self) -> None:
+        super().__init__(())
+        self.made = False
+
+    @property
+    def parts(self) -> list:
+        if not self.made:
+            self._parts, self.made = [[{"t": 1}], Pairs([1], ["x", "y"], lambda n, s: {"n": n, "s": s})], True
+        return self._parts
+
+
+def test_a_chain_asks_each_part_its_length_once_and_reads_parts_made_when_read():
+    """Every index read in any order: the same actions, each part's length asked once (a chain
+    remembers them); a chain whose parts are made when read gives them by index before its length
+    was asked, and inside another chain."""
+    _Counted.asked = 0
+    parts = [_Counted([{"a": k} for k in range(3)]), _Counted(), _Counted([{"b": 1}]), _Counted([{"c": 1}, {"c": 2}])]
+    chain, listed = Chain(parts), [a for part in parts for a in part]
+    for k in (4, 0, 5, 3, 1, 2):
+        assert chain[k] == listed[k]
+    assert _Counted.asked == len(parts) and len(chain) == 6 and _Counted.asked == len(parts)
+    with pytest.raises(IndexError):
+        chain[6]
+    assert _MadeWhenRead()[2] == {"n": 1, "s": "y"}
+    outer = Chain([[{"done": True}], _MadeWhenRead()])
+    assert outer[1] == {"t": 1} and outer[3] == {"n": 1, "s": "y"} and len(outer) == 4

@@ -10,6 +10,7 @@ step has its own: ``pbem.rules.survive.movement.MoveChoices``.)
 """
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import Any, Callable, Iterator, Sequence, TypeVar, overload
 
 A = TypeVar("A")
@@ -48,6 +49,7 @@ class Pairs(LazyActions):
 
     def __init__(self, firsts: Sequence[A], seconds: Sequence[B], make: Callable[[A, B], Action]) -> None:
         self._firsts, self._seconds, self._make = list(firsts), list(seconds), make
+        self._length = len(self._firsts) * len(self._seconds)     # (its own lists: never changed)
 
     @property
     def make(self) -> Callable[[Any, Any], Action]:
@@ -55,7 +57,7 @@ class Pairs(LazyActions):
         return self._make
 
     def __len__(self) -> int:
-        return len(self._firsts) * len(self._seconds)
+        return self._length
 
     def item(self, k: int) -> Action:
         first, second = divmod(k, len(self._seconds))
@@ -72,37 +74,45 @@ class Chain(LazyActions):
 
     def __init__(self, parts: Sequence[Sequence[Action]]) -> None:
         self._parts = list(parts)
-        self._ends: list[int] | None = None
+        self._ends: list[int] = []      # where each of the first parts ends, as far as their lengths were asked
 
     @property
     def parts(self) -> list[Sequence[Action]]:
         """The sequences chained, in order."""
         return self._parts
 
+    def _ends_past(self, k: int | None) -> list[int]:
+        """Where the parts end (the index after each one's last action), each part's length asked
+        once and in order, as far as the first part that ends after index ``k`` (all for None)."""
+        ends, parts = self._ends, self.parts
+        total = ends[-1] if ends else 0
+        while len(ends) < len(parts) and (k is None or total <= k):
+            total += len(parts[len(ends)])
+            ends.append(total)
+        return ends
+
     def ends(self) -> list[int]:
         """Where each part ends (the index after its last action)."""
-        if self._ends is None:
-            self._ends = []
-            total = 0
-            for part in self.parts:
-                total += len(part)
-                self._ends.append(total)
-        return self._ends
+        return self._ends_past(None)
 
     def __len__(self) -> int:
         ends = self.ends()
         return ends[-1] if ends else 0
 
     def item(self, k: int) -> Action:
-        """The action at ``k >= 0``, found part by part: the lengths of the parts after the one it
-        is in are not asked (a later part may be made only when read: the greedy bot's favourites
-        are often all in the first)."""
-        for part in self.parts:
-            n = len(part)
-            if k < n:
-                return part[k]
-            k -= n
-        raise IndexError("legal action index out of range")
+        """The action at ``k >= 0``, in the part it falls in: the lengths of the parts after that
+        one are not asked (a later part may be made only when read: the greedy bot's favourites
+        are often all in the first).  Each part's length is asked once, and the part found by
+        bisection of the ends known (a bot or the tests read every index of a set-up's, a
+        creature's or a dive's chain of a few hundred, one part per piece: a walk over the
+        parts asking their lengths at each read was most of it)."""
+        ends = self._ends
+        if not ends or k >= ends[-1]:
+            ends = self._ends_past(k)
+            if not ends or k >= ends[-1]:
+                raise IndexError("legal action index out of range")
+        i = bisect_right(ends, k)
+        return self.parts[i][k - ends[i - 1] if i else k]
 
     @overload
     def __getitem__(self, k: int) -> Action: ...

@@ -441,15 +441,20 @@ def _children_first(graph: ChoiceGraph, kept: int) -> list[int] | None:
 
 
 def _classes_refined(graph: ChoiceGraph, kept: int) -> list[int]:
-    """:func:`_classes` by refinement, from every node on its own, until nothing changes."""
+    """:func:`_classes` by refinement, from every node on its own, until nothing changes (what a
+    node is apart from its edges, its kind, worked out once: only the edges' classes change
+    from one round to the next)."""
+    nodes = graph.nodes[:kept]
+    static: dict[tuple[Any, ...], int] = {}
+    kinds = [static.setdefault((n.prompt, tuple(n.actions), n.ahead, n.stop, tuple(sorted(n.at.items()))),
+                               len(static)) for n in nodes]
     same = list(range(kept))
     while True:
-        first: dict[tuple[Any, ...], int] = {}
+        first: dict[tuple[int, tuple[int, ...]], int] = {}
         now = []
-        for number, node in enumerate(graph.nodes[:kept]):
+        for number, node in enumerate(nodes):
             after = tuple(same[a] if 0 <= a < kept else CUT if a >= kept else a for a in node.after)
-            key = (node.prompt, tuple(node.actions), after, node.ahead, node.stop, tuple(sorted(node.at.items())))
-            now.append(first.setdefault(key, number))
+            now.append(first.setdefault((kinds[number], after), number))
         if now == same:
             return same
         same = now

@@ -16,7 +16,6 @@ classes of the page's nodes against the refinement.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import marshal
 from pathlib import Path
@@ -228,14 +227,15 @@ class _KeysAgree:
     tiles, options, players and history: about half of its JSON, which few moves change) is
     written only where the first cannot decide: for a key seen before, and for a view whose
     first half is another key's view's too (the whole check was about a third of building the graphs
-    when every view was written whole)."""
+    when every view was written whole).  The halves are kept as their JSON bytes, compared whole
+    (a graph's views, kept anyway, are larger; a sha256 of each was a tenth of the check)."""
 
     LATER = ("tiles", "options", "players", "history")
 
     def __init__(self) -> None:
         self.views: dict[Any, Any] = {}              # key -> its first view
-        self.first: dict[Any, bytes] = {}            # key -> the digest of its first view's first half
-        self.later: dict[Any, bytes] = {}            # key -> the digest of its first view's second half
+        self.first: dict[Any, bytes] = {}            # key -> its first view's first half (JSON)
+        self.later: dict[Any, bytes] = {}            # key -> its first view's second half (JSON)
         self.keys_of: dict[bytes, list[Any]] = {}    # first half -> the keys whose views have it
         self.texts: dict[bytes, bytes] = {}          # a field's value as marshal writes it -> its canonical JSON
         self.names: dict[str, bytes] = {}            # a field's name -> its canonical JSON and the colon
@@ -268,26 +268,23 @@ class _KeysAgree:
             parts.append(named + text)
         return b"{" + b",".join(parts) + b"}"
 
-    def _digest(self, fields: Any) -> bytes:
-        return hashlib.sha256(self.canonical(fields)).digest()
-
     def _halves(self, view: Any) -> tuple[bytes, Any]:
-        """The first half's digest and the second half (the ``LATER`` fields the view has, by name)."""
+        """The first half's JSON and the second half (the ``LATER`` fields the view has, by name)."""
         if not isinstance(view, dict):
-            return self._digest(view), None
+            return self.canonical(view), None
         later = self.LATER
-        return (self._digest({k: v for k, v in view.items() if k not in later}),
+        return (self.canonical({k: v for k, v in view.items() if k not in later}),
                 {k: view[k] for k in later if k in view})
 
     def _later_of(self, key: Any) -> bytes:
         if key not in self.later:
-            self.later[key] = self._digest(self._halves(self.views[key])[1])
+            self.later[key] = self.canonical(self._halves(self.views[key])[1])
         return self.later[key]
 
     def check(self, key: Any, view: Any) -> bool:
         first, rest = self._halves(view)
         if key in self.views:          # the same key: the same view, both halves
-            return self.first[key] == first and self._later_of(key) == self._digest(rest)
+            return self.first[key] == first and self._later_of(key) == self.canonical(rest)
         self.views[key], self.first[key] = view, first
         others = self.keys_of.setdefault(first, [])
         if others:                     # another key's view has this first half: the second must differ

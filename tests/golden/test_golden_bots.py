@@ -15,7 +15,7 @@ import os
 
 import pytest
 
-from golden_games import CONFIGS, Config, plain, read, short, step_rng
+from golden_games import CONFIGS, Config, plain, recorded_moves, short, step_rng
 
 from pbem.core.bots import CHOOSERS, simulate
 from pbem.core.registry import load_game
@@ -24,13 +24,13 @@ from pbem.core.rng import Rng
 
 @pytest.mark.parametrize("config", CONFIGS, ids=[f"game{c.game_no:02d}-{c.game}" for c in CONFIGS])
 def test_the_bots_choose_the_recorded_actions(config: Config) -> None:
-    record = read(config)
+    options, steps = recorded_moves(config)      # (the moves alone, read once per process: not the snapshots)
     game = load_game(config.game)
     players = list(config.players)
-    state = game.setup(players, record["options"], step_rng(config, 0))
+    state = game.setup(players, options, step_rng(config, 0))
     choose, bot_rng = CHOOSERS[config.bot], Rng(config.seed, f"golden-bot/{config.game_no}")
     opening = len(config.opening)
-    for number, step in enumerate(record["steps"], start=1):
+    for number, step in enumerate(steps, start=1):
         if number > opening:
             pending = game.pending(state)
             chosen = plain(choose(game, state, pending[0].player, bot_rng))
@@ -68,10 +68,10 @@ def test_simulated_games_end_where_they_always_did(name: str, bot: str) -> None:
 def test_legal_choices_are_the_legal_actions_in_order(config: Config) -> None:
     """``Game.legal_choices`` (what the random bot samples from, made lazily) has exactly the
     legal actions, in order, at every step of a golden game, for every player."""
-    record = read(config)
+    options, steps = recorded_moves(config)
     game = load_game(config.game)
-    state = game.setup(list(config.players), record["options"], step_rng(config, 0))
-    for number, step in enumerate(record["steps"], start=1):
+    state = game.setup(list(config.players), options, step_rng(config, 0))
+    for number, step in enumerate(steps, start=1):
         for player in config.players:
             choices = game.legal_choices(state, player)
             listed = game.legal_actions(state, player)
