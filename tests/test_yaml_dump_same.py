@@ -69,6 +69,13 @@ def test_the_dumper_writes_what_the_safe_representer_writes(flow: bool) -> None:
         assert dump(obj) == plain_dump(obj, flow), obj
 
 
+def test_the_dumper_has_no_path_resolvers() -> None:
+    """The tags the dumper remembers and the default tag it gives a non-implicit scalar are the
+    resolver's answers only while no path resolver is added (PyYAML's path resolvers depend on where
+    a node is)."""
+    assert not yamlio._Dumper.yaml_path_resolvers
+
+
 class Text(str):
     pass
 

@@ -133,8 +133,11 @@ class _Dumper(_BaseDumper):
         return node
 
     def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
-        if kind is yaml.ScalarNode and len(value) <= RESOLVED_CHARS and type(implicit) is tuple:
-            return _scalar_tag(value, implicit)
+        if kind is yaml.ScalarNode and type(implicit) is tuple:
+            if not implicit[0]:
+                return self.DEFAULT_SCALAR_TAG      # what the resolver gives (it has no path resolvers)
+            if len(value) <= RESOLVED_CHARS:
+                return _scalar_tag(value, implicit)
         return super().resolve(kind, value, implicit)
 
 
