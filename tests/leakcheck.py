@@ -63,16 +63,22 @@ def outputs_for(table: Table, viewer: str | None, work: EntryWork | None = None)
 
 def error_lines(table: Table, actor: str, actions: list[dict[str, Any]], base: Any = None) -> str:
     """What the engine says to ``actor`` for each action, tried on a copy of the state (the state
-    read back from its position once, then copied for each action; ``base``: that state, when
-    the caller has read it back already)."""
+    read back from its position once, then copied; ``base``: that state, when the caller has read
+    it back already).  A refused action leaves the state untouched (``Game.apply``'s contract, which
+    ``apply_actions`` relies on too), so the actions refused one after another are tried on the same
+    copy; an action taken gets the next one a fresh copy."""
     game = table.game
     if base is None:
         base = game.from_position(game.to_position(table.state))
     said = []
+    state = None
     for action in actions:
+        if state is None:
+            state = game.copy_state(base)
         try:
-            game.apply(game.copy_state(base), actor, action, Rng(b"x" * 32, "probe"))
+            game.apply(state, actor, action, Rng(b"x" * 32, "probe"))
             said.append("ok")
+            state = None
         except IllegalAction as exc:
             said.append(str(exc))
     return "\n".join(said)

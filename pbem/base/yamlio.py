@@ -40,7 +40,7 @@ import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 import yaml
 
@@ -81,8 +81,64 @@ MAX_DIGITS = 100
 
 # --- writing ---------------------------------------------------------------------
 
+_STR_TAG, _INT_TAG, _BOOL_TAG, _NULL_TAG = ("tag:yaml.org,2002:str", "tag:yaml.org,2002:int",
+                                            "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null")
+_MAP_TAG, _SEQ_TAG = "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"
+#: the longest scalar whose implicit tag is remembered (:func:`_scalar_tag`)
+RESOLVED_CHARS = 256
+
+
 class _Dumper(_BaseDumper):
-    """Safe dumper that writes multi-line strings (signatures) as literal blocks."""
+    """Safe dumper that writes multi-line strings (signatures) as literal blocks.
+
+    Text, integers, booleans and null (most of what pbem writes) become their nodes directly:
+    what the safe representer makes of them (the same tag, value and style: never an alias), without
+    its per-value look-ups.  The implicit tag of a short scalar is remembered
+    (:func:`_scalar_tag`): the emitter asks it of every scalar, twice."""
+
+    def represent_data(self, data: Any) -> yaml.Node:
+        kind = type(data)
+        if kind is str:
+            return yaml.ScalarNode(_STR_TAG, data, style="|" if "\n" in data else None)
+        if kind is int:
+            return yaml.ScalarNode(_INT_TAG, str(data))
+        if kind is bool:
+            return yaml.ScalarNode(_BOOL_TAG, "true" if data else "false")
+        if data is None:
+            return yaml.ScalarNode(_NULL_TAG, "null")
+        if (kind is dict or kind is list) and not self.sort_keys and self.default_flow_style is not None:
+            return self._collection(data)
+        return super().represent_data(data)
+
+    def _collection(self, data: dict[Any, Any] | list[Any]) -> yaml.Node:
+        """What the safe representer makes of a dict or a list: an object met again is the same
+        node (an alias in the text), its items' nodes in order, the dumper's flow style."""
+        ident = id(data)
+        if ident in self.represented_objects:
+            return self.represented_objects[ident]
+        self.object_keeper.append(data)
+        node: yaml.Node
+        if type(data) is dict:
+            pairs: list[tuple[yaml.Node, yaml.Node]] = []
+            node = yaml.MappingNode(_MAP_TAG, pairs, flow_style=self.default_flow_style)
+            self.represented_objects[ident] = node
+            for key, value in data.items():
+                pairs.append((self.represent_data(key), self.represent_data(value)))
+        else:
+            items: list[yaml.Node] = []
+            node = yaml.SequenceNode(_SEQ_TAG, items, flow_style=self.default_flow_style)
+            self.represented_objects[ident] = node
+            for item in data:
+                items.append(self.represent_data(item))
+        return node
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+        if kind is yaml.ScalarNode and type(implicit) is tuple:
+            if not implicit[0]:
+                return self.DEFAULT_SCALAR_TAG      # what the resolver gives (it has no path resolvers)
+            if len(value) <= RESOLVED_CHARS:
+                return _scalar_tag(value, implicit)
+        return super().resolve(kind, value, implicit)
 
 
 def _str(dumper: Any, value: str) -> yaml.ScalarNode:
@@ -91,6 +147,16 @@ def _str(dumper: Any, value: str) -> yaml.ScalarNode:
 
 
 _Dumper.add_representer(str, _str)
+
+
+@lru_cache(maxsize=4096)
+def _scalar_tag(value: str, implicit: tuple[bool, bool]) -> str:
+    """The tag the safe dumper's resolver gives a scalar (a pure function of the value and
+    ``implicit``: its tables are fixed when this module is read; no path resolvers)."""
+    return cast(str, yaml.resolver.Resolver.resolve(_RESOLVER, yaml.ScalarNode, value, implicit))
+
+
+_RESOLVER = yaml.resolver.Resolver()
 
 
 def dump(obj: Any) -> str:

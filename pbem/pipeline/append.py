@@ -66,8 +66,9 @@ def commit_entry(table: Table, entry: dict[str, Any], archive: Mapping[str, byte
     The derived files lag the log until :func:`publish` (the next command would rewrite them)."""
     gd = table.gd
     text = render_entry(entry)
+    mode = fsutil.public_mode() if archive else 0       # the umask read once for the entry's files
     for rel, data in (archive or {}).items():
-        write_atomic(gd.root / rel, data, mode=fsutil.public_mode())
+        write_atomic(gd.root / rel, data, mode=mode)
     fsutil.append_durable(gd.log_path, text)                                # the commit point
     fsutil.fault_point("committed")
     table.log_text += text
