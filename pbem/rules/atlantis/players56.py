@@ -82,6 +82,9 @@ class Challenge5(Players56):
     def placement_spots(self, state: AtlantisState) -> list[int]:
         return self.crowded_spots(state, state.turn.player)
 
+    def placeable(self, state: AtlantisState, cell: int) -> bool:
+        return cell in self.placement_spots(state)      # (this layer's listing, not the core's one-space rule)
+
     def why_not_placeable(self, state: AtlantisState, cell: int) -> str:
         if cell not in state.tile_at:
             return super().why_not_placeable(state, cell)

@@ -110,13 +110,6 @@ class SpaceAttackSetup(SurviveRules[SpaceAttackState]):
         state.rebuild_indexes()
         return state
 
-    # --- placing crew -----------------------------------------------------------------------
-    def placeable(self, state: SpaceAttackState, cell: int) -> bool:
-        """The core's :meth:`placement_spots` ("an empty" station tile) asked of the one space: a
-        tile there and no crew on it.  (The challenge and 5-6 player layers that change the spots
-        ask their own listing.)"""
-        return cell in state.tile_at and cell not in state.land_at
-
     # --- ships ------------------------------------------------------------------------------
     def is_fighter(self, boat: str) -> bool:
         return boat in self.fighter_handles

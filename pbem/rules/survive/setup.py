@@ -189,10 +189,11 @@ class SetupRules(ScoringRules[StateT]):
         return [cell for cell in state.tile_at if cell not in land]
 
     def placeable(self, state: StateT, cell: int) -> bool:
-        """Is ``cell`` one of :meth:`placement_spots`?  A game whose rule is quicker to ask for one
-        space says so here; a layer that changes :meth:`placement_spots` must give this form
-        back (``tests/golden/test_bot_fast_forms.py`` checks the two agree at every step)."""
-        return cell in self.placement_spots(state)
+        """Is ``cell`` one of :meth:`placement_spots`?  Asked of the one space: a tile there and
+        nobody on it.  A layer that changes :meth:`placement_spots` gives its own form (at least
+        ``cell in self.placement_spots(state)``; ``tests/golden/test_bot_fast_forms.py`` checks
+        the two agree at every step)."""
+        return cell in state.tile_at and cell not in state.land_at
 
     def why_not_placeable(self, state: StateT, cell: int) -> str:
         """The one-line reason ``cell`` is not in :meth:`placement_spots`."""
