@@ -17,7 +17,12 @@ class _Plain(yamlio._BaseDumper):       # type: ignore[misc,valid-type]
     """The dumper as it was: PyYAML's safe representer and resolver, text as literal blocks."""
 
 
-_Plain.add_representer(str, yamlio._str)
+def _literal_blocks(dumper: Any, value: str) -> yaml.ScalarNode:
+    """The text representer pbem's dumper had: a text with a line break as a literal block."""
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|" if "\n" in value else None)
+
+
+_Plain.add_representer(str, _literal_blocks)
 
 
 def plain_dump(obj: Any, flow: bool) -> str:

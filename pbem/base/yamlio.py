@@ -81,9 +81,9 @@ MAX_DIGITS = 100
 
 # --- writing ---------------------------------------------------------------------
 
-_STR_TAG, _INT_TAG, _BOOL_TAG, _NULL_TAG = ("tag:yaml.org,2002:str", "tag:yaml.org,2002:int",
-                                            "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null")
-_MAP_TAG, _SEQ_TAG = "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"
+_BOOL, _INT, _NULL, _STR = ("tag:yaml.org,2002:bool", "tag:yaml.org,2002:int",
+                            "tag:yaml.org,2002:null", "tag:yaml.org,2002:str")
+_MAP, _SEQ = "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"
 #: the longest scalar whose implicit tag is remembered (:func:`_scalar_tag`)
 RESOLVED_CHARS = 256
 
@@ -99,13 +99,13 @@ class _Dumper(_BaseDumper):
     def represent_data(self, data: Any) -> yaml.Node:
         kind = type(data)
         if kind is str:
-            return yaml.ScalarNode(_STR_TAG, data, style="|" if "\n" in data else None)
+            return yaml.ScalarNode(_STR, data, style="|" if "\n" in data else None)
         if kind is int:
-            return yaml.ScalarNode(_INT_TAG, str(data))
+            return yaml.ScalarNode(_INT, str(data))
         if kind is bool:
-            return yaml.ScalarNode(_BOOL_TAG, "true" if data else "false")
+            return yaml.ScalarNode(_BOOL, "true" if data else "false")
         if data is None:
-            return yaml.ScalarNode(_NULL_TAG, "null")
+            return yaml.ScalarNode(_NULL, "null")
         if (kind is dict or kind is list) and not self.sort_keys and self.default_flow_style is not None:
             return self._collection(data)
         return super().represent_data(data)
@@ -120,13 +120,13 @@ class _Dumper(_BaseDumper):
         node: yaml.Node
         if type(data) is dict:
             pairs: list[tuple[yaml.Node, yaml.Node]] = []
-            node = yaml.MappingNode(_MAP_TAG, pairs, flow_style=self.default_flow_style)
+            node = yaml.MappingNode(_MAP, pairs, flow_style=self.default_flow_style)
             self.represented_objects[ident] = node
             for key, value in data.items():
                 pairs.append((self.represent_data(key), self.represent_data(value)))
         else:
             items: list[yaml.Node] = []
-            node = yaml.SequenceNode(_SEQ_TAG, items, flow_style=self.default_flow_style)
+            node = yaml.SequenceNode(_SEQ, items, flow_style=self.default_flow_style)
             self.represented_objects[ident] = node
             for item in data:
                 items.append(self.represent_data(item))
@@ -139,14 +139,6 @@ class _Dumper(_BaseDumper):
             if len(value) <= RESOLVED_CHARS:
                 return _scalar_tag(value, implicit)
         return super().resolve(kind, value, implicit)
-
-
-def _str(dumper: Any, value: str) -> yaml.ScalarNode:
-    style = "|" if "\n" in value else None
-    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
-
-
-_Dumper.add_representer(str, _str)
 
 
 @lru_cache(maxsize=4096)
@@ -172,11 +164,6 @@ def dump_flow(obj: Any) -> str:
 
 
 # --- the two schemas ----------------------------------------------------------------
-
-_BOOL, _INT, _NULL, _STR = ("tag:yaml.org,2002:bool", "tag:yaml.org,2002:int",
-                            "tag:yaml.org,2002:null", "tag:yaml.org,2002:str")
-_MAP, _SEQ = "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"
-
 
 class _MoveResolver(yaml.resolver.BaseResolver):
     """YAML 1.2 core-schema booleans and decimal integers, null; everything else is text."""
