@@ -17,10 +17,18 @@ scripts) run with ``--frozen``: a value two states share is frozen once found un
 throws in the model; ``frozen=`` says otherwise).  A model that throws raises :class:`ModelError`
 with the JS message and stack; a model that hangs fails after ``timeout`` seconds, saying so.
 ``node`` comes from the system (``tools/ensure_system_deps.py`` installs it with apt-get).
+
+The traffic is kept small: a request's ``expect`` is the sha256 of the JSON text the caller expects
+(:func:`digest`: the runner answers ``{"same": true}`` where the result's JSON has that digest, else
+sends the result back for the caller to compare and show); with ``--frozen``, the ``data`` and
+``view`` of ``start`` and ``pieces_as_fresh`` are sent as what changed since the last ones (runner.js
+``kept``: each top-level key sent only when its value differs from the one node holds).
 """
 from __future__ import annotations
 
+import hashlib
 import json
+import marshal
 import selectors
 import shutil
 import subprocess
@@ -29,13 +37,15 @@ from typing import Any, Iterable, Sequence
 
 from pbem.base.data import templates_dir
 
-__all__ = ["ModelError", "ModelProcess", "made", "model_files", "node_command", "ok", "same", "RUNNER"]
+__all__ = ["ModelError", "ModelProcess", "digest", "made", "model_files", "node_command", "ok", "same", "RUNNER"]
 
 RUNNER = Path(__file__).with_name("runner.js")
 #: V8's young generation made larger than its default (16 MB): the models copy a state at every
 #: ``apply``, and most copies die young; fewer scavenges cost about a tenth less of node's CPU over
 #: the proofs' recorded requests (no answer changes: the flag only sizes the heap)
 NODE_FLAGS = ("--max-semi-space-size=64",)
+#: the fields node keeps between requests (``--frozen`` only), by op: each request sends what changed
+KEPT_FIELDS = {"start": ("data", "view"), "pieces_as_fresh": ("data", "view")}
 
 
 class ModelError(Exception):
@@ -59,10 +69,30 @@ def model_files(families: Iterable[str] | None = None) -> list[Path]:
     return [folder / f"{family}.js" for family in families]
 
 
+def digest(text: str) -> str:
+    """The sha256 (hex) of a JSON text: a request's ``expect`` (runner.js compares it with the
+    digest of the result's JSON, so the text itself need not go to node)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def same(answer: dict[str, Any]) -> bool:
-    """Whether an answer to a request with ``expect`` (a JSON text) says the result was written as
-    exactly that text (runner.js: then no result is sent back)."""
+    """Whether an answer to a request with ``expect`` (a JSON text's :func:`digest`) says the result
+    was written as exactly that text (runner.js: then no result is sent back)."""
     return answer.get("same") is True
+
+
+def _marshalled(value: Any) -> bytes | None:
+    """``value``'s marshal bytes (version 2: no references, so the bytes are the value's types, order
+    and contents alone), or None where marshal cannot write it.  Equal bytes are equal values of
+    the same types with their keys in the same order: the same JSON text."""
+    try:
+        return marshal.dumps(value, 2)
+    except ValueError:
+        return None
+
+
+#: a kept field as both sides hold it: how many values it had, each key's value's marshal bytes
+_Held = tuple[int, dict[str, bytes | None]]
 
 
 def made(call: int) -> dict[str, int]:
@@ -98,6 +128,8 @@ class ModelProcess:
         self.selector.register(self.proc.stdout, selectors.EVENT_READ)
         self.calls = 0
         self._dropped: list[int] = []     # handles to forget, sent with the next request
+        #: field -> what node holds of its last value (runner.js ``kept``; None: not frozen, all sent)
+        self._kept: dict[str, _Held] | None = {} if frozen else None
 
     def __enter__(self) -> "ModelProcess":
         return self
@@ -129,8 +161,12 @@ class ModelProcess:
         if dropped:
             self._dropped = []
             request = {"op": "batch", "calls": [{"op": "drop", "s": dropped}, request]}
-        self.proc.stdin.write(json.dumps(request, separators=(",", ":")) + "\n")
+        held = dict(self._kept) if self._kept is not None else None
+        text = json.dumps(self._sent(request, held) if held is not None else request, separators=(",", ":"))
+        self.proc.stdin.write(text + "\n")
         self.proc.stdin.flush()
+        if held is not None:
+            self._kept = held               # (node holds them once it has the request)
         if not self.selector.select(self.timeout):
             self.proc.kill()
             raise ModelError(f"the model did not answer {request.get('op')!r} within {self.timeout:.0f} s (a loop?)")
@@ -142,6 +178,31 @@ class ModelProcess:
         if dropped and "ok" in answer:
             answer = answer["ok"][1]            # the request's own answer (the drop's is null)
         return answer
+
+    def _sent(self, request: dict[str, Any], held: dict[str, _Held]) -> dict[str, Any]:
+        """``request`` as it is sent: the kept fields of it (and of its calls, in order) as what
+        changed since the values node holds (``held``, updated as node will update its own)."""
+        op = request.get("op")
+        if op == "batch" and isinstance(request.get("calls"), list):
+            return {**request, "calls": [self._sent(c, held) if isinstance(c, dict) else c for c in request["calls"]]}
+        parts = {}
+        for field in KEPT_FIELDS.get(op, ()) if isinstance(op, str) else ():
+            value = request.get(field)
+            if isinstance(value, dict) and all(type(key) is str for key in value):
+                parts[field] = self._changed(value, held, field)
+        if not parts:
+            return request
+        return {**{k: v for k, v in request.items() if k not in parts}, "kept": parts}
+
+    @staticmethod
+    def _changed(value: dict[str, Any], held: dict[str, _Held], field: str) -> dict[str, Any]:
+        """runner.js's ``kept`` part for ``value`` of ``field``: its keys, the values that differ from
+        those node holds, and the count of values node had."""
+        count, had = held.get(field, (0, {}))
+        now = {key: _marshalled(v) for key, v in value.items()}
+        sent = {key: value[key] for key, m in now.items() if m is None or had.get(key) != m}
+        held[field] = (count + 1, now)
+        return {"keys": list(value), "sent": sent, "base": count}
 
     def _stderr(self) -> str:
         assert self.proc.stderr is not None

@@ -27,17 +27,23 @@
 //                                              listed action (as JSON gives it: a copy), in one
 //                                              answer ([null, null] where legal is null; answers
 //                                              is {error} if one of them throws); with expect,
-//                                              a JSON text (or null) for each part (legal, then
-//                                              each op's list), a part written exactly so: true
+//                                              a JSON text's digest (or null) for each part (legal,
+//                                              then each op's list), a part written exactly so: true
 //   pieces_as_fresh {s, family, data, view, player, blank}
 //                                           -> null when state s's pieces are those of a model started
 //                                              afresh from (data, view, player) (as the page starts one:
 //                                              the state not kept), as JSON writes them (blank: each
 //                                              piece's value left out of the comparison), else both
 //                                              lists {got, want} for the caller to compare
-// A request may carry `expect`, a JSON text: the answer is then {"same": true} where the result's
-// JSON.stringify is exactly that text (so the caller need not read the result back), else {"ok"} as
-// usual (the caller compares the values itself: the same value may be written in another key order).
+// A request may carry `expect`, the sha256 (hex) of a JSON text: the answer is then {"same": true}
+// where the result's JSON.stringify has exactly that digest (so it is that text: the caller need not
+// send the text nor read the result back), else {"ok"} as usual (the caller compares the values
+// itself: the same value may be written in another key order, and it shows what differs).
+// With --frozen, a request may carry `kept`, {field: {keys, sent, base}}: the field's value is the
+// object with those keys in that order, the values of `sent` as sent and every other one the value
+// the field last had under that key (a request's value is kept, deeply frozen, for the next: so the
+// caller sends only what changed, e.g. the view of the next state); `base` counts the values the
+// field had before, so that a caller out of step is an error, not another value.
 // Unless --loose, the runner checks the API's promises on every apply: the state given is not
 // changed (it is still the JSON it was stored as: no call on it changed it since), and the state
 // returned is plain JSON (it is stored as its JSON round trip, so a model relying on anything
@@ -48,6 +54,7 @@
 const fs = require('fs');
 const vm = require('vm');
 const readline = require('readline');
+const crypto = require('crypto');
 
 const args = process.argv.slice(2);
 const strict = !args.includes('--loose');
@@ -141,6 +148,35 @@ function unchanged(e) {
   return n === keys.length;
 }
 
+// the sha256 (hex) of a JSON text, as `expect` carries it (undefined: no JSON at all)
+const digest = (text) => (text === undefined ? undefined : crypto.createHash('sha256').update(text, 'utf8').digest('hex'));
+
+// field -> {values: Map key -> the deeply frozen value the field last had under it, count}
+const kept = new Map();
+
+// the request's `kept` fields made whole (see the head of this file)
+function unkept(request) {
+  if (!frozen) throw new Error('kept fields need --frozen (their values are shared, frozen)');
+  const out = {...request};
+  delete out.kept;
+  for (const [field, part] of Object.entries(request.kept)) {
+    const had = kept.get(field) || {values: new Map(), count: 0};
+    if (part.base !== had.count) throw new Error(`kept ${field}: the caller counts ${part.base} values, the runner ${had.count}`);
+    const value = {}, values = new Map();
+    for (const key of part.keys) {
+      let v;
+      if (Object.prototype.hasOwnProperty.call(part.sent, key)) freeze(v = part.sent[key]);
+      else if (had.values.has(key)) v = had.values.get(key);
+      else throw new Error(`kept ${field}: no value kept under ${JSON.stringify(key)}`);
+      value[key] = v;
+      values.set(key, v);
+    }
+    kept.set(field, {values, count: had.count + 1});
+    out[field] = value;
+  }
+  return out;
+}
+
 const CORE = ['start', 'decision', 'legal', 'apply', 'words', 'places', 'pieces', 'forms'];
 
 const OPS = {
@@ -188,11 +224,11 @@ const OPS = {
       each = {error: `${err && err.message}\n${err && err.stack}`};
     }
     const out = [legal, ...(Array.isArray(each) ? each : [])];
-    // expect: a JSON text (or null) for each part (legal, then each op's answers): a part written
-    // exactly as its text is answered true (no part is ever true itself)
+    // expect: a JSON text's digest (or null) for each part (legal, then each op's answers): a part
+    // written exactly as that text is answered true (no part is ever true itself)
     if (Array.isArray(r.expect)) {
       for (let i = 0; i < out.length; i++) {
-        if (typeof r.expect[i] === 'string' && JSON.stringify(out[i]) === r.expect[i]) out[i] = true;
+        if (typeof r.expect[i] === 'string' && digest(JSON.stringify(out[i])) === r.expect[i]) out[i] = true;
       }
     }
     return [out[0], Array.isArray(each) ? out.slice(1) : each];
@@ -275,11 +311,12 @@ function madeBy(earlier, i) {
 
 function answer(request, earlier = null) {
   try {
+    if (isRecord(request.kept)) request = unkept(request);
     if (earlier !== null && isRecord(request.s)) request = {...request, s: madeBy(earlier, request.s.made)};
     const op = Object.prototype.hasOwnProperty.call(OPS, request.op) ? OPS[request.op] : null;
     if (!op) throw new Error(`unknown op ${JSON.stringify(request.op)}`);
     const result = op(request);
-    if (typeof request.expect === 'string' && JSON.stringify(result) === request.expect) return {same: true};
+    if (typeof request.expect === 'string' && digest(JSON.stringify(result)) === request.expect) return {same: true};
     return {ok: result === undefined ? null : result};
   } catch (err) {
     return {error: `${err && err.message}\n${err && err.stack}`};

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Sequence
 
-from harness import ModelProcess, made, model_files, ok, same
+from harness import ModelProcess, digest, made, model_files, ok, same
 
 from pbem.core.bots import CHOOSERS
 from pbem.core.draws import preview_draws, setup_rng
@@ -107,6 +107,15 @@ def engine_pieces(view: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def differing(got: list[Any], want: list[Any]) -> str:
+    """What differs between the model's list ``got`` and the engine's ``want``: the first items that
+    differ (by position), or the lengths."""
+    pairs = [(k, a, b) for k, (a, b) in enumerate(zip(got, want)) if a != b][:3]
+    if not pairs:
+        return f"model {len(got)} items, engine {len(want)}"
+    return "; ".join(f"#{k} model {json.dumps(a)} engine {json.dumps(b)}" for k, a, b in pairs)
+
+
 def place_dict(p: ActionPlaces) -> dict[str, str]:
     return {"piece": p.piece, "from": p.from_cell, "to": p.to_cell, "tile": p.tile}
 
@@ -159,6 +168,9 @@ class Walker:
         self.node, self.tally = node, tally
         #: (view JSON, player) -> the engine's pieces and forms, for the sampled state checked now
         self._drawn: dict[tuple[str, str], tuple[list[Any], str, list[Any], str]] = {}
+        #: (view JSON, player, legal actions' JSON) -> the engine's places of those actions and their
+        #: JSON's digest, for the sampled state checked now
+        self._placed: dict[tuple[str, str, str], tuple[list[dict[str, str]], str]] = {}
 
     def start(self, view: dict[str, Any], player: str) -> int:
         model = GAME.turn_model(view, player)
@@ -191,46 +203,46 @@ class Walker:
         """The requests of :meth:`compare` for model state ``s`` (a handle, or ``made(i)`` in a batch)
         and what :meth:`compared` checks their answers against."""
         text = json.dumps(GAME.view(state, player), separators=(",", ":"))
-        view = json.loads(text)
         pending = GAME.pending(state)
         want = None if not pending or pending[0].player != player else \
             {"kind": pending[0].kind, "prompt": pending[0].prompt, "player": player}
-        pieces, pieces_text, forms, forms_text = self.drawn(text, view, player)
+        pieces, pieces_digest, forms, forms_digest = self.drawn(text, player)
         # the engine's legal actions and their places, where the engine waits for the player, and
-        # their JSON: the model's need not be read back where they are written exactly so
+        # their JSON's digests: the model's need not be read back where they are written exactly so
         engine_legal: list[Any] | None = None
         engine_places: list[dict[str, str]] | None = None
         expect: list[str | None] = []
         if want is not None:
             legal_text = json.dumps(GAME.legal_actions(state, player), separators=(",", ":"))
             engine_legal = json.loads(legal_text)
-            engine_places = [place_dict(p) for p in GAME.action_places(view, player, engine_legal)]
-            expect = [legal_text, None, json.dumps(engine_places, separators=(",", ":"))]
+            engine_places, places_digest = self.placed(text, player, legal_text, engine_legal)
+            expect = [digest(legal_text), None, places_digest]
         # the model's answers in one exchange: the listed actions with the words and places of each;
         # its view, pieces and forms only where their JSON is not exactly the engine's (the same text
-        # is the same value; another text is read back and compared as a value)
+        # is the same value: node compares the digests; another text is read back and compared as a
+        # value, and the difference shown)
         calls: list[dict[str, Any]] = [
-            {"op": "decision", "s": s}, {"op": "pieces", "s": s, "expect": pieces_text},
-            {"op": "method", "s": s, "name": "view", "args": [], "expect": text},
-            {"op": "forms", "s": s, "expect": forms_text},
+            {"op": "decision", "s": s}, {"op": "pieces", "s": s, "expect": pieces_digest},
+            {"op": "method", "s": s, "name": "view", "args": [], "expect": digest(text)},
+            {"op": "forms", "s": s, "expect": forms_digest},
             {"op": "listed", "s": s, "ops": ["words", "places"], "expect": expect}]
-        return calls, (want, view, pieces, forms, engine_legal, engine_places)
+        return calls, (want, text, pieces, forms, engine_legal, engine_places)
 
     def compared(self, answers: list[dict[str, Any]], asked: Any, start: dict[str, Any], player: str,
                  path: list[Any]) -> list[Any] | None:
         """The answers to :meth:`comparing`'s requests checked: the legal actions (as :meth:`compare`)."""
-        want, view, pieces, forms, engine_legal, engine_places = asked
+        want, text, pieces, forms, engine_legal, engine_places = asked
         got_decision, got_pieces, got_view, got_forms, listed = answers
         if ok(got_decision, "decision") != want:
             raise self.where(start, player, path, f"decision {ok(got_decision, 'decision')} != engine {want}")
         if not same(got_view):
-            model_view = ok(got_view, "method")
+            model_view, view = ok(got_view, "method"), json.loads(text)
             if model_view != view:
                 diff = sorted(k for k in view if view[k] != model_view.get(k))
                 raise self.where(start, player, path, f"view differs in {diff}: model {[model_view.get(k) for k in diff]} "
                                                       f"engine {[view[k] for k in diff]}")
         if not same(got_pieces) and ok(got_pieces, "pieces") != pieces:
-            raise self.where(start, player, path, "pieces differ")
+            raise self.where(start, player, path, f"pieces differ: {differing(ok(got_pieces, 'pieces'), pieces)}")
         if not same(got_forms) and ok(got_forms, "forms") != forms:
             raise self.where(start, player, path, f"forms {ok(got_forms, 'forms')} != {forms}")
         got_legal, each = ok(listed, "listed")
@@ -251,23 +263,36 @@ class Walker:
         if any(not isinstance(w, str) or not w for w in words):
             raise self.where(start, player, path, f"words {words}")
         if places is not True and places != engine_places:
-            raise self.where(start, player, path, "places differ")
+            raise self.where(start, player, path, f"places differ: {differing(places, engine_places)}")
         return legal
 
     def forget(self) -> None:
         """The views drawn so far forgotten (the next sampled state meets others)."""
         self._drawn.clear()
+        self._placed.clear()
 
-    def drawn(self, text: str, view: dict[str, Any], player: str) -> tuple[list[Any], str, list[Any], str]:
-        """The engine's pieces (the board picture's) and forms of ``view`` (whose JSON is ``text``),
-        and their JSON, made once for each view the checks of one sampled state meet (their walks,
+    def placed(self, text: str, player: str, legal_text: str, legal: list[Any]) -> tuple[list[dict[str, str]], str]:
+        """The engine's places of the actions ``legal`` (whose JSON is ``legal_text``) in the view whose
+        JSON is ``text``, and their JSON's digest, made once for each view and list the checks of one
+        sampled state meet (a function of the view and the actions alone)."""
+        key = (text, player, legal_text)
+        found = self._placed.get(key)
+        if found is None:
+            places = [place_dict(p) for p in GAME.action_places(json.loads(text), player, legal)]
+            found = self._placed[key] = (places, digest(json.dumps(places, separators=(",", ":"))))
+        return found
+
+    def drawn(self, text: str, player: str) -> tuple[list[Any], str, list[Any], str]:
+        """The engine's pieces (the board picture's) and forms of the view whose JSON is ``text``, and
+        their JSON's digests, made once for each view the checks of one sampled state meet (their walks,
         successors and pickers reach many views more than once); both are functions of the view alone."""
         key = (text, player)
         found = self._drawn.get(key)
         if found is None:
+            view = json.loads(text)
             pieces, forms = engine_pieces(view), form_dicts(view, player)
-            found = self._drawn[key] = (pieces, json.dumps(pieces, separators=(",", ":")),
-                                        forms, json.dumps(forms, separators=(",", ":")))
+            found = self._drawn[key] = (pieces, digest(json.dumps(pieces, separators=(",", ":"))),
+                                        forms, digest(json.dumps(forms, separators=(",", ":"))))
         return found
 
     def step(self, s: int, state: SwarmState, player: str, action: Any, start: dict[str, Any],

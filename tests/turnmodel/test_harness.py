@@ -3,10 +3,12 @@ and that it catches a model breaking the API's promises (a changed state, a stat
 plain JSON, an exception) with the JS message."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
-from harness import ModelError, ModelProcess, made, model_files, ok, same
+from harness import ModelError, ModelProcess, digest, made, model_files, ok, same
 
 COUNTER = r"""
 PBEM_MODELS.counter = {
@@ -30,6 +32,9 @@ PBEM_MODELS.resetting = {...PBEM_MODELS.sharing,
 PBEM_MODELS.wordless = {...PBEM_MODELS.counter, words: (s, a) => { throw new Error('no words here'); }};
 PBEM_MODELS.valued = {...PBEM_MODELS.counter, pieces: (s) => PBEM_MODELS.counter.pieces(s).map((p) => ({...p, value: 3}))};
 PBEM_MODELS.throwing = {...PBEM_MODELS.counter, legal: (s) => { throw new Error('no legal here'); }};
+PBEM_MODELS.seeing = {...PBEM_MODELS.counter, start: (data, view, player) => ({n: view.n, max: data.max, player, data, view,
+                                                                            keys: Object.keys(view)})};
+PBEM_MODELS.scribbling = {...PBEM_MODELS.counter, start: (data, view, player) => { view.list.push(0); return {n: 0, max: 1, player}; }};
 """
 
 
@@ -161,8 +166,9 @@ def test_listed_and_pieces_as_fresh_answer_in_one_exchange(toy: Path) -> None:
         assert legal == node.legal(s) == [{"add": 1}, {"add": 2}]
         assert words == ["Add 1 to 1", "Add 2 to 1"] and places == [node.places(s, a) for a in legal]
         assert node.call("listed", s=node.apply(s, {"add": 1})[0], ops=["words"]) == [None, None]   # n == 2: cut
-        # expect: a part written exactly as its text answered true
-        assert node.call("listed", s=s, ops=["words", "places"], expect=['[{"add":1},{"add":2}]', '["Add 1 to 1"]']) \
+        # expect: a part written exactly as the text of its digest answered true
+        assert node.call("listed", s=s, ops=["words", "places"],
+                         expect=[digest('[{"add":1},{"add":2}]'), digest('["Add 1 to 1"]')]) \
             == [True, [["Add 1 to 1", "Add 2 to 1"], places]]
         broken = node.start("throwing", {"max": 4}, {"n": 1}, "red")
         with pytest.raises(ModelError, match="listed: no legal here"):
@@ -181,11 +187,14 @@ def test_listed_and_pieces_as_fresh_answer_in_one_exchange(toy: Path) -> None:
         assert node.pieces_as_fresh(valued, "counter", {"max": 4}, {"n": 2}, "red", blank=True) is None
         with pytest.raises(ModelError, match="no model"):
             node.pieces_as_fresh(t, "nothing", {}, {}, "red")
-        # expect: {same: true} only for exactly the result's JSON text; else the result itself
-        assert [same(a) for a in node.answers([{"op": "legal", "s": s, "expect": '[{"add":1},{"add":2}]'},
-                                               {"op": "legal", "s": s, "expect": '[{"add":1}]'},
-                                               {"op": "legal", "s": s}])] == [True, False, False]
-        assert node.answers([{"op": "decision", "s": s, "expect": '{"prompt":"at 1","kind":"count","player":"red"}'}]) \
+        # expect (a JSON text's digest): {same: true} only for exactly the result's JSON text; else the
+        # result itself
+        assert [same(a) for a in node.answers([{"op": "legal", "s": s, "expect": digest('[{"add":1},{"add":2}]')},
+                                               {"op": "legal", "s": s, "expect": digest('[{"add":1}]')},
+                                               {"op": "legal", "s": s, "expect": '[{"add":1},{"add":2}]'},
+                                               {"op": "legal", "s": s}])] == [True, False, False, False]
+        assert node.answers([{"op": "decision", "s": s,
+                              "expect": digest('{"prompt":"at 1","kind":"count","player":"red"}')}]) \
             == [{"ok": {"kind": "count", "prompt": "at 1", "player": "red"}}]       # another key order: the value
 
 
@@ -254,3 +263,69 @@ def test_explore_is_the_survive_models_own_exploration_with_no_state_merged(name
                 answers.add(own)
             node.drop([s])
     assert answers >= {"cut", "stop"}, answers
+
+
+def test_a_wrong_expectation_is_answered_with_the_result_so_the_caller_shows_what_differs(toy: Path) -> None:
+    """``expect`` carries a digest, never the text: where the result's JSON is another text (a wrong
+    expectation, on purpose here), the answer is the result itself, for the caller to compare and
+    show; the same value written in another key order is not the same text either."""
+    with ModelProcess([toy]) as node:
+        s = node.start("counter", {"max": 4}, {"n": 1}, "red")
+        right = json.dumps(node.pieces(s), separators=(",", ":"))
+        wrong = right.replace('"A1"', '"A7"')
+        got = node.answers([{"op": "pieces", "s": s, "expect": digest(right)},
+                            {"op": "pieces", "s": s, "expect": digest(wrong)}])
+        assert got[0] == {"same": True}
+        model, engine = ok(got[1], "pieces"), json.loads(wrong)
+        assert [(a["cell"], b["cell"]) for a, b in zip(model, engine) if a != b] == [("A1", "A7")]
+        legal, (places,) = node.call("listed", s=s, ops=["places"], expect=[digest("[]"), digest("[]")])
+        assert legal == [{"add": 1}, {"add": 2}] and len(places) == 2
+
+
+class Recorded:
+    """A model process's stdin, the lines written to it recorded."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream, self.lines = stream, []
+
+    def write(self, text: str) -> int:
+        self.lines.append(text)
+        return int(self.stream.write(text))
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def close(self) -> None:
+        self.stream.close()
+
+
+def test_kept_fields_send_what_changed_and_the_model_sees_the_whole_value(toy: Path) -> None:
+    """With ``--frozen`` the data and view of ``start`` and ``pieces_as_fresh`` are sent as what
+    changed since the last ones (runner.js ``kept``): the model still gets the whole value, its keys
+    in their order, and the values the requests share are frozen (a model writing into one throws)."""
+    big = list(range(2000))
+    with ModelProcess([toy], frozen=True) as node:
+        node.proc.stdin = recorded = Recorded(node.proc.stdin)     # type: ignore[assignment]
+        first = node.start("seeing", {"max": 4, "big": big}, {"n": 1, "list": big, "z": 1}, "red")
+        views = [{"n": 1, "list": big, "z": 1}, {"z": 2, "n": 1, "list": big}, {"list": big, "n": 3}]
+        seen = []
+        for view in views:
+            seen.append(node.state(node.start("seeing", {"max": 4, "big": big}, view, "red")))
+        sent = [json.loads(line) for line in recorded.lines]
+        assert all(10 * len(line) < len(recorded.lines[0]) for line in recorded.lines[1::2])
+        assert [call["kept"]["view"]["sent"] for call in sent[1::2]] == [{}, {"z": 2}, {"n": 3}]
+        for view, state in zip(views, seen):
+            assert state["view"] == view and state["keys"] == list(view) and state["data"] == {"max": 4, "big": big}
+        assert node.pieces_as_fresh(first, "seeing", {"max": 4, "big": big}, {"n": 1, "list": big}, "red") is None
+        assert node.pieces_as_fresh(first, "seeing", {"max": 4, "big": big}, {"n": 2, "list": big}, "red") is not None
+        with pytest.raises(ModelError, match="not extensible"):
+            node.start("scribbling", {}, {"list": big}, "red")
+        # a caller out of step with the runner (a request it never sent counted) is an error
+        node._kept["view"] = (node._kept["view"][0] + 1, {})      # type: ignore[index]
+        with pytest.raises(ModelError, match="the caller counts"):
+            node.start("seeing", {"max": 4, "big": big}, {"n": 1}, "red")
+    with ModelProcess([toy]) as node:                               # (not frozen: every value sent whole)
+        node.proc.stdin = recorded = Recorded(node.proc.stdin)     # type: ignore[assignment]
+        for _ in range(2):
+            node.start("seeing", {"max": 4}, {"n": 1, "list": big}, "red")
+        assert all("kept" not in json.loads(line) for line in recorded.lines)

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Iterator
+from typing import Any, Iterator
 
 import pytest
-from harness import ModelError, ModelProcess, model_files
-from swarm_walks import CASES, GAME, FAMILY, Tally, Walker, bot_states, plain, run
+from harness import ModelError, ModelProcess, digest, model_files
+from swarm_walks import CASES, GAME, FAMILY, Mismatch, Tally, Walker, bot_states, plain, run
 
 
 @pytest.fixture(scope="module")
@@ -60,6 +60,26 @@ def test_the_model_refuses_what_the_engine_refuses(node: ModelProcess) -> None:
     with pytest.raises(ModelError, match="not a space"):
         node.apply(s, {"move": mine[0], "path": ["Z99"]})
     node.drop([s])
+
+
+class Misdrawn(Walker):
+    """A walker whose engine pieces are wrong on purpose: a stack's count one more."""
+
+    def drawn(self, text: str, player: str) -> tuple[list[Any], str, list[Any], str]:
+        pieces, _, forms, forms_digest = super().drawn(text, player)
+        wrong = [dict(p) for p in pieces]
+        wrong[0]["label"] += "1"
+        return wrong, digest(json.dumps(wrong, separators=(",", ":"))), forms, forms_digest
+
+
+def test_a_wrong_expectation_fails_showing_what_differs(node: ModelProcess) -> None:
+    """The model's answers are compared by digest in node; where they differ (here the engine's pieces
+    altered on purpose) the model's answer comes back and the failure shows the pieces that differ."""
+    state = next(bot_states(2, {}, "misdrawn", 1))
+    player = GAME.pending(state)[0].player
+    walker = Misdrawn(node, Tally())
+    with pytest.raises(Mismatch, match=r"pieces differ: #0 model .*\"label\": \"(\w*)\".* engine .*\"label\": \"\1(1)\""):
+        walker.root(state, player)
 
 
 def test_the_model_data_is_the_same_for_every_player_and_names_no_card() -> None:
