@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import sys
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -38,16 +39,24 @@ CASES = [  # game, players, options, seed, decisions made before each look
 ]
 
 
+@pytest.fixture(scope="module")
+def node() -> Iterator[ModelProcess]:
+    """One node process for the module's walks (each test drops the states it made)."""
+    with ModelProcess(model_files(["graph"])) as process:
+        yield process
+
+
 def _top_cells(game, view) -> dict[str, str]:
     return {p.handle: c.label for c in game.board_picture(view).cells for p in c.pieces}
 
 
 @pytest.mark.slow(seconds=30)
 @pytest.mark.parametrize("name, players, options, seed, looks", CASES, ids=[f"{c[0]}-{n}" for n, c in enumerate(CASES)])
-def test_the_graph_model_offers_exactly_what_the_engine_allows(name, players, options, seed, looks):
+def test_the_graph_model_offers_exactly_what_the_engine_allows(name, players, options, seed, looks, node):
     game = load_game(name)
     walked = 0
-    with ModelProcess(model_files(["graph"])) as node:
+    states: list[int] = []                    # the states made here, dropped at the end
+    try:
         for steps in looks:
             rng = random.Random(seed + bytes([steps % 256]))
             point = random_point(game, players, options, seed, steps, rng)
@@ -59,6 +68,7 @@ def test_the_graph_model_offers_exactly_what_the_engine_allows(name, players, op
             view = game.view(state, player)
             data = graph_model(game, view, graph)
             start = node.start("graph", data, view, player)
+            states.append(start)
             start_pieces = {p["handle"]: p["cell"] for p in node.pieces(start) if not p["aboard"]}
             assert start_pieces == _top_cells(game, view)
             for _walk in range(4):
@@ -84,6 +94,7 @@ def test_the_graph_model_offers_exactly_what_the_engine_allows(name, players, op
                     action = rng.choice(legal)
                     assert node.words(s, action) == game.describe_action(action)
                     s, stop = node.apply(s, action)
+                    states.append(s)
                     applied = apply_actions(game, engine, player, [dict(action)], preview_draws())
                     needs = applied.needs_secret or any(e.chance for e in applied.events)
                     # a step that needs a roll or a hidden value is a stop, unless the game knows
@@ -99,4 +110,6 @@ def test_the_graph_model_offers_exactly_what_the_engine_allows(name, players, op
                         # (a stack named by its space, split by the move, stays where it was)
                         if piece in cells and cells[piece] != start_pieces.get(piece):
                             assert cells[piece] == cell, (name, steps, piece)
+    finally:
+        node.drop(states)
     assert walked > 0
