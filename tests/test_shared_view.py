@@ -8,7 +8,8 @@ the plain view (for every player's template, not only the decider's), the shared
 once however many hooks ask, a shared view refuses a change and its copies are plain dicts, and the
 outputs made of it are the bytes of the plain view's (JSON).  A game's summary shows only what every
 reader sees: every reader's plain view has the public view's summary, and a player's shared view that
-knows its entry's public view takes the summary made once from it.
+knows its entry's public view takes the summary made once from it.  Space Swarm's board and its
+public sections (all but a player's hand) are every reader's too, made from the public view's state.
 """
 from __future__ import annotations
 
@@ -103,6 +104,22 @@ def test_the_summary_is_every_readers_and_made_once_from_the_public_view(name, p
             assert game.summary(shared) is not game.summary(shared)       # each reader its own list
             looked += 1
         assert "summary" in public._read and "state" not in SharedView(game.view(state, players[0]))._read
+    assert looked >= 40
+
+
+def test_space_swarms_board_and_public_sections_are_every_readers():
+    name, players, seed, steps = CASES[3]
+    looked = 0
+    for n, (game, state) in enumerate(random_points(name, players, seed, steps)):
+        public = game.view(state, None)
+        board, sections = game.board_picture(public), game.sections(public)
+        for viewer in players:
+            mine = game.view(state, viewer)
+            assert game.board_picture(mine) == board, (n, viewer)
+            assert game.sections(mine)[:len(sections)] == sections, (n, viewer)
+            shared = SharedView(mine, SharedView(public))
+            assert game.board_picture(shared) == board and game.sections(shared) == game.sections(mine)
+            looked += 1
     assert looked >= 40
 
 

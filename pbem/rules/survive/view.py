@@ -195,9 +195,6 @@ class ViewRules(TurnFlow[StateT]):
     def _space(self, label: Any) -> int:
         return self.board.index[label]
 
-    def _cell(self, label: Any) -> int | None:
-        return None if label is None else self.board.index[label]
-
     def _read_position(self, pos: Mapping[str, Any]) -> StateT:
         if pos.get("format", self.position_format) != self.position_format:
             raise ValueError(f"format {pos.get('format')!r}, expected {self.position_format}")
