@@ -215,7 +215,8 @@ class ViewRules(TurnFlow[StateT]):
         given = pos["tiles"]
         for h in sort_handles(given):
             d = given[h]
-            tiles[h] = Tile(h, index[d["at"]], d["terrain"], d.get("back"), d["where"], d.get("holder"), d.get("obtained"))
+            tiles[h] = Tile(h, index[d["at"]], d["terrain"], d.get("back"), d["where"], d.get("holder"),
+                            d.get("obtained"))
         boats = {}
         given = pos["boats"]
         for h in sort_handles(given):
