@@ -10,6 +10,11 @@ The memo is the view's own: it is made from that view's data alone, so no other 
 information can reach it.  A shared view is never changed (its top level refuses it; what is read
 back from it is not changed either: a hook that changes a state works on a copy), and a copy of it
 is a plain dict without the memo.
+
+A player's shared view may know its entry's public view (``public``: made from the same state for
+nobody, which every reader sees).  A hook whose answer shows only what everybody sees (a game's
+summary) reads it off the public view with :func:`read_public`, once per entry for all its readers:
+the public view holds nothing a reader may not know, so sharing it leaks nothing.
 """
 from __future__ import annotations
 
@@ -22,11 +27,13 @@ T = TypeVar("T")
 class SharedView(dict[str, Any]):
     """A view (the same items as the plain dict it is made from) that keeps what is read back from it."""
 
-    __slots__ = ("_read",)
+    __slots__ = ("_read", "_public")
 
-    def __init__(self, view: Mapping[str, Any]) -> None:
+    def __init__(self, view: Mapping[str, Any], public: SharedView | None = None) -> None:
         super().__init__(view)
         self._read: dict[str, Any] = {}
+        #: the same entry's public view (None: this is the public view, or it is not known)
+        self._public = public
 
     def _unchanged(self, *_args: Any, **_kwargs: Any) -> NoReturn:
         raise TypeError("a shared view is not changed by its readers (copy it: dict(view))")
@@ -48,3 +55,13 @@ def read_back(view: Mapping[str, Any], key: str, read: Callable[[Mapping[str, An
     if key not in memo:
         memo[key] = read(view)
     return memo[key]
+
+
+def read_public(view: Mapping[str, Any], key: str, read: Callable[[Mapping[str, Any]], T]) -> T:
+    """``read`` of the entry's public view, once per entry (:func:`read_back` of the shared view's
+    ``public``; a shared view that knows none, or a plain view: ``read`` of ``view`` itself).  For a
+    ``read`` that shows only what every reader sees: its answer must be the same for every reader's
+    view of a state (the caller's tests check it), so which view it reads does not matter."""
+    if isinstance(view, SharedView) and view._public is not None:
+        return read_back(view._public, key, read)
+    return read_back(view, key, read)

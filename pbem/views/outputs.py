@@ -297,9 +297,11 @@ class EntryWork:
         """``game.view(state, viewer)`` of this entry (the same object each time: never changed by its
         readers), as a :class:`pbem.core.sharedview.SharedView`: the game reads it back into a state
         once for all the hooks the reader's digest asks of it (summary, sections, template, picture,
-        click-to-move model)."""
+        click-to-move model).  A player's view knows the entry's public view (``public``): what shows
+        only what everybody sees (the games' summaries) is made once, from it, for every reader."""
         if viewer not in self._views:
-            self._views[viewer] = SharedView(self.table.game.view(self.table.state, viewer))
+            public = None if viewer is None else self.view(None)
+            self._views[viewer] = SharedView(self.table.game.view(self.table.state, viewer), public)
         return self._views[viewer]
 
     def footer(self) -> list[str]:

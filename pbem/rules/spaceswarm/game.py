@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from pbem.core.actionwords import action_words
+from pbem.core.sharedview import read_public
 from pbem.rules.spaceswarm.words import PHRASES
 from pbem.game import (
     Action,
@@ -222,6 +223,12 @@ class SpaceSwarmGame(Game[SwarmState]):
         return int(view["turns"])
 
     def summary(self, view: Mapping[str, Any]) -> list[str]:
+        """The summary shows only what every reader sees (round, phase, the deck's size): made once per
+        entry, from its public view (:func:`read_public`; the same lines for every reader's view:
+        tests/test_shared_view.py)."""
+        return list(read_public(view, "summary", self._summary_lines))
+
+    def _summary_lines(self, view: Mapping[str, Any]) -> list[str]:
         state = self.read_view(view)
         deck = f"deck: {len(state.deck)} card(s) left"
         if state.phase == OVER:

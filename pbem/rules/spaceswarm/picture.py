@@ -19,7 +19,7 @@ from pbem.rules.spaceswarm.attributes import current, permanent
 from pbem.rules.spaceswarm.data import swarm_data
 from pbem.rules.spaceswarm.state import BID, OVER, SwarmState
 from pbem.rules.spaceswarm.terrain import ALIEN_RUINS
-from pbem.core.sharedview import read_back
+from pbem.core.sharedview import read_public
 from pbem.rules.spaceswarm.view import read_position
 
 VISITED_RUINS = "visited ruins"
@@ -79,7 +79,11 @@ def _kinds() -> tuple[dict[str, str], dict[str, str], dict[str, str], dict[str, 
 
 
 def picture(view: Mapping[str, Any]) -> BoardPicture:
-    state = read_back(view, "state", read_position)
+    """The map shows only what every reader sees (the spaces, the stacks, the homes, the ruins
+    visited): drawn from the state of the entry's public view, read once for every reader
+    (:func:`pbem.core.sharedview.read_public`; the same picture from every reader's view:
+    tests/test_shared_view.py)."""
+    state = read_public(view, "state", read_position)
     names, kind_colours, symbols, textures = _kinds()
     codes = race_codes(state.players)
     colours = race_colours(state.players)
@@ -167,20 +171,26 @@ def cards_section(state: SwarmState) -> Section:
                    note=f"Deck: {len(state.deck)} card(s) left of {len(state.faces)}.")
 
 
-def hand_section(state: SwarmState, viewer: str) -> Section | None:
-    cards = state.hands[viewer]
-    if any(state.faces[c] is None for c in cards):
+def hand_section(view: Mapping[str, Any], viewer: str) -> Section | None:
+    """The viewer's hand, read off their view (the faces they see: ``cards``)."""
+    cards = view["hands"][viewer]
+    seen = [view["cards"][c] for c in cards]
+    if any(name is None for name in seen):
         return None      # not this player's own view
-    rows = [[c, f"{f.name} ({f.type})"] for c in cards if (f := state.faces[c]) is not None]
+    faces = swarm_data().faces
+    rows = [[c, f"{name} ({faces[name].type})"] for c, name in zip(cards, seen)]
     return Section("Your hand", "cards", rows=rows, note="Only you see this.")
 
 
 def sections(view: Mapping[str, Any]) -> list[Section]:
-    state = read_back(view, "state", read_position)
+    """The races, technology, turn order and discard pile show only what every reader sees: made
+    from the state of the entry's public view (:func:`pbem.core.sharedview.read_public`); a
+    player's own view adds their hand, read off that view."""
+    state = read_public(view, "state", read_position)
     out = [races_section(state), technology_section(state), order_section(state), cards_section(state)]
     own = [p["name"] for p in view["players"] if p.get("standing") is not None]
-    if len(own) == 1 and state.hands[own[0]]:
-        hand = hand_section(state, own[0])
+    if len(own) == 1 and view["hands"][own[0]]:
+        hand = hand_section(view, own[0])
         if hand is not None:
             out.append(hand)
     return out

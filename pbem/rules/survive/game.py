@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, Generic, Mapping, Sequence, cast
 
 from pbem.core.actionwords import Phrase, action_words
+from pbem.core.sharedview import read_public
 from pbem.rules.survive.words import PHRASES as SURVIVE_PHRASES
 from pbem.game import (
     Action,
@@ -208,6 +209,12 @@ class SurviveGame(Game[StateT], Generic[StateT]):
         return self.view_rules(view).picture_places(view)
 
     def summary(self, view: Mapping[str, Any]) -> list[str]:
+        """The summary shows only what every reader sees (the turn, who is waited for, the tiles and
+        people counted): made once per entry, from its public view (:func:`read_public`; the same
+        lines for every reader's view: tests/test_shared_view.py)."""
+        return list(read_public(view, "summary", self._summary_lines))
+
+    def _summary_lines(self, view: Mapping[str, Any]) -> list[str]:
         return self.view_rules(view).summary_lines(view)
 
     def turn_number(self, view: Mapping[str, Any]) -> int:

@@ -99,17 +99,21 @@ class ViewRules(TurnFlow[StateT]):
     def make_view(self, state: StateT, viewer: str | None, omniscient: bool = False) -> dict[str, Any]:
         # Piece dicts are kept in handle order (setup and read_position build them so).
         lab = self.board.labels
+        sees_value, sees_back = self.sees_value, self.sees_back
         explorers = {}
         for h, e in state.explorers.items():
-            at = e.boat if e.where == BOAT else (None if e.cell is None else lab[e.cell])
-            shown = e.value is not None and (omniscient or self.sees_value(state, viewer, e))
-            explorers[h] = {"colour": e.colour, "where": e.where, "at": at, "value": e.value if shown else None}
+            where, cell, value = e.where, e.cell, e.value
+            if value is not None and not omniscient and not sees_value(state, viewer, e):
+                value = None
+            explorers[h] = {"colour": e.colour, "where": where,
+                            "at": e.boat if where == BOAT else (None if cell is None else lab[cell]), "value": value}
         tiles = {}
         for h, t in state.tiles.items():
+            back = t.back
+            if back is not None and not omniscient and not sees_back(state, viewer, t):
+                back = None
             tiles[h] = {"at": lab[t.cell], "terrain": t.terrain, "where": t.where, "holder": t.holder,
-                        "obtained": t.obtained,
-                        "back": t.back if t.back is not None and (omniscient or self.sees_back(state, viewer, t))
-                        else None}
+                        "obtained": t.obtained, "back": back}
         turn = state.turn
         return {
             "format": self.position_format,
@@ -191,31 +195,40 @@ class ViewRules(TurnFlow[StateT]):
     def _space(self, label: Any) -> int:
         return self.board.index[label]
 
-    def _cell(self, label: Any) -> int | None:
-        return None if label is None else self.board.index[label]
-
     def _read_position(self, pos: Mapping[str, Any]) -> StateT:
         if pos.get("format", self.position_format) != self.position_format:
             raise ValueError(f"format {pos.get('format')!r}, expected {self.position_format}")
+        index = self.board.index       # a space's label -> its cell (a missing label: KeyError, as _space's)
         players = [p["name"] for p in pos["players"]]
         colours = {p["name"]: list(p["colours"]) for p in pos["players"]}
         owner_of = {c: p for p, cs in colours.items() for c in cs}
         explorers = {}
-        for h in sort_handles(pos["explorers"]):
-            d = pos["explorers"][h]
-            where = d["where"]
-            explorers[h] = Explorer(h, d["colour"], owner_of[d["colour"]], d.get("value"), where,
-                                    None if where == BOAT else self._cell(d.get("at")),
-                                    d.get("at") if where == BOAT else None)
+        given = pos["explorers"]
+        for h in sort_handles(given):
+            d = given[h]
+            where, colour = d["where"], d["colour"]
+            owner, value, label = owner_of[colour], d.get("value"), d.get("at")
+            aboard = where == BOAT
+            explorers[h] = Explorer(h, colour, owner, value, where,
+                                    None if aboard or label is None else index[label], label if aboard else None)
         tiles = {}
-        for h in sort_handles(pos["tiles"]):
-            d = pos["tiles"][h]
-            tiles[h] = Tile(h, self._space(d["at"]), d["terrain"], d.get("back"), d["where"],
-                            d.get("holder"), d.get("obtained"))
-        boats = {h: Boat(h, d["where"], self._cell(d.get("at")), d.get("owner"))
-                 for h, d in ((h, pos["boats"][h]) for h in sort_handles(pos["boats"]))}
-        creatures = {h: Creature(h, d["kind"], d["where"], self._cell(d.get("at")))
-                     for h, d in ((h, pos["creatures"][h]) for h in sort_handles(pos["creatures"]))}
+        given = pos["tiles"]
+        for h in sort_handles(given):
+            d = given[h]
+            tiles[h] = Tile(h, index[d["at"]], d["terrain"], d.get("back"), d["where"], d.get("holder"),
+                            d.get("obtained"))
+        boats = {}
+        given = pos["boats"]
+        for h in sort_handles(given):
+            d = given[h]
+            where, label = d["where"], d.get("at")
+            boats[h] = Boat(h, where, None if label is None else index[label], d.get("owner"))
+        creatures = {}
+        given = pos["creatures"]
+        for h in sort_handles(given):
+            d = given[h]
+            kind, where, label = d["kind"], d["where"], d.get("at")
+            creatures[h] = Creature(h, kind, where, None if label is None else index[label])
         t = pos["turn"]
         turn = Turn(number=int(t["number"]), player=t["player"], step=t["step"], moves=int(t.get("moves", 0)),
                     swum=sort_handles(t.get("swum") or []), tile_played=bool(t.get("tile_played", False)),
