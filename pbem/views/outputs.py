@@ -200,7 +200,8 @@ class BoardDrawings:
         done = self._memo.board(key)
         if done is None:
             memo = self._memo
-            pieces = svg_pieces(board_layers(board, title, memo=memo, ids=cells))
+            # cell by cell (not the layers' rows): a row that differs is shortened in its changed cells alone
+            pieces = svg_pieces(replace(board_layers(board, title, memo=memo, ids=cells), rows=[]))
             done = "\n".join(memo.part(("short", piece), partial(shorter_numbers, piece)) for piece in pieces) + "\n"
             self._memo.keep_board(key, done)
         return cast(str, done)

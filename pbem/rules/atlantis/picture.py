@@ -173,7 +173,7 @@ def _standing_piece(d: _Drawing, h: str) -> Piece | None:
 def atlantis_picture(view: Mapping[str, Any], data_game: str = "atlantis") -> BoardPicture:
     """The board of an Atlantis view (any viewer's; a full position works too)."""
     d = _drawing(view, data_game)
-    geo, words, owners, protects = d.geo, d.words, d.owners, d.protects
+    words, protects = d.words, d.protects
     pieces: dict[str, list[Piece]] = {}
     creatures, explorers, boats = view["creatures"], view["explorers"], view["boats"]
 
@@ -206,8 +206,9 @@ def atlantis_picture(view: Mapping[str, Any], data_game: str = "atlantis") -> Bo
             continue
         marks = [piece_code(x) + (f":{protects[x.handle]}" if x.handle in protects else "") for x in here]
         cells.append(HexCell(q, r, label, kind, marks=marks, pieces=here))
-    return BoardPicture(cells, legend=_legend(view, words), colours=dict(CELL_COLOURS), textures=dict(TEXTURES),
-                        key=_key(view, words, owners))
+    by_colour, kinds = _colour_handles(view), _kind_handles(view)
+    return BoardPicture(cells, legend=_legend(view, words, by_colour, kinds), colours=dict(CELL_COLOURS),
+                        textures=dict(TEXTURES), key=_key(view, words, by_colour, kinds))
 
 
 def atlantis_piece(view: Mapping[str, Any], handle: str, data_game: str = "atlantis") -> Piece | None:
@@ -266,17 +267,17 @@ def _kind_handles(view: Mapping[str, Any]) -> dict[str, list[str]]:
     return {kind: list(_by_handle(tuple(handles))) for kind, handles in kinds.items()}
 
 
-def _legend(view: Mapping[str, Any], words: Words) -> dict[str, str]:
-    """The handles' codes, for the text map."""
+def _legend(view: Mapping[str, Any], words: Words, by_colour: dict[str, list[str]],
+            kinds: dict[str, list[str]]) -> dict[str, str]:
+    """The handles' codes, for the text map (``by_colour``: :func:`_colour_handles`, ``kinds``:
+    :func:`_kind_handles` of the view)."""
     legend: dict[str, str] = {}
-    kinds = _kind_handles(view)
     for kind in sorted(kinds):
         of_kind = kinds[kind]
         legend[f"{of_kind[0]}..{of_kind[-1]}"] = words.creatures.get(kind, kind)
     ships = _by_handle(tuple(view["boats"]))
     if ships:
         legend[f"{ships[0]}..{ships[-1]}"] = f"{words.ship}; B3:r7,b2 = {words.ship} B3 carrying r7 and b2"
-    by_colour = _colour_handles(view)
     for p in view["players"]:
         for colour in p["colours"]:
             handles = by_colour.get(colour)
@@ -287,10 +288,10 @@ def _legend(view: Mapping[str, Any], words: Words) -> dict[str, str]:
     return legend
 
 
-def _key(view: Mapping[str, Any], words: Words, owners: dict[str, str]) -> list[tuple[Piece, str]]:
-    """A sample of each piece in play, with its handles."""
+def _key(view: Mapping[str, Any], words: Words, by_colour: dict[str, list[str]],
+         kinds: dict[str, list[str]]) -> list[tuple[Piece, str]]:
+    """A sample of each piece in play, with its handles (``by_colour``, ``kinds``: as :func:`_legend`'s)."""
     key: list[tuple[Piece, str]] = []
-    by_colour = _colour_handles(view)
     for p in view["players"]:
         for colour in p["colours"]:
             handles = by_colour.get(colour)
@@ -301,7 +302,6 @@ def _key(view: Mapping[str, Any], words: Words, owners: dict[str, str]) -> list[
     ships = _by_handle(tuple(view["boats"]))
     if ships:
         key.append((Piece("B", "ship", "", "B"), f"{words.ship} {ships[0]}..{ships[-1]}, with who is aboard"))
-    kinds = _kind_handles(view)
     for kind in sorted(kinds):
         of_kind = kinds[kind]
         key.append((Piece(kind, CREATURE_SHAPES.get(kind, "disc"), "", ""),

@@ -64,6 +64,9 @@ class BoardMemo:
     _numbers: int = 0
     _cells: dict[tuple[Any, ...], int] = field(default_factory=dict)    # cell_key -> its number
     _keys: list[tuple[Any, ...]] = field(default_factory=list)          # number -> cell_key
+    _grounds: dict[tuple[Any, ...], int] = field(default_factory=dict)  # (q, r, label, kind) -> its number
+    _ground_of: list[int] = field(default_factory=list)                # cell's number -> its ground's number
+    _was_of: list[str] = field(default_factory=list)                   # cell's number -> its ``was`` if changed, else ""
     _boards: OrderedDict[Hashable, Any] = field(default_factory=OrderedDict)   # board's key -> drawn
 
     def cell_ids(self, board: BoardPicture) -> list[int]:
@@ -74,10 +77,27 @@ class BoardMemo:
             key = cell_key(c)
             n = self._cells.get(key)
             if n is None:
-                n = self._cells[key] = len(self._keys)
-                self._keys.append(key)
+                n = self._number_cell(key)
             ids.append(n)
         return ids
+
+    def _number_cell(self, key: tuple[Any, ...]) -> int:
+        n = self._cells[key] = len(self._keys)
+        self._keys.append(key)
+        ground = key[:4]
+        self._ground_of.append(self._grounds.setdefault(ground, len(self._grounds)))
+        self._was_of.append(key[8] if key[7] else "")
+        return n
+
+    def grounds(self, ids: list[int]) -> tuple[int, ...]:
+        """A number for each cell's place, label and kind (its :func:`cell_key`'s first four fields),
+        of the cells numbered ``ids``: equal numbers for equal (q, r, label, kind), in every board
+        drawn with this memo (what the layouts of a board are keyed by)."""
+        return tuple(map(self._ground_of.__getitem__, ids))
+
+    def changed_from(self, ids: list[int]) -> list[str]:
+        """The kinds the changed cells among ``ids`` had (their ``was``, each once, sorted; "" left out)."""
+        return sorted(set(map(self._was_of.__getitem__, ids)) - {""})
 
     def cell_key_of(self, n: int) -> tuple[Any, ...]:
         """The :func:`cell_key` numbered ``n`` by :meth:`cell_ids`."""

@@ -505,7 +505,10 @@ def defs(used: set[str]) -> str:
 @dataclass
 class BoardLayers:
     """A board drawn in parts: ``cells`` in drawing order (ground, contents), the arrows,
-    the key; plus the size and the ids of the definitions the parts use."""
+    the key; plus the size and the ids of the definitions the parts use.  ``rows``: the cells'
+    lines of the document (:func:`cell_line`), a row of the board's joined by newlines in each
+    (drawn with the rows, so that they are not written again for each board); none: written
+    from ``cells``."""
 
     width: float
     height: float
@@ -514,6 +517,12 @@ class BoardLayers:
     arrows: str = ""
     key: str = ""
     used: set[str] = field(default_factory=set)
+    rows: list[str] = field(default_factory=list)
+
+
+def cell_line(ground: str, contents: str) -> str:
+    """A cell's line of the SVG document."""
+    return f'<g class="pbem-cell">{ground}{contents}</g>'
 
 
 @dataclass(frozen=True)
@@ -535,9 +544,7 @@ class _SvgLayout:
 
 
 def _svg_layout(board: BoardPicture, title: str, ids: list[int], memo: BoardMemo) -> _SvgLayout:
-    keys = [memo.cell_key_of(n) for n in ids]
-    was = sorted({k[8] for k in keys if k[7] and k[8]})
-    what = ("svg-layout", tuple(k[:4] for k in keys), bool(title), tuple(was), tuple(board.colours.items()),
+    what = ("svg-layout", memo.grounds(ids), bool(title), tuple(memo.changed_from(ids)), tuple(board.colours.items()),
             tuple(board.textures.items()))
     layout = memo.get(what)
     if layout is not None:
@@ -575,7 +582,8 @@ def _svg_layout(board: BoardPicture, title: str, ids: list[int], memo: BoardMemo
 class _SvgRow(NamedTuple):
     """A row of cells drawn: each cell's (ground, contents), the definitions they use, the rings
     around moved pieces, the outlines of changed cells; the (from, to) of the pieces that moved in,
-    whether any piece moved, any cell changed, any piece shows a value."""
+    whether any piece moved, any cell changed, any piece shows a value; the cells' lines of the
+    document (:func:`cell_line`, joined by newlines)."""
 
     parts: list[tuple[str, str]]
     used: tuple[str, ...]
@@ -585,6 +593,7 @@ class _SvgRow(NamedTuple):
     moved: bool
     changed: bool
     values: bool
+    lines: str
 
 
 def _moves_into(p: Piece, at: str, moves: list[tuple[str, str]]) -> None:
@@ -611,7 +620,7 @@ def _svg_cell(board: BoardPicture, layout: _SvgLayout, n: int) -> _SvgRow:
         moved = any(p.moved for p in everything)
         values = any(p.value is not None for p in everything)
     return _SvgRow([part], tuple(used), rings, [_changed_outline(c, x, y)] if c.changed else [], moves,
-                   moved, c.changed, values)
+                   moved, c.changed, values, cell_line(*part))
 
 
 def _svg_row(board: BoardPicture, layout: _SvgLayout, start: int, end: int, ids: list[int],
@@ -621,22 +630,26 @@ def _svg_row(board: BoardPicture, layout: _SvgLayout, start: int, end: int, ids:
                    for n in range(start, end))
 
 
-def _joined(rows: Iterable[_SvgRow]) -> _SvgRow:
-    """The rows (or cells) drawn one after the other, as one."""
+def _joined(rows: Iterable[_SvgRow], lines_too: bool = True) -> _SvgRow:
+    """The rows (or cells) drawn one after the other, as one (``lines_too`` False: without their lines,
+    the board's, which :class:`BoardLayers` keeps row by row)."""
     used: set[str] = set()
     parts: list[tuple[str, str]] = []
     rings: list[str] = []
     outlines: list[str] = []
     moves: list[tuple[str, str]] = []
+    lines: list[str] = []
     moved = changed = values = False
     for row in rows:
+        lines.append(row.lines)
         parts += row.parts
         used.update(row.used)
         rings += row.rings
         outlines += row.outlines
         moves += row.moves
         moved, changed, values = moved or row.moved, changed or row.changed, values or row.values
-    return _SvgRow(parts, tuple(used), rings, outlines, moves, moved, changed, values)
+    return _SvgRow(parts, tuple(used), rings, outlines, moves, moved, changed, values,
+                   "\n".join(lines) if lines_too else "")
 
 
 def board_layers(board: BoardPicture, title: str = "", every_note: bool = False,
@@ -651,9 +664,10 @@ def board_layers(board: BoardPicture, title: str = "", every_note: bool = False,
     if ids is None:
         ids = memo.cell_ids(board)
     layout = _svg_layout(board, title, ids, memo)
-    drawn = _joined(memo.part(("svg-row", layout.place, tuple(ids[i] for i in layout.order[start:end])),
-                              partial(_svg_row, board, layout, start, end, ids, memo))
-                    for start, end in layout.rows)
+    rows = [memo.part(("svg-row", layout.place, tuple(ids[i] for i in layout.order[start:end])),
+                      partial(_svg_row, board, layout, start, end, ids, memo))
+            for start, end in layout.rows]
+    drawn = _joined(rows, lines_too=False)
     parts, rings, moves = drawn.parts, drawn.rings, drawn.moves
     used = set(drawn.used)
     moved, changed, values = drawn.moved, drawn.changed, drawn.values
@@ -678,7 +692,7 @@ def board_layers(board: BoardPicture, title: str = "", every_note: bool = False,
     drawn_key = memo.part(what_key, draw_key)
     key, bottom = drawn_key[0], drawn_key[1]
     used.update(drawn_key[2])
-    return BoardLayers(width, bottom + MARGIN, title, parts, arrows, key, used)
+    return BoardLayers(width, bottom + MARGIN, title, parts, arrows, key, used, [row.lines for row in rows])
 
 
 def svg_open(width: float, height: float, name: str, n_cells: int) -> str:
@@ -708,8 +722,10 @@ def svg_pieces(layers: BoardLayers) -> list[str]:
     if layers.title:
         out.append(title_svg(layers.title))
     out.append('<g class="pbem-hexes">')
-    for ground, contents in layers.cells:
-        out.append(f'<g class="pbem-cell">{ground}{contents}</g>')
+    if layers.rows:
+        out += layers.rows
+    else:
+        out += [cell_line(ground, contents) for ground, contents in layers.cells]
     out.append("</g>")
     if layers.arrows:
         out.append(layers.arrows)

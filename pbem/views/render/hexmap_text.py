@@ -130,11 +130,17 @@ def _cell_moves(c: HexCell) -> tuple[list[str], str]:
 def _moved_text(moves: list[str], changed: list[str]) -> list[str]:
     if not moves and not changed:
         return []
-    words = ([w + "," for w in moves[:-1]] + moves[-1:]) if moves else []
+    return list(_moved_lines(tuple(moves), tuple(changed)))
+
+
+@lru_cache(maxsize=1024)
+def _moved_lines(moves: tuple[str, ...], changed: tuple[str, ...]) -> tuple[str, ...]:
+    words = [w + "," for w in moves[:-1]] + list(moves[-1:])
     text = "Moved since your last turn: " + " ".join(words) if moves else ""
     if changed:
         text += ("; " if text else "") + "changed: " + ", ".join(changed)
-    return textwrap.wrap(text, width=78, subsequent_indent="  ", break_long_words=False, break_on_hyphens=False)
+    return tuple(line.rstrip() for line in textwrap.wrap(text, width=78, subsequent_indent="  ", break_long_words=False,
+                                                         break_on_hyphens=False))
 
 
 def moved_lines(board: BoardPicture) -> list[str]:
@@ -197,7 +203,7 @@ class _TextLayout:
 
 
 def _text_layout(board: BoardPicture, ids: list[int], memo: BoardMemo) -> _TextLayout:
-    what = ("text-layout", tuple(memo.cell_key_of(n)[:4] for n in ids), tuple(board.symbols.items()))
+    what = ("text-layout", memo.grounds(ids), tuple(board.symbols.items()))
     layout = memo.get(what)
     if layout is not None:
         return cast(_TextLayout, layout)
@@ -338,4 +344,5 @@ def render_text(board: BoardPicture, memo: BoardMemo | None = None, ids: list[in
         out.append("Pieces:")
         for piece, text in board.key:
             out.append(f"  {_ascii(piece.text or piece.handle).strip()} = {_ascii(text).strip()}".rstrip())
-    return "\n".join(line.rstrip() for line in out) + "\n"
+    # every line is stripped on its right where it is made (the rows', the slants', the marks', the key's)
+    return "\n".join(out) + "\n"
