@@ -79,7 +79,8 @@ def forget_kept() -> None:
     game once.  (Each is looked up by name: a pbem from before it is measured beside.)"""
     import importlib
     for module, name in (("pbem.views.render.boardmemo", "LASTING"), ("pbem.base.yamlio", "_read_json"),
-                         ("pbem.crypto.sshsig", "_verifies"), ("pbem.transport.mail.compose", "board_picture")):
+                         ("pbem.crypto.sshsig", "_verifies"), ("pbem.transport.mail.compose", "board_picture"),
+                         ("pbem.views.render.digest", "_section_html"), ("pbem.crypto.agecrypt", "_recipient")):
         kept = getattr(importlib.import_module(module), name, None)
         if hasattr(kept, "cache_clear"):         # an lru_cache
             kept.cache_clear()

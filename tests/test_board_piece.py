@@ -94,3 +94,79 @@ def test_the_plan_templates_are_filled_as_the_page_fills_them():
     assert _template(actions, 3) is None                        # "#1", "#2": no one template
     assert _template(actions[:1], 3) == "#p on #s ##1"
     assert _template([*actions[:3], ("r9", "G9", "{place: r9, on: G9}", "")], 2) is None
+
+
+def reference_plan(game: Game[Any], view: Any, player: str) -> Any:
+    """The set-up plan as it was first made (pbem/views/setupplan.py before it read the places off
+    the state and took the first piece's look from the state the player's choice leads to): the
+    places of each group from a view made for them, each piece's look from a trial on a copy."""
+    from pbem.core.draws import preview_draws
+    from pbem.core.engine import Rejected, apply_actions
+    from pbem.core.rng import NeedsSecret
+    from pbem.views.setupplan import MAX_STEPS, SetupPlan, _group, is_placement_round
+
+    def looks(state: Any, group: Any, legal: Any, places: Any) -> list[Any]:
+        first: dict[str, Any] = {}
+        for action, place in zip(legal, places):
+            first.setdefault(place.piece, action)
+        out = []
+        for piece in group.pieces:
+            trial = game.copy_state(state)
+            try:
+                apply_actions(game, trial, player, [dict(first[piece])], preview_draws())
+            except (Rejected, NeedsSecret):
+                continue
+            found = game.board_piece(game.view(trial, player), piece)
+            if found is not None:
+                out.append(found)
+        return out
+
+    state = game.copy_state(game.read_view(view))
+    groups: dict[str, Any] = {}
+    for _ in range(MAX_STEPS):
+        pending = game.pending(state)
+        if not pending:
+            break
+        who = pending_players(game, state)[0]
+        mine = who == player
+        decision = next(d for d in pending if d.player == player) if mine else None
+        new_group = decision is not None and decision.kind not in groups
+        try:
+            choices = game.legal_actions(state, who)
+        except NeedsSecret:
+            break
+        if not choices:
+            break
+        choice = choices[0] if mine else choices[-1]
+        if decision is not None and new_group:
+            places = game.action_places(game.view(state, player), player, choices)
+            if not is_placement_round(places):
+                break
+            group = _group(game, decision.kind, decision.prompt, choices, places)
+            group.looks = looks(state, group, choices, places)
+            groups[decision.kind] = group
+        try:
+            applied = apply_actions(game, state, who, [dict(choice)], preview_draws())
+        except (Rejected, NeedsSecret):
+            break
+        if applied.needs_secret or any(e.chance for e in applied.events):
+            break
+    return SetupPlan(list(groups.values())) if groups else None
+
+
+@pytest.mark.parametrize("name, players, seed", [("atlantis", ["red", "blue", "green"], "s1"),
+                                                 ("atlantis-1986", ["red", "blue", "green", "yellow"], "s2"),
+                                                 ("space-attack", ["red", "blue"], "s3")])
+def test_the_setup_plan_is_the_plain_play_on(name, players, seed):
+    """At every point of a random set-up, the plan of each player who decides (the one whose page
+    has it) is the plan played on the plain way (:func:`reference_plan`): every group, piece, space,
+    action and look the same."""
+    from pbem.views.setupplan import setup_plan
+    plans = 0
+    for game, state in random_points(name, players, seed, 60):
+        for player in pending_players(game, state):
+            view = game.view(state, player)
+            plan = setup_plan(game, view, player)
+            assert plan == reference_plan(game, view, player), (name, player)
+            plans += plan is not None and any(g.looks for g in plan.groups)
+    assert plans > 10

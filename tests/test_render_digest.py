@@ -248,3 +248,30 @@ def test_wrap_is_textwraps_fill_on_random_text():
         first, rest = rng.choice([("", ""), ("* ", "    "), ("", "  ")])
         width = rng.choice([10, 40, 78])
         assert wrap(text, first, rest, width) == _textwrap_fill(text, first, rest, width), (text, first, width)
+
+
+def test_section_html_is_the_macro_made_once():
+    """A section's HTML (section_html, made once for every page that shows it) is parts.html.j2's
+    part() of that section, for every kind and field; a section with a cell that is no plain str
+    (which a key could not tell from an equal str, int or bool) is made by the macro each time."""
+    from pbem.base.data import templates_dir
+    from pbem.views.render.digest import _part, _section_html, _section_key, section_html
+    folder = str(templates_dir())
+    part = _part(folder)
+    sections = [Section("Players", columns=["who", "<b>"], rows=[["alice", "1 & 2"], ["bob"]], colours=["#ff0000"]),
+                Section("Players", columns=["who", "<b>"], rows=[["alice", "1 & 2"], ["bob"]], colours=["#00ff00"]),
+                Section("Hand", kind="cards", rows=[["whale", ""], ["boat", "x"]], note="n"),
+                Section("Hand", kind="cards", rows=[]),
+                Section("Turn", kind="track", rows=[["alice"], ["bob", "next"]], current=1, colours=["red"]),
+                Section("Turn", kind="track", rows=[["alice"], ["bob", "next"]], current=0, colours=["red"]),
+                Section("Turn", kind="track", rows=[["alice"], ["bob", "next"]], current=None)]
+    odd = [Section("Scores", rows=[["alice", 1]]), Section("Scores", rows=[["alice", True]]),
+           Section("Turn", kind="track", rows=[["a"], ["b"]], current=True)]
+    _section_html.cache_clear()
+    for heading in ("h2", "h3"):
+        for section in sections + odd:
+            for _ in range(2):
+                assert section_html(section, heading, folder=folder) == part(section, heading)
+    assert all(_section_key(s) is None for s in odd)
+    assert len({_section_key(s) for s in sections}) == len(sections)
+    assert _section_html.cache_info().currsize == 2 * len(sections)

@@ -10,6 +10,7 @@ Every failure raises :class:`AgeError` with a one-line, actionable text.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -42,8 +43,11 @@ class AgeError(PbemError):
 # --------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=256)
 def _recipient(text: str) -> Any:
-    """A pyrage recipient for an ``ssh-ed25519 ...`` line or an ``age1...`` string."""
+    """A pyrage recipient for an ``ssh-ed25519 ...`` line or an ``age1...`` string (a pure function of
+    the text, read once: an entry encrypts each player's two files to the same two keys, and a host
+    the entries of its games to their players' and moderator's keys again and again)."""
     text = text.strip()
     if text.startswith(AGE_RECIPIENT_PREFIX):
         try:

@@ -55,23 +55,28 @@ def is_placement_round(places: Sequence[ActionPlaces]) -> bool:
     return bool(places) and all(p.piece and not p.from_cell and p.to_cell for p in places)
 
 
-def _looks(game: Game[Any], state: Any, player: str, group: PlanGroup, legal: Sequence[Mapping[str, Any]],
+def _looks(game: Game[Any], state: Any, player: str, pieces: Sequence[str], legal: Sequence[Mapping[str, Any]],
            places: Sequence[ActionPlaces]) -> list[Piece]:
-    """Each piece of ``group`` as the board draws it once placed: one placement of it tried on a copy."""
+    """Each of ``pieces`` (of a group) as the board draws it once placed: one placement of it (its
+    first action) tried on a copy."""
     out: list[Piece] = []
     first: dict[str, Mapping[str, Any]] = {}
     for action, place in zip(legal, places):
         first.setdefault(place.piece, action)
-    for piece in group.pieces:
+    for piece in pieces:
         trial = game.copy_state(state)
         try:
             apply_actions(game, trial, player, [dict(first[piece])], preview_draws())
         except (Rejected, NeedsSecret):
             continue
-        found = game.board_piece(game.view(trial, player), piece)    # that piece alone, not the whole board
-        if found is not None:
-            out.append(found)
+        out += _placed_look(game, trial, player, piece)
     return out
+
+
+def _placed_look(game: Game[Any], state: Any, player: str, piece: str) -> list[Piece]:
+    """``piece`` as the board draws it in ``state`` (a state just after its placement), or nothing."""
+    found = game.board_piece(game.view(state, player), piece)    # that piece alone, not the whole board
+    return [] if found is None else [found]
 
 
 def _group(game: Game[Any], kind: str, prompt: str, legal: Sequence[Mapping[str, Any]],
@@ -111,17 +116,23 @@ def setup_plan(game: Game[Any], view: Mapping[str, Any], player: str) -> SetupPl
             break
         if choice is None:
             break
+        looked_after = None          # a piece whose look is the state's once the choice is applied
         if decision is not None and new_group:
-            places = game.action_places(game.view(state, player), player, legal)
+            places = game.state_action_places(state, player, legal)     # the state is made from the player's view
             if not is_placement_round(places):
                 break
             group = _group(game, decision.kind, decision.prompt, legal, places)
-            group.looks = _looks(game, state, player, group, legal, places)
+            # the player's choice is their first legal action, the first piece's first placement: the
+            # state once it is applied below is that piece's trial (the others are tried on copies)
+            looked_after = group if legal[0] == choice else None
+            group.looks = _looks(game, state, player, group.pieces[1:] if looked_after else group.pieces, legal, places)
             groups[decision.kind] = group
         try:
             applied = apply_actions(game, state, who, [dict(choice)], preview_draws())
         except (Rejected, NeedsSecret):
             break
+        if looked_after is not None:
+            looked_after.looks[:0] = _placed_look(game, state, player, looked_after.pieces[0])
         if applied.needs_secret or any(e.chance for e in applied.events):
             break
     if not groups:

@@ -13,8 +13,8 @@ import re
 import stat
 import textwrap
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import TYPE_CHECKING
+from functools import lru_cache, partial
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 from markupsafe import Markup
@@ -130,7 +130,48 @@ def _env(fmt: str, folder: str) -> jinja2.Environment:
     env.filters["section_text"] = section_text
     env.filters["script_json"] = script_json     # the one way data goes into a <script> (scriptdata.py)
     env.filters["script_code"] = script_code     # and pbem's own JS files, checked (scriptdata.py)
+    if fmt == "html":
+        env.globals["section_html"] = partial(section_html, folder=folder)
     return env
+
+
+#: a section's fields as :func:`section_html` keys its page part (every field, every cell a str)
+SectionKey = tuple[str, str, tuple[str, ...], tuple[tuple[str, ...], ...], int | None, tuple[str, ...], str]
+
+
+def section_html(section: Section, heading: str = "h2", *, folder: str) -> Markup:
+    """``part(section, heading)`` of ``templates/parts.html.j2`` (the section's HTML under its
+    heading), made once for every page that shows the same section: the entry's readers share most
+    of theirs (the turn order, the public tables), and so do the entries that follow."""
+    key = _section_key(section)
+    if key is None:          # a cell that is no plain str (the macro writes any value; the key could not tell them apart)
+        return _part(folder)(section, heading)
+    return _section_html(folder, heading, key)
+
+
+def _section_key(section: Section) -> SectionKey | None:
+    """Every field of ``section``, as a key; None unless each text is a ``str`` and ``current`` an int or None."""
+    texts = [section.title, section.kind, section.note, *section.columns, *section.colours]
+    cells = [cell for row in section.rows for cell in row]
+    if any(type(t) is not str for t in texts) or any(type(c) is not str for c in cells) \
+            or not (section.current is None or type(section.current) is int) \
+            or any(type(row) is not list for row in section.rows):
+        return None
+    return (section.title, section.kind, tuple(section.columns), tuple(tuple(row) for row in section.rows),
+            section.current, tuple(section.colours), section.note)
+
+
+@lru_cache(maxsize=1024)
+def _section_html(folder: str, heading: str, key: SectionKey) -> Markup:
+    """:func:`section_html` of the section ``key`` holds (a pure function of its fields)."""
+    title, kind, columns, rows, current, colours, note = key
+    section = Section(title, kind, list(columns), [list(row) for row in rows], current, list(colours), note)
+    return _part(folder)(section, heading)
+
+
+def _part(folder: str) -> Any:
+    """The ``part`` macro of ``parts.html.j2`` (it reads nothing but its arguments)."""
+    return _env("html", folder).get_template("parts.html.j2").module.part   # type: ignore[attr-defined]
 
 
 def render_digest(ctx: DigestContext, fmt: str) -> str:
