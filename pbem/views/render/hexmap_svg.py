@@ -641,15 +641,15 @@ def _joined(rows: Iterable[_SvgRow], lines_too: bool = True) -> _SvgRow:
     lines: list[str] = []
     moved = changed = values = False
     for row in rows:
-        lines.append(row.lines)
+        if lines_too:
+            lines.append(row.lines)
         parts += row.parts
         used.update(row.used)
         rings += row.rings
         outlines += row.outlines
         moves += row.moves
         moved, changed, values = moved or row.moved, changed or row.changed, values or row.values
-    return _SvgRow(parts, tuple(used), rings, outlines, moves, moved, changed, values,
-                   "\n".join(lines) if lines_too else "")
+    return _SvgRow(parts, tuple(used), rings, outlines, moves, moved, changed, values, "\n".join(lines))
 
 
 def board_layers(board: BoardPicture, title: str = "", every_note: bool = False,
