@@ -180,6 +180,18 @@ def test_a_players_copy_makes_the_same_page_with_pbem_show_and_their_key(tmp_pat
     assert wrong.exit_code != 0 and len(wrong.output.strip().splitlines()) == 1
 
 
+def test_pbem_show_as_a_player_on_their_copy_without_key_says_to_give_it(tmp_path, key_pool):
+    gd = new_game(tmp_path / "game", "atlantis", key_pool, ["red", "blue"], seed=b"k" * 32)
+    copy = tmp_path / "copy"                             # a player's copy: no moderator folder, no seed
+    shutil.copytree(gd.root, copy, ignore=shutil.ignore_patterns("moderator"))
+    result = CliRunner().invoke(main, ["show", str(copy), "--as", "red", "--format", "html"])
+    assert result.exit_code != 0
+    assert result.output.strip().splitlines() == [
+        "pbem: error: a player's copy shows --as red only with --key: your SSH private key, to read your "
+        "secrets (secrets/red.age)"]
+    assert CliRunner().invoke(main, ["show", str(copy), "--format", "text"]).exit_code == 0   # the public view
+
+
 MAIL_SETTINGS = """\
 sender = "gm@example.org"
 

@@ -139,6 +139,25 @@ def test_a_turn_clicked_on_the_local_page_is_signed_pushed_accepted_and_receipte
     assert step(server, [])["choices"] == []
 
 
+def test_the_page_says_what_the_choices_are_for_in_words_and_clears_the_sent_note_with_news(served):
+    """The choices' decision in words (its prompt up to any move-file example), not only the buttons:
+    what a die showed or a tile brought is said there; none once the player's part is done."""
+    shared, server = served
+    assert step(server, [])["prompt"] == "draw a card or stop"
+    assert step(server, [{"stop": True}])["prompt"] == ""              # no choices: nothing to decide
+    page = request(server, "GET", f"/?token={server.app.token}", token=None).body.decode()
+    assert '<p id="prompt"></p>' in page and 'text(el("prompt"), step.prompt);' in page
+    news = page.split("function poll()")[1].split('el("news")')[0]
+    assert 'text(el("answer"), "");' in news                          # a new entry: the receipt came
+
+
+def test_play_list_with_no_games_says_how_to_add_one(tmp_path, monkeypatch):
+    monkeypatch.setenv("PBEM_PLAY_CONFIG", str(tmp_path / "play.yaml"))
+    result = CliRunner().invoke(main, ["play", "list"])
+    assert result.exit_code == 0
+    assert result.output == f"no games in {tmp_path / 'play.yaml'}; add one with `pbem play init`\n"
+
+
 def test_an_illegal_action_is_one_line_and_nothing_is_written_or_pushed(served):
     shared, server = served
     red = shared.players["red"]

@@ -213,7 +213,11 @@ def list_games() -> None:
     """
     from pbem.client import config as settings
     from pbem.client.server import PlayApp
-    app = PlayApp(settings.load())
+    config = settings.load()
+    if not config.games:
+        click.echo(f"no games in {config.path}; add one with `pbem play init`")
+        return
+    app = PlayApp(config)
     for row in app.games()["games"]:
         if "error" in row:
             click.echo(f"{row['name']}: {row['error']}")

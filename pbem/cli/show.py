@@ -60,6 +60,9 @@ def show(game_dir: Path, viewer: str | None, key: Path | None, fmt: str, full: b
     from pbem.views.render.digest import render_digest
     if key is not None and viewer is not None and not full and GameDir(game_dir).seed() is None:
         table = player_table(GameDir(game_dir), viewer, key, None)[0]    # their private view, from their secrets
+    elif viewer is not None and not full and GameDir(game_dir).seed() is None:
+        raise PbemError(f"a player's copy shows --as {viewer} only with --key: your SSH private key, to read "
+                        f"your secrets (secrets/{viewer}.age)")
     else:
         table = load_table(game_dir, public_ok=viewer is None and not full)
     if viewer is not None and viewer not in table.players:

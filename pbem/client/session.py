@@ -19,6 +19,7 @@ from pbem.core.picture import BoardPicture
 from pbem.pipeline.turn import player_table
 from pbem.store.gamedir import GameDir
 from pbem.store.table import Table
+from pbem.views.clickpage import page_prompt
 from pbem.views.compose import Composer
 from pbem.views.render.hexmap_svg import render_svg
 
@@ -44,12 +45,13 @@ class TurnStep:
     board_svg: str
     move_preview: str
     notes: list[str] = field(default_factory=list)
+    prompt: str = ""                             # what the player is deciding now, in words ("" with no choices)
 
     def as_json(self) -> dict[str, Any]:
         return {"index": self.index, "player": self.player, "waiting_for": self.waiting_for,
                 "actions": self.actions, "done": self.done, "events": self.events, "choices": self.choices,
                 "stop": self.stop, "board_svg": self.board_svg, "move_preview": self.move_preview,
-                "notes": self.notes}
+                "notes": self.notes, "prompt": self.prompt}
 
 
 def board_svg(picture: BoardPicture | None) -> str:
@@ -78,6 +80,9 @@ def step(table: Table, player: str, actions: list[dict[str, Any]], private: bool
         except Rejected as exc:
             raise SessionError(f"action {n} ({dump_flow(action)}) is not one of the choices: {exc}") from None
     now = composer.step()
+    # what the choices are for (the decision's prompt, up to its examples in move-file syntax): the
+    # die a choice follows, the squid a tile brought, the card phase; the buttons say each choice
+    deciding = [d for d in game.pending(composer.state) if d.player == player] if now.choices else []
     view = game.view(composer.state, player if private else None)
     notes = [] if private else ["your secrets could not be read: only public choices are shown"]
     return TurnStep(
@@ -87,4 +92,5 @@ def step(table: Table, player: str, actions: list[dict[str, Any]], private: bool
         events=list(composer.events),
         choices=[{"action": dict(a), "words": game.describe_action(a)} for a in now.choices],
         stop=now.stop, board_svg=board_svg(game.board_picture(view)),
-        move_preview="actions:\n" + "".join(f"  - {dump_flow(a)}\n" for a in actions), notes=notes)
+        move_preview="actions:\n" + "".join(f"  - {dump_flow(a)}\n" for a in actions), notes=notes,
+        prompt=page_prompt(deciding[0].prompt) if deciding else "")
