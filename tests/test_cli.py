@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 
 import pytest
@@ -39,6 +40,19 @@ def test_the_command_tree_is_complete():
 def test_every_command_has_help_with_an_example(command):
     out = run(*command, "--help").output
     assert "Example" in out
+
+
+@pytest.mark.parametrize("command", [("new",), ("simulate",)])
+def test_the_game_option_names_every_installed_game(command):
+    """`--game`'s help says which games there are (it once sent the reader to another command's help,
+    which sent them to the README): every game pbem installs, and nothing that is not a game."""
+    from pbem.core.registry import _entry_points
+    installed = sorted(_entry_points("pbem.games"))
+    assert installed == ["atlantis", "atlantis-1986", "space-attack", "space-swarm"]
+    text = " ".join(run(*command, "--help").output.split())
+    named = re.search(r"--game TEXT which game: (.*?) \(and any installed plug-in game\)", text)
+    assert named is not None, text
+    assert re.split(r", | or ", named.group(1)) == installed
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import click
 
 
 @click.command()
-@click.option("--game", "game_name", required=True, help="which game (`pbem new --help` lists them)")
+@click.option("--game", "game_name", required=True, help="which game: atlantis, atlantis-1986, space-attack or space-swarm (and any installed plug-in game)")
 @click.option("--players", "n_players", default=4, help="number of players")
 @click.option("--games", "n_games", default=10, help="how many games")
 @click.option("--seed", default="simulate", help="base seed (text)")

@@ -11,7 +11,7 @@ from pbem.cli.common import GAME_DIR
 
 @click.command()
 @GAME_DIR
-@click.option("--game", "game_name", required=True, help="which game, e.g. atlantis (see the README for the list)")
+@click.option("--game", "game_name", required=True, help="which game: atlantis, atlantis-1986, space-attack or space-swarm (and any installed plug-in game)")
 @click.option("--player", "players", multiple=True, required=True, help="NAME=PUBKEY_FILE, in seat order (first player first)")
 @click.option("--option", "options", multiple=True, help="NAME=VALUE game option (see docs/games/)")
 @click.option("--seed", default=None, help="the secret seed as hex (default: 32 random bytes)")
