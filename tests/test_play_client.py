@@ -102,6 +102,20 @@ def test_init_writes_the_settings_for_the_owner_only_and_refuses_a_wrong_key(wor
     assert result.exit_code == 0 and "club: " in result.output and "as red, log entry 0: your turn" in result.output
 
 
+def test_init_with_a_wrong_game_dir_says_to_check_it_and_writes_nothing(world, key_pool):
+    """A player who names a folder of their clone that holds no game is told to check --game-dir,
+    not to create a game with `pbem new` (the moderator's command)."""
+    blue = world.players["blue"]
+    before = Path(os.environ["PBEM_PLAY_CONFIG"]).read_bytes()
+    result = CliRunner().invoke(main, ["play", "init", "other", "--clone", str(blue.clone), "--game-dir", "gameX",
+                                       "--player", "blue", "--key", str(key_pool["blue"])])
+    assert result.exit_code != 0
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"pbem: error: no game in {blue.clone / 'gameX'} (no log.yaml): "
+                                                   "check --game-dir") and "pbem new" not in lines[0]
+    assert Path(os.environ["PBEM_PLAY_CONFIG"]).read_bytes() == before
+
+
 def test_a_turn_clicked_on_the_local_page_is_signed_pushed_accepted_and_receipted(served):
     shared, server = served
     page = request(server, "GET", f"/?token={server.app.token}", token=None)

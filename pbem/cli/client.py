@@ -146,7 +146,9 @@ def init(name: str, clone: Path | None, game_dir: str | None, player: str, key: 
     clone = Repo.discover(clone.expanduser()).root
     entry = settings.PlayedGame(name, "git", clone, Path(game_dir).as_posix(), player, key.expanduser().resolve())
     gd = GameDir(entry.folder)
-    gd.require()
+    if not gd.log_path.is_file():       # a player's mistake, not a game to create (GameDir.require says `pbem new`)
+        raise PlayInitError(f"no game in {entry.folder} (no {gd.log_path.name}): check --game-dir, the game's "
+                            f"folder inside your clone {clone} (`git pull` first if the moderator has just made it)")
     table = Table.load_public(gd)
     if player not in table.players:
         raise PlayInitError(f"no player {player!r} in {table.game_id}; players: {', '.join(table.players)}")
