@@ -206,6 +206,41 @@ path = "/nonexistent/Maildir"
 
 
 @pytest.mark.slow(seconds=6)
+def test_pbem_move_on_a_players_copy_plays_their_own_tiles_with_their_key(tmp_path, key_pool):
+    """Where a decision's choices hang on the player's hidden hand, the public files cannot list them:
+    `pbem move` on a player's copy says to give --key, and with it the bot reads the player's secrets
+    and writes a move the moderator accepts."""
+    gd = new_game(tmp_path / "game", "atlantis", key_pool, ["red", "blue", "green"], seed=b"m" * 32)
+    game = PipelineGame(gd)
+    copy, out = tmp_path / "copy", tmp_path / "move.yaml"
+    for _ in range(200):
+        player = pending_players(game.table.game, game.table.state)[0]
+        if game.table.game.pending(game.table.state)[0].kind == "play-tile":
+            game.publish()
+            shutil.rmtree(copy, ignore_errors=True)
+            shutil.copytree(gd.root, copy, ignore=shutil.ignore_patterns("moderator"))   # no seed
+            public = CliRunner().invoke(main, ["move", str(copy), "--player", player, "--out", str(out)])
+            if public.exit_code != 0:
+                break
+        game.take(*game.bot_move(key_pool))
+    else:
+        raise AssertionError("no tile play hung on a hidden hand in 200 moves")
+    assert public.output.strip().splitlines() == [
+        f"pbem: error: {player} has a decision to make, but its choices depend on hidden information the public "
+        "files do not hold (your tiles or cards): give --key to read your secrets, or write the move from the "
+        "template in your decrypted digest"]
+    assert not out.exists()
+    private = CliRunner().invoke(main, ["move", str(copy), "--player", player, "--key", str(key_pool[player]),
+                                        "--out", str(out)])
+    assert private.exit_code == 0, private.output
+    raw = out.read_bytes()
+    assert b"- {play: T" in raw                                   # one of their own tiles
+    from pbem.crypto import sshsig
+    from pbem.crypto.keys import load_private_key
+    entry = game.take(raw, sshsig.sign(load_private_key(key_pool[player]), raw, sshsig.MOVE_NAMESPACE))
+    assert entry["player"] == player and entry["actions"][0]["play"].startswith("T")
+
+
 def test_the_page_is_made_from_the_log_alone_whether_or_not_the_game_is_mailed(tmp_path, key_pool):
     """A player's page fits in a digest message in every game (taking the board picture's room, its
     panel trimmed or left out by the same rule), so mail settings that come or go mid-game change nothing an audit finds."""

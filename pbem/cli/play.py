@@ -62,17 +62,26 @@ def check(game_dir: Path, file: Path) -> None:
               help="which bot writes the actions (greedy: the game's hints, e.g. head for the safe isles)")
 @click.option("--out", "out", required=True, type=click.Path(path_type=Path), help="where to write the (unsigned) move file")
 @click.option("--bot-seed", default="pbem-bot", help="the bot's own seed (its choices are not secret)")
-def move(game_dir: Path, player: str, bot: str, out: Path, bot_seed: str) -> None:
+@click.option("--key", type=click.Path(path_type=Path), default=None,
+              help="on a player's copy: your SSH private key, to read your secrets (so the bot may play your own "
+                   "tiles or cards)")
+def move(game_dir: Path, player: str, bot: str, out: Path, bot_seed: str, key: Path | None) -> None:
     """Let a bot write an unsigned move file for PLAYER's pending decisions.
 
     \b
     Example:  pbem move game1 --player red --bot random --out red.yaml && pbem sign red.yaml --key red_key
+              pbem move game1 --player red --key ~/.ssh/id_ed25519 --out red.yaml   (a player's copy)
     """
     from pbem.base.fsutil import write_atomic
     from pbem.core.rng import Rng
     from pbem.pipeline.botmoves import bot_move_file
+    from pbem.pipeline.turn import player_table
+    from pbem.store.gamedir import GameDir
     from pbem.store.movefile import render_move
-    table = load_table(game_dir, public_ok=True)
+    if key is not None and GameDir(game_dir).seed() is None:
+        table = player_table(GameDir(game_dir), player, key, None)[0]    # their own view, from their secrets
+    else:
+        table = load_table(game_dir, public_ok=True)
     if player not in table.players:
         raise PbemError(f"no player {player!r}; players: {', '.join(table.players)}")
     index = table.last["index"] + 1
@@ -81,8 +90,8 @@ def move(game_dir: Path, player: str, bot: str, out: Path, bot_seed: str) -> Non
         from pbem.core.game import pending_players
         if player in pending_players(table.game, table.state):
             raise PbemError(f"{player} has a decision to make, but its choices depend on hidden information the "
-                            "public files do not hold (your tiles or cards): write the move from the template in your "
-                            "decrypted digest, which lists your own options")
+                            "public files do not hold (your tiles or cards): give --key to read your secrets, or "
+                            "write the move from the template in your decrypted digest")
         raise PbemError(f"{player} has no decision to make now")
     write_atomic(out, render_move(mv, f"move by the {bot} bot for {player}"))
     click.echo(f"wrote {out} ({len(mv.actions)} action(s)); sign it with `pbem sign {out} --key KEY`")
