@@ -49,6 +49,20 @@ def test_what_changed_the_players_decision_makes_it_stale_and_is_named(game, key
         submit(game, raw, sig)
 
 
+def test_a_move_many_entries_behind_names_the_first_changes_and_counts_the_rest(game, key_pool):
+    raw, sig = signed_move(Table.load(game), "red", [{"draw": True}], key_pool["red"])
+    for _ in range(7):                             # seven missed turns go by (a seat in civil disorder, say)
+        waiting = game.entries()[-1]["pending"][0]["player"]
+        moderate(game, "timeout", "no move within 48 hours", player=waiting, policy="bot")
+    last = game.entries()[-1]["index"]
+    with pytest.raises(Rejected) as refused:
+        submit(game, raw, sig)
+    why = str(refused.value)
+    assert "since then entry 1 (red's timeout by the moderator), entry 2 (" in why
+    assert f", 4 more up to entry {last} changed what red sees" in why and "entry 5 (" not in why
+    assert why.endswith(f"read the new digest (log entry {last}) and rewrite the move") and len(why) < 300
+
+
 def test_a_move_naming_an_entry_of_another_log_is_refused(game, key_pool):
     raw, sig = signed_move(Table.load(game), "red", [{"draw": True}], key_pool["red"], after=0, after_hash="0" * 64)
     with pytest.raises(Rejected, match="not an entry of this game's log"):

@@ -75,6 +75,22 @@ def test_a_player_in_disorder_comes_back_with_a_move(tmp_path, key_pool, toy_reg
     assert not in_disorder(gd.entries(), "red") and missed_in_a_row(gd.entries(), "red") == 0
 
 
+def test_a_players_own_move_starts_the_clock_of_the_decision_it_leaves_them(tmp_path, key_pool, toy_registered):
+    gd = _game(tmp_path, key_pool)
+    _draw(gd, key_pool, "red")
+    submit(gd, *signed_move(Table.load(gd), "blue", [{"stop": True}], key_pool["blue"]))
+    [d] = deadlines(gd, gd.entries())
+    assert (d.player, d.since) == ("red", 2)
+    _draw(gd, key_pool, "red")                                          # red moves and is asked again
+    assert [x["player"] for x in gd.entries()[-1]["pending"]] == ["red"]
+    [d] = deadlines(gd, gd.entries())
+    assert (d.player, d.since) == ("red", 3)                            # from red's own move, not entry 2
+    report = tick(gd, now=time.time() + 50 * HOURS, max_entries=1)      # a silent red: one timeout...
+    assert [(e["action"], e["player"]) for e in report.entries] == [("timeout", "red")]
+    if [x["player"] for x in gd.entries()[-1]["pending"]] == ["red"]:   # ...and no new clock from it
+        assert deadlines(gd, gd.entries())[0].since == 3
+
+
 def test_disorder_needs_the_rule_and_the_missed_deadlines(tmp_path, key_pool, toy_registered):
     gd = _game(tmp_path, key_pool, disorder_after=2)
     with pytest.raises(ModeratorError, match="red has missed 0 deadlines in a row, fewer than the 2"):

@@ -4,8 +4,9 @@ The deadline rules are public (in the log header, set by `pbem new
 --deadline-hours`); the times entries were appended are moderator-private
 (`moderator/clock.json`) and never logged, so logs and digests stay
 deterministic.  A decision's deadline is the time of the entry since which
-the player has been waiting, plus the rule's hours, plus every `extend`
-granted to that player since then.
+the player has been waiting (or of their own last move, if it left them a new
+decision), plus the rule's hours, plus every `extend` granted to that player
+since then.
 """
 from __future__ import annotations
 
@@ -40,13 +41,17 @@ def _leave_seconds(entries: list[dict[str, Any]], clock: Mapping[str, float], pl
 
 
 def waiting_since(entries: list[dict[str, Any]], player: str) -> int | None:
-    """Index of the entry since which ``player`` has been pending without a break."""
+    """Index of the entry since which ``player`` has been pending without a break, or since their
+    own last move: a player whose move leaves them a new decision (a turn of several steps, a
+    draw that asks again) gets that decision's whole time, counted from the move (a moderator's
+    timeout or bot move for them does not restart it: a silent player's turn expires at once)."""
     since = None
     for entry in entries:
         if "pending" not in entry:
             continue
         if any(d["player"] == player for d in entry["pending"]):
-            since = entry["index"] if since is None else since
+            own = entry.get("kind") == "move" and entry.get("player") == player
+            since = entry["index"] if since is None or own else since
         else:
             since = None
     return since

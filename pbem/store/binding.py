@@ -43,8 +43,13 @@ def view_after(gd: GameDir, game: Game, entries: list[dict[str, Any]], seed: byt
     return canonical(game.view(table.state, player))
 
 
+NAMED_CHANGES = 3     # a refusal names this many entries, then counts the rest (it stays one short line)
+
+
 def changes_since(entries: Sequence[Mapping[str, Any]], after: int) -> str:
-    """What happened in the game since entry ``after``, for a refusal: "entry 13 (blue's move)"."""
+    """What happened in the game since entry ``after``, for a refusal: "entry 13 (blue's move)";
+    the first :data:`NAMED_CHANGES` of them by name, then how many more up to which entry, so that
+    the refusal's advice (read the new digest) is not cut off in a receipt."""
     out = []
     for entry in entries[after + 1:]:
         who = acting_player(dict(entry))
@@ -53,6 +58,9 @@ def changes_since(entries: Sequence[Mapping[str, Any]], after: int) -> str:
             out.append(f"entry {entry['index']} ({who}'s {what})")
         elif entry.get("kind") == "moderator" and entry.get("action") in ("undo", "seat", "replace-key"):
             out.append(f"entry {entry['index']} ({entry.get('action')} by the moderator)")
+    if len(out) > NAMED_CHANGES:
+        last = entries[-1]["index"]
+        out = out[:NAMED_CHANGES] + [f"{len(out) - NAMED_CHANGES} more up to entry {last}"]
     return ", ".join(out) or "later entries"
 
 
