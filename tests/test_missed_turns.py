@@ -11,7 +11,7 @@ from pipeline_helpers import bot_move, new_game, signed_move
 
 from pbem.cli.group import main
 from pbem.pipeline.audit import audit
-from pbem.pipeline.deadlines import deadlines, tick
+from pbem.pipeline.deadlines import deadlines, tick, waiting_since
 from pbem.store.missedturns import in_disorder, missed_in_a_row
 from pbem.pipeline.moderator import ModeratorError, moderate, reveal
 from pbem.pipeline.submit import submit
@@ -85,10 +85,24 @@ def test_a_players_own_move_starts_the_clock_of_the_decision_it_leaves_them(tmp_
     assert [x["player"] for x in gd.entries()[-1]["pending"]] == ["red"]
     [d] = deadlines(gd, gd.entries())
     assert (d.player, d.since) == ("red", 3)                            # from red's own move, not entry 2
-    report = tick(gd, now=time.time() + 50 * HOURS, max_entries=1)      # a silent red: one timeout...
+    report = tick(gd, now=time.time() + 50 * HOURS, max_entries=1)      # a silent red times out
     assert [(e["action"], e["player"]) for e in report.entries] == [("timeout", "red")]
-    if [x["player"] for x in gd.entries()[-1]["pending"]] == ["red"]:   # ...and no new clock from it
-        assert deadlines(gd, gd.entries())[0].since == 3
+
+
+def test_a_timeout_or_another_players_move_does_not_restart_the_clock():
+    """Only the player's own move starts a new clock; a moderator's timeout (or bot move) for them, or
+    another player's move while they still wait, leaves it where it was."""
+    def entry(index, kind, player, pending, **more):
+        return {"index": index, "kind": kind, "player": player, "pending": [{"player": p} for p in pending], **more}
+    entries = [entry(0, "setup", None, ["red", "blue"]),
+               entry(1, "move", "blue", ["red", "blue"]),                             # blue moves, red waits on
+               entry(2, "moderator", "red", ["red"], action="timeout"),              # red's step timed out
+               entry(3, "moderator", "red", ["red"], action="bot-move")]
+    assert waiting_since(entries, "red") == 0 and waiting_since(entries[:2], "blue") == 1   # blue: its own move
+    entries.append(entry(4, "move", "red", ["red"]))                               # red's own move: a new clock
+    assert waiting_since(entries, "red") == 4
+    entries.append(entry(5, "move", "blue", ["blue"]))                             # red no longer pending
+    assert waiting_since(entries, "red") is None
 
 
 def test_disorder_needs_the_rule_and_the_missed_deadlines(tmp_path, key_pool, toy_registered):

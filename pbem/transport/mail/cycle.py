@@ -314,9 +314,8 @@ def _why_no_help(ledger: Ledger, to: str, msg: EmailMessage) -> str:
 
 
 def _help_body(game_id: str, why: str) -> str:
-    if why.startswith("no move in it (") and why.endswith(")"):    # say "no move in it" once
-        why = why[len("no move in it ("):-1]
-    return (f"This message reached the moderator of game {game_id}, but pbem found no move in it: {why}.\n\n"
+    found = why if why.startswith("no move in it") else f"no move in it: {why}"      # say it once
+    return (f"This message reached the moderator of game {game_id}, but pbem found {found}.\n\n"
             "pbem expects a signed move: attach move.yaml and its signature move.yaml.sig (made with\n"
             "`ssh-keygen -Y sign -n pbem-move -f YOUR_KEY move.yaml`), or paste both into the message.\n"
             "Write 'send log' as the subject to get the public copy of the game. Messages for the\n"
