@@ -57,18 +57,19 @@ def send(game: PlayedGame, table: Table, actions: list[dict[str, Any]],
         raise SendError(f"the move was not sent: {exc}") from None
     assert result.signature is not None
     rel = [repo.rel(path), repo.rel(result.signature)]
+    signing = ["gpg.format=ssh", f"user.signingkey={game.key}"]
     try:
         repo.run("add", "--", *rel)
         # signed with the player's key, so a moderator who runs `pbem git sync --verify-commits` takes it
         signed = ["-S"] if sign is None else []
         repo.run("commit", "-q", *signed, "-m", f"{game.player}: move for entry {index}", "--", *rel,
-                 config=["gpg.format=ssh", f"user.signingkey={game.key}"])
+                 config=signing)
     except GitError as exc:
         for p in (path, result.signature):
             p.unlink(missing_ok=True)
         _remove_if_empty(folder)
         raise SendError(f"the move was not committed: {exc}") from None
-    _push(repo)
+    _push(repo, [*signing, "commit.gpgSign=true"] if signed else [])
     return Sent(f"{game.player}/{name}", index, str(repo.head()))
 
 
@@ -110,7 +111,11 @@ def _free_name(folder: Path, index: int) -> str:
     return name
 
 
-def _push(repo: Repo) -> None:
+def _push(repo: Repo, signing: list[str]) -> None:
+    """Push; a push that lost a race is rebased and tried again.  ``signing``: the configuration that
+    signs the rebased commit as the first was signed (a rebase makes a new commit, and git signs it
+    only when asked: without it the move's commit would arrive unsigned, and a moderator who
+    requires signed commits would refuse the move)."""
     last = ""
     for _ in range(PUSH_ATTEMPTS):
         proc = repo.run("push", "-q", remote=True, check=False)
@@ -118,6 +123,6 @@ def _push(repo: Repo) -> None:
             return
         lines = (proc.stderr or proc.stdout).strip().splitlines()
         last = lines[-1] if lines else "no message"
-        repo.run("pull", "--rebase", "-q", remote=True, check=False)
+        repo.run("pull", "--rebase", "-q", config=signing, remote=True, check=False)
     raise SendError(f"the move is committed in your clone but could not be pushed ({last[:200]}); "
                     "`git push` it when the remote answers")
