@@ -325,3 +325,34 @@ def test_a_signed_move_that_lost_a_push_race_is_rebased_still_signed_and_taken(t
     assert "gpgsig -----BEGIN SSH SIGNATURE-----" in raw, raw              # still signed after the rebase
     assert git(shared.bare, "log", "-1", "--format=%s", "main~1").stdout.strip() == "blue pushes first"
     assert "accepted red/entry-0000.yaml: entry 1" in shared.sync().output
+
+
+def test_a_move_sent_again_after_its_commit_was_refused_gets_a_new_name_and_is_taken(tmp_path, key_pool,
+                                                                                     toy_registered, monkeypatch):
+    """The moderator requires signed commits and refused red's first move for its unsigned commit.  Sent
+    again, the move is the same bytes (ed25519 signatures are deterministic): under the same name the
+    moderator would count it as answered and drop it without a receipt.  Send picks a new name."""
+    from pbem.client.send import send
+    from pbem.pipeline.turn import ssh_keygen_sign
+    monkeypatch.setenv("PBEM_PLAY_CONFIG", str(tmp_path / "config" / "play.yaml"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    shared = make_shared(tmp_path, key_pool, "--verify-commits")
+    red = shared.players["red"]
+    result = CliRunner().invoke(main, ["play", "init", "club", "--clone", str(red.clone), "--game-dir", GAME,
+                                       "--player", "red", "--key", str(red.key)])
+    assert result.exit_code == 0, result.output
+    app = PlayApp(settings.load())
+    game = app.config.game("club")
+    first = send(game, app.table(game).table, [{"stop": True}], ssh_keygen_sign)   # a signer of its own: unsigned commit
+    assert first.name == "red/entry-0000.yaml"
+    assert "rejected red/entry-0000.yaml: commit" in shared.sync().output
+    server = PlayServer(app)
+    server.serve_in_thread()
+    try:
+        assert request(server, "POST", "/api/fetch", {"game": "club"}).status == 200
+        sent = request(server, "POST", "/api/send", {"game": "club", "actions": [{"stop": True}]})
+        assert sent.status == 200, sent.body
+    finally:
+        server.close()
+    assert sent.json()["sent"] == "red/entry-0000-2.yaml"
+    assert "accepted red/entry-0000-2.yaml: entry 1" in shared.sync().output
