@@ -328,3 +328,64 @@ def test_a_move_is_committed_under_the_players_own_git_identity_where_they_set_o
     assert _identity(Repo(clone)) == {"user.name": "Alice Liddell", "user.email": "alice@example.org"}
     plain = subprocess.run(["git", "-C", str(clone), "config", "user.name"], capture_output=True, text=True, check=True)
     assert plain.stdout.strip() == "Alice Liddell"                      # as git itself answers
+
+
+def test_a_signed_move_that_lost_a_push_race_is_rebased_still_signed_and_taken(tmp_path, key_pool, toy_registered,
+                                                                               monkeypatch):
+    """Send's push loses a race (someone pushed first): the move's commit is rebased and pushed again, and
+    the rebased commit is SSH-signed as the first was, so a moderator requiring signed commits takes it."""
+    monkeypatch.setenv("PBEM_PLAY_CONFIG", str(tmp_path / "config" / "play.yaml"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    shared = make_shared(tmp_path, key_pool, "--verify-commits")
+    red, blue = shared.players["red"], shared.players["blue"]
+    result = CliRunner().invoke(main, ["play", "init", "club", "--clone", str(red.clone), "--game-dir", GAME,
+                                       "--player", "red", "--key", str(red.key)])
+    assert result.exit_code == 0, result.output
+    app = PlayApp(settings.load())
+    server = PlayServer(app)
+    server.serve_in_thread()
+    try:
+        assert request(server, "POST", "/api/fetch", {"game": "club"}).status == 200
+        (blue.clone / "note.txt").write_text("pushed first\n")          # someone is quicker than red's Send
+        git(blue.clone, "add", "note.txt")
+        git(blue.clone, "commit", "-q", "-m", "blue pushes first")
+        git(blue.clone, "push", "-q")
+        sent = request(server, "POST", "/api/send", {"game": "club", "actions": [{"stop": True}]})
+        assert sent.status == 200, sent.body
+    finally:
+        server.close()
+    raw = git(shared.bare, "cat-file", "-p", "main").stdout
+    assert "gpgsig -----BEGIN SSH SIGNATURE-----" in raw, raw              # still signed after the rebase
+    assert git(shared.bare, "log", "-1", "--format=%s", "main~1").stdout.strip() == "blue pushes first"
+    assert "accepted red/entry-0000.yaml: entry 1" in shared.sync().output
+
+
+def test_a_move_sent_again_after_its_commit_was_refused_gets_a_new_name_and_is_taken(tmp_path, key_pool,
+                                                                                     toy_registered, monkeypatch):
+    """The moderator requires signed commits and refused red's first move for its unsigned commit.  Sent
+    again, the move is the same bytes (ed25519 signatures are deterministic): under the same name the
+    moderator would count it as answered and drop it without a receipt.  Send picks a new name."""
+    from pbem.client.send import send
+    from pbem.pipeline.turn import ssh_keygen_sign
+    monkeypatch.setenv("PBEM_PLAY_CONFIG", str(tmp_path / "config" / "play.yaml"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    shared = make_shared(tmp_path, key_pool, "--verify-commits")
+    red = shared.players["red"]
+    result = CliRunner().invoke(main, ["play", "init", "club", "--clone", str(red.clone), "--game-dir", GAME,
+                                       "--player", "red", "--key", str(red.key)])
+    assert result.exit_code == 0, result.output
+    app = PlayApp(settings.load())
+    game = app.config.game("club")
+    first = send(game, app.table(game).table, [{"stop": True}], ssh_keygen_sign)   # a signer of its own: unsigned commit
+    assert first.name == "red/entry-0000.yaml"
+    assert "rejected red/entry-0000.yaml: commit" in shared.sync().output
+    server = PlayServer(app)
+    server.serve_in_thread()
+    try:
+        assert request(server, "POST", "/api/fetch", {"game": "club"}).status == 200
+        sent = request(server, "POST", "/api/send", {"game": "club", "actions": [{"stop": True}]})
+        assert sent.status == 200, sent.body
+    finally:
+        server.close()
+    assert sent.json()["sent"] == "red/entry-0000-2.yaml"
+    assert "accepted red/entry-0000-2.yaml: entry 1" in shared.sync().output

@@ -20,6 +20,7 @@ from pbem.client.config import PlayedGame
 from pbem.core.engine import Rejected
 from pbem.pipeline.turn import Io, TurnError, write_and_sign
 from pbem.store.table import Table
+from pbem.transport.git.answers import RECEIPTS
 from pbem.transport.git.repo import GitError, Identity, Repo
 
 PUSH_ATTEMPTS = 4
@@ -46,7 +47,7 @@ def send(game: PlayedGame, table: Table, actions: list[dict[str, Any]],
     repo = _player_repo(game)
     index = int(table.last["index"])
     folder = game.folder / "incoming" / game.player
-    name = _free_name(folder, index)
+    name = _free_name(folder, game.folder / RECEIPTS / game.player, index)
     path = folder / name
     try:
         result = write_and_sign(table, game.player, actions, path, game.key, Io(io.StringIO(), io.StringIO()), sign)
@@ -57,18 +58,19 @@ def send(game: PlayedGame, table: Table, actions: list[dict[str, Any]],
         raise SendError(f"the move was not sent: {exc}") from None
     assert result.signature is not None
     rel = [repo.rel(path), repo.rel(result.signature)]
+    signing = ["gpg.format=ssh", f"user.signingkey={game.key}"]
     try:
         repo.run("add", "--", *rel)
         # signed with the player's key, so a moderator who runs `pbem git sync --verify-commits` takes it
         signed = ["-S"] if sign is None else []
         repo.run("commit", "-q", *signed, "-m", f"{game.player}: move for entry {index}", "--", *rel,
-                 config=["gpg.format=ssh", f"user.signingkey={game.key}"])
+                 config=signing)
     except GitError as exc:
         for p in (path, result.signature):
             p.unlink(missing_ok=True)
         _remove_if_empty(folder)
         raise SendError(f"the move was not committed: {exc}") from None
-    _push(repo)
+    _push(repo, [*signing, "commit.gpgSign=true"] if signed else [])
     return Sent(f"{game.player}/{name}", index, str(repo.head()))
 
 
@@ -101,16 +103,24 @@ def _remove_if_empty(folder: Path) -> None:
         folder.rmdir()
 
 
-def _free_name(folder: Path, index: int) -> str:
+def _free_name(folder: Path, receipts: Path, index: int) -> str:
+    """A name no move of this player has had: not in ``incoming/`` and without a receipt.  A name the
+    moderator already answered must not come back: a move sent again after a refusal (for its commit,
+    say) is the same bytes, which the moderator counts as answered and removes without a new receipt."""
     name = f"entry-{index:04d}.yaml"
     n = 1
-    while (folder / name).exists() or (folder / (name + ".sig")).exists():
+    while ((folder / name).exists() or (folder / (name + ".sig")).exists()
+           or (receipts / (name.removesuffix(".yaml") + ".txt")).exists()):
         n += 1
         name = f"entry-{index:04d}-{n}.yaml"
     return name
 
 
-def _push(repo: Repo) -> None:
+def _push(repo: Repo, signing: list[str]) -> None:
+    """Push; a push that lost a race is rebased and tried again.  ``signing``: the configuration that
+    signs the rebased commit as the first was signed (a rebase makes a new commit, and git signs it
+    only when asked: without it the move's commit would arrive unsigned, and a moderator who
+    requires signed commits would refuse the move)."""
     last = ""
     for _ in range(PUSH_ATTEMPTS):
         proc = repo.run("push", "-q", remote=True, check=False)
@@ -118,6 +128,6 @@ def _push(repo: Repo) -> None:
             return
         lines = (proc.stderr or proc.stdout).strip().splitlines()
         last = lines[-1] if lines else "no message"
-        repo.run("pull", "--rebase", "-q", remote=True, check=False)
+        repo.run("pull", "--rebase", "-q", config=signing, remote=True, check=False)
     raise SendError(f"the move is committed in your clone but could not be pushed ({last[:200]}); "
                     "`git push` it when the remote answers")
