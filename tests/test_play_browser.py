@@ -3,7 +3,9 @@ on its page, a real git remote and the moderator's `pbem git sync`: an Atlantis 
 clicked, undone, clicked again and sent; the moderator takes it; the page shows the news.  In
 each of the four games, a whole turn clicked from a position well into the game and sent (the
 game started there, `pbem new --position`: the bots' moves before it played in memory), on the
-command's own server in this process."""
+command's own server in this process.  The player's own page framed in `pbem play`'s (the mailed
+page's panel, made from their copy): a whole Atlantis set-up planned on it and sent as one move,
+and a play turn clicked on its board with the creature orders written ahead, sent and taken."""
 from __future__ import annotations
 
 import os
