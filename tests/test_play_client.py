@@ -201,10 +201,12 @@ def test_the_players_own_page_is_served_framed_by_the_play_page_only_and_its_mov
     assert "frame-src 'self'" in play.headers["Content-Security-Policy"]
     assert "frame-ancestors 'none'" in play.headers["Content-Security-Policy"] and play.headers["X-Frame-Options"] == "DENY"
     for other in (request(server, "GET", "/api/games"), request(server, "POST", "/api/step", {"game": "club", "actions": []}),
-                  request(server, "GET", "/page?game=nope")):
+                  request(server, "POST", "/api/send-move", {"game": "club", "move": ""})):
         assert other.headers["X-Frame-Options"] == "DENY" and "frame-src 'none'" in other.headers["Content-Security-Policy"]
-    assert request(server, "GET", "/page?game=nope").status == 422
-    assert "no game 'nope'" in request(server, "GET", "/page?game=nope").json()["error"]
+    unknown = request(server, "GET", "/page?game=nope<b>")              # another game's name: said in the frame
+    assert unknown.status == 422 and unknown.headers["Content-Type"] == "text/html; charset=utf-8"
+    assert b"no game &#x27;nope&lt;b&gt;&#x27;" in unknown.body and b"<b>" not in unknown.body
+    assert "script-src 'none'" in unknown.headers["Content-Security-Policy"]
 
     sent = request(server, "POST", "/api/send-move", {"game": "club", "move": board_move(shared)})
     assert sent.status == 200, sent.body

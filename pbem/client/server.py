@@ -21,6 +21,7 @@ Safe by construction:
 from __future__ import annotations
 
 import hmac
+import html
 import json
 import secrets
 import threading
@@ -240,6 +241,12 @@ class PlayApp:
         return env.get_template("play.html.j2").render(nonce=nonce, version=__version__)
 
 
+def _error_page(message: str) -> bytes:
+    """The one line saying why the player's page cannot be made, as a page of its own (no script)."""
+    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>pbem play</title></head>'
+            f'<body><p id="error">pbem: {html.escape(message)}</p></body></html>').encode()
+
+
 def _depth(value: Any, level: int = 0) -> int:
     if level > MAX_DEPTH:
         return level
@@ -329,8 +336,9 @@ def make_handler(app: PlayApp, port_of: Callable[[], int]) -> type[BaseHTTPReque
                 try:
                     with app._lock:
                         page = app.player_page(name)
-                except PbemError as exc:
-                    return self._error(HTTPStatus.UNPROCESSABLE_ENTITY, str(exc))
+                except PbemError as exc:      # said in the frame, where the page would be
+                    return self._send(HTTPStatus.UNPROCESSABLE_ENTITY, _error_page(one_line(str(exc))),
+                                      "text/html; charset=utf-8", framed=True)
                 return self._send(HTTPStatus.OK, page.encode(), "text/html; charset=utf-8", inline=True, framed=True)
             if route == "/replay":
                 name = (parse_qs(urlsplit(self.path).query).get("game") or [""])[0]
