@@ -60,8 +60,10 @@ def test_a_set_up_placement_clicked_in_chromium_on_pbem_play_is_sent_and_taken(t
         wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "#done li"))
         browser.find_elements(By.CSS_SELECTOR, "#choices button.choice")[0].click()
         wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#done li")) == 1)
+        assert browser.find_element(By.ID, "send-what").text == "the choices you picked from the list (1)"
         browser.find_element(By.ID, "send").click()
         wait.until(lambda d: d.find_element(By.ID, "answer").text.startswith("sent "))
+        assert "the choices you picked from the list" in browser.find_element(By.ID, "answer").text
         assert f"accepted {me.name}/entry-0000.yaml: entry 1" in shared.sync().output
         browser.find_element(By.ID, "news").click()
         wait.until(lambda d: d.find_element(By.ID, "status").text.startswith("log entry 1;"))
