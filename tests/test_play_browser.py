@@ -233,7 +233,8 @@ def test_a_whole_atlantis_set_up_planned_on_the_embedded_page_goes_in_one_move(t
         assert not browser.find_element(By.ID, "layout").is_displayed()
         on_the_page(browser, wait)
         wait.until(lambda d: d.find_elements(By.ID, "pbem-plan-0-add"))
-        groups = browser.execute_script("return JSON.parse(document.getElementById('pbem-click-data').textContent).setup.groups")
+        groups = browser.execute_script(
+            "return JSON.parse(document.getElementById('pbem-click-data').textContent).setup.groups")
         placements = 0
         for gi, group in enumerate(groups):
             pieces = browser.find_element(By.ID, f"pbem-plan-{gi}-piece")

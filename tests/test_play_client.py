@@ -173,12 +173,13 @@ def test_an_illegal_action_is_one_line_and_nothing_is_written_or_pushed(served):
 
 
 def board_move(shared, player: str = "red", actions: list[dict[str, Any]] | None = None, after: int | None = None,
-               game_id: str | None = None) -> str:
+               game_id: str | None = None, after_hash: str | None = None) -> str:
     """A move file as the player's page writes it, on the moderator's newest entry unless told."""
     from pbem.store.movefile import MoveFile, render_move
     entries = GameDir(shared.moderator.root).entries()
     last = entries[-1] if after is None else entries[after]
-    move = MoveFile(game_id or entries[0]["id"], player, last["index"], last["hash"], actions or [{"stop": True}])
+    move = MoveFile(game_id or entries[0]["id"], player, last["index"], after_hash or last["hash"],
+                    actions or [{"stop": True}])
     return render_move(move, f"written on the board of {player}'s digest")
 
 
@@ -195,14 +196,17 @@ def test_the_players_own_page_is_served_framed_by_the_play_page_only_and_its_mov
     assert made.exit_code == 0 and page.body.decode() == made.output         # the same page, by the same code
     assert b'id="pbem-click-data"' in page.body and b'id="pbem-move"' in page.body
     policy = page.headers["Content-Security-Policy"]
-    assert "connect-src 'none'" in policy and "frame-ancestors 'self'" in policy and "script-src 'unsafe-inline'" in policy
+    assert "connect-src 'none'" in policy and "frame-ancestors 'self'" in policy
+    assert "script-src 'unsafe-inline'" in policy
     assert page.headers["X-Frame-Options"] == "SAMEORIGIN" and page.headers["Cache-Control"] == "no-store"
     play = request(server, "GET", f"/?token={server.app.token}", token=None)
     assert "frame-src 'self'" in play.headers["Content-Security-Policy"]
     assert "frame-ancestors 'none'" in play.headers["Content-Security-Policy"] and play.headers["X-Frame-Options"] == "DENY"
-    for other in (request(server, "GET", "/api/games"), request(server, "POST", "/api/step", {"game": "club", "actions": []}),
+    for other in (request(server, "GET", "/api/games"),
+                  request(server, "POST", "/api/step", {"game": "club", "actions": []}),
                   request(server, "POST", "/api/send-move", {"game": "club", "move": ""})):
-        assert other.headers["X-Frame-Options"] == "DENY" and "frame-src 'none'" in other.headers["Content-Security-Policy"]
+        assert other.headers["X-Frame-Options"] == "DENY"
+        assert "frame-src 'none'" in other.headers["Content-Security-Policy"]
     unknown = request(server, "GET", "/page?game=nope<b>")              # another game's name: said in the frame
     assert unknown.status == 422 and unknown.headers["Content-Type"] == "text/html; charset=utf-8"
     assert b"no game &#x27;nope&lt;b&gt;&#x27;" in unknown.body and b"<b>" not in unknown.body
@@ -226,6 +230,8 @@ def test_a_board_move_that_is_not_this_players_now_is_one_line_and_nothing_is_wr
         (board_move(shared, player="blue"), "you play red"),                   # another player's move
         (board_move(shared, game_id="0" * 16), "not for club"),                  # another game's
         (board_move(shared, actions=[{"fly": "away"}]), "fly"),                 # not a move of the game
+        (board_move(shared, actions=[{"stop": True}, {"fly": "away"}]), "fly"),  # the first one legal
+        (board_move(shared, after_hash="f" * 16), "composed on log entry 0"),   # another branch's entry 0
         ("format: pbem-move/1\ngame: [", "the move composed on the board"),      # not a move file
         ("", "no move file"),
     ]
@@ -234,6 +240,7 @@ def test_a_board_move_that_is_not_this_players_now_is_one_line_and_nothing_is_wr
         assert answer.status == 422, (text, answer.body)
         message = answer.json()["error"]
         assert "\n" not in message and says in message, message
+    assert [c["action"] for c in step(server, [])["choices"]] == [{"draw": True}, {"stop": True}]   # as it was
     answer = request(server, "POST", "/api/send-move", {"game": "other", "move": board_move(shared)})
     assert answer.status == 422 and "no game 'other'" in answer.json()["error"]
     assert git(red.clone, "rev-parse", "HEAD").stdout == before

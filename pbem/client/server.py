@@ -143,13 +143,15 @@ class PlayApp:
             raise RequestError(f"the move is for game {move.game}, not for {game.name} ({table.game_id}); "
                                "nothing is sent")
         if move.player != game.player:
-            raise RequestError(f"the move is {move.player}'s, and you play {game.player} in {game.name}; nothing is sent")
+            raise RequestError(f"the move is {move.player}'s, and you play {game.player} in {game.name}; "
+                               "nothing is sent")
         index, head = int(table.last["index"]), str(table.last["hash"])
         if move.after != index or not head.startswith(move.after_hash):
             raise RequestError(f"the move was composed on log entry {move.after}, and your copy is at entry {index} "
                                "now: compose it again on the board as it is now; nothing is sent")
         try:
-            check_actions(table.game, table.state, game.player, move.actions)
+            # on a copy of the state: the engine applies in place, and the held table stays as the copy has it
+            check_actions(table.game, table.game.copy_state(table.state), game.player, move.actions)
         except Rejected as exc:
             raise RequestError(f"the move was not sent: {exc}") from None
         return {**self._sign_and_send(game, move.actions), "composed": "board"}
