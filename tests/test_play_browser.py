@@ -3,7 +3,9 @@ on its page, a real git remote and the moderator's `pbem git sync`: an Atlantis 
 clicked, undone, clicked again and sent; the moderator takes it; the page shows the news.  In
 each of the four games, a whole turn clicked from a position well into the game and sent (the
 game started there, `pbem new --position`: the bots' moves before it played in memory), on the
-command's own server in this process."""
+command's own server in this process.  The player's own page framed in `pbem play`'s (the mailed
+page's panel, made from their copy): a whole Atlantis set-up planned on it and sent as one move,
+and a play turn clicked on its board with the creature orders written ahead, sent and taken."""
 from __future__ import annotations
 
 import os
@@ -45,6 +47,7 @@ def test_a_set_up_placement_clicked_in_chromium_on_pbem_play_is_sent_and_taken(t
         assert lines[0] == "club: log entry 0"                        # fetched and checked at start
         browser.get(url)
         wait = page_wait(browser)
+        use_the_list(browser)
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#choices button.choice"))
         assert "token" not in browser.current_url                     # it left the address bar
         buttons = browser.find_elements(By.CSS_SELECTOR, "#choices button.choice")
@@ -57,8 +60,10 @@ def test_a_set_up_placement_clicked_in_chromium_on_pbem_play_is_sent_and_taken(t
         wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "#done li"))
         browser.find_elements(By.CSS_SELECTOR, "#choices button.choice")[0].click()
         wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#done li")) == 1)
+        assert browser.find_element(By.ID, "send-what").text == "the choices you picked from the list (1)"
         browser.find_element(By.ID, "send").click()
         wait.until(lambda d: d.find_element(By.ID, "answer").text.startswith("sent "))
+        assert "the choices you picked from the list" in browser.find_element(By.ID, "answer").text
         assert f"accepted {me.name}/entry-0000.yaml: entry 1" in shared.sync().output
         browser.find_element(By.ID, "news").click()
         wait.until(lambda d: d.find_element(By.ID, "status").text.startswith("log entry 1;"))
@@ -71,6 +76,12 @@ def test_a_set_up_placement_clicked_in_chromium_on_pbem_play_is_sent_and_taken(t
         wait.until(lambda d: d.find_element(By.ID, "seen-note").text == "")
         errors = [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
         assert errors == []                                           # no CSP violation, no script error
+
+
+def use_the_list(browser) -> None:
+    """Compose with the list of every choice (the engine's, live) rather than on the board."""
+    browser.find_element(By.ID, "mode-list").click()
+    assert browser.find_element(By.ID, "mode-list").get_attribute("aria-pressed") == "true"
 
 
 def page_wait(browser) -> WebDriverWait:
@@ -162,6 +173,7 @@ def test_a_whole_turn_clicked_in_each_game_is_sent_and_taken(tmp_path, key_pool,
 
 def click_a_whole_turn(browser, wait) -> int:
     """Click the page's last choice until the turn reaches its end or a stop; the clicks made."""
+    use_the_list(browser)
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#choices button.choice"))
     clicks = 0
     while (buttons := browser.find_elements(By.CSS_SELECTOR, "#choices button.choice")) and clicks < 40:
@@ -171,3 +183,144 @@ def click_a_whole_turn(browser, wait) -> int:
         wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#done li")) == before + 1)
     assert clicks < 40 and browser.find_element(By.ID, "stop").text     # the turn reached its end or a stop
     return clicks
+
+
+# --- the player's own page, embedded: the mailed page's panel, sent by Send ------------------------
+
+def on_the_page(browser, wait) -> None:
+    """Into the embedded page (the player's own, /page) once it has loaded."""
+    browser.switch_to.default_content()
+    wait.until(lambda d: d.find_element(By.ID, "page").get_attribute("src"))
+    browser.switch_to.frame(browser.find_element(By.ID, "page"))
+    wait.until(lambda d: d.execute_script("return document.readyState") == "complete"
+               and d.find_elements(By.CSS_SELECTOR, "h1, h2"))
+
+
+def send_from_the_board(browser, wait, actions: int) -> str:
+    """Back on the play page: Send says it sends the board's move of ``actions`` actions; press it."""
+    browser.switch_to.default_content()
+    plural = "action" if actions == 1 else "actions"
+    wait.until(lambda d: d.find_element(By.ID, "send-what").text
+               == f"the move you composed on the board ({actions} {plural})")
+    browser.find_element(By.ID, "send").click()
+    wait.until(lambda d: d.find_element(By.ID, "answer").text.startswith("sent "))
+    answer = browser.find_element(By.ID, "answer").text
+    assert "the move you composed on the board" in answer, answer
+    return answer
+
+
+@pytest.mark.slow(seconds=20)
+def test_a_whole_atlantis_set_up_planned_on_the_embedded_page_goes_in_one_move(tmp_path, key_pool, browser,
+                                                                             monkeypatch):
+    """`pbem play` shows the player's own page (the mailed one, made from their copy): its "Your
+    whole set-up in one message" plan lays out every placement; Send signs and pushes that one move
+    file; the moderator takes it; with the news the page is made again from the new entry."""
+    from test_click_browser import choose_option, move_text
+    from pbem.store.movefile import parse_move
+    from pbem.store.table import Table
+    monkeypatch.setenv("PBEM_PLAY_CONFIG", str(tmp_path / "play.yaml"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    shared = make_shared(tmp_path, key_pool, game="atlantis")
+    me = shared.players[shared.waiting_for()[0]]
+    result = CliRunner().invoke(main, ["play", "init", "club", "--clone", str(me.clone), "--game-dir", GAME,
+                                       "--player", me.name, "--key", str(me.key)])
+    assert result.exit_code == 0, result.output
+
+    with pbem_play() as (_lines, url):
+        browser.get(url)
+        wait = page_wait(browser)
+        assert browser.find_element(By.ID, "mode-board").get_attribute("aria-pressed") == "true"   # the board first
+        assert not browser.find_element(By.ID, "layout").is_displayed()
+        on_the_page(browser, wait)
+        wait.until(lambda d: d.find_elements(By.ID, "pbem-plan-0-add"))
+        groups = browser.execute_script(
+            "return JSON.parse(document.getElementById('pbem-click-data').textContent).setup.groups")
+        placements = 0
+        for gi, group in enumerate(groups):
+            pieces = browser.find_element(By.ID, f"pbem-plan-{gi}-piece")
+            spots = browser.find_element(By.ID, f"pbem-plan-{gi}-space")
+            taken: set[int] = set()
+            for k, _piece in enumerate(group["pieces"]):
+                choose_option(pieces, k)
+                free = [s for s in range(len(group["spots"])) if s not in taken]
+                choose_option(spots, free[(k * 5 + len(taken)) % len(free)])
+                taken.add(int(spots.get_property("value")))
+                browser.find_element(By.ID, f"pbem-plan-{gi}-add").click()
+                placements += 1
+        assert len(browser.find_elements(By.CSS_SELECTOR, "ol.pbem-plan li")) == placements
+        text = move_text(browser)
+        move = parse_move(text.encode())
+        assert [list(a) for a in move.actions] == [["prefer"]] and len(move.actions[0]["prefer"]) >= placements
+        assert "ssh-keygen" not in browser.find_element(By.ID, "pbem-click").text    # Send signs: no command to run
+
+        send_from_the_board(browser, wait, 1)
+        assert f"accepted {me.name}/entry-0000.yaml: entry 1" in shared.sync().output
+        table = Table.load(shared.moderator)
+        assert table.entries[1]["actions"] == move.actions                 # the whole set-up in that one move
+        assert table.prefs.of(me.name)                                      # the rest of it waits for its turns
+        assert me.name not in shared.waiting_for()
+
+        browser.find_element(By.ID, "news").click()
+        wait.until(lambda d: d.find_element(By.ID, "status").text.startswith("log entry 1;"))
+        on_the_page(browser, wait)                                          # made again from entry 1
+        wait.until(lambda d: "log entry 1," in d.find_element(By.TAG_NAME, "body").text)
+        assert not browser.find_elements(By.ID, "pbem-click")              # no decision of theirs now
+        browser.switch_to.default_content()
+        wait.until(lambda d: "no decision now" in d.find_element(By.ID, "send-what").text)
+        assert not browser.find_element(By.ID, "send").is_enabled()
+        errors = [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
+        assert errors == []
+
+
+@pytest.mark.slow(seconds=15)
+def test_a_play_turn_clicked_on_the_embedded_board_with_creature_orders_ahead_is_sent_and_taken(
+        tmp_path, key_pool, browser, monkeypatch):
+    """A whole Atlantis play turn clicked on the embedded page's board (pieces and spaces, the
+    buttons for the rest), the creature orders for the die written ahead; Send; the moderator takes it."""
+    from test_click_browser import choices, choose_option, move_text, plan_turn, space
+    from pbem.base.yamlio import dump_flow
+    from pbem.store.movefile import parse_move
+    from pbem.store.table import Table
+    monkeypatch.setenv("PBEM_PLAY_CONFIG", str(tmp_path / "play.yaml"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    shared = make_shared(tmp_path, key_pool, game="atlantis", position=turn_position("atlantis", PLAYERS, "red", 14))
+    me = shared.players["red"]
+    result = CliRunner().invoke(main, ["play", "init", "club", "--clone", str(me.clone), "--game-dir", GAME,
+                                       "--player", "red", "--key", str(me.key)])
+    assert result.exit_code == 0, result.output
+    me.pull()
+    table = Table.load(shared.moderator)
+    index = int(table.last["index"])
+    plan = plan_turn(table.game, table.state, "red")
+    with pbem_play_here() as (_lines, url):
+        browser.get(url)
+        wait = page_wait(browser)
+        on_the_page(browser, wait)
+        status = browser.find_element(By.ID, "pbem-status")
+        for action, place, words in plan:
+            if place.piece and place.to_cell:                        # a move: the piece, then where it goes
+                space(browser, "pbem-pick", place.from_cell).click()
+                if choices(browser, "pick " + place.piece):
+                    choices(browser, "pick " + place.piece)[0].click()
+                space(browser, "pbem-to", place.to_cell).click()
+                if choices(browser, words):
+                    choices(browser, words)[0].click()
+            elif place.tile:                                         # a tile taken
+                space(browser, "pbem-pick", place.tile).click()
+            else:                                                    # a button: {play: none}, {done: move}
+                choices(browser, words)[0].click()
+            assert move_text(browser).rstrip().endswith("  - " + dump_flow(action)), move_text(browser)
+        assert "depends on a die roll" in status.text, status.text
+        ahead = browser.find_elements(By.CSS_SELECTOR, "#pbem-ahead select")    # creature orders written ahead
+        assert ahead
+        for select in ahead:
+            choose_option(select, len(select.find_elements(By.TAG_NAME, "option")) - 1)
+        move = parse_move(move_text(browser).encode())
+        assert list(move.actions[-1]) == ["creature"] and len(move.actions) == len(plan) + 1
+
+        send_from_the_board(browser, wait, len(plan) + 1)
+        assert f"accepted red/entry-{index:04d}.yaml: entry {index + 1}" in shared.sync().output
+        logged = Table.load(shared.moderator).entries[index + 1]["actions"]
+        assert logged[:len(plan)] == move.actions[:len(plan)]
+        errors = [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
+        assert errors == []

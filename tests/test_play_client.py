@@ -186,6 +186,90 @@ def test_an_illegal_action_is_one_line_and_nothing_is_written_or_pushed(served):
     assert answer.status == 422 and "action 2" in answer.json()["error"]
 
 
+def board_move(shared, player: str = "red", actions: list[dict[str, Any]] | None = None, after: int | None = None,
+               game_id: str | None = None, after_hash: str | None = None) -> str:
+    """A move file as the player's page writes it, on the moderator's newest entry unless told."""
+    from pbem.store.movefile import MoveFile, render_move
+    entries = GameDir(shared.moderator.root).entries()
+    last = entries[-1] if after is None else entries[after]
+    move = MoveFile(game_id or entries[0]["id"], player, last["index"], after_hash or last["hash"],
+                    actions or [{"stop": True}])
+    return render_move(move, f"written on the board of {player}'s digest")
+
+
+def test_the_players_own_page_is_served_framed_by_the_play_page_only_and_its_move_is_sent(served):
+    """/page: what `pbem show --as red --key KEY --format html` makes on red's copy (the mailed page's
+    panel), with a script that may run and call nothing, framed by the play page alone; the move its
+    board composed goes through /api/send-move: parsed, bound, checked, signed and pushed."""
+    shared, server = served
+    red = shared.players["red"]
+    page = request(server, "GET", f"/page?game=club&token={server.app.token}", token=None)
+    assert page.status == 200, page.body
+    made = CliRunner().invoke(main, ["show", str(red.clone / GAME), "--as", "red", "--key", str(red.key),
+                                     "--format", "html"])
+    assert made.exit_code == 0 and page.body.decode() == made.output         # the same page, by the same code
+    assert b'id="pbem-click-data"' in page.body and b'id="pbem-move"' in page.body
+    policy = page.headers["Content-Security-Policy"]
+    assert "connect-src 'none'" in policy and "frame-ancestors 'self'" in policy
+    assert "script-src 'unsafe-inline'" in policy
+    assert page.headers["X-Frame-Options"] == "SAMEORIGIN" and page.headers["Cache-Control"] == "no-store"
+    play = request(server, "GET", f"/?token={server.app.token}", token=None)
+    assert "frame-src 'self'" in play.headers["Content-Security-Policy"]
+    assert "frame-ancestors 'none'" in play.headers["Content-Security-Policy"] and play.headers["X-Frame-Options"] == "DENY"
+    for other in (request(server, "GET", "/api/games"),
+                  request(server, "POST", "/api/step", {"game": "club", "actions": []}),
+                  request(server, "POST", "/api/send-move", {"game": "club", "move": ""})):
+        assert other.headers["X-Frame-Options"] == "DENY"
+        assert "frame-src 'none'" in other.headers["Content-Security-Policy"]
+    unknown = request(server, "GET", "/page?game=nope<b>")              # another game's name: said in the frame
+    assert unknown.status == 422 and unknown.headers["Content-Type"] == "text/html; charset=utf-8"
+    assert b"no game &#x27;nope&lt;b&gt;&#x27;" in unknown.body and b"<b>" not in unknown.body
+    assert "script-src 'none'" in unknown.headers["Content-Security-Policy"]
+
+    sent = request(server, "POST", "/api/send-move", {"game": "club", "move": board_move(shared)})
+    assert sent.status == 200, sent.body
+    assert sent.json()["sent"] == "red/entry-0000.yaml" and sent.json()["composed"] == "board"
+    assert "accepted red/entry-0000.yaml: entry 1" in shared.sync().output
+    assert GameDir(shared.moderator.root).entries()[-1]["actions"] == [{"stop": True}]
+    request(server, "POST", "/api/fetch", {"game": "club"})
+    after = request(server, "GET", f"/page?game=club&token={server.app.token}", token=None).body
+    assert b"log entry 1," in after and b'id="pbem-click-data"' not in after    # made again from the new entry
+
+
+def test_a_board_move_that_is_not_this_players_now_is_one_line_and_nothing_is_written(served):
+    shared, server = served
+    red = shared.players["red"]
+    before = git(red.clone, "rev-parse", "HEAD").stdout
+    cases = [
+        (board_move(shared, player="blue"), "you play red"),                   # another player's move
+        (board_move(shared, game_id="0" * 16), "not for club"),                  # another game's
+        (board_move(shared, actions=[{"fly": "away"}]), "fly"),                 # not a move of the game
+        (board_move(shared, actions=[{"stop": True}, {"fly": "away"}]), "fly"),  # the first one legal
+        (board_move(shared, after_hash="f" * 16), "composed on log entry 0"),   # another branch's entry 0
+        ("format: pbem-move/1\ngame: [", "the move composed on the board"),      # not a move file
+        ("", "no move file"),
+    ]
+    for text, says in cases:
+        answer = request(server, "POST", "/api/send-move", {"game": "club", "move": text})
+        assert answer.status == 422, (text, answer.body)
+        message = answer.json()["error"]
+        assert "\n" not in message and says in message, message
+    assert [c["action"] for c in step(server, [])["choices"]] == [{"draw": True}, {"stop": True}]   # as it was
+    answer = request(server, "POST", "/api/send-move", {"game": "other", "move": board_move(shared)})
+    assert answer.status == 422 and "no game 'other'" in answer.json()["error"]
+    assert git(red.clone, "rev-parse", "HEAD").stdout == before
+    assert not (red.clone / GAME / "incoming" / "red").exists()
+
+    red.send("0000.yaml", [{"stop": True}])                                    # the game goes on: entry 1, 2
+    shared.sync()
+    shared.players["blue"].send("0001.yaml", [{"stop": True}])
+    shared.sync()
+    request(server, "POST", "/api/fetch", {"game": "club"})
+    old = request(server, "POST", "/api/send-move", {"game": "club", "move": board_move(shared, after=0)})
+    assert old.status == 422 and "composed on log entry 0, and your copy is at entry 2" in old.json()["error"]
+    assert not list((red.clone / GAME / "incoming" / "red").glob("entry-0002*"))
+
+
 HOSTILE = [
     ("no token", "GET", "/api/games", None, None, {}),
     ("a wrong token", "GET", "/api/games", None, "x" * 43, {}),
@@ -199,6 +283,15 @@ HOSTILE = [
      {"Origin": "http://127.0.0.1:1"}),
     ("a foreign page asking for the log", "POST", "/api/ask-log", {"game": "club"}, "",
      {"Origin": "http://evil.example"}),
+    ("the player's page without its token", "GET", "/page?game=club", None, None, {}),
+    ("the player's page on a rebound DNS name", "GET", "/page?game=club", None, "", {"Host": "evil.example:{port}"}),
+    ("the player's page framed by a foreign page", "GET", "/page?game=club", None, "",
+     {"Sec-Fetch-Site": "cross-site"}),
+    ("a board's move with no token", "POST", "/api/send-move", {"game": "club", "move": "x"}, None, {}),
+    ("a board's move from a foreign Origin", "POST", "/api/send-move", {"game": "club", "move": "x"}, "",
+     {"Origin": "http://evil.example"}),
+    ("a board's move on a wrong Host", "POST", "/api/send-move", {"game": "club", "move": "x"}, "",
+     {"Host": "localhost:1"}),
 ]
 
 

@@ -117,6 +117,33 @@ def test_a_turn_by_mail_fetched_checked_sent_and_receipted(mail_game, key_pool):
     assert all((gd.root / rel).read_bytes() == data for rel, data in update.files.items())
 
 
+def test_the_move_composed_on_the_players_own_page_is_mailed_and_taken(mail_game):
+    """A mail game's own page (/page: made from the player's copy, as `pbem show --as` makes it) and
+    the move its board composed (/api/send-move): checked, signed and mailed in the thread as the
+    list's move is, taken by the moderator's real mail cycle."""
+    from pbem.store.movefile import MoveFile, render_move
+    world, game = mail_game
+    gd = world.gd
+    cfg = world.config()
+    send_digests(gd, cfg)
+    fetch(game)
+    app = PlayApp(settings.load())
+    page = app.player_page("club")
+    made = CliRunner().invoke(main, ["show", str(game.folder), "--as", "red", "--key", str(game.key),
+                                     "--format", "html"])
+    assert made.exit_code == 0 and page == made.output and 'id="pbem-click-data"' in page
+    entries = GameDir(game.folder).entries()                     # red's copy
+    text = render_move(MoveFile(entries[0]["id"], "red", entries[-1]["index"], entries[-1]["hash"], [{"stop": True}]),
+                       "written on the board of red's digest")
+    sent = app.send_composed({"game": "club", "move": text})
+    assert sent["by"] == "mail" and sent["composed"] == "board" and sent["index"] == 0
+    report = run_cycle(gd, cfg)
+    assert report.accepted == 1, report.lines
+    assert gd.entries()[-1]["actions"] == [{"stop": True}]
+    [move_mail] = [r for r in world.router.log if r.mail_from == address("red")]
+    assert move_mail.msg["In-Reply-To"] and move_mail.msg["Subject"].startswith("Re: [")   # in the thread
+
+
 def test_a_forged_update_and_a_forged_receipt_are_refused_and_never_applied(mail_game, key_pool, tmp_path):
     world, game = mail_game
     gd = world.gd

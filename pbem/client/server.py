@@ -11,7 +11,9 @@ Safe by construction:
   page (no cross-site request, no CSRF); calls are JSON ``POST`` s, which a foreign page cannot
   send without a preflight this server never answers;
 * the answers carry a content security policy (the page's own script only, no framing), no
-  referrer (the token never leaves in a ``Referer``), and are never cached;
+  referrer (the token never leaves in a ``Referer``), and are never cached; the one framed answer
+  is the player's own page of a game (``/page``: pbem's page, its script may run but call nothing),
+  framed by the play page only (same origin);
 * it serves a fixed set of routes and reads no file a request names; bodies are capped;
 * the private key never enters a page or an answer: the server knows its path only, to hand to
   ``ssh-keygen`` and to open the player's secrets.
@@ -19,6 +21,7 @@ Safe by construction:
 from __future__ import annotations
 
 import hmac
+import html
 import json
 import secrets
 import threading
@@ -40,9 +43,13 @@ from pbem.client.mailsend import ask_for_log, send_move
 from pbem.client.send import send
 from pbem.client.session import board_svg, load_table, step
 from pbem.client.unlock import Unlocked
-from pbem.core.engine import pending_players
+from pbem.core.engine import Rejected, check_actions, pending_players
 from pbem.store.gamedir import GameDir
+from pbem.store.movefile import parse_move
 from pbem.store.table import Table
+from pbem.views.clickpage import SHOW_CAPS
+from pbem.views.outputs import digest_context
+from pbem.views.render.digest import render_digest
 from pbem.views.replay import build_replay, render_replay
 
 MAX_BODY = 64 * 1024
@@ -75,6 +82,7 @@ class PlayApp:
     _tables: dict[str, Loaded] = field(default_factory=dict)
     _checks: dict[str, fetching.Fetched] = field(default_factory=dict)
     _histories: dict[str, tuple[tuple[int, ...], History]] = field(default_factory=dict)
+    _pages: dict[str, tuple[tuple[int, ...], str]] = field(default_factory=dict)
 
     def table(self, game: PlayedGame) -> Loaded:
         gd = GameDir(game.folder)
@@ -117,7 +125,38 @@ class PlayApp:
         return step(held.table, game.player, actions, held.private).as_json()
 
     def send(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Send the actions the list of choices composed (``/api/step``)."""
         game, actions = self._game_and_actions(body)
+        return {**self._sign_and_send(game, actions), "composed": "list"}
+
+    def send_composed(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Send the move file the player's own page composed on its board (``/page``): parsed with
+        pbem's move parser, bound to this game, this player and the entry the copy holds, checked
+        with the local engine on the player's view, then signed and sent as :meth:`send` does."""
+        game = self._game(body)
+        text = body.get("move")
+        if not isinstance(text, str) or not text.strip():
+            raise RequestError("the request carries no move file (move)")
+        table = self.table(game).table
+        move = parse_move(text.encode("utf-8"), "the move composed on the board")
+        if move.game != table.game_id:
+            raise RequestError(f"the move is for game {move.game}, not for {game.name} ({table.game_id}); "
+                               "nothing is sent")
+        if move.player != game.player:
+            raise RequestError(f"the move is {move.player}'s, and you play {game.player} in {game.name}; "
+                               "nothing is sent")
+        index, head = int(table.last["index"]), str(table.last["hash"])
+        if move.after != index or not head.startswith(move.after_hash):
+            raise RequestError(f"the move was composed on log entry {move.after}, and your copy is at entry {index} "
+                               "now: compose it again on the board as it is now; nothing is sent")
+        try:
+            # on a copy of the state: the engine applies in place, and the held table stays as the copy has it
+            check_actions(table.game, table.game.copy_state(table.state), game.player, move.actions)
+        except Rejected as exc:
+            raise RequestError(f"the move was not sent: {exc}") from None
+        return {**self._sign_and_send(game, move.actions), "composed": "board"}
+
+    def _sign_and_send(self, game: PlayedGame, actions: list[dict[str, Any]]) -> dict[str, Any]:
         checked = self.checked(game)
         if checked.problems:
             raise RequestError(f"game {game.name} failed its checks ({checked.problems[0]}); nothing is sent "
@@ -167,6 +206,18 @@ class PlayApp:
         as_of, view = found
         return {"index": index, "as_of": as_of, "board_svg": board_svg(held.table.game.board_picture(view))}
 
+    def player_page(self, name: str) -> str:
+        """The player's own page of the game as their copy has it now: what `pbem show GAME --as
+        PLAYER --key KEY --format html` makes (the digest of their view, what happened since their
+        last turn, their secrets, and the click-to-move panel when they have a decision)."""
+        game = self.config.game(name)
+        held = self.table(game)
+        kept = self._pages.get(game.name)
+        if kept is None or kept[0] != held.stamp:
+            page = render_digest(digest_context(held.table, game.player, clicks=SHOW_CAPS), "html")
+            kept = self._pages[game.name] = (held.stamp, page)
+        return kept[1]
+
     def replay_page(self, name: str) -> str:
         game = self.config.game(name)
         if not self.history(game).revealed:
@@ -192,6 +243,12 @@ class PlayApp:
         return env.get_template("play.html.j2").render(nonce=nonce, version=__version__)
 
 
+def _error_page(message: str) -> bytes:
+    """The one line saying why the player's page cannot be made, as a page of its own (no script)."""
+    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>pbem play</title></head>'
+            f'<body><p id="error">pbem: {html.escape(message)}</p></body></html>').encode()
+
+
 def _depth(value: Any, level: int = 0) -> int:
     if level > MAX_DEPTH:
         return level
@@ -206,6 +263,7 @@ def make_handler(app: PlayApp, port_of: Callable[[], int]) -> type[BaseHTTPReque
     routes: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
         "/api/step": app.step, "/api/send": app.send, "/api/fetch": app.refresh,
         "/api/history": app.entries, "/api/seen": app.seen, "/api/ask-log": app.ask_log,
+        "/api/send-move": app.send_composed,
     }
 
     class Handler(BaseHTTPRequestHandler):
@@ -237,21 +295,26 @@ def make_handler(app: PlayApp, port_of: Callable[[], int]) -> type[BaseHTTPReque
                 return "no valid token"
             return ""
 
-        def _send(self, status: int, body: bytes, content_type: str, nonce: str = "", inline: bool = False) -> None:
+        def _send(self, status: int, body: bytes, content_type: str, nonce: str = "", inline: bool = False,
+                  framed: bool = False) -> None:
+            """``nonce``: the play page (its script, and the player's own page in a frame); ``inline``:
+            pbem's own page with inline script, which may run it and call nothing; ``framed``: that
+            page may be framed, by the play page only."""
             self.send_response(status)
             self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(body)))
             self.send_header("Cache-Control", "no-store")
             self.send_header("Referrer-Policy", "no-referrer")
             self.send_header("X-Content-Type-Options", "nosniff")
-            self.send_header("X-Frame-Options", "DENY")
-            # the replay is pbem's own page with inline script: it may run it, and may call nothing
+            self.send_header("X-Frame-Options", "SAMEORIGIN" if framed else "DENY")
             script = "'unsafe-inline'" if inline else f"'nonce-{nonce}'" if nonce else "'none'"
             connect = "'none'" if inline else "'self'"
+            frames = "'self'" if nonce else "'none'"
+            ancestors = "'self'" if framed else "'none'"
             self.send_header("Content-Security-Policy",
                              f"default-src 'none'; script-src {script}; style-src 'unsafe-inline'; "
-                             f"img-src data:; connect-src {connect}; frame-ancestors 'none'; base-uri 'none'; "
-                             "form-action 'none'")
+                             f"img-src data:; connect-src {connect}; frame-src {frames}; "
+                             f"frame-ancestors {ancestors}; base-uri 'none'; form-action 'none'")
             self.end_headers()
             self.wfile.write(body)
 
@@ -270,6 +333,15 @@ def make_handler(app: PlayApp, port_of: Callable[[], int]) -> type[BaseHTTPReque
             if route == "/":
                 nonce = secrets.token_urlsafe(16)
                 return self._send(HTTPStatus.OK, app.page(nonce).encode(), "text/html; charset=utf-8", nonce)
+            if route == "/page":
+                name = (parse_qs(urlsplit(self.path).query).get("game") or [""])[0]
+                try:
+                    with app._lock:
+                        page = app.player_page(name)
+                except PbemError as exc:      # said in the frame, where the page would be
+                    return self._send(HTTPStatus.UNPROCESSABLE_ENTITY, _error_page(one_line(str(exc))),
+                                      "text/html; charset=utf-8", framed=True)
+                return self._send(HTTPStatus.OK, page.encode(), "text/html; charset=utf-8", inline=True, framed=True)
             if route == "/replay":
                 name = (parse_qs(urlsplit(self.path).query).get("game") or [""])[0]
                 try:
