@@ -207,11 +207,13 @@ def test_the_players_own_page_is_served_framed_by_the_play_page_only_and_its_mov
     assert page.status == 200, page.body
     made = CliRunner().invoke(main, ["show", str(red.clone / GAME), "--as", "red", "--key", str(red.key),
                                      "--format", "html"])
-    assert made.exit_code == 0 and page.body.decode() == made.output         # the same page, by the same code
-    assert b'id="pbem-click-data"' in page.body and b'id="pbem-move"' in page.body
     policy = page.headers["Content-Security-Policy"]
+    nonce = policy.split("script-src 'nonce-")[1].split("'")[0]         # only the page's own script runs
+    marked = f'<script nonce="{nonce}">'
+    assert len(nonce) >= 16 and page.body.decode().count(marked) == 1 and "unsafe-inline'" not in policy.split(";")[1]
+    assert made.exit_code == 0 and page.body.decode().replace(marked, "<script>") == made.output   # the same page
+    assert marked not in made.output and b'id="pbem-click-data"' in page.body and b'id="pbem-move"' in page.body
     assert "connect-src 'none'" in policy and "frame-ancestors 'self'" in policy
-    assert "script-src 'unsafe-inline'" in policy
     assert page.headers["X-Frame-Options"] == "SAMEORIGIN" and page.headers["Cache-Control"] == "no-store"
     play = request(server, "GET", f"/?token={server.app.token}", token=None)
     assert "frame-src 'self'" in play.headers["Content-Security-Policy"]

@@ -12,7 +12,8 @@ Safe by construction:
   send without a preflight this server never answers;
 * the answers carry a content security policy (the page's own script only, no framing), no
   referrer (the token never leaves in a ``Referer``), and are never cached; the one framed answer
-  is the player's own page of a game (``/page``: pbem's page, its script may run but call nothing),
+  is the player's own page of a game (``/page``: pbem's page, whose one script runs by a nonce of
+  its own, so no script that text in the page might smuggle in runs, and which may call nothing),
   framed by the play page only (same origin);
 * it serves a fixed set of routes and reads no file a request names; bodies are capped;
 * the private key never enters a page or an answer: the server knows its path only, to hand to
@@ -25,7 +26,7 @@ import html
 import json
 import secrets
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable
@@ -82,7 +83,7 @@ class PlayApp:
     _tables: dict[str, Loaded] = field(default_factory=dict)
     _checks: dict[str, fetching.Fetched] = field(default_factory=dict)
     _histories: dict[str, tuple[tuple[int, ...], History]] = field(default_factory=dict)
-    _pages: dict[str, tuple[tuple[int, ...], str]] = field(default_factory=dict)
+    _pages: dict[str, tuple[tuple[int, ...], str, str]] = field(default_factory=dict)   # stamp, nonce, page
 
     def table(self, game: PlayedGame) -> Loaded:
         gd = GameDir(game.folder)
@@ -206,17 +207,21 @@ class PlayApp:
         as_of, view = found
         return {"index": index, "as_of": as_of, "board_svg": board_svg(held.table.game.board_picture(view))}
 
-    def player_page(self, name: str) -> str:
-        """The player's own page of the game as their copy has it now: what `pbem show GAME --as
-        PLAYER --key KEY --format html` makes (the digest of their view, what happened since their
-        last turn, their secrets, and the click-to-move panel when they have a decision)."""
+    def player_page(self, name: str) -> tuple[str, str]:
+        """The player's own page of the game as their copy has it now, and the nonce its script
+        carries: what `pbem show GAME --as PLAYER --key KEY --format html` makes (the digest of their
+        view, what happened since their last turn, their secrets, and the click-to-move panel when
+        they have a decision), its one script element marked with a fresh random nonce, so that the
+        page's policy runs that script and nothing else (no script that text in the page might
+        smuggle in, no inline handler)."""
         game = self.config.game(name)
         held = self.table(game)
         kept = self._pages.get(game.name)
         if kept is None or kept[0] != held.stamp:
-            page = render_digest(digest_context(held.table, game.player, clicks=SHOW_CAPS), "html")
-            kept = self._pages[game.name] = (held.stamp, page)
-        return kept[1]
+            nonce = secrets.token_urlsafe(16)
+            context = replace(digest_context(held.table, game.player, clicks=SHOW_CAPS), script_nonce=nonce)
+            kept = self._pages[game.name] = (held.stamp, nonce, render_digest(context, "html"))
+        return kept[2], kept[1]
 
     def replay_page(self, name: str) -> str:
         game = self.config.game(name)
@@ -241,6 +246,30 @@ class PlayApp:
         env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates_dir())), autoescape=True,
                                  undefined=jinja2.StrictUndefined)
         return env.get_template("play.html.j2").render(nonce=nonce, version=__version__)
+
+
+@dataclass(frozen=True)
+class Policy:
+    """An answer's content security policy.  ``script``: what may run (the play page's script by its
+    nonce; the player's own page's by its own nonce; the replay, pbem's self-contained page, inline;
+    nothing in a JSON answer); ``connect``: where its script may call (only the play page calls this
+    server); ``frames``: what it may frame (the play page: the player's own page); ``framed``: it may
+    be framed, by a page of this server only."""
+
+    script: str
+    connect: str = "'none'"
+    frames: str = "'none'"
+    framed: bool = False
+
+    def header(self) -> str:
+        ancestors = "'self'" if self.framed else "'none'"
+        return (f"default-src 'none'; script-src {self.script}; style-src 'unsafe-inline'; img-src data:; "
+                f"connect-src {self.connect}; frame-src {self.frames}; frame-ancestors {ancestors}; "
+                "base-uri 'none'; form-action 'none'")
+
+
+#: a JSON answer: no script, not framed
+CALL = Policy("'none'", connect="'self'")
 
 
 def _error_page(message: str) -> bytes:
@@ -295,26 +324,15 @@ def make_handler(app: PlayApp, port_of: Callable[[], int]) -> type[BaseHTTPReque
                 return "no valid token"
             return ""
 
-        def _send(self, status: int, body: bytes, content_type: str, nonce: str = "", inline: bool = False,
-                  framed: bool = False) -> None:
-            """``nonce``: the play page (its script, and the player's own page in a frame); ``inline``:
-            pbem's own page with inline script, which may run it and call nothing; ``framed``: that
-            page may be framed, by the play page only."""
+        def _send(self, status: int, body: bytes, content_type: str, policy: Policy = CALL) -> None:
             self.send_response(status)
             self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(body)))
             self.send_header("Cache-Control", "no-store")
             self.send_header("Referrer-Policy", "no-referrer")
             self.send_header("X-Content-Type-Options", "nosniff")
-            self.send_header("X-Frame-Options", "SAMEORIGIN" if framed else "DENY")
-            script = "'unsafe-inline'" if inline else f"'nonce-{nonce}'" if nonce else "'none'"
-            connect = "'none'" if inline else "'self'"
-            frames = "'self'" if nonce else "'none'"
-            ancestors = "'self'" if framed else "'none'"
-            self.send_header("Content-Security-Policy",
-                             f"default-src 'none'; script-src {script}; style-src 'unsafe-inline'; "
-                             f"img-src data:; connect-src {connect}; frame-src {frames}; "
-                             f"frame-ancestors {ancestors}; base-uri 'none'; form-action 'none'")
+            self.send_header("X-Frame-Options", "SAMEORIGIN" if policy.framed else "DENY")
+            self.send_header("Content-Security-Policy", policy.header())
             self.end_headers()
             self.wfile.write(body)
 
@@ -332,16 +350,18 @@ def make_handler(app: PlayApp, port_of: Callable[[], int]) -> type[BaseHTTPReque
             route = urlsplit(self.path).path
             if route == "/":
                 nonce = secrets.token_urlsafe(16)
-                return self._send(HTTPStatus.OK, app.page(nonce).encode(), "text/html; charset=utf-8", nonce)
+                return self._send(HTTPStatus.OK, app.page(nonce).encode(), "text/html; charset=utf-8",
+                                  Policy(f"'nonce-{nonce}'", connect="'self'", frames="'self'"))
             if route == "/page":
                 name = (parse_qs(urlsplit(self.path).query).get("game") or [""])[0]
                 try:
                     with app._lock:
-                        page = app.player_page(name)
+                        page, page_nonce = app.player_page(name)
                 except PbemError as exc:      # said in the frame, where the page would be
                     return self._send(HTTPStatus.UNPROCESSABLE_ENTITY, _error_page(one_line(str(exc))),
-                                      "text/html; charset=utf-8", framed=True)
-                return self._send(HTTPStatus.OK, page.encode(), "text/html; charset=utf-8", inline=True, framed=True)
+                                      "text/html; charset=utf-8", Policy("'none'", framed=True))
+                return self._send(HTTPStatus.OK, page.encode(), "text/html; charset=utf-8",
+                                  Policy(f"'nonce-{page_nonce}'", framed=True))
             if route == "/replay":
                 name = (parse_qs(urlsplit(self.path).query).get("game") or [""])[0]
                 try:
@@ -349,7 +369,7 @@ def make_handler(app: PlayApp, port_of: Callable[[], int]) -> type[BaseHTTPReque
                         page = app.replay_page(name)
                 except PbemError as exc:
                     return self._error(HTTPStatus.UNPROCESSABLE_ENTITY, str(exc))
-                return self._send(HTTPStatus.OK, page.encode(), "text/html; charset=utf-8", inline=True)
+                return self._send(HTTPStatus.OK, page.encode(), "text/html; charset=utf-8", Policy("'unsafe-inline'"))
             if route == "/api/games":
                 with app._lock:
                     return self._json(HTTPStatus.OK, app.games())

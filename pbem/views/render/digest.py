@@ -59,6 +59,9 @@ class DigestContext:
     footer: list[str] = field(default_factory=list)
     click: ClickPage | None = None     # the click-to-move panel (a player's own HTML page, when they decide)
     click_left_out: bool = False       # ... left out to keep the mail small (outputs.MESSAGE_BYTES)
+    #: the page's script element carries this nonce (a page served under a content security policy
+    #: that runs only scripts with it: `pbem play`'s /page); "" in every file pbem writes or mails
+    script_nonce: str = ""
 
 
 #: what textwrap turns into a plain space or a line break (a line with none fits as it is)
