@@ -403,6 +403,56 @@ def test_two_games_in_one_clone_each_publishes_its_own_folder_and_keeps_the_othe
     assert git(root, "status", "--porcelain").stdout == ""
 
 
+def test_two_games_of_one_clone_synced_at_once_wait_for_each_other(shared, key_pool):
+    """Two cron lines, one per game of the same clone, start together: the second sync waits for the
+    first (each moves the clone's HEAD, index and branch) instead of failing on git's HEAD lock, and
+    both publish.  The first sync's push is held for a moment (a pre-push hook), so that the second
+    one starts while the first is half done."""
+    import threading
+    import time
+
+    from pipeline_helpers import new_game
+
+    from pbem.pipeline.moderator import moderate
+    root = shared.moderator.root.parent
+    game2 = new_game(root / "game2", "toy", key_pool, ["red", "blue", "green"], seed=b"2" * 32)
+    cli("init", game2.root)
+    assert "pushed" in cli("sync", game2.root).output
+    shared.players["red"].send("0000.yaml", DRAW)            # work for game1's sync: a move to take
+    moderate(game2, "note", "welcome to game 2")            # and for game2's: a new entry to publish
+    held = shared.tmp / "held"
+    hook = root / ".git" / "hooks" / "pre-push"
+    hook.write_text(f"#!/bin/sh\n[ -e '{held}' ] && exit 0\ntouch '{held}'\nsleep 1.5\nexit 0\n")
+    os.chmod(hook, hook.stat().st_mode | stat.S_IEXEC)
+    failures: list[BaseException] = []
+    reports = {}
+
+    def run(name, gd):
+        try:
+            reports[name] = sync(gd, SyncOptions())
+        except BaseException as exc:       # noqa: BLE001  (shown below, whatever it is)
+            failures.append(exc)
+
+    first = threading.Thread(target=run, args=("game1", shared.moderator))
+    first.start()
+    for _ in range(200):                    # the first sync is pushing (its hook holds it there)
+        if held.exists():
+            break
+        time.sleep(0.02)
+    assert held.exists(), "the first sync never pushed"
+    second = threading.Thread(target=run, args=("game2", game2))
+    second.start()
+    first.join(60)
+    second.join(60)
+    assert not failures, failures
+    assert [(o.item, o.accepted) for o in reports["game1"].outcomes] == [("red/0000.yaml", True)]
+    assert reports["game1"].pushed and reports["game2"].pushed
+    assert shared.remote_text(f"{GAME}/log.yaml") == shared.moderator.log_path.read_text()
+    assert shared.remote_text("game2/log.yaml") == (game2.root / "log.yaml").read_text()
+    assert "welcome to game 2" in shared.remote_text("game2/log.yaml")
+    assert git(root, "status", "--porcelain").stdout == ""
+
+
 @pytest.mark.parametrize("options", [(), ("--remote", "origin"), ("--branch", "main")])
 def test_after_its_push_the_moderators_branch_follows_the_shared_one_so_plain_git_pull_works(shared, options):
     root = shared.moderator.root.parent

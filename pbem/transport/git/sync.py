@@ -134,7 +134,7 @@ def sync(gd: GameDir, opts: SyncOptions, repo: Repo | None = None) -> SyncReport
         raise SyncError("--attempts must be at least 1")
     if opts.batch < 1:
         raise SyncError("the batch size must be at least 1")
-    with _sync_lock(gd):
+    with _sync_lock(gd), _clone_lock(repo):
         checkout = repo.checkout(*(name for name, _what in Repo.UNFINISHED), "index")
         unfinished = repo.unfinished_operation(checkout.paths)
         if unfinished:
@@ -156,6 +156,25 @@ def _sync_lock(gd: GameDir) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+
+
+@contextlib.contextmanager
+def _clone_lock(repo: Repo) -> Iterator[None]:
+    """One sync at a time per clone, whatever its game: every sync moves the clone's HEAD, index and
+    branch, so a second game's sync waits for the first (two cron lines of one clone, say) instead
+    of failing on git's own HEAD lock; the lock file is in the git folder (nothing in the tree)."""
+    dot_git = repo.root / ".git"
+    path = dot_git / CLONE_LOCK if dot_git.is_dir() else repo.git_path(CLONE_LOCK)   # a worktree: ask git
+    with open(path, "a+b") as fh:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+
+
+#: the clone's sync lock, in its git folder
+CLONE_LOCK = "pbem-sync.lock"
 
 
 @dataclass
@@ -761,11 +780,13 @@ def _waiting(gd: GameDir) -> list[str]:
 
 def commit(repo: Repo, gd: GameDir, prefix: str, subject: str, body: str = "",
            allow_seed: bool = False, extra: tuple[str, ...] = ()) -> str | None:
-    """Stage the game folder's public files (never incoming additions or moderator/) and commit."""
+    """Stage the game folder's public files (never incoming additions or moderator/) and commit
+    (`pbem git init`, `seal-seed`: never during a sync, whose clone lock this waits for)."""
     game = prefix or "."
-    repo.add_all(game, f":(exclude){join(prefix, INCOMING)}", *extra)
-    check_staged(repo, gd, prefix, allow_seed)
-    return repo.commit(subject, body)
+    with _clone_lock(repo):
+        repo.add_all(game, f":(exclude){join(prefix, INCOMING)}", *extra)
+        check_staged(repo, gd, prefix, allow_seed)
+        return repo.commit(subject, body)
 
 
 def check_staged(repo: Repo, gd: GameDir, prefix: str, allow_seed: bool = False) -> None:
