@@ -146,6 +146,36 @@ def test_the_move_composed_on_the_players_own_page_is_mailed_and_taken(mail_game
     assert move_mail.msg["In-Reply-To"] and move_mail.msg["Subject"].startswith("Re: [")   # in the thread
 
 
+def test_once_the_receipt_says_the_move_is_in_it_is_not_the_players_turn_until_its_digest_comes(mail_game):
+    """A mail copy lags its receipts: the moderator's receipt (at once) says red's move became entry 1,
+    and the entry itself comes with the next digest.  Meanwhile the page and `pbem play list` say the
+    move is in, not "your turn", and Send refuses to send another move."""
+    from pbem.client.server import RequestError
+    from pbem.transport.mail.cycle import fetch_moves
+    world, game = mail_game
+    gd, cfg = world.gd, world.config()
+    send_digests(gd, cfg)
+    fetch(game)
+    app = PlayApp(settings.load())
+    [row] = app.games()["games"]
+    assert row["your_turn"] and row["accepted_ahead"] is None
+    app.send({"game": "club", "actions": [{"draw": True}]})
+    assert fetch_moves(gd, cfg).accepted == 1                   # taken, the receipt mailed; no digest yet
+    fetched = fetch(game)
+    assert fetched.index == 0 and any(n.startswith("receipt checked and kept: entry 1") for n in fetched.notes)
+    app = PlayApp(settings.load())
+    [row] = app.games()["games"]
+    assert (row["index"], row["your_turn"], row["accepted_ahead"]) == (0, False, 1)
+    with pytest.raises(RequestError, match="your move is in: the moderator took it as log entry 1"):
+        app.send({"game": "club", "actions": [{"draw": True}]})
+    listed = CliRunner().invoke(main, ["play", "list"])
+    assert listed.exit_code == 0 and "log entry 0: your move is in (log entry 1); its digest comes next" in listed.output
+    send_digests(gd, cfg, only_changed=True)                     # the digest of entry 1 brings the entry
+    assert fetch(game).index == 1
+    [row] = PlayApp(settings.load()).games()["games"]
+    assert row["index"] == 1 and row["accepted_ahead"] is None
+
+
 def test_a_forged_update_and_a_forged_receipt_are_refused_and_never_applied(mail_game, key_pool, tmp_path):
     world, game = mail_game
     gd = world.gd

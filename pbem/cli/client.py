@@ -224,7 +224,9 @@ def list_games() -> None:
         if "error" in row:
             click.echo(f"{row['name']}: {row['error']}")
             continue
-        turn = "your turn" if row["your_turn"] else "waiting for " + (", ".join(row["waiting_for"]) or "nobody")
+        turn = (f"your move is in (log entry {row['accepted_ahead']}); its digest comes next"
+                if row.get("accepted_ahead") is not None else
+                "your turn" if row["your_turn"] else "waiting for " + (", ".join(row["waiting_for"]) or "nobody"))
         click.echo(f"{row['name']}: {row['game']} as {row['player']}, log entry {row['index']}: {turn}")
 
 

@@ -297,6 +297,17 @@ def _keep_receipts(game: PlayedGame, gd: GameDir, found: Read, refused: list[str
         refused += [f"fork: {line}" for line in moved.forks]
 
 
+def accepted_ahead(game: PlayedGame, head: int) -> int | None:
+    """The log entry the moderator's receipt says the player's own move became, when the copy does not
+    hold it yet (a mail copy lags its receipts: the receipt comes at once, the entry with the next
+    digest); None when no such receipt waits.  Until that digest comes, it is not the player's turn:
+    their move is in."""
+    mine = re.compile(rf"^entry-(\d+)-{re.escape(game.player)}-")
+    ahead = [int(m.group(1)) for p in receiptstore.stored_files(game.play_dir / "receipts")
+             if (m := mine.match(p.name)) is not None and int(m.group(1)) > head]
+    return max(ahead, default=None)
+
+
 def _pair(receipts: list[tuple[str, bytes, str]], n: int) -> int:
     """The folder of a .sig: the one of its receipt from the same message."""
     name, _data, what = receipts[n]

@@ -40,6 +40,7 @@ from pbem.base.errors import PbemError, one_line
 from pbem.client import fetch as fetching
 from pbem.client.config import PlayConfig, PlayedGame
 from pbem.client.history import History, history
+from pbem.client.mailfetch import accepted_ahead
 from pbem.client.mailsend import ask_for_log, send_move
 from pbem.client.send import send
 from pbem.client.session import board_svg, load_table, step
@@ -109,10 +110,11 @@ class PlayApp:
                 held = self.table(game)
                 waiting = sorted(pending_players(held.table.game, held.table.state))
                 checked = self.checked(game)
+                ahead = self.accepted_ahead(game, held)
                 rows.append({"name": game.name, "player": game.player, "game": held.table.game_id,
                              "index": held.table.last["index"], "waiting_for": waiting,
-                             "your_turn": game.player in waiting, "problems": checked.problems + checked.refused,
-                             "needs_copy": checked.needs_copy})
+                             "your_turn": game.player in waiting and ahead is None, "accepted_ahead": ahead,
+                             "problems": checked.problems + checked.refused, "needs_copy": checked.needs_copy})
             except PbemError as exc:
                 if game.transport == "mail" and not GameDir(game.folder).log_path.is_file():
                     exc = PbemError("no copy of the game yet: it comes with the moderator's next digest, or ask for it")
@@ -157,7 +159,16 @@ class PlayApp:
             raise RequestError(f"the move was not sent: {exc}") from None
         return {**self._sign_and_send(game, move.actions), "composed": "board"}
 
+    def accepted_ahead(self, game: PlayedGame, held: Loaded) -> int | None:
+        """The entry the player's own move became by the moderator's receipt, while the copy lacks it
+        (a mail game: the entry comes with the next digest); None otherwise."""
+        return accepted_ahead(game, int(held.table.last["index"])) if game.transport == "mail" else None
+
     def _sign_and_send(self, game: PlayedGame, actions: list[dict[str, Any]]) -> dict[str, Any]:
+        ahead = self.accepted_ahead(game, self.table(game))
+        if ahead is not None:
+            raise RequestError(f"your move is in: the moderator took it as log entry {ahead}, which the next digest "
+                               "brings (Check for news); nothing is sent")
         checked = self.checked(game)
         if checked.problems:
             raise RequestError(f"game {game.name} failed its checks ({checked.problems[0]}); nothing is sent "
