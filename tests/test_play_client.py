@@ -376,6 +376,40 @@ def test_a_rewritten_shared_branch_is_refused_and_the_copy_keeps_its_history(wor
     assert git(red.clone, "rev-parse", "HEAD").stdout == head
 
 
+def test_a_branch_a_player_force_pushed_is_followed_once_the_moderator_publishes_the_game_again(world):
+    """Anyone who may push can force-push: blue rewrites the shared branch without the moderator's
+    last commits; the moderator's next sync publishes the game on top again.  Red's copy, which held
+    the removed commits, follows the branch (its log carries red's on), and its own move not yet
+    pushed is never dropped: a copy with one stays where it is."""
+    shared = world
+    red, blue = shared.players["red"], shared.players["blue"]
+    red.send("0000.yaml", [{"stop": True}])
+    shared.sync()
+    game = settings.load().game("club")
+    assert fetch(game).index == 1
+    log = (red.game.root / "log.yaml").read_bytes()
+    blue.pull()
+    blue.git("reset", "-q", "--hard", "HEAD~2")                          # blue rewrites the branch
+    blue.git("commit", "-q", "--allow-empty", "-m", "history, rewritten")
+    blue.git("push", "-q", "--force")
+    shared.sync()                                                        # the moderator publishes again
+    assert shared.remote_text(f"{GAME}/log.yaml").encode().startswith(log)
+    assert fetch(game).index == 1                                       # followed: nothing of the game lost
+    assert git(red.clone, "rev-parse", "HEAD").stdout == git(red.clone, "rev-parse", "@{upstream}").stdout
+    assert (red.game.root / "log.yaml").read_bytes().startswith(log)
+    # again, now with a move of red's committed but not pushed: the clone is not moved
+    blue.pull()
+    blue.git("reset", "-q", "--hard", "HEAD~1")
+    blue.git("commit", "-q", "--allow-empty", "-m", "rewritten again")
+    blue.git("push", "-q", "--force")
+    shared.sync()
+    red.commit(red.write_move("0001.yaml", [{"stop": True}]), "red: not pushed yet")
+    head = git(red.clone, "rev-parse", "HEAD").stdout
+    with pytest.raises(FetchError, match="git pull --ff-only failed"):
+        fetch(game)
+    assert git(red.clone, "rev-parse", "HEAD").stdout == head
+
+
 def test_the_game_so_far_as_the_player_saw_it_from_the_history_of_their_secrets(served):
     from pbem.client.history import seen_views
     shared, server = served

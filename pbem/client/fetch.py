@@ -17,6 +17,7 @@ from pbem.client.config import PlayedGame, config_path
 from pbem.pipeline.audit import audit
 from pbem.store import receiptstore
 from pbem.store.gamedir import GameDir
+from pbem.store.log import LOG_NAME
 from pbem.transport.git.repo import GitError, Repo
 
 
@@ -46,11 +47,36 @@ def pull(game: PlayedGame) -> None:
     except GitError as exc:
         raise FetchError(f"game {game.name}: {exc}") from None
     proc = repo.run("pull", "--ff-only", "-q", remote=True, check=False)
-    if proc.returncode != 0:
-        detail = (proc.stderr or proc.stdout).strip().splitlines()
-        first = next((line for line in detail if line.startswith(("fatal:", "error:"))), detail[0] if detail else "")
-        raise FetchError(f"game {game.name}: git pull --ff-only failed ({first.strip()}); if the moderator rewrote "
-                         "the shared branch, your copy keeps what you had: ask them why")
+    if proc.returncode == 0 or _follow_rewritten_branch(game, repo):
+        return
+    detail = (proc.stderr or proc.stdout).strip().splitlines()
+    first = next((line for line in detail if line.startswith(("fatal:", "error:"))), detail[0] if detail else "")
+    raise FetchError(f"game {game.name}: git pull --ff-only failed ({first.strip()}); the shared branch no longer "
+                     "holds what your copy has and its game log does not carry yours on, so your copy keeps what "
+                     "you had (the evidence, if the game was rolled back): ask the moderator what happened")
+
+
+def _follow_rewritten_branch(game: PlayedGame, repo: Repo) -> bool:
+    """After someone rewrote the shared branch (anyone who may push can force-push), follow it where
+    that loses nothing of the game's: the branch's game log carries the copy's log on byte for byte
+    (the log only grows: a shorter or different one would be a rollback, kept out as evidence) and the
+    clone holds no file of the player's incoming folder that the branch lacks (a move not pushed
+    yet).  Then the clone is moved to the branch (``reset --keep``: work not committed stays)."""
+    rel = f"{game.game_dir}/{LOG_NAME}"
+    upstream = repo.run("rev-parse", "--verify", "-q", "@{upstream}", check=False).stdout.strip()
+    if not upstream:
+        return False
+    theirs = repo.run_bytes("show", f"{upstream}:{rel}", check=False)
+    mine = (game.folder / LOG_NAME).read_bytes() if (game.folder / LOG_NAME).is_file() else b""
+    if theirs.returncode != 0 or not mine or not theirs.stdout.startswith(mine):
+        return False
+    # the player's files the clone holds and the branch does not: a move not pushed yet (a move that was
+    # pushed and answered is gone from both: the moderator removes it from incoming/)
+    own = repo.out("diff", "--name-only", "--diff-filter=A", upstream, "HEAD", "--",
+                   f"{game.game_dir}/incoming/{game.player}").split()
+    if own:
+        return False
+    return repo.run("reset", "-q", "--keep", upstream, check=False).returncode == 0
 
 
 def check(game: PlayedGame) -> Fetched:
