@@ -41,8 +41,8 @@ def mail() -> None:
     PBEM_SMTP_PASSWORD and PBEM_IMAP_PASSWORD.  See docs/email.md.
 
     \b
-    Example (crontab, every 5 minutes):
-      */5 * * * *  cd /srv/pbem && pbem mail run game1 >> game1-mail.log 2>&1
+    Example (crontab, every 5 minutes; the tick applies the game's deadlines, if it has any):
+      */5 * * * *  cd /srv/pbem && (pbem mail run game1 && pbem tick game1 --mail) >> game1-mail.log 2>&1
     """
 
 
@@ -98,7 +98,7 @@ def run(game_dir: Path, verbose: bool, no_tick: bool, jobs: int | None) -> None:
     "Hosting many games").
 
     \b
-    Example:  */5 * * * *  cd /srv/pbem && pbem mail run game1 >> game1-mail.log 2>&1
+    Example:  */5 * * * *  cd /srv/pbem && (pbem mail run game1 && pbem tick game1 --mail) >> game1-mail.log 2>&1
               */5 * * * *  pbem mail run /srv/pbem/games >> /srv/pbem/host.log 2>&1
     """
     from pbem.transport.mail.hostconfig import is_host_folder
