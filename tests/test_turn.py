@@ -95,6 +95,9 @@ def test_json_lines_for_scripts(toy, key_pool, tmp_path):
     assert proc.returncode == 0, proc.stderr
     records = [json.loads(line) for line in proc.stdout.splitlines()]
     assert records[0]["choices"][1] == {"n": 2, "action": {"stop": True}, "text": "{stop: true}"}
+    # every line says what may be answered: a script learns how to finish a turn (d) from the output
+    assert all(set(r["answers"]) == {"N", "u", "d", "q"} for r in records if "step" in r)
+    assert "done" in records[0]["answers"]["d"]
     assert records[-1]["done"] is True and records[-1]["actions"] == ["{stop: true}"]
     assert (tmp_path / "m.yaml").read_text().count("- {stop: true}") == 1
 

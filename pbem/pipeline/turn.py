@@ -41,6 +41,11 @@ class TurnError(PbemError):
     """One line: why the turn cannot be composed, signed or sent."""
 
 
+#: what a script may answer to each JSON line of `pbem turn --json`, beside a choice's number
+JSON_ANSWERS = {"N": "take choice N", "u": "undo the last choice", "d": "done: write and sign the move",
+                "q": "quit without writing"}
+
+
 @dataclass
 class Io:
     """Where prompts go and answers come from (a terminal, or JSON lines for scripts)."""
@@ -146,7 +151,8 @@ def compose(table: Table, player: str, io: Io, private: bool) -> list[dict[str, 
         step = composer.step()
         io.emit({"step": len(composer.actions) + 1, "actions": composer.actions, "stop": step.stop,
                  "choices": [{"n": n, "action": a, "text": game.describe_action(a)}
-                             for n, a in enumerate(step.choices, 1)]})
+                             for n, a in enumerate(step.choices, 1)],
+                 "answers": JSON_ANSWERS})
         grouped = groups(step.choices)
         menu = not io.as_json and group is None and len(step.choices) > MENU_SIZE and 1 < len(grouped)
         shown = group if group is not None else step.choices
