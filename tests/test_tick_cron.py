@@ -25,6 +25,8 @@ def test_tick_is_quiet_when_nothing_happens_and_a_closed_game_is_nothing_to_do(t
     while (move := bot_move(gd, key_pool)) is not None:
         submit(gd, *move)
     assert _tick(gd) == ""                                        # finished, not revealed: nothing to do
+    assert _tick(gd, "--verbose") == (f"nothing to do: the game is over; `pbem reveal {gd.root}` publishes the "
+                                      "seed so that anyone can audit it\n")
     entry = reveal(gd)
     before = gd.log_path.read_bytes()
     assert _tick(gd) == ""                                        # closed: exit 0, quiet

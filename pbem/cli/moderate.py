@@ -150,7 +150,10 @@ def tick(game_dir: Path, now_iso: str | None, by_mail: bool, verbose: bool) -> N
             click.echo(f"  mailed the reminder to {address}")
     if not report.entries and not report.reminders:
         if verbose:
-            click.echo("nothing to do")
+            last = next((e["pending"] for e in reversed(gd.entries()) if "pending" in e), None)
+            over = last == []                    # nobody has a decision: the game is over, not yet revealed
+            click.echo("nothing to do" + (f": the game is over; `pbem reveal {game_dir}` publishes the seed so "
+                                          "that anyone can audit it" if over else ""))
     elif report.entries and restored is not None:
         click.echo("this game is shared through git: commit and push these changes, or let "
                    "`pbem git sync --tick` do it next time")
