@@ -46,7 +46,11 @@ list of every choice again only when its words change (only the page's script ch
 when survive.js worked out a board's cell numbers and geometry once per board, not at every
 ``start`` (only the page's script changed; the proofs' recorded requests get the same answers),
 and when survive.js's copy of a state at every ``apply`` shared the tiles and the pieces' records
-(an action puts a new record for a piece it changes: only the page's script changed).
+(an action puts a new record for a piece it changes: only the page's script changed), and
+when the Survive model took each decision's words from the game (the model's data carries
+``prompts``: Atlantis's words are the same, the script no longer holds them) and listed the
+pieces in the engine's handle order whatever the order of the view's keys (only the Atlantis
+page with a click panel changed).
 Regenerate only when the output is meant to change: ``PRINT_PINS=1 pytest -q -s
 test_pinned_pipeline.py`` prints the hashes of today's bytes.
 """
@@ -133,7 +137,7 @@ PINS: dict[str, dict[str, str]] = {
         "45:public/view.json": "5a6b989cc06239b3e6b8a811",
         "45:moves/": "b27f591afcd84116521aca62",
         "45:secrets/red.age": "a72460481cf96340404e2937",
-        "45:secrets/red.html.gz.age": "1c180f1fb870f0fd27f4be8d",
+        "45:secrets/red.html.gz.age": "a5dec07a3e13447f6573d31a",
         "45:secrets/blue.age": "9ef5eae725d5b43ad265fd96",
         "45:secrets/blue.html.gz.age": "fa2fed9cf3313d0705ddab60",
         "45:secrets/green.age": "d5bc2d4e176783a418431646",
