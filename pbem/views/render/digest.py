@@ -60,6 +60,11 @@ class DigestContext:
     click: ClickPage | None = None     # the click-to-move panel (a player's own HTML page, when they decide)
     click_left_out: bool = False       # ... left out to keep the mail small (outputs.MESSAGE_BYTES)
 
+    @property
+    def secrets_empty(self) -> bool:
+        """A player's digest whose secrets hold nothing (the page says so in words, not ``{}``)."""
+        return self.secrets_yaml is not None and self.secrets_yaml.strip() in ("", "{}")
+
 
 #: what textwrap turns into a plain space or a line break (a line with none fits as it is)
 _ODD_SPACE = re.compile(r"[\t\n\x0b\x0c\r]")
