@@ -1,6 +1,7 @@
 """Words, not syntax: on every decision page of bot games of every game, every choice (its
 button, its list entry, its history line: Game.describe_action) and every prompt the page
-shows reads in words, never in move-file syntax; the move file still shows the syntax.  The Survive family's page (templates/turnmodel/survive.js) says
+shows reads in words, never in move-file syntax (the set-up in one message's too); the move
+file still shows the syntax.  The Survive family's page (templates/turnmodel/survive.js) says
 each game's own words: Atlantis's people and ships, the 1986 edition's villagers and boats, Space
 Attack's crew and escape pods, never another game's.
 """
@@ -19,7 +20,7 @@ from pbem.core.actionwords import action_words, plain_words, value_words
 from pbem.core.actiontext import action_text
 from pbem.core.registry import load_game
 from pbem.views.choicegraph import build_graph
-from pbem.views.clickpage import MAIL_CAPS, graph_model, page_prompt
+from pbem.views.clickpage import MAIL_CAPS, graph_model, page_prompt, plan_data
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "turnmodel"))
 from harness import ModelProcess, model_files  # noqa: E402
@@ -50,7 +51,7 @@ def foreign_words(name: str, text: str) -> list[str]:
 def test_no_button_or_prompt_shows_move_file_syntax(name, players, options):
     game = load_game(name)
     kinds: set[str] = set()
-    pages = 0
+    pages = plans = 0
     for seed in range(2):
         for steps in range(0, 240, 7):
             point = random_point(game, players, options, bytes([seed + 1]) * 32, steps, random.Random(steps))
@@ -67,11 +68,18 @@ def test_no_button_or_prompt_shows_move_file_syntax(name, players, options):
                 assert all(shown[a] == graph.words[a] for a in used)
             for prompt in data["prompts"]:
                 assert not any(c in prompt for c in SYNTAX), (name, steps, prompt)
+            plan = plan_data(game, game.view(state, player), player)     # the set-up in one message
+            for group in (plan or {}).get("groups", []):
+                plans += 1
+                labels = [group["prompt"]] + ([group["words"]] if isinstance(group["words"], str) else group["words"])
+                for label in labels:
+                    assert not any(c in label for c in SYNTAX), (name, steps, "set-up plan", label)
             for a in used:
                 words = graph.words[a] or graph.texts[a]
                 assert not any(c in words for c in SYNTAX), (name, steps, graph.texts[a], words)
                 kinds.add(graph.texts[a].split(":")[0])
     assert pages > 10 and len(kinds) >= 4
+    assert plans or name == "space-swarm", "no set-up plan was seen"
 
 
 def test_the_words_of_an_action():
