@@ -252,9 +252,16 @@
   function offer(title, items) {
     if (items.length === 1 && items[0].action !== undefined) { take(items[0].action); } else { asking = { title, items }; render(); }
   }
+  // a piece not on the board, as the page names it: its handle, the player's own value where the
+  // page's data holds it (how a set-up page's pieces look once placed), and where it is
+  function offBoard(handle) {
+    const look = (D.setup ? D.setup.groups : []).map((g) => (g.looks || {})[handle]).find((x) => x);
+    return handle + (look && look.value != null ? " (value " + look.value + ")" : "") + ", off the board";
+  }
   let choices = [];                                  // what may be done now: {action, words, place}
   const moves = (c) => c.place.piece && c.place.to;
-  const titleOf = (handle) => { const p = piecesOf(now()).find((x) => x.handle === handle); return p ? (p.title || p.handle) : handle; };
+  const pieceOf = (handle) => piecesOf(now()).find((x) => x.handle === handle);
+  const titleOf = (handle) => { const p = pieceOf(handle); return p ? (p.title || p.handle) : handle; };
   function clickCell(c) {
     if (picked !== null) {
       const here = choices.filter((x) => moves(x) && x.place.piece === picked);
@@ -479,7 +486,7 @@
         el("span", p, " ");
         return sel;
       };
-      const piece = pick("piece", g.pieces.map((h) => ((D.setup.groups[gi].looks || {})[h] || {}).title || h)), spot = pick("space", g.spots);
+      const piece = pick("piece", g.pieces.map(offBoard)), spot = pick("space", g.spots);
       const index = new Map(g.pairs.map(([a, b], k) => [a + " " + b, k]));
       const add = button("Add", () => {
         const k = index.get(piece.value + " " + spot.value);
@@ -592,7 +599,7 @@
         for (const c of new Set(choices.filter((x) => moves(x) && x.place.piece === picked).map((x) => x.place.to))) { mark(c, "pbem-to", c + ": move " + titleOf(picked) + " here"); }
       } else {
         const off = [...pieces].filter(([, c]) => !c || !cells.has(c));
-        if (off.length) { const p = el("p", box, "Off the board: "); for (const [piece] of off) { button(piece, redo(() => { picked = piece; }), p).title = titleOf(piece); } }
+        if (off.length) { const p = el("p", box, "Off the board: "); for (const [piece] of off) { button(piece, redo(() => { picked = piece; }), p).title = pieceOf(piece) ? titleOf(piece) : offBoard(piece); } }
         for (const [p, c] of pieces) { if (c && cells.has(c)) { add(c, p); } }
         for (const [c, what] of by) { mark(c, "pbem-pick", c + ": " + what.join(", ")); }
       }

@@ -1,17 +1,26 @@
 """Set-up in one message, in a real headless Chromium: each Atlantis player lays out their whole
-set-up on their page as a preference list, reorders it, and sends it in one message."""
+set-up on their page as a preference list, reorders it, and sends it in one message.  Every
+Survive game's set-up page (and its turns) speaks that game's words: its prompt, the pieces to
+place with the player's own values and where they are (off the board), in their order, and no
+bare ``{}`` for secrets a game does not have."""
 from __future__ import annotations
+
+import re
 
 import pytest
 from selenium.webdriver.common.by import By
 
 from click_helpers import page_data
+from pipeline_helpers import new_game, turn_position
 from pbem.base.yamlio import dump_flow
 from pbem.core.game import pending_players
 from pbem.store.movefile import parse_move
 from pbem.store.table import Table
 from test_click_browser import PLAYERS, console_errors, fresh_atlantis, move_text, private_page, saved  # noqa: F401
 from test_click_browser import choose_option, sign_and_submit
+from test_click_words import SYNTAX, foreign_words
+
+SURVIVE_GAMES = ["atlantis", "atlantis-1986", "space-attack"]
 
 
 @pytest.mark.slow(seconds=15)
@@ -71,3 +80,71 @@ def placing(table: Table) -> bool:
     legal = table.game.legal_actions(table.state, pending[0])
     view = table.game.view(table.state, pending[0])
     return is_placement_round(table.game.action_places(view, pending[0], legal[:1]))
+
+
+def off_board_label(handle: str, values: dict[str, int]) -> str:
+    """How the page names a piece still to be placed: its handle, the player's own value (where the
+    game gives its people values), off the board."""
+    return handle + (f" (value {values[handle]})" if handle in values else "") + ", off the board"
+
+
+def handle_number(handle: str) -> int:
+    return int(re.sub(r"\D", "", handle))
+
+
+@pytest.mark.slow(seconds=10)
+@pytest.mark.parametrize("name", SURVIVE_GAMES)
+def test_each_survive_set_up_page_in_its_own_words(name, key_pool, browser, tmp_path):
+    """The first set-up page of each Survive game: the status says the game's own words (its prompt
+    for the placement, none of another game's); the set-up in one message's labels hold no move-file
+    syntax; each piece to place reads with the player's own value (where the game has values) and
+    "off the board", the page's buttons for them in their number's order (r2 before r10) with the
+    same title; a game with no secrets says so in words, not ``{}``."""
+    gd = new_game(tmp_path / "game", name, key_pool, PLAYERS, seed=b"w" * 32)
+    table = Table.load(gd)
+    player = pending_players(table.game, table.state)[0]
+    rules = table.game.rules(table.state)
+    secrets = table.game.secrets(table.state, player)
+    values = {h: v for h, v in secrets.get(rules.word("values key"), {}).items()}
+    page = private_page(gd, player, key_pool[player], tmp_path / f"{name}.html")
+    browser.get(page.as_uri())
+    status = browser.find_element(By.ID, "pbem-status").text
+    assert foreign_words(name, status) == [] and not any(c in status for c in SYNTAX), status
+
+    groups = page_data(page.read_text())["setup"]["groups"]
+    labels = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#pbem-setup fieldset > p > span") if e.text]
+    assert len(labels) == len(groups) and all(not any(c in t for c in SYNTAX) for t in labels), labels
+    options = [o.text for o in browser.find_elements(By.CSS_SELECTOR, "#pbem-plan-0-piece option")]
+    assert options == [off_board_label(h, values) for h in groups[0]["pieces"]], options
+    assert (name == "atlantis-1986") == (not values)           # the 1986 villagers all count alike
+
+    buttons = [b for b in browser.find_elements(By.CSS_SELECTOR, "#pbem-choices p button")]
+    handles = [b.text for b in buttons]
+    assert len(handles) >= 10 and handles == sorted(handles, key=handle_number), handles
+    assert [b.get_attribute("title") for b in buttons] == [off_board_label(h, values) for h in handles]
+
+    secret = browser.find_element(By.CSS_SELECTOR, "section.secret").text
+    if not secrets:
+        assert "You hold no secrets now." in secret and "{}" not in secret, secret
+    else:
+        assert browser.find_elements(By.CSS_SELECTOR, "section.secret pre")
+    assert status == rules.model_prompts(table.state)["setup-place"], status      # the game's words for it
+    assert console_errors(browser) == []
+
+
+@pytest.mark.slow(seconds=10)
+@pytest.mark.parametrize("name", SURVIVE_GAMES)
+def test_each_survive_turn_page_in_its_own_words(name, key_pool, browser, tmp_path):
+    """Well into a game of each Survive game, the player's page says the decision in that game's
+    words (the 1986 villagers and boats, Space Attack's crew and escape pods), none of another game's."""
+    position = turn_position(name, PLAYERS, "red", 14)
+    gd = new_game(tmp_path / "game", name, key_pool, PLAYERS, seed=b"w" * 32, position=position)
+    table = Table.load(gd)
+    decision = table.game.pending(table.state)[0]
+    assert decision.player == "red"
+    page = private_page(gd, "red", key_pool["red"], tmp_path / f"{name}.html")
+    browser.get(page.as_uri())
+    status = browser.find_element(By.ID, "pbem-status").text
+    assert foreign_words(name, status) == [] and not any(c in status for c in SYNTAX), status
+    assert status == table.game.rules(table.state).model_prompts(table.state)[decision.kind], status
+    assert console_errors(browser) == []

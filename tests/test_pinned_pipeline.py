@@ -46,7 +46,12 @@ list of every choice again only when its words change (only the page's script ch
 when survive.js worked out a board's cell numbers and geometry once per board, not at every
 ``start`` (only the page's script changed; the proofs' recorded requests get the same answers),
 and when survive.js's copy of a state at every ``apply`` shared the tiles and the pieces' records
-(an action puts a new record for a piece it changes: only the page's script changed).
+(an action puts a new record for a piece it changes: only the page's script changed), and
+when the Survive model took each decision's words from the game (the model's data carries
+``prompts``: Atlantis's words are the same, the script no longer holds them) and listed the
+pieces in the engine's handle order whatever the order of the view's keys (only the Atlantis
+page with a click panel changed), and both pages with a click panel when click.js named a piece
+off the board with the player's own value and "off the board" (only the page's script changed).
 Regenerate only when the output is meant to change: ``PRINT_PINS=1 pytest -q -s
 test_pinned_pipeline.py`` prints the hashes of today's bytes.
 """
@@ -133,7 +138,7 @@ PINS: dict[str, dict[str, str]] = {
         "45:public/view.json": "5a6b989cc06239b3e6b8a811",
         "45:moves/": "b27f591afcd84116521aca62",
         "45:secrets/red.age": "a72460481cf96340404e2937",
-        "45:secrets/red.html.gz.age": "1c180f1fb870f0fd27f4be8d",
+        "45:secrets/red.html.gz.age": "1fc4f8ae5947e8b0ecd2a53b",
         "45:secrets/blue.age": "9ef5eae725d5b43ad265fd96",
         "45:secrets/blue.html.gz.age": "fa2fed9cf3313d0705ddab60",
         "45:secrets/green.age": "d5bc2d4e176783a418431646",
@@ -163,7 +168,7 @@ PINS: dict[str, dict[str, str]] = {
         "20:public/view.json": "70f52d1db85ff08d896685be",
         "20:moves/": "bfff0a45e04b04ee8a21b80c",
         "20:secrets/red.age": "5a165838568ac0f20ec06748",
-        "20:secrets/red.html.gz.age": "48e2a435be513416ae95d45d",
+        "20:secrets/red.html.gz.age": "1df95e36f198edbbc1888b59",
         "20:secrets/blue.age": "def3f658e1732bf2d2d8a0ed",
         "20:secrets/blue.html.gz.age": "8e2049f21238bb2303ff8bb5",
         "log.yaml": "a5126c987f0c48b76f95404e",

@@ -166,6 +166,19 @@ def test_html_secrets_only_when_given():
     assert "Your secrets (for alice only" in private and 'class="secret"' in private
 
 
+def test_html_empty_secrets_say_so_in_words():
+    """A player with nothing secret (the 1986 edition hides no values, deals no tiles) reads words,
+    not a bare ``{}``; the text secrets keep their YAML block as it is."""
+    for empty in ("{}\n", "{}", ""):
+        html = render_digest(make(secrets_yaml=empty), "html")
+        section = html[html.index('<section class="secret">'):]
+        section = section[:section.index("</section>")]
+        assert "You hold no secrets now." in section and "{}" not in section and "<pre>" not in section
+        parse(html)
+    assert "<pre>" in render_digest(make(), "html").split('<section class="secret">')[1].split("</section>")[0]
+    assert "{}" in render_digest(make(secrets_yaml="{}\n"), "text")
+
+
 def test_html_game_over():
     html = render_digest(make(result=["alice wins"], pending=[]), "html")
     checker = parse(html)

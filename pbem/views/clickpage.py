@@ -41,7 +41,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from pbem.store.table import Table
 
 __all__ = ["ClickPage", "MAIL_CAPS", "SHOW_CAPS", "click_page", "smaller", "move_file_name", "sign_command",
-           "model_code", "graph_choices", "graph_model", "page_prompt", "page_script", "COMPLETE", "STOPS", "CUTS", "GRAPH"]
+           "model_code", "graph_choices", "graph_model", "page_prompt", "plan_data", "page_script", "COMPLETE", "STOPS",
+           "CUTS", "GRAPH"]
 
 #: the page mailed to a player (and written to the game folder): small, so that the digest
 #: message stays under 100 KB (docs/email.md); the first choices are always all there
@@ -193,7 +194,7 @@ def _page(table: Table, player: str, view: Mapping[str, Any], family: str, parts
     name = move_file_name(table)
     data: dict[str, Any] = {"head": move_head(table, player), "file": name, "sign": sign_command(name),
                             "family": family, "player": player, "choices": choices, **parts}
-    plan = _plan_data(table, player, view)
+    plan = plan_data(table.game, view, player)
     data["look"] = {"colours": _colours(table.players, _owners(data.get("model", {}).get("pieces", []), plan))}
     if plan is not None:
         data["setup"] = plan
@@ -240,9 +241,9 @@ def _owners(pieces: list[dict[str, Any]], plan: dict[str, Any] | None) -> set[st
 
 # --- the set-up in one message ----------------------------------------------------------------
 
-def _plan_data(table: Table, player: str, view: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The player's set-up placements to come, for the page (None outside a placement round)."""
-    game = table.game
+def plan_data(game: Game[Any], view: Mapping[str, Any], player: str) -> dict[str, Any] | None:
+    """The player's set-up placements to come, as the page's data carries them (its ``setup``;
+    None outside a placement round)."""
     legal = game.legal_choices(game.read_view(view), player)     # (only the first is read)
     if not legal or not is_placement_round(game.action_places(view, player, [legal[0]])):
         return None
@@ -251,9 +252,10 @@ def _plan_data(table: Table, player: str, view: Mapping[str, Any]) -> dict[str, 
 
 
 def _encode_plan(plan: SetupPlan) -> dict[str, Any]:
-    """Each group: its prompt, pieces, spaces, and its actions as [piece, space, text, words]
-    numbers into the group's lists and a text and a words template (``#p`` the piece, ``#s`` the
-    space) where every action fits one, else the texts themselves."""
+    """Each group: its prompt (as the page shows it: :func:`page_prompt`), pieces, spaces, and its
+    actions as [piece, space, text, words] numbers into the group's lists and a text and a words
+    template (``#p`` the piece, ``#s`` the space) where every action fits one, else the texts
+    themselves."""
     groups = []
     for g in plan.groups:
         pieces, spots = g.pieces, g.spots
@@ -262,8 +264,8 @@ def _encode_plan(plan: SetupPlan) -> dict[str, Any]:
         if pairs == [[p, s] for p in range(len(pieces)) for s in range(len(spots))]:
             pairs = None          # every piece on every space, in that order
         text, words = _template(g.actions, 2), _template(g.actions, 3)
-        entry: dict[str, Any] = {"kind": g.kind, "prompt": g.prompt, "pieces": pieces, "spots": spots, "pairs": pairs,
-                                 "looks": {p.handle: _piece_data(p, "", "") for p in g.looks}}
+        entry: dict[str, Any] = {"kind": g.kind, "prompt": page_prompt(g.prompt), "pieces": pieces, "spots": spots,
+                                 "pairs": pairs, "looks": {p.handle: _piece_data(p, "", "") for p in g.looks}}
         entry["text"] = text if text is not None else [a[2] for a in g.actions]
         entry["words"] = words if words is not None else [a[3] for a in g.actions]
         groups.append(entry)

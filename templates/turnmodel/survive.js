@@ -1,8 +1,10 @@
 // The Survive family's turn model (docs/turn-model.md): Atlantis, its 1986 edition, Space Attack.
 // Data: pbem/rules/survive/turnmodel.py (geometry, `params`: the rules as data, `parts`: which
-// parts of the turn this ruleset plays as modelled here, `decision`: what the view waits for).
+// parts of the turn this ruleset plays as modelled here, `decision`: what the view waits for,
+// `prompts`: what the page says for each decision, in the game's own words).
 // A part the data does not switch on gets `legal` null: the page stops there ("cut").
-// The model never names a game: what differs between games and options is in `params`.
+// The model never names a game: what differs between games and options is in `params`, and
+// every word it says of a decision is the game's (`prompts`).
 (function () {
   'use strict';
   const ON_BOARD = {land: true, boat: true, sea: true};
@@ -64,27 +66,30 @@
     const cell = (label) => (label == null ? null : index[label]);
     const owner = {};
     for (const p of view.players) for (const c of p.colours) owner[c] = p.name;
+    // the pieces in the engine's handle order (r2 before r10), whatever the order of the view's keys
+    // (the page's data has them sorted as text): the choices are listed in the engine's order
+    const inOrder = (pieces) => Object.entries(pieces).sort(([a], [b]) => handleOrder(a, b));
     const ex = {};
-    for (const [h, e] of Object.entries(view.explorers)) {
+    for (const [h, e] of inOrder(view.explorers)) {
       const aboard = e.where === 'boat';
       ex[h] = {colour: e.colour, owner: owner[e.colour], where: e.where, cell: aboard ? null : cell(e.at),
                boat: aboard ? e.at : null, value: e.value};
     }
     const tiles = {};
-    for (const [h, t] of Object.entries(view.tiles)) {
+    for (const [h, t] of inOrder(view.tiles)) {
       tiles[h] = {cell: cell(t.at), terrain: t.terrain, where: t.where, holder: t.holder, obtained: t.obtained,
                   back: t.back};
     }
     const boats = {};
-    for (const [h, b] of Object.entries(view.boats)) boats[h] = {where: b.where, cell: cell(b.at), owner: b.owner};
+    for (const [h, b] of inOrder(view.boats)) boats[h] = {where: b.where, cell: cell(b.at), owner: b.owner};
     const cr = {};
-    for (const [h, c] of Object.entries(view.creatures)) cr[h] = {kind: c.kind, where: c.where, cell: cell(c.at)};
+    for (const [h, c] of inOrder(view.creatures)) cr[h] = {kind: c.kind, where: c.where, cell: cell(c.at)};
     const mine = data.decision.find((d) => d.player === player);
     return {
       g: {labels: data.labels, index, neighbours, rays,
           isles: data.isles_next_to,
           playable: data.playable, central: data.central, params: data.params, parts: data.parts,
-          standing: data.standing_forms, phrases: data.phrases || []},
+          standing: data.standing_forms, phrases: data.phrases || [], prompts: data.prompts || {}},
       me: player,
       players: view.players.map((p) => p.name),
       phase: view.phase,
@@ -1046,22 +1051,8 @@
   // --- the API ---------------------------------------------------------------------------------------
   function decision(s) {
     if (!s.dec || s.dec.player !== s.me) return null;
-    return {kind: s.dec.kind, prompt: PROMPTS[s.dec.kind] || s.dec.kind, player: s.dec.player};
+    return {kind: s.dec.kind, prompt: s.g.prompts[s.dec.kind] || s.dec.kind, player: s.dec.player};
   }
-
-  const PROMPTS = {
-    'move': 'step 2: move your people and ships, or end the movement step',
-    'remove-tile': 'step 3: remove a terrain tile',
-    'squid-take': 'choose the person the squid takes',
-    'sunk-move': 'one point for your people from the sunk tile, or done',
-    'dive': 'step 4: move what the dive dice show, or none',
-    'deploy': 'put a captured creature on an empty space, or none',
-    'blue-tile': 'play a blue tile, or none',
-    'creature': 'step 4: move a creature the die shows, or none',
-    'play-tile': 'step 1: play a tile from your hand, or none',
-    'setup-place': 'place one of your people on an empty terrain tile',
-    'setup-boat': 'place a ship on a free sea space next to the island',
-  };
 
   function legal(s) {
     if (!s.dec || s.dec.player !== s.me) return [];

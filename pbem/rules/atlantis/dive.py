@@ -604,6 +604,10 @@ class Dolphins(AtlantisRules):
             return f"{ev.get('player')} sails empty ship {ev.get('boat')} {ev.get('from')} -> {ev.get('to')} (dive dice)"
         return super().describe(ev)
 
+    def model_prompts(self, state: AtlantisState) -> dict[str, str]:
+        return {**super().model_prompts(state), STEP_DIVE: "step 4: move what the dive dice show, or none",
+                STEP_PROTECT: "choose the swimmer the dolphin protects"}
+
     def variant_prompt(self, state: AtlantisState, kind: str) -> str:
         if kind == STEP_DIVE:
             creature, distance = self.dive_faces(state.turn.die)

@@ -311,6 +311,10 @@ class Challenge5(Players56):
         if choice is not None:
             state.ship_choice = ShipChoice(choice["tile"], self.board.index[choice["at"]])
 
+    def model_prompts(self, state: AtlantisState) -> dict[str, str]:
+        return {**super().model_prompts(state), STEP_SUNK: "one point for your people from the sunk tile, or done",
+                STEP_SHIP: "no ship left in the supply: choose an unoccupied ship to move"}
+
     def variant_prompt(self, state: AtlantisState, kind: str) -> str:
         if kind == STEP_SUNK and state.sunk is not None:
             mine = self.sunk_explorers(state, self.decider(state) or "")

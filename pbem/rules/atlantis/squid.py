@@ -342,6 +342,10 @@ class GiantSquid(AtlantisRules):
         s = pos.get("squid")
         state.squid_step = None if s is None else SquidStep(s["kind"], s["squid"], s["resume"], bool(s["roll"]))
 
+    def model_prompts(self, state: AtlantisState) -> dict[str, str]:
+        return {**super().model_prompts(state), STEP_SQUID_TAKE: "choose the person the squid takes",
+                STEP_SQUID_PLACE: "place the giant squid on a vacant sea space next to a land tile"}
+
     def variant_prompt(self, state: AtlantisState, kind: str) -> str:
         if kind == STEP_SQUID_PLACE and state.squid_step is not None:
             spots = [self.label(c) for c in self.squid_spots(state)]

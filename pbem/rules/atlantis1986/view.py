@@ -73,6 +73,21 @@ class View1986(SurviveRules[State]):
                 **{k: ev.get(k, "") for k in ("player", "explorer", "dolphin", "from", "to")})
         return super().describe(ev)
 
+    def model_prompts(self, state: State) -> dict[str, str]:
+        """The page's words for each decision (the 1986 rule book's villagers, boats and spinner, or
+        the dice that replace it)."""
+        shows = "the dice show" if self.option(state, "spinner") == "dice" else "the spinner shows"
+        return {
+            **super().model_prompts(state),
+            SETUP_PLACE: "place one of your villagers on an island tile (one per beach tile)",
+            SETUP_BOAT: "place a boat on a free sea space next to the island",
+            STEP_MOVE: "move your villagers and boats, or end your moves",
+            STEP_REMOVE: "sink a tile",
+            STEP_CREATURE: f"move a creature of the kind {shows}",
+            STEP_DIVE: f"a creature of the kind {shows} dives: choose it and where it comes up",
+            STEP_BOARDERS: "choose the villagers who climb into the boat",
+        }
+
     def game_prompt(self, state: State, kind: str) -> str:
         if kind == SETUP_PLACE:
             return "place a villager on an island tile (one per beach tile): {place: r7, on: G5}"

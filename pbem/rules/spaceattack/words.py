@@ -146,6 +146,23 @@ class Words(TurnRules):
         return line
 
     # --- prompts --------------------------------------------------------------------------------
+    def model_prompts(self, state: SpaceAttackState) -> dict[str, str]:
+        """The page's words for each decision (crew tokens, escape pods and fighters, station tiles)."""
+        return {
+            **super().model_prompts(state),
+            "setup-place": "place one of your crew tokens on an empty station tile",
+            "setup-boat": "place an escape pod on an open space next to the station",
+            STEP_DEPLOY: "step 1: release a captured creature onto an empty space, or none",
+            STEP_MOVE: ("step 2: move your crew, escape pods and fighters, fire a laser turret or play a red tile, "
+                        "or end the movement step"),
+            STEP_REMOVE: "step 3: remove a station tile",
+            STEP_BLUE: "step 4: play a blue tile, or none",
+            STEP_CREATURE: "step 4: move a creature the die shows, or none",
+            STEP_BOARDERS: "choose the crew who board the escape pod",
+            STEP_DEFENSE: "a creature attacks: play a defence tile, or none",
+            STEP_STEAL: "steal the creatures just captured with one of your tiles, or none",
+        }
+
     def game_prompt(self, state: SpaceAttackState, kind: str) -> str:
         if kind == "setup-place":
             return "place a crew token on an empty station tile: {place: r7, on: G5}"

@@ -36,7 +36,9 @@ from pbem.rules.survive.state import (
     SEA,
     SETUP_BOAT,
     SETUP_PLACE,
+    STEP_BOARDERS,
     STEP_CREATURE,
+    STEP_DEFENSE,
     STEP_MOVE,
     STEP_REMOVE,
     STEP_TILE,
@@ -261,6 +263,23 @@ class SurviveRules(ViewRules[StateT]):
     def game_prompt(self, state: StateT, kind: str) -> str:
         """The game's own prompt for decision ``kind`` (its words)."""
         return ""
+
+    def model_prompts(self, state: StateT) -> dict[str, str]:
+        """What the player's page (the turn model, templates/turnmodel/survive.js) says for each
+        decision it follows, by kind: the game's own words, without move-file syntax and without
+        what only one state knows (the model says them at every state it reaches; ``state`` gives
+        the options).  The Survive rule book's words; a game with other pieces says its own, and a
+        layer that adds a decision adds its words (each ``super()`` first)."""
+        return {
+            SETUP_PLACE: f"place one of your people on an empty {self.word('terrain tile')}",
+            SETUP_BOAT: f"place a ship on a free {self.word('sea space')} next to the {self.word('island')}",
+            STEP_TILE: "step 1: play a tile from your hand, or none",
+            STEP_MOVE: "step 2: move your people and ships, or end the movement step",
+            STEP_REMOVE: f"step 3: remove a {self.word('terrain tile')}",
+            STEP_CREATURE: "step 4: move a creature the die shows, or none",
+            STEP_BOARDERS: f"choose the {self.word('swimmers')} who board the ship",
+            STEP_DEFENSE: f"a {self.word('sea creature')} attacks: play a defense tile, or none",
+        }
 
     def legal_actions(self, state: StateT, player: str) -> list[Action]:
         if self.decider(state) != player:

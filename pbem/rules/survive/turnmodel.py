@@ -3,7 +3,9 @@
 
 The data is the board's geometry, the rule parameters a game or layer changes
 (:meth:`~pbem.rules.survive.rules.SurviveRules.turn_model_params`, plain data the JS reads: no
-game names), the decision the view waits for (as the engine says), and for each part of the turn
+game names), the decision the view waits for (as the engine says), what the page says for each
+decision (:meth:`~pbem.rules.survive.rules.SurviveRules.model_prompts`: the game's words, so that
+the JS names no game's pieces), and for each part of the turn
 the model knows (``parts``) whether this ruleset plays it exactly as the model does.
 
 How that is decided: each part lists the rule hooks the model reproduces (:data:`PARTS`).  A hook
@@ -236,6 +238,8 @@ def survive_turn_model(rules: SurviveRules[Any], view: Mapping[str, Any], player
         "parts": parts,
         "not_modelled": why,
         "decision": [{"kind": d.kind, "player": d.player} for d in decisions],
+        #: what the page says for each decision this ruleset has, in the game's words
+        "prompts": {kind: words for kind, words in rules.model_prompts(state).items() if kind in rules.deciders},
         #: the forms of orders the player may send at any time (standing orders): they do not change
         #: in the player's turn
         "standing_forms": [form.as_data() for form in standing],

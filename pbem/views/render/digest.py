@@ -63,6 +63,11 @@ class DigestContext:
     #: that runs only scripts with it: `pbem play`'s /page); "" in every file pbem writes or mails
     script_nonce: str = ""
 
+    @property
+    def secrets_empty(self) -> bool:
+        """A player's digest whose secrets hold nothing (the page says so in words, not ``{}``)."""
+        return self.secrets_yaml is not None and self.secrets_yaml.strip() in ("", "{}")
+
 
 #: what textwrap turns into a plain space or a line break (a line with none fits as it is)
 _ODD_SPACE = re.compile(r"[\t\n\x0b\x0c\r]")
