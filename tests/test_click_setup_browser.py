@@ -42,16 +42,7 @@ def test_a_whole_atlantis_set_up_in_one_message_per_player(fresh_atlantis, key_p
                                                              [e.get("actions") for e in gd.entries()[-2:]])
         groups = page_data(page.read_text())["setup"]["groups"]
         assert groups and all(g["words"] for g in groups)
-        for gi, group in enumerate(groups):
-            pieces = browser.find_element(By.ID, f"pbem-plan-{gi}-piece")
-            spots = browser.find_element(By.ID, f"pbem-plan-{gi}-space")
-            taken = set()
-            for k, _piece in enumerate(group["pieces"]):
-                choose_option(pieces, k)
-                free = [s for s in range(len(group["spots"])) if s not in taken]
-                choose_option(spots, free[(k * 7 + len(taken)) % len(free)])
-                taken.add(int(spots.get_property("value")))
-                browser.find_element(By.ID, f"pbem-plan-{gi}-add").click()
+        plan_every_piece(browser, groups, stride=7)
         lists = browser.find_elements(By.CSS_SELECTOR, "ol.pbem-plan")
         entries = lists[0].find_elements(By.TAG_NAME, "li")
         assert len(entries) == len(groups[0]["pieces"]) and "{" not in entries[0].text
@@ -69,6 +60,24 @@ def test_a_whole_atlantis_set_up_in_one_message_per_player(fresh_atlantis, key_p
         messages[player] += 1
     assert not placing(Table.load(gd)), "the set-up is not over"
     assert messages == {p: 1 for p in PLAYERS}, messages
+
+
+def plan_every_piece(browser, groups: list[dict], stride: int) -> int:
+    """On a set-up page's "Your whole set-up in one message": add every piece of every group to the
+    plan, each on a space not taken yet (picked by ``stride`` through the free ones); the number added."""
+    added = 0
+    for gi, group in enumerate(groups):
+        pieces = browser.find_element(By.ID, f"pbem-plan-{gi}-piece")
+        spots = browser.find_element(By.ID, f"pbem-plan-{gi}-space")
+        taken: set[int] = set()
+        for k, _piece in enumerate(group["pieces"]):
+            choose_option(pieces, k)
+            free = [s for s in range(len(group["spots"])) if s not in taken]
+            choose_option(spots, free[(k * stride + len(taken)) % len(free)])
+            taken.add(int(spots.get_property("value")))
+            browser.find_element(By.ID, f"pbem-plan-{gi}-add").click()
+            added += 1
+    return added
 
 
 def placing(table: Table) -> bool:

@@ -47,37 +47,43 @@ def foreign_words(name: str, text: str) -> list[str]:
 
 
 @pytest.mark.slow(seconds=60)
+def points_of(game, players, options, first_seed: int, last_step: int, every: int):
+    """(steps, state, player with a decision) at every ``every``-th step of two seeded random games,
+    up to ``last_step`` or the game's end."""
+    for seed in range(2):
+        for steps in range(0, last_step, every):
+            point = random_point(game, players, options, bytes([seed + first_seed]) * 32, steps, random.Random(steps))
+            if point is None:
+                break
+            yield (steps, *point)
+
+
 @pytest.mark.parametrize("name, players, options", GAMES, ids=[g[0] for g in GAMES])
 def test_no_button_or_prompt_shows_move_file_syntax(name, players, options):
     game = load_game(name)
     kinds: set[str] = set()
     pages = plans = 0
-    for seed in range(2):
-        for steps in range(0, 240, 7):
-            point = random_point(game, players, options, bytes([seed + 1]) * 32, steps, random.Random(steps))
-            if point is None:
-                break
-            state, player = point
-            graph = build_graph(game, state, player, MAIL_CAPS)
-            assert graph is not None
-            data = graph_model(game, game.view(state, player), graph)
-            pages += 1
-            used = sorted({a for n in graph.nodes for a in n.actions})   # every action a node offers, each once
-            if data["words"]:               # the words as the page puts them together are the engine's
-                shown = page_words(data)
-                assert all(shown[a] == graph.words[a] for a in used)
-            for prompt in data["prompts"]:
-                assert not any(c in prompt for c in SYNTAX), (name, steps, prompt)
-            plan = plan_data(game, game.view(state, player), player)     # the set-up in one message
-            for group in (plan or {}).get("groups", []):
-                plans += 1
-                labels = [group["prompt"]] + ([group["words"]] if isinstance(group["words"], str) else group["words"])
-                for label in labels:
-                    assert not any(c in label for c in SYNTAX), (name, steps, "set-up plan", label)
-            for a in used:
-                words = graph.words[a] or graph.texts[a]
-                assert not any(c in words for c in SYNTAX), (name, steps, graph.texts[a], words)
-                kinds.add(graph.texts[a].split(":")[0])
+    for steps, state, player in points_of(game, players, options, first_seed=1, last_step=240, every=7):
+        graph = build_graph(game, state, player, MAIL_CAPS)
+        assert graph is not None
+        data = graph_model(game, game.view(state, player), graph)
+        pages += 1
+        used = sorted({a for n in graph.nodes for a in n.actions})   # every action a node offers, each once
+        if data["words"]:               # the words as the page puts them together are the engine's
+            shown = page_words(data)
+            assert all(shown[a] == graph.words[a] for a in used)
+        for prompt in data["prompts"]:
+            assert not any(c in prompt for c in SYNTAX), (name, steps, prompt)
+        plan = plan_data(game, game.view(state, player), player)     # the set-up in one message
+        for group in (plan or {}).get("groups", []):
+            plans += 1
+            labels = [group["prompt"]] + ([group["words"]] if isinstance(group["words"], str) else group["words"])
+            for label in labels:
+                assert not any(c in label for c in SYNTAX), (name, steps, "set-up plan", label)
+        for a in used:
+            words = graph.words[a] or graph.texts[a]
+            assert not any(c in words for c in SYNTAX), (name, steps, graph.texts[a], words)
+            kinds.add(graph.texts[a].split(":")[0])
     assert pages > 10 and len(kinds) >= 4
     assert plans or name == "space-swarm", "no set-up plan was seen"
 
@@ -133,28 +139,23 @@ def test_each_survive_page_says_its_own_games_words(name, players, options, surv
     pieces r1, r2 ... r10, not r1, r10, r2)."""
     game = load_game(name)
     said: dict[str, str] = {}
-    for seed in range(2):
-        for steps in range(0, 160, 5):
-            point = random_point(game, players, options, bytes([seed + 7]) * 32, steps, random.Random(steps))
-            if point is None:
-                break
-            state, player = point
-            view = game.view(state, player)
-            model = game.turn_model(view, player)
-            assert model is not None and model.family == "survive"
-            s = survive_model.start("survive", as_the_page_has_it(model.data), as_the_page_has_it(view), player)
-            decision = survive_model.decision(s)
-            engine = game.pending(state)[0]
-            assert decision is not None and decision["kind"] == engine.kind
-            prompt = decision["prompt"]
-            assert prompt == model.data["prompts"][engine.kind], (name, steps, engine.kind, prompt)
-            assert not any(c in prompt for c in SYNTAX), (name, steps, prompt)
-            assert foreign_words(name, prompt) == [], (name, steps, prompt)
-            said[engine.kind] = prompt
-            legal = survive_model.legal(s)
-            if legal is not None:
-                assert json.dumps(legal) == json.dumps(game.legal_actions(state, player)), (name, steps, engine.kind)
-            survive_model.drop([s])
+    for steps, state, player in points_of(game, players, options, first_seed=7, last_step=160, every=5):
+        view = game.view(state, player)
+        model = game.turn_model(view, player)
+        assert model is not None and model.family == "survive"
+        s = survive_model.start("survive", as_the_page_has_it(model.data), as_the_page_has_it(view), player)
+        decision = survive_model.decision(s)
+        engine = game.pending(state)[0]
+        assert decision is not None and decision["kind"] == engine.kind
+        prompt = decision["prompt"]
+        assert prompt == model.data["prompts"][engine.kind], (name, steps, engine.kind, prompt)
+        assert not any(c in prompt for c in SYNTAX), (name, steps, prompt)
+        assert foreign_words(name, prompt) == [], (name, steps, prompt)
+        said[engine.kind] = prompt
+        legal = survive_model.legal(s)
+        if legal is not None:
+            assert json.dumps(legal) == json.dumps(game.legal_actions(state, player)), (name, steps, engine.kind)
+        survive_model.drop([s])
     assert {"setup-place", "move", "remove-tile"} <= set(said), said
     own = " ".join(said.values())
     assert all(w in own for w in OWN_WORDS[name][:2]), (name, said)      # the game's own pieces, by name

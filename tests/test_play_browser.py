@@ -29,9 +29,9 @@ from pbem.pipeline.turn import player_table
 from pbem.store.gamedir import GameDir
 
 
-@pytest.mark.slow(seconds=20)
-def test_a_set_up_placement_clicked_in_chromium_on_pbem_play_is_sent_and_taken(tmp_path, key_pool, browser,
-                                                                              monkeypatch):
+def atlantis_played_by_the_first_to_place(tmp_path, key_pool, monkeypatch):
+    """An Atlantis game shared through git, and `pbem play init` for the player who places first
+    (their settings and receipts in the test's folder): (the shared world, that player)."""
     monkeypatch.setenv("PBEM_PLAY_CONFIG", str(tmp_path / "play.yaml"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     shared = make_shared(tmp_path, key_pool, game="atlantis")
@@ -39,6 +39,13 @@ def test_a_set_up_placement_clicked_in_chromium_on_pbem_play_is_sent_and_taken(t
     result = CliRunner().invoke(main, ["play", "init", "club", "--clone", str(me.clone), "--game-dir", GAME,
                                        "--player", me.name, "--key", str(me.key)])
     assert result.exit_code == 0, result.output
+    return shared, me
+
+
+@pytest.mark.slow(seconds=20)
+def test_a_set_up_placement_clicked_in_chromium_on_pbem_play_is_sent_and_taken(tmp_path, key_pool, browser,
+                                                                              monkeypatch):
+    shared, me = atlantis_played_by_the_first_to_place(tmp_path, key_pool, monkeypatch)
     table, private = player_table(GameDir(me.clone / GAME), me.name, me.key, None)
     assert private
     expected = [table.game.describe_action(a) for a in table.game.legal_actions(table.state, me.name)]
@@ -215,16 +222,11 @@ def test_a_whole_atlantis_set_up_planned_on_the_embedded_page_goes_in_one_move(t
     """`pbem play` shows the player's own page (the mailed one, made from their copy): its "Your
     whole set-up in one message" plan lays out every placement; Send signs and pushes that one move
     file; the moderator takes it; with the news the page is made again from the new entry."""
-    from test_click_browser import choose_option, move_text
+    from test_click_browser import move_text
+    from test_click_setup_browser import plan_every_piece
     from pbem.store.movefile import parse_move
     from pbem.store.table import Table
-    monkeypatch.setenv("PBEM_PLAY_CONFIG", str(tmp_path / "play.yaml"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    shared = make_shared(tmp_path, key_pool, game="atlantis")
-    me = shared.players[shared.waiting_for()[0]]
-    result = CliRunner().invoke(main, ["play", "init", "club", "--clone", str(me.clone), "--game-dir", GAME,
-                                       "--player", me.name, "--key", str(me.key)])
-    assert result.exit_code == 0, result.output
+    shared, me = atlantis_played_by_the_first_to_place(tmp_path, key_pool, monkeypatch)
 
     with pbem_play() as (_lines, url):
         browser.get(url)
@@ -235,18 +237,7 @@ def test_a_whole_atlantis_set_up_planned_on_the_embedded_page_goes_in_one_move(t
         wait.until(lambda d: d.find_elements(By.ID, "pbem-plan-0-add"))
         groups = browser.execute_script(
             "return JSON.parse(document.getElementById('pbem-click-data').textContent).setup.groups")
-        placements = 0
-        for gi, group in enumerate(groups):
-            pieces = browser.find_element(By.ID, f"pbem-plan-{gi}-piece")
-            spots = browser.find_element(By.ID, f"pbem-plan-{gi}-space")
-            taken: set[int] = set()
-            for k, _piece in enumerate(group["pieces"]):
-                choose_option(pieces, k)
-                free = [s for s in range(len(group["spots"])) if s not in taken]
-                choose_option(spots, free[(k * 5 + len(taken)) % len(free)])
-                taken.add(int(spots.get_property("value")))
-                browser.find_element(By.ID, f"pbem-plan-{gi}-add").click()
-                placements += 1
+        placements = plan_every_piece(browser, groups, stride=5)
         assert len(browser.find_elements(By.CSS_SELECTOR, "ol.pbem-plan li")) == placements
         text = move_text(browser)
         move = parse_move(text.encode())

@@ -359,18 +359,29 @@ def test_a_forged_receipt_is_refused_and_shown_and_nothing_is_sent_on_that_copy(
     assert answer.status == 422 and "failed its checks" in answer.json()["error"]
 
 
-def test_a_rewritten_shared_branch_is_refused_and_the_copy_keeps_its_history(world):
-    shared = world
-    red, blue = shared.players["red"], shared.players["blue"]
-    red.send("0000.yaml", [{"stop": True}])
+def force_push(player, back: int) -> None:
+    """``player`` rewrites the shared branch: its last ``back`` commits replaced by an empty one."""
+    player.pull()
+    player.git("reset", "-q", "--hard", f"HEAD~{back}")
+    player.git("commit", "-q", "--allow-empty", "-m", "history, rewritten")
+    player.git("push", "-q", "--force")
+
+
+def red_moved_and_fetched(shared):
+    """Red's move taken by the moderator and fetched into red's `pbem play` copy: red's game settings."""
+    shared.players["red"].send("0000.yaml", [{"stop": True}])
     shared.sync()
     game = settings.load().game("club")
     assert fetch(game).index == 1
+    return game
+
+
+def test_a_rewritten_shared_branch_is_refused_and_the_copy_keeps_its_history(world):
+    shared = world
+    red, blue = shared.players["red"], shared.players["blue"]
+    game = red_moved_and_fetched(shared)
     head = git(red.clone, "rev-parse", "HEAD").stdout
-    blue.pull()
-    blue.git("reset", "-q", "--hard", "HEAD~2")                          # someone rewrites the branch
-    blue.git("commit", "-q", "--allow-empty", "-m", "history, rewritten")
-    blue.git("push", "-q", "--force")
+    force_push(blue, back=2)                                             # someone rewrites the branch
     with pytest.raises(FetchError, match="git pull --ff-only failed .* your copy keeps what you had"):
         fetch(game)
     assert git(red.clone, "rev-parse", "HEAD").stdout == head
@@ -383,25 +394,16 @@ def test_a_branch_a_player_force_pushed_is_followed_once_the_moderator_publishes
     pushed is never dropped: a copy with one stays where it is."""
     shared = world
     red, blue = shared.players["red"], shared.players["blue"]
-    red.send("0000.yaml", [{"stop": True}])
-    shared.sync()
-    game = settings.load().game("club")
-    assert fetch(game).index == 1
+    game = red_moved_and_fetched(shared)
     log = (red.game.root / "log.yaml").read_bytes()
-    blue.pull()
-    blue.git("reset", "-q", "--hard", "HEAD~2")                          # blue rewrites the branch
-    blue.git("commit", "-q", "--allow-empty", "-m", "history, rewritten")
-    blue.git("push", "-q", "--force")
+    force_push(blue, back=2)                                             # blue rewrites the branch
     shared.sync()                                                        # the moderator publishes again
     assert shared.remote_text(f"{GAME}/log.yaml").encode().startswith(log)
     assert fetch(game).index == 1                                       # followed: nothing of the game lost
     assert git(red.clone, "rev-parse", "HEAD").stdout == git(red.clone, "rev-parse", "@{upstream}").stdout
     assert (red.game.root / "log.yaml").read_bytes().startswith(log)
     # again, now with a move of red's committed but not pushed: the clone is not moved
-    blue.pull()
-    blue.git("reset", "-q", "--hard", "HEAD~1")
-    blue.git("commit", "-q", "--allow-empty", "-m", "rewritten again")
-    blue.git("push", "-q", "--force")
+    force_push(blue, back=1)
     shared.sync()
     red.commit(red.write_move("0001.yaml", [{"stop": True}]), "red: not pushed yet")
     head = git(red.clone, "rev-parse", "HEAD").stdout
