@@ -18,6 +18,7 @@ import base64
 import os
 import shutil
 import subprocess
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -124,6 +125,12 @@ def parse_ls_tree(out: bytes) -> list[TreeEntry]:
         mode, kind, oid = meta.decode("ascii").split(" ")
         entries.append(TreeEntry(mode, kind, oid, path))
     return entries
+
+
+#: how often a fetch is tried when the remote-tracking ref moved under it (another git, such as an
+#: earlier run's command that outlived it), and the pause before the next try (seconds, growing)
+FETCH_ATTEMPTS = 4
+FETCH_PAUSE = 0.2
 
 
 @dataclass(frozen=True)
@@ -453,8 +460,16 @@ class Repo:
         the same question as the fetched commit (read from the commit object: the tree is that commit's
         even if the remote-tracking branch moved meanwhile)."""
         tracking = f"refs/remotes/{remote}/{branch}"
-        proc = self.run("fetch", "--quiet", "--no-tags", "--no-write-fetch-head", remote,
-                        f"+refs/heads/{branch}:{tracking}", check=False, remote=True)
+        for attempt in range(FETCH_ATTEMPTS):
+            proc = self.run("fetch", "--quiet", "--no-tags", "--no-write-fetch-head", remote,
+                            f"+refs/heads/{branch}:{tracking}", check=False, remote=True)
+            # a git command of an earlier, killed run may still be moving the ref for a moment (its push
+            # updates the remote-tracking branch): a lock git holds is waited for (filesRefLockTimeout), but
+            # a ref that moved between git reading it and locking it ("is at X but expected Y") fails the
+            # fetch, and the next try reads it again
+            if proc.returncode == 0 or "cannot lock ref" not in proc.stderr or attempt == FETCH_ATTEMPTS - 1:
+                break
+            time.sleep(FETCH_PAUSE * (attempt + 1))
         if proc.returncode != 0:
             if "couldn't find remote ref" in proc.stderr:
                 return None, {}
