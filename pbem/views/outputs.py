@@ -25,7 +25,7 @@ from pbem.core.results import result_lines
 from pbem.core.sharedview import SharedView
 from pbem.crypto import agecrypt
 from pbem.store.movefile import MoveFile, render_move
-from pbem.store.missedturns import rules_of
+from pbem.store.missedturns import in_disorder_now, rules_of
 from pbem.store.table import Table
 from pbem.store.update import UPDATE_BYTES   # room kept free in every message for `pbem play`'s public update
 from pbem.views.boardmoves import BoardHistory, mark_moves
@@ -108,8 +108,17 @@ def footer_lines(table: Table) -> list[str]:
     """The digest's footer, the same for every reader: the moderator's actions, the missed-turn
     rules, the seed commitment and the rules."""
     h = table.header
-    return moderator_lines(table) + turn_rules_lines(h) + [f"seed commitment: {h['seed_commitment']}",
+    return moderator_lines(table) + disorder_lines(table.entries) + turn_rules_lines(h) + [f"seed commitment: {h['seed_commitment']}",
                                                            f"rules: {h['game']} {h['rules']}"]
+
+
+def disorder_lines(entries: list[dict[str, Any]]) -> list[str]:
+    """Who is in civil disorder now, and how they take their seat back (in every digest while it lasts)."""
+    return [f"CIVIL DISORDER: {player} missed too many deadlines; since entry {since} a bot decides every "
+            f"decision of {player}'s seat, at once. {player}: to take your seat back, send a move - any move "
+            "you sign, even one written on an earlier digest (it is refused as too late, but the seat is yours "
+            "again), or ask the moderator; then read your next digest, and your decisions wait for you again"
+            for player, since in in_disorder_now(entries).items()]
 
 
 def turn_rules_lines(header: dict[str, Any]) -> list[str]:
