@@ -85,6 +85,15 @@ class ReturnsSeat(Rejected):
         self.reason, self.player, self.move_sha256, self.after = reason, player, move_sha256, after
 
 
+class SeatReturned(Rejected):
+    """The refusal of a move that returned its player's seat from civil disorder: the move is not
+    taken, but the log has a new ``return`` entry (``index``)."""
+
+    def __init__(self, message: str, index: int) -> None:
+        super().__init__(message)
+        self.index = index
+
+
 def verify_move(table: Table, raw: bytes, signature: str) -> tuple[MoveFile, bytes, str]:
     """Check the signature, then parse, then bind the move to its place in the log."""
     move, signed, key = identified_move(table, raw, signature)
@@ -127,9 +136,10 @@ def submit(gd: GameDir, raw: bytes, signature: str, label: str = "") -> Receipt:
         return _submit(gd, raw, signature)
     except ReturnsSeat as exc:
         entry = return_seat(gd, exc, label)
-        raise Rejected(f"{exc.reason}. Civil disorder is over: {exc.player}'s seat is {exc.player}'s again "
-                       f"(moderator entry {entry['index']}) and from now on waits for {exc.player}'s moves; read "
-                       "the new digest and move from it") from None
+        raise SeatReturned(f"{exc.player}'s seat is {exc.player}'s again: civil disorder is over (moderator entry "
+                           f"{entry['index']}), and from now on {exc.player}'s decisions wait for {exc.player}'s "
+                           f"moves; read the new digest and move from it. This move itself is not taken: "
+                           f"{exc.reason}", entry["index"]) from None
 
 
 def return_seat(gd: GameDir, exc: ReturnsSeat, label: str) -> dict[str, Any]:

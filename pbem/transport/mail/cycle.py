@@ -29,7 +29,7 @@ from pbem.core.engine import Rejected
 from pbem.pipeline.append import PublishError
 from pbem.store.missedturns import cadences, seat_news_since
 from pbem.pipeline.repair import open_game
-from pbem.pipeline.submit import Receipt, committed_receipt, receipt_from_log, submit
+from pbem.pipeline.submit import Receipt, SeatReturned, committed_receipt, receipt_from_log, submit
 from pbem.store.bundle import bundle_name, public_bundle
 from pbem.store.gamedir import GameDir
 from pbem.store.update import update_within
@@ -56,6 +56,7 @@ class MoveResult:
     again: bool = False       # accepted earlier (a rerun after a crash, or the same move sent twice)
     signed: list[str] | None = None   # the moderator-signed receipt: [body, signature] (text, for the ledger)
     entry: int = -1
+    returned: bool = False    # refused, but it returned the player's seat from civil disorder
 
 
 def _accepted(label: str, receipt: Receipt, again: bool = False) -> MoveResult:
@@ -377,6 +378,8 @@ def _submit_one(gd: GameDir, found: FoundMove, raw_message: bytes) -> MoveResult
     try:
         data = choose(found, gd.entries())
         receipt = submit(gd, data, found.signature, found.label)
+    except SeatReturned as exc:
+        return MoveResult(found.label, REJECTED, [one_line(str(exc))], entry=exc.index, returned=True)
     except Rejected as exc:
         duplicate = _DUPLICATE.search(str(exc))
         if duplicate is None:
@@ -427,7 +430,9 @@ def _reply_body(game_id: str, results: list[MoveResult]) -> str:
             out.append("The new digest follows in a separate message.")
         else:
             out.append(f"REJECTED ({r.label}): {r.lines[0]}")
-            out.append("Nothing was changed. Fix the move and send it again.")
+            out.append("Your seat is yours again. The new digest follows in a separate message: read it, and "
+                       "move from it when it asks you." if r.returned else
+                       "Nothing was changed. Fix the move and send it again.")
         out.append("")
     out.append("(This receipt was sent automatically by pbem; see docs/email.md.)")
     return "\n".join(out) + "\n"
