@@ -449,6 +449,7 @@ def test_a_stale_move_pushed_by_a_player_in_civil_disorder_returns_the_seat(tmp_
     out = shared.sync("--tick").output
     back = gd.entries()[-1]
     assert (back["action"], back["player"]) == ("return", "red"), out
+    assert back["reason"].startswith("red sent a move (incoming/red/late.yaml), written after entry 0")
     assert "rejected red/late.yaml: red's seat is red's again: civil disorder is over" in out, out
     receipt = _receipt(shared, "red", "late")
     assert f"civil disorder is over (moderator entry {back['index']})" in receipt and "stale move" in receipt

@@ -404,6 +404,7 @@ def test_a_player_in_civil_disorder_is_told_by_mail_and_takes_the_seat_back_with
     back = run_host(host.folder, host.env())
     returned = gd.entries()[-1]
     assert (returned["action"], returned["player"]) == ("return", "red"), back.lines
+    assert returned["reason"].startswith("red sent a move (attachment move.yaml), written after entry 0")
     new = host.mail_to("red")[before:]
     [receipt] = [m for m in new if m["X-PBEM-Receipt"]]
     assert receipt["X-PBEM-Receipt"] == "rejected"

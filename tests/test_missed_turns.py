@@ -12,7 +12,9 @@ from pipeline_helpers import bot_move, new_game, signed_move
 from pbem.cli.group import main
 from pbem.pipeline.audit import audit
 from pbem.pipeline.deadlines import deadlines, tick, waiting_since
+from pbem.base.canonical import sha256_hex
 from pbem.core.engine import Rejected
+from pbem.store.movefile import parse_move
 from pbem.store.missedturns import in_disorder, in_disorder_now, missed_in_a_row, seat_news_since
 from pbem.pipeline.moderator import ModeratorError, moderate, reveal
 from pbem.pipeline.submit import submit
@@ -191,6 +193,7 @@ def _red_in_disorder_and_the_bot_drew(tmp_path, key_pool):
 
 def test_a_stale_move_from_a_player_in_disorder_returns_the_seat(tmp_path, key_pool, toy_registered):
     gd, written = _red_in_disorder_and_the_bot_drew(tmp_path, key_pool)
+    written_after = parse_move(written[0]).after
     assert "CIVIL DISORDER: red missed too many deadlines" in (gd.public_dir / "digest.txt").read_text()
     with pytest.raises(Rejected) as refused:
         submit(gd, *written, label="red-move.yaml")
@@ -200,7 +203,10 @@ def test_a_stale_move_from_a_player_in_disorder_returns_the_seat(tmp_path, key_p
                               "and from now on red's decisions wait for red's moves; read the new digest and move "
                               "from it. This move itself is not taken: stale move: written after entry ")
     assert (back["kind"], back["action"], back["player"]) == ("moderator", "return", "red")
-    assert back["reason"].startswith("red sent a move (red-move.yaml ") and "the seat is red's again" in back["reason"]
+    assert back["reason"] == (f"red sent a move (red-move.yaml), written after entry {written_after}, while a bot "
+                              "decided for the seat: the seat is red's again (the move itself was refused: it came "
+                              "too late)")
+    assert sha256_hex(written[0])[:16] not in str(back)                     # the refused move stays private
     assert not in_disorder(gd.entries(), "red") and missed_in_a_row(gd.entries(), "red") == 0
     assert "CIVIL DISORDER" not in (gd.public_dir / "digest.txt").read_text()
     with pytest.raises(Rejected, match=r"^stale move: written after entry \d+, but since then"):

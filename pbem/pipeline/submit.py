@@ -80,9 +80,9 @@ class ReturnsSeat(Rejected):
     is in civil disorder: it is refused, but it shows the player is back (:func:`submit` appends
     the ``return`` entry)."""
 
-    def __init__(self, reason: str, player: str, move_sha256: str, after: int) -> None:
+    def __init__(self, reason: str, player: str, after: int) -> None:
         super().__init__(reason)
-        self.reason, self.player, self.move_sha256, self.after = reason, player, move_sha256, after
+        self.reason, self.player, self.after = reason, player, after
 
 
 class SeatReturned(Rejected):
@@ -143,11 +143,14 @@ def submit(gd: GameDir, raw: bytes, signature: str, label: str = "") -> Receipt:
 
 
 def return_seat(gd: GameDir, exc: ReturnsSeat, label: str) -> dict[str, Any]:
-    """The moderator's signed ``return`` entry for the player whose refused move ``exc`` came in."""
-    named = f"{label} " if label else ""
-    return moderate(gd, "return", f"{exc.player} sent a move ({named}{exc.move_sha256[:16]}, written after entry "
-                                  f"{exc.after}) while a bot decided for the seat: the seat is {exc.player}'s "
-                                  "again (the move itself was refused: it came too late)", player=exc.player)
+    """The moderator's signed ``return`` entry for the player whose refused move ``exc`` came in.
+    The reason names the move by how it came (``label``) and the entry it was written after, never
+    by its hash: a refused move stays private (its hash would let the others try the few moves a
+    decision allows until one matches)."""
+    named = f" ({label})" if label else ""
+    return moderate(gd, "return", f"{exc.player} sent a move{named}, written after entry {exc.after}, while a bot "
+                                  f"decided for the seat: the seat is {exc.player}'s again (the move itself was "
+                                  "refused: it came too late)", player=exc.player)
 
 
 def _submit(gd: GameDir, raw: bytes, signature: str) -> Receipt:
@@ -173,7 +176,7 @@ def accept_move(table: Table, raw: bytes, signature: str,
                                 move_draws(table.header, table.seed, index, signature), opener, table.prefs)
     except Rejected as exc:
         if in_disorder(table.entries, move.player):     # the player is back: refused, but it returns the seat
-            raise ReturnsSeat(str(exc), move.player, sha256_hex(signed), move.after) from None
+            raise ReturnsSeat(str(exc), move.player, move.after) from None
         raise
     # --- from here on nothing can be refused: build everything, then write ---
     base = f"moves/{index:06d}-{move.player}.yaml"
