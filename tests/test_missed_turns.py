@@ -266,3 +266,15 @@ def test_a_return_ends_the_run_of_missed_deadlines_and_starts_the_clock():
     entries.append(entry(5, "moderator", "red", ["red"], action="return"))
     assert missed_in_a_row(entries, "red") == 0 and in_disorder_now(entries) == {}
     assert waiting_since(entries, "red") == 5 and seat_news_since(entries, "red", 4)
+
+
+def test_pbem_move_tells_a_player_in_disorder_how_to_take_the_seat_back(tmp_path, key_pool, toy_registered):
+    gd = _three_after_red_missed_one(tmp_path, key_pool)
+    _red_in_disorder_with_a_move_written_before(gd, key_pool)
+    assert "red" not in [d["player"] for d in gd.entries()[-1]["pending"]]
+    result = CliRunner().invoke(main, ["move", str(gd.root), "--player", "red", "--out", str(tmp_path / "m.yaml")])
+    assert result.exit_code != 0
+    assert result.output == ("pbem: error: red has no decision to make now: red's seat is in civil disorder and a "
+                             "bot decides for it. To take the seat back, send a move you signed, even one written "
+                             "on an earlier digest (it is refused as too late, but the seat is yours again), or "
+                             "ask the moderator\n")
