@@ -278,3 +278,52 @@ def test_pbem_move_tells_a_player_in_disorder_how_to_take_the_seat_back(tmp_path
                              "bot decides for it. To take the seat back, send a move you signed, even one written "
                              "on an earlier digest (it is refused as too late, but the seat is yours again), or "
                              "ask the moderator\n")
+
+
+class _Sent:
+    """A stand-in for the mail ledger's SentState: every player mailed entry ``index`` an hour ago."""
+
+    def __init__(self, index: int, at: float) -> None:
+        self.index, self.at = index, at
+
+    def last_hash(self, player):
+        return f"hash{self.index}"
+
+    def thread(self, player):
+        return ("<first@pbem.test>", "<last@pbem.test>")
+
+    def last_index(self, player):
+        return self.index
+
+    def last_at(self, player):
+        return self.at
+
+
+def test_the_mail_cadence_sends_the_disorder_and_the_return_whatever_the_cadence():
+    """Mailed whatever the cadence: the entry that puts red's seat into civil disorder (red has no
+    decision: the bot decided at once), and the one that returns it; a daily red too."""
+    from types import SimpleNamespace
+
+    from pbem.transport.mail.compose import Turn
+    from pbem.transport.mail.cycle import due
+
+    def entry(index, player=None, pending=("blue",), **more):
+        return {"index": index, "kind": "moderator" if more else "move", "player": player, "hash": f"hash{index}",
+                "pending": [{"player": p} for p in pending], **more}
+    entries = [{"index": 0, "kind": "genesis", "id": "toy-x", "game": "toy", "hash": "hash0",
+                "players": [{"name": "red"}, {"name": "blue"}], "pending": [{"player": "red"}]},
+               entry(1, "red", action="timeout"), entry(2, "blue", pending=("red",))]
+    now = time.time()
+    everyone = ["red", "blue"]
+    for cadence in ("decision", "entry"):
+        cfg = SimpleNamespace(cadence=cadence, summary="")
+        later = entries + [entry(3, "red", pending=("red",), action="disorder"), entry(4, "red", action="bot-move")]
+        assert "red" in due(cfg, Turn.from_entries(later), _Sent(2, now - 3600), everyone, later, now)
+        daily = later + [entry(5, "red", action="cadence", cadence="daily")]
+        assert "red" in due(cfg, Turn.from_entries(daily), _Sent(2, now - 3600), everyone, daily, now)
+        assert "red" not in due(cfg, Turn.from_entries(daily), _Sent(4, now - 3600), everyone, daily, now)
+        back = daily + [entry(6, "red", action="return"), entry(7, "blue", pending=("blue",))]
+        assert "red" in due(cfg, Turn.from_entries(back), _Sent(5, now - 3600), everyone, back, now)
+    cfg = SimpleNamespace(cadence="decision", summary="")
+    quiet = entries + [entry(3, "blue", pending=("blue",))]          # without disorder: no digest for red
+    assert due(cfg, Turn.from_entries(quiet), _Sent(2, now - 3600), everyone, quiet, now) == ["blue"]
