@@ -108,12 +108,13 @@ def footer_lines(table: Table) -> list[str]:
     """The digest's footer, the same for every reader: the moderator's actions, the missed-turn
     rules, the seed commitment and the rules."""
     h = table.header
-    return moderator_lines(table) + disorder_lines(table.entries) + turn_rules_lines(h) + [f"seed commitment: {h['seed_commitment']}",
+    return moderator_lines(table) + turn_rules_lines(h) + [f"seed commitment: {h['seed_commitment']}",
                                                            f"rules: {h['game']} {h['rules']}"]
 
 
 def disorder_lines(entries: list[dict[str, Any]]) -> list[str]:
-    """Who is in civil disorder now, and how they take their seat back (in every digest while it lasts)."""
+    """Who is in civil disorder now, and how they take their seat back: at the top of every digest
+    while it lasts (under the game's summary), the same for every reader."""
     return [f"CIVIL DISORDER: {player} missed too many deadlines; since entry {since} a bot decides every "
             f"decision of {player}'s seat, at once. {player}: to take your seat back, send a move - any move "
             "you sign, even one written on an earlier digest (it is refused as too late, but the seat is yours "
@@ -253,7 +254,7 @@ def digest_context(table: Table, viewer: str | None, with_svg: bool = True,
         options=game.display_options(h["options"]),
         players=table.players, viewer=viewer,
         turn_line=f"log entry {table.last['index']}, head hash {table.last['hash']}",
-        summary=game.summary(view), pending=waiting, events=events,
+        summary=game.summary(view) + disorder_lines(table.entries), pending=waiting, events=events,
         board_text=board_text, board_svg=board_svg,
         sections=game.sections(view),
         move_template=template_for(table, template_player, view) if template_player else "",
