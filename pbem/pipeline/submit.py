@@ -15,7 +15,7 @@ from pbem.core.game import pending_players
 from pbem.core.sealed import decrypt_plaintext, open_plaintext
 from pbem.crypto import keys, sshsig
 from pbem.pipeline.append import append_entry, finish_entry
-from pbem.pipeline.moderator import moderate
+from pbem.pipeline.moderator import ModeratorError, moderate
 from pbem.pipeline.repair import open_game
 from pbem.store import receipts
 from pbem.store.binding import bind
@@ -135,7 +135,10 @@ def submit(gd: GameDir, raw: bytes, signature: str, label: str = "") -> Receipt:
     try:
         return _submit(gd, raw, signature)
     except ReturnsSeat as exc:
-        entry = return_seat(gd, exc, label)
+        try:
+            entry = return_seat(gd, exc, label)
+        except ModeratorError:            # returned meanwhile (by hand, say): only the refusal is left
+            raise Rejected(exc.reason) from None
         raise SeatReturned(f"{exc.player}'s seat is {exc.player}'s again: civil disorder is over (moderator entry "
                            f"{entry['index']}), and from now on {exc.player}'s decisions wait for {exc.player}'s "
                            f"moves; read the new digest and move from it. This move itself is not taken: "
