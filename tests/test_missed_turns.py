@@ -327,3 +327,18 @@ def test_the_mail_cadence_sends_the_disorder_and_the_return_whatever_the_cadence
     cfg = SimpleNamespace(cadence="decision", summary="")
     quiet = entries + [entry(3, "blue", pending=("blue",))]          # without disorder: no digest for red
     assert due(cfg, Turn.from_entries(quiet), _Sent(2, now - 3600), everyone, quiet, now) == ["blue"]
+
+
+def test_the_audit_finds_a_forged_return(tmp_path, key_pool, toy_registered):
+    """A `return` written into the log by someone without the moderator's key (here: red's seat's
+    return turned into blue's) breaks the entry's hash and signature: the audit says so."""
+    gd = _three_after_red_missed_one(tmp_path, key_pool)
+    _red_in_disorder_with_a_move_written_before(gd, key_pool)
+    back = moderate(gd, "return", "red wrote: back", player="red")
+    assert audit(gd).ok
+    text = gd.log_path.read_text()
+    head, _, entry = text.rpartition(f"index: {back['index']}\n")
+    assert "player: red\n" in entry
+    gd.log_path.write_text(head + f"index: {back['index']}\n" + entry.replace("player: red\n", "player: blue\n"))
+    report = audit(gd)
+    assert not report.ok and any(f"entry {back['index']}" in p for p in report.problems), report.problems
