@@ -278,6 +278,12 @@ def test_pbem_move_tells_a_player_in_disorder_how_to_take_the_seat_back(tmp_path
                              "bot decides for it. To take the seat back, send a move you signed, even one written "
                              "on an earlier digest (it is refused as too late, but the seat is yours again), or "
                              "ask the moderator\n")
+    from pbem.client.session import step                                # the same in `pbem play`, beside
+    stop = step(Table.load(gd), "red", [], True).stop                   # the empty list of choices
+    assert stop == ("red has no decision to make now: red's seat is in civil disorder and a bot decides for it. "
+                    "To take the seat back, send a move you signed, even one written on an earlier digest (it is "
+                    "refused as too late, but the seat is yours again), or ask the moderator")
+    assert step(Table.load(gd), "blue", [], True).stop == ""             # blue has choices: nothing to add
 
 
 class _Sent:

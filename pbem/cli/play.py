@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -93,19 +92,11 @@ def move(game_dir: Path, player: str, bot: str, out: Path, bot_seed: str, key: P
             raise PbemError(f"{player} has a decision to make, but its choices depend on hidden information the "
                             "public files do not hold (your tiles or cards): give --key to read your secrets, or "
                             "write the move from the template in your decrypted digest")
-        raise PbemError(f"{player} has no decision to make now" + _in_disorder_note(table.entries, player))
+        from pbem.store.missedturns import disorder_note
+        note = disorder_note(table.entries, player)
+        raise PbemError(f"{player} has no decision to make now" + (f": {note}" if note else ""))
     write_atomic(out, render_move(mv, f"move by the {bot} bot for {player}"))
     click.echo(f"wrote {out} ({len(mv.actions)} action(s)); sign it with `pbem sign {out} --key KEY`")
-
-
-def _in_disorder_note(entries: list[dict[str, Any]], player: str) -> str:
-    """What a player whose seat is in civil disorder is told when they look for their decision."""
-    from pbem.store.missedturns import in_disorder
-    if not in_disorder(entries, player):
-        return ""
-    return (f": {player}'s seat is in civil disorder and a bot decides for it. To take the seat back, send a "
-            "move you signed, even one written on an earlier digest (it is refused as too late, but the seat "
-            "is yours again), or ask the moderator")
 
 
 #: the commands this module adds to `pbem`

@@ -98,6 +98,16 @@ def in_disorder_now(entries: Sequence[Mapping[str, Any]]) -> dict[str, int]:
     return {p: since for p in players if (since := disorder_since(entries, p)) is not None}
 
 
+def disorder_note(entries: Sequence[Mapping[str, Any]], player: str) -> str:
+    """What ``player`` is told where they look for their decision while their seat is in civil
+    disorder (`pbem move`, `pbem play`): "" when it is not."""
+    if not in_disorder(entries, player):
+        return ""
+    return (f"{player}'s seat is in civil disorder and a bot decides for it. To take the seat back, send a move "
+            "you signed, even one written on an earlier digest (it is refused as too late, but the seat is yours "
+            "again), or ask the moderator")
+
+
 def seat_news_since(entries: Sequence[Mapping[str, Any]], player: str, index: int) -> bool:
     """Did ``player``'s seat go into civil disorder, or come back from it, after entry ``index``?
     (The player is mailed that entry whatever their cadence.)"""
