@@ -15,7 +15,13 @@ from pbem.pipeline.deadlines import deadlines, tick, waiting_since
 from pbem.base.canonical import sha256_hex
 from pbem.core.engine import Rejected
 from pbem.store.movefile import parse_move
-from pbem.store.missedturns import in_disorder, in_disorder_now, missed_in_a_row, seat_news_since
+from pbem.store.missedturns import (
+    in_disorder,
+    in_disorder_now,
+    missed_in_a_row,
+    returns_the_seat,
+    seat_news_since,
+)
 from pbem.pipeline.moderator import ModeratorError, moderate, reveal
 from pbem.pipeline.submit import submit
 from pbem.store.table import Table
@@ -228,6 +234,24 @@ def test_a_stale_move_from_a_player_in_disorder_returns_the_seat(tmp_path, key_p
     assert report.ok, report.problems
 
 
+def test_only_a_move_written_since_the_player_last_showed_up_returns_the_seat():
+    """A refused move returns a seat from civil disorder only if it was written since the player's
+    own last move or the last return of their seat: the move that returned it once, replayed by
+    someone else in a later disorder (a git game's history shows every pushed file), does not."""
+    def entry(index, kind, player, **more):
+        return {"index": index, "kind": kind, "player": player, **more}
+    entries = [{"index": 0, "kind": "setup"}, entry(1, "move", "red"), entry(2, "move", "blue"),
+               entry(3, "moderator", "red", action="timeout"), entry(4, "moderator", "red", action="disorder"),
+               entry(5, "moderator", "red", action="bot-move")]
+    assert returns_the_seat(entries, "red", 1) and returns_the_seat(entries, "red", 5)   # written since red's move
+    assert not returns_the_seat(entries, "red", 0)                     # from before red's last move
+    assert not returns_the_seat(entries, "blue", 5)                    # blue is not in civil disorder
+    entries += [entry(6, "moderator", "red", action="return"),           # the move written after entry 3 returned it
+                entry(7, "moderator", "red", action="timeout"), entry(8, "moderator", "red", action="disorder")]
+    assert not returns_the_seat(entries, "red", 3)                     # that move again: only refused
+    assert returns_the_seat(entries, "red", 6) and returns_the_seat(entries, "red", 8)
+
+
 def test_the_moderator_returns_a_seat_by_hand_and_only_from_disorder(tmp_path, key_pool, toy_registered):
     gd = _three_after_red_missed_one(tmp_path, key_pool)
     result = CliRunner().invoke(main, ["mod", "return", str(gd.root), "--player", "red", "--reason", "back"])
@@ -275,13 +299,13 @@ def test_pbem_move_tells_a_player_in_disorder_how_to_take_the_seat_back(tmp_path
     result = CliRunner().invoke(main, ["move", str(gd.root), "--player", "red", "--out", str(tmp_path / "m.yaml")])
     assert result.exit_code != 0
     assert result.output == ("pbem: error: red has no decision to make now: red's seat is in civil disorder and a "
-                             "bot decides for it. To take the seat back, send a move you signed, even one written "
-                             "on an earlier digest (it is refused as too late, but the seat is yours again), or "
+                             "bot decides for it. To take the seat back, send a move you signed, written since "
+                             "your own last move (it is refused as too late, but the seat is yours again), or "
                              "ask the moderator\n")
     from pbem.client.session import step                                # the same in `pbem play`, beside
     stop = step(Table.load(gd), "red", [], True).stop                   # the empty list of choices
     assert stop == ("red has no decision to make now: red's seat is in civil disorder and a bot decides for it. "
-                    "To take the seat back, send a move you signed, even one written on an earlier digest (it is "
+                    "To take the seat back, send a move you signed, written since your own last move (it is "
                     "refused as too late, but the seat is yours again), or ask the moderator")
     assert step(Table.load(gd), "blue", [], True).stop == ""             # blue has choices: nothing to add
 

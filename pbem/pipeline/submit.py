@@ -20,7 +20,7 @@ from pbem.pipeline.repair import open_game
 from pbem.store import receipts
 from pbem.store.binding import bind
 from pbem.store.gamedir import GameDir
-from pbem.store.missedturns import in_disorder
+from pbem.store.missedturns import returns_the_seat
 from pbem.store.movefile import MAX_BYTES, MAX_SIGNATURE_BYTES, MoveFile, MoveFileError, parse_move
 from pbem.store.table import Table, closed_message, keys_at
 
@@ -178,8 +178,8 @@ def accept_move(table: Table, raw: bytes, signature: str,
         applied = apply_actions(table.game, table.state, move.player, move.actions,
                                 move_draws(table.header, table.seed, index, signature), opener, table.prefs)
     except Rejected as exc:
-        if in_disorder(table.entries, move.player):     # the player is back: refused, but it returns the seat
-            raise ReturnsSeat(str(exc), move.player, move.after) from None
+        if returns_the_seat(table.entries, move.player, move.after):   # the player is back: refused, but
+            raise ReturnsSeat(str(exc), move.player, move.after) from None   # it returns the seat
         raise
     # --- from here on nothing can be refused: build everything, then write ---
     base = f"moves/{index:06d}-{move.player}.yaml"

@@ -86,6 +86,18 @@ def disorder_since(entries: Sequence[Mapping[str, Any]], player: str) -> int | N
     return None
 
 
+def returns_the_seat(entries: Sequence[Mapping[str, Any]], player: str, after: int) -> bool:
+    """Does a refused move of ``player``'s, written after entry ``after``, end their civil disorder?
+    Only while the seat is in it, and only a move written since the player last showed up (their own
+    last move, or the last ``return`` of their seat): an older move of theirs - one that returned the
+    seat before, say, which a git game's history shows to everyone - replayed by someone else does not
+    pull the seat out of civil disorder."""
+    if disorder_since(entries, player) is None:
+        return False
+    last = max((int(e["index"]) for e in entries if _ends_disorder(e, player)), default=0)
+    return after >= last
+
+
 def in_disorder(entries: Sequence[Mapping[str, Any]], player: str) -> bool:
     """Civil disorder: a ``disorder`` entry for ``player`` after their own last move (and after the
     last ``return`` of their seat)."""
@@ -104,7 +116,7 @@ def disorder_note(entries: Sequence[Mapping[str, Any]], player: str) -> str:
     if not in_disorder(entries, player):
         return ""
     return (f"{player}'s seat is in civil disorder and a bot decides for it. To take the seat back, send a move "
-            "you signed, even one written on an earlier digest (it is refused as too late, but the seat is yours "
+            "you signed, written since your own last move (it is refused as too late, but the seat is yours "
             "again), or ask the moderator")
 
 

@@ -117,7 +117,7 @@ def disorder_lines(entries: list[dict[str, Any]]) -> list[str]:
     while it lasts (under the game's summary), the same for every reader."""
     return [f"CIVIL DISORDER: {player} missed too many deadlines; since entry {since} a bot decides every "
             f"decision of {player}'s seat, at once. {player}: to take your seat back, send a move - any move "
-            "you sign, even one written on an earlier digest (it is refused as too late, but the seat is yours "
+            "you sign, written since your own last move (it is refused as too late, but the seat is yours "
             "again), or ask the moderator; then read your next digest, and your decisions wait for you again"
             for player, since in in_disorder_now(entries).items()]
 
