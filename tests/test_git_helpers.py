@@ -190,22 +190,24 @@ class Shared:
 
 
 def make_shared(tmp_path: Path, key_pool: dict[str, Path], *init_args: Any, game: str = "toy",
-                position: dict[str, Any] | None = None, templates: SharedTemplates | None = None) -> Shared:
+                position: dict[str, Any] | None = None, templates: SharedTemplates | None = None,
+                **new_game_args: Any) -> Shared:
     """The toy game (or ``game``, from ``position``) shared through a bare repository: the moderator's
     clone after `pbem git init INIT_ARGS` and its first sync, and one clone per player.  With
-    ``templates``, a toy game from its start is a copy of the one :class:`SharedTemplates` built."""
-    if templates is not None and game == "toy" and position is None:
+    ``templates``, a toy game from its start is a copy of the one :class:`SharedTemplates` built.
+    ``new_game_args``: a ``seed`` or ``deadlines`` of the game's own (never from the templates)."""
+    if templates is not None and game == "toy" and position is None and not new_game_args:
         return templates.copy(tmp_path, key_pool, *init_args)
-    return _build_shared(tmp_path, key_pool, *init_args, game=game, position=position)
+    return _build_shared(tmp_path, key_pool, *init_args, game=game, position=position, **new_game_args)
 
 
 def _build_shared(tmp_path: Path, key_pool: dict[str, Path], *init_args: Any, game: str = "toy",
-                  position: dict[str, Any] | None = None) -> Shared:
+                  position: dict[str, Any] | None = None, **new_game_args: Any) -> Shared:
     bare = tmp_path / "shared.git"
     git(tmp_path, "init", "-q", "--bare", "-b", "main", bare)
     mod_clone = tmp_path / "moderator"
     git(tmp_path, "clone", "-q", bare, mod_clone)
-    gd = new_game(mod_clone / GAME, game, key_pool, PLAYERS, position=position)
+    gd = new_game(mod_clone / GAME, game, key_pool, PLAYERS, position=position, **new_game_args)
     cli("init", gd.root, *init_args)
     cli("sync", gd.root)           # pushes the set-up commit
     players = {}

@@ -461,3 +461,51 @@ def test_after_its_push_the_moderators_branch_follows_the_shared_one_so_plain_gi
     shared.players["red"].send("0000.yaml", DRAW)
     assert "pushed" in shared.sync(*options).output
     assert git(root, "rev-parse", "--abbrev-ref", "@{u}").stdout.strip() == "origin/main"
+
+
+def test_a_stale_move_pushed_by_a_player_in_civil_disorder_returns_the_seat(tmp_path, key_pool, toy_registered):
+    """Civil disorder through git: red misses a deadline, blue and green draw, the sync's tick puts
+    red into civil disorder (a bot decides at once); red pushes the move written on the first
+    position: refused as stale, but the moderator appends a signed `return` and the receipt says
+    the seat is red's again; the next tick leaves red's decision to red."""
+    import time
+
+    from test_missed_turns import _three_after_red_missed_one
+
+    from pbem.pipeline.deadlines import tick
+    from pbem.store.missedturns import in_disorder
+    probe = _three_after_red_missed_one(tmp_path / "probe", key_pool)    # a seed whose bot draws for red
+    (tmp_path / "world").mkdir()
+    shared = make_shared(tmp_path / "world", key_pool, seed=bytes([int(probe.root.name[1:])]) * 32,
+                         deadlines=probe.entries()[0]["deadlines"])
+    gd = GameDir(shared.moderator.root)
+    red = shared.players["red"]
+    red.pull()
+    late = red.write_move("late.yaml", DRAW)                            # red's move on the first position, not sent
+    assert [e["action"] for e in tick(gd, now=time.time() + 49 * 3600, max_entries=1).entries] == ["timeout"]
+    shared.sync()
+    shared.players["blue"].send("b.yaml", DRAW)
+    assert "accepted blue/b.yaml" in shared.sync().output
+    shared.players["green"].send("g.yaml", DRAW)
+    out = shared.sync("--tick").output
+    assert "accepted green/g.yaml" in out, out
+    assert in_disorder(gd.entries(), "red")
+    assert [e.get("action") for e in gd.entries()[-2:]] == ["disorder", "bot-move"]
+    red.git("stash", "-u", "-q")
+    red.pull()
+    red.git("stash", "pop", "-q")
+    red.commit(late, "red: my move, late")
+    red.git("push", "-q")
+    out = shared.sync("--tick").output
+    back = gd.entries()[-1]
+    assert (back["action"], back["player"]) == ("return", "red"), out
+    assert back["reason"].startswith("red sent a move (incoming/red/late.yaml), written after entry 0")
+    assert "rejected red/late.yaml: red's seat is red's again: civil disorder is over" in out, out
+    receipt = _receipt(shared, "red", "late")
+    assert f"civil disorder is over (moderator entry {back['index']})" in receipt and "stale move" in receipt
+    assert not in_disorder(gd.entries(), "red")
+    clone = shared.fresh_clone("auditor")
+    published = GameDir(clone / GAME).entries()
+    assert published[-1]["action"] == "return" and published[-1]["hash"] == back["hash"]
+    report = audit(GameDir(clone / GAME))
+    assert report.ok, report.problems

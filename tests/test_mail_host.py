@@ -337,3 +337,92 @@ def test_a_move_for_a_game_kept_in_two_folders_waits_until_one_is_left(host, key
     out = host.run()
     assert "club-one: accepted:" in out, out
     assert [m["X-PBEM-Receipt"] for m in _receipts(host, mover, game_id)] == ["accepted"]
+
+
+def _red_times_out_then_blue_draws(gd: GameDir, key_pool) -> list[dict]:
+    """On a copy of a game (no mail): red's deadline passes, blue draws, and the tick puts red into
+    civil disorder; the entries the bot and the moderator appended for red."""
+    from pbem.pipeline.deadlines import tick
+    from pbem.pipeline.submit import submit
+    tick(gd)
+    submit(gd, *signed_move(Table.load(gd), "blue", [{"draw": True}], key_pool["blue"]))
+    tick(gd)
+    return [e for e in gd.entries() if e.get("player") == "red" and e["kind"] == "moderator"]
+
+
+def _disorder_game(host: Host, key_pool, tmp_path: Path) -> GameDir:
+    """A toy game with civil disorder after one missed deadline, started 49 hours ago (red's first
+    deadline has passed), whose bot draws for red both times (so red still has a card to draw once
+    the seat is back): a seed tried on a copy first."""
+    import shutil
+
+    from pbem.store.entryclock import record_time
+    rules = {"hours": 48, "on_expiry": "bot", "remind_hours": 24, "disorder_after": 1}
+    for n in range(32):
+        gd = host.game("club-disorder", "toy", TOY_PLAYERS, bytes([n]) * 32, deadlines=rules)
+        record_time(gd.moderator_dir, 0, time.time() - 49 * 3600)
+        probe = GameDir(shutil.copytree(gd.root, tmp_path / f"probe{n}"))
+        acted = _red_times_out_then_blue_draws(probe, key_pool)
+        if [(e["action"], e.get("actions")) for e in acted] == [
+                ("timeout", [{"draw": True}]), ("disorder", None), ("bot-move", [{"draw": True}])]:
+            return gd
+        shutil.rmtree(gd.root)
+    raise AssertionError("no seed of 32 lets the bot draw for red twice")
+
+
+def _digest_text(msg: EmailMessage) -> str:
+    body = msg.get_body(("plain",))
+    assert body is not None
+    return str(body.get_content())
+
+
+def test_a_player_in_civil_disorder_is_told_by_mail_and_takes_the_seat_back_with_a_stale_move(
+        host, key_pool, tmp_path, toy_registered):
+    """The QA tester's game by mail through a host: red misses a deadline, then goes into civil
+    disorder in the cycle that makes red pending again (the bot decides at once). red is mailed
+    that entry (the default cadence would not: red has no decision), the digest says how to come
+    back; red's move, written on red's first digest, comes in stale: refused, but the seat is
+    red's again; red is mailed the next decision and moves."""
+    from pbem.transport.mail.host import run_host
+    gd = _disorder_game(host, key_pool, tmp_path)
+    game_id = Table.load(gd).game_id
+    written = signed_move(Table.load(gd), "red", [{"draw": True}], key_pool["red"])   # red's move, never sent in time
+    expired = run_host(host.folder, host.env())
+    assert any(line.startswith("club-disorder: log entry 1: timeout for red") for line in expired.lines), expired.lines
+    host.deliver(_move_message("blue", *signed_move(Table.load(gd), "blue", [{"draw": True}], key_pool["blue"])))
+    before = len(host.mail_to("red"))
+    disordered = run_host(host.folder, host.env())
+    actions = [(e.get("action"), e.get("player")) for e in gd.entries()[3:]]
+    assert actions[:2] == [("disorder", "red"), ("bot-move", "red")], actions
+    told = [m for m in host.mail_to("red")[before:] if not m["X-PBEM-Receipt"]]
+    assert len(told) == 1, disordered.lines                            # the disorder entry, though red has no decision
+    text = " ".join(_digest_text(told[0]).split())
+    assert "CIVIL DISORDER: red missed too many deadlines" in text and "to take your seat back, send a move" in text
+
+    host.deliver(_move_message("red", *written, subject="sorry, I was away"))
+    before = len(host.mail_to("red"))
+    back = run_host(host.folder, host.env())
+    returned = gd.entries()[-1]
+    assert (returned["action"], returned["player"]) == ("return", "red"), back.lines
+    assert returned["reason"].startswith("red sent a move (attachment move.yaml), written after entry 0")
+    new = host.mail_to("red")[before:]
+    [receipt] = [m for m in new if m["X-PBEM-Receipt"]]
+    assert receipt["X-PBEM-Receipt"] == "rejected"
+    said = " ".join(_digest_text(receipt).split())
+    assert f"red's seat is red's again: civil disorder is over (moderator entry {returned['index']})" in said, said
+    assert "This move itself is not taken: stale move" in said and "Your seat is yours again. The new digest" in said
+    [digest] = [m for m in new if not m["X-PBEM-Receipt"]]             # the new digest, as the receipt says
+    assert "CIVIL DISORDER" not in _digest_text(digest)
+
+    host.deliver(_move_message("blue", *signed_move(Table.load(gd), "blue", [{"draw": True}], key_pool["blue"])))
+    before = len(host.mail_to("red"))
+    run_host(host.folder, host.env())
+    assert [d["player"] for d in gd.entries()[-1]["pending"]] == ["red"]   # red's decision waits for red
+    [digest] = [m for m in host.mail_to("red")[before:] if not m["X-PBEM-Receipt"]]
+    assert digest["X-PBEM-Game"] == game_id
+    host.deliver(_move_message("red", *signed_move(Table.load(gd), "red", [{"draw": True}], key_pool["red"])))
+    run_host(host.folder, host.env())
+    last = gd.entries()[-1]
+    assert (last["kind"], last["player"]) == ("move", "red")
+    assert [m["X-PBEM-Receipt"] for m in _receipts(host, "red", game_id)] == ["rejected", "accepted"]
+    assert audit(gd).ok

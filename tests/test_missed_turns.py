@@ -12,15 +12,25 @@ from pipeline_helpers import bot_move, new_game, signed_move
 from pbem.cli.group import main
 from pbem.pipeline.audit import audit
 from pbem.pipeline.deadlines import deadlines, tick, waiting_since
-from pbem.store.missedturns import in_disorder, missed_in_a_row
+from pbem.base.canonical import sha256_hex
+from pbem.core.engine import Rejected
+from pbem.store.movefile import parse_move
+from pbem.store.missedturns import (
+    in_disorder,
+    in_disorder_now,
+    missed_in_a_row,
+    returns_the_seat,
+    seat_news_since,
+)
 from pbem.pipeline.moderator import ModeratorError, moderate, reveal
 from pbem.pipeline.submit import submit
 from pbem.store.table import Table
 
-def _three_after_red_missed_one(tmp_path, key_pool):
+def _three_after_red_missed_one(tmp_path, key_pool, skip=0):
     """A three-player game in which red missed one deadline and the bot drew a card for red (so red
-    is asked again): the first seed whose bot draws (the bot's choice follows the seed)."""
-    for n in range(32):
+    is asked again): the first seed whose bot draws (the bot's choice follows the seed), after
+    ``skip`` such seeds."""
+    for n in range(skip, 32):
         gd = new_game(tmp_path / f"g{n}", "toy", key_pool, ["red", "blue", "green"], seed=bytes([n]) * 32,
                       deadlines={"hours": 48, "on_expiry": "bot", "remind_hours": 24, "disorder_after": 1})
         report = tick(gd, now=time.time() + 50 * HOURS, max_entries=1)
@@ -159,3 +169,206 @@ def test_the_audit_finds_a_disorder_or_a_bot_move_the_rule_does_not_allow(tmp_pa
     report = audit(gd)
     assert not report.ok
     assert report.problems == ["entry 1: civil disorder for red without 2 missed deadlines in a row"]
+
+
+def _red_in_disorder_with_a_move_written_before(gd, key_pool):
+    """red, asked again after one missed deadline, writes a move on that digest; before it comes
+    in, the tick puts red's seat into civil disorder and the bot decides for red: red's move is
+    stale.  Returns the move."""
+    _draw(gd, key_pool, "blue")
+    _draw(gd, key_pool, "green")
+    written = signed_move(Table.load(gd), "red", [{"draw": True}], key_pool["red"])
+    report = tick(gd, now=time.time() + 1)
+    assert [(e["action"], e["player"]) for e in report.entries][:2] == [("disorder", "red"), ("bot-move", "red")]
+    return written
+
+
+def _red_in_disorder_and_the_bot_drew(tmp_path, key_pool):
+    """As :func:`_red_in_disorder_with_a_move_written_before`, in the first game whose bot drew for
+    red in disorder too (so red still has a card to draw when the seat comes back)."""
+    skip = 0
+    while skip < 32:
+        gd = _three_after_red_missed_one(tmp_path / f"from{skip}", key_pool, skip)
+        written = _red_in_disorder_with_a_move_written_before(gd, key_pool)
+        bot = [e for e in gd.entries() if e.get("action") == "bot-move"]
+        if bot[0]["actions"] == [{"draw": True}]:
+            return gd, written
+        skip = int(gd.root.name[1:]) + 1               # the game's seed was bytes([n]) * 32, in folder g{n}
+    raise AssertionError("no seed of 32 lets the bot draw for red twice")
+
+
+def test_a_stale_move_from_a_player_in_disorder_returns_the_seat(tmp_path, key_pool, toy_registered):
+    gd, written = _red_in_disorder_and_the_bot_drew(tmp_path, key_pool)
+    written_after = parse_move(written[0]).after
+    assert "CIVIL DISORDER: red missed too many deadlines" in (gd.public_dir / "digest.txt").read_text()
+    with pytest.raises(Rejected) as refused:
+        submit(gd, *written, label="red-move.yaml")
+    message = str(refused.value)
+    back = gd.entries()[-1]
+    assert message.startswith(f"red's seat is red's again: civil disorder is over (moderator entry {back['index']}), "
+                              "and from now on red's decisions wait for red's moves; read the new digest and move "
+                              "from it. This move itself is not taken: stale move: written after entry ")
+    assert (back["kind"], back["action"], back["player"]) == ("moderator", "return", "red")
+    assert back["reason"] == (f"red sent a move (red-move.yaml), written after entry {written_after}, while a bot "
+                              "decided for the seat: the seat is red's again (the move itself was refused: it came "
+                              "too late)")
+    assert sha256_hex(written[0])[:16] not in str(back)                     # the refused move stays private
+    assert not in_disorder(gd.entries(), "red") and missed_in_a_row(gd.entries(), "red") == 0
+    assert "CIVIL DISORDER" not in (gd.public_dir / "digest.txt").read_text()
+    with pytest.raises(Rejected, match=r"^stale move: written after entry \d+, but since then"):
+        submit(gd, *written)                                                 # once back, a stale move is only refused
+    assert gd.entries()[-1]["index"] == back["index"]
+    while "red" not in [d["player"] for d in gd.entries()[-1]["pending"]]:   # the others play on to red's turn
+        move = bot_move(gd, key_pool)
+        assert move is not None
+        submit(gd, *move)
+    assert tick(gd, now=time.time() + 1).entries == []                      # red's decision waits for red now
+    [due] = [d for d in deadlines(gd, gd.entries()) if d.player == "red"]
+    assert due.since >= back["index"]
+    _draw(gd, key_pool, "red")                                              # and red moves
+    assert gd.entries()[-1]["kind"] == "move" and gd.entries()[-1]["player"] == "red"
+    while (move := bot_move(gd, key_pool)) is not None:
+        submit(gd, *move)
+    reveal(gd)
+    report = audit(gd)
+    assert report.ok, report.problems
+
+
+def test_only_a_move_written_since_the_player_last_showed_up_returns_the_seat():
+    """A refused move returns a seat from civil disorder only if it was written since the player's
+    own last move or the last return of their seat: the move that returned it once, replayed by
+    someone else in a later disorder (a git game's history shows every pushed file), does not."""
+    def entry(index, kind, player, **more):
+        return {"index": index, "kind": kind, "player": player, **more}
+    entries = [{"index": 0, "kind": "setup"}, entry(1, "move", "red"), entry(2, "move", "blue"),
+               entry(3, "moderator", "red", action="timeout"), entry(4, "moderator", "red", action="disorder"),
+               entry(5, "moderator", "red", action="bot-move")]
+    assert returns_the_seat(entries, "red", 1) and returns_the_seat(entries, "red", 5)   # written since red's move
+    assert not returns_the_seat(entries, "red", 0)                     # from before red's last move
+    assert not returns_the_seat(entries, "blue", 5)                    # blue is not in civil disorder
+    entries += [entry(6, "moderator", "red", action="return"),           # the move written after entry 3 returned it
+                entry(7, "moderator", "red", action="timeout"), entry(8, "moderator", "red", action="disorder")]
+    assert not returns_the_seat(entries, "red", 3)                     # that move again: only refused
+    assert returns_the_seat(entries, "red", 6) and returns_the_seat(entries, "red", 8)
+
+
+def test_the_moderator_returns_a_seat_by_hand_and_only_from_disorder(tmp_path, key_pool, toy_registered):
+    gd = _three_after_red_missed_one(tmp_path, key_pool)
+    result = CliRunner().invoke(main, ["mod", "return", str(gd.root), "--player", "red", "--reason", "back"])
+    assert result.exit_code != 0 and "red is not in civil disorder; nothing to return" in result.output
+    _red_in_disorder_with_a_move_written_before(gd, key_pool)
+    result = CliRunner().invoke(main, ["mod", "return", str(gd.root), "--player", "red",
+                                       "--reason", "red wrote: back from hospital"])
+    assert result.exit_code == 0, result.output
+    back = gd.entries()[-1]
+    assert result.output == f"log entry {back['index']}: return - red wrote: back from hospital\n"
+    assert (back["action"], back["player"]) == ("return", "red") and not in_disorder(gd.entries(), "red")
+    assert audit(gd).ok
+
+
+def test_the_audit_finds_a_return_of_a_seat_not_in_disorder(tmp_path, key_pool, toy_registered, monkeypatch):
+    import pbem.pipeline.moderator as moderator
+    gd = _game(tmp_path, key_pool, disorder_after=2)
+    monkeypatch.setattr(moderator, "in_disorder", lambda entries, player: True)   # a moderator who cheats
+    moderate(gd, "return", "unearned", player="red")
+    monkeypatch.undo()
+    report = audit(gd)
+    assert report.problems == ["entry 1: red's seat returned from civil disorder, but it was not in civil disorder"]
+
+
+def test_a_return_ends_the_run_of_missed_deadlines_and_starts_the_clock():
+    def entry(index, kind, player, pending, **more):
+        return {"index": index, "kind": kind, "player": player, "pending": [{"player": p} for p in pending], **more}
+    entries = [{"index": 0, "kind": "setup", "players": [{"name": "red"}, {"name": "blue"}],
+                "pending": [{"player": "red"}]},
+               entry(1, "moderator", "red", ["red"], action="timeout"),
+               entry(2, "moderator", "red", ["red"], action="timeout"),
+               entry(3, "moderator", "red", ["red"], action="disorder"),
+               entry(4, "moderator", "red", ["red"], action="bot-move")]
+    assert missed_in_a_row(entries, "red") == 2 and in_disorder_now(entries) == {"red": 3}
+    assert seat_news_since(entries, "red", 2) and not seat_news_since(entries, "red", 3)
+    entries.append(entry(5, "moderator", "red", ["red"], action="return"))
+    assert missed_in_a_row(entries, "red") == 0 and in_disorder_now(entries) == {}
+    assert waiting_since(entries, "red") == 5 and seat_news_since(entries, "red", 4)
+
+
+def test_pbem_move_tells_a_player_in_disorder_how_to_take_the_seat_back(tmp_path, key_pool, toy_registered):
+    gd = _three_after_red_missed_one(tmp_path, key_pool)
+    _red_in_disorder_with_a_move_written_before(gd, key_pool)
+    assert "red" not in [d["player"] for d in gd.entries()[-1]["pending"]]
+    result = CliRunner().invoke(main, ["move", str(gd.root), "--player", "red", "--out", str(tmp_path / "m.yaml")])
+    assert result.exit_code != 0
+    assert result.output == ("pbem: error: red has no decision to make now: red's seat is in civil disorder and a "
+                             "bot decides for it. To take the seat back, send a move you signed, written since "
+                             "your own last move (it is refused as too late, but the seat is yours again), or "
+                             "ask the moderator\n")
+    from pbem.client.session import step                                # the same in `pbem play`, beside
+    stop = step(Table.load(gd), "red", [], True).stop                   # the empty list of choices
+    assert stop == ("red has no decision to make now: red's seat is in civil disorder and a bot decides for it. "
+                    "To take the seat back, send a move you signed, written since your own last move (it is "
+                    "refused as too late, but the seat is yours again), or ask the moderator")
+    assert step(Table.load(gd), "blue", [], True).stop == ""             # blue has choices: nothing to add
+
+
+class _Sent:
+    """A stand-in for the mail ledger's SentState: every player mailed entry ``index`` an hour ago."""
+
+    def __init__(self, index: int, at: float) -> None:
+        self.index, self.at = index, at
+
+    def last_hash(self, player):
+        return f"hash{self.index}"
+
+    def thread(self, player):
+        return ("<first@pbem.test>", "<last@pbem.test>")
+
+    def last_index(self, player):
+        return self.index
+
+    def last_at(self, player):
+        return self.at
+
+
+def test_the_mail_cadence_sends_the_disorder_and_the_return_whatever_the_cadence():
+    """Mailed whatever the cadence: the entry that puts red's seat into civil disorder (red has no
+    decision: the bot decided at once), and the one that returns it; a daily red too."""
+    from types import SimpleNamespace
+
+    from pbem.transport.mail.compose import Turn
+    from pbem.transport.mail.cycle import due
+
+    def entry(index, player=None, pending=("blue",), **more):
+        return {"index": index, "kind": "moderator" if more else "move", "player": player, "hash": f"hash{index}",
+                "pending": [{"player": p} for p in pending], **more}
+    entries = [{"index": 0, "kind": "genesis", "id": "toy-x", "game": "toy", "hash": "hash0",
+                "players": [{"name": "red"}, {"name": "blue"}], "pending": [{"player": "red"}]},
+               entry(1, "red", action="timeout"), entry(2, "blue", pending=("red",))]
+    now = time.time()
+    everyone = ["red", "blue"]
+    for cadence in ("decision", "entry"):
+        cfg = SimpleNamespace(cadence=cadence, summary="")
+        later = entries + [entry(3, "red", pending=("red",), action="disorder"), entry(4, "red", action="bot-move")]
+        assert "red" in due(cfg, Turn.from_entries(later), _Sent(2, now - 3600), everyone, later, now)
+        daily = later + [entry(5, "red", action="cadence", cadence="daily")]
+        assert "red" in due(cfg, Turn.from_entries(daily), _Sent(2, now - 3600), everyone, daily, now)
+        assert "red" not in due(cfg, Turn.from_entries(daily), _Sent(4, now - 3600), everyone, daily, now)
+        back = daily + [entry(6, "red", action="return"), entry(7, "blue", pending=("blue",))]
+        assert "red" in due(cfg, Turn.from_entries(back), _Sent(5, now - 3600), everyone, back, now)
+    cfg = SimpleNamespace(cadence="decision", summary="")
+    quiet = entries + [entry(3, "blue", pending=("blue",))]          # without disorder: no digest for red
+    assert due(cfg, Turn.from_entries(quiet), _Sent(2, now - 3600), everyone, quiet, now) == ["blue"]
+
+
+def test_the_audit_finds_a_forged_return(tmp_path, key_pool, toy_registered):
+    """A `return` written into the log by someone without the moderator's key (here: red's seat's
+    return turned into blue's) breaks the entry's hash and signature: the audit says so."""
+    gd = _three_after_red_missed_one(tmp_path, key_pool)
+    _red_in_disorder_with_a_move_written_before(gd, key_pool)
+    back = moderate(gd, "return", "red wrote: back", player="red")
+    assert audit(gd).ok
+    text = gd.log_path.read_text()
+    head, _, entry = text.rpartition(f"index: {back['index']}\n")
+    assert "player: red\n" in entry
+    gd.log_path.write_text(head + f"index: {back['index']}\n" + entry.replace("player: red\n", "player: blue\n"))
+    report = audit(gd)
+    assert not report.ok and any(f"entry {back['index']}" in p for p in report.problems), report.problems

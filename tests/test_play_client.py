@@ -520,3 +520,50 @@ def test_a_move_sent_again_after_its_commit_was_refused_gets_a_new_name_and_is_t
         server.close()
     assert sent.json()["sent"] == "red/entry-0000-2.yaml"
     assert "accepted red/entry-0000-2.yaml: entry 1" in shared.sync().output
+
+
+def test_a_move_sent_from_pbem_play_by_a_player_in_civil_disorder_returns_the_seat(tmp_path, key_pool,
+                                                                                  toy_registered, monkeypatch):
+    """red's copy in `pbem play` still shows red's first decision; meanwhile red missed the deadline,
+    the others moved and red's seat went into civil disorder (the bot decided). red clicks and sends:
+    refused as stale, but the seat is red's again, and red's copy says so after the next fetch."""
+    import time
+
+    from test_missed_turns import _three_after_red_missed_one
+
+    from pbem.pipeline.deadlines import tick
+    from pbem.store.missedturns import in_disorder
+    monkeypatch.setenv("PBEM_PLAY_CONFIG", str(tmp_path / "config" / "play.yaml"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    probe = _three_after_red_missed_one(tmp_path / "probe", key_pool)    # a seed whose bot draws for red
+    (tmp_path / "world").mkdir()
+    shared = make_shared(tmp_path / "world", key_pool, seed=bytes([int(probe.root.name[1:])]) * 32,
+                         deadlines=probe.entries()[0]["deadlines"])
+    red = shared.players["red"]
+    result = CliRunner().invoke(main, ["play", "init", "club", "--clone", str(red.clone), "--game-dir", GAME,
+                                       "--player", "red", "--key", str(red.key)])
+    assert result.exit_code == 0, result.output
+    gd = GameDir(shared.moderator.root)
+    assert [e["action"] for e in tick(gd, now=time.time() + 49 * 3600, max_entries=1).entries] == ["timeout"]
+    shared.sync()
+    shared.players["blue"].send("b.yaml", [{"draw": True}])
+    shared.sync()
+    shared.players["green"].send("g.yaml", [{"draw": True}])
+    shared.sync("--tick")
+    assert in_disorder(gd.entries(), "red")
+    server = PlayServer(PlayApp(settings.load()))
+    server.serve_in_thread()
+    try:
+        sent = request(server, "POST", "/api/send", {"game": "club", "actions": [{"draw": True}]})
+        assert sent.status == 200, sent.body
+        out = shared.sync("--tick").output
+        back = gd.entries()[-1]
+        assert (back["action"], back["player"]) == ("return", "red"), out
+        assert f"rejected {sent.json()['sent']}: red's seat is red's again" in out, out
+        fetched = request(server, "POST", "/api/fetch", {"game": "club"}).json()
+        assert fetched["index"] == back["index"], fetched
+    finally:
+        server.close()
+    receipt = (red.clone / GAME / "receipts" / sent.json()["sent"].replace(".yaml", ".txt")).read_text()
+    assert f"civil disorder is over (moderator entry {back['index']})" in receipt
+    assert not in_disorder(gd.entries(), "red")

@@ -92,7 +92,9 @@ def move(game_dir: Path, player: str, bot: str, out: Path, bot_seed: str, key: P
             raise PbemError(f"{player} has a decision to make, but its choices depend on hidden information the "
                             "public files do not hold (your tiles or cards): give --key to read your secrets, or "
                             "write the move from the template in your decrypted digest")
-        raise PbemError(f"{player} has no decision to make now")
+        from pbem.store.missedturns import disorder_note
+        note = disorder_note(table.entries, player)
+        raise PbemError(f"{player} has no decision to make now" + (f": {note}" if note else ""))
     write_atomic(out, render_move(mv, f"move by the {bot} bot for {player}"))
     click.echo(f"wrote {out} ({len(mv.actions)} action(s)); sign it with `pbem sign {out} --key KEY`")
 

@@ -143,6 +143,20 @@ def seat(game_dir: Path, player: str, to_bot: bool, key_file: Path | None, reaso
               new_key=key_file.read_text() if key_file else None)
 
 
+@mod.command("return")
+@GAME_DIR
+@click.option("--player", required=True)
+@REASON
+def return_seat(game_dir: Path, player: str, reason: str) -> None:
+    """End a player's civil disorder: their seat is theirs again, and its decisions wait for them
+    (deadlines as for everyone). A move they send while in disorder does the same by itself.
+
+    \b
+    Example:  pbem mod return game1 --player red --reason "red wrote: back from hospital"
+    """
+    _moderate(game_dir, "return", reason, player=player)
+
+
 @mod.command()
 @GAME_DIR
 @REASON

@@ -18,6 +18,7 @@ from pbem.core.engine import Rejected, pending_players
 from pbem.core.picture import BoardPicture
 from pbem.pipeline.turn import player_table
 from pbem.store.gamedir import GameDir
+from pbem.store.missedturns import disorder_note
 from pbem.store.table import Table
 from pbem.views.clickpage import page_prompt
 from pbem.views.compose import Composer
@@ -59,6 +60,12 @@ def board_svg(picture: BoardPicture | None) -> str:
     return render_svg(picture) if picture is not None else ""
 
 
+def _with_disorder_note(stop: str, table: Table, player: str, actions: list[dict[str, Any]]) -> str:
+    """Why there is nothing to choose, and for a seat in civil disorder, how to take it back."""
+    note = disorder_note(table.entries, player) if stop and not actions else ""
+    return f"{stop}: {note}" if note else stop
+
+
 def load_table(game: PlayedGame, opener: Callable[[bytes], bytes] | None = None) -> tuple[Table, bool]:
     """The player's table: their private view when their secrets open with their key (``opener``:
     a key a passphrase opened, in memory)."""
@@ -91,6 +98,6 @@ def step(table: Table, player: str, actions: list[dict[str, Any]], private: bool
         actions=[dict(a) for a in actions], done=[game.describe_action(a) for a in actions],
         events=list(composer.events),
         choices=[{"action": dict(a), "words": game.describe_action(a)} for a in now.choices],
-        stop=now.stop, board_svg=board_svg(game.board_picture(view)),
+        stop=_with_disorder_note(now.stop, table, player, actions), board_svg=board_svg(game.board_picture(view)),
         move_preview="actions:\n" + "".join(f"  - {dump_flow(a)}\n" for a in actions), notes=notes,
         prompt=page_prompt(deciding[0].prompt) if deciding else "")

@@ -118,7 +118,8 @@ def _audit(gd: GameDir, plan: RepairPlan, receipt_paths: Sequence[Path] = (), de
 
 
 def _check_missed_turns(entries: list[dict[str, Any]], report: AuditReport) -> None:
-    """Civil disorder and leave only as the header's public rule allows them, and a bot decides
+    """Civil disorder and leave only as the header's public rule allows them, a seat returned from
+    civil disorder only while it was in it, and a bot decides
     for a seat only when a bot holds it or it is in civil disorder."""
     rules = rules_of(entries[0])
     for i, entry in enumerate(entries[1:], 1):
@@ -128,6 +129,9 @@ def _check_missed_turns(entries: list[dict[str, Any]], report: AuditReport) -> N
             if not after or missed_in_a_row(entries[:i], player) < after:
                 report.problems.append(f"entry {entry['index']}: civil disorder for {player} without "
                                        f"{after or 'a rule of'} missed deadlines in a row")
+        elif action == "return" and not in_disorder(entries[:i], player):
+            report.problems.append(f"entry {entry['index']}: {player}'s seat returned from civil disorder, "
+                                   "but it was not in civil disorder")
         elif action == "leave" and (rules is None or not rules.leave_days
                                     or float(entry.get("days", 0)) > rules.leave_days):
             report.problems.append(f"entry {entry['index']}: leave for {player} beyond the game's leave days")

@@ -44,13 +44,14 @@ def waiting_since(entries: list[dict[str, Any]], player: str) -> int | None:
     """Index of the entry since which ``player`` has been pending without a break, or since their
     own last move: a player whose move leaves them a new decision (a turn of several steps, a
     draw that asks again) gets that decision's whole time, counted from the move (a moderator's
-    timeout or bot move for them does not restart it: a silent player's turn expires at once)."""
+    timeout or bot move for them does not restart it: a silent player's turn expires at once).  The
+    ``return`` of their seat from civil disorder starts a new clock too: the seat is theirs again."""
     since = None
     for entry in entries:
         if "pending" not in entry:
             continue
         if any(d["player"] == player for d in entry["pending"]):
-            own = entry.get("kind") == "move" and entry.get("player") == player
+            own = entry.get("player") == player and (entry.get("kind") == "move" or entry.get("action") == "return")
             since = entry["index"] if since is None or own else since
         else:
             since = None

@@ -13,6 +13,8 @@ signed with the moderator's key (SSHSIG namespace ``pbem-moderator``), with a
   whose seat a bot holds (or is in civil disorder); the actions are in the entry like a move's.
 * ``disorder``: civil disorder after the header's ``disorder_after`` missed deadlines in a row:
   a bot decides for the seat without waiting until the player's next move.
+* ``return``: the end of civil disorder: the player sent a move (a stale one is refused, but it
+  returns the seat) or asked the moderator; their decisions wait for them again.
 * ``leave``: the player's clock stops for ``days`` (within the header's ``leave_days`` a year).
 * ``cadence``: a player's mail cadence (``daily``: one digest a day at most; ``game``: the game's).
 """
@@ -193,6 +195,17 @@ def _disorder(table: Table, entry: dict[str, Any], player: str, missed: int) -> 
     return table
 
 
+def _return(table: Table, entry: dict[str, Any], player: str) -> Table:
+    """The end of civil disorder: ``player``'s seat is theirs again (they sent a move, even a stale
+    one, or asked the moderator); from this entry their decisions wait for them, deadlines as for
+    everyone."""
+    _need_player(table, player)
+    if not in_disorder(table.entries, player):
+        raise ModeratorError(f"{player} is not in civil disorder; nothing to return")
+    entry["player"] = player
+    return table
+
+
 def _leave(table: Table, entry: dict[str, Any], player: str, days: float, now: float | None = None) -> Table:
     """Leave (the header's ``deadlines.leave_days`` per player per year): ``player``'s clock stops
     for ``days`` days from this entry; at most the rule's days within any 365 days."""
@@ -228,7 +241,7 @@ def _cadence(table: Table, entry: dict[str, Any], player: str, cadence: str) -> 
 
 _HANDLERS: dict[str, Callable[..., Table]] = {"note": _note, "pause": _pause, "resume": _resume, "extend": _extend, "replace-key": _replace_key,
              "seat": _seat, "undo": _undo, "timeout": _timeout, "bot-move": _bot_move, "disorder": _disorder,
-             "leave": _leave, "cadence": _cadence}
+             "return": _return, "leave": _leave, "cadence": _cadence}
 
 
 def reveal(gd: GameDir, force: bool = False, reason: str = "") -> dict[str, Any]:

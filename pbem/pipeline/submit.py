@@ -15,10 +15,12 @@ from pbem.core.game import pending_players
 from pbem.core.sealed import decrypt_plaintext, open_plaintext
 from pbem.crypto import keys, sshsig
 from pbem.pipeline.append import append_entry, finish_entry
+from pbem.pipeline.moderator import ModeratorError, moderate
 from pbem.pipeline.repair import open_game
 from pbem.store import receipts
 from pbem.store.binding import bind
 from pbem.store.gamedir import GameDir
+from pbem.store.missedturns import returns_the_seat
 from pbem.store.movefile import MAX_BYTES, MAX_SIGNATURE_BYTES, MoveFile, MoveFileError, parse_move
 from pbem.store.table import Table, closed_message, keys_at
 
@@ -73,8 +75,35 @@ def identify_signer(entries: list[dict[str, Any]], raw: bytes, signature: str) -
     return owners, key, signed
 
 
+class ReturnsSeat(Rejected):
+    """A move refused (stale, or for a decision the player no longer has) from a player whose seat
+    is in civil disorder: it is refused, but it shows the player is back (:func:`submit` appends
+    the ``return`` entry)."""
+
+    def __init__(self, reason: str, player: str, after: int) -> None:
+        super().__init__(reason)
+        self.reason, self.player, self.after = reason, player, after
+
+
+class SeatReturned(Rejected):
+    """The refusal of a move that returned its player's seat from civil disorder: the move is not
+    taken, but the log has a new ``return`` entry (``index``)."""
+
+    def __init__(self, message: str, index: int) -> None:
+        super().__init__(message)
+        self.index = index
+
+
 def verify_move(table: Table, raw: bytes, signature: str) -> tuple[MoveFile, bytes, str]:
     """Check the signature, then parse, then bind the move to its place in the log."""
+    move, signed, key = identified_move(table, raw, signature)
+    bind(table, move.player, move.after, move.after_hash)
+    return move, signed, key
+
+
+def identified_move(table: Table, raw: bytes, signature: str) -> tuple[MoveFile, bytes, str]:
+    """Check the signature, then parse: the move of a player who may move now (not yet bound to
+    its place in the log)."""
     if table.revealed_at is not None:
         raise Rejected(closed_message(table.revealed_at))
     owners, key, signed = identify_signer(table.key_entries(), raw, signature)
@@ -97,11 +126,37 @@ def verify_move(table: Table, raw: bytes, signature: str) -> tuple[MoveFile, byt
         raise Rejected(f"{move.player}'s seat is played by a bot now; ask the moderator to hand it back")
     if table.paused:
         raise Rejected(f"the game is paused by the moderator ({table.paused}); send the move again after it resumes")
-    bind(table, move.player, move.after, move.after_hash)
     return move, signed, key
 
 
-def submit(gd: GameDir, raw: bytes, signature: str) -> Receipt:
+def submit(gd: GameDir, raw: bytes, signature: str, label: str = "") -> Receipt:
+    """Take one signed move (``label``: how the player named it, for the moderator's entry when it
+    returns a seat from civil disorder), or refuse it (:class:`Rejected`)."""
+    try:
+        return _submit(gd, raw, signature)
+    except ReturnsSeat as exc:
+        try:
+            entry = return_seat(gd, exc, label)
+        except ModeratorError:            # returned meanwhile (by hand, say): only the refusal is left
+            raise Rejected(exc.reason) from None
+        raise SeatReturned(f"{exc.player}'s seat is {exc.player}'s again: civil disorder is over (moderator entry "
+                           f"{entry['index']}), and from now on {exc.player}'s decisions wait for {exc.player}'s "
+                           f"moves; read the new digest and move from it. This move itself is not taken: "
+                           f"{exc.reason}", entry["index"]) from None
+
+
+def return_seat(gd: GameDir, exc: ReturnsSeat, label: str) -> dict[str, Any]:
+    """The moderator's signed ``return`` entry for the player whose refused move ``exc`` came in.
+    The reason names the move by how it came (``label``) and the entry it was written after, never
+    by its hash: a refused move stays private (its hash would let the others try the few moves a
+    decision allows until one matches)."""
+    named = f" ({label})" if label else ""
+    return moderate(gd, "return", f"{exc.player} sent a move{named}, written after entry {exc.after}, while a bot "
+                                  f"decided for the seat: the seat is {exc.player}'s again (the move itself was "
+                                  "refused: it came too late)", player=exc.player)
+
+
+def _submit(gd: GameDir, raw: bytes, signature: str) -> Receipt:
     with open_game(gd) as table:
         move, entry, archive, applied = accept_move(table, raw, signature, moderator_opener(gd))
         append_entry(table, entry, archive)
@@ -116,10 +171,16 @@ def accept_move(table: Table, raw: bytes, signature: str,
     """Check and apply one signed move on ``table`` (its state moves on): the move, the sealed log
     entry, the files the entry refers to (the archived move and signature) and what was applied.
     Nothing is written: :func:`pbem.pipeline.append.append_entry` commits the entry."""
-    move, signed, key = verify_move(table, raw, signature)
+    move, signed, key = identified_move(table, raw, signature)
     index = table.last["index"] + 1
-    applied = apply_actions(table.game, table.state, move.player, move.actions,
-                            move_draws(table.header, table.seed, index, signature), opener, table.prefs)
+    try:
+        bind(table, move.player, move.after, move.after_hash)
+        applied = apply_actions(table.game, table.state, move.player, move.actions,
+                                move_draws(table.header, table.seed, index, signature), opener, table.prefs)
+    except Rejected as exc:
+        if returns_the_seat(table.entries, move.player, move.after):   # the player is back: refused, but
+            raise ReturnsSeat(str(exc), move.player, move.after) from None   # it returns the seat
+        raise
     # --- from here on nothing can be refused: build everything, then write ---
     base = f"moves/{index:06d}-{move.player}.yaml"
     entry: dict[str, Any] = {

@@ -56,27 +56,75 @@ def check_rules(hours: float | None, on_expiry: str, remind_hours: float, disord
     return DeadlineRules(hours, on_expiry, remind_hours, disorder_after, leave_days)
 
 
-def missed_in_a_row(entries: list[dict[str, Any]], player: str) -> int:
-    """How many deadlines ``player`` has missed since their own last move (timeouts in a row)."""
+def _ends_disorder(entry: Mapping[str, Any], player: str) -> bool:
+    """``player``'s own move, or the moderator's ``return`` of their seat: the end of civil disorder
+    and of a run of missed deadlines."""
+    own = entry.get("kind") == "move" or entry.get("action") == "return"
+    return own and entry.get("player") == player
+
+
+def missed_in_a_row(entries: Sequence[Mapping[str, Any]], player: str) -> int:
+    """How many deadlines ``player`` has missed since their own last move or the return of their
+    seat (timeouts in a row)."""
     missed = 0
     for entry in reversed(entries):
-        if entry.get("kind") == "move" and entry.get("player") == player:
+        if _ends_disorder(entry, player):
             break
         if entry.get("action") == "timeout" and entry.get("player") == player:
             missed += 1
     return missed
 
 
-def in_disorder(entries: list[dict[str, Any]], player: str) -> bool:
-    """Civil disorder: a ``disorder`` entry for ``player`` after their own last move."""
+def disorder_since(entries: Sequence[Mapping[str, Any]], player: str) -> int | None:
+    """The index of the ``disorder`` entry that put ``player``'s seat into civil disorder, while
+    it lasts (None once their own move or a ``return`` entry ended it, or if it never began)."""
     for entry in reversed(entries):
-        if entry.get("kind") == "move" and entry.get("player") == player:
-            return False
+        if _ends_disorder(entry, player):
+            return None
         if entry.get("action") == "disorder" and entry.get("player") == player:
-            return True
-    return False
+            return int(entry["index"])
+    return None
 
 
+def returns_the_seat(entries: Sequence[Mapping[str, Any]], player: str, after: int) -> bool:
+    """Does a refused move of ``player``'s, written after entry ``after``, end their civil disorder?
+    Only while the seat is in it, and only a move written since the player last showed up (their own
+    last move, or the last ``return`` of their seat): an older move of theirs - one that returned the
+    seat before, say, which a git game's history shows to everyone - replayed by someone else does not
+    pull the seat out of civil disorder."""
+    if disorder_since(entries, player) is None:
+        return False
+    last = max((int(e["index"]) for e in entries if _ends_disorder(e, player)), default=0)
+    return after >= last
+
+
+def in_disorder(entries: Sequence[Mapping[str, Any]], player: str) -> bool:
+    """Civil disorder: a ``disorder`` entry for ``player`` after their own last move (and after the
+    last ``return`` of their seat)."""
+    return disorder_since(entries, player) is not None
+
+
+def in_disorder_now(entries: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """Every player in civil disorder now, with the index of the entry that began it."""
+    players = [str(p["name"]) for p in entries[0].get("players", [])]
+    return {p: since for p in players if (since := disorder_since(entries, p)) is not None}
+
+
+def disorder_note(entries: Sequence[Mapping[str, Any]], player: str) -> str:
+    """What ``player`` is told where they look for their decision while their seat is in civil
+    disorder (`pbem move`, `pbem play`): "" when it is not."""
+    if not in_disorder(entries, player):
+        return ""
+    return (f"{player}'s seat is in civil disorder and a bot decides for it. To take the seat back, send a move "
+            "you signed, written since your own last move (it is refused as too late, but the seat is yours "
+            "again), or ask the moderator")
+
+
+def seat_news_since(entries: Sequence[Mapping[str, Any]], player: str, index: int) -> bool:
+    """Did ``player``'s seat go into civil disorder, or come back from it, after entry ``index``?
+    (The player is mailed that entry whatever their cadence.)"""
+    return any(e.get("action") in ("disorder", "return") and e.get("player") == player
+               for e in entries if int(e.get("index", 0)) > index)
 
 
 CADENCES = ("daily", "game")     # one mail a day at most, or the game's own cadence (mail settings)

@@ -25,7 +25,7 @@ from pbem.core.results import result_lines
 from pbem.core.sharedview import SharedView
 from pbem.crypto import agecrypt
 from pbem.store.movefile import MoveFile, render_move
-from pbem.store.missedturns import rules_of
+from pbem.store.missedturns import in_disorder_now, rules_of
 from pbem.store.table import Table
 from pbem.store.update import UPDATE_BYTES   # room kept free in every message for `pbem play`'s public update
 from pbem.views.boardmoves import BoardHistory, mark_moves
@@ -110,6 +110,16 @@ def footer_lines(table: Table) -> list[str]:
     h = table.header
     return moderator_lines(table) + turn_rules_lines(h) + [f"seed commitment: {h['seed_commitment']}",
                                                            f"rules: {h['game']} {h['rules']}"]
+
+
+def disorder_lines(entries: list[dict[str, Any]]) -> list[str]:
+    """Who is in civil disorder now, and how they take their seat back: at the top of every digest
+    while it lasts (under the game's summary), the same for every reader."""
+    return [f"CIVIL DISORDER: {player} missed too many deadlines; since entry {since} a bot decides every "
+            f"decision of {player}'s seat, at once. {player}: to take your seat back, send a move - any move "
+            "you sign, written since your own last move (it is refused as too late, but the seat is yours "
+            "again), or ask the moderator; then read your next digest, and your decisions wait for you again"
+            for player, since in in_disorder_now(entries).items()]
 
 
 def turn_rules_lines(header: dict[str, Any]) -> list[str]:
@@ -244,7 +254,7 @@ def digest_context(table: Table, viewer: str | None, with_svg: bool = True,
         options=game.display_options(h["options"]),
         players=table.players, viewer=viewer,
         turn_line=f"log entry {table.last['index']}, head hash {table.last['hash']}",
-        summary=game.summary(view), pending=waiting, events=events,
+        summary=game.summary(view) + disorder_lines(table.entries), pending=waiting, events=events,
         board_text=board_text, board_svg=board_svg,
         sections=game.sections(view),
         move_template=template_for(table, template_player, view) if template_player else "",

@@ -134,8 +134,9 @@ def layout_refusal(item: IncomingItem, players: list[str], sizes: dict[str, tupl
 
 
 def submit_move(gd: GameDir, raw: bytes, signature: str, owner: str,
-                 entries: list[dict[str, Any]]) -> tuple[Any, str]:
+                 entries: list[dict[str, Any]], label: str = "") -> tuple[Any, str]:
     """Submit one pushed move: (its receipt, "") or (None, the one-line reason it was refused).
+    ``label``: where it was pushed (``incoming/red/x.yaml``), named by a ``return`` entry it causes.
 
     Never raises for anything in the files: a hostile or broken file is refused, and the
     items behind it are still processed (quarantine, docs/git.md)."""
@@ -146,7 +147,7 @@ def submit_move(gd: GameDir, raw: bytes, signature: str, owner: str,
         if owner not in owners:
             raise Rejected(f"the move is signed with {' and '.join(owners)}'s key but it was put in "
                            f"incoming/{owner}/; each player adds moves only to their own folder")
-        return submit(gd, raw, signature), ""
+        return submit(gd, raw, signature, label), ""
     except PublishError as exc:   # the move is in the log; the next command rewrites the digests
         return receipt_from_log(gd, exc.index), ""
     except PbemError as exc:

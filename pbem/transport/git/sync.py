@@ -635,7 +635,7 @@ class _Sync:
                     receipt = receipt_from_log(self.gd, done[0])  # taken, never answered: an interrupted sync
                 else:
                     receipt, reason = submit_move(self.gd, raw, signature.decode("utf-8", errors="replace"),
-                                                   item.owner, state.entries)
+                                                   item.owner, state.entries, f"incoming/{item.shown}")
                 if receipt is not None:
                     state.taken[receipt.move_sha256] = (receipt.index, receipt.player)
         rel = receipt_rel(item)

@@ -27,9 +27,9 @@ from pbem.base.fsutil import locked
 from pbem.base.mailpolicy import MAIL_POLICY
 from pbem.core.engine import Rejected
 from pbem.pipeline.append import PublishError
-from pbem.store.missedturns import cadences
+from pbem.store.missedturns import cadences, seat_news_since
 from pbem.pipeline.repair import open_game
-from pbem.pipeline.submit import Receipt, committed_receipt, receipt_from_log, submit
+from pbem.pipeline.submit import Receipt, SeatReturned, committed_receipt, receipt_from_log, submit
 from pbem.store.bundle import bundle_name, public_bundle
 from pbem.store.gamedir import GameDir
 from pbem.store.update import update_within
@@ -56,6 +56,7 @@ class MoveResult:
     again: bool = False       # accepted earlier (a rerun after a crash, or the same move sent twice)
     signed: list[str] | None = None   # the moderator-signed receipt: [body, signature] (text, for the ledger)
     entry: int = -1
+    returned: bool = False    # refused, but it returned the player's seat from civil disorder
 
 
 def _accepted(label: str, receipt: Receipt, again: bool = False) -> MoveResult:
@@ -376,7 +377,9 @@ def _submit_one(gd: GameDir, found: FoundMove, raw_message: bytes) -> MoveResult
     data = b""
     try:
         data = choose(found, gd.entries())
-        receipt = submit(gd, data, found.signature)
+        receipt = submit(gd, data, found.signature, found.label)
+    except SeatReturned as exc:
+        return MoveResult(found.label, REJECTED, [one_line(str(exc))], entry=exc.index, returned=True)
     except Rejected as exc:
         duplicate = _DUPLICATE.search(str(exc))
         if duplicate is None:
@@ -427,7 +430,9 @@ def _reply_body(game_id: str, results: list[MoveResult]) -> str:
             out.append("The new digest follows in a separate message.")
         else:
             out.append(f"REJECTED ({r.label}): {r.lines[0]}")
-            out.append("Nothing was changed. Fix the move and send it again.")
+            out.append("Your seat is yours again. The new digest follows in a separate message: read it, and "
+                       "move from it when it asks you." if r.returned else
+                       "Nothing was changed. Fix the move and send it again.")
         out.append("")
     out.append("(This receipt was sent automatically by pbem; see docs/email.md.)")
     return "\n".join(out) + "\n"
@@ -558,9 +563,11 @@ def due(cfg: MailConfig, turn: Turn, state: SentState, everyone: Sequence[str],
     once the game is over, and with ``summary = "round"`` everyone once when a new round
     starts; never a message per entry.  A player whose cadence the log sets to ``daily``
     (`pbem mod cadence`) gets one digest a day at most, with everything since the last, and the
-    last one of the game."""
+    last one of the game.  Whatever the cadence, a player whose seat went into civil disorder, or
+    came back from it, since their last digest gets one (docs/moderating.md, "Missed turns")."""
     now = time.time() if now is None else now
     fresh = [p for p in everyone if state.last_hash(p) != turn.entry_hash]
+    news = [p for p in fresh if seat_news_since(entries, p, state.last_index(p))]
     daily = {p for p, c in cadences(entries).items() if c == "daily"}
     if cfg.cadence == "entry" or turn.over:
         chosen = fresh
@@ -568,7 +575,7 @@ def due(cfg: MailConfig, turn: Turn, state: SentState, everyone: Sequence[str],
         starts = round_starts(entries, everyone[0]) if cfg.summary == "round" else []
         chosen = [p for p in fresh if p in turn.pending or state.thread(p) is None
                   or any(state.last_index(p) < r for r in starts)]
-    return [p for p in fresh if (p in chosen and p not in daily)
+    return [p for p in fresh if p in news or (p in chosen and p not in daily)
             or (p in daily and (turn.over or state.thread(p) is None or now - state.last_at(p) >= DAY))]
 
 
