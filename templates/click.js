@@ -552,7 +552,14 @@
   if (!panel.dataset.choices) { panel.dataset.choices = worksOut(); }
   // </family>
 
-  const STATUS = {
+  // where the page is framed by the program that signs and sends the move (pbem play), it says to
+  // press that program's Send; the page from the mail says to save, sign and send the file
+  const SENT_BY = panel.dataset.sentBy;
+  const STATUS = SENT_BY ? {
+    stop: "Your move stops here: what comes next depends on a die roll or a hidden tile. The moderator applies it and asks you again if there is more to decide. Press Send in " + SENT_BY + ", under this page.",
+    done: "Your part is done: press Send in " + SENT_BY + ", under this page; it signs the move and sends it.",
+    cut: "This page has your choices only this far. Press Send in " + SENT_BY + " to send the move as it is (the moderator applies it and your next digest goes on from there), or use its list of every choice.",
+  } : {
     stop: "Your move stops here: what comes next depends on a die roll or a hidden tile. The moderator applies it and asks you again if there is more to decide. Save the move.",
     done: "Your part is done: save the move, sign it and send it.",
     cut: "This page has your choices only this far. Save the move as it is (the moderator applies it and your next digest goes on from there), or write the rest by hand, or use pbem turn.",

@@ -302,6 +302,7 @@ def test_a_play_turn_clicked_on_the_embedded_board_with_creature_orders_ahead_is
                 choices(browser, words)[0].click()
             assert move_text(browser).rstrip().endswith("  - " + dump_flow(action)), move_text(browser)
         assert "depends on a die roll" in status.text, status.text
+        assert status.text.endswith("Press Send in pbem play, under this page."), status.text   # not "save"
         ahead = browser.find_elements(By.CSS_SELECTOR, "#pbem-ahead select")    # creature orders written ahead
         assert ahead
         for select in ahead:

@@ -230,7 +230,8 @@ class PlayApp:
         kept = self._pages.get(game.name)
         if kept is None or kept[0] != held.stamp:
             nonce = secrets.token_urlsafe(16)
-            context = replace(digest_context(held.table, game.player, clicks=SHOW_CAPS), script_nonce=nonce)
+            context = replace(digest_context(held.table, game.player, clicks=SHOW_CAPS), script_nonce=nonce,
+                              sent_by="pbem play")
             kept = self._pages[game.name] = (held.stamp, nonce, render_digest(context, "html"))
         return kept[2], kept[1]
 

@@ -62,6 +62,10 @@ class DigestContext:
     #: the page's script element carries this nonce (a page served under a content security policy
     #: that runs only scripts with it: `pbem play`'s /page); "" in every file pbem writes or mails
     script_nonce: str = ""
+    #: the program that signs and sends the move this page composes ("pbem play", whose page frames
+    #: this one): the page then says to press its Send instead of to save, sign and send the file;
+    #: "" in every file pbem writes or mails
+    sent_by: str = ""
 
     @property
     def secrets_empty(self) -> bool:
