@@ -198,3 +198,17 @@ def test_audit_says_where_it_looked_when_nothing_is_kept(game: GameDir) -> None:
     report = audit(game)
     assert report.ok and f"no receipts kept for this game in {store_of(game)} (`pbem receipt keep` keeps them " \
         "there)" in report.notes
+
+
+@pytest.mark.parametrize("player", ["red", "dark-blue", "no name?"])
+def test_a_kept_receipts_name_is_read_back_as_its_entry_and_player(player):
+    """`kept_entry` reads what `kept_name` writes (a player whose name cannot name a file is left out of
+    the name, and reads back as ""); any other file name is not a kept receipt."""
+    from pbem.store.receipts import Receipt
+    from pbem.store.receiptstore import kept_entry, kept_name
+    receipt = Receipt("toy-x", 12, "ab" * 32, player, "cd" * 32, "2026-11-27T20:00:00Z", "SHA256:x")
+    name = kept_name(receipt, receipt.body())
+    expected = player if "-" + player + "-" in name else ""
+    assert kept_entry(name) == (12, expected)
+    assert expected or player == "no name?"
+    assert kept_entry("entry-000012-red.receipt.yaml") is None and kept_entry("notes.txt") is None

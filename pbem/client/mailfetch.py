@@ -291,7 +291,7 @@ def _keep_receipts(game: PlayedGame, gd: GameDir, found: Read, refused: list[str
         notes += [f"receipt checked and kept: {line.split(' -> ')[0]}" for line in kept.kept]
     head = int(gd.entries()[-1]["index"])
     due = [p for p in receiptstore.stored_files(waiting)
-           if (m := re.match(r"entry-(\d+)", p.name)) is not None and int(m.group(1)) <= head]
+           if (named := receiptstore.kept_entry(p.name)) is not None and named[0] <= head]
     if due:
         moved = receiptstore.keep(header, due, receiptstore.default_store(str(header.get("id", ""))))
         refused += [f"fork: {line}" for line in moved.forks]
@@ -302,10 +302,8 @@ def accepted_ahead(game: PlayedGame, head: int) -> int | None:
     hold it yet (a mail copy lags its receipts: the receipt comes at once, the entry with the next
     digest); None when no such receipt waits.  Until that digest comes, it is not the player's turn:
     their move is in."""
-    mine = re.compile(rf"^entry-(\d+)-{re.escape(game.player)}-")
-    ahead = [int(m.group(1)) for p in receiptstore.stored_files(game.play_dir / "receipts")
-             if (m := mine.match(p.name)) is not None and int(m.group(1)) > head]
-    return max(ahead, default=None)
+    kept = [receiptstore.kept_entry(p.name) for p in receiptstore.stored_files(game.play_dir / "receipts")]
+    return max((k[0] for k in kept if k is not None and k[1] == game.player and k[0] > head), default=None)
 
 
 def _pair(receipts: list[tuple[str, bytes, str]], n: int) -> int:

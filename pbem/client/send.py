@@ -20,7 +20,7 @@ from pbem.client.config import PlayedGame
 from pbem.core.engine import Rejected
 from pbem.pipeline.turn import Io, TurnError, write_and_sign
 from pbem.store.table import Table
-from pbem.transport.git.answers import RECEIPTS
+from pbem.transport.git.answers import receipt_of
 from pbem.transport.git.repo import GitError, Identity, Repo
 
 PUSH_ATTEMPTS = 4
@@ -47,7 +47,7 @@ def send(game: PlayedGame, table: Table, actions: list[dict[str, Any]],
     repo = _player_repo(game)
     index = int(table.last["index"])
     folder = game.folder / "incoming" / game.player
-    name = _free_name(folder, game.folder / RECEIPTS / game.player, index)
+    name = _free_name(folder, game, index)
     path = folder / name
     try:
         result = write_and_sign(table, game.player, actions, path, game.key, Io(io.StringIO(), io.StringIO()), sign)
@@ -103,14 +103,14 @@ def _remove_if_empty(folder: Path) -> None:
         folder.rmdir()
 
 
-def _free_name(folder: Path, receipts: Path, index: int) -> str:
+def _free_name(folder: Path, game: PlayedGame, index: int) -> str:
     """A name no move of this player has had: not in ``incoming/`` and without a receipt.  A name the
     moderator already answered must not come back: a move sent again after a refusal (for its commit,
     say) is the same bytes, which the moderator counts as answered and removes without a new receipt."""
     name = f"entry-{index:04d}.yaml"
     n = 1
     while ((folder / name).exists() or (folder / (name + ".sig")).exists()
-           or (receipts / (name.removesuffix(".yaml") + ".txt")).exists()):
+           or (game.folder / receipt_of(game.player, name.removesuffix(".yaml"))).exists()):
         n += 1
         name = f"entry-{index:04d}-{n}.yaml"
     return name

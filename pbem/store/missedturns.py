@@ -94,7 +94,7 @@ def returns_the_seat(entries: Sequence[Mapping[str, Any]], player: str, after: i
     pull the seat out of civil disorder."""
     if disorder_since(entries, player) is None:
         return False
-    last = max((int(e["index"]) for e in entries if _ends_disorder(e, player)), default=0)
+    last = next((int(e["index"]) for e in reversed(entries) if _ends_disorder(e, player)), 0)
     return after >= last
 
 
@@ -123,8 +123,12 @@ def disorder_note(entries: Sequence[Mapping[str, Any]], player: str) -> str:
 def seat_news_since(entries: Sequence[Mapping[str, Any]], player: str, index: int) -> bool:
     """Did ``player``'s seat go into civil disorder, or come back from it, after entry ``index``?
     (The player is mailed that entry whatever their cadence.)"""
-    return any(e.get("action") in ("disorder", "return") and e.get("player") == player
-               for e in entries if int(e.get("index", 0)) > index)
+    for e in reversed(entries):
+        if int(e.get("index", 0)) <= index:
+            return False
+        if e.get("action") in ("disorder", "return") and e.get("player") == player:
+            return True
+    return False
 
 
 CADENCES = ("daily", "game")     # one mail a day at most, or the game's own cadence (mail settings)

@@ -18,6 +18,7 @@ different entries at one place of the log, which is evidence of a fork.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -46,6 +47,16 @@ def default_store(game_id: str) -> Path:
 def kept_name(receipt: Receipt, body: bytes) -> str:
     player = f"-{receipt.player}" if PLAYER_NAME_RE.match(receipt.player) else ""
     return f"entry-{receipt.entry:06d}{player}-{sha256_hex(body)[:16]}{SUFFIX}"
+
+
+_KEPT = re.compile(r"^entry-(\d+)(?:-(.+))?-[0-9a-f]{16}" + re.escape(SUFFIX) + "$")
+
+
+def kept_entry(name: str) -> tuple[int, str] | None:
+    """The log entry and the player ("" when the name leaves it out) of a receipt kept under
+    ``name`` (:func:`kept_name`), or None for a file not named so."""
+    found = _KEPT.match(name)
+    return None if found is None else (int(found.group(1)), found.group(2) or "")
 
 
 @dataclass

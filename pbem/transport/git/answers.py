@@ -34,7 +34,12 @@ MAX_RECEIPT_BYTES = 64 * 1024
 
 def receipt_rel(item: IncomingItem) -> str:
     """The receipt's path in the game folder."""
-    return f"{RECEIPTS}/{item.owner}/{item.name}.txt"
+    return receipt_of(item.owner, item.name)
+
+
+def receipt_of(owner: str, name: str) -> str:
+    """The path in the game folder of the receipt for ``owner``'s move ``incoming/OWNER/NAME.yaml``."""
+    return f"{RECEIPTS}/{owner}/{name}.txt"
 
 
 def recorded_blobs(text: str) -> list[str] | None:
