@@ -3,6 +3,7 @@
 Run from the checkout:  .venv/bin/python benchmarks/cycle_profile.py [PER_KIND] [--prof FILE]
 It builds PER_KIND (default 10) waiting moves of each of the four games (benchmarks/cycle_bench.py's
 make_games), then times (process CPU) the floor (no outputs) and the full submit of the same moves,
+and the outputs' carriage alone (cycle_bench.carriage_work: sealed, encrypted, written, the snapshot),
 and writes a cProfile of the full submits to FILE (default /tmp/cyc-<pid>.prof).
 Read it:  .venv/bin/python -c "import pstats; pstats.Stats('FILE').sort_stats('cumulative').print_stats(50)"
 """
@@ -40,6 +41,14 @@ try:
         best[name] = min(best.get(name, 1e9), dt)
     print(f"per move CPU ms: floor {best['floor']:.1f}, cycle {best['cycle']:.1f}, "
           f"outputs {best['cycle'] - best['floor']:.1f}, ratio {best['cycle'] / best['floor']:.2f}")
+    carriage = cycle_bench.carriage_work(work, reset, cycle)
+    for _ in range(2):
+        reset()
+        t = time.process_time()
+        carriage()
+        best["carriage"] = min(best.get("carriage", 1e9), (time.process_time() - t) / len(waiting) * 1000)
+    print(f"the carriage alone (sealed, encrypted, written, the snapshot; no digest made): {best['carriage']:.1f} "
+          f"CPU ms a move, {best['carriage'] / best['floor']:.2f} floors")
     reset()
     pr = cProfile.Profile()
     pr.enable()

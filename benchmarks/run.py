@@ -28,7 +28,9 @@ Figures (docs/performance.md says how each is measured and what the numbers were
 10. a cycle that takes 100 moves across 100 games (issue 24, benchmarks/cycle_bench.py): per move,
    the in-process submit of each against the floor (everything but the outputs), goal 2x; and
    the same moves through the host's game work with 2 worker processes (`pbem mail run HOST_DIR
-   --jobs 2`) against the same serial floor (`--only cycle`).
+   --jobs 2`) against the same serial floor (`--only cycle`); and (10c, no goal) the outputs'
+   carriage alone -- the files sealed, encrypted and written, the snapshot -- against the same
+   floor: what a move would still cost with digests that cost nothing.
 
 Ratios are measured in alternating pairs (benchmarks/timing.py): the machine is shared.
 """
