@@ -386,3 +386,19 @@ def test_a_seat_back_move_is_never_taken_even_where_the_player_may_move(tmp_path
     with pytest.raises(Rejected, match="only asks for red's seat back"):      # not beside other actions either
         submit(gd, *signed_move(Table.load(gd), "red", [{"draw": True}, dict(SEAT_BACK)], key_pool["red"]))
     assert len(gd.entries()) == length
+
+
+def test_pbem_check_says_what_becomes_of_a_move_asking_for_the_seat_back(tmp_path, key_pool, toy_registered):
+    gd, _written = _red_in_disorder_and_the_bot_drew(tmp_path, key_pool)
+    move = tmp_path / "back.yaml"
+    raw, sig = signed_move(Table.load(gd), "red", [dict(SEAT_BACK)], key_pool["red"])
+    move.write_bytes(raw)
+    move.with_name("back.yaml.sig").write_text(sig)
+    checked = CliRunner().invoke(main, ["check", str(gd.root), str(move)])
+    assert checked.exit_code == 0, checked.output
+    assert checked.output.splitlines()[-1] == ("{seat: back}: it asks only for red's seat back from civil disorder; "
+                                               "the moderator refuses the move and gives the seat back")
+    with pytest.raises(SeatReturned):
+        submit(gd, raw, sig)
+    again = CliRunner().invoke(main, ["check", str(gd.root), str(move)])       # once back: only refused
+    assert again.exit_code != 0 and "the moderator would only refuse it" in again.output, again.output
