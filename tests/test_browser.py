@@ -18,6 +18,8 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
+from pbem.client.config import PlayConfig
+from pbem.client.server import PlayApp
 from pbem.core.palette import PLAYER_COLOURS
 from pbem.crypto import agecrypt
 from pbem.store.gamedir import GameDir
@@ -115,24 +117,28 @@ def vnu_messages(*pages: Path) -> dict[str, list[str]]:
 
 @pytest.fixture(scope="module")
 def vnu_pages(replay_page, _finished_atlantis_folder, tmp_path_factory) -> tuple[dict[str, Path], dict[str, list[str]]]:
-    """The replay, the public and red's private digest, and a broken page, checked in ONE vnu run (a
+    """The replay, the public and red's private digest, pbem play's page and a broken page, checked in ONE vnu run (a
     JVM start is most of a run's CPU): the pages by name, and vnu's errors by page URL."""
     game = GameDir(_finished_atlantis_folder / "game")
     folder = tmp_path_factory.mktemp("vnu")
     private = folder / "red.html"
     cipher = game.secrets_html_path("red").read_bytes()
     private.write_bytes(opened_bytes(agecrypt.decrypt(cipher, game.root.parent / "keys" / "red")))
+    play = folder / "play.html"                                   # pbem play's page, as its server makes it
+    play.write_text(PlayApp(PlayConfig(folder / "play.yaml")).page("a-nonce"), encoding="utf-8")
     broken = folder / "broken.html"
     broken.write_text("<!DOCTYPE html><html lang=en><head><title>x</title></head><body><p><div></p></body></html>")
-    pages = {"replay": replay_page, "public": game.public_dir / "digest.html", "private": private, "broken": broken}
+    pages = {"replay": replay_page, "public": game.public_dir / "digest.html", "private": private, "play": play,
+             "broken": broken}
     assert all(page.is_file() for page in pages.values())     # vnu says nothing of a file it cannot find
     return pages, vnu_messages(*pages.values())
 
 
-def test_vnu_finds_no_error_in_the_replay_and_the_public_and_private_digests(vnu_pages, game):
+def test_vnu_finds_no_error_in_the_replay_the_public_and_private_digests_and_the_play_page(vnu_pages, game):
     pages, errors = vnu_pages
     private = pages["private"].read_text()
     assert "<svg" in private and "For</th><td>red" in private
+    assert 'id="seat-back"' in pages["play"].read_text()
     assert {url: found for url, found in errors.items() if not url.endswith("/broken.html")} == {}
 
 

@@ -14,7 +14,7 @@ from pbem.pipeline.audit import audit
 from pbem.pipeline.deadlines import deadlines, tick, waiting_since
 from pbem.base.canonical import sha256_hex
 from pbem.core.engine import Rejected
-from pbem.store.movefile import parse_move
+from pbem.store.movefile import SEAT_BACK, parse_move
 from pbem.store.missedturns import (
     in_disorder,
     in_disorder_now,
@@ -23,7 +23,7 @@ from pbem.store.missedturns import (
     seat_news_since,
 )
 from pbem.pipeline.moderator import ModeratorError, moderate, reveal
-from pbem.pipeline.submit import submit
+from pbem.pipeline.submit import SeatReturned, submit
 from pbem.store.table import Table
 
 def _three_after_red_missed_one(tmp_path, key_pool, skip=0):
@@ -372,3 +372,33 @@ def test_the_audit_finds_a_forged_return(tmp_path, key_pool, toy_registered):
     gd.log_path.write_text(head + f"index: {back['index']}\n" + entry.replace("player: red\n", "player: blue\n"))
     report = audit(gd)
     assert not report.ok and any(f"entry {back['index']}" in p for p in report.problems), report.problems
+
+
+def test_a_seat_back_move_is_never_taken_even_where_the_player_may_move(tmp_path, key_pool, toy_registered):
+    """Bound to the head, on the player's own decision: refused all the same (no game takes it), and
+    it returns nothing when the seat is not in civil disorder."""
+    gd = new_game(tmp_path / "g", "toy", key_pool, ["red", "blue"])
+    length = len(gd.entries())
+    with pytest.raises(Rejected, match=r"^this move only asks for red's seat back from civil disorder; it has no "
+                                       r"action to take$") as refused:
+        submit(gd, *signed_move(Table.load(gd), "red", [dict(SEAT_BACK)], key_pool["red"]))
+    assert not isinstance(refused.value, SeatReturned) and len(gd.entries()) == length
+    with pytest.raises(Rejected, match="only asks for red's seat back"):      # not beside other actions either
+        submit(gd, *signed_move(Table.load(gd), "red", [{"draw": True}, dict(SEAT_BACK)], key_pool["red"]))
+    assert len(gd.entries()) == length
+
+
+def test_pbem_check_says_what_becomes_of_a_move_asking_for_the_seat_back(tmp_path, key_pool, toy_registered):
+    gd, _written = _red_in_disorder_and_the_bot_drew(tmp_path, key_pool)
+    move = tmp_path / "back.yaml"
+    raw, sig = signed_move(Table.load(gd), "red", [dict(SEAT_BACK)], key_pool["red"])
+    move.write_bytes(raw)
+    move.with_name("back.yaml.sig").write_text(sig)
+    checked = CliRunner().invoke(main, ["check", str(gd.root), str(move)])
+    assert checked.exit_code == 0, checked.output
+    assert checked.output.splitlines()[-1] == ("{seat: back}: it asks only for red's seat back from civil disorder; "
+                                               "the moderator refuses the move and gives the seat back")
+    with pytest.raises(SeatReturned):
+        submit(gd, raw, sig)
+    again = CliRunner().invoke(main, ["check", str(gd.root), str(move)])       # once back: only refused
+    assert again.exit_code != 0 and "the moderator would only refuse it" in again.output, again.output

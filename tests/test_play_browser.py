@@ -5,7 +5,8 @@ each of the four games, a whole turn clicked from a position well into the game 
 game started there, `pbem new --position`: the bots' moves before it played in memory), on the
 command's own server in this process.  The player's own page framed in `pbem play`'s (the mailed
 page's panel, made from their copy): a whole Atlantis set-up planned on it and sent as one move,
-and a play turn clicked on its board with the creature orders written ahead, sent and taken."""
+and a play turn clicked on its board with the creature orders written ahead, sent and taken.  A
+seat in civil disorder taken back with the page's one button."""
 from __future__ import annotations
 
 import os
@@ -22,6 +23,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 from pipeline_helpers import turn_position
 from test_git_helpers import GAME, PLAYERS, hermetic_git, make_shared  # noqa: F401  (autouse fixture)
+from test_play_seatback import red_in_disorder  # noqa: F401  (a fixture)
 
 from pbem.cli.client import open_play
 from pbem.cli.group import main
@@ -57,6 +59,7 @@ def test_a_set_up_placement_clicked_in_chromium_on_pbem_play_is_sent_and_taken(t
         use_the_list(browser)
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#choices button.choice"))
         assert "token" not in browser.current_url                     # it left the address bar
+        assert not browser.find_element(By.ID, "seat-back").is_displayed()   # no civil disorder: no seat to take back
         buttons = browser.find_elements(By.CSS_SELECTOR, "#choices button.choice")
         assert shown_texts(browser, "#choices button.choice") == expected
         assert browser.find_elements(By.CSS_SELECTOR, "#board svg")
@@ -316,3 +319,26 @@ def test_a_play_turn_clicked_on_the_embedded_board_with_creature_orders_ahead_is
         assert logged[:len(plan)] == move.actions[:len(plan)]
         errors = [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
         assert errors == []
+
+
+def test_a_seat_in_civil_disorder_comes_back_with_one_click_in_chromium(red_in_disorder, browser):
+    """red's copy shows the bot's moves: no choice to click, but the note and "Take my seat back";
+    one click sends the move, the button waits for the answer, and once the moderator's `return`
+    reaches the copy (Check for news) the note and the button are gone."""
+    shared = red_in_disorder
+    with pbem_play_here() as (_lines, url):
+        browser.get(url)
+        wait = page_wait(browser)
+        wait.until(lambda d: d.find_element(By.ID, "seat-back").is_displayed())
+        assert browser.find_element(By.ID, "disorder-note").text.startswith("Your seat (red) is in civil disorder")
+        assert browser.find_element(By.ID, "seat-back").text == "Take my seat back"
+        browser.find_element(By.ID, "seat-back").click()
+        wait.until(lambda d: d.find_element(By.ID, "answer").text.startswith("sent red/entry-"))
+        wait.until(lambda d: not d.find_element(By.ID, "seat-back").is_enabled())
+        assert browser.find_element(By.ID, "seat-back-what").text.startswith("asked (red/entry-")
+        out = shared.sync("--tick").output
+        assert "red's seat is red's again" in out, out
+        browser.find_element(By.ID, "news").click()
+        wait.until(lambda d: not d.find_element(By.ID, "disorder").is_displayed())
+        errors = [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
+        assert errors == []                                           # no CSP violation, no script error

@@ -32,7 +32,11 @@ from pbem.transport.mail.cycle import run_cycle, send_digests
 @pytest.fixture
 def mail_game(tmp_path, key_pool, toy_registered, dovecot, monkeypatch):
     """A toy game by mail; red reads their mail on Dovecot and plays with `pbem play`."""
-    world = start_world(tmp_path, key_pool, dovecot)
+    return _mail_game(tmp_path, key_pool, dovecot, monkeypatch)
+
+
+def _mail_game(tmp_path, key_pool, dovecot, monkeypatch, **world_args):
+    world = start_world(tmp_path, key_pool, dovecot, **world_args)
     settings_file = world.gd.moderator_dir / "mail.toml"          # a digest to everyone after every entry
     settings_file.write_text('cadence = "entry"\n' + settings_file.read_text())
     red_user = f"red-{os.getpid()}-{time.monotonic_ns()}"
@@ -176,6 +180,49 @@ def test_once_the_receipt_says_the_move_is_in_it_is_not_the_players_turn_until_i
     assert fetch(game).index == 1
     [row] = PlayApp(settings.load()).games()["games"]
     assert row["index"] == 1 and row["accepted_ahead"] is None
+
+
+def test_a_seat_in_civil_disorder_is_taken_back_by_mail(tmp_path, key_pool, toy_registered, dovecot, monkeypatch):
+    """red misses a deadline and their seat goes into civil disorder; "Take my seat back" mails the
+    signed move that asks for the seat in the game's thread, the moderator's real mail cycle refuses
+    it and returns the seat, and the digest that says so brings the `return` entry to red's copy:
+    no more seat to take back, and a click then sends nothing."""
+    from pbem.client.send import SendError
+    from pbem.pipeline.deadlines import tick
+    from pbem.pipeline.moderator import moderate
+    from pbem.store.missedturns import in_disorder
+    from pbem.store.movefile import SEAT_BACK, parse_move
+    world, game = _mail_game(tmp_path, key_pool, dovecot, monkeypatch,
+                             deadlines={"hours": 48, "on_expiry": "bot", "remind_hours": 24, "disorder_after": 1})
+    gd, cfg = world.gd, world.config()
+    assert [e["action"] for e in tick(gd, now=time.time() + 49 * 3600, max_entries=1).entries] == ["timeout"]
+    moderate(gd, "disorder", "missed one", player="red", missed=1)          # as the tick would, by hand
+    send_digests(gd, cfg)
+    assert fetch(game).index == gd.entries()[-1]["index"]
+    app = PlayApp(settings.load())
+    [row] = app.games()["games"]
+    assert row["disorder"].startswith("Your seat (red) is in civil disorder") and row["asked_back"] == ""
+    head = gd.entries()[-1]
+    sent = app.seat_back({"game": "club"})
+    assert sent == {"sent": f"red/entry-{head['index']:04d}.yaml", "index": head["index"], "by": "mail"}
+    with pytest.raises(SendError, match=r"you asked for your seat back already \(red/entry-"):
+        app.seat_back({"game": "club"})
+    [mailed] = [r for r in world.router.log if r.mail_from == address("red")]
+    assert mailed.msg["In-Reply-To"] and mailed.msg["Subject"].startswith("Re: [")     # in the thread
+    files = {p.get_filename(): p.get_payload(decode=True) for p in mailed.msg.iter_attachments()}
+    move = parse_move(files["move.yaml"])
+    assert move.actions == [dict(SEAT_BACK)] and (move.player, move.after) == ("red", head["index"])
+    run_cycle(gd, cfg)                                          # the moderator's real cycle: IMAP, submit, SMTP
+    back = gd.entries()[-1]
+    assert (back["action"], back["player"]) == ("return", "red") and not in_disorder(gd.entries(), "red")
+    assert back["reason"].endswith("(the move itself was refused: it only asked for the seat back)")
+    assert app.refresh({"game": "club"})["index"] == back["index"]
+    [row] = app.games()["games"]
+    assert row["disorder"] == "" and row["asked_back"] == ""
+    mailed_before = len(world.router.log)
+    with pytest.raises(SendError, match=r"your seat \(red\) is yours"):
+        app.seat_back({"game": "club"})
+    assert len(world.router.log) == mailed_before
 
 
 def test_a_forged_update_and_a_forged_receipt_are_refused_and_never_applied(mail_game, key_pool, tmp_path):

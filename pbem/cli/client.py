@@ -230,4 +230,35 @@ def list_games() -> None:
         click.echo(f"{row['name']}: {row['game']} as {row['player']}, log entry {row['index']}: {turn}")
 
 
+@play.command("back")
+@click.option("--game", "name", default=None, help="the game (default: your only one)")
+@click.option("--no-fetch", is_flag=True, help="do not fetch first (send on the entry your copy holds)")
+def back(name: str | None, no_fetch: bool) -> None:
+    """Take your seat back from civil disorder: after missed deadlines a bot decides for your seat,
+    and this ends it. It fetches the game, then signs with your key a move that only asks for your
+    seat back and sends it as Send does (git or mail); the moderator refuses that move but gives you
+    the seat back, and your decisions wait for you again. The page's "Take my seat back" does the same.
+
+    \b
+    Example:  pbem play back --game club
+    """
+    from dataclasses import replace
+
+    from pbem.client import config as settings
+    from pbem.client.fetch import fetch
+    from pbem.client.server import PlayApp
+    from pbem.client.unlock import unlock
+    config = settings.load()
+    game = config.game(name)
+    unlocked = unlock(replace(config, games={game.name: game}),       # this game's key only
+                      lambda prompt: click.prompt(prompt, hide_input=True, err=True))
+    app = PlayApp(config, unlocked=unlocked)
+    if not no_fetch:
+        app._checks[game.name] = fetch(game, unlocked.opener(game.key))
+    sent = app.seat_back({"game": game.name})
+    click.echo(f"sent {sent['sent']} (on log entry {sent['index']}, by {sent['by']}): you asked for your seat back in "
+               f"{game.name}; the moderator's receipt comes with the next fetch (`pbem play`), and then your decisions "
+               "wait for you again")
+
+
 COMMANDS = [play]

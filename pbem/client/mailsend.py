@@ -19,7 +19,7 @@ from pbem.base.errors import PbemError
 from pbem.base.mailpolicy import MAIL_POLICY
 from pbem.client.config import PlayConfigError, PlayedGame, config_path
 from pbem.client.mailfetch import MailState
-from pbem.client.send import SendError, Sent
+from pbem.client.send import SendError, Sent, Write
 from pbem.core.engine import Rejected
 from pbem.pipeline.turn import Io, TurnError, write_and_sign
 from pbem.store.table import Table
@@ -61,9 +61,26 @@ def send_move(game: PlayedGame, table: Table, actions: list[dict[str, Any]],
     """Check, sign and mail the move; nothing is mailed when any step fails."""
     if not actions:
         raise SendError("nothing chosen yet: pick at least one action before Send")
-    assert game.mail is not None
+
+    def write(path: Path) -> Path:
+        result = write_and_sign(table, game.player, actions, path, game.key, Io(io.StringIO(), io.StringIO()), sign)
+        assert result.signature is not None
+        return result.signature
     index = int(table.last["index"])
-    folder = game.play_dir / "sent"
+    return mail_written(game, index, write,
+                        f"My move for log entry {index} of {game.game_dir}, signed (sent by `pbem play`).\n")
+
+
+def sent_folder(game: PlayedGame) -> Path:
+    """Where `pbem play` keeps the moves it mailed (``.pbem-play/sent/entry-NNNN.yaml`` and its ``.sig``)."""
+    return game.play_dir / "sent"
+
+
+def mail_written(game: PlayedGame, index: int, write: Write, body: str) -> Sent:
+    """Write and sign a move on log entry ``index`` (``write``), keep it in :func:`sent_folder` and
+    mail it to the moderator with ``body``; nothing is mailed when a step fails."""
+    assert game.mail is not None
+    folder = sent_folder(game)
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
     name = f"entry-{index:04d}.yaml"
     n = 1
@@ -72,20 +89,19 @@ def send_move(game: PlayedGame, table: Table, actions: list[dict[str, Any]],
         name = f"entry-{index:04d}-{n}.yaml"
     path = folder / name
     try:
-        result = write_and_sign(table, game.player, actions, path, game.key, Io(io.StringIO(), io.StringIO()), sign)
+        signature = write(path)
     except (Rejected, TurnError) as exc:
         for p in (path, path.with_name(path.name + ".sig")):
             p.unlink(missing_ok=True)
         raise SendError(f"the move was not sent: {exc}") from None
-    assert result.signature is not None
-    msg = _message(game, "", f"My move for log entry {index} of {game.game_dir}, signed (sent by `pbem play`).\n")
+    msg = _message(game, "", body)
     msg.add_attachment(path.read_bytes(), "application", "x-yaml", filename="move.yaml")
-    msg.add_attachment(result.signature.read_bytes(), "application", "octet-stream", filename="move.yaml.sig")
+    msg.add_attachment(signature.read_bytes(), "application", "octet-stream", filename="move.yaml.sig")
     try:
         with _smtp(game) as smtp:
             smtp.send(msg, game.mail.moderator)
     except PbemError as exc:
-        for p in (path, result.signature):
+        for p in (path, signature):
             with contextlib.suppress(OSError):
                 p.unlink()
         raise SendError(f"the move was not sent: {exc}") from None

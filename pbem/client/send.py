@@ -37,6 +37,11 @@ class Sent:
     commit: str
 
 
+#: writes and signs the move at the path it is given; returns the signature's path (refuses with
+#: :class:`Rejected` or :class:`TurnError`, leaving what it wrote for the caller to remove)
+Write = Callable[[Path], Path]
+
+
 def send(game: PlayedGame, table: Table, actions: list[dict[str, Any]],
          sign: Callable[[Path, Path], None] | None = None) -> Sent:
     """``sign``: how the move is signed (default `ssh-keygen -Y sign`, which uses the agent).  The
@@ -44,33 +49,42 @@ def send(game: PlayedGame, table: Table, actions: list[dict[str, Any]],
     agent holds); a key opened in memory signs the move only (docs/playing.md)."""
     if not actions:
         raise SendError("nothing chosen yet: pick at least one action before Send")
-    repo = _player_repo(game)
+
+    def write(path: Path) -> Path:
+        result = write_and_sign(table, game.player, actions, path, game.key, Io(io.StringIO(), io.StringIO()), sign)
+        assert result.signature is not None
+        return result.signature
     index = int(table.last["index"])
+    return send_written(game, index, write, f"{game.player}: move for entry {index}", signed_commit=sign is None)
+
+
+def send_written(game: PlayedGame, index: int, write: Write, message: str, signed_commit: bool) -> Sent:
+    """Write and sign a move on log entry ``index`` (``write``) in the player's clone, as
+    ``incoming/PLAYER/entry-NNNN.yaml``, commit it (SSH-signed with the player's key when
+    ``signed_commit``) with ``message``, and push; nothing is left behind when a step fails."""
+    repo = _player_repo(game)
     folder = game.folder / "incoming" / game.player
     name = _free_name(folder, game, index)
     path = folder / name
     try:
-        result = write_and_sign(table, game.player, actions, path, game.key, Io(io.StringIO(), io.StringIO()), sign)
+        signature = write(path)
     except (Rejected, TurnError) as exc:
         for p in (path, path.with_name(path.name + ".sig")):     # checked before writing; a failed signature
             p.unlink(missing_ok=True)                             # leaves nothing either
         _remove_if_empty(folder)
         raise SendError(f"the move was not sent: {exc}") from None
-    assert result.signature is not None
-    rel = [repo.rel(path), repo.rel(result.signature)]
+    rel = [repo.rel(path), repo.rel(signature)]
     signing = ["gpg.format=ssh", f"user.signingkey={game.key}"]
     try:
         repo.run("add", "--", *rel)
         # signed with the player's key, so a moderator who runs `pbem git sync --verify-commits` takes it
-        signed = ["-S"] if sign is None else []
-        repo.run("commit", "-q", *signed, "-m", f"{game.player}: move for entry {index}", "--", *rel,
-                 config=signing)
+        repo.run("commit", "-q", *(["-S"] if signed_commit else []), "-m", message, "--", *rel, config=signing)
     except GitError as exc:
-        for p in (path, result.signature):
+        for p in (path, signature):
             p.unlink(missing_ok=True)
         _remove_if_empty(folder)
         raise SendError(f"the move was not committed: {exc}") from None
-    _push(repo, [*signing, "commit.gpgSign=true"] if signed else [])
+    _push(repo, [*signing, "commit.gpgSign=true"] if signed_commit else [])
     return Sent(f"{game.player}/{name}", index, str(repo.head()))
 
 

@@ -42,6 +42,7 @@ from pbem.client.config import PlayConfig, PlayedGame
 from pbem.client.history import History, history
 from pbem.client.mailfetch import accepted_ahead
 from pbem.client.mailsend import ask_for_log, send_move
+from pbem.client.seatback import asked_already, seat_back_note, take_seat_back
 from pbem.client.send import send
 from pbem.client.session import board_svg, load_table, step
 from pbem.client.unlock import Unlocked
@@ -111,10 +112,13 @@ class PlayApp:
                 waiting = sorted(pending_players(held.table.game, held.table.state))
                 checked = self.checked(game)
                 ahead = self.accepted_ahead(game, held)
+                disorder = seat_back_note(held.table, game.player)
                 rows.append({"name": game.name, "player": game.player, "game": held.table.game_id,
                              "index": held.table.last["index"], "waiting_for": waiting,
                              "your_turn": game.player in waiting and ahead is None, "accepted_ahead": ahead,
-                             "problems": checked.problems + checked.refused, "needs_copy": checked.needs_copy})
+                             "problems": checked.problems + checked.refused, "needs_copy": checked.needs_copy,
+                             "disorder": disorder,
+                             "asked_back": asked_already(game, int(held.table.last["index"])) if disorder else ""})
             except PbemError as exc:
                 if game.transport == "mail" and not GameDir(game.folder).log_path.is_file():
                     exc = PbemError("no copy of the game yet: it comes with the moderator's next digest, or ask for it")
@@ -169,16 +173,27 @@ class PlayApp:
         if ahead is not None:
             raise RequestError(f"your move is in: the moderator took it as log entry {ahead}, which the next digest "
                                "brings (Check for news); nothing is sent")
-        checked = self.checked(game)
-        if checked.problems:
-            raise RequestError(f"game {game.name} failed its checks ({checked.problems[0]}); nothing is sent "
-                               "on a copy that does not check out")
+        self._require_checked(game)
         held = self.table(game)
         if game.transport == "mail":
             sent = send_move(game, held.table, actions, self.unlocked.signer(game.key))
             return {"sent": sent.name, "index": sent.index, "message": sent.commit, "by": "mail"}
         sent = send(game, held.table, actions, self.unlocked.signer(game.key))
         return {"sent": sent.name, "index": sent.index, "commit": sent.commit, "by": "git"}
+
+    def _require_checked(self, game: PlayedGame) -> None:
+        checked = self.checked(game)
+        if checked.problems:
+            raise RequestError(f"game {game.name} failed its checks ({checked.problems[0]}); nothing is sent "
+                               "on a copy that does not check out")
+
+    def seat_back(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Sign and send the move that takes the player's seat back from civil disorder (the page's
+        "Take my seat back"; pbem.client.seatback), by the game's transport."""
+        game = self._game(body)
+        self._require_checked(game)
+        sent = take_seat_back(game, self.table(game).table, self.unlocked.signer(game.key))
+        return {"sent": sent.name, "index": sent.index, "by": game.transport}
 
     def refresh(self, body: dict[str, Any]) -> dict[str, Any]:
         game = self._game(body)
@@ -304,7 +319,7 @@ def make_handler(app: PlayApp, port_of: Callable[[], int]) -> type[BaseHTTPReque
     routes: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
         "/api/step": app.step, "/api/send": app.send, "/api/fetch": app.refresh,
         "/api/history": app.entries, "/api/seen": app.seen, "/api/ask-log": app.ask_log,
-        "/api/send-move": app.send_composed,
+        "/api/send-move": app.send_composed, "/api/seat-back": app.seat_back,
     }
 
     class Handler(BaseHTTPRequestHandler):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from pbem.base import yamlio
 from pbem.base.errors import excerpt
@@ -13,7 +14,8 @@ from pbem.crypto import sshsig
 from pbem.pipeline.submit import read_move_files
 from pbem.store.binding import changes_since, named_entry
 from pbem.store.gamedir import GameDir
-from pbem.store.movefile import MAX_BYTES, MoveFileError, parse_move
+from pbem.store.missedturns import returns_the_seat
+from pbem.store.movefile import MAX_BYTES, MoveFileError, asks_for_seat_back, parse_move
 
 
 def preview(game_dir: Path, move_path: Path) -> list[str]:
@@ -51,6 +53,8 @@ def preview(game_dir: Path, move_path: Path) -> list[str]:
             raise Rejected(f"bad signature for {move.player}: {exc}") from None
     else:
         lines.append(f"not signed yet: run `pbem sign {move_path} --key KEY` or ssh-keygen -Y sign -n pbem-move")
+    if asks_for_seat_back(move.actions):
+        return lines + [_seat_back_line(entries, move.player, move.after)]
     view = json.loads((gd.public_dir / "view.json").read_text())["view"]
     state = game.from_position(view)
     applied = check_actions(game, state, move.player, move.actions)
@@ -64,6 +68,17 @@ def preview(game_dir: Path, move_path: Path) -> list[str]:
     elif applied.dropped:
         lines.append(f"stops early: {applied.dropped_reason}")
     return lines
+
+
+def _seat_back_line(entries: list[dict[str, Any]], player: str, after: int) -> str:
+    """What becomes of a move asking for the seat back (movefile.SEAT_BACK): never taken; it returns
+    the seat when :func:`returns_the_seat` says so, else it would only be refused (:class:`Rejected`)."""
+    if returns_the_seat(entries, player, after):
+        return (f"{{seat: back}}: it asks only for {player}'s seat back from civil disorder; the moderator refuses "
+                "the move and gives the seat back")
+    raise Rejected(f"{{seat: back}} asks only for {player}'s seat back, and the moderator would only refuse it: "
+                   f"{player}'s seat is not in civil disorder, or the move was written before {player} last moved "
+                   "or had the seat back")
 
 
 def _signed(move_path: Path) -> bool:

@@ -21,7 +21,14 @@ from pbem.store import receipts
 from pbem.store.binding import bind
 from pbem.store.gamedir import GameDir
 from pbem.store.missedturns import returns_the_seat
-from pbem.store.movefile import MAX_BYTES, MAX_SIGNATURE_BYTES, MoveFile, MoveFileError, parse_move
+from pbem.store.movefile import (
+    MAX_BYTES,
+    MAX_SIGNATURE_BYTES,
+    MoveFile,
+    MoveFileError,
+    asks_for_seat_back,
+    parse_move,
+)
 from pbem.store.table import Table, closed_message, keys_at
 
 
@@ -80,9 +87,10 @@ class ReturnsSeat(Rejected):
     is in civil disorder: it is refused, but it shows the player is back (:func:`submit` appends
     the ``return`` entry)."""
 
-    def __init__(self, reason: str, player: str, after: int) -> None:
+    def __init__(self, reason: str, player: str, after: int, asked: bool = False) -> None:
         super().__init__(reason)
         self.reason, self.player, self.after = reason, player, after
+        self.asked = asked      # the move only asked for the seat back (movefile.SEAT_BACK)
 
 
 class SeatReturned(Rejected):
@@ -151,9 +159,10 @@ def return_seat(gd: GameDir, exc: ReturnsSeat, label: str) -> dict[str, Any]:
     by its hash: a refused move stays private (its hash would let the others try the few moves a
     decision allows until one matches)."""
     named = f" ({label})" if label else ""
+    why = "it only asked for the seat back" if exc.asked else "it came too late"
     return moderate(gd, "return", f"{exc.player} sent a move{named}, written after entry {exc.after}, while a bot "
                                   f"decided for the seat: the seat is {exc.player}'s again (the move itself was "
-                                  "refused: it came too late)", player=exc.player)
+                                  f"refused: {why})", player=exc.player)
 
 
 def _submit(gd: GameDir, raw: bytes, signature: str) -> Receipt:
@@ -173,13 +182,17 @@ def accept_move(table: Table, raw: bytes, signature: str,
     Nothing is written: :func:`pbem.pipeline.append.append_entry` commits the entry."""
     move, signed, key = identified_move(table, raw, signature)
     index = table.last["index"] + 1
+    asked = asks_for_seat_back(move.actions)
     try:
+        if asked:
+            raise Rejected(f"this move only asks for {move.player}'s seat back from civil disorder; it has no "
+                           "action to take")
         bind(table, move.player, move.after, move.after_hash)
         applied = apply_actions(table.game, table.state, move.player, move.actions,
                                 move_draws(table.header, table.seed, index, signature), opener, table.prefs)
     except Rejected as exc:
         if returns_the_seat(table.entries, move.player, move.after):   # the player is back: refused, but
-            raise ReturnsSeat(str(exc), move.player, move.after) from None   # it returns the seat
+            raise ReturnsSeat(str(exc), move.player, move.after, asked) from None   # it returns the seat
         raise
     # --- from here on nothing can be refused: build everything, then write ---
     base = f"moves/{index:06d}-{move.player}.yaml"

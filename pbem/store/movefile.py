@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Mapping
 
 from pbem.base import yamlio
 from pbem.base.errors import PbemError, excerpt
@@ -13,6 +14,11 @@ MAX_SIGNATURE_BYTES = 8 * 1024   # an SSHSIG armour is about 300 bytes
 MAX_ACTIONS = 100                # a whole turn written ahead is about 20 actions in the games we have
 MAX_NAME = 128
 KEYS = ("format", "game", "player", "after", "after_hash", "actions")
+#: the one action of a move that only takes its player's seat back from civil disorder
+#: (docs/move-file.md, "Taking your seat back"): never taken, in any game; refused, and while the seat
+#: is in civil disorder that refusal returns the seat (a move needs an action: a move with none is
+#: refused as it is read, before anyone knows who sent it)
+SEAT_BACK: Mapping[str, str] = MappingProxyType({"seat": "back"})
 
 
 class MoveFileError(PbemError):
@@ -30,6 +36,11 @@ class MoveFile:
     def to_data(self) -> dict[str, Any]:
         return {"format": FORMAT, "game": self.game, "player": self.player,
                 "after": self.after, "after_hash": self.after_hash, "actions": self.actions}
+
+
+def asks_for_seat_back(actions: list[dict[str, Any]]) -> bool:
+    """Does a move hold :data:`SEAT_BACK`? (Such a move is never taken, whatever else it holds.)"""
+    return SEAT_BACK in actions
 
 
 def render_move(move: MoveFile, comment: str = "") -> str:
