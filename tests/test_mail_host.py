@@ -397,7 +397,9 @@ def test_a_player_in_civil_disorder_is_told_by_mail_and_takes_the_seat_back_with
     told = [m for m in host.mail_to("red")[before:] if not m["X-PBEM-Receipt"]]
     assert len(told) == 1, disordered.lines                            # the disorder entry, though red has no decision
     text = " ".join(_digest_text(told[0]).split())
-    assert "CIVIL DISORDER: red missed too many deadlines" in text and "to take your seat back, send a move" in text
+    assert "CIVIL DISORDER: red missed too many deadlines" in text
+    assert 'to take your seat back, press "Take my seat back" in pbem play' in text
+    assert "send a move - any move you sign" in text
 
     host.deliver(_move_message("red", *written, subject="sorry, I was away"))
     before = len(host.mail_to("red"))

@@ -299,14 +299,15 @@ def test_pbem_move_tells_a_player_in_disorder_how_to_take_the_seat_back(tmp_path
     result = CliRunner().invoke(main, ["move", str(gd.root), "--player", "red", "--out", str(tmp_path / "m.yaml")])
     assert result.exit_code != 0
     assert result.output == ("pbem: error: red has no decision to make now: red's seat is in civil disorder and a "
-                             "bot decides for it. To take the seat back, send a move you signed, written since "
-                             "your own last move (it is refused as too late, but the seat is yours again), or "
-                             "ask the moderator\n")
+                             "bot decides for it. To take the seat back, run `pbem play back` (or press \"Take my "
+                             "seat back\" in pbem play), or send a move you signed, written since your own last "
+                             "move (it is refused, but the seat is yours again), or ask the moderator\n")
     from pbem.client.session import step                                # the same in `pbem play`, beside
     stop = step(Table.load(gd), "red", [], True).stop                   # the empty list of choices
     assert stop == ("red has no decision to make now: red's seat is in civil disorder and a bot decides for it. "
-                    "To take the seat back, send a move you signed, written since your own last move (it is "
-                    "refused as too late, but the seat is yours again), or ask the moderator")
+                    "To take the seat back, run `pbem play back` (or press \"Take my seat back\" in pbem play), "
+                    "or send a move you signed, written since your own last move (it is refused, but the seat is "
+                    "yours again), or ask the moderator")
     assert step(Table.load(gd), "blue", [], True).stop == ""             # blue has choices: nothing to add
 
 

@@ -115,9 +115,9 @@ def disorder_note(entries: Sequence[Mapping[str, Any]], player: str) -> str:
     disorder (`pbem move`, `pbem play`): "" when it is not."""
     if not in_disorder(entries, player):
         return ""
-    return (f"{player}'s seat is in civil disorder and a bot decides for it. To take the seat back, send a move "
-            "you signed, written since your own last move (it is refused as too late, but the seat is yours "
-            "again), or ask the moderator")
+    return (f"{player}'s seat is in civil disorder and a bot decides for it. To take the seat back, run "
+            "`pbem play back` (or press \"Take my seat back\" in pbem play), or send a move you signed, written "
+            "since your own last move (it is refused, but the seat is yours again), or ask the moderator")
 
 
 def seat_news_since(entries: Sequence[Mapping[str, Any]], player: str, index: int) -> bool:

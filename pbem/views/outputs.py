@@ -116,9 +116,10 @@ def disorder_lines(entries: list[dict[str, Any]]) -> list[str]:
     """Who is in civil disorder now, and how they take their seat back: at the top of every digest
     while it lasts (under the game's summary), the same for every reader."""
     return [f"CIVIL DISORDER: {player} missed too many deadlines; since entry {since} a bot decides every "
-            f"decision of {player}'s seat, at once. {player}: to take your seat back, send a move - any move "
-            "you sign, written since your own last move (it is refused as too late, but the seat is yours "
-            "again), or ask the moderator; then read your next digest, and your decisions wait for you again"
+            f"decision of {player}'s seat, at once. {player}: to take your seat back, press \"Take my seat back\" in "
+            "pbem play (or run `pbem play back`), or send a move - any move you sign, written since your own last "
+            "move (it is refused, but the seat is yours again) - or ask the moderator; then read your next "
+            "digest, and your decisions wait for you again"
             for player, since in in_disorder_now(entries).items()]
 
 
