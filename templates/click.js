@@ -519,7 +519,8 @@
   function actions() {
     const out = [firstForm ? formAction(firstForm, first, true) : ""];
     const lines = D.setup ? planLines() : [];
-    if (lines.length) { out.push("{prefer: [" + lines.join(", ") + "]}"); } else { out.push(...steps.map((s) => s.text)); }
+    out.push(...steps.map((s) => s.text));           // what was clicked on the board answers the decision now,
+    if (lines.length) { out.push("{prefer: [" + lines.join(", ") + "]}"); }   // the list the ones to come
     if (aheadForm && stopped()) { out.push(formAction(aheadForm, ahead, false)); }
     return out.filter((a) => a);
   }

@@ -17,7 +17,7 @@ from pbem.core.game import pending_players
 from pbem.store.movefile import parse_move
 from pbem.store.table import Table
 from test_click_browser import PLAYERS, console_errors, fresh_atlantis, move_text, private_page, saved  # noqa: F401
-from test_click_browser import choose_option, sign_and_submit
+from test_click_browser import choices, choose_option, sign_and_submit, space
 from test_click_words import SYNTAX, foreign_words
 
 SURVIVE_GAMES = ["atlantis", "atlantis-1986", "space-attack"]
@@ -60,6 +60,31 @@ def test_a_whole_atlantis_set_up_in_one_message_per_player(fresh_atlantis, key_p
         messages[player] += 1
     assert not placing(Table.load(gd)), "the set-up is not over"
     assert messages == {p: 1 for p in PLAYERS}, messages
+
+
+def test_a_placement_clicked_on_the_board_stays_in_the_move_beside_the_set_up_list(fresh_atlantis, key_pool, browser,
+                                                                                   tmp_path):
+    """A player who places the piece asked for now on the board and then lays out the rest of their
+    set-up as a list sends both: the placement clicked (it answers the decision now), then the list
+    for the decisions to come.  The page's "your part is done" and its steps say the clicked
+    placement: the move file must hold it too, not the list alone."""
+    gd = fresh_atlantis
+    page = private_page(gd, "red", key_pool["red"], tmp_path / "red.html")
+    browser.get(page.as_uri())
+    groups = page_data(page.read_text())["setup"]["groups"]
+    choices(browser, "r10")[0].click()
+    spot = groups[0]["spots"][3]
+    space(browser, "pbem-to", spot).click()
+    pieces = browser.find_element(By.ID, "pbem-plan-0-piece")
+    choose_option(pieces, 0)                                            # r1, on the first space
+    browser.find_element(By.ID, "pbem-plan-0-add").click()
+    move = parse_move(move_text(browser).encode())
+    assert move.actions[0] == {"place": "r10", "on": spot}, move.actions
+    assert [list(a) for a in move.actions[1:]] == [["prefer"]], move.actions
+    assert console_errors(browser) == []
+    path = saved(browser, tmp_path / "downloads", "move-1.yaml")
+    output = sign_and_submit(gd, path, key_pool["red"])
+    assert f"red places r10 on {spot}" in output, output
 
 
 def plan_every_piece(browser, groups: list[dict], stride: int) -> int:

@@ -51,6 +51,8 @@ def test_attached_move_sent_by_a_real_client_is_accepted_with_a_receipt(world):
     assert "ACCEPTED (attachment move.yaml)" in text
     assert f"red's move {entry['move']['sha256'][:16]} is log entry 1" in text
     assert "red drew a card (1 in hand)" in text and "waiting for: blue" in text
+    # red has no decision now: no digest follows at once, and the receipt does not promise one
+    assert "The new digest follows" not in text and "when you have a decision to make" in text
     assert receipt["In-Reply-To"] == sent["Message-ID"] and receipt["Auto-Submitted"] == "auto-replied"
     assert receipt["Subject"] == "Re: my move" and receipt["X-PBEM-Receipt"] == "accepted"   # the player's thread
     assert text.startswith("Accepted: your message to game ")

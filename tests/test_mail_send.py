@@ -95,9 +95,16 @@ def test_send_gives_each_player_one_message_with_only_their_secrets(world):
         update = read_update(f"{game_id}-update-0-0.tar.gz", parts["application/gzip"].get_content())
         assert (update.start, update.end) == (0, 0) and update.log_text == world.gd.read_log_text()
         assert update.files == {"public/view.json": (world.gd.public_dir / "view.json").read_bytes()}
+        # the player with the decision learns from the message how to open their page (docs/playing.md)
+        hint = ("Click your turn on your own page, the attached red-entry0.html.gz.age: open it with\n"
+                "    age -d -i ~/.ssh/id_ed25519 red-entry0.html.gz.age | gunzip > red.html\n"
+                "and open red.html in your browser; it saves the move file and says how to sign and send it.\n\n")
         assert parts["text/plain"].get_content().replace("\r\n", "\n") == first + (
-            ": the move template is below." if player == "red" else "") + "\n\n" + digest_txt
+            ": the move template is below." if player == "red" else "") + "\n\n" + (
+            hint if player == "red" else "") + digest_txt
         html = parts["text/html"].get_content()
+        command = "<pre>age -d -i ~/.ssh/id_ed25519 red-entry0.html.gz.age | gunzip &gt; red.html</pre>"
+        assert (command in html) == (player == "red") and ("Your move (log entry 0)" in html) == (player == "red")
         assert "<svg" not in html
         cids = re.findall(r'src="cid:([^"]+)"', html)
         png = parts["image/png"]

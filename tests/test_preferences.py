@@ -107,3 +107,15 @@ def test_a_finished_game_with_lists_audits_on_a_players_copy(tmp_path, key_pool,
     shutil.copytree(gd.root, copy, ignore=shutil.ignore_patterns("moderator"))
     report = audit(GameDir(copy))
     assert report.ok, report.problems
+
+
+@pytest.mark.parametrize("name", ["atlantis", "atlantis-1986", "space-attack", "space-swarm"])
+def test_a_list_sent_reads_in_words_in_every_game(name):
+    """The engine's own event for ``{prefer: [...]}`` reads as a line in every game's words (it was
+    ``event=preference list, player=red`` in every set-up digest, receipt and page)."""
+    from pbem.core.registry import load_game
+    game = load_game(name)
+    public = game.describe_event({"event": "preference list", "player": "red"})
+    private = game.describe_event({"event": "preference list", "player": "red", "entries": 12})
+    assert public == "red sent a list of choices for their decisions to come"
+    assert private == public + " (12 entries)"

@@ -60,6 +60,19 @@ def best_scored(scores: Sequence[float]) -> list[int]:
     return list(compress(range(len(scores)), map(least.__le__, scores)))    # (s >= least, in C)
 
 
+
+#: the event the engine logs for ``{prefer: [...]}`` (pbem/core/engine.py), in every game
+PREFERENCE_EVENT = "preference list"
+
+
+def preference_list_line(event: Mapping[str, Any]) -> str:
+    """How every game reads the engine's own ``preference list`` event (the public learns that a list
+    came; the player's private copy says how many entries it holds)."""
+    entries = event.get("entries")
+    return (f"{event.get('player')} sent a list of choices for their decisions to come"
+            + (f" ({entries} entries)" if entries is not None else ""))
+
+
 class Game(ABC, Generic[S]):
     """Base class of every game.  Subclass per game; variants override only what differs.
 
@@ -247,6 +260,8 @@ class Game(ABC, Generic[S]):
 
     def describe_event(self, event: Mapping[str, Any]) -> str:
         """One human line for a public (or private) event mapping."""
+        if event.get("event") == PREFERENCE_EVENT:
+            return preference_list_line(event)
         return ", ".join(f"{k}={v}" for k, v in event.items())
 
     def describe_action(self, action: Mapping[str, Any]) -> str:

@@ -59,7 +59,7 @@ class Dolphins(AtlantisRules):
                                    "dive_kinds", "dive_faces", "dive_destinations", "dive_cells", "vacant_spaces",
                                    "dive_boat", "dive_creature", "dive_dolphin", "dive_walk", "dive_to",
                                    "free_swimmers", "free_dolphins", "protect", "exposed", "dolphin_arrives",
-                                   "release_dolphins", "stops_serpent", "waiting_decision"})
+                                   "release_dolphins", "stops_serpent", "serpent_stop_cells", "waiting_decision"})
 
     def turn_model_params(self, state: AtlantisState) -> dict[str, Any]:
         data = self.dive_data()

@@ -308,7 +308,7 @@ class GiantSquid(AtlantisRules):
     #: and people on land next to it, eats whales, takes one person or asks which), whales stopping at
     #: and removing squids, and the whale tiles moving squids too
     turn_model_covers = frozenset({"move_boat", "die_kinds", "die_moves", "may_stay",
-                                   "stops_squid", "creature_rule_table", "stops_whale", "arrive_whale",
+                                   "stops_squid", "creature_rule_table", "stops_whale", "whale_stop_cells", "arrive_whale",
                                    "options_move_creature", "waiting_decision", "legal_take", "do_take",
                                    "squid_prey", "people_next_to", "squid_takes", "open_squid_step"})
 

@@ -197,6 +197,25 @@ def status_line(turn: Turn, player: str) -> str:
     return f"Log entry {turn.index}; waiting for {', '.join(turn.pending) or 'nobody'}."
 
 
+def page_hint(turn: Turn, player: str) -> tuple[str, str, str]:
+    """For the reader with a decision, how to open the page attached to click the turn on (a player
+    with nothing but OpenSSH, age and a browser learns it from the message itself, docs/playing.md):
+    the line before the command, the command, the line after it."""
+    page = f"{player}-entry{turn.index}.html.gz.age"
+    return (f"Click your turn on your own page, the attached {page}: open it with",
+            f"age -d -i ~/.ssh/id_ed25519 {page} | gunzip > {player}.html",
+            f"and open {player}.html in your browser; it saves the move file and says how to sign and send it.")
+
+
+def _with_hint(page: str, status: str, hint: tuple[str, str, str]) -> str:
+    """The page with the status line and :func:`page_hint` first in its body."""
+    before, command, after = (html.escape(h) for h in hint)
+    block = (f"<p><strong>{html.escape(status)}</strong></p>\n<p>{before}</p>\n<pre>{command}</pre>\n"
+             f"<p>{after}</p>\n")
+    at = page.find(">", page.find("<body")) + 1 if "<body" in page else 0
+    return page[:at] + "\n" + block + page[at:]
+
+
 def compose_digest(parts: DigestParts, secrets: bytes, player: str, to: str, sender: str,
                    reply_to: str, domain: str, thread: Thread | None = None,
                    bundle: tuple[str, bytes] | None = None, secrets_html: bytes | None = None,
@@ -261,11 +280,16 @@ def _digest_message(parts: DigestParts, secrets: bytes, player: str, to: str, se
     msg[HEADER_STATUS] = "over" if turn.over else "your-move" if player in turn.pending else "waiting"
     msg["Auto-Submitted"] = "auto-generated"
     png, size = parts.picture(player in turn.pending and not turn.over) if picture else (b"", None)
-    msg.set_content((preface.rstrip("\n") + "\n\n" if preface else "") + status_line(turn, player) + "\n\n" + parts.text)
+    hint = page_hint(turn, player) if secrets_html is not None and player in turn.pending and not turn.over else None
+    hint_text = f"{hint[0]}\n    {hint[1]}\n{hint[2]}\n\n" if hint else ""
+    msg.set_content((preface.rstrip("\n") + "\n\n" if preface else "") + status_line(turn, player) + "\n\n"
+                    + hint_text + parts.text)
     cid = make_msgid(f"board.{turn.index}", domain=domain)
     alt = f"{turn.title} board after log entry {turn.index} (the text map is in the plain-text part)"
     note = "" if picture else BOARD_IN_PAGE.format(page=f"{player}-entry{turn.index}.html.gz.age")
     page = email_html(parts.html, cid[1:-1], size, alt, note)
+    if hint:
+        page = _with_hint(page, status_line(turn, player), hint)
     if preface:
         page = _with_preface(page, preface)
     msg.add_alternative(page, subtype="html")

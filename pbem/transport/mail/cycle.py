@@ -427,7 +427,8 @@ def _reply_body(game_id: str, results: list[MoveResult]) -> str:
             out += r.lines
             out.append("The attached receipt-entry*.yaml (and .sig) is the moderator's signed receipt: keep it")
             out.append("(`pbem receipt keep GAME FILE`); `pbem audit GAME` then proves the log still holds your move.")
-            out.append("The new digest follows in a separate message.")
+            out.append("Your next digest comes in a separate message when you have a decision to make "
+                       "(at once, if the move left you one).")
         else:
             out.append(f"REJECTED ({r.label}): {r.lines[0]}")
             out.append("Your seat is yours again. The new digest follows in a separate message: read it, and "
