@@ -53,7 +53,9 @@ pieces in the engine's handle order whatever the order of the view's keys (only 
 page with a click panel changed), and both pages with a click panel when click.js named a piece
 off the board with the player's own value and "off the board" (only the page's script changed),
 and again when click.js learnt to say "press Send in pbem play" where `pbem play` frames the page
-(only the page's script changed: a mailed page says to save, sign and send, as before).
+(only the page's script changed: a mailed page says to save, sign and send, as before), and
+when click.js kept the placements clicked on the board beside a set-up list in the move file
+(only the page's script changed).
 Regenerate only when the output is meant to change: ``PRINT_PINS=1 pytest -q -s
 test_pinned_pipeline.py`` prints the hashes of today's bytes.
 """
@@ -140,7 +142,7 @@ PINS: dict[str, dict[str, str]] = {
         "45:public/view.json": "5a6b989cc06239b3e6b8a811",
         "45:moves/": "b27f591afcd84116521aca62",
         "45:secrets/red.age": "a72460481cf96340404e2937",
-        "45:secrets/red.html.gz.age": "3303c9fb1dd5b50d0088b681",
+        "45:secrets/red.html.gz.age": "5beca2895a716754c3d2e162",
         "45:secrets/blue.age": "9ef5eae725d5b43ad265fd96",
         "45:secrets/blue.html.gz.age": "fa2fed9cf3313d0705ddab60",
         "45:secrets/green.age": "d5bc2d4e176783a418431646",
@@ -170,7 +172,7 @@ PINS: dict[str, dict[str, str]] = {
         "20:public/view.json": "70f52d1db85ff08d896685be",
         "20:moves/": "bfff0a45e04b04ee8a21b80c",
         "20:secrets/red.age": "5a165838568ac0f20ec06748",
-        "20:secrets/red.html.gz.age": "1487c48063a57aea2404fa53",
+        "20:secrets/red.html.gz.age": "2ba93e3b1c135b41c59f366e",
         "20:secrets/blue.age": "def3f658e1732bf2d2d8a0ed",
         "20:secrets/blue.html.gz.age": "8e2049f21238bb2303ff8bb5",
         "log.yaml": "a5126c987f0c48b76f95404e",
