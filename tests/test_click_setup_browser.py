@@ -87,6 +87,35 @@ def test_a_placement_clicked_on_the_board_stays_in_the_move_beside_the_set_up_li
     assert f"red places r10 on {spot}" in output, output
 
 
+def test_the_set_up_list_warns_of_a_gap_that_would_lose_later_placements(fresh_atlantis, key_pool, browser,
+                                                                          tmp_path):
+    """A list that leaves explorers without a place but goes on to the ships would lose the ships (at
+    the next explorer's turn nothing in the list fits, and the engine forgets what it cannot use):
+    the page says so, naming the pieces left, until each has a place; and it says that the list is
+    read by the other players once taken (unsealed)."""
+    gd = fresh_atlantis
+    player = pending_players(Table.load(gd).game, Table.load(gd).state)[0]
+    page = private_page(gd, player, key_pool[player], tmp_path / "plan.html")
+    browser.get(page.as_uri())
+    groups = page_data(page.read_text())["setup"]["groups"]
+    assert len(groups) == 2, [g["kind"] for g in groups]                  # the explorers, then the ships
+    setup_text = browser.find_element(By.ID, "pbem-setup").text
+    assert "the other players can read it" in setup_text and "pbem seal" in setup_text
+    gap = browser.find_element(By.ID, "pbem-plan-gap")
+    browser.find_element(By.ID, "pbem-plan-1-add").click()                 # a ship, and no explorer yet
+    assert "Your list has no place for " + ", ".join(groups[0]["pieces"]) in gap.text, gap.text
+    assert "the later placements too" in gap.text and "{" not in gap.text
+    pieces = browser.find_element(By.ID, "pbem-plan-0-piece")
+    spots = browser.find_element(By.ID, "pbem-plan-0-space")
+    for k in range(len(groups[0]["pieces"])):
+        choose_option(pieces, k)
+        choose_option(spots, k)
+        browser.find_element(By.ID, "pbem-plan-0-add").click()
+        left = groups[0]["pieces"][k + 1:]
+        assert (("no place for " + ", ".join(left)) in gap.text) if left else gap.text == "", (k, gap.text)
+    assert console_errors(browser) == []
+
+
 def plan_every_piece(browser, groups: list[dict], stride: int) -> int:
     """On a set-up page's "Your whole set-up in one message": add every piece of every group to the
     plan, each on a space not taken yet (picked by ``stride`` through the free ones); the number added."""

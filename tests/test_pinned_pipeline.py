@@ -55,7 +55,9 @@ off the board with the player's own value and "off the board" (only the page's s
 and again when click.js learnt to say "press Send in pbem play" where `pbem play` frames the page
 (only the page's script changed: a mailed page says to save, sign and send, as before), and
 when click.js kept the placements clicked on the board beside a set-up list in the move file
-(only the page's script changed).
+(only the page's script changed), and the Atlantis one when the set-up list said that the other
+players read it once taken and warned of a gap that would lose later placements (only the page's
+set-up script changed).
 Regenerate only when the output is meant to change: ``PRINT_PINS=1 pytest -q -s
 test_pinned_pipeline.py`` prints the hashes of today's bytes.
 """
@@ -142,7 +144,7 @@ PINS: dict[str, dict[str, str]] = {
         "45:public/view.json": "5a6b989cc06239b3e6b8a811",
         "45:moves/": "b27f591afcd84116521aca62",
         "45:secrets/red.age": "a72460481cf96340404e2937",
-        "45:secrets/red.html.gz.age": "5beca2895a716754c3d2e162",
+        "45:secrets/red.html.gz.age": "c213aacbaa5b5af756387101",
         "45:secrets/blue.age": "9ef5eae725d5b43ad265fd96",
         "45:secrets/blue.html.gz.age": "fa2fed9cf3313d0705ddab60",
         "45:secrets/green.age": "d5bc2d4e176783a418431646",
