@@ -19,7 +19,7 @@ from pbem.store.gamedir import GameDir
 from pbem.transport.git.sync import FIRST_PAUSE, LONGEST_PAUSE, SyncOptions, race_pause, sync
 
 DRAW = [{"draw": True}]
-ROUNDS = 40
+ROUNDS = 25
 
 
 @pytest.fixture

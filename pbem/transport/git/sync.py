@@ -289,7 +289,7 @@ class _Sync:
         try:
             while True:
                 self.upstream = fetched.pop() if fetched else self._fetch()
-                self._list()
+                self._list(quick=races > 0)
                 self._integrate()
                 if races:           # after a lost race only the rebuilt commits go out, at once: the shortest window
                     remaining = self._more_waiting()       # for another push; what arrived is the next batch's
@@ -507,7 +507,9 @@ class _Sync:
                                      "run `git reset -q`")
 
     # --- what waits, and what others changed --------------------------------------------
-    def _list(self) -> None:
+    def _list(self, quick: bool = False) -> None:
+        """What waits, in the order it is taken; ``quick`` (a retry after a lost race, which answers nothing):
+        not where in the history each item came (the next batch's listing finds it)."""
         self._published = None                # what waits, and the shared branch's other games, are new
         tip = self.upstream or self.head
         assert tip is not None
@@ -544,13 +546,13 @@ class _Sync:
                     first[(item.owner, item.name)] = item
             items += listing.items
         self.answered = {id(item) for item in items if _identity(item) in self.done or self._is_answered(item)}
-        for source in sources:                  # their places in history: only where something waits
+        for source in [] if quick else sources:    # their places in history: only where something waits
             order(self.repo, source, self.incoming,
                   [it for it in items if it.source is source and id(it) not in self.answered], self.gd.moderator_dir,
                   self._bases)
         items.sort(key=lambda it: (it.carriable, it.source.number, it.position, it.entries[0].path))
         self.items = items
-        lines = self._left_out(sources)
+        lines = self._left_out(sources)       # what a push changed elsewhere is said once: now, even on a retry
         if unlisted:
             lines.append(f"{unlisted} more entries under {self.incoming}/ were not looked at (at most "
                          f"{MAX_ENTRIES} at once); those that can wait stay for a later sync")
@@ -648,12 +650,15 @@ class _Sync:
             message = (f"pbem: the moderator's {len(chain)} unpublished commit(s), on top of the shared branch\n\n"
                        "Both histories are kept (this commit has two parents).\n")
             parent = self.repo.commit_tree(tree, [up, head], message)
+            self._trees[parent] = tree
         else:
             for commit in chain:
                 message, author, parents = self.repo.commit_info(commit)
                 before = parents[0] if parents else None
                 tree = self._rebuilt_tree(commit, self.tree(parent), carried, before)
                 parent = self.repo.commit_tree(tree, [parent], message, author)
+                self._trees[parent] = tree
+        self._bases[merge_base_key(parent, up)] = up          # built on it
         self.repo.update_ref("HEAD", parent, head)
         self.head = parent
         return parent
