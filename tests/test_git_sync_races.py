@@ -95,16 +95,45 @@ def test_a_sync_that_keeps_losing_the_race_gives_up_in_one_line_and_the_next_one
         _commit_only(shared, name, f"{name}.yaml")
     _race_every_push(shared, ["blue", "green"])
     with pytest.raises(SyncError) as caught:
-        sync(shared.moderator, SyncOptions(attempts=2))
+        sync(shared.moderator, SyncOptions(attempts=2, patience=0))   # patience 0: no pauses, give up at once
     message = str(caught.value)
     assert "\n" not in message and message.startswith("gave up after 2 push attempts")
     assert "entry 1" not in git(shared.bare, "log", "--format=%s", "main").stdout   # nothing of it pushed yet
     report = sync(shared.moderator, SyncOptions())         # the race is over: the kept commits go out
     assert report.pushed
     assert "entry 1: red's move accepted; waiting for blue" in git(shared.bare, "log", "--format=%s", "main").stdout
-    # red's and blue's were answered by the sync that gave up (their receipts waited on disk); green's now
-    assert Counter(o.item for o in report.outcomes) == Counter({"green/green.yaml": 1})
+    # red's was answered by the sync that gave up (its receipt waited on disk); blue's and green's, pushed while
+    # it raced, now: a retry after a lost race answers nothing new before it pushes (docs/git.md)
+    assert Counter(o.item for o in report.outcomes) == Counter({"blue/blue.yaml": 1, "green/green.yaml": 1})
     for name in ("red/0000", "blue/blue", "green/green"):
         assert shared.remote_text(f"{GAME}/receipts/{name}.txt").startswith(("accepted", "rejected"))
     assert_published_is_the_moderators(shared)
     assert git(shared.moderator.root, "status", "--porcelain").stdout == ""
+
+
+def test_a_sync_that_pushed_and_then_keeps_losing_stops_with_a_note_and_the_rest_waits(shared):
+    """The first batch's push lands; the second's loses (a player pushes at that moment) and the patience is
+    spent: the sync returns what it pushed, with a note, and the next sync pushes the commit that waited."""
+    shared.players["red"].send("0000.yaml", DRAW)
+    shared.players["green"].send("g.yaml", DRAW)             # for an older position: refused, in the second batch
+    _commit_only(shared, "blue", "b.yaml")
+    pushes = shared.tmp / "pushes"
+    hook = shared.moderator.root.parent / ".git" / "hooks" / "pre-push"
+    hook.write_text(
+        "#!/bin/sh\n"
+        "unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_PREFIX GIT_QUARANTINE_PATH\n"
+        f"echo x >> '{pushes}'\n"
+        f"[ \"$(wc -l < '{pushes}')\" -eq 2 ] || exit 0\n"    # only the second push races blue's
+        f"git -C '{shared.players['blue'].clone}' pull -q --rebase >/dev/null 2>&1 || exit 1\n"
+        f"git -C '{shared.players['blue'].clone}' push -q origin HEAD:main >/dev/null 2>&1 || exit 1\n"
+        "exit 0\n")
+    os.chmod(hook, hook.stat().st_mode | stat.S_IEXEC)
+    report = sync(shared.moderator, SyncOptions(batch=1, attempts=1, patience=0))
+    assert report.pushed and report.races == 1 and report.racers == Counter({"blue": 1})
+    assert [o.item for o in report.outcomes] == ["red/0000.yaml", "green/g.yaml"]
+    assert any(n.startswith("stopped after 1 lost push races") and "blue 1" in n for n in report.notes), report.notes
+    assert not shared.remote_files(f"{GAME}/receipts/green/")              # answered, not yet pushed
+    later = sync(shared.moderator, SyncOptions())
+    assert later.pushed and [o.item for o in later.outcomes] == ["blue/b.yaml"]
+    assert shared.remote_text(f"{GAME}/receipts/green/g.txt").startswith("rejected")
+    assert_published_is_the_moderators(shared)

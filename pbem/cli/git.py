@@ -12,6 +12,7 @@ submit and receipts), :mod:`~pbem.transport.git.verify` (signed commits),
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -123,7 +124,11 @@ def _init(game_dir: Path, opts: Any) -> None:
 @click.option("--remote", default=None, help="the shared remote (default: the branch's upstream, else origin)")
 @click.option("--branch", default=None, help="the shared branch (default: the current branch)")
 @click.option("--attempts", type=click.IntRange(1, 100), default=None,
-              help="how often to retry a push that raced a player's push (default 5)")
+              help="lost push races in a row (others pushed first) retried at once; then with growing pauses "
+                   "(default 5)")
+@click.option("--patience", type=click.IntRange(0, 86400), default=None, metavar="SECONDS",
+              help="keep retrying lost push races this long before giving up (default 120; 0: give up after "
+                   "--attempts)")
 @click.option("--pull-requests/--no-pull-requests", default=None,
               help="also take moves from every pull request's GAME_DIR/incoming/PLAYER/ (GitHub's refs/pull/N/head), "
                    "read as git objects; the shared branch is then trusted as only the moderator writes it "
@@ -134,7 +139,8 @@ def _init(game_dir: Path, opts: Any) -> None:
 @click.option("--verbose", "-v", is_flag=True, help="with a folder of games: also list the games with nothing to do")
 def sync_cmd(game_dir: Path, verify_commits: bool | None, reveal_at_end: bool | None, tick: bool | None,
              token_env: str | None, remote: str | None, branch: str | None, attempts: int | None,
-             pull_requests: bool | None, local: bool, games: tuple[str, ...], verbose: bool) -> None:
+             patience: int | None, pull_requests: bool | None, local: bool, games: tuple[str, ...],
+             verbose: bool) -> None:
     """Fetch, submit the incoming moves in order, commit receipts, log,
     digests and secrets, and push (retrying when a player pushed meanwhile).
 
@@ -156,15 +162,20 @@ def sync_cmd(game_dir: Path, verify_commits: bool | None, reveal_at_end: bool | 
               pbem git sync game1 --pull-requests     # GitHub: moves come as pull requests
               pbem git sync .                         # every game in the repository
     """
-    options = (verify_commits, reveal_at_end, tick, token_env, remote, branch, attempts, pull_requests, local)
+    options = _SyncArgs(verify_commits, reveal_at_end, tick, token_env, remote, branch, attempts, patience,
+                        pull_requests, local)
     if games or not (game_dir / "log.yaml").is_file():
         _sync_all(game_dir, games, verbose, options)
         return
-    for line in _sync(game_dir, *options):
+    synced = _sync(game_dir, options)
+    for line in synced.lines:
         click.echo(line)
+    for game, subjects in synced.others.items():
+        click.echo(f"also pushed {len(subjects)} commit(s) of {_shown(game, synced.root)} (committed in this "
+                   "clone before)")
 
 
-def _sync_all(folder: Path, names: tuple[str, ...], verbose: bool, options: tuple[Any, ...]) -> None:
+def _sync_all(folder: Path, names: tuple[str, ...], verbose: bool, options: _SyncArgs) -> None:
     """Every game under ``folder`` (or the ones named), one after the other; a game's failure is
     its own line, never the end of the run."""
     from pbem.base.crashreport import refusal_for_crash
@@ -181,21 +192,40 @@ def _sync_all(folder: Path, names: tuple[str, ...], verbose: bool, options: tupl
         if verbose:
             for game in others:
                 click.echo(f"{game.relative_to(folder)}: not moderated here (no moderator/seed): left alone")
+    from pbem.transport.git.sync import RacesLost
     failed: list[str] = []
+    #: commits of a game that another game's sync pushed (left in the clone by that game's own earlier,
+    #: beaten or interrupted sync): said on that game's line, never on the line of the game that pushed them
+    carried: dict[Path, list[str]] = {}
     for game in folders:
         name = str(game.relative_to(folder)) if game != folder else str(game)
         try:
-            lines = _sync(game, *options)
+            synced = _sync(game, options)
+            lines = synced.lines
+        except RacesLost as exc:
+            synced, lines = None, [f"not synced: {one_line(str(exc))}"]
+            failed.append(name)
+            # the shared branch is one for all games: the next games try at once, without pauses (each sync
+            # that lands pushes the commits waiting in the clone, this game's too)
+            options = replace(options, patience=0)
         except (PbemError, OSError) as exc:
-            lines = [f"not synced: {one_line(str(exc))}"]
+            synced, lines = None, [f"not synced: {one_line(str(exc))}"]
             failed.append(name)
         except Exception as exc:  # noqa: BLE001 - quarantine: one game's bug must not stop the others
-            lines = [f"not synced: {refusal_for_crash(GameDir(game).moderator_dir, exc, f'syncing {name}')}"]
+            crash = refusal_for_crash(GameDir(game).moderator_dir, exc, f"syncing {name}")
+            synced, lines = None, [f"not synced: {crash}"]
             failed.append(name)
+        lines = _with_carried(lines, carried.pop(game.resolve(), []))
+        if synced is not None:
+            for other, said in synced.carried(name).items():
+                carried.setdefault(other, []).extend(said)
         quiet = len(lines) == 1 and lines[0].startswith("nothing to do")
         if verbose or not quiet:
             for line in lines:
                 click.echo(f"{name}: {line}")
+    for game, said in carried.items():        # games synced before the one that pushed their commits
+        for line in said:
+            click.echo(f"{_shown(game, folder)}: {line}")
     if verbose:
         click.echo(f"{len(folders)} game(s) synced, {len(failed)} failed")
     if failed:
@@ -203,12 +233,54 @@ def _sync_all(folder: Path, names: tuple[str, ...], verbose: bool, options: tupl
                         "(their lines above say why; the others were synced)")
 
 
-def _sync(game_dir: Path, verify_commits: bool | None, reveal_at_end: bool | None, tick: bool | None,
-          token_env: str | None, remote: str | None, branch: str | None, attempts: int | None,
-          pull_requests: bool | None, local: bool) -> list[str]:
+def _shown(game: Path, folder: Path) -> str:
+    """A game folder as a line names it: relative to ``folder`` when it is below it."""
+    base = folder.resolve()
+    return str(game.relative_to(base)) if game.is_relative_to(base) else str(game)
+
+
+def _with_carried(lines: list[str], carried: list[str]) -> list[str]:
+    """A game's lines, with what another game's sync pushed of it (then it had something to do)."""
+    if not carried:
+        return lines
+    return [line for line in lines if not line.startswith("nothing to do")] + carried
+
+
+@dataclass
+class _Synced:
+    """What one game's sync says: its own lines, and the commits of other games it pushed."""
+
+    lines: list[str]
+    others: dict[Path, list[str]] = field(default_factory=dict)     # game folder -> subjects
+    target: str = ""
+    root: Path = Path(".")                                          # the repository's (when others is not empty)
+
+    def carried(self, by: str) -> dict[Path, list[str]]:
+        """The line each other game gets for its commits this sync pushed."""
+        return {game: [f"pushed {len(subjects)} commit(s) to {self.target} (committed in this clone before; "
+                       f"pushed with {by}'s)"] for game, subjects in self.others.items()}
+
+
+@dataclass(frozen=True)
+class _SyncArgs:
+    """`pbem git sync`'s options for each game (None: the game's moderator/git.yaml decides)."""
+
+    verify_commits: bool | None
+    reveal_at_end: bool | None
+    tick: bool | None
+    token_env: str | None
+    remote: str | None
+    branch: str | None
+    attempts: int | None
+    patience: int | None
+    pull_requests: bool | None
+    local: bool
+
+
+def _sync(game_dir: Path, args: _SyncArgs) -> _Synced:
     import datetime as dt
 
-    from pbem.transport.git.repo import Identity
+    from pbem.transport.git.repo import Identity, Repo
     from pbem.transport.git.sync import LEFT_OUT_SHOWN, SyncOptions, sync
     gd = _game(game_dir)
     out: list[str] = []
@@ -216,14 +288,15 @@ def _sync(game_dir: Path, verify_commits: bool | None, reveal_at_end: bool | Non
     if warning:
         out.append(warning)
     opts = SyncOptions(
-        verify_commits=settings.verify_commits if verify_commits is None else verify_commits,
-        reveal_at_end=settings.reveal_at_end if reveal_at_end is None else reveal_at_end,
-        remote=remote or settings.remote, branch=branch or settings.branch,
-        attempts=attempts or settings.attempts, use_remote=not local,
+        verify_commits=_either(args.verify_commits, settings.verify_commits),
+        reveal_at_end=_either(args.reveal_at_end, settings.reveal_at_end),
+        remote=args.remote or settings.remote, branch=args.branch or settings.branch,
+        attempts=args.attempts or settings.attempts, use_remote=not args.local,
+        patience=_either(args.patience, settings.patience),
         identity=Identity(settings.user_name, settings.user_email),
-        tick=settings.tick if tick is None else tick,
-        token=_env_value(token_env) if token_env else None,
-        pull_requests=settings.pull_requests if pull_requests is None else pull_requests)
+        tick=_either(args.tick, settings.tick),
+        token=_env_value(args.token_env) if args.token_env else None,
+        pull_requests=_either(args.pull_requests, settings.pull_requests))
     report = sync(gd, opts, repo)
     for outcome in report.outcomes:
         out.append(f"{'accepted' if outcome.accepted else 'rejected'} {outcome.item}: {outcome.text}")
@@ -237,14 +310,25 @@ def _sync(game_dir: Path, verify_commits: bool | None, reveal_at_end: bool | Non
         due = dt.datetime.fromtimestamp(d.due, dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
         out.append(f"reminder: {d.player}'s decision is due {due}")
     if report.races:
-        out.append(f"others pushed meanwhile {report.races} time(s); their commits were taken in and retried")
+        racers = ", ".join(f"{name} {count}" for name, count in report.racers.most_common(3))
+        out.append(f"others pushed meanwhile {report.races} time(s); their commits were taken in and retried"
+                   + (f" (the winning commits' authors: {racers})" if racers else ""))
     if report.pushed:
         out.append(f"pushed {len(report.commits)} commit(s) to {report.target}")
-    elif report.commits and local:
+    elif report.commits and args.local:
         out.append(f"committed {len(report.commits)} commit(s) locally (not pushed)")
     elif not report.outcomes and not report.ticked:
         out.append(f"nothing to do: no incoming moves ({report.target} is up to date)")
-    return out
+    if not report.others:
+        return _Synced(out, {}, report.target)
+    root: Path = (repo if repo is not None else Repo.discover(gd.root)).root
+    return _Synced(out, {(root / game).resolve(): subjects for game, subjects in report.others.items()},
+                   report.target, root)
+
+
+def _either(given: Any, setting: Any) -> Any:
+    """The command line's value, else the setting's."""
+    return setting if given is None else given
 
 
 def _private_settings(gd: Any) -> tuple[Any, str, Any]:

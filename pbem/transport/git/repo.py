@@ -417,6 +417,12 @@ class Repo:
     def rev_list(self, *args: str) -> list[str]:
         return self.out("rev-list", *args).split()
 
+    def authors(self, new: str, old: str | None, most: int = 1000) -> list[str]:
+        """The author names (one line each, as the commits say) of the commits in ``new`` and not in ``old``."""
+        span = [new, f"^{old}"] if old else [new]
+        out = self.run("log", f"--max-count={most}", "--format=%an", *span, "--", check=False).stdout
+        return [one_line(name)[:60] or "(no name)" for name in out.splitlines()]
+
     def changes(self, old: str, new: str) -> dict[bytes, tuple[str, str] | None]:
         """Path -> (mode, object id) as ``new`` has it, or None where ``new`` removed it."""
         out = self.run_bytes("diff-tree", "-r", "-z", "--no-renames", old, new).stdout.split(b"\0")

@@ -10,7 +10,8 @@ the workflow.  Example::
     reveal_at_end: false      # publish the seed in the log when the game is over
     remote: origin            # default: the branch's upstream remote, else origin
     branch: main              # default: the current branch
-    attempts: 5               # push attempts when players push at the same time
+    attempts: 5               # lost push races in a row retried at once (then with growing pauses)
+    patience: 120             # seconds of lost races before a sync gives up (its commits wait for the next)
     tick: false               # also apply deadlines and bot seats (pbem tick) in every sync
     pull_requests: false      # also take moves from GitHub pull requests (refs/pull/N/head)
     user_name: pbem moderator
@@ -42,6 +43,7 @@ class GitSettings:
     remote: str | None = None
     branch: str | None = None
     attempts: int = 5
+    patience: int = 120
     tick: bool = False
     pull_requests: bool = False
     user_name: str = MODERATOR_NAME
@@ -70,6 +72,8 @@ def load_settings(gd: GameDir) -> GitSettings:
     settings = GitSettings(**data)
     if settings.attempts < 1:
         raise SettingsError(f"{path}: attempts must be at least 1")
+    if settings.patience < 0:
+        raise SettingsError(f"{path}: patience must be at least 0")
     return settings
 
 

@@ -18,8 +18,14 @@ a player pushed is ever checked out, merged or read from the work tree:
    neither stop the sync nor put a file in the moderator's name.
 4. Push after every batch, never forced.  If someone pushed meanwhile, fetch and
    rebuild the unpushed commits on top (their messages and game folders kept,
-   ``incoming/`` taken anew), then go on; new moves are taken in the next batch.
-   Local commits that a killed or beaten sync left are rebuilt and pushed the same way.
+   ``incoming/`` taken anew) and push again at once, answering nothing new first
+   (the shortest window for the next race); new moves are taken in the next batch.
+   After ``attempts`` lost races in a row each retry waits a little longer
+   (:func:`race_pause`), and only ``patience`` seconds of lost races make the sync
+   give up (a player who pushes in a loop cannot stop the game; docs/git.md).
+   Local commits that a killed or beaten sync left, of this game or another game of
+   the clone, are rebuilt and pushed the same way, each keeping what it changed; the
+   report names another game's commits apart (:attr:`SyncReport.others`).
 
 With ``tick`` it also applies the deadlines and lets bot seats move after the moves
 are in (what ``pbem tick`` does), committing what that appended.  The deadline
@@ -31,7 +37,10 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
 import re
+import time
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -58,7 +67,8 @@ from pbem.transport.git.seed import prepare_moderator_dir
 from pbem.transport.git.tree import TreeMaker, reset_index, under
 from pbem.transport.git.verify import refusal, require_ssh_keygen, signatures
 
-__all__ = ["INCOMING", "RECEIPTS", "SyncError", "SyncOptions", "SyncReport", "Outcome", "sync", "commit", "join"]
+__all__ = ["INCOMING", "RECEIPTS", "RacesLost", "SyncError", "SyncOptions", "SyncReport", "Outcome", "sync", "commit",
+           "join"]
 
 #: items answered between two pushes (refusals that need no reading: ten times as many)
 BATCH_ITEMS = 200
@@ -69,10 +79,20 @@ LEFT_OUT_SHOWN = 20
 #: where the pull requests' heads are fetched to
 PULL_NAMESPACE = "refs/pbem/pull"
 ENTRY_LINE = re.compile(rb"^--- # entry (\d+)$", re.MULTILINE)
+#: after ``attempts`` lost races in a row, the first pause before the next attempt and the longest one
+#: (seconds; each pause doubles, scaled by a jitter between 0.5 and 1.5: :func:`race_pause`)
+FIRST_PAUSE = 0.1
+LONGEST_PAUSE = 5.0
+#: how long (seconds) a sync keeps trying after it first lost a race before it gives up (the default)
+PATIENCE = 120
 
 
 class SyncError(PbemError):
     """One line: why the sync stopped."""
+
+
+class RacesLost(SyncError):
+    """Others kept pushing for the whole patience: the sync's commits wait in the clone."""
 
 
 @dataclass
@@ -81,7 +101,8 @@ class SyncOptions:
     reveal_at_end: bool = False
     remote: str | None = None
     branch: str | None = None
-    attempts: int = 5
+    attempts: int = 5                # lost races in a row retried at once; then retries with pauses
+    patience: float = PATIENCE       # seconds of lost races after which the sync gives up (0: after `attempts`)
     use_remote: bool = True          # False: only process and commit in the local clone
     identity: Identity = field(default_factory=Identity)
     tick: bool = False               # also apply deadlines and bot seats (pbem tick) and commit what it appends
@@ -104,11 +125,16 @@ class SyncReport:
     commits: list[str] = field(default_factory=list)    # subjects of the commits pushed (or made)
     pushed: bool = False
     races: int = 0
+    #: the authors (as the commits say) of the commits that won a race against this sync's pushes
+    racers: Counter[str] = field(default_factory=Counter)
     target: str = ""
     ticked: list[dict[str, Any]] = field(default_factory=list)   # entries pbem tick appended
     reminders: list[Any] = field(default_factory=list)           # pbem.pipeline.deadlines.Deadline, due soon
     left_out: list[str] = field(default_factory=list)            # what others pushed that was not taken
     notes: list[str] = field(default_factory=list)
+    #: another game's folder (repository-relative) -> subjects of its commits this sync pushed: commits an
+    #: earlier sync of that game left in the clone (not in :attr:`commits`, which are this game's own)
+    others: dict[str, list[str]] = field(default_factory=dict)
 
 
 def join(prefix: str, *parts: str) -> str:
@@ -132,6 +158,8 @@ def sync(gd: GameDir, opts: SyncOptions, repo: Repo | None = None) -> SyncReport
         require_ssh_keygen()
     if opts.attempts < 1:
         raise SyncError("--attempts must be at least 1")
+    if opts.patience < 0:
+        raise SyncError("--patience must be at least 0")
     if opts.batch < 1:
         raise SyncError("the batch size must be at least 1")
     with _sync_lock(gd), _clone_lock(repo):
@@ -212,6 +240,9 @@ class _Sync:
         #: receipts (under its lock), and it forgets a path when it writes there
         self.unanswered: dict[str, set[tuple[str, ...]]] = {}
         self.start = self.head
+        self.started = time.monotonic()
+        self._raced_tip: str | None = None     # the shared branch's tip, fetched after a push lost a race
+        self._lost_to: list[tuple[str, str | None]] = []   # (the tip that won, the tip the lost push was built on)
         self.left_out: list[str] = []          # lines for the next commit's message
         self.clock_restored = False
         self._revealed: bool | None = None     # the log holds a reveal entry (read when needed)
@@ -251,17 +282,21 @@ class _Sync:
         if self.opts.use_remote:
             self.remote, self.branch = self._target()
             self.report.target = f"{self.remote}/{self.branch}"
-        races = 0
+        races = 0                      # pushes lost in a row
+        losing_since = 0.0             # when they began (time.monotonic())
         fetched = [self._fetch()]      # the first fetch, before anything changes (a missing remote stops here)
         self.maker.remove_old_indexes()
         try:
             while True:
                 self.upstream = fetched.pop() if fetched else self._fetch()
-                self._list()
+                self._list(quick=races > 0)
                 self._integrate()
-                remaining = self._answer_batch() or bool(self.overflow)   # more to look at after this push
-                if not remaining:
-                    self._finish()
+                if races:           # after a lost race only the rebuilt commits go out, at once: the shortest window
+                    remaining = self._more_waiting()       # for another push; what arrived is the next batch's
+                else:
+                    remaining = self._answer_batch() or bool(self.overflow)   # more to look at after this push
+                    if not remaining:
+                        self._finish()
                 if not self.opts.use_remote:
                     self.report.commits = self._subjects(self.start)
                     if remaining:
@@ -269,6 +304,7 @@ class _Sync:
                     return self.report
                 assert self.head is not None
                 if self.upstream is not None and self._is_ancestor(self.head, self.upstream):
+                    races = 0
                     if remaining:        # nothing of ours to push (the shared branch may be ahead: an empty
                         continue         # commit, another game's): on to the next batch
                     return self.report
@@ -276,17 +312,56 @@ class _Sync:
                     races = 0
                     if not remaining:
                         return self.report
+                    if self._overdue():
+                        self.report.notes.append(f"stopped after {self._running_for():.0f} s with more waiting under "
+                                                 f"{self.incoming}/ (pushed while this sync ran): the next sync "
+                                                 "takes it")
+                        return self.report
                     continue
                 races += 1
                 self.report.races += 1
-                if races >= self.opts.attempts:
-                    raise SyncError(f"gave up after {self.opts.attempts} push attempts because others kept pushing "
-                                    f"to {self.report.target}; the moderator's commits are kept locally: run "
-                                    "`pbem git sync` again")
+                losing_since = losing_since if races > 1 else time.monotonic()
+                if races < self.opts.attempts:
+                    if self._raced_tip is not None and not self.opts.pull_requests:
+                        fetched.append(self._raced_tip)     # fetched already, to see that the push lost a race
+                elif self._pause_or_give_up(races, time.monotonic() - losing_since):
+                    return self.report
         finally:
             self.maker.save_cache()
             self._reset_index()
             self.maker.keep_listing(self._trees.get(self.head) if self.head is not None else None)
+
+    def _running_for(self) -> float:
+        return time.monotonic() - self.started
+
+    def _overdue(self) -> bool:
+        """Whether this sync has run longer than its patience: then it stops after a push that landed, even
+        if more arrived meanwhile (one that keeps arriving, a loop's junk, cannot keep a cron job running)."""
+        return 0 < self.opts.patience < self._running_for()
+
+    def _more_waiting(self) -> bool:
+        return bool(self.overflow) or any(id(item) not in self.answered for item in self.items)
+
+    def _pause_or_give_up(self, races: int, losing_for: float) -> bool:
+        """After ``attempts`` lost races in a row: wait a little longer each time before the next attempt
+        (the pusher's next push is then seldom just before the sync's), or give up once the patience is
+        spent (the commits stay in the clone, and the next sync of any game of it pushes them).  True: stop
+        here, with what this sync pushed before (a note says what waits); a sync that pushed nothing fails."""
+        assert self.head is not None
+        pause = race_pause(races - self.opts.attempts + 1, self.head, self._raced_tip or "")
+        if losing_for + pause <= self.opts.patience:
+            time.sleep(pause)
+            return False
+        counted = self._count_racers()
+        if self.report.pushed:
+            self.report.notes.append(f"stopped after {races} lost push races in {losing_for:.0f} s (the winning "
+                                     f"commits' authors: {counted}); the commits made since the last "
+                                     "push wait in this clone for the next sync")
+            return True
+        raise RacesLost(f"gave up after {races} push attempts in {losing_for:.0f} s because others kept pushing "
+                        f"to {self.report.target} (the winning commits' authors: {counted}); the "
+                        "moderator's commits are kept locally: run `pbem git sync` again, and see docs/git.md "
+                        "(\"A player who keeps pushing\")")
 
     def _target(self) -> tuple[str, str]:
         branch = self.opts.branch
@@ -326,20 +401,35 @@ class _Sync:
         """Push the local branch; True if it went through, False if someone pushed first."""
         assert self.head is not None
         flush(self.gd)       # the receipts (written without a flush each) are on disk before anyone sees them
-        subjects = self._unpushed if self._unpushed is not None else self._subjects(self.upstream)
-        proc = self.repo.push(self.remote, self.head, self.branch)
+        proc = self.repo.push(self.remote, self.head, self.branch)   # at once: the shortest window for a race
         if proc.returncode == 0:
+            subjects, others = (self._unpushed, {}) if self._unpushed is not None else \
+                self._pushed_subjects(self.upstream)
             self.report.pushed = True
             self.report.commits += subjects
+            for game, theirs in others.items():
+                self.report.others.setdefault(game, []).extend(theirs)
             self.upstream = self.head
             self._unpushed = []
             self._track()
+            if self._lost_to:
+                self._count_racers()
             return True
-        if self.repo.fetch(self.remote, self.branch) == self.upstream:
+        tip = self._raced_tip = self.repo.fetch(self.remote, self.branch)
+        if tip == self.upstream:
             reason = [ln for ln in (proc.stderr + proc.stdout).splitlines() if ln.strip()]
             raise GitError(f"cannot push to {self.report.target}: "
                            f"{one_line((reason or ['unknown error'])[0].strip())}")
+        if tip is not None:
+            self._lost_to.append((tip, self.upstream))
         return False
+
+    def _count_racers(self) -> str:
+        """Who won the races this sync lost, as their commits' authors say (asked only when it is said)."""
+        for tip, before in self._lost_to:
+            self.report.racers.update(self.repo.authors(tip, before))
+        self._lost_to = []
+        return ", ".join(f"{name} {count}" for name, count in self.report.racers.most_common(3)) or "unknown"
 
     def _track(self) -> None:
         """After the first push, let plain `git pull` in the moderator's clone work too."""
@@ -371,6 +461,35 @@ class _Sync:
         span = [f"{since}..{self.head}"] if since else ["-n", "50", self.head]
         return [s for s in self.repo.out("log", "--reverse", "--format=%s", *span).splitlines() if s]
 
+    def _pushed_subjects(self, since: str | None) -> tuple[list[str], dict[str, list[str]]]:
+        """The subjects of the commits between ``since`` and the local branch: this game's, and the other
+        games' (folder -> subjects) for commits that change another game's folder and not this one's (a
+        commit that changes no game's folder is this game's)."""
+        assert self.head is not None
+        games = self.maker.other_games(self.tree(self.head))
+        if not games or self.head == since:
+            return self._subjects(since), {}
+        span = [f"{since}..{self.head}"] if since else ["-n", "50", self.head]
+        log = self.repo.out("log", "--reverse", "--format=%H %s", *span)
+        commits = [line.split(" ", 1) for line in log.splitlines()]
+        folders = [g.decode("utf-8", "surrogateescape") for g in games]
+        if self.prefix:
+            folders.append(self.prefix)
+        specs = [f"{commit}{side}:{folder}" for commit, *_subject in commits
+                 for folder in folders for side in ("", "^")]
+        found = iter(self.repo.lookup(specs))
+        own: list[str] = []
+        others: dict[str, list[str]] = {}
+        for _commit, *subject in commits:
+            changed = [folder for folder in folders if next(found) != next(found)]
+            text = subject[0] if subject else ""
+            if self.prefix in changed or not changed:
+                own.append(text)
+                continue
+            for folder in changed:
+                others.setdefault(folder, []).append(text)
+        return own, others
+
     def _reset_index(self) -> None:
         """Point the clone's index at the local branch (the work tree is left alone)."""
         try:
@@ -388,7 +507,9 @@ class _Sync:
                                      "run `git reset -q`")
 
     # --- what waits, and what others changed --------------------------------------------
-    def _list(self) -> None:
+    def _list(self, quick: bool = False) -> None:
+        """What waits, in the order it is taken; ``quick`` (a retry after a lost race, which answers nothing):
+        not where in the history each item came (the next batch's listing finds it)."""
         self._published = None                # what waits, and the shared branch's other games, are new
         tip = self.upstream or self.head
         assert tip is not None
@@ -425,13 +546,13 @@ class _Sync:
                     first[(item.owner, item.name)] = item
             items += listing.items
         self.answered = {id(item) for item in items if _identity(item) in self.done or self._is_answered(item)}
-        for source in sources:                  # their places in history: only where something waits
+        for source in [] if quick else sources:    # their places in history: only where something waits
             order(self.repo, source, self.incoming,
                   [it for it in items if it.source is source and id(it) not in self.answered], self.gd.moderator_dir,
                   self._bases)
         items.sort(key=lambda it: (it.carriable, it.source.number, it.position, it.entries[0].path))
         self.items = items
-        lines = self._left_out(sources)
+        lines = self._left_out(sources)       # what a push changed elsewhere is said once: now, even on a retry
         if unlisted:
             lines.append(f"{unlisted} more entries under {self.incoming}/ were not looked at (at most "
                          f"{MAX_ENTRIES} at once); those that can wait stay for a later sync")
@@ -529,12 +650,15 @@ class _Sync:
             message = (f"pbem: the moderator's {len(chain)} unpublished commit(s), on top of the shared branch\n\n"
                        "Both histories are kept (this commit has two parents).\n")
             parent = self.repo.commit_tree(tree, [up, head], message)
+            self._trees[parent] = tree
         else:
             for commit in chain:
                 message, author, parents = self.repo.commit_info(commit)
                 before = parents[0] if parents else None
                 tree = self._rebuilt_tree(commit, self.tree(parent), carried, before)
                 parent = self.repo.commit_tree(tree, [parent], message, author)
+                self._trees[parent] = tree
+        self._bases[merge_base_key(parent, up)] = up          # built on it
         self.repo.update_ref("HEAD", parent, head)
         self.head = parent
         return parent
@@ -543,8 +667,14 @@ class _Sync:
                       before: str | None) -> str:
         tree = self.tree(commit)
         assert self.upstream is not None
-        if not self.opts.pull_requests:          # the commit's own tree; other games as the shared branch has them
-            return self.maker.build(tree, None, carried, others=self.tree(self.upstream))
+        if not self.opts.pull_requests:
+            # the commit's own tree; other games as the shared branch has them, with what the commit changed in
+            # them (a commit another game's sync left in this clone), so it keeps its changes on top
+            games = self.maker.other_games(tree)
+            extra = {}
+            if games and before is not None:
+                extra = {p: v for p, v in self.repo.changes(before, commit).items() if any(under(p, g) for g in games)}
+            return self.maker.build(tree, None, carried, others=onto, extra=extra)
         extra = {}                               # the shared branch, with what the commit changed
         if before is not None:
             extra = {p: v for p, v in self.repo.changes(before, commit).items() if not under(p, self.maker.game)}
@@ -738,7 +868,9 @@ class _Sync:
             own = self.maker.disk_files(published, seed, self.revealed)
         others = None
         if not self.opts.pull_requests and self.upstream is not None:
-            others = self.tree(self.upstream)
+            # other games as the parent has them: the shared branch's tip, and what the local commits rebuilt on
+            # it changed in them (another game's commits that an earlier sync of it left in this clone)
+            others = self.tree(self.parent)
         tree = self.maker.build(self.base, own, self._carried(), others=others)
         return None if tree == self.tree(self.parent) else tree
 
@@ -763,6 +895,16 @@ class _Sync:
         self.base = tree
         self.left_out = []
         return commit
+
+
+def race_pause(round_: int, head: str, tip: str) -> float:
+    """Seconds to wait before push attempt ``round_`` (1, 2, ...) after the quick retries: doubling from
+    :data:`FIRST_PAUSE` up to :data:`LONGEST_PAUSE`, times a jitter in [0.5, 1.5) derived from the
+    moderator's unpushed commit (no other can know it: a pusher cannot time its pushes to the sync's) and
+    the shared branch's tip; no global random state, the same pauses for the same commits."""
+    digest = hashlib.sha256(f"{head} {tip} {round_}".encode("ascii", "replace")).digest()
+    jitter = 0.5 + int.from_bytes(digest[:8], "big") / 2 ** 64
+    return min(LONGEST_PAUSE, FIRST_PAUSE * 2 ** min(round_ - 1, 16)) * jitter
 
 
 def _identity(item: IncomingItem) -> tuple[int, tuple[bytes, ...], tuple[str, ...]]:
