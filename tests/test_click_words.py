@@ -184,3 +184,25 @@ def test_every_survive_decision_has_the_games_words(name, count, options):
         assert words and not any(c in words for c in SYNTAX) and foreign_words(name, words) == [], (kind, words)
     if options.get("spinner") == "dice":                # the 1986 dice that replace the spinner
         assert "the dice show" in prompts["creature"] and not any("spinner" in w for w in prompts.values())
+
+
+@pytest.mark.parametrize("name", ["atlantis", "atlantis-1986", "space-attack", "space-swarm"])
+def test_the_html_digest_says_who_is_waiting_for_what_in_words(name, key_pool, tmp_path):
+    """The HTML digest's "Waiting for" names each decision in words (QA: it showed
+    ``red: setup-place - place an explorer ... {place: r1, on: G5}``); the text digest, read by a
+    player who writes the move file by hand, keeps the prompt's examples."""
+    import re
+
+    from pipeline_helpers import new_game
+    gd = new_game(tmp_path / name, name, key_pool, ["red", "blue"])
+    html = (gd.public_dir / "digest.html").read_text()
+    waiting = re.search(r'<section class="pending">(.*?)</section>', html, re.S)
+    assert waiting is not None
+    lines = re.findall(r"<li>(.*?)</li>", waiting.group(1), re.S)
+    assert lines and all(not any(s in line for s in SYNTAX) for line in lines), lines
+    assert all(re.match(r"(red|blue): [A-Za-z]", line) for line in lines), lines
+    from pbem.store.table import Table
+    table = Table.load(gd)
+    text = " ".join((gd.public_dir / "digest.txt").read_text().split())
+    for d in table.game.pending(table.state):         # the text digest: the decision's kind and whole prompt
+        assert " ".join(f"{d.player}: {d.kind} - {d.prompt}".split()) in text, (d, text)

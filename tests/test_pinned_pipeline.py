@@ -57,7 +57,10 @@ and again when click.js learnt to say "press Send in pbem play" where `pbem play
 when click.js kept the placements clicked on the board beside a set-up list in the move file
 (only the page's script changed), and the Atlantis one when the set-up list said that the other
 players read it once taken and warned of a gap that would lose later placements (only the page's
-set-up script changed).
+set-up script changed); and every HTML page of the midway entries (the public digest.html and the
+players' pages) when the HTML digest's "Waiting for" said each decision in words, without the
+prompt's move-file examples (the text digests keep them: log, moves, view, text digests and
+secrets unchanged).
 Regenerate only when the output is meant to change: ``PRINT_PINS=1 pytest -q -s
 test_pinned_pipeline.py`` prints the hashes of today's bytes.
 """
@@ -139,18 +142,18 @@ PINS: dict[str, dict[str, str]] = {
     "atlantis": {
         "45:log.yaml": "c263e9dfb01723704879b5fb",
         "45:public/board.svg": "9f54b0bc1da6301ccbd70c79",
-        "45:public/digest.html": "9d81f05c4cda50551413d4fa",
+        "45:public/digest.html": "d10da74654ff4f6169e0ce49",
         "45:public/digest.txt": "38844da5798bac0bc2225dd3",
         "45:public/view.json": "5a6b989cc06239b3e6b8a811",
         "45:moves/": "b27f591afcd84116521aca62",
         "45:secrets/red.age": "a72460481cf96340404e2937",
-        "45:secrets/red.html.gz.age": "c213aacbaa5b5af756387101",
+        "45:secrets/red.html.gz.age": "f69f9735530a2420a9d5ef5c",
         "45:secrets/blue.age": "9ef5eae725d5b43ad265fd96",
-        "45:secrets/blue.html.gz.age": "fa2fed9cf3313d0705ddab60",
+        "45:secrets/blue.html.gz.age": "3f1b0f7353cddbad531e305b",
         "45:secrets/green.age": "d5bc2d4e176783a418431646",
-        "45:secrets/green.html.gz.age": "9216098adddd8200d28c5aae",
+        "45:secrets/green.html.gz.age": "b25e2713560adbc95ab42de3",
         "45:secrets/yellow.age": "341c62cdba444991b6f74acc",
-        "45:secrets/yellow.html.gz.age": "1fefb1786271aedd46cffb79",
+        "45:secrets/yellow.html.gz.age": "28889c07d6c40e3e69086348",
         "log.yaml": "4aada5747848a4568c31a17d",
         "public/board.svg": "a260b6da274fbcafb4099a52",
         "public/digest.html": "13ec33a623e339c18e9b8a19",
@@ -169,14 +172,14 @@ PINS: dict[str, dict[str, str]] = {
     "space-swarm": {
         "20:log.yaml": "e5645592ddc0ce5b82973b73",
         "20:public/board.svg": "3f47264c2dbf23999653e4f6",
-        "20:public/digest.html": "4cd9ebafef2eba0e2ca00eab",
+        "20:public/digest.html": "609baae404c56dd8f6a6d304",
         "20:public/digest.txt": "288c66cf856002b91bac912e",
         "20:public/view.json": "70f52d1db85ff08d896685be",
         "20:moves/": "bfff0a45e04b04ee8a21b80c",
         "20:secrets/red.age": "5a165838568ac0f20ec06748",
-        "20:secrets/red.html.gz.age": "2ba93e3b1c135b41c59f366e",
+        "20:secrets/red.html.gz.age": "62addd918f0c4aa42f862e89",
         "20:secrets/blue.age": "def3f658e1732bf2d2d8a0ed",
-        "20:secrets/blue.html.gz.age": "8e2049f21238bb2303ff8bb5",
+        "20:secrets/blue.html.gz.age": "8bba32993b3b12b366c28006",
         "log.yaml": "a5126c987f0c48b76f95404e",
         "public/board.svg": "5d6d4cc76b12816ddb2009c6",
         "public/digest.html": "db0436ba19e4ffd1fe97277a",

@@ -34,6 +34,7 @@ from pbem.core.palette import PLAYER_COLOURS, fill_of, ink_on, seat_colours
 from pbem.core.picture import BoardPicture, Piece
 from pbem.store.movefile import MoveFile, render_move
 from pbem.views.choicegraph import CUT, STOP, Caps, ChoiceGraph, build_graph, fit, graph_data, packed_size
+from pbem.views.prompts import page_prompt
 from pbem.views.setupplan import SetupPlan, is_placement_round, setup_plan
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -174,19 +175,6 @@ def graph_model(game: Game[Any], view: Mapping[str, Any], graph: ChoiceGraph) ->
     return {**data, "prompts": [page_prompt(p) for p in data["prompts"]],
             "pieces": [_piece_data(p, c.label, "") for c in (picture.cells if picture is not None else [])
                        for p in c.pieces]}
-
-
-_TRAILING = re.compile(r"(?:[\s:;,(\-]|\b(?:or|e\.g\.|like|such as|then|\.\.\.))+$")
-
-
-def page_prompt(prompt: str) -> str:
-    """A decision's prompt as the page shows it: up to its examples in move-file syntax (the
-    page shows each choice in words on its own button), e.g. "step 2: 2 movement point(s) left:
-    {move: b1, to: G5} or {done: move}" -> "step 2: 2 movement point(s) left"."""
-    if "{" not in prompt:
-        return prompt
-    head = _TRAILING.sub("", prompt[:prompt.index("{")])
-    return head or "Your choice"
 
 
 def _page(table: Table, player: str, view: Mapping[str, Any], family: str, parts: dict[str, Any], choices: str,

@@ -30,6 +30,7 @@ from pbem.store.table import Table
 from pbem.store.update import UPDATE_BYTES   # room kept free in every message for `pbem play`'s public update
 from pbem.views.boardmoves import BoardHistory, mark_moves
 from pbem.views.pagezip import gzip_page
+from pbem.views.prompts import waiting_words
 from pbem.views.render.boardmemo import LASTING, BoardMemo, board_key
 from pbem.views.render.digest import DigestContext, render_digest, render_secrets
 from pbem.views.render.hexmap_svg import board_layers, render_svg, svg_pieces
@@ -255,7 +256,8 @@ def digest_context(table: Table, viewer: str | None, with_svg: bool = True,
         options=game.display_options(h["options"]),
         players=table.players, viewer=viewer,
         turn_line=f"log entry {table.last['index']}, head hash {table.last['hash']}",
-        summary=game.summary(view) + disorder_lines(table.entries), pending=waiting, events=events,
+        summary=game.summary(view) + disorder_lines(table.entries), pending=waiting,
+        pending_words=[waiting_words(d.player, d.kind, d.prompt) for d in pending], events=events,
         board_text=board_text, board_svg=board_svg,
         sections=game.sections(view),
         move_template=template_for(table, template_player, view) if template_player else "",

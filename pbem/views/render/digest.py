@@ -48,6 +48,7 @@ class DigestContext:
     turn_line: str = ""
     summary: list[str] = field(default_factory=list)
     pending: list[str] = field(default_factory=list)   # one line per pending decision
+    pending_words: list[str] = field(default_factory=list)   # the same in words (the HTML digest's)
     events: list[str] = field(default_factory=list)    # since the reader's last turn, one line each
     board_text: str = ""               # from hexmap_text.render_text
     board_svg: str = ""                # from hexmap_svg.render_svg (trusted, embedded as is)
