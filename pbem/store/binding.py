@@ -72,9 +72,10 @@ def bind(table: Table, player: str, after: int, after_hash: str) -> None:
     if named_entry(table.entries, after, after_hash) is None:
         raise Rejected(f"stale move: it was written after entry {after} ({excerpt(after_hash[:12])}), which is not "
                        f"an entry of this game's log (the log is at entry {last['index']}, {last['hash'][:12]}); "
-                       "read the new digest and rewrite the move")
+                       "rewrite the move from the game as it is now (your next digest shows it when you have a "
+                       "decision; `pbem play` shows it now)")
     then = view_after(table.gd, table.game, table.entries, table.seed, after, player)
     if then != canonical(table.game.view(table.state, player)):
         raise Rejected(f"stale move: written after entry {after}, but since then {changes_since(table.entries, after)} "
-                       f"changed what {player} sees; read the new digest (log entry {last['index']}) and rewrite "
-                       "the move")
+                       f"changed what {player} sees; rewrite the move from the game as it is at log entry "
+                       f"{last['index']} (your next digest shows it when you have a decision; `pbem play` shows it now)")
