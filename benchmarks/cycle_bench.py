@@ -186,7 +186,7 @@ def bench_cycle(report: Report, root: Path, pairs: int) -> None:
 def carriage_work(work: list[Any], reset: Callable[[], None], cycle: Callable[[], None]) -> Callable[[], None]:
     """The part of a move's outputs that does not depend on what the digests say, for the games in
     ``work`` after one ``cycle``: each player's two files sealed (the page gzipped) and encrypted to
-    the player and the moderator, the 16 files written (not flushed, as ``write_outputs`` writes
+    the player and the moderator, the 12 files written (not flushed, as ``write_outputs`` writes
     them), the snapshot written (flushed: the next command's crash check rests on it).  The
     plaintexts are those the cycle made (made here untimed); the callable carries them again."""
     from pbem.base.fsutil import public_mode, write_atomic
@@ -229,7 +229,7 @@ def carriage_row(report: Report, waiting: list[Waiting], work: list[Any], reset:
     per = c.command.median / n * 1000
     r = c.pair_ratios
     report.say("\n10c. the outputs' carriage alone, whatever the digests say (each player's two files sealed and "
-               "encrypted, the 16 files written, the snapshot written): a lower bound of the outputs")
+               "encrypted, the 12 files written, the snapshot written): a lower bound of the outputs")
     report.say(f"  per move: carriage {per:.1f} ms, floor {c.floor.median / n * 1000:.1f} ms; carriage / floor "
                f"{c.ratio:.2f} (pairs {min(r):.2f}-{max(r):.2f}): with digests that cost nothing, a move would still "
                f"cost {1 + c.ratio:.2f} floors")
