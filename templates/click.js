@@ -475,7 +475,7 @@
     });
     const set = el("fieldset", box);
     el("legend", set, "Your whole set-up in one message");
-    el("p", set, "Add the placements you want, best first; the moderator takes the first of them that is still open each time it is your turn to place. Move them up and down to reorder.");
+    el("p", set, "Add the placements you want, best first; the moderator takes the first of them that is still open each time it is your turn to place, and asks you where none is. Move them up and down to reorder.");
     el("p", set, "The list goes in your move file as it is: once the moderator has taken it, the other players can read it with the log (sealed with pbem seal, only the moderator can: see the move file's guide).");
     plan.forEach((g, gi) => {
       const p = el("p", set);
@@ -499,26 +499,7 @@
       g.list = el("ol", set);
       g.list.className = "pbem-plan";
     });
-    gap = el("p", set);
-    gap.id = "pbem-plan-gap";
     drawPlan();
-  }
-  let gap = null;
-  // a list that leaves a piece of one kind unplaced but lists pieces of a later kind: when that piece's
-  // turn comes, nothing in the list fits then, and the moderator forgets every entry it cannot use
-  function planGap() {
-    const later = plan.findIndex((g, gi) => gi > 0 && g.order.length);
-    for (let gi = 0; gi < later; gi++) {
-      const g = plan[gi], placed = new Set(g.order.map((k) => g.pairs[k][0]));
-      const left = g.pieces.filter((_, p) => !placed.has(p));
-      if (left.length) {
-        return "Your list has no place for " + left.join(", ") + ", yet it goes on to later placements (" + plan[later].prompt +
-          "): when " + (left.length > 1 ? "one of those pieces" : left[0]) + " is to be placed, nothing in the list fits then, " +
-          "and the moderator forgets every entry it cannot use then, the later placements too. Add a place for each, " +
-          "or send the later placements in a later message.";
-      }
-    }
-    return "";
   }
   function drawPlan() {
     for (const g of plan) {
@@ -531,7 +512,6 @@
         button("Remove", () => { g.order.splice(i, 1); drawPlan(); show(); }, li);
       });
     }
-    if (gap) { gap.textContent = planGap(); }
   }
 
   // </setup>
@@ -541,7 +521,9 @@
     const out = [firstForm ? formAction(firstForm, first, true) : ""];
     const lines = D.setup ? planLines() : [];
     out.push(...steps.map((s) => s.text));           // what was clicked on the board answers the decision now,
-    if (lines.length) { out.push("{prefer: [" + lines.join(", ") + "]}"); }   // the list the ones to come
+    // the list the ones to come; keep: a placement that does not fit a decision waits for a later one (the
+    // ships' while the explorers are placed), and the player is asked where the list has nothing that fits
+    if (lines.length) { out.push("{prefer: [" + lines.join(", ") + "], keep: true}"); }
     if (aheadForm && stopped()) { out.push(formAction(aheadForm, ahead, false)); }
     return out.filter((a) => a);
   }

@@ -51,7 +51,7 @@ def test_a_whole_atlantis_set_up_in_one_message_per_player(fresh_atlantis, key_p
         assert lists[0].find_elements(By.TAG_NAME, "li")[0].text == second
         text = move_text(browser)
         move = parse_move(text.encode())
-        assert len(move.actions) == 1 and list(move.actions[0]) == ["prefer"]
+        assert len(move.actions) == 1 and sorted(move.actions[0]) == ["keep", "prefer"]
         prefer = move.actions[0]["prefer"]
         assert len(prefer) <= 100 and dump_flow(prefer[0]) in text
         assert console_errors(browser) == []
@@ -80,40 +80,37 @@ def test_a_placement_clicked_on_the_board_stays_in_the_move_beside_the_set_up_li
     browser.find_element(By.ID, "pbem-plan-0-add").click()
     move = parse_move(move_text(browser).encode())
     assert move.actions[0] == {"place": "r10", "on": spot}, move.actions
-    assert [list(a) for a in move.actions[1:]] == [["prefer"]], move.actions
+    assert [sorted(a) for a in move.actions[1:]] == [["keep", "prefer"]], move.actions
     assert console_errors(browser) == []
     path = saved(browser, tmp_path / "downloads", "move-1.yaml")
     output = sign_and_submit(gd, path, key_pool["red"])
     assert f"red places r10 on {spot}" in output, output
 
 
-def test_the_set_up_list_warns_of_a_gap_that_would_lose_later_placements(fresh_atlantis, key_pool, browser,
-                                                                          tmp_path):
-    """A list that leaves explorers without a place but goes on to the ships would lose the ships (at
-    the next explorer's turn nothing in the list fits, and the engine forgets what it cannot use):
-    the page says so, naming the pieces left, until each has a place; and it says that the list is
-    read by the other players once taken (unsealed)."""
+def test_a_set_up_list_keeps_the_later_placements_for_their_turn(fresh_atlantis, key_pool, browser, tmp_path):
+    """A list that gives the ships their places and not every explorer (QA: such a list lost the
+    ships at the first explorer it could not place): the page sends it with ``keep: true``, the
+    moderator takes it, asks the player for the explorer, and keeps the ship's place for the ships'
+    turn.  The page says the list is read by the other players once taken (unsealed)."""
     gd = fresh_atlantis
-    player = pending_players(Table.load(gd).game, Table.load(gd).state)[0]
+    table = Table.load(gd)
+    player = pending_players(table.game, table.state)[0]
     page = private_page(gd, player, key_pool[player], tmp_path / "plan.html")
     browser.get(page.as_uri())
     groups = page_data(page.read_text())["setup"]["groups"]
     assert len(groups) == 2, [g["kind"] for g in groups]                  # the explorers, then the ships
     setup_text = browser.find_element(By.ID, "pbem-setup").text
     assert "the other players can read it" in setup_text and "pbem seal" in setup_text
-    gap = browser.find_element(By.ID, "pbem-plan-gap")
-    browser.find_element(By.ID, "pbem-plan-1-add").click()                 # a ship, and no explorer yet
-    assert "Your list has no place for " + ", ".join(groups[0]["pieces"]) in gap.text, gap.text
-    assert "the later placements too" in gap.text and "{" not in gap.text
-    pieces = browser.find_element(By.ID, "pbem-plan-0-piece")
-    spots = browser.find_element(By.ID, "pbem-plan-0-space")
-    for k in range(len(groups[0]["pieces"])):
-        choose_option(pieces, k)
-        choose_option(spots, k)
-        browser.find_element(By.ID, "pbem-plan-0-add").click()
-        left = groups[0]["pieces"][k + 1:]
-        assert (("no place for " + ", ".join(left)) in gap.text) if left else gap.text == "", (k, gap.text)
+    browser.find_element(By.ID, "pbem-plan-1-add").click()                 # a ship's place, and no explorer's
+    move = parse_move(move_text(browser).encode())
+    assert [sorted(a) for a in move.actions] == [["keep", "prefer"]] and move.actions[0]["keep"] is True
+    ship = move.actions[0]["prefer"][0]
     assert console_errors(browser) == []
+    path = saved(browser, tmp_path / "downloads", f"move-{table.last['index'] + 1}.yaml")
+    sign_and_submit(gd, path, key_pool[player])
+    after = Table.load(gd)
+    assert player in pending_players(after.game, after.state)              # asked for the explorer
+    assert after.prefs.of(player)[0] == ship                               # the ship's place waits
 
 
 def plan_every_piece(browser, groups: list[dict], stride: int) -> int:

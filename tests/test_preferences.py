@@ -86,6 +86,43 @@ def test_the_first_legal_entry_is_used_and_the_rest_waits(tmp_path, key_pool, to
     assert audit(gd).ok
 
 
+@pytest.mark.parametrize("keep", [True, False])
+def test_a_list_kept_waits_for_the_ships_while_an_explorer_is_asked_for(tmp_path, key_pool, keep):
+    """Red's list gives two explorers and both ships their places, not every explorer.  With
+    ``keep: true`` (what the set-up page sends) the ships' entries wait through the explorer red is
+    asked for, and place the ships at their turn: red is never asked for a ship.  Without it (the
+    rule of the games begun before ``keep``, which must replay as they were played) the first
+    explorer decision the list cannot answer empties it, and red is asked for the ships too."""
+    gd = new_game(tmp_path / "g", "atlantis", key_pool, PLAYERS)
+    asked: dict[str, int] = {}
+    sent = False
+    while True:
+        table = Table.load(gd)
+        pending = table.game.pending(table.state)
+        if not pending or pending[0].kind not in SETUP_KEYS["atlantis"]:
+            break
+        player, kind = pending[0].player, pending[0].kind
+        asked[kind] = asked.get(kind, 0) + (player == "red")
+        legal = table.game.legal_actions(table.state, player)
+        actions = [legal[0]]
+        if player == "red" and not sent:
+            # two more explorers, each on the last spaces (the others take the first free ones), then both
+            # ships on the sea spaces next to the island (the ones that are not free are skipped then)
+            pieces = list(dict.fromkeys(a["place"] for a in legal if a["place"] != legal[0]["place"]))[:2]
+            wanted = [a for piece in pieces for a in [a for a in legal if a["place"] == piece][-8:]]
+            ships = [{"boat": boat, "at": at} for boat in ("B1", "B2") for at in ("C4", "C5", "C6", "C7", "C8", "D4")]
+            actions.append({"prefer": wanted + ships, **({"keep": True} if keep else {})})
+            sent = True
+        submit(gd, *signed_move(table, player, actions, key_pool[player]))
+    red_ships = [e for entry in gd.entries() for e in entry.get("events", [])
+                 if e.get("auto") == "red's preference list" and "boat" in str(e)]
+    if keep:
+        assert asked.get("setup-boat", 0) == 0 and red_ships, (asked, red_ships)
+    else:
+        assert asked.get("setup-boat", 0) > 0 and not red_ships, (asked, red_ships)
+    assert audit(gd).ok
+
+
 def test_a_bad_list_is_refused_in_one_line(tmp_path, key_pool, toy_registered):
     gd = new_game(tmp_path / "g", "toy", key_pool, ["red", "blue"])
     table = Table.load(gd)

@@ -11,7 +11,7 @@ from pbem.base.canonical import keyed_hash
 from pbem.base.errors import PbemError, excerpt, one_line
 from pbem.core.draws import UNAVAILABLE, Draws, preview_draws
 from pbem.core.game import Game, pending_players
-from pbem.core.preferences import Preferences, is_prefer
+from pbem.core.preferences import Preferences, is_prefer, keeps
 from pbem.core.preferences import parse as parse_preferences
 from pbem.core.records import Event, IllegalAction
 from pbem.core.registry import load_game
@@ -187,7 +187,7 @@ def _prefer(player: str, action: Mapping[str, Any], prefs: Preferences | None) -
     """``{prefer: [...]}``: the player's new preference list (the public learns only that there is one)."""
     entries = parse_preferences(action)
     if prefs is not None:
-        prefs.set(player, entries)
+        prefs.set(player, entries, keep=keeps(action))
     return [Event({"event": "preference list", "player": player},
                   {player: {"event": "preference list", "player": player, "entries": len(entries)}})]
 
