@@ -476,7 +476,8 @@
     const set = el("fieldset", box);
     el("legend", set, "Your whole set-up in one message");
     el("p", set, "Add the placements you want, best first; the moderator takes the first of them that is still open each time it is your turn to place, and asks you where none is. Move them up and down to reorder.");
-    el("p", set, "The list goes in your move file as it is: once the moderator has taken it, the other players can read it with the log (sealed with pbem seal, only the moderator can: see the move file's guide).");
+    el("p", set, panel.dataset.sentBy ? panel.dataset.sentBy + "'s Send seals the list to the moderator before it signs: the other players cannot read it." :
+      "The list goes in your move file as it is: once the moderator has taken it, the other players can read it with the log (sealed with pbem seal, only the moderator can: see the move file's guide).");
     plan.forEach((g, gi) => {
       const p = el("p", set);
       el("span", p, g.prompt + ": ");

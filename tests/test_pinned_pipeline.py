@@ -57,7 +57,8 @@ and again when click.js learnt to say "press Send in pbem play" where `pbem play
 when click.js kept the placements clicked on the board beside a set-up list in the move file
 (only the page's script changed), and both when the set-up list said that the other players read
 it once taken and went out with ``keep: true`` (its later placements wait for their turn: only the
-page's script changed); and every HTML page of the midway entries (the public digest.html and the
+page's script changed), the Atlantis one again when it said that pbem play's Send seals the list
+(only the page's script changed); and every HTML page of the midway entries (the public digest.html and the
 players' pages) when the HTML digest's "Waiting for" said each decision in words, without the
 prompt's move-file examples (the text digests keep them: log, moves, view, text digests and
 secrets unchanged).
@@ -147,7 +148,7 @@ PINS: dict[str, dict[str, str]] = {
         "45:public/view.json": "5a6b989cc06239b3e6b8a811",
         "45:moves/": "b27f591afcd84116521aca62",
         "45:secrets/red.age": "a72460481cf96340404e2937",
-        "45:secrets/red.html.gz.age": "4c5fc045cb92f1124ba88e1b",
+        "45:secrets/red.html.gz.age": "7e812311c6eaf828cd7fa598",
         "45:secrets/blue.age": "9ef5eae725d5b43ad265fd96",
         "45:secrets/blue.html.gz.age": "3f1b0f7353cddbad531e305b",
         "45:secrets/green.age": "d5bc2d4e176783a418431646",

@@ -240,6 +240,7 @@ def test_a_whole_atlantis_set_up_planned_on_the_embedded_page_goes_in_one_move(t
         wait.until(lambda d: d.find_elements(By.ID, "pbem-plan-0-add"))
         groups = browser.execute_script(
             "return JSON.parse(document.getElementById('pbem-click-data').textContent).setup.groups")
+        assert "Send seals the list to the moderator" in browser.find_element(By.ID, "pbem-setup").text
         placements = plan_every_piece(browser, groups, stride=5)
         assert len(browser.find_elements(By.CSS_SELECTOR, "ol.pbem-plan li")) == placements
         text = move_text(browser)
@@ -250,8 +251,11 @@ def test_a_whole_atlantis_set_up_planned_on_the_embedded_page_goes_in_one_move(t
         send_from_the_board(browser, wait, 1)
         assert f"accepted {me.name}/entry-0000.yaml: entry 1" in shared.sync().output
         table = Table.load(shared.moderator)
-        assert table.entries[1]["actions"] == move.actions                 # the whole set-up in that one move
-        assert table.prefs.of(me.name)                                      # the rest of it waits for its turns
+        logged = table.entries[1]["actions"]                                # the whole set-up in that one move,
+        assert [sorted(a) for a in logged] == [["commit", "sealed"]]        # sealed: the others cannot read it
+        assert "prefer" not in (shared.moderator.root / table.entries[1]["move"]["file"]).read_text()
+        sent, left = move.actions[0]["prefer"], table.prefs.of(me.name)    # the moderator opened it: the
+        assert left and left == sent[len(sent) - len(left):]               # rest of it waits for its turns
         assert me.name not in shared.waiting_for()
 
         browser.find_element(By.ID, "news").click()

@@ -42,6 +42,7 @@ from pbem.client.config import PlayConfig, PlayedGame
 from pbem.client.history import History, history
 from pbem.client.mailfetch import accepted_ahead
 from pbem.client.mailsend import ask_for_log, send_move
+from pbem.client.sealing import private, sealed_orders
 from pbem.client.seatback import asked_already, seat_back_note, take_seat_back
 from pbem.client.send import send
 from pbem.client.session import board_svg, load_table, step
@@ -175,11 +176,26 @@ class PlayApp:
                                "brings (Check for news); nothing is sent")
         self._require_checked(game)
         held = self.table(game)
+        actions = self._sealed(held.table, game.player, actions)
         if game.transport == "mail":
             sent = send_move(game, held.table, actions, self.unlocked.signer(game.key))
             return {"sent": sent.name, "index": sent.index, "message": sent.commit, "by": "mail"}
         sent = send(game, held.table, actions, self.unlocked.signer(game.key))
         return {"sent": sent.name, "index": sent.index, "commit": sent.commit, "by": "git"}
+
+    @staticmethod
+    def _sealed(table: Table, player: str, actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The actions as sent: the player's intentions (a preference list, a standing order) sealed
+        to the moderator (pbem.client.sealing), once the move is checked as written (a check on the
+        copy stops at a sealed action: only the moderator can open it)."""
+        if not any(private(table.game, a) for a in actions):
+            return actions
+        public = Table.load_public(table.gd)
+        try:
+            check_actions(public.game, public.state, player, actions)
+        except Rejected as exc:
+            raise RequestError(f"the move was not sent: {exc}") from None
+        return sealed_orders(table, actions)
 
     def _require_checked(self, game: PlayedGame) -> None:
         checked = self.checked(game)

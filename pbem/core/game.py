@@ -90,6 +90,10 @@ class Game(ABC, Generic[S]):
     #: action kinds (an action's first key) a player may send when it is not their decision,
     #: such as standing orders for reactions; the engine lets them through out of turn
     anytime_actions: tuple[str, ...] = ()
+    #: action kinds that are a player's intentions, nothing on the board yet (standing orders for
+    #: reactions): `pbem play` seals them to the moderator before it signs, as it seals preference
+    #: lists, so that the other players do not read them in the log.  Default: none
+    private_orders: tuple[str, ...] = ()
 
     # --- set-up ---------------------------------------------------------
     @abstractmethod

@@ -87,6 +87,7 @@ class AtlantisGame(SurviveGame[AtlantisState]):
     min_players = 2
     max_players = 6   # 5-6 with the 5-6 Players! mini-expansion (players56.py)
     anytime_actions: tuple[str, ...] = ("standing",)
+    private_orders: tuple[str, ...] = ("standing",)   # sealed by pbem play
     data_folder = "atlantis"
     base_rules = AtlantisRules
     #: checks a position file before a game starts from it

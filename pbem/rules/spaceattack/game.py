@@ -60,6 +60,7 @@ class SpaceAttackGame(SurviveGame[SpaceAttackState]):
     min_players = 2
     max_players = 6   # 5-6 with the 5-6 Player kit
     anytime_actions: tuple[str, ...] = ("standing",)
+    private_orders: tuple[str, ...] = ("standing",)   # sealed by pbem play
     data_folder = "space-attack"
     base_rules = SpaceAttackRules
 

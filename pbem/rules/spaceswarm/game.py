@@ -57,6 +57,7 @@ class SpaceSwarmGame(Game[SwarmState]):
     min_players = 2
     max_players = 6
     anytime_actions = ANYTIME
+    private_orders = ("standing",)
 
     # --- options -------------------------------------------------------------------
     def option_specs(self) -> Sequence[OptionSpec]:
