@@ -632,6 +632,12 @@
     show();
   }
   const back = () => { picked = asking = counting = null; };
+  // a space with no choice on it now says so when clicked (the marked spaces have their own handlers)
+  for (const [label, cell] of cells) {
+    cell[3].addEventListener("click", () => note(picked !== null
+      ? picked + " cannot go to " + label + ": the spaces with a dot are where it can go."
+      : "No choice on " + label + " now: the marked spaces and the buttons below are your choices."));
+  }
   $("pbem-undo").addEventListener("click", redo(() => { if (asking || counting || picked !== null) { back(); } else { steps.pop(); } }));
   $("pbem-reset").addEventListener("click", redo(() => { steps = []; back(); }));
   $("pbem-take").addEventListener("click", () => { const k = $("pbem-all").value; if (k !== "" && choices[Number(k)]) { take(choices[Number(k)].action); } });

@@ -113,6 +113,29 @@ def test_a_set_up_list_keeps_the_later_placements_for_their_turn(fresh_atlantis,
     assert after.prefs.of(player)[0] == ship                               # the ship's place waits
 
 
+def test_a_click_on_a_space_without_a_choice_says_so(fresh_atlantis, key_pool, browser, tmp_path):
+    """A space that holds no choice now answers a click with a line, not nothing (QA), and a piece
+    picked says where it cannot go."""
+    gd = fresh_atlantis
+    table = Table.load(gd)
+    player = pending_players(table.game, table.state)[0]
+    page = private_page(gd, player, key_pool[player], tmp_path / "nochoice.html")
+    browser.get(page.as_uri())
+    spots = set(page_data(page.read_text())["setup"]["groups"][0]["spots"])
+    labels = [e.get_attribute("textContent")
+              for e in browser.find_elements(By.CSS_SELECTOR, "svg.pbem-board g.pbem-cell .pbem-label")]
+    free = next(label for label in labels if label not in spots)         # the sea: no explorer goes there
+    cell = browser.find_element(By.XPATH, "//*[local-name()='g'][contains(@class, 'pbem-cell')]"
+                                          f"[*[local-name()='text'][text()='{free}']]")
+    browser.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", cell)
+    assert browser.find_element(By.ID, "pbem-note").text.startswith(f"No choice on {free} now"), free
+    choices(browser, "r10")[0].click()                                    # a piece picked: where it cannot go
+    browser.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", cell)
+    assert browser.find_element(By.ID, "pbem-note").text == (f"r10 cannot go to {free}: the spaces with a dot "
+                                                             "are where it can go.")
+    assert console_errors(browser) == []
+
+
 def plan_every_piece(browser, groups: list[dict], stride: int) -> int:
     """On a set-up page's "Your whole set-up in one message": add every piece of every group to the
     plan, each on a space not taken yet (picked by ``stride`` through the free ones); the number added."""

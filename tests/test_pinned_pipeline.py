@@ -58,6 +58,7 @@ when click.js kept the placements clicked on the board beside a set-up list in t
 (only the page's script changed), and both when the set-up list said that the other players read
 it once taken and went out with ``keep: true`` (its later placements wait for their turn: only the
 page's script changed), the Atlantis one again when it said that pbem play's Send seals the list
+(only the page's script changed), and both when a click on a space without a choice said so
 (only the page's script changed); and every HTML page of the midway entries (the public digest.html and the
 players' pages) when the HTML digest's "Waiting for" said each decision in words, without the
 prompt's move-file examples (the text digests keep them: log, moves, view, text digests and
@@ -148,7 +149,7 @@ PINS: dict[str, dict[str, str]] = {
         "45:public/view.json": "5a6b989cc06239b3e6b8a811",
         "45:moves/": "b27f591afcd84116521aca62",
         "45:secrets/red.age": "a72460481cf96340404e2937",
-        "45:secrets/red.html.gz.age": "7e812311c6eaf828cd7fa598",
+        "45:secrets/red.html.gz.age": "46fe46d257bdf227866662a9",
         "45:secrets/blue.age": "9ef5eae725d5b43ad265fd96",
         "45:secrets/blue.html.gz.age": "3f1b0f7353cddbad531e305b",
         "45:secrets/green.age": "d5bc2d4e176783a418431646",
@@ -178,7 +179,7 @@ PINS: dict[str, dict[str, str]] = {
         "20:public/view.json": "70f52d1db85ff08d896685be",
         "20:moves/": "bfff0a45e04b04ee8a21b80c",
         "20:secrets/red.age": "5a165838568ac0f20ec06748",
-        "20:secrets/red.html.gz.age": "a05f54d4f3b6befe23395753",
+        "20:secrets/red.html.gz.age": "b7b26c904c0c8c26eb830cc6",
         "20:secrets/blue.age": "def3f658e1732bf2d2d8a0ed",
         "20:secrets/blue.html.gz.age": "8bba32993b3b12b366c28006",
         "log.yaml": "a5126c987f0c48b76f95404e",
