@@ -108,7 +108,7 @@ class ToyGame(Game):
                  for i, p in enumerate(view["players"])]
         return BoardPicture(cells)
 
-    def describe_event(self, event: Mapping[str, Any]) -> str:
+    def describe_game_event(self, event: Mapping[str, Any]) -> str:
         if "drew" in event:
             return f"{event['drew']} drew a card ({event['cards']} in hand)"
         if "card" in event:

@@ -263,9 +263,15 @@ class Game(ABC, Generic[S]):
         return [score_table(result)]
 
     def describe_event(self, event: Mapping[str, Any]) -> str:
-        """One human line for a public (or private) event mapping."""
+        """One human line for a public (or private) event mapping: the engine's own events (a
+        preference list sent) in the same words in every game, the game's through
+        :meth:`describe_game_event`.  (Not overridden: a game describes its own events.)"""
         if event.get("event") == PREFERENCE_EVENT:
             return preference_list_line(event)
+        return self.describe_game_event(event)
+
+    def describe_game_event(self, event: Mapping[str, Any]) -> str:
+        """One human line for one of the game's own events.  Default: ``key=value`` pairs."""
         return ", ".join(f"{k}={v}" for k, v in event.items())
 
     def describe_action(self, action: Mapping[str, Any]) -> str:

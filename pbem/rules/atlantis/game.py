@@ -150,7 +150,7 @@ class AtlantisGame(SurviveGame[AtlantisState]):
         """Positions are validated like moves: see :mod:`pbem.rules.atlantis.position_check`."""
         self.position_check(self, position).run()
 
-    def describe_event(self, event: Mapping[str, Any]) -> str:
+    def describe_game_event(self, event: Mapping[str, Any]) -> str:
         return self.describer.describe(event)
 
     def board_picture(self, view: Mapping[str, Any]) -> BoardPicture:

@@ -135,7 +135,7 @@ class Atlantis1986Game(SurviveGame[State]):
     def check_position(self, position: Mapping[str, Any]) -> None:
         self.position_check(self, position).run()
 
-    def describe_event(self, event: Mapping[str, Any]) -> str:
+    def describe_game_event(self, event: Mapping[str, Any]) -> str:
         return self.base.describe(event)
 
     def board_picture(self, view: Mapping[str, Any]) -> BoardPicture:

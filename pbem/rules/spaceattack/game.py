@@ -121,7 +121,7 @@ class SpaceAttackGame(SurviveGame[SpaceAttackState]):
         """Positions are validated like moves: see :mod:`pbem.rules.spaceattack.position_check`."""
         SpaceAttackPositionCheck(self, position).run()
 
-    def describe_event(self, event: Mapping[str, Any]) -> str:
+    def describe_game_event(self, event: Mapping[str, Any]) -> str:
         return self.base.describe(event)
 
     def sections(self, view: Mapping[str, Any]) -> list[Section]:

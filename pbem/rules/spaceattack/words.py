@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping, Sequence
 
 from pbem.core.choices import Chain, Pairs
-from pbem.core.game import PREFERENCE_EVENT, preference_list_line
 
 from pbem.game import BoardPicture, BoardPlaces, NeedsSecret, Piece, Section, best_scored
 from pbem.rules.survive.state import ISLAND, ISLE, LOST, OVER, SETUP_PLACE, STEP_BOARDERS, STEP_CREATURE, STEP_DEFENSE
@@ -113,8 +112,6 @@ class Words(TurnRules):
 
     def describe(self, ev: Mapping[str, Any]) -> str:
         kind = ev.get("event")
-        if kind == PREFERENCE_EVENT:
-            return preference_list_line(ev)
         lines = self.event_lines()
         if kind not in lines:
             return ", ".join(f"{k}={v}" for k, v in ev.items())

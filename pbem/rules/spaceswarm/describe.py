@@ -3,8 +3,6 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from pbem.core.game import PREFERENCE_EVENT, preference_list_line
-
 Describer = Callable[[Mapping[str, Any]], str]
 
 
@@ -123,8 +121,6 @@ DESCRIBERS: dict[str, Describer] = {
 
 
 def describe(event: Mapping[str, Any]) -> str:
-    if event.get("event") == PREFERENCE_EVENT:
-        return preference_list_line(event)
     describer = DESCRIBERS.get(str(event.get("event")))
     if describer is None:
         return ", ".join(f"{k}={v}" for k, v in event.items())

@@ -166,7 +166,7 @@ class SpaceSwarmGame(Game[SwarmState]):
     def sections(self, view: Mapping[str, Any]) -> list[Section]:
         return picture.sections(view)
 
-    def describe_event(self, event: Mapping[str, Any]) -> str:
+    def describe_game_event(self, event: Mapping[str, Any]) -> str:
         return describe(event)
 
     def action_places(self, view: Mapping[str, Any], player: str,

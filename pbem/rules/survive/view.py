@@ -20,7 +20,6 @@ from operator import attrgetter
 from typing import Any, Mapping, Sequence
 
 from pbem.base.canonical import canonical
-from pbem.core.game import PREFERENCE_EVENT, preference_list_line
 from pbem.core.picture import places_of
 from pbem.core.sharedview import read_back
 from pbem.game import ActionPlaces, BoardPicture, BoardPlaces, HexCell, OrderField, OrderForm, Piece, default_places
@@ -323,8 +322,6 @@ class ViewRules(TurnFlow[StateT]):
     def describe(self, ev: Mapping[str, Any]) -> str:
         lines = self.event_lines()
         kind = ev.get("event")
-        if kind == PREFERENCE_EVENT:
-            return preference_list_line(ev)
         if kind not in lines:
             return ", ".join(f"{k}={v}" for k, v in ev.items())
         fields = {k: (", ".join(str(x) for x in v) if isinstance(v, list) else v) for k, v in ev.items()}
