@@ -110,8 +110,13 @@ def _with_preface(page: str, preface: str) -> str:
     """The page with ``preface``'s paragraphs first in its body."""
     paras = "".join(f"<p><strong>{html.escape(p.strip())}</strong></p>\n" if k == 0 else f"<p>{html.escape(p.strip())}</p>\n"
                     for k, p in enumerate(preface.strip().split("\n\n")))
+    return _first_in_body(page, paras)
+
+
+def _first_in_body(page: str, block: str) -> str:
+    """The page with the HTML ``block`` first in its body (at its start when it has no ``<body>``)."""
     at = page.find(">", page.find("<body")) + 1 if "<body" in page else 0
-    return page[:at] + "\n" + paras + page[at:]
+    return page[:at] + "\n" + block + page[at:]
 
 
 # --- digest messages ----------------------------------------------------------
@@ -197,11 +202,16 @@ def status_line(turn: Turn, player: str) -> str:
     return f"Log entry {turn.index}; waiting for {', '.join(turn.pending) or 'nobody'}."
 
 
+def page_name(turn: Turn, player: str) -> str:
+    """The name of the player's page attached to a digest message (armoured age of the gzipped page)."""
+    return f"{player}-entry{turn.index}.html.gz.age"
+
+
 def page_hint(turn: Turn, player: str) -> tuple[str, str, str]:
     """For the reader with a decision, how to open the page attached to click the turn on (a player
     with nothing but OpenSSH, age and a browser learns it from the message itself, docs/playing.md):
     the line before the command, the command, the line after it."""
-    page = f"{player}-entry{turn.index}.html.gz.age"
+    page = page_name(turn, player)
     return (f"Click your turn on your own page, the attached {page}: open it with",
             f"age -d -i ~/.ssh/id_ed25519 {page} | gunzip > {player}.html",
             f"and open {player}.html in your browser; it saves the move file and says how to sign and send it.")
@@ -210,10 +220,8 @@ def page_hint(turn: Turn, player: str) -> tuple[str, str, str]:
 def _with_hint(page: str, status: str, hint: tuple[str, str, str]) -> str:
     """The page with the status line and :func:`page_hint` first in its body."""
     before, command, after = (html.escape(h) for h in hint)
-    block = (f"<p><strong>{html.escape(status)}</strong></p>\n<p>{before}</p>\n<pre>{command}</pre>\n"
-             f"<p>{after}</p>\n")
-    at = page.find(">", page.find("<body")) + 1 if "<body" in page else 0
-    return page[:at] + "\n" + block + page[at:]
+    return _first_in_body(page, f"<p><strong>{html.escape(status)}</strong></p>\n<p>{before}</p>\n"
+                                f"<pre>{command}</pre>\n<p>{after}</p>\n")
 
 
 def compose_digest(parts: DigestParts, secrets: bytes, player: str, to: str, sender: str,
@@ -286,7 +294,7 @@ def _digest_message(parts: DigestParts, secrets: bytes, player: str, to: str, se
                     + hint_text + parts.text)
     cid = make_msgid(f"board.{turn.index}", domain=domain)
     alt = f"{turn.title} board after log entry {turn.index} (the text map is in the plain-text part)"
-    note = "" if picture else BOARD_IN_PAGE.format(page=f"{player}-entry{turn.index}.html.gz.age")
+    note = "" if picture else BOARD_IN_PAGE.format(page=page_name(turn, player))
     page = email_html(parts.html, cid[1:-1], size, alt, note)
     if hint:
         page = _with_hint(page, status_line(turn, player), hint)
@@ -300,7 +308,7 @@ def _digest_message(parts: DigestParts, secrets: bytes, player: str, to: str, se
                               disposition="inline")
     attach_armored(msg, secrets, f"{player}-entry{turn.index}.age")
     if secrets_html is not None:
-        attach_armored(msg, secrets_html, f"{player}-entry{turn.index}.html.gz.age")
+        attach_armored(msg, secrets_html, page_name(turn, player))
     return msg
 
 
