@@ -245,7 +245,6 @@ def back(name: str | None, no_fetch: bool) -> None:
     from dataclasses import replace
 
     from pbem.client import config as settings
-    from pbem.client.fetch import fetch
     from pbem.client.server import PlayApp
     from pbem.client.unlock import unlock
     config = settings.load()
@@ -254,7 +253,7 @@ def back(name: str | None, no_fetch: bool) -> None:
                       lambda prompt: click.prompt(prompt, hide_input=True, err=True))
     app = PlayApp(config, unlocked=unlocked)
     if not no_fetch:
-        app._checks[game.name] = fetch(game, unlocked.opener(game.key))
+        app.refresh({"game": game.name})                # fetched and checked, as the page's Check for news
     sent = app.seat_back({"game": game.name})
     click.echo(f"sent {sent['sent']} (on log entry {sent['index']}, by {sent['by']}): you asked for your seat back in "
                f"{game.name}; the moderator's receipt comes with the next fetch (`pbem play`), and then your decisions "
