@@ -458,8 +458,12 @@ class _Sync:
     def _subjects(self, since: str | None) -> list[str]:
         if self.head is None or self.head == since:
             return []
-        span = [f"{since}..{self.head}"] if since else ["-n", "50", self.head]
-        return [s for s in self.repo.out("log", "--reverse", "--format=%s", *span).splitlines() if s]
+        return [s for s in self.repo.out("log", "--reverse", "--format=%s", *self._span(since)).splitlines() if s]
+
+    def _span(self, since: str | None) -> list[str]:
+        """`git log`'s arguments for the local commits after ``since`` (without it: the last 50)."""
+        assert self.head is not None
+        return [f"{since}..{self.head}"] if since else ["-n", "50", self.head]
 
     def _pushed_subjects(self, since: str | None) -> tuple[list[str], dict[str, list[str]]]:
         """The subjects of the commits between ``since`` and the local branch: this game's, and the other
@@ -469,8 +473,7 @@ class _Sync:
         games = self.maker.other_games(self.tree(self.head))
         if not games or self.head == since:
             return self._subjects(since), {}
-        span = [f"{since}..{self.head}"] if since else ["-n", "50", self.head]
-        log = self.repo.out("log", "--reverse", "--format=%H %s", *span)
+        log = self.repo.out("log", "--reverse", "--format=%H %s", *self._span(since))
         commits = [line.split(" ", 1) for line in log.splitlines()]
         folders = [g.decode("utf-8", "surrogateescape") for g in games]
         if self.prefix:
