@@ -20,7 +20,8 @@ from pbem.core.actionwords import action_words, plain_words, value_words
 from pbem.core.actiontext import action_text
 from pbem.core.registry import load_game
 from pbem.views.choicegraph import build_graph
-from pbem.views.clickpage import MAIL_CAPS, graph_model, page_prompt, plan_data
+from pbem.views.clickpage import MAIL_CAPS, graph_model, plan_data
+from pbem.views.prompts import page_prompt
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "turnmodel"))
 from harness import ModelProcess, model_files  # noqa: E402

@@ -20,7 +20,7 @@ from pbem.pipeline.turn import player_table
 from pbem.store.gamedir import GameDir
 from pbem.store.missedturns import disorder_note
 from pbem.store.table import Table
-from pbem.views.clickpage import page_prompt
+from pbem.views.prompts import page_prompt
 from pbem.views.compose import Composer
 from pbem.views.render.hexmap_svg import render_svg
 

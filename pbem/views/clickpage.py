@@ -42,7 +42,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from pbem.store.table import Table
 
 __all__ = ["ClickPage", "MAIL_CAPS", "SHOW_CAPS", "click_page", "smaller", "move_file_name", "sign_command",
-           "model_code", "graph_choices", "graph_model", "page_prompt", "plan_data", "page_script", "COMPLETE", "STOPS",
+           "model_code", "graph_choices", "graph_model", "plan_data", "page_script", "COMPLETE", "STOPS",
            "CUTS", "GRAPH"]
 
 #: the page mailed to a player (and written to the game folder): small, so that the digest
